@@ -1,0 +1,100 @@
+/* accum.h - the accumulator: derived metrics and the summation record of a
+ * set of records, computed with darshan-util's rules.
+ *
+ * Records are injected as a packed buffer in the module's current binary
+ * record layout (host byte order), exactly what the log reader produces
+ * and what the repacker builds from a selection.  Only modules with
+ * `module->accumulator` set (POSIX, MPI-IO, STDIO, DFS, DAOS) can be
+ * accumulated. */
+#ifndef DARSHANFS_ACCUM_H
+#define DARSHANFS_ACCUM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "darshanfs/buf.h"
+#include "darshanfs/error.h"
+#include "darshanfs/module.h"
+
+enum dfs_file_category {
+	DFS_ALL_FILES,
+	DFS_RO_FILES,
+	DFS_WO_FILES,
+	DFS_RW_FILES,
+	DFS_UNIQ_FILES,
+	DFS_SHARED_FILES,
+	DFS_PART_SHARED_FILES,
+	DFS_FILE_CATEGORIES
+};
+
+/* C names of the categories: "DARSHAN_ALL_FILES", ... */
+extern const char *const dfs_file_category_names[DFS_FILE_CATEGORIES];
+
+typedef struct dfs_category_counters {
+	int64_t count;
+	int64_t total_read_volume_bytes;
+	int64_t total_write_volume_bytes;
+	int64_t max_read_volume_bytes;
+	int64_t max_write_volume_bytes;
+	int64_t total_max_offset_bytes;
+	int64_t max_offset_bytes;
+	int64_t nprocs;
+} dfs_category_counters;
+
+/* Field for field darshan's struct darshan_derived_metrics. */
+typedef struct dfs_derived_metrics {
+	int64_t total_bytes;
+	double unique_io_total_time_by_slowest;
+	double unique_rw_only_time_by_slowest;
+	double unique_md_only_time_by_slowest;
+	int unique_io_slowest_rank;
+	double shared_io_total_time_by_slowest;
+	double agg_perf_by_slowest;
+	double agg_time_by_slowest;
+	dfs_category_counters category_counters[DFS_FILE_CATEGORIES];
+} dfs_derived_metrics;
+
+typedef struct dfs_accum dfs_accum;
+
+/* An accumulator for one module; fails (NULL, err set) for modules that
+ * have no accumulator or for job_nprocs < 1. */
+dfs_accum *dfs_accum_create(const dfs_module *m, int64_t job_nprocs,
+                            dfs_error *err);
+
+/* A "combined" accumulator that takes records of several modules (the
+ * log's POSIX+STDIO view): files are matched by record id across modules,
+ * so a file seen by both counts once.  It has no summation record. */
+dfs_accum *dfs_accum_create_combined(int64_t job_nprocs, dfs_error *err);
+
+/* Inject `count` packed records of module `m` (for a single-module
+ * accumulator `m` must be its module).  Records are processed in order. */
+int dfs_accum_inject(dfs_accum *a, const dfs_module *m, const void *records,
+                     size_t count, dfs_error *err);
+
+/* Compute the derived metrics; `summary` (record_size bytes, may be NULL)
+ * receives the summation record, as darshan_accumulator_emit does.  May be
+ * called once, after all injections. */
+int dfs_accum_emit(dfs_accum *a, dfs_derived_metrics *dm, void *summary,
+                   dfs_error *err);
+
+/* Records that darshan-util would have aborted on (rank >= job nprocs):
+ * how many, and a one-line description of each of the first few. */
+size_t dfs_accum_warning_count(const dfs_accum *a);
+const char *dfs_accum_warning(const dfs_accum *a, size_t i);
+
+void dfs_accum_free(dfs_accum *a);
+
+/* ---- text, exactly as darshan-parser prints it --------------------------- */
+
+/* "total_<COUNTER>: <value>" lines of --total for a summation record */
+void dfs_render_total(const dfs_module *m, const void *summary, dfs_buf *out);
+/* the "# Total file counts" block of --file (starts with an empty line) */
+void dfs_render_file_counts(const dfs_derived_metrics *dm, dfs_buf *out);
+/* the "# performance" block of --perf (starts with an empty line) */
+void dfs_render_perf(const dfs_derived_metrics *dm, dfs_buf *out);
+/* every field of the struct as JSON: {"total_bytes": ..., ...,
+ * "category_counters": [{"category": "DARSHAN_ALL_FILES", "count": ...},
+ * ...]} with doubles in shortest round-trip form */
+void dfs_render_derived_json(const dfs_derived_metrics *dm, dfs_buf *out);
+
+#endif

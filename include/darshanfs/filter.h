@@ -1,0 +1,60 @@
+/* filter.h - the filter language of darshanfs.
+ *
+ *   POSIX_BYTES_READ > 1GiB and rank != -1
+ *   file_name ~ '^/lus/grand/' && not (BYTES_WRITTEN == 0)
+ *   rank in (0, 1, 2) or record_id == 0x9d8a6f9a8f3ad1c2
+ *
+ * An expression is compiled once against the columns of one module (the
+ * caller resolves column names, see dfs_filter_columns) and evaluated for
+ * many rows.  A compiled filter is immutable: many threads may evaluate it
+ * at once.  The full grammar is documented in the README. */
+#ifndef DARSHANFS_FILTER_H
+#define DARSHANFS_FILTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "darshanfs/error.h"
+#include "darshanfs/module.h"
+
+/* Longest expression accepted (bytes) and deepest nesting. */
+#define DFS_FILTER_MAX_LEN 65536
+#define DFS_FILTER_MAX_DEPTH 200
+
+typedef struct dfs_filter dfs_filter;
+
+/* Column resolution at compile time.  `resolve` returns a column index >= 0
+ * and its type (DFS_T_I64, DFS_T_U64, DFS_T_F64 or DFS_T_STR), or -1 when
+ * there is no such column.  It may return an index with type DFS_T_NONE for
+ * a column that exists in the language but has no value in this context:
+ * every comparison on it is false. */
+typedef struct dfs_filter_columns {
+	int (*resolve)(void *ctx, const char *name, size_t len, dfs_type *type);
+	void *ctx;
+} dfs_filter_columns;
+
+/* Value of column `column` for the row being evaluated.  A getter may
+ * return DFS_T_NONE (missing value: comparisons on it are false). */
+typedef void (*dfs_filter_getter)(void *row, int column, dfs_value *out);
+
+/* Compile `len` bytes of `text`.  Empty text (only blanks and comments) and
+ * "true" give a filter that matches every row.  On error returns NULL and
+ * sets err (DFS_ERR_INVAL, or DFS_ERR_TOOBIG past DFS_FILTER_MAX_LEN) with a
+ * one-line message that starts with the 1-based character position:
+ * "at 14: unknown column 'POSIX_BYTES_RAED'". */
+dfs_filter *dfs_filter_compile(const char *text, size_t len,
+                               const dfs_filter_columns *cols, dfs_error *err);
+
+/* true if the row matches. */
+bool dfs_filter_match(const dfs_filter *f, dfs_filter_getter get, void *row);
+
+/* true if the filter matches every row (empty or "true"). */
+bool dfs_filter_matches_all(const dfs_filter *f);
+
+/* Columns the filter reads: count and the i-th column index. */
+size_t dfs_filter_column_count(const dfs_filter *f);
+int dfs_filter_column(const dfs_filter *f, size_t i);
+
+void dfs_filter_free(dfs_filter *f);
+
+#endif

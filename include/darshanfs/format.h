@@ -1,0 +1,27 @@
+/* format.h - number formatting and parsing shared by every renderer.
+ *
+ * The CSV files print integers in decimal and doubles in the shortest text
+ * that reads back (strtod) to the identical double, so a row can be parsed
+ * and repacked into the exact binary record it came from. */
+#ifndef DARSHANFS_FORMAT_H
+#define DARSHANFS_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DFS_FMT_INT_MAX 21    /* "-9223372036854775808" + NUL */
+#define DFS_FMT_DOUBLE_MAX 32
+
+/* Write the value to `out` (no NUL); return the number of bytes. */
+size_t dfs_fmt_u64(char *out, uint64_t v);
+size_t dfs_fmt_i64(char *out, int64_t v);
+size_t dfs_fmt_double(char *out, double v);
+
+/* Strict parsers for one whole field: no leading/trailing junk.  They
+ * return false on syntax errors and on overflow. */
+bool dfs_parse_i64(const char *s, size_t len, int64_t *out);
+bool dfs_parse_u64(const char *s, size_t len, uint64_t *out);
+bool dfs_parse_double(const char *s, size_t len, double *out);
+
+#endif

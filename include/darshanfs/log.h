@@ -1,0 +1,122 @@
+/* log.h - an opened Darshan log: header, job, mount table, names, and the
+ * decoded records of every module.
+ *
+ * dfs_log_open() reads and decodes the whole log (every supported format
+ * version 3.00 .. 3.41, either byte order, zlib, bzip2 or uncompressed
+ * regions) into memory and closes the file.  The result is immutable and
+ * may be read from many threads at once. */
+#ifndef DARSHANFS_LOG_H
+#define DARSHANFS_LOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "darshanfs/error.h"
+#include "darshanfs/module.h"
+
+enum dfs_compression {
+	DFS_COMP_ZLIB = 0,
+	DFS_COMP_BZIP2 = 1,
+	DFS_COMP_NONE = 2,
+};
+
+typedef struct dfs_region {
+	uint64_t off;
+	uint64_t len;
+} dfs_region;
+
+typedef struct dfs_log_header {
+	char version[9];          /* as stored: "3.41", "3.00", ... */
+	int major, minor;
+	size_t header_size;       /* 1328 or 360 */
+	bool swapped;             /* big-endian log read on a little-endian host */
+	int comp_type;            /* enum dfs_compression, other = unknown */
+	uint64_t partial_flag;    /* as upstream reads it (not swapped) */
+	dfs_region job;           /* derived */
+	dfs_region names;
+	dfs_region mods[DFS_MOD_SLOTS];  /* in current module numbering */
+	uint32_t mod_ver[DFS_MOD_SLOTS];
+} dfs_log_header;
+
+typedef struct dfs_job {
+	int64_t uid;
+	int64_t start_sec, start_nsec;
+	int64_t end_sec, end_nsec;
+	int64_t nprocs;
+	int64_t jobid;
+	double run_time;          /* as darshan-parser computes it */
+	char *metadata;           /* "key=value\n..." text */
+	char *exe;                /* command line ("" if the text had no '\n') */
+} dfs_job;
+
+typedef struct dfs_mount {
+	const char *path;
+	const char *type;
+	size_t path_len;
+} dfs_mount;
+
+typedef struct dfs_name {
+	uint64_t id;
+	const char *str;
+	uint32_t len;
+	int32_t mount;            /* index into the sorted mount table, -1 none */
+} dfs_name;
+
+/* The state of one module of a log. */
+typedef struct dfs_log_module {
+	const dfs_module *module;   /* NULL for ids we have no decoder for */
+	bool present;               /* region len > 0 */
+	bool partial;               /* incomplete data flag */
+	dfs_status status;          /* DFS_OK, or why decoding failed */
+	char *error;                /* message when status != DFS_OK */
+	dfs_records records;
+} dfs_log_module;
+
+typedef struct dfs_log dfs_log;
+
+enum dfs_log_flags {
+	DFS_LOG_HEADER_ONLY = 1, /* header, job and names; no module records */
+};
+
+/* Open and decode a log file.  `err` names the file and the problem. */
+dfs_log *dfs_log_open(const char *path, unsigned flags, dfs_error *err);
+/* Same from a buffer (the buffer is not kept); `label` names it in errors. */
+dfs_log *dfs_log_open_mem(const void *data, size_t len, const char *label,
+                          unsigned flags, dfs_error *err);
+void dfs_log_free(dfs_log *log);
+
+const char *dfs_log_label(const dfs_log *log);
+const dfs_log_header *dfs_log_get_header(const dfs_log *log);
+const dfs_job *dfs_log_job(const dfs_log *log);
+uint64_t dfs_log_file_size(const dfs_log *log);
+
+/* Mount table sorted as darshan-parser sorts it (longest path first,
+ * stable). */
+size_t dfs_log_mount_count(const dfs_log *log);
+const dfs_mount *dfs_log_mount(const dfs_log *log, size_t i);
+/* Index of the mount that darshan-parser assigns to a path, -1 if none. */
+int dfs_log_mount_for(const dfs_log *log, const char *path, size_t len);
+
+/* Name table, one entry per distinct id in first-seen order. */
+size_t dfs_log_name_count(const dfs_log *log);
+const dfs_name *dfs_log_name_at(const dfs_log *log, size_t i);
+const dfs_name *dfs_log_name(const dfs_log *log, uint64_t id);
+
+/* Module slot 0..63.  Never NULL for a valid id. */
+const dfs_log_module *dfs_log_get_module(const dfs_log *log, int id);
+/* Records of a module, NULL if absent or undecodable. */
+const dfs_records *dfs_log_records(const dfs_log *log, int id);
+
+/* Bytes of memory held by the decoded log (for cache budgets). */
+size_t dfs_log_memory(const dfs_log *log);
+
+/* Record id of a name: Jenkins' 64-bit lookup8 hash, seed 0. */
+uint64_t dfs_hash_name(const void *key, size_t len);
+
+/* Fill the place columns for a record of module `m` (file name, mount
+ * point, fs type as darshan-parser prints them). */
+void dfs_log_record_place(const dfs_log *log, const dfs_module *m,
+                          const unsigned char *rec, dfs_record_place *out);
+
+#endif

@@ -1,0 +1,227 @@
+/* module.h - what darshanfs knows about each Darshan module, as data.
+ *
+ * One `dfs_module` descriptor per module id holds its names, record layout
+ * (in the current version), the list of fields of a record, the decoder
+ * that turns a region of any supported stored version into current-layout
+ * records, and the hooks the views need.  Code elsewhere asks the table;
+ * it does not test module ids. */
+#ifndef DARSHANFS_MODULE_H
+#define DARSHANFS_MODULE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "darshanfs/error.h"
+
+enum {
+	DFS_MOD_NULL = 0,
+	DFS_MOD_POSIX = 1,
+	DFS_MOD_MPIIO = 2,
+	DFS_MOD_H5F = 3,
+	DFS_MOD_H5D = 4,
+	DFS_MOD_PNETCDF_FILE = 5,
+	DFS_MOD_PNETCDF_VAR = 6,
+	DFS_MOD_BGQ = 7,
+	DFS_MOD_LUSTRE = 8,
+	DFS_MOD_STDIO = 9,
+	DFS_MOD_DXT_POSIX = 10,
+	DFS_MOD_DXT_MPIIO = 11,
+	DFS_MOD_MDHIM = 12,
+	DFS_MOD_APXC = 13,
+	DFS_MOD_APMPI = 14,
+	DFS_MOD_HEATMAP = 15,
+	DFS_MOD_DFS = 16,
+	DFS_MOD_DAOS = 17,
+	DFS_MOD_KNOWN = 18, /* ids 0..17 are known */
+	DFS_MOD_SLOTS = 64, /* slots in a 3.41 header */
+};
+
+/* The type of one value of a record (or of a CSV column). */
+typedef enum dfs_type {
+	DFS_T_I64,  /* signed 64-bit integer */
+	DFS_T_U64,  /* unsigned 64-bit integer (record ids) */
+	DFS_T_F64,  /* double */
+	DFS_T_STR,  /* text */
+	DFS_T_NONE, /* no value in this row (empty CSV cell) */
+} dfs_type;
+
+typedef struct dfs_value {
+	dfs_type type;
+	char scratch[48]; /* holds formatted text (uuids); do not copy values */
+	union {
+		int64_t i;
+		uint64_t u;
+		double d;
+		struct {
+			const char *ptr;
+			size_t len;
+		} s;
+	} v;
+} dfs_value;
+
+/* How a field is stored inside a current-layout record. */
+typedef enum dfs_storage {
+	DFS_S_I64,     /* 8-byte integer at `offset` */
+	DFS_S_U64,     /* 8-byte unsigned integer at `offset` */
+	DFS_S_F64,     /* 8-byte double at `offset` */
+	DFS_S_UUID,    /* 16 raw bytes at `offset`, shown as 8-4-4-4-12 hex */
+	DFS_S_TEXT,    /* NUL-padded char[size] at `offset` */
+	DFS_S_VIRTUAL, /* computed by the module's get_field hook */
+} dfs_storage;
+
+typedef struct dfs_field {
+	const char *name;    /* column name, e.g. "POSIX_BYTES_READ" */
+	dfs_storage storage;
+	dfs_type type;       /* type of the value shown */
+	uint32_t offset;
+	uint32_t size;       /* DFS_S_TEXT only */
+	bool counter;        /* a module counter (vs. identity field) */
+} dfs_field;
+
+/* Decoded records of one module, in the current record layout, host byte
+ * order, back to back in `data`.  Fixed-size modules have `offsets` NULL;
+ * variable-size modules (LUSTRE, DXT, HEATMAP, MDHIM, APMPI, APXC) store
+ * count+1 offsets so record i is data[offsets[i] .. offsets[i+1]). */
+typedef struct dfs_records {
+	const struct dfs_module *module;
+	uint32_t version;   /* version stored in the log (before upgrade) */
+	size_t count;
+	unsigned char *data;
+	size_t size;
+	size_t cap;
+	size_t *offsets;
+	size_t offsets_cap;
+} dfs_records;
+
+static inline const unsigned char *dfs_record(const dfs_records *r, size_t i);
+static inline size_t dfs_record_size(const dfs_records *r, size_t i);
+
+/* What a decoder gets: one module region, inflated, in file byte order. */
+typedef struct dfs_decode_in {
+	const unsigned char *data;
+	size_t len;
+	uint32_t version;   /* stored module version */
+	bool swap;          /* file byte order differs from host order */
+	uint32_t h5f_version; /* the H5D swap quirk keys on the H5F version */
+} dfs_decode_in;
+
+struct dfs_log;
+struct dfs_buf;
+
+/* Identity of a record for the last three CSV / darshan-parser columns. */
+typedef struct dfs_record_place {
+	const char *name;      /* file name or substitute (never NULL) */
+	size_t name_len;
+	const char *mount;     /* mount point or substitute */
+	size_t mount_len;
+	const char *fs_type;
+	size_t fs_type_len;
+	bool has_name;         /* the record id has a name-table entry */
+	char scratch[160];     /* storage for substitutes (uuids, oids) */
+} dfs_record_place;
+
+typedef struct dfs_module {
+	int id;
+	const char *name;      /* as darshan-parser prints it: "MPI-IO", "BG/Q" */
+	const char *dirname;   /* directory in the virtual tree: "BGQ" */
+	const char *prefix;    /* counter prefix: "MPIIO_" */
+	uint32_t version;      /* current record version */
+	size_t record_size;    /* current fixed size; 0 = variable size */
+	bool accumulator;      /* darshan-util can accumulate it */
+
+	/* counters of the current layout (fixed-size modules) */
+	size_t n_int, n_float;
+	const char *const *int_names;
+	const char *const *float_names;
+	uint32_t int_offset, float_offset;
+
+	/* record fields, in CSV column order (without the 3 place columns) */
+	const dfs_field *fields;
+	size_t n_fields;
+
+	/* darshan-parser texts */
+	const char *description;
+	const struct dfs_version_warning *warnings;
+
+	/* region (file order, any known version) -> current records */
+	int (*decode)(const dfs_decode_in *in, dfs_records *out, dfs_error *err);
+
+	/* rows shown for one record (NULL: exactly one) */
+	size_t (*row_count)(const unsigned char *rec, size_t len);
+	/* value of a DFS_S_VIRTUAL field in a given row */
+	void (*get_field)(const unsigned char *rec, size_t len, size_t row,
+	                  size_t field, dfs_value *out);
+	/* file name / mount point / fs type columns (NULL: name table + mounts) */
+	void (*place)(const struct dfs_log *log, const unsigned char *rec,
+	              dfs_record_place *out);
+	/* darshan-parser --base lines for one record (NULL: generic) */
+	void (*print_base)(const struct dfs_log *log, const dfs_records *recs,
+	                   size_t i, struct dfs_buf *out);
+} dfs_module;
+
+enum dfs_version_op { DFS_VER_EQ = 1, DFS_VER_LE, DFS_VER_GE };
+struct dfs_version_warning {
+	int op;
+	uint32_t version;
+	const char *text;
+};
+
+/* The descriptor of a module id, or NULL for ids darshanfs cannot decode. */
+const dfs_module *dfs_module_get(int id);
+/* Lookup by darshan-parser name ("MPI-IO") or directory name ("BGQ"). */
+const dfs_module *dfs_module_by_name(const char *name);
+/* darshan-parser's name of any slot 0..63 ("<UNKNOWN>" for unknown ids) */
+const char *dfs_module_slot_name(int id);
+
+/* Index of a field by column name; also accepts counter names without the
+ * module prefix ("BYTES_READ").  -1 if none. */
+int dfs_module_field_index(const dfs_module *m, const char *name, size_t len);
+
+/* Read field `f` of row `row` of a record. */
+void dfs_module_get_value(const dfs_module *m, const unsigned char *rec,
+                          size_t len, size_t row, size_t f, dfs_value *out);
+
+static inline size_t dfs_module_rows(const dfs_module *m,
+                                     const unsigned char *rec, size_t len)
+{
+	return m->row_count ? m->row_count(rec, len) : 1;
+}
+
+/* 16 raw bytes as 8-4-4-4-12 lower-case hex (36 chars + NUL) */
+size_t dfs_format_uuid(char *out, const unsigned char *uuid);
+
+/* records container helpers */
+void dfs_records_init(dfs_records *r, const dfs_module *m, uint32_t version);
+void dfs_records_free(dfs_records *r);
+/* append a zero-filled record of `len` bytes; NULL on allocation failure */
+unsigned char *dfs_records_append(dfs_records *r, size_t len);
+/* drop the last record appended */
+void dfs_records_pop(dfs_records *r);
+
+static inline const unsigned char *dfs_record(const dfs_records *r, size_t i)
+{
+	return r->data + (r->offsets ? r->offsets[i] : i * r->module->record_size);
+}
+
+static inline size_t dfs_record_size(const dfs_records *r, size_t i)
+{
+	return r->offsets ? r->offsets[i + 1] - r->offsets[i]
+	                  : r->module->record_size;
+}
+
+/* id and rank of any record (the 16-byte base record) */
+static inline uint64_t dfs_record_id(const unsigned char *rec)
+{
+	uint64_t v;
+	__builtin_memcpy(&v, rec, 8);
+	return v;
+}
+static inline int64_t dfs_record_rank(const unsigned char *rec)
+{
+	int64_t v;
+	__builtin_memcpy(&v, rec + 8, 8);
+	return v;
+}
+
+#endif

@@ -1,0 +1,660 @@
+/* log.c - opening a Darshan log: header, job region, mount table, name
+ * table and module regions (decoded by the module table).
+ *
+ * Everything is read and decoded at open time; the dfs_log is immutable
+ * afterwards.  Errors in the header, job region or name table fail the
+ * whole log; an error in one module region is recorded on that module and
+ * the rest of the log stays usable, as darshan-parser does. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "darshanfs/buf.h"
+#include "darshanfs/log.h"
+#include "log/region.h"
+#include "util/bytes.h"
+
+#define MAGIC_NR 6567223ULL
+#define HEADER_SIZE_341 1328
+#define HEADER_SIZE_OLD 360
+#define JOB_SIZE_341 1080
+#define JOB_SIZE_OLD 1064
+#define JOB_REGION_READ 4096          /* upstream reads at most this much */
+#define DEFAULT_INFLATE_LIMIT ((size_t)8 << 30)
+
+struct dfs_log {
+	char *label;
+	uint64_t file_size;
+	dfs_log_header hdr;
+	dfs_job job;
+	char *mount_text;       /* storage of the mount strings */
+	dfs_mount *mounts;
+	size_t nmounts;
+	char *name_arena;       /* NUL-terminated names back to back */
+	dfs_name *names;
+	size_t nnames;
+	uint32_t *name_index;   /* open addressing: names index + 1, 0 empty */
+	size_t name_mask;
+	dfs_log_module mods[DFS_MOD_SLOTS];
+	size_t memory;
+};
+
+/* where the bytes come from: a file descriptor or a memory buffer */
+struct source {
+	int fd;
+	const unsigned char *mem;
+	uint64_t size;
+};
+
+static int read_at(const struct source *src, uint64_t off, size_t len,
+                   void *out, dfs_error *err)
+{
+	if (off > src->size || len > src->size - off)
+		return dfs_error_set(err, DFS_ERR_FORMAT,
+		                     "region [%llu, +%zu) lies outside the file (%llu bytes)",
+		                     (unsigned long long)off, len,
+		                     (unsigned long long)src->size);
+	if (src->mem) {
+		memcpy(out, src->mem + off, len);
+		return 0;
+	}
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n = pread(src->fd, (char *)out + done, len - done,
+		                  (off_t)(off + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return dfs_error_set(err, DFS_ERR_IO, "read failed: %s",
+			                     strerror(errno));
+		if (n == 0)
+			return dfs_error_set(err, DFS_ERR_FORMAT,
+			                     "file shrank while being read");
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* Read and inflate one region into `out`. */
+static int load_region(const struct source *src, const dfs_log_header *h,
+                       dfs_region r, size_t limit, size_t stop_after,
+                       dfs_buf *out, dfs_error *err)
+{
+	if (r.len > src->size || r.off > src->size - r.len)
+		return dfs_error_set(err, DFS_ERR_FORMAT,
+		                     "region [%llu, +%llu) lies outside the file (%llu bytes)",
+		                     (unsigned long long)r.off, (unsigned long long)r.len,
+		                     (unsigned long long)src->size);
+	unsigned char *raw = malloc(r.len ? r.len : 1);
+	if (!raw)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	int ret = read_at(src, r.off, r.len, raw, err);
+	if (ret == 0)
+		ret = dfs_region_inflate(h->comp_type, raw, r.len, limit, stop_after,
+		                         out, err);
+	free(raw);
+	return ret;
+}
+
+/* ---- header ------------------------------------------------------------ */
+
+/* Move slots k >= at up by one (upstream renumbering of old logs). */
+static void shift_slots(dfs_log_header *h, int at)
+{
+	for (int k = DFS_MOD_SLOTS - 1; k > at; k--) {
+		h->mods[k] = h->mods[k - 1];
+		h->mod_ver[k] = h->mod_ver[k - 1];
+	}
+	h->mods[at].off = h->mods[at].len = 0;
+	h->mod_ver[at] = 0;
+	uint64_t low = h->partial_flag & ((1ULL << at) - 1);
+	uint64_t high = h->partial_flag & ~((1ULL << at) - 1);
+	h->partial_flag = low | (high << 1);
+}
+
+static int parse_header(const struct source *src, dfs_log_header *h,
+                        dfs_error *err)
+{
+	unsigned char buf[HEADER_SIZE_341];
+	memset(h, 0, sizeof(*h));
+	if (src->size < 8)
+		return dfs_error_set(err, DFS_ERR_FORMAT,
+		                     "not a Darshan log: file is only %llu bytes",
+		                     (unsigned long long)src->size);
+	if (read_at(src, 0, 8, buf, err))
+		return -1;
+	memcpy(h->version, buf, 8);
+	h->version[8] = '\0';
+	if (sscanf(h->version, "%d.%d", &h->major, &h->minor) != 2)
+		return dfs_error_set(err, DFS_ERR_FORMAT,
+		                     "not a Darshan log: unable to parse the format version");
+	int v = h->major * 100 + h->minor;
+	if (!(strcmp(h->version, "3.41") == 0 || strcmp(h->version, "3.21") == 0 ||
+	      strcmp(h->version, "3.20") == 0 || strcmp(h->version, "3.10") == 0 ||
+	      strcmp(h->version, "3.00") == 0)) {
+		char shown[9];
+		for (int i = 0; i < 8; i++)
+			shown[i] = (buf[i] >= 32 && buf[i] < 127) ? (char)buf[i] : '?';
+		shown[8] = '\0';
+		return dfs_error_set(err, DFS_ERR_UNSUPPORTED,
+		                     "incompatible Darshan log format version '%s' "
+		                     "(3.00 to 3.41 are supported)", shown);
+	}
+	bool old = v < 341;
+	h->header_size = old ? HEADER_SIZE_OLD : HEADER_SIZE_341;
+	if (src->size < h->header_size)
+		return dfs_error_set(err, DFS_ERR_FORMAT,
+		                     "truncated header: file is %llu bytes, header needs %zu",
+		                     (unsigned long long)src->size, h->header_size);
+	if (read_at(src, 0, h->header_size, buf, err))
+		return -1;
+
+	uint64_t magic = dfs_load_u64(buf + 8, false);
+	if (magic == MAGIC_NR)
+		h->swapped = false;
+	else if (__builtin_bswap64(magic) == MAGIC_NR)
+		h->swapped = true;
+	else
+		return dfs_error_set(err, DFS_ERR_FORMAT, "bad magic number");
+	bool sw = h->swapped;
+	h->comp_type = buf[16];
+
+	size_t nslots = old ? 16 : DFS_MOD_SLOTS;
+	size_t maps = old ? 40 : 48, vers = old ? 296 : 1072;
+	/* the partial flag is read as stored, never swapped (upstream) */
+	h->partial_flag = old ? dfs_load_u32(buf + 20, false)
+	                      : dfs_load_u64(buf + 24, false);
+	h->names.off = dfs_load_u64(buf + (old ? 24 : 32), sw);
+	h->names.len = dfs_load_u64(buf + (old ? 32 : 40), sw);
+	for (size_t i = 0; i < nslots; i++) {
+		h->mods[i].off = dfs_load_u64(buf + maps + 16 * i, sw);
+		h->mods[i].len = dfs_load_u64(buf + maps + 16 * i + 8, sw);
+		h->mod_ver[i] = dfs_load_u32(buf + vers + 4 * i, sw);
+	}
+	if (v < 320)
+		shift_slots(h, DFS_MOD_H5D);
+	if (v < 341)
+		shift_slots(h, DFS_MOD_PNETCDF_VAR);
+
+	if (h->comp_type != DFS_COMP_ZLIB && h->comp_type != DFS_COMP_BZIP2 &&
+	    h->comp_type != DFS_COMP_NONE)
+		return dfs_error_set(err, DFS_ERR_FORMAT, "invalid compression type %d",
+		                     h->comp_type);
+
+	/* the job region is not in the map: it runs from the header to the
+	 * name region, or to the first module slot with an offset */
+	h->job.off = h->header_size;
+	uint64_t end = 0;
+	if (h->names.off != 0) {
+		end = h->names.off;
+	} else {
+		for (int i = 0; i < DFS_MOD_SLOTS && !end; i++)
+			end = h->mods[i].off;
+		if (!end)
+			end = src->size;
+	}
+	if (end < h->job.off)
+		return dfs_error_set(err, DFS_ERR_FORMAT,
+		                     "region map places the job data before the header end");
+	h->job.len = end - h->job.off;
+	return 0;
+}
+
+/* ---- job region: job struct, exe and mount table ------------------------- */
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
+	       c == '\r';
+}
+
+/* One whitespace-delimited token starting at *p (leading blanks skipped). */
+static bool scan_token(const char **p, const char **tok, size_t *len)
+{
+	const char *s = *p;
+	while (*s && is_space(*s))
+		s++;
+	if (!*s)
+		return false;
+	const char *t = s;
+	while (*s && !is_space(*s))
+		s++;
+	*tok = t;
+	*len = (size_t)(s - t);
+	*p = s;
+	return true;
+}
+
+static int parse_mounts(dfs_log *log, const char *text, dfs_error *err)
+{
+	size_t count = 0;
+	for (const char *p = text; *p; p++)
+		count += *p == '\n';
+	const char *nl = strchr(text, '\n');
+	size_t exe_len = nl ? (size_t)(nl - text) : 0;
+	log->job.exe = strndup(text, exe_len);
+	if (!log->job.exe)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	if (count == 0)
+		return 0;
+	log->mounts = calloc(count, sizeof(*log->mounts));
+	log->mount_text = malloc(strlen(text) + 2 * count + 1);
+	if (!log->mounts || !log->mount_text)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	char *store = log->mount_text;
+	const char *p = text;
+	for (size_t i = 0; i < count; i++) {
+		p = strchr(p, '\n') + 1;
+		const char *type, *path;
+		size_t type_len, path_len;
+		const char *q = p;
+		if (!scan_token(&q, &type, &type_len) ||
+		    !scan_token(&q, &path, &path_len))
+			return dfs_error_set(err, DFS_ERR_FORMAT,
+			                     "poorly formatted mount table");
+		memcpy(store, type, type_len);
+		store[type_len] = '\0';
+		log->mounts[i].type = store;
+		store += type_len + 1;
+		memcpy(store, path, path_len);
+		store[path_len] = '\0';
+		log->mounts[i].path = store;
+		log->mounts[i].path_len = path_len;
+		store += path_len + 1;
+	}
+	log->nmounts = count;
+	/* stable insertion sort, longest mount point first */
+	for (size_t i = 1; i < count; i++) {
+		dfs_mount m = log->mounts[i];
+		size_t j = i;
+		while (j > 0 && log->mounts[j - 1].path_len < m.path_len) {
+			log->mounts[j] = log->mounts[j - 1];
+			j--;
+		}
+		log->mounts[j] = m;
+	}
+	return 0;
+}
+
+static int parse_job(dfs_log *log, const struct source *src, dfs_error *err)
+{
+	dfs_buf b = DFS_BUF_INIT;
+	const dfs_log_header *h = &log->hdr;
+	if (load_region(src, h, h->job, 0, JOB_REGION_READ, &b, err)) {
+		dfs_buf_free(&b);
+		dfs_error_prefix(err, "job data");
+		return -1;
+	}
+	if (b.len <= JOB_SIZE_341) {
+		dfs_buf_free(&b);
+		return dfs_error_set(err, DFS_ERR_FORMAT,
+		                     "job data is too short (%zu bytes)", b.len);
+	}
+	const unsigned char *d = (const unsigned char *)b.data;
+	bool sw = h->swapped;
+	dfs_job *j = &log->job;
+	size_t meta_off, text_off;
+	if (h->header_size == HEADER_SIZE_341) {
+		j->uid = dfs_load_i64(d, sw);
+		j->start_sec = dfs_load_i64(d + 8, sw);
+		j->start_nsec = dfs_load_i64(d + 16, sw);
+		j->end_sec = dfs_load_i64(d + 24, sw);
+		j->end_nsec = dfs_load_i64(d + 32, sw);
+		j->nprocs = dfs_load_i64(d + 40, sw);
+		j->jobid = dfs_load_i64(d + 48, sw);
+		meta_off = 56;
+		text_off = JOB_SIZE_341;
+		j->run_time = ((double)j->end_sec + (double)j->end_nsec / 1e9) -
+		              ((double)j->start_sec + (double)j->start_nsec / 1e9);
+	} else {
+		j->uid = dfs_load_i64(d, sw);
+		j->start_sec = dfs_load_i64(d + 8, sw);
+		j->end_sec = dfs_load_i64(d + 16, sw);
+		j->nprocs = dfs_load_i64(d + 24, sw);
+		j->jobid = dfs_load_i64(d + 32, sw);
+		j->start_nsec = j->end_nsec = 0;
+		meta_off = 40;
+		text_off = JOB_SIZE_OLD;
+		j->run_time = (double)(j->end_sec - j->start_sec + 1);
+	}
+	j->metadata = strndup((const char *)d + meta_off, 1024);
+	/* the exe/mount text ends at its NUL, or at the end of what was read */
+	char *text = strndup((const char *)d + text_off, b.len - text_off);
+	dfs_buf_free(&b);
+	if (!j->metadata || !text) {
+		free(text);
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	}
+	int ret = parse_mounts(log, text, err);
+	free(text);
+	return ret;
+}
+
+int dfs_log_mount_for(const dfs_log *log, const char *path, size_t len)
+{
+	for (size_t i = 0; i < log->nmounts; i++) {
+		const dfs_mount *m = &log->mounts[i];
+		if (m->path_len <= len && memcmp(m->path, path, m->path_len) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* ---- name table ----------------------------------------------------------- */
+
+static inline size_t id_slot(uint64_t id, size_t mask)
+{
+	/* ids are already hashes; mix a little for crafted inputs */
+	uint64_t x = id ^ (id >> 29);
+	x *= 0xbf58476d1ce4e5b9ULL;
+	return (size_t)(x ^ (x >> 32)) & mask;
+}
+
+const dfs_name *dfs_log_name(const dfs_log *log, uint64_t id)
+{
+	if (!log->name_index)
+		return NULL;
+	for (size_t s = id_slot(id, log->name_mask);; s = (s + 1) & log->name_mask) {
+		uint32_t k = log->name_index[s];
+		if (k == 0)
+			return NULL;
+		if (log->names[k - 1].id == id)
+			return &log->names[k - 1];
+	}
+}
+
+static int parse_names(dfs_log *log, const struct source *src, dfs_error *err)
+{
+	const dfs_log_header *h = &log->hdr;
+	if (h->names.len == 0)
+		return 0;
+	dfs_buf b = DFS_BUF_INIT;
+	if (load_region(src, h, h->names, DEFAULT_INFLATE_LIMIT, 0, &b, err)) {
+		dfs_buf_free(&b);
+		dfs_error_prefix(err, "name table");
+		return -1;
+	}
+	bool sw = h->swapped;
+	bool counted = h->major == 3 && h->minor == 0; /* 3.00: u32 length */
+	const unsigned char *d = (const unsigned char *)b.data;
+	/* first pass: count entries to size the tables */
+	size_t n = 0, pos = 0;
+	while (pos + 8 <= b.len) {
+		size_t len;
+		if (counted) {
+			if (pos + 12 > b.len)
+				break;
+			len = dfs_load_u32(d + pos + 8, sw);
+			if (len > b.len - pos - 12)
+				break;
+			pos += 12 + len;
+		} else {
+			const unsigned char *z = memchr(d + pos + 8, 0, b.len - pos - 8);
+			if (!z)
+				break;
+			pos = (size_t)(z - d) + 1;
+		}
+		n++;
+	}
+	if (n > UINT32_MAX - 1) {
+		dfs_buf_free(&b);
+		return dfs_error_set(err, DFS_ERR_TOOBIG, "name table too large");
+	}
+	size_t cap = 16;
+	while (cap < n * 2)
+		cap *= 2;
+	log->names = calloc(n ? n : 1, sizeof(*log->names));
+	log->name_index = calloc(cap, sizeof(*log->name_index));
+	log->name_arena = malloc(b.len + n + 1);
+	if (!log->names || !log->name_index || !log->name_arena) {
+		dfs_buf_free(&b);
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	}
+	log->name_mask = cap - 1;
+	char *arena = log->name_arena;
+	pos = 0;
+	for (size_t e = 0; e < n; e++) {
+		uint64_t id = dfs_load_u64(d + pos, sw);
+		const char *s;
+		size_t len;
+		if (counted) {
+			len = dfs_load_u32(d + pos + 8, sw);
+			s = (const char *)d + pos + 12;
+			pos += 12 + len;
+		} else {
+			s = (const char *)d + pos + 8;
+			len = strlen(s);
+			pos += 8 + len + 1;
+		}
+		/* keep the first entry of an id unless it is empty and a later
+		 * one is not */
+		size_t slot = id_slot(id, log->name_mask);
+		uint32_t k;
+		while ((k = log->name_index[slot]) && log->names[k - 1].id != id)
+			slot = (slot + 1) & log->name_mask;
+		dfs_name *nm;
+		if (k) {
+			nm = &log->names[k - 1];
+			if (nm->len != 0 || len == 0)
+				continue;
+		} else {
+			nm = &log->names[log->nnames++];
+			log->name_index[slot] = (uint32_t)log->nnames;
+			nm->id = id;
+		}
+		memcpy(arena, s, len);
+		arena[len] = '\0';
+		nm->str = arena;
+		nm->len = (uint32_t)len;
+		arena += len + 1;
+	}
+	dfs_buf_free(&b);
+	for (size_t i = 0; i < log->nnames; i++)
+		log->names[i].mount = dfs_log_mount_for(log, log->names[i].str,
+		                                        log->names[i].len);
+	log->memory += b.len + n + 1 + n * sizeof(dfs_name) + cap * sizeof(uint32_t);
+	return 0;
+}
+
+/* ---- modules ---------------------------------------------------------------- */
+
+static void module_fail(dfs_log_module *lm, dfs_error *e)
+{
+	lm->status = e->code ? e->code : DFS_ERR_FORMAT;
+	free(lm->error);
+	lm->error = strdup(e->msg);
+	dfs_records_free(&lm->records);
+}
+
+static void load_modules(dfs_log *log, const struct source *src, size_t limit)
+{
+	const dfs_log_header *h = &log->hdr;
+	size_t total = 0;
+	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+		dfs_log_module *lm = &log->mods[id];
+		lm->module = dfs_module_get(id);
+		lm->present = h->mods[id].len > 0;
+		lm->partial = (h->partial_flag >> id) & 1;
+		if (!lm->present || !lm->module)
+			continue;
+		const dfs_module *m = lm->module;
+		dfs_error e = {0};
+		uint32_t ver = h->mod_ver[id];
+		if (ver == 0 || ver > m->version) {
+			dfs_error_set(&e, DFS_ERR_UNSUPPORTED,
+			              "%s module: unsupported record version %u "
+			              "(this build reads up to %u)",
+			              m->name, ver, m->version);
+			module_fail(lm, &e);
+			continue;
+		}
+		dfs_buf b = DFS_BUF_INIT;
+		size_t left = limit > total ? limit - total : 1;
+		if (load_region(src, h, h->mods[id], left, 0, &b, &e)) {
+			dfs_error_prefix(&e, "%s module", m->name);
+			dfs_buf_free(&b);
+			module_fail(lm, &e);
+			continue;
+		}
+		total += b.len;
+		dfs_decode_in in = {
+			.data = (const unsigned char *)b.data,
+			.len = b.len,
+			.version = ver,
+			.swap = h->swapped,
+			.h5f_version = h->mod_ver[DFS_MOD_H5F],
+		};
+		dfs_records_init(&lm->records, m, ver);
+		if (m->decode(&in, &lm->records, &e)) {
+			dfs_error_prefix(&e, "%s module", m->name);
+			module_fail(lm, &e);
+		} else {
+			log->memory += lm->records.cap +
+			               (lm->records.offsets ? (lm->records.count + 1) * sizeof(size_t) : 0);
+		}
+		dfs_buf_free(&b);
+	}
+}
+
+/* ---- public ----------------------------------------------------------------- */
+
+static dfs_log *open_source(const struct source *src, const char *label,
+                            unsigned flags, dfs_error *err)
+{
+	dfs_log *log = calloc(1, sizeof(*log));
+	if (!log) {
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	log->label = strdup(label);
+	log->file_size = src->size;
+	log->memory = sizeof(*log);
+	if (!log->label) {
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	if (parse_header(src, &log->hdr, err))
+		goto fail;
+	if (parse_job(log, src, err))
+		goto fail;
+	if (parse_names(log, src, err))
+		goto fail;
+	if (!(flags & DFS_LOG_HEADER_ONLY))
+		load_modules(log, src, DEFAULT_INFLATE_LIMIT);
+	return log;
+fail:
+	dfs_error_prefix(err, "%s", label);
+	dfs_log_free(log);
+	return NULL;
+}
+
+dfs_log *dfs_log_open(const char *path, unsigned flags, dfs_error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		dfs_error_set(err, errno == ENOENT ? DFS_ERR_NOENT : DFS_ERR_IO,
+		              "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		dfs_error_set(err, DFS_ERR_IO, "%s: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		dfs_error_set(err, DFS_ERR_FORMAT, "%s: not a regular file", path);
+		close(fd);
+		return NULL;
+	}
+	struct source src = {.fd = fd, .mem = NULL, .size = (uint64_t)st.st_size};
+	dfs_log *log = open_source(&src, path, flags, err);
+	close(fd);
+	return log;
+}
+
+dfs_log *dfs_log_open_mem(const void *data, size_t len, const char *label,
+                          unsigned flags, dfs_error *err)
+{
+	struct source src = {.fd = -1, .mem = data, .size = len};
+	return open_source(&src, label, flags, err);
+}
+
+void dfs_log_free(dfs_log *log)
+{
+	if (!log)
+		return;
+	for (int i = 0; i < DFS_MOD_SLOTS; i++) {
+		dfs_records_free(&log->mods[i].records);
+		free(log->mods[i].error);
+	}
+	free(log->job.metadata);
+	free(log->job.exe);
+	free(log->mounts);
+	free(log->mount_text);
+	free(log->names);
+	free(log->name_index);
+	free(log->name_arena);
+	free(log->label);
+	free(log);
+}
+
+const char *dfs_log_label(const dfs_log *log) { return log->label; }
+const dfs_log_header *dfs_log_get_header(const dfs_log *log) { return &log->hdr; }
+const dfs_job *dfs_log_job(const dfs_log *log) { return &log->job; }
+uint64_t dfs_log_file_size(const dfs_log *log) { return log->file_size; }
+size_t dfs_log_mount_count(const dfs_log *log) { return log->nmounts; }
+const dfs_mount *dfs_log_mount(const dfs_log *log, size_t i) { return &log->mounts[i]; }
+size_t dfs_log_name_count(const dfs_log *log) { return log->nnames; }
+const dfs_name *dfs_log_name_at(const dfs_log *log, size_t i) { return &log->names[i]; }
+size_t dfs_log_memory(const dfs_log *log) { return log->memory; }
+
+const dfs_log_module *dfs_log_get_module(const dfs_log *log, int id)
+{
+	if (id < 0 || id >= DFS_MOD_SLOTS)
+		return NULL;
+	return &log->mods[id];
+}
+
+const dfs_records *dfs_log_records(const dfs_log *log, int id)
+{
+	const dfs_log_module *lm = dfs_log_get_module(log, id);
+	if (!lm || !lm->present || !lm->module || lm->status != DFS_OK)
+		return NULL;
+	return &lm->records;
+}
+
+void dfs_log_record_place(const dfs_log *log, const dfs_module *m,
+                          const unsigned char *rec, dfs_record_place *out)
+{
+	if (m->place) {
+		m->place(log, rec, out);
+		return;
+	}
+	const dfs_name *nm = dfs_log_name(log, dfs_record_id(rec));
+	if (nm) {
+		out->name = nm->str;
+		out->name_len = nm->len;
+		out->has_name = true;
+		if (nm->mount >= 0) {
+			const dfs_mount *mt = &log->mounts[nm->mount];
+			out->mount = mt->path;
+			out->mount_len = mt->path_len;
+			out->fs_type = mt->type;
+			out->fs_type_len = strlen(mt->type);
+			return;
+		}
+	} else {
+		out->name = "(null)";
+		out->name_len = 6;
+		out->has_name = false;
+	}
+	out->mount = "UNKNOWN";
+	out->mount_len = 7;
+	out->fs_type = "UNKNOWN";
+	out->fs_type_len = 7;
+}

@@ -1,0 +1,72 @@
+/* error.c - filling and describing dfs_error values. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "darshanfs/error.h"
+
+int dfs_error_set(dfs_error *err, dfs_status code, const char *fmt, ...)
+{
+	if (!err)
+		return -1;
+	va_list ap;
+	va_start(ap, fmt);
+	err->code = code;
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void dfs_error_prefix(dfs_error *err, const char *fmt, ...)
+{
+	if (!err)
+		return;
+	char prefix[DFS_ERROR_MSG_MAX];
+	char old[DFS_ERROR_MSG_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(prefix, sizeof(prefix), fmt, ap);
+	va_end(ap);
+	memcpy(old, err->msg, sizeof(old));
+	snprintf(err->msg, sizeof(err->msg), "%s: %s", prefix, old);
+}
+
+void dfs_error_clear(dfs_error *err)
+{
+	if (!err)
+		return;
+	err->code = DFS_OK;
+	err->msg[0] = '\0';
+}
+
+const char *dfs_status_str(dfs_status code)
+{
+	switch (code) {
+	case DFS_OK: return "success";
+	case DFS_ERR_NOMEM: return "out of memory";
+	case DFS_ERR_IO: return "I/O error";
+	case DFS_ERR_FORMAT: return "corrupt or unreadable log";
+	case DFS_ERR_UNSUPPORTED: return "unsupported";
+	case DFS_ERR_INVAL: return "invalid input";
+	case DFS_ERR_NOENT: return "not found";
+	case DFS_ERR_TOOBIG: return "too large";
+	}
+	return "unknown error";
+}
+
+int dfs_status_errno(dfs_status code)
+{
+	switch (code) {
+	case DFS_OK: return 0;
+	case DFS_ERR_NOMEM: return ENOMEM;
+	case DFS_ERR_INVAL: return EINVAL;
+	case DFS_ERR_NOENT: return ENOENT;
+	case DFS_ERR_TOOBIG: return EFBIG;
+	case DFS_ERR_IO:
+	case DFS_ERR_FORMAT:
+	case DFS_ERR_UNSUPPORTED:
+		return EIO;
+	}
+	return EIO;
+}
