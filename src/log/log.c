@@ -577,6 +577,26 @@ dfs_log *dfs_log_open(const char *path, unsigned flags, dfs_error *err)
 	return log;
 }
 
+int dfs_log_peek(const char *path, dfs_log_header *hdr, dfs_error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return dfs_error_set(err, errno == ENOENT ? DFS_ERR_NOENT : DFS_ERR_IO,
+		                     "%s: %s", path, strerror(errno));
+	struct stat st;
+	int ret = -1;
+	if (fstat(fd, &st) != 0) {
+		dfs_error_set(err, DFS_ERR_IO, "%s: %s", path, strerror(errno));
+	} else {
+		struct source src = {.fd = fd, .mem = NULL, .size = (uint64_t)st.st_size};
+		ret = parse_header(&src, hdr, err);
+		if (ret)
+			dfs_error_prefix(err, "%s", path);
+	}
+	close(fd);
+	return ret;
+}
+
 dfs_log *dfs_log_open_mem(const void *data, size_t len, const char *label,
                           unsigned flags, dfs_error *err)
 {

@@ -29,7 +29,7 @@ void dfs_error_prefix(dfs_error *err, const char *fmt, ...)
 	vsnprintf(prefix, sizeof(prefix), fmt, ap);
 	va_end(ap);
 	memcpy(old, err->msg, sizeof(old));
-	snprintf(err->msg, sizeof(err->msg), "%s: %s", prefix, old);
+	snprintf(err->msg, sizeof(err->msg), "%.200s: %.300s", prefix, old);
 }
 
 void dfs_error_clear(dfs_error *err)

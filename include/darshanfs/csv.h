@@ -1,0 +1,33 @@
+/* csv.h - records as RFC 4180 CSV, and CSV back into records.
+ *
+ * Columns of a module's records.csv: the module's fields (record_id, rank,
+ * identity fields, every counter and float counter named as darshan-parser
+ * names them) then file_name, mount_pt, fs_type.  Integers are decimal,
+ * doubles the shortest text that reads back to the same double, text is
+ * quoted when it holds a comma, quote, CR or LF. */
+#ifndef DARSHANFS_CSV_H
+#define DARSHANFS_CSV_H
+
+#include <stddef.h>
+
+#include "darshanfs/buf.h"
+#include "darshanfs/log.h"
+
+/* The header line (with '\n'). */
+void dfs_csv_header(const dfs_module *m, dfs_buf *out);
+
+/* All rows of one record (one line each). */
+void dfs_csv_record(const dfs_log *log, const dfs_module *m,
+                    const unsigned char *rec, size_t len, dfs_buf *out);
+
+/* One field, quoted if needed. */
+void dfs_csv_field(dfs_buf *out, const char *s, size_t len);
+
+/* One value as it appears in a CSV cell (empty for DFS_T_NONE). */
+void dfs_csv_value(dfs_buf *out, const dfs_value *v);
+
+/* mounts.csv and names.csv of a log */
+void dfs_csv_mounts(const dfs_log *log, dfs_buf *out);
+void dfs_csv_names(const dfs_log *log, dfs_buf *out);
+
+#endif

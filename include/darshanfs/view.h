@@ -1,0 +1,106 @@
+/* view.h - the virtual tree of darshanfs, without FUSE.
+ *
+ * A dfs_view mirrors SOURCE (a directory tree of logs, or one log) as the
+ * tree described in the README: one directory per log, one directory per
+ * module, generated files (header.txt, records.csv, derived_metrics, ...)
+ * and writable filter files.  The FUSE layer and darshanfs-cat are thin
+ * front ends over these calls; everything here is thread safe.
+ *
+ * Reading: dfs_view_open_file() returns a snapshot (dfs_content) of the
+ * file for the current selection; every read of that handle is served from
+ * the snapshot, whatever filters change meanwhile.
+ *
+ * Writing: dfs_view_open_write() starts a write session on a filter (or
+ * records.csv); data arrives in chunks; a complete valid expression takes
+ * effect at once (a new generation of every derived file); a bad one is
+ * refused with DFS_ERR_INVAL and leaves everything as it was. */
+#ifndef DARSHANFS_VIEW_H
+#define DARSHANFS_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "darshanfs/error.h"
+
+typedef struct dfs_view dfs_view;
+
+typedef struct dfs_view_options {
+	size_t cache_size;          /* bytes of decoded logs to keep (0: default) */
+	size_t import_limit;        /* largest records.csv write (0: default) */
+} dfs_view_options;
+
+#define DFS_VIEW_DEFAULT_CACHE ((size_t)1 << 30)
+#define DFS_VIEW_DEFAULT_IMPORT_LIMIT ((size_t)1 << 30)
+
+typedef struct dfs_node_stat {
+	bool is_dir;
+	uint32_t mode;              /* permission bits only */
+	uint32_t uid, gid;
+	uint64_t size;
+	int64_t mtime_sec, mtime_nsec;
+	int64_t ctime_sec, ctime_nsec;
+} dfs_node_stat;
+
+/* Open SOURCE (a directory or a log file); NULL and err on failure. */
+dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
+                       dfs_error *err);
+void dfs_view_free(dfs_view *v);
+
+/* Paths are absolute within the view: "/", "/2026/x.darshan/POSIX". */
+int dfs_view_stat(dfs_view *v, const char *path, dfs_node_stat *st,
+                  dfs_error *err);
+
+/* List a directory; `fill` gets each name with its type and mode (sizes
+ * are not computed: listing never decodes a log). */
+typedef int (*dfs_view_filler)(void *ctx, const char *name,
+                               const dfs_node_stat *st);
+int dfs_view_readdir(dfs_view *v, const char *path, dfs_view_filler fill,
+                     void *ctx, dfs_error *err);
+
+/* ---- reading ---------------------------------------------------------------- */
+
+typedef struct dfs_content dfs_content;
+
+dfs_content *dfs_view_open_file(dfs_view *v, const char *path, dfs_error *err);
+uint64_t dfs_content_size(const dfs_content *c);
+/* Copy up to `len` bytes at `off`; returns the count (0 at the end) or -1
+ * with err set. */
+long dfs_content_read(dfs_content *c, char *buf, size_t len, uint64_t off,
+                      dfs_error *err);
+void dfs_content_release(dfs_content *c);
+
+/* ---- writing ---------------------------------------------------------------- */
+
+typedef struct dfs_write dfs_write;
+
+/* `truncate`: the file was opened with O_TRUNC (the session starts empty);
+ * otherwise it starts with the current text (so >> appends). */
+dfs_write *dfs_view_open_write(dfs_view *v, const char *path, bool truncate,
+                               dfs_error *err);
+/* Returns -1 with DFS_ERR_INVAL when the text so far is a complete but
+ * invalid expression (nothing changes; the reason goes to filter.error). */
+int dfs_write_data(dfs_write *w, const char *data, size_t len, uint64_t off,
+                   dfs_error *err);
+int dfs_write_truncate(dfs_write *w, uint64_t size, dfs_error *err);
+/* At close: applies what is pending; an incomplete expression is refused. */
+int dfs_write_flush(dfs_write *w, dfs_error *err);
+void dfs_write_free(dfs_write *w);
+
+/* truncate(2) of a writable file without an open handle */
+int dfs_view_truncate(dfs_view *v, const char *path, uint64_t size,
+                      dfs_error *err);
+
+/* Is the path a writable file (filter, records.csv)? */
+bool dfs_view_is_writable(dfs_view *v, const char *path);
+
+/* Called (outside any lock) with a directory path whose generated files
+ * changed after a write, so a front end can drop cached pages. */
+typedef void (*dfs_view_changed_fn)(void *ctx, const char *dir_path);
+void dfs_view_set_changed(dfs_view *v, dfs_view_changed_fn fn, void *ctx);
+
+/* Number of logs fully decoded so far (tests check that listing parses
+ * nothing). */
+uint64_t dfs_view_decode_count(dfs_view *v);
+
+#endif

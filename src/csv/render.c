@@ -1,0 +1,102 @@
+/* render.c - records, mounts and names as CSV text. */
+#include <string.h>
+
+#include "darshanfs/csv.h"
+#include "darshanfs/format.h"
+
+static bool needs_quotes(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		if (c == ',' || c == '"' || c == '\n' || c == '\r')
+			return true;
+	}
+	return false;
+}
+
+void dfs_csv_field(dfs_buf *out, const char *s, size_t len)
+{
+	if (!needs_quotes(s, len)) {
+		dfs_buf_add(out, s, len);
+		return;
+	}
+	dfs_buf_addc(out, '"');
+	const char *p = s, *end = s + len;
+	while (p < end) {
+		const char *q = memchr(p, '"', (size_t)(end - p));
+		if (!q) {
+			dfs_buf_add(out, p, (size_t)(end - p));
+			break;
+		}
+		dfs_buf_add(out, p, (size_t)(q - p) + 1);
+		dfs_buf_addc(out, '"');
+		p = q + 1;
+	}
+	dfs_buf_addc(out, '"');
+}
+
+void dfs_csv_value(dfs_buf *out, const dfs_value *v)
+{
+	switch (v->type) {
+	case DFS_T_I64: dfs_buf_add_i64(out, v->v.i); break;
+	case DFS_T_U64: dfs_buf_add_u64(out, v->v.u); break;
+	case DFS_T_F64: dfs_buf_add_double(out, v->v.d); break;
+	case DFS_T_STR: dfs_csv_field(out, v->v.s.ptr, v->v.s.len); break;
+	case DFS_T_NONE: break;
+	}
+}
+
+void dfs_csv_header(const dfs_module *m, dfs_buf *out)
+{
+	for (size_t f = 0; f < m->n_fields; f++) {
+		dfs_buf_adds(out, m->fields[f].name);
+		dfs_buf_addc(out, ',');
+	}
+	dfs_buf_adds(out, "file_name,mount_pt,fs_type\n");
+}
+
+void dfs_csv_record(const dfs_log *log, const dfs_module *m,
+                    const unsigned char *rec, size_t len, dfs_buf *out)
+{
+	dfs_record_place pl;
+	dfs_log_record_place(log, m, rec, &pl);
+	size_t rows = dfs_module_rows(m, rec, len);
+	for (size_t r = 0; r < rows; r++) {
+		for (size_t f = 0; f < m->n_fields; f++) {
+			dfs_value v;
+			dfs_module_get_value(m, rec, len, r, f, &v);
+			dfs_csv_value(out, &v);
+			dfs_buf_addc(out, ',');
+		}
+		dfs_csv_field(out, pl.name, pl.name_len);
+		dfs_buf_addc(out, ',');
+		dfs_csv_field(out, pl.mount, pl.mount_len);
+		dfs_buf_addc(out, ',');
+		dfs_csv_field(out, pl.fs_type, pl.fs_type_len);
+		dfs_buf_addc(out, '\n');
+	}
+}
+
+void dfs_csv_mounts(const dfs_log *log, dfs_buf *out)
+{
+	dfs_buf_adds(out, "mount_pt,fs_type\n");
+	for (size_t i = 0; i < dfs_log_mount_count(log); i++) {
+		const dfs_mount *m = dfs_log_mount(log, i);
+		dfs_csv_field(out, m->path, m->path_len);
+		dfs_buf_addc(out, ',');
+		dfs_csv_field(out, m->type, strlen(m->type));
+		dfs_buf_addc(out, '\n');
+	}
+}
+
+void dfs_csv_names(const dfs_log *log, dfs_buf *out)
+{
+	dfs_buf_adds(out, "record_id,file_name\n");
+	for (size_t i = 0; i < dfs_log_name_count(log); i++) {
+		const dfs_name *n = dfs_log_name_at(log, i);
+		dfs_buf_add_u64(out, n->id);
+		dfs_buf_addc(out, ',');
+		dfs_csv_field(out, n->str, n->len);
+		dfs_buf_addc(out, '\n');
+	}
+}

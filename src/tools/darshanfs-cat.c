@@ -1,0 +1,279 @@
+/* darshanfs-cat - print any file of the darshanfs tree without mounting.
+ *
+ *   darshanfs-cat LOG header.txt
+ *   darshanfs-cat --filter 'rank == 0' LOG POSIX/derived_metrics.json
+ *   darshanfs-cat --write filter='rank != -1' DIR 2026/11/job.darshan/POSIX/records.csv
+ *   darshanfs-cat --list LOG POSIX
+ *   darshanfs-cat --parser base LOG        (darshan-parser --show-incomplete --base)
+ *
+ * It drives the same view code as the mount, so what it prints is what
+ * `cat MOUNT/PATH` shows. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "darshanfs/report.h"
+#include "darshanfs/view.h"
+
+enum { EXIT_USAGE = 2, EXIT_NOENT = 3, EXIT_BADLOG = 4, EXIT_INVAL = 5 };
+
+static void usage(FILE *out, const char *prog)
+{
+	fprintf(out,
+		"usage: %s [options] SOURCE [PATH]\n"
+		"\n"
+		"Print the file PATH of the darshanfs tree of SOURCE (a Darshan log or a\n"
+		"directory of logs) without mounting it.  PATH is relative to the log's\n"
+		"directory when SOURCE is a log, to SOURCE when it is a directory.\n"
+		"\n"
+		"options:\n"
+		"  -f, --filter EXPR        write EXPR into the filter next to PATH first\n"
+		"                           (PATH's module directory, or the log directory)\n"
+		"  -w, --write FILE=TEXT    write TEXT into FILE (relative like PATH) first;\n"
+		"                           may be repeated, applied in order\n"
+		"  -l, --list               list the directory PATH instead of printing it\n"
+		"  -p, --parser PARTS       print what darshan-parser --show-incomplete prints\n"
+		"                           for the log SOURCE: PARTS is a comma-separated list\n"
+		"                           of base, total, file, perf, all\n"
+		"  -h, --help               show this help\n"
+		"  -V, --version            show the version\n"
+		"\n"
+		"exit status: 0 success, 2 usage, 3 no such file, 4 unreadable log,\n"
+		"5 refused write (bad filter), 1 other errors.\n",
+		prog);
+}
+
+static int exit_code(const dfs_error *err)
+{
+	switch (err->code) {
+	case DFS_ERR_NOENT: return EXIT_NOENT;
+	case DFS_ERR_FORMAT:
+	case DFS_ERR_UNSUPPORTED: return EXIT_BADLOG;
+	case DFS_ERR_INVAL:
+	case DFS_ERR_TOOBIG: return EXIT_INVAL;
+	default: return 1;
+	}
+}
+
+/* "a/b" -> "/a/b", "" -> "/" */
+static char *view_path(const char *rel)
+{
+	while (*rel == '/')
+		rel++;
+	size_t n = strlen(rel);
+	char *p = malloc(n + 2);
+	if (!p)
+		return NULL;
+	p[0] = '/';
+	memcpy(p + 1, rel, n + 1);
+	while (n > 0 && p[n] == '/')
+		p[n--] = '\0';
+	return p;
+}
+
+static int write_file(dfs_view *v, const char *rel, const char *text,
+                      dfs_error *err)
+{
+	char *path = view_path(rel);
+	if (!path)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	dfs_write *w = dfs_view_open_write(v, path, true, err);
+	int ret = -1;
+	if (w) {
+		ret = dfs_write_data(w, text, strlen(text), 0, err);
+		if (ret == 0)
+			ret = dfs_write_flush(w, err);
+		dfs_write_free(w);
+	}
+	if (ret)
+		dfs_error_prefix(err, "%s", path);
+	free(path);
+	return ret;
+}
+
+/* The filter file that governs PATH: its module's, or the log's. */
+static char *filter_beside(dfs_view *v, const char *rel)
+{
+	char *path = view_path(rel);
+	if (!path)
+		return NULL;
+	dfs_node_stat st;
+	dfs_error err;
+	for (;;) {
+		char *slash = strrchr(path, '/');
+		if (!dfs_view_stat(v, path, &st, &err) && st.is_dir) {
+			size_t n = strlen(path);
+			char *f = malloc(n + 8);
+			if (f)
+				snprintf(f, n + 8, "%s/filter", n > 1 ? path : "");
+			if (f && dfs_view_is_writable(v, f)) {
+				free(path);
+				return f;
+			}
+			free(f);
+		}
+		if (!slash || slash == path)
+			break;
+		*slash = '\0';
+	}
+	free(path);
+	return NULL;
+}
+
+static int print_file(dfs_view *v, const char *rel, dfs_error *err)
+{
+	char *path = view_path(rel);
+	if (!path)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	dfs_content *c = dfs_view_open_file(v, path, err);
+	free(path);
+	if (!c)
+		return -1;
+	char buf[1 << 16];
+	uint64_t off = 0;
+	long n;
+	while ((n = dfs_content_read(c, buf, sizeof(buf), off, err)) > 0) {
+		if (fwrite(buf, 1, (size_t)n, stdout) != (size_t)n) {
+			dfs_content_release(c);
+			return dfs_error_set(err, DFS_ERR_IO, "write error: %s", strerror(errno));
+		}
+		off += (uint64_t)n;
+	}
+	dfs_content_release(c);
+	return n < 0 ? -1 : 0;
+}
+
+static int list_one(void *ctx, const char *name, const dfs_node_stat *st)
+{
+	(void)ctx;
+	printf("%s%s\n", name, st->is_dir ? "/" : "");
+	return 0;
+}
+
+static int parser_mode(const char *source, const char *parts_text, dfs_error *err)
+{
+	unsigned parts = 0;
+	char *copy = strdup(parts_text);
+	for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
+		if (!strcmp(tok, "base")) parts |= DFS_REPORT_BASE;
+		else if (!strcmp(tok, "total")) parts |= DFS_REPORT_TOTAL;
+		else if (!strcmp(tok, "file")) parts |= DFS_REPORT_FILE;
+		else if (!strcmp(tok, "perf")) parts |= DFS_REPORT_PERF;
+		else if (!strcmp(tok, "all"))
+			parts |= DFS_REPORT_BASE | DFS_REPORT_TOTAL | DFS_REPORT_FILE |
+			         DFS_REPORT_PERF;
+		else {
+			free(copy);
+			return dfs_error_set(err, DFS_ERR_INVAL, "unknown --parser part '%s'", tok);
+		}
+	}
+	free(copy);
+	dfs_log *log = dfs_log_open(source, 0, err);
+	if (!log)
+		return -1;
+	dfs_buf out = DFS_BUF_INIT, errs = DFS_BUF_INIT;
+	dfs_report_parser(log, parts, &out, &errs);
+	fwrite(out.data, 1, out.len, stdout);
+	if (errs.len)
+		fwrite(errs.data, 1, errs.len, stderr);
+	dfs_buf_free(&out);
+	dfs_buf_free(&errs);
+	dfs_log_free(log);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"filter", required_argument, NULL, 'f'},
+		{"write", required_argument, NULL, 'w'},
+		{"list", no_argument, NULL, 'l'},
+		{"parser", required_argument, NULL, 'p'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *filter = NULL, *parts = NULL;
+	const char **writes = calloc((size_t)argc, sizeof(char *));
+	size_t nwrites = 0;
+	bool list = false;
+	int c;
+	while ((c = getopt_long(argc, argv, "f:w:lp:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f': filter = optarg; break;
+		case 'w': writes[nwrites++] = optarg; break;
+		case 'l': list = true; break;
+		case 'p': parts = optarg; break;
+		case 'h': usage(stdout, argv[0]); return 0;
+		case 'V': printf("darshanfs-cat %s\n", DFS_VERSION); return 0;
+		default: usage(stderr, argv[0]); return EXIT_USAGE;
+		}
+	}
+	int nargs = argc - optind;
+	if (nargs < 1 || nargs > 2 || (!parts && !list && nargs != 2)) {
+		usage(stderr, argv[0]);
+		return EXIT_USAGE;
+	}
+	const char *source = argv[optind];
+	const char *rel = nargs == 2 ? argv[optind + 1] : "";
+	dfs_error err = {0};
+	if (parts) {
+		if (parser_mode(source, parts, &err)) {
+			fprintf(stderr, "darshanfs-cat: %s\n", err.msg);
+			return exit_code(&err);
+		}
+		return 0;
+	}
+	dfs_view *v = dfs_view_new(source, NULL, &err);
+	if (!v) {
+		fprintf(stderr, "darshanfs-cat: %s\n", err.msg);
+		return exit_code(&err);
+	}
+	int ret = 0;
+	for (size_t i = 0; i < nwrites && ret == 0; i++) {
+		const char *eq = strchr(writes[i], '=');
+		if (!eq) {
+			fprintf(stderr, "darshanfs-cat: --write needs FILE=TEXT\n");
+			ret = EXIT_USAGE;
+			break;
+		}
+		char *file = strndup(writes[i], (size_t)(eq - writes[i]));
+		if (write_file(v, file, eq + 1, &err)) {
+			fprintf(stderr, "darshanfs-cat: %s\n", err.msg);
+			ret = exit_code(&err);
+		}
+		free(file);
+	}
+	if (ret == 0 && filter) {
+		char *f = filter_beside(v, rel);
+		if (!f) {
+			fprintf(stderr, "darshanfs-cat: %s: no filter governs this path\n", rel);
+			ret = EXIT_NOENT;
+		} else {
+			if (write_file(v, f, filter, &err)) {
+				fprintf(stderr, "darshanfs-cat: %s\n", err.msg);
+				ret = exit_code(&err);
+			}
+			free(f);
+		}
+	}
+	if (ret == 0) {
+		int r;
+		if (list) {
+			char *path = view_path(rel);
+			r = dfs_view_readdir(v, path, list_one, NULL, &err);
+			free(path);
+		} else {
+			r = print_file(v, rel, &err);
+		}
+		if (r) {
+			fprintf(stderr, "darshanfs-cat: %s\n", err.msg);
+			ret = exit_code(&err);
+		}
+	}
+	dfs_view_free(v);
+	free(writes);
+	return ret;
+}

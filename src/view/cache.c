@@ -1,0 +1,396 @@
+/* cache.c - the entries of the view, one per log: header and filters
+ * (kept for the life of the view) and the decoded log with everything
+ * derived from it (kept in an LRU cache bounded by a byte budget).
+ *
+ * A source log that changes on disk (size or mtime) is decoded again on
+ * next access; its filters are kept. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "darshanfs/filter.h"
+#include "view/view_int.h"
+
+static size_t hash_str(const char *s)
+{
+	size_t h = 1469598103934665603ULL;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static int grow_table(dfs_view *v)
+{
+	size_t size = v->table_size ? v->table_size * 2 : 256;
+	struct entry **t = calloc(size, sizeof(*t));
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < v->table_size; i++) {
+		struct entry *e = v->table[i];
+		while (e) {
+			struct entry *next = e->hnext;
+			size_t h = hash_str(e->src) & (size - 1);
+			e->hnext = t[h];
+			t[h] = e;
+			e = next;
+		}
+	}
+	free(v->table);
+	v->table = t;
+	v->table_size = size;
+	return 0;
+}
+
+static struct entry *entry_new(const struct node *n)
+{
+	struct entry *e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->src = strdup(n->src);
+	e->vpath = strdup(n->log_vpath ? n->log_vpath : "/");
+	if (!e->src || !e->vpath) {
+		free(e->src);
+		free(e->vpath);
+		free(e);
+		return NULL;
+	}
+	pthread_mutex_init(&e->lock, NULL);
+	return e;
+}
+
+struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err)
+{
+	pthread_mutex_lock(&v->lock);
+	if (v->entries >= v->table_size / 2 && grow_table(v)) {
+		pthread_mutex_unlock(&v->lock);
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	size_t h = hash_str(n->src) & (v->table_size - 1);
+	struct entry *e = v->table[h];
+	while (e && strcmp(e->src, n->src) != 0)
+		e = e->hnext;
+	if (!e) {
+		e = entry_new(n);
+		if (!e) {
+			pthread_mutex_unlock(&v->lock);
+			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			return NULL;
+		}
+		e->hnext = v->table[h];
+		v->table[h] = e;
+		v->entries++;
+	}
+	e->users++;
+	pthread_mutex_unlock(&v->lock);
+	pthread_mutex_lock(&e->lock);
+	return e;
+}
+
+void dfs_entry_put(dfs_view *v, struct entry *e)
+{
+	pthread_mutex_unlock(&e->lock);
+	pthread_mutex_lock(&v->lock);
+	e->users--;
+	pthread_mutex_unlock(&v->lock);
+}
+
+static bool same_file(const struct timespec *t, off_t size, const struct stat *st)
+{
+	return t->tv_sec == st->st_mtim.tv_sec && t->tv_nsec == st->st_mtim.tv_nsec &&
+	       size == st->st_size;
+}
+
+int dfs_entry_peek(dfs_view *v, struct entry *e, const struct stat *st,
+                   dfs_error *err)
+{
+	if (!e->peeked || !same_file(&e->peek_mtime, e->peek_size, st)) {
+		dfs_error perr = {0};
+		free(e->peek_error);
+		e->peek_error = NULL;
+		e->peek_status = DFS_OK;
+		if (dfs_log_peek(e->src, &e->hdr, &perr)) {
+			memset(&e->hdr, 0, sizeof(e->hdr));
+			e->peek_status = perr.code ? perr.code : DFS_ERR_FORMAT;
+			e->peek_error = strdup(perr.msg);
+		}
+		e->peeked = true;
+		e->peek_mtime = st->st_mtim;
+		e->peek_size = st->st_size;
+	}
+	if (e->peek_status != DFS_OK)
+		return dfs_error_set(err, e->peek_status, "%s",
+		                     e->peek_error ? e->peek_error : "unreadable log");
+	return 0;
+}
+
+bool dfs_entry_has_module(const struct entry *e, int id)
+{
+	if (e->peek_status != DFS_OK || id < 0 || id >= DFS_MOD_KNOWN)
+		return false;
+	const dfs_module *m = dfs_module_get(id);
+	return m && e->hdr.mods[id].len > 0;
+}
+
+/* ---- decoded logs -------------------------------------------------------------- */
+
+static void content_cache_clear(struct content_cache *c)
+{
+	for (int k = 0; k < F_KINDS; k++) {
+		dfs_content_release(c->file[k]);
+		c->file[k] = NULL;
+	}
+}
+
+static void loaded_clear_derived(dfs_view *v, struct loaded *l)
+{
+	if (v && l->content_bytes) {
+		pthread_mutex_lock(&v->lock);
+		v->cached_bytes -= l->content_bytes;
+		pthread_mutex_unlock(&v->lock);
+	}
+	l->bytes -= l->content_bytes;
+	l->content_bytes = 0;
+	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+		dfs_selection_free(&l->sel[id]);
+		content_cache_clear(&l->mod_files[id]);
+	}
+	content_cache_clear(&l->log_files);
+	l->combined_ready = false;
+}
+
+static void loaded_free(struct loaded *l)
+{
+	if (!l)
+		return;
+	loaded_clear_derived(NULL, l);
+	dfs_log_free(l->log);
+	free(l->error);
+	free(l);
+}
+
+void dfs_entry_bump(dfs_view *v, struct entry *e)
+{
+	e->gen++;
+	clock_gettime(CLOCK_REALTIME, &e->changed);
+	if (e->loaded)
+		loaded_clear_derived(v, e->loaded);
+}
+
+static void lru_unlink(dfs_view *v, struct entry *e)
+{
+	if (e->lru_prev)
+		e->lru_prev->lru_next = e->lru_next;
+	else if (v->lru_head == e)
+		v->lru_head = e->lru_next;
+	if (e->lru_next)
+		e->lru_next->lru_prev = e->lru_prev;
+	else if (v->lru_tail == e)
+		v->lru_tail = e->lru_prev;
+	e->lru_prev = e->lru_next = NULL;
+}
+
+static void lru_front(dfs_view *v, struct entry *e)
+{
+	lru_unlink(v, e);
+	e->lru_next = v->lru_head;
+	if (v->lru_head)
+		v->lru_head->lru_prev = e;
+	v->lru_head = e;
+	if (!v->lru_tail)
+		v->lru_tail = e;
+}
+
+/* Evict least recently used logs until the budget holds (e is kept).
+ * Victims are locked with trylock only: lock order forbids waiting. */
+static void evict(dfs_view *v, struct entry *keep)
+{
+	struct loaded *victims[64];
+	size_t n = 0;
+	pthread_mutex_lock(&v->lock);
+	struct entry *c = v->lru_tail;
+	while (c && v->cached_bytes > v->opt.cache_size && n < 64) {
+		struct entry *prev = c->lru_prev;
+		if (c != keep && c->loaded && pthread_mutex_trylock(&c->lock) == 0) {
+			victims[n++] = c->loaded;
+			v->cached_bytes -= c->loaded->bytes;
+			c->loaded = NULL;
+			lru_unlink(v, c);
+			pthread_mutex_unlock(&c->lock);
+		}
+		c = prev;
+	}
+	pthread_mutex_unlock(&v->lock);
+	for (size_t i = 0; i < n; i++)
+		loaded_free(victims[i]);
+}
+
+struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
+{
+	struct stat st;
+	if (stat(e->src, &st) != 0) {
+		dfs_error_set(err, errno == ENOENT ? DFS_ERR_NOENT : DFS_ERR_IO, "%s: %s",
+		              e->src, strerror(errno));
+		return NULL;
+	}
+	if (e->loaded && !same_file(&e->loaded_mtime, e->loaded_size, &st)) {
+		pthread_mutex_lock(&v->lock);
+		v->cached_bytes -= e->loaded->bytes;
+		lru_unlink(v, e);
+		pthread_mutex_unlock(&v->lock);
+		loaded_free(e->loaded);
+		e->loaded = NULL;
+		dfs_entry_bump(v, e);
+	}
+	if (!e->loaded) {
+		struct loaded *l = calloc(1, sizeof(*l));
+		if (!l) {
+			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			return NULL;
+		}
+		dfs_error lerr = {0};
+		l->log = dfs_log_open(e->src, 0, &lerr);
+		atomic_fetch_add(&v->decodes, 1);
+		if (!l->log) {
+			l->status = lerr.code ? lerr.code : DFS_ERR_FORMAT;
+			l->error = strdup(lerr.msg);
+		}
+		l->bytes = sizeof(*l) + (l->log ? dfs_log_memory(l->log) : 0);
+		l->gen = e->gen;
+		e->loaded = l;
+		e->loaded_mtime = st.st_mtim;
+		e->loaded_size = st.st_size;
+		pthread_mutex_lock(&v->lock);
+		v->cached_bytes += l->bytes;
+		lru_front(v, e);
+		pthread_mutex_unlock(&v->lock);
+		evict(v, e);
+	} else {
+		pthread_mutex_lock(&v->lock);
+		lru_front(v, e);
+		pthread_mutex_unlock(&v->lock);
+	}
+	struct loaded *l = e->loaded;
+	if (!l->log) {
+		dfs_error_set(err, l->status, "%s", l->error ? l->error : "unreadable log");
+		return NULL;
+	}
+	return l;
+}
+
+/* Account memory added to a loaded log after decoding (rendered files). */
+void dfs_entry_account(dfs_view *v, struct entry *e, long delta)
+{
+	if (!e->loaded)
+		return;
+	pthread_mutex_lock(&v->lock);
+	e->loaded->bytes += (size_t)delta;
+	e->loaded->content_bytes += (size_t)delta;
+	v->cached_bytes += (size_t)delta;
+	pthread_mutex_unlock(&v->lock);
+}
+
+/* ---- the view ------------------------------------------------------------------ */
+
+dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
+                       dfs_error *err)
+{
+	struct stat st;
+	if (stat(source, &st) != 0) {
+		dfs_error_set(err, errno == ENOENT ? DFS_ERR_NOENT : DFS_ERR_IO, "%s: %s",
+		              source, strerror(errno));
+		return NULL;
+	}
+	if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+		dfs_error_set(err, DFS_ERR_INVAL,
+		              "%s: not a directory or a Darshan log", source);
+		return NULL;
+	}
+	dfs_view *v = calloc(1, sizeof(*v));
+	if (!v || !(v->source = realpath(source, NULL))) {
+		free(v);
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	v->single = S_ISREG(st.st_mode);
+	if (opt)
+		v->opt = *opt;
+	if (!v->opt.cache_size)
+		v->opt.cache_size = DFS_VIEW_DEFAULT_CACHE;
+	if (!v->opt.import_limit)
+		v->opt.import_limit = DFS_VIEW_DEFAULT_IMPORT_LIMIT;
+	pthread_mutex_init(&v->lock, NULL);
+	if (grow_table(v)) {
+		dfs_view_free(v);
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	if (v->single) {
+		/* check it is a log now, so a mount of garbage fails early */
+		dfs_log_header h;
+		if (dfs_log_peek(v->source, &h, err)) {
+			dfs_view_free(v);
+			return NULL;
+		}
+	}
+	return v;
+}
+
+static void entry_free(struct entry *e)
+{
+	loaded_free(e->loaded);
+	free(e->peek_error);
+	free(e->log_filter_text);
+	free(e->log_filter_error);
+	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+		struct module_state *ms = &e->mod[id];
+		free(ms->filter_text);
+		free(ms->error_text);
+		dfs_filter_free(ms->filter);
+		dfs_filter_free(ms->log_filter);
+		if (ms->imported) {
+			dfs_records_free(ms->imported);
+			free(ms->imported);
+		}
+	}
+	pthread_mutex_destroy(&e->lock);
+	free(e->src);
+	free(e->vpath);
+	free(e);
+}
+
+void dfs_view_free(dfs_view *v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < v->table_size; i++) {
+		struct entry *e = v->table[i];
+		while (e) {
+			struct entry *next = e->hnext;
+			entry_free(e);
+			e = next;
+		}
+	}
+	free(v->table);
+	pthread_mutex_destroy(&v->lock);
+	free(v->source);
+	free(v);
+}
+
+uint64_t dfs_view_decode_count(dfs_view *v)
+{
+	return atomic_load(&v->decodes);
+}
+
+void dfs_view_set_changed(dfs_view *v, dfs_view_changed_fn fn, void *ctx)
+{
+	v->changed = fn;
+	v->changed_ctx = ctx;
+}
+
+void dfs_view_notify(dfs_view *v, const char *vpath)
+{
+	if (v->changed)
+		v->changed(v->changed_ctx, vpath);
+}

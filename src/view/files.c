@@ -1,0 +1,325 @@
+/* files.c - what each generated file holds, and snapshots of it.
+ *
+ * Generated text is built once per generation of the log's filters and
+ * cached; an open handle keeps a reference to the snapshot it opened, so
+ * it reads the same bytes whatever happens to the filters meanwhile. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "darshanfs/csv.h"
+#include "darshanfs/report.h"
+#include "view/view_int.h"
+
+/* ---- snapshots ------------------------------------------------------------------ */
+
+dfs_content *dfs_content_from_buf(dfs_buf *b, dfs_error *err)
+{
+	dfs_content *c = calloc(1, sizeof(*c));
+	size_t len = 0;
+	char *data = dfs_buf_detach(b, &len);
+	if (!c || !data) {
+		free(c);
+		free(data);
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	atomic_init(&c->refs, 1);
+	c->data = data;
+	c->size = len;
+	return c;
+}
+
+dfs_content *dfs_content_ref(dfs_content *c)
+{
+	if (c)
+		atomic_fetch_add(&c->refs, 1);
+	return c;
+}
+
+void dfs_content_release(dfs_content *c)
+{
+	if (c && atomic_fetch_sub(&c->refs, 1) == 1) {
+		free(c->data);
+		free(c);
+	}
+}
+
+uint64_t dfs_content_size(const dfs_content *c)
+{
+	return c->size;
+}
+
+long dfs_content_read(dfs_content *c, char *buf, size_t len, uint64_t off,
+                      dfs_error *err)
+{
+	(void)err;
+	if (off >= c->size)
+		return 0;
+	size_t n = c->size - off < len ? (size_t)(c->size - off) : len;
+	memcpy(buf, c->data + off, n);
+	return (long)n;
+}
+
+/* ---- generators --------------------------------------------------------------- */
+
+static void render_records(const struct loaded *l, const struct selection *s,
+                           const dfs_module *m, dfs_buf *out)
+{
+	dfs_csv_header(m, out);
+	const dfs_records *r = s->records;
+	for (size_t k = 0; k < s->count; k++) {
+		size_t i = s->index ? s->index[k] : k;
+		dfs_csv_record(l->log, m, dfs_record(r, i), dfs_record_size(r, i), out);
+	}
+}
+
+static void render_selection_note(const struct selection *s, dfs_buf *out)
+{
+	dfs_buf_printf(out, "\n# darshanfs: %zu of %zu records selected\n",
+	               s->count, s->total);
+	for (size_t i = 0; i < s->n_warnings; i++)
+		dfs_buf_printf(out, "# warning: %s\n", s->warnings[i]);
+	if (s->warnings_total > s->n_warnings)
+		dfs_buf_printf(out, "# warning: ... %zu more records like these\n",
+		               s->warnings_total - s->n_warnings);
+}
+
+static void render_json(const struct selection *s, dfs_buf *out)
+{
+	dfs_buf json = DFS_BUF_INIT;
+	dfs_render_derived_json(&s->dm, &json);
+	/* add our "warnings" list before the closing brace of the object */
+	size_t end = json.len;
+	while (end > 0 && json.data[end - 1] != '}')
+		end--;
+	if (end == 0) {
+		dfs_buf_free(&json);
+		return;
+	}
+	dfs_buf_add(out, json.data, end - 1);
+	while (out->len > 0 && (out->data[out->len - 1] == '\n' ||
+	                        out->data[out->len - 1] == ' '))
+		out->len--;
+	dfs_buf_adds(out, ",\n  \"warnings\": [");
+	for (size_t i = 0; i < s->n_warnings; i++) {
+		dfs_buf_adds(out, i ? ", \"" : "\"");
+		for (const char *p = s->warnings[i]; *p; p++) {
+			if (*p == '"' || *p == '\\')
+				dfs_buf_addc(out, '\\');
+			if ((unsigned char)*p < 0x20)
+				dfs_buf_printf(out, "\\u%04x", (unsigned char)*p);
+			else
+				dfs_buf_addc(out, *p);
+		}
+		dfs_buf_addc(out, '"');
+	}
+	dfs_buf_adds(out, "]\n}\n");
+	dfs_buf_free(&json);
+}
+
+static void render_log_derived(struct entry *e, struct loaded *l, dfs_buf *out)
+{
+	bool posix = false, stdio = false;
+	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+		const dfs_log_module *lm = dfs_log_get_module(l->log, id);
+		if (!lm->present || !lm->module || !lm->module->accumulator)
+			continue;
+		posix |= id == DFS_MOD_POSIX;
+		stdio |= id == DFS_MOD_STDIO;
+		struct selection *s = dfs_selection(e, l, id);
+		dfs_buf_printf(out, "# *******************************************************\n"
+		                    "# %s module\n"
+		                    "# *******************************************************\n",
+		               lm->module->name);
+		if (s->status != DFS_OK || !s->accumulated) {
+			dfs_buf_printf(out, "# error: %s\n\n", s->error ? s->error : "unavailable");
+			continue;
+		}
+		dfs_render_file_counts(&s->dm, out);
+		dfs_render_perf(&s->dm, out);
+		render_selection_note(s, out);
+		dfs_buf_addc(out, '\n');
+	}
+	if (posix && stdio) {
+		dfs_buf_adds(out, "# *******************************************************\n"
+		                  "# POSIX+STDIO combined (a file used through both counts once)\n"
+		                  "# *******************************************************\n");
+		const dfs_derived_metrics *dm = dfs_combined_metrics(e, l);
+		if (dm) {
+			dfs_render_file_counts(dm, out);
+			dfs_render_perf(dm, out);
+		} else {
+			dfs_buf_adds(out, "# error: the combined metrics are unavailable\n");
+		}
+	}
+}
+
+static void render_error(const struct entry *e, const struct loaded *l,
+                         dfs_buf *out)
+{
+	if (e->peek_status != DFS_OK) {
+		dfs_buf_printf(out, "%s\n", e->peek_error ? e->peek_error : "unreadable log");
+		return;
+	}
+	if (!l)
+		return;
+	if (!l->log) {
+		dfs_buf_printf(out, "%s\n", l->error ? l->error : "unreadable log");
+		return;
+	}
+	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+		const dfs_log_module *lm = dfs_log_get_module(l->log, id);
+		if (lm->present && lm->status != DFS_OK)
+			dfs_buf_printf(out, "%s\n", lm->error ? lm->error : "module unreadable");
+	}
+}
+
+static void add_text_line(dfs_buf *out, const char *text)
+{
+	if (!text || !*text)
+		return;
+	dfs_buf_adds(out, text);
+	if (text[strlen(text) - 1] != '\n')
+		dfs_buf_addc(out, '\n');
+}
+
+/* Files that do not need the decoded log. */
+static bool render_light(struct entry *e, const struct node *n, dfs_buf *out)
+{
+	switch (n->file) {
+	case F_LOG_FILTER:
+		add_text_line(out, e->log_filter_text);
+		return true;
+	case F_LOG_FILTER_ERROR:
+		add_text_line(out, e->log_filter_error);
+		return true;
+	case F_FILTER: {
+		const struct module_state *ms = &e->mod[n->module];
+		if (ms->imported)
+			dfs_buf_printf(out, "# imported: %zu rows\n", ms->imported_rows);
+		else
+			add_text_line(out, ms->filter_text);
+		return true;
+	}
+	case F_FILTER_ERROR:
+		add_text_line(out, e->mod[n->module].error_text);
+		return true;
+	case F_PARTIAL:
+		dfs_buf_printf(out, "The %s module of this log holds incomplete data: the "
+		               "Darshan runtime ran out of memory for its records.\n",
+		               dfs_module_slot_name(n->module));
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int render_heavy(struct entry *e, struct loaded *l, const struct node *n,
+                        dfs_buf *out, dfs_error *err)
+{
+	const dfs_log *log = l->log;
+	if (n->module >= 0) {
+		const dfs_module *m = dfs_module_get(n->module);
+		struct selection *s = dfs_selection(e, l, n->module);
+		if (s->status != DFS_OK)
+			return dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
+		if (n->file != F_RECORDS && !s->accumulated)
+			return dfs_error_set(err, DFS_ERR_NOENT, "no derived metrics for %s",
+			                     m->name);
+		switch (n->file) {
+		case F_RECORDS:
+			render_records(l, s, m, out);
+			break;
+		case F_DERIVED:
+			dfs_render_file_counts(&s->dm, out);
+			dfs_render_perf(&s->dm, out);
+			render_selection_note(s, out);
+			break;
+		case F_DERIVED_JSON:
+			render_json(s, out);
+			break;
+		case F_TOTAL:
+			dfs_render_total(m, s->summary, out);
+			break;
+		case F_TOTAL_CSV:
+			dfs_csv_header(m, out);
+			dfs_csv_record(log, m, s->summary, m->record_size, out);
+			break;
+		default:
+			return dfs_error_set(err, DFS_ERR_NOENT, "no such file");
+		}
+		return 0;
+	}
+	switch (n->file) {
+	case F_HEADER:
+		dfs_report_header(log, out);
+		break;
+	case F_MOUNTS:
+		dfs_csv_mounts(log, out);
+		break;
+	case F_NAMES:
+		dfs_csv_names(log, out);
+		break;
+	case F_LOG_DERIVED:
+		render_log_derived(e, l, out);
+		break;
+	default:
+		return dfs_error_set(err, DFS_ERR_NOENT, "no such file");
+	}
+	return 0;
+}
+
+dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
+                              const struct node *n, dfs_error *err)
+{
+	dfs_buf b = DFS_BUF_INIT;
+	if (render_light(e, n, &b))
+		return dfs_content_from_buf(&b, err);
+	if (n->file == F_ERROR) {
+		dfs_error ignored;
+		struct loaded *l = e->peek_status == DFS_OK ? dfs_entry_load(v, e, &ignored)
+		                                            : NULL;
+		render_error(e, l ? l : e->loaded, &b);
+		return dfs_content_from_buf(&b, err);
+	}
+	struct loaded *l = dfs_entry_load(v, e, err);
+	if (!l)
+		return NULL;
+	struct content_cache *cache = n->module >= 0 ? &l->mod_files[n->module]
+	                                             : &l->log_files;
+	if (cache->file[n->file])
+		return dfs_content_ref(cache->file[n->file]);
+	if (render_heavy(e, l, n, &b, err)) {
+		dfs_buf_free(&b);
+		return NULL;
+	}
+	dfs_content *c = dfs_content_from_buf(&b, err);
+	if (!c)
+		return NULL;
+	cache->file[n->file] = dfs_content_ref(c);
+	dfs_entry_account(v, e, (long)(c->size + sizeof(*c)));
+	return c;
+}
+
+dfs_content *dfs_view_open_file(dfs_view *v, const char *path, dfs_error *err)
+{
+	dfs_node_stat st;
+	/* the stat checks existence of the file in this log */
+	if (dfs_view_stat(v, path, &st, err))
+		return NULL;
+	if (st.is_dir) {
+		dfs_error_set(err, DFS_ERR_INVAL, "%s: is a directory", path);
+		return NULL;
+	}
+	struct node n;
+	if (dfs_resolve(v, path, &n, err))
+		return NULL;
+	struct entry *e = dfs_entry_get(v, &n, err);
+	dfs_content *c = NULL;
+	if (e) {
+		c = dfs_file_content(v, e, &n, err);
+		dfs_entry_put(v, e);
+	}
+	dfs_node_free(&n);
+	return c;
+}

@@ -1,0 +1,423 @@
+/* tree.c - the shape of the virtual tree: resolving a path to a node,
+ * listing directories and the attributes (owner, mode, size) of every
+ * node.  Listing never decodes a log: a log directory is listed from the
+ * log's header alone. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "view/view_int.h"
+
+const struct file_def dfs_file_defs[F_KINDS] = {
+	{"header.txt", F_HEADER, LEVEL_LOG, false, false, false},
+	{"mounts.csv", F_MOUNTS, LEVEL_LOG, false, false, false},
+	{"names.csv", F_NAMES, LEVEL_LOG, false, false, false},
+	{"filter", F_LOG_FILTER, LEVEL_LOG, true, false, false},
+	{"filter.error", F_LOG_FILTER_ERROR, LEVEL_LOG, false, false, false},
+	{"derived_metrics", F_LOG_DERIVED, LEVEL_LOG, false, false, true},
+	{"ERROR", F_ERROR, LEVEL_LOG, false, false, false},
+	{"records.csv", F_RECORDS, LEVEL_MODULE, false, false, true},
+	{"filter", F_FILTER, LEVEL_MODULE, true, false, false},
+	{"filter.error", F_FILTER_ERROR, LEVEL_MODULE, false, false, false},
+	{"derived_metrics", F_DERIVED, LEVEL_MODULE, false, true, true},
+	{"derived_metrics.json", F_DERIVED_JSON, LEVEL_MODULE, false, true, true},
+	{"total", F_TOTAL, LEVEL_MODULE, false, true, true},
+	{"total.csv", F_TOTAL_CSV, LEVEL_MODULE, false, true, true},
+	{"PARTIAL", F_PARTIAL, LEVEL_MODULE, false, false, false},
+};
+
+const struct file_def *dfs_file_def_by_name(enum file_level level,
+                                            const char *name)
+{
+	for (int k = 0; k < F_KINDS; k++)
+		if (dfs_file_defs[k].level == level &&
+		    strcmp(dfs_file_defs[k].name, name) == 0)
+			return &dfs_file_defs[k];
+	return NULL;
+}
+
+char *dfs_path_join(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	bool slash = la > 0 && a[la - 1] == '/';
+	char *p = malloc(la + lb + 2);
+	if (!p)
+		return NULL;
+	memcpy(p, a, la);
+	if (!slash)
+		p[la++] = '/';
+	memcpy(p + la, b, lb + 1);
+	return p;
+}
+
+void dfs_node_free(struct node *n)
+{
+	free(n->src);
+	free(n->log_vpath);
+	n->src = n->log_vpath = NULL;
+}
+
+static bool is_log_name(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 8 && strcmp(name + n - 8, ".darshan") == 0;
+}
+
+/* A source entry shown in the view: a directory (not through a symlink,
+ * so the tree has no cycles) or a regular file named *.darshan. */
+static int source_kind(const char *path, const char *name, struct stat *st)
+{
+	if (lstat(path, st) != 0)
+		return -1;
+	if (S_ISDIR(st->st_mode))
+		return N_SRCDIR;
+	if (S_ISLNK(st->st_mode)) {
+		if (!is_log_name(name) || stat(path, st) != 0 || !S_ISREG(st->st_mode))
+			return -1;
+		return N_LOGDIR;
+	}
+	if (S_ISREG(st->st_mode) && is_log_name(name))
+		return N_LOGDIR;
+	return -1;
+}
+
+static int not_found(dfs_error *err, const char *path)
+{
+	return dfs_error_set(err, DFS_ERR_NOENT, "%s: no such file or directory", path);
+}
+
+int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err)
+{
+	memset(n, 0, sizeof(*n));
+	n->module = -1;
+	if (path[0] != '/')
+		return not_found(err, path);
+	n->src = strdup(v->source);
+	if (!n->src)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	if (stat(n->src, &n->st) != 0) {
+		dfs_error_set(err, DFS_ERR_IO, "%s: %s", n->src, strerror(errno));
+		dfs_node_free(n);
+		return -1;
+	}
+	n->kind = v->single ? N_LOGDIR : N_SRCDIR;
+	if (v->single && !(n->log_vpath = strdup("/"))) {
+		dfs_node_free(n);
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	}
+	const char *p = path;
+	size_t vlen = 0;
+	while (*p) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		const char *end = strchr(p, '/');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char name[256];
+		if (len >= sizeof(name) || n->kind == N_FILE ||
+		    (len == 1 && p[0] == '.') || (len == 2 && p[0] == '.' && p[1] == '.'))
+			goto enoent;
+		memcpy(name, p, len);
+		name[len] = '\0';
+		switch (n->kind) {
+		case N_SRCDIR: {
+			char *next = dfs_path_join(n->src, name);
+			if (!next)
+				goto nomem;
+			struct stat st;
+			int kind = source_kind(next, name, &st);
+			if (kind < 0) {
+				free(next);
+				goto enoent;
+			}
+			free(n->src);
+			n->src = next;
+			n->st = st;
+			n->kind = kind;
+			if (kind == N_LOGDIR) {
+				n->log_vpath = strndup(path, (size_t)(p - path) + len);
+				if (!n->log_vpath)
+					goto nomem;
+			}
+			break;
+		}
+		case N_LOGDIR: {
+			const struct file_def *fd = dfs_file_def_by_name(LEVEL_LOG, name);
+			if (fd) {
+				n->kind = N_FILE;
+				n->file = fd->kind;
+				break;
+			}
+			const dfs_module *m = dfs_module_by_name(name);
+			if (!m || strcmp(m->dirname, name) != 0)
+				goto enoent;
+			n->kind = N_MODDIR;
+			n->module = m->id;
+			break;
+		}
+		case N_MODDIR: {
+			const struct file_def *fd = dfs_file_def_by_name(LEVEL_MODULE, name);
+			if (!fd)
+				goto enoent;
+			n->kind = N_FILE;
+			n->file = fd->kind;
+			break;
+		}
+		case N_FILE:
+			goto enoent;
+		}
+		p += len;
+		vlen++;
+	}
+	return 0;
+enoent:
+	dfs_node_free(n);
+	return not_found(err, path);
+nomem:
+	dfs_node_free(n);
+	return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+}
+
+/* ---- attributes ------------------------------------------------------------- */
+
+static void base_stat(const struct stat *st, dfs_node_stat *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->uid = st->st_uid;
+	out->gid = st->st_gid;
+	out->mtime_sec = st->st_mtim.tv_sec;
+	out->mtime_nsec = st->st_mtim.tv_nsec;
+	out->ctime_sec = st->st_ctim.tv_sec;
+	out->ctime_nsec = st->st_ctim.tv_nsec;
+}
+
+/* The log's read bits become r-x on its directories, r-- on its files;
+ * writable files add write permission for the owner only. */
+static uint32_t dir_mode(const struct stat *log_st)
+{
+	uint32_t r = log_st->st_mode & 0444;
+	return r | (r >> 2);
+}
+
+static uint32_t file_mode(const struct stat *log_st, bool writable)
+{
+	return (log_st->st_mode & 0444) | (writable ? 0200 : 0);
+}
+
+static void node_stat(const struct node *n, dfs_node_stat *st)
+{
+	base_stat(&n->st, st);
+	switch (n->kind) {
+	case N_SRCDIR:
+		st->is_dir = true;
+		st->mode = n->st.st_mode & 07777;
+		break;
+	case N_LOGDIR:
+	case N_MODDIR:
+		st->is_dir = true;
+		st->mode = dir_mode(&n->st);
+		break;
+	case N_FILE:
+		st->mode = file_mode(&n->st, dfs_file_defs[n->file].writable);
+		break;
+	}
+}
+
+/* Does a file of the module/log exist (known from the header alone)? */
+static bool file_exists(const struct entry *e, int module, enum file_kind k)
+{
+	const struct file_def *fd = &dfs_file_defs[k];
+	if (fd->level == LEVEL_LOG) {
+		if (k == F_ERROR)
+			return e->peek_status != DFS_OK ||
+			       (e->loaded && (!e->loaded->log || e->loaded->status != DFS_OK));
+		return e->peek_status == DFS_OK;
+	}
+	const dfs_module *m = dfs_module_get(module);
+	if (fd->needs_accumulator && !m->accumulator)
+		return false;
+	if (k == F_PARTIAL)
+		return (e->hdr.partial_flag >> module) & 1;
+	return true;
+}
+
+int dfs_view_stat(dfs_view *v, const char *path, dfs_node_stat *st,
+                  dfs_error *err)
+{
+	struct node n;
+	if (dfs_resolve(v, path, &n, err))
+		return -1;
+	node_stat(&n, st);
+	int ret = 0;
+	if (n.kind == N_SRCDIR) {
+		dfs_node_free(&n);
+		return 0;
+	}
+	struct entry *e = dfs_entry_get(v, &n, err);
+	if (!e) {
+		dfs_node_free(&n);
+		return -1;
+	}
+	if (dfs_entry_peek(v, e, &n.st, err) && n.kind != N_LOGDIR &&
+	    !(n.kind == N_FILE && n.file == F_ERROR)) {
+		ret = -1;
+	} else if (n.kind == N_MODDIR && !dfs_entry_has_module(e, n.module)) {
+		ret = not_found(err, path);
+	} else if (n.kind == N_FILE &&
+	           ((n.module >= 0 && !dfs_entry_has_module(e, n.module)) ||
+	            !file_exists(e, n.module, n.file))) {
+		/* ERROR appears once decoding found a problem */
+		if (n.file == F_ERROR && !e->loaded)
+			dfs_entry_load(v, e, err);
+		if (!file_exists(e, n.module, n.file))
+			ret = not_found(err, path);
+	}
+	if (ret == 0 && n.kind == N_FILE) {
+		if (e->changed.tv_sec > st->mtime_sec ||
+		    (e->changed.tv_sec == st->mtime_sec &&
+		     e->changed.tv_nsec > st->mtime_nsec)) {
+			st->mtime_sec = e->changed.tv_sec;
+			st->mtime_nsec = e->changed.tv_nsec;
+		}
+		dfs_content *c = dfs_file_content(v, e, &n, err);
+		if (!c)
+			ret = -1;
+		else
+			st->size = c->size;
+		dfs_content_release(c);
+	}
+	dfs_entry_put(v, e);
+	dfs_node_free(&n);
+	return ret;
+}
+
+/* ---- listing ---------------------------------------------------------------- */
+
+static int list_source_dir(const struct node *n, dfs_view_filler fill,
+                           void *ctx, dfs_error *err)
+{
+	DIR *d = opendir(n->src);
+	if (!d)
+		return dfs_error_set(err, DFS_ERR_IO, "%s: %s", n->src, strerror(errno));
+	struct dirent *de;
+	int ret = 0;
+	while ((de = readdir(d))) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (strlen(de->d_name) >= 256)
+			continue;
+		char *path = dfs_path_join(n->src, de->d_name);
+		if (!path) {
+			ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			break;
+		}
+		struct stat st;
+		int kind = source_kind(path, de->d_name, &st);
+		free(path);
+		if (kind < 0)
+			continue;
+		dfs_node_stat ns;
+		base_stat(&st, &ns);
+		ns.is_dir = true;
+		ns.mode = kind == N_SRCDIR ? (st.st_mode & 07777) : dir_mode(&st);
+		if (fill(ctx, de->d_name, &ns))
+			break;
+	}
+	closedir(d);
+	return ret;
+}
+
+static int list_log_dir(dfs_view *v, const struct node *n, dfs_view_filler fill,
+                        void *ctx, dfs_error *err)
+{
+	struct entry *e = dfs_entry_get(v, n, err);
+	if (!e)
+		return -1;
+	dfs_error ignored;
+	dfs_entry_peek(v, e, &n->st, &ignored);
+	dfs_node_stat ns;
+	base_stat(&n->st, &ns);
+	int stop = 0;
+	for (int k = 0; k < F_KINDS && !stop; k++) {
+		const struct file_def *fd = &dfs_file_defs[k];
+		if (fd->level != LEVEL_LOG || !file_exists(e, -1, fd->kind))
+			continue;
+		ns.is_dir = false;
+		ns.mode = file_mode(&n->st, fd->writable);
+		stop = fill(ctx, fd->name, &ns);
+	}
+	for (int id = 0; id < DFS_MOD_SLOTS && !stop; id++) {
+		if (!dfs_entry_has_module(e, id))
+			continue;
+		ns.is_dir = true;
+		ns.mode = dir_mode(&n->st);
+		stop = fill(ctx, dfs_module_get(id)->dirname, &ns);
+	}
+	dfs_entry_put(v, e);
+	return 0;
+}
+
+static int list_module_dir(dfs_view *v, const struct node *n,
+                           dfs_view_filler fill, void *ctx, dfs_error *err)
+{
+	struct entry *e = dfs_entry_get(v, n, err);
+	if (!e)
+		return -1;
+	int ret = 0;
+	if (dfs_entry_peek(v, e, &n->st, err) || !dfs_entry_has_module(e, n->module)) {
+		ret = -1;
+		if (err->code == DFS_OK)
+			not_found(err, n->log_vpath);
+	}
+	dfs_node_stat ns;
+	base_stat(&n->st, &ns);
+	for (int k = 0; k < F_KINDS && ret == 0; k++) {
+		const struct file_def *fd = &dfs_file_defs[k];
+		if (fd->level != LEVEL_MODULE || !file_exists(e, n->module, fd->kind))
+			continue;
+		ns.mode = file_mode(&n->st, fd->writable);
+		if (fill(ctx, fd->name, &ns))
+			break;
+	}
+	dfs_entry_put(v, e);
+	return ret;
+}
+
+int dfs_view_readdir(dfs_view *v, const char *path, dfs_view_filler fill,
+                     void *ctx, dfs_error *err)
+{
+	struct node n;
+	if (dfs_resolve(v, path, &n, err))
+		return -1;
+	int ret;
+	dfs_error_clear(err);
+	switch (n.kind) {
+	case N_SRCDIR:
+		ret = list_source_dir(&n, fill, ctx, err);
+		break;
+	case N_LOGDIR:
+		ret = list_log_dir(v, &n, fill, ctx, err);
+		break;
+	case N_MODDIR:
+		ret = list_module_dir(v, &n, fill, ctx, err);
+		break;
+	default:
+		ret = dfs_error_set(err, DFS_ERR_INVAL, "%s: not a directory", path);
+	}
+	dfs_node_free(&n);
+	return ret;
+}
+
+bool dfs_view_is_writable(dfs_view *v, const char *path)
+{
+	struct node n;
+	dfs_error err;
+	if (dfs_resolve(v, path, &n, &err))
+		return false;
+	bool w = n.kind == N_FILE && dfs_file_defs[n.file].writable;
+	dfs_node_free(&n);
+	return w;
+}

@@ -1,0 +1,208 @@
+/* view_int.h - internals shared by the files of the view layer.
+ *
+ *   tree.c     paths -> nodes, listing, permissions
+ *   cache.c    one entry per log: its filters (kept for the life of the
+ *              view) and its decoded form (kept in an LRU cache)
+ *   select.c   filters -> selection -> accumulator results
+ *   files.c    the content of each generated file, snapshots
+ *   write.c    write sessions on filter files and records.csv
+ *
+ * Locking: view->lock guards the entry table and the LRU list and is held
+ * only briefly.  entry->lock guards everything in one entry, including
+ * decoding, selection and rendering for that log, so readers of different
+ * logs run in parallel.  Lock order: entry->lock, then view->lock. */
+#ifndef DFS_VIEW_INT_H
+#define DFS_VIEW_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/stat.h>
+
+#include "darshanfs/accum.h"
+#include "darshanfs/buf.h"
+#include "darshanfs/filter.h"
+#include "darshanfs/log.h"
+#include "darshanfs/view.h"
+
+enum node_kind { N_SRCDIR, N_LOGDIR, N_MODDIR, N_FILE };
+
+/* Every generated or writable file of the tree. */
+enum file_kind {
+	/* in a log directory */
+	F_HEADER, F_MOUNTS, F_NAMES, F_LOG_FILTER, F_LOG_FILTER_ERROR,
+	F_LOG_DERIVED, F_ERROR,
+	/* in a module directory */
+	F_RECORDS, F_FILTER, F_FILTER_ERROR, F_DERIVED, F_DERIVED_JSON, F_TOTAL,
+	F_TOTAL_CSV, F_PARTIAL,
+	F_KINDS
+};
+
+enum file_level { LEVEL_LOG, LEVEL_MODULE };
+
+struct file_def {
+	const char *name;
+	enum file_kind kind;
+	enum file_level level;
+	bool writable;
+	bool needs_accumulator;     /* only in modules with an accumulator */
+	bool selection;             /* depends on the filters */
+};
+
+extern const struct file_def dfs_file_defs[F_KINDS];
+const struct file_def *dfs_file_def_by_name(enum file_level level,
+                                            const char *name);
+
+/* ---- a log entry -------------------------------------------------------------- */
+
+struct content_cache {
+	dfs_content *file[F_KINDS];
+};
+
+/* The selection of one module and what the accumulator made of it. */
+struct selection {
+	bool ready;
+	const dfs_records *records;   /* the log's records, or the imported set */
+	size_t total;                 /* records before filtering */
+	size_t count;                 /* records selected */
+	size_t *index;                /* selected record indices (NULL: all) */
+	bool accumulated;
+	dfs_derived_metrics dm;
+	unsigned char *summary;       /* summation record */
+	char **warnings;
+	size_t n_warnings, warnings_total;
+	dfs_status status;            /* DFS_OK or why the module is unusable */
+	char *error;
+};
+
+struct module_state {
+	char *filter_text;            /* active module filter ("" = all) */
+	dfs_filter *filter;           /* compiled, NULL = all */
+	dfs_filter *log_filter;       /* the log-wide filter compiled here */
+	char *error_text;             /* filter.error */
+	dfs_records *imported;        /* rows written into records.csv */
+	size_t imported_rows;
+};
+
+struct loaded {
+	dfs_log *log;                 /* NULL when decoding failed */
+	dfs_status status;
+	char *error;
+	size_t bytes;                 /* memory accounted to the cache */
+	size_t content_bytes;         /* of which cached generated text */
+	uint64_t gen;                 /* generation the caches belong to */
+	struct selection sel[DFS_MOD_SLOTS];
+	struct content_cache mod_files[DFS_MOD_SLOTS];
+	struct content_cache log_files;
+	dfs_derived_metrics combined;   /* POSIX+STDIO */
+	bool combined_ready;
+};
+
+struct entry {
+	char *src;                    /* source path of the log (key) */
+	char *vpath;                  /* its directory in the view */
+	struct entry *hnext;
+	pthread_mutex_t lock;
+	int users;                    /* threads using it (view->lock) */
+
+	/* the header, read without decoding (for listings) */
+	bool peeked;
+	struct timespec peek_mtime;
+	off_t peek_size;
+	dfs_log_header hdr;
+	dfs_status peek_status;
+	char *peek_error;
+
+	/* filters: kept for the life of the view */
+	uint64_t gen;                 /* bumped by every accepted write */
+	struct timespec changed;      /* when gen last moved */
+	char *log_filter_text;
+	char *log_filter_error;
+	struct module_state mod[DFS_MOD_SLOTS];
+
+	/* decoded form, NULL when evicted */
+	struct loaded *loaded;
+	struct timespec loaded_mtime;
+	off_t loaded_size;
+	struct entry *lru_prev, *lru_next;
+};
+
+struct dfs_view {
+	char *source;
+	bool single;                  /* SOURCE is one log file */
+	dfs_view_options opt;
+	pthread_mutex_t lock;
+	struct entry **table;
+	size_t table_size, entries;
+	struct entry *lru_head, *lru_tail;   /* most recent first */
+	size_t cached_bytes;
+	atomic_ullong decodes;
+	dfs_view_changed_fn changed;
+	void *changed_ctx;
+};
+
+/* ---- nodes ------------------------------------------------------------------ */
+
+struct node {
+	enum node_kind kind;
+	enum file_kind file;
+	int module;                   /* -1 outside a module */
+	char *src;                    /* source dir or log file */
+	char *log_vpath;              /* the log's directory in the view */
+	struct stat st;               /* of src */
+};
+
+int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err);
+void dfs_node_free(struct node *n);
+
+/* ---- entries ---------------------------------------------------------------- */
+
+/* Find or create the entry of a log and mark it in use; lock it. */
+struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err);
+void dfs_entry_put(dfs_view *v, struct entry *e);
+/* Header of the log (cheap); 0 or -1 with err. */
+int dfs_entry_peek(dfs_view *v, struct entry *e, const struct stat *st,
+                   dfs_error *err);
+/* The decoded log, loading it if needed; NULL if the log cannot be read
+ * (then err says why). */
+struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err);
+/* Memory added to (or freed from) a decoded log's caches. */
+void dfs_entry_account(dfs_view *v, struct entry *e, long delta);
+/* Drop the caches of the current generation and bump it. */
+void dfs_entry_bump(dfs_view *v, struct entry *e);
+/* Modules that get a directory, from the header. */
+bool dfs_entry_has_module(const struct entry *e, int id);
+
+/* ---- selection ---------------------------------------------------------------- */
+
+/* Compile `text` for module `m` of a log; `lenient` turns unknown columns
+ * into missing values instead of errors. */
+dfs_filter *dfs_compile_for_module(const dfs_module *m, const char *text,
+                                   size_t len, bool lenient, dfs_error *err);
+/* The selection of module `id`, computed if needed (entry locked). */
+struct selection *dfs_selection(struct entry *e, struct loaded *l, int id);
+void dfs_selection_free(struct selection *s);
+/* The combined POSIX+STDIO derived metrics (entry locked). */
+const dfs_derived_metrics *dfs_combined_metrics(struct entry *e,
+                                                struct loaded *l);
+
+/* ---- content ------------------------------------------------------------------ */
+
+struct dfs_content {
+	atomic_long refs;
+	uint64_t size;
+	char *data;
+};
+
+dfs_content *dfs_content_from_buf(dfs_buf *b, dfs_error *err);
+dfs_content *dfs_content_ref(dfs_content *c);
+/* Content of a generated file for a node (entry locked, log loaded as
+ * needed). */
+dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
+                              const struct node *n, dfs_error *err);
+
+/* ---- helpers ------------------------------------------------------------------ */
+
+char *dfs_path_join(const char *a, const char *b);
+void dfs_view_notify(dfs_view *v, const char *vpath);
+
+#endif

@@ -1,0 +1,302 @@
+/* write.c - write sessions on the writable files of the tree.
+ *
+ * `echo EXPR > filter` opens with O_TRUNC, writes one or more chunks and
+ * closes.  The session collects the bytes (at their offsets) and after each
+ * write tries the text so far: a valid expression takes effect at once; an
+ * expression that is cut short (the error is at its very end and the text
+ * does not end with a newline) waits for more data; anything else is
+ * refused with DFS_ERR_INVAL, leaving the active filter and all results as
+ * they were and the reason in filter.error.  At close, whatever is still
+ * pending must be complete. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "view/view_int.h"
+
+struct dfs_write {
+	dfs_view *v;
+	struct node n;
+	dfs_buf text;
+	bool pending;      /* text changed since it was last applied */
+};
+
+static bool is_filter(const struct node *n)
+{
+	return n->kind == N_FILE && (n->file == F_FILTER || n->file == F_LOG_FILTER);
+}
+
+static void set_error_text(struct entry *e, const struct node *n, const char *msg)
+{
+	char **slot = n->file == F_LOG_FILTER ? &e->log_filter_error
+	                                      : &e->mod[n->module].error_text;
+	free(*slot);
+	*slot = msg ? strdup(msg) : NULL;
+}
+
+/* Trim blanks at both ends. */
+static void trimmed(const char *s, size_t len, size_t *start, size_t *end)
+{
+	size_t a = 0, b = len;
+	while (a < b && (s[a] == ' ' || s[a] == '\t' || s[a] == '\n' || s[a] == '\r'))
+		a++;
+	while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t' || s[b - 1] == '\n' ||
+	                 s[b - 1] == '\r'))
+		b--;
+	*start = a;
+	*end = b;
+}
+
+/* Compile the log-wide filter for every module of the log.  It must be
+ * valid for at least one module; in modules that lack a column it names,
+ * that column has no value (comparisons on it are false). */
+static int compile_log_filter(struct entry *e, const char *text, size_t len,
+                              dfs_filter *out[DFS_MOD_SLOTS], dfs_error *err)
+{
+	bool any = false;
+	dfs_error first = {0};
+	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+		out[id] = NULL;
+		if (!dfs_entry_has_module(e, id))
+			continue;
+		const dfs_module *m = dfs_module_get(id);
+		dfs_error merr = {0};
+		out[id] = dfs_compile_for_module(m, text, len, false, &merr);
+		if (out[id]) {
+			any = true;
+			continue;
+		}
+		if (first.code == DFS_OK)
+			first = merr;
+		out[id] = dfs_compile_for_module(m, text, len, true, &merr);
+		if (!out[id]) {
+			first = merr;
+			any = false;
+			break;
+		}
+	}
+	if (!any) {
+		for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+			dfs_filter_free(out[id]);
+			out[id] = NULL;
+		}
+		if (first.code == DFS_OK)
+			dfs_error_set(&first, DFS_ERR_INVAL, "this log has no module to filter");
+		*err = first;
+		return -1;
+	}
+	return 0;
+}
+
+/* Install `text` as the filter of node n; the entry is locked. */
+static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
+                          const char *text, size_t len, dfs_error *err)
+{
+	if (len > DFS_FILTER_MAX_LEN)
+		return dfs_error_set(err, DFS_ERR_INVAL,
+		                     "filter longer than %d bytes", DFS_FILTER_MAX_LEN);
+	size_t a, b;
+	trimmed(text, len, &a, &b);
+	char *copy = strndup(text + a, b - a);
+	if (!copy)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	if (n->file == F_LOG_FILTER) {
+		dfs_filter *compiled[DFS_MOD_SLOTS];
+		if (compile_log_filter(e, text, len, compiled, err)) {
+			free(copy);
+			return -1;
+		}
+		for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+			dfs_filter_free(e->mod[id].log_filter);
+			e->mod[id].log_filter = compiled[id];
+		}
+		free(e->log_filter_text);
+		e->log_filter_text = copy;
+	} else {
+		struct module_state *ms = &e->mod[n->module];
+		dfs_filter *f = dfs_compile_for_module(dfs_module_get(n->module), text,
+		                                       len, false, err);
+		if (!f) {
+			free(copy);
+			return -1;
+		}
+		dfs_filter_free(ms->filter);
+		ms->filter = f;
+		free(ms->filter_text);
+		ms->filter_text = copy;
+		if (ms->imported) {
+			dfs_records_free(ms->imported);
+			free(ms->imported);
+			ms->imported = NULL;
+			ms->imported_rows = 0;
+		}
+	}
+	set_error_text(e, n, NULL);
+	dfs_entry_bump(v, e);
+	return 0;
+}
+
+/* Position of a compile error ("at N: ..."), 0 if none. */
+static size_t error_position(const dfs_error *err)
+{
+	size_t pos = 0;
+	if (sscanf(err->msg, "at %zu:", &pos) != 1)
+		return 0;
+	return pos;
+}
+
+/* Apply the session's text.  `final`: at close, nothing can follow. */
+static int apply(dfs_write *w, bool final, dfs_error *err)
+{
+	dfs_view *v = w->v;
+	struct entry *e = dfs_entry_get(v, &w->n, err);
+	if (!e)
+		return -1;
+	int ret = 0;
+	if (dfs_entry_peek(v, e, &w->n.st, err)) {
+		ret = -1;
+	} else if (install_filter(v, e, &w->n, w->text.data ? w->text.data : "",
+	                          w->text.len, err) == 0) {
+		w->pending = false;
+	} else {
+		size_t a, b;
+		const char *t = w->text.data ? w->text.data : "";
+		trimmed(t, w->text.len, &a, &b);
+		bool cut_short = err->code == DFS_ERR_INVAL && !final &&
+		                 error_position(err) > b &&
+		                 (w->text.len == 0 || t[w->text.len - 1] != '\n');
+		if (cut_short) {
+			dfs_error_clear(err); /* wait for the rest */
+		} else {
+			if (err->code == DFS_ERR_TOOBIG)
+				err->code = DFS_ERR_INVAL;
+			set_error_text(e, &w->n, err->msg);
+			w->pending = false;
+			ret = -1;
+		}
+	}
+	const char *vpath = NULL;
+	char *copy = NULL;
+	if (ret == 0 && !w->pending)
+		vpath = copy = strdup(e->vpath);
+	else if (ret != 0)
+		vpath = copy = strdup(e->vpath); /* filter.error changed */
+	dfs_entry_put(v, e);
+	if (vpath)
+		dfs_view_notify(v, vpath);
+	free(copy);
+	return ret;
+}
+
+dfs_write *dfs_view_open_write(dfs_view *v, const char *path, bool truncate,
+                               dfs_error *err)
+{
+	dfs_write *w = calloc(1, sizeof(*w));
+	if (!w) {
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	w->v = v;
+	if (dfs_resolve(v, path, &w->n, err)) {
+		free(w);
+		return NULL;
+	}
+	if (!is_filter(&w->n)) {
+		dfs_error_set(err, DFS_ERR_INVAL, "%s is read-only", path);
+		dfs_write_free(w);
+		return NULL;
+	}
+	struct entry *e = dfs_entry_get(v, &w->n, err);
+	if (!e) {
+		dfs_write_free(w);
+		return NULL;
+	}
+	int ret = dfs_entry_peek(v, e, &w->n.st, err);
+	if (ret == 0 && w->n.module >= 0 && !dfs_entry_has_module(e, w->n.module))
+		ret = dfs_error_set(err, DFS_ERR_NOENT, "%s: no such file", path);
+	if (ret == 0 && !truncate) {
+		const char *cur = w->n.file == F_LOG_FILTER ? e->log_filter_text
+		                                            : e->mod[w->n.module].filter_text;
+		if (cur && *cur) {
+			dfs_buf_adds(&w->text, cur);
+			dfs_buf_addc(&w->text, '\n');
+		}
+	}
+	dfs_entry_put(v, e);
+	if (ret) {
+		dfs_write_free(w);
+		return NULL;
+	}
+	w->pending = truncate;
+	return w;
+}
+
+int dfs_write_data(dfs_write *w, const char *data, size_t len, uint64_t off,
+                   dfs_error *err)
+{
+	if (off > DFS_FILTER_MAX_LEN || len > DFS_FILTER_MAX_LEN - off + 1) {
+		struct entry *e = dfs_entry_get(w->v, &w->n, err);
+		if (e) {
+			char msg[96];
+			snprintf(msg, sizeof(msg), "filter longer than %d bytes",
+			         DFS_FILTER_MAX_LEN);
+			set_error_text(e, &w->n, msg);
+			dfs_entry_put(w->v, e);
+		}
+		return dfs_error_set(err, DFS_ERR_INVAL, "filter longer than %d bytes",
+		                     DFS_FILTER_MAX_LEN);
+	}
+	size_t end = (size_t)off + len;
+	if (end > w->text.len) {
+		if (!dfs_buf_add_zeros(&w->text, end - w->text.len))
+			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	}
+	memcpy(w->text.data + off, data, len);
+	w->pending = true;
+	return apply(w, false, err);
+}
+
+int dfs_write_truncate(dfs_write *w, uint64_t size, dfs_error *err)
+{
+	if (size < w->text.len) {
+		w->text.len = (size_t)size;
+		w->text.data[size] = '\0';
+	} else if (size > w->text.len) {
+		if (size > DFS_FILTER_MAX_LEN)
+			return dfs_error_set(err, DFS_ERR_INVAL, "filter longer than %d bytes",
+			                     DFS_FILTER_MAX_LEN);
+		if (!dfs_buf_add_zeros(&w->text, (size_t)size - w->text.len))
+			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	}
+	w->pending = true;
+	return 0;
+}
+
+int dfs_write_flush(dfs_write *w, dfs_error *err)
+{
+	if (!w->pending)
+		return 0;
+	return apply(w, true, err);
+}
+
+void dfs_write_free(dfs_write *w)
+{
+	if (!w)
+		return;
+	dfs_buf_free(&w->text);
+	dfs_node_free(&w->n);
+	free(w);
+}
+
+int dfs_view_truncate(dfs_view *v, const char *path, uint64_t size,
+                      dfs_error *err)
+{
+	dfs_write *w = dfs_view_open_write(v, path, size == 0, err);
+	if (!w)
+		return -1;
+	int ret = dfs_write_truncate(w, size, err);
+	if (ret == 0)
+		ret = dfs_write_flush(w, err);
+	dfs_write_free(w);
+	return ret;
+}

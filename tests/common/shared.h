@@ -1,0 +1,34 @@
+/* shared.h - access to the shared logs and reference outputs for tests.
+ *
+ * The directory comes from $DFS_SHARED (set by meson to ../shared).  When
+ * it is missing, tests that need it skip with a message. */
+#ifndef DFS_TEST_SHARED_H
+#define DFS_TEST_SHARED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Directory of the shared material, or NULL (with a message on stderr). */
+const char *shared_dir(void);
+
+/* Sorted list of the log file names in shared/darshan-logs (NULL
+ * terminated, free with shared_free_list); NULL when absent. */
+char **shared_logs(size_t *count);
+void shared_free_list(char **list);
+
+/* Full path of a shared log (malloc'd). */
+char *shared_log_path(const char *name);
+
+/* Read oracle/parser/<log>/<file> (also <file>.gz); NULL if absent.
+ * *len gets the size. */
+char *oracle_read(const char *log, const char *file, size_t *len);
+
+/* The sha256 of bytes as 64 hex chars, and the expected sha256 of an
+ * oracle output listed in oracle/parser/OUTPUTS.tsv (NULL if unknown). */
+void sha256_hex(const void *data, size_t len, char out[65]);
+char *oracle_sha256(const char *log, const char *file);
+
+/* Whole file into memory; NULL if unreadable. */
+char *read_file(const char *path, size_t *len);
+
+#endif

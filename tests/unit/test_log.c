@@ -1,0 +1,337 @@
+/* test_log.c - the log reader: record ids, number formatting, conformance
+ * with darshan-parser over every shared log, and corrupt inputs. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "common/shared.h"
+#include "darshanfs/buf.h"
+#include "darshanfs/format.h"
+#include "darshanfs/log.h"
+#include "darshanfs/report.h"
+
+static void test_hash_vectors(void **state)
+{
+	(void)state;
+	static const struct { const char *name; uint64_t id; } v[] = {
+		{"<STDIN>", 14734109647742566553ULL},
+		{"<STDOUT>", 15920181672442173319ULL},
+		{"<STDERR>", 7238257241479193519ULL},
+		{"heatmap:POSIX", 16592106915301738621ULL},
+		{"heatmap:MPIIO", 3668870418325792824ULL},
+		{"heatmap:STDIO", 3989511027826779520ULL},
+		{"/tmp/tmp/mpi-io-test.tmp.dat", 11344915649860608681ULL},
+	};
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		assert_true(dfs_hash_name(v[i].name, strlen(v[i].name)) == v[i].id);
+}
+
+/* Every name of every shared log hashes to its stored id (except ids that
+ * the runtime derives from binary keys: DFS/DAOS objects). */
+static void test_hash_names_of_logs(void **state)
+{
+	(void)state;
+	size_t n;
+	char **logs = shared_logs(&n);
+	if (!logs)
+		skip();
+	size_t checked = 0, mismatched = 0, consistent = 0;
+	for (size_t i = 0; i < n; i++) {
+		char *path = shared_log_path(logs[i]);
+		dfs_error err = {0};
+		dfs_log *log = dfs_log_open(path, DFS_LOG_HEADER_ONLY, &err);
+		assert_non_null(log);
+		size_t bad = 0;
+		bool daos = dfs_log_get_header(log)->mods[DFS_MOD_DFS].len ||
+		            dfs_log_get_header(log)->mods[DFS_MOD_DAOS].len;
+		for (size_t k = 0; k < dfs_log_name_count(log); k++) {
+			const dfs_name *nm = dfs_log_name_at(log, k);
+			if (daos && nm->str[0] != '<' && nm->str[0] != 'h')
+				continue;
+			if (dfs_hash_name(nm->str, nm->len) != nm->id)
+				bad++;
+			checked++;
+		}
+		mismatched += bad;
+		if (bad)
+			printf("  %s: %zu names do not hash to their ids (anonymized log)\n",
+			       logs[i], bad);
+		else
+			consistent++;
+		dfs_log_free(log);
+		free(path);
+	}
+	printf("record ids: %zu of %zu names of %zu logs hash to their ids\n",
+	       checked - mismatched, checked, n);
+	/* anonymized logs replace names but keep the original ids */
+	assert_true(consistent * 10 >= n * 9);
+	shared_free_list(logs);
+}
+
+static void test_format_integers(void **state)
+{
+	(void)state;
+	char buf[32];
+	static const int64_t v[] = {0, 1, -1, 9, 10, 99, 100, 12345, -98765,
+	                            INT64_MAX, INT64_MIN};
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		char ref[32];
+		snprintf(ref, sizeof(ref), "%lld", (long long)v[i]);
+		size_t n = dfs_fmt_i64(buf, v[i]);
+		buf[n] = '\0';
+		assert_string_equal(buf, ref);
+		int64_t back;
+		assert_true(dfs_parse_i64(buf, n, &back));
+		assert_true(back == v[i]);
+	}
+	size_t n = dfs_fmt_u64(buf, UINT64_MAX);
+	buf[n] = '\0';
+	assert_string_equal(buf, "18446744073709551615");
+	uint64_t u;
+	assert_true(dfs_parse_u64(buf, n, &u) && u == UINT64_MAX);
+	assert_false(dfs_parse_u64("18446744073709551616", 20, &u));
+	int64_t s;
+	assert_false(dfs_parse_i64("9223372036854775808", 19, &s));
+	assert_false(dfs_parse_i64("", 0, &s));
+	assert_false(dfs_parse_i64("-", 1, &s));
+	assert_false(dfs_parse_i64("1x", 2, &s));
+	assert_false(dfs_parse_i64(" 1", 2, &s));
+}
+
+static void roundtrip(double d)
+{
+	char buf[DFS_FMT_DOUBLE_MAX + 1];
+	size_t n = dfs_fmt_double(buf, d);
+	buf[n] = '\0';
+	double back;
+	assert_true(dfs_parse_double(buf, n, &back));
+	if (isnan(d)) {
+		assert_true(isnan(back) && signbit(back) == signbit(d));
+		return;
+	}
+	if (memcmp(&back, &d, sizeof(d)) != 0)
+		fail_msg("%.17g printed as %s reads back as %.17g", d, buf, back);
+}
+
+static void test_format_doubles(void **state)
+{
+	(void)state;
+	char buf[40];
+	struct { double d; const char *s; } v[] = {
+		{0.0, "0"}, {-0.0, "-0"}, {-1.0, "-1"}, {0.5, "0.5"}, {0.1, "0.1"},
+		{1e-5, "1e-05"}, {3122.286459, "3122.286459"}, {1e300, "1e+300"},
+	};
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		size_t n = dfs_fmt_double(buf, v[i].d);
+		buf[n] = '\0';
+		assert_string_equal(buf, v[i].s);
+	}
+	roundtrip(NAN);
+	roundtrip(-NAN);
+	roundtrip(INFINITY);
+	roundtrip(-INFINITY);
+	roundtrip(5e-324);
+	roundtrip(1.7976931348623157e308);
+	uint64_t x = 88172645463325252ULL;
+	for (int i = 0; i < 200000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		double d;
+		memcpy(&d, &x, 8);
+		roundtrip(d);
+		roundtrip((double)(x >> 11) / 9007199254740992.0);
+	}
+}
+
+/* Every float counter of every shared log prints and reads back as the
+ * identical double. */
+static void test_float_roundtrip_logs(void **state)
+{
+	(void)state;
+	size_t n;
+	char **logs = shared_logs(&n);
+	if (!logs)
+		skip();
+	size_t values = 0;
+	for (size_t i = 0; i < n; i++) {
+		char *path = shared_log_path(logs[i]);
+		dfs_error err = {0};
+		dfs_log *log = dfs_log_open(path, 0, &err);
+		assert_non_null(log);
+		for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+			const dfs_records *r = dfs_log_records(log, id);
+			if (!r)
+				continue;
+			const dfs_module *m = r->module;
+			for (size_t k = 0; k < r->count; k++) {
+				const unsigned char *rec = dfs_record(r, k);
+				size_t len = dfs_record_size(r, k);
+				size_t rows = dfs_module_rows(m, rec, len);
+				for (size_t row = 0; row < rows; row++)
+					for (size_t f = 0; f < m->n_fields; f++) {
+						if (m->fields[f].type != DFS_T_F64)
+							continue;
+						dfs_value v;
+						dfs_module_get_value(m, rec, len, row, f, &v);
+						if (v.type != DFS_T_F64)
+							continue;
+						roundtrip(v.v.d);
+						values++;
+					}
+			}
+		}
+		dfs_log_free(log);
+		free(path);
+	}
+	printf("float round trip: %zu values of %zu logs\n", values, n);
+	shared_free_list(logs);
+}
+
+static bool oracle_aborted(const char *log)
+{
+	size_t len;
+	char *rc = oracle_read(log, "base.rc", &len);
+	bool aborted = rc && atoi(rc) == 134;
+	free(rc);
+	return aborted;
+}
+
+/* darshan-parser --base --show-incomplete, byte for byte, for every log;
+ * header.txt is its header block. */
+static void test_parser_base_conformance(void **state)
+{
+	(void)state;
+	size_t n;
+	char **logs = shared_logs(&n);
+	if (!logs)
+		skip();
+	size_t exact = 0, prefix = 0, hashed = 0, headers = 0, bytes = 0;
+	for (size_t i = 0; i < n; i++) {
+		char *path = shared_log_path(logs[i]);
+		dfs_error err = {0};
+		dfs_log *log = dfs_log_open(path, 0, &err);
+		if (!log)
+			fail_msg("%s: %s", logs[i], err.msg);
+		dfs_buf out = DFS_BUF_INIT;
+		dfs_report_parser(log, DFS_REPORT_BASE, &out, NULL);
+		size_t rlen;
+		char *ref = oracle_read(logs[i], "base.txt", &rlen);
+		if (!ref) {
+			char *want = oracle_sha256(logs[i], "base.txt");
+			char got[65];
+			sha256_hex(out.data, out.len, got);
+			if (!want || strcmp(want, got) != 0)
+				fail_msg("%s: base output sha256 %s, expected %s", logs[i], got,
+				         want ? want : "(unknown)");
+			free(want);
+			hashed++;
+		} else if (oracle_aborted(logs[i])) {
+			/* darshan-parser aborted: its stdout is a prefix of ours */
+			if (out.len < rlen || memcmp(out.data, ref, rlen) != 0)
+				fail_msg("%s: output does not start with the oracle's", logs[i]);
+			prefix++;
+		} else {
+			if (out.len != rlen || memcmp(out.data, ref, rlen) != 0) {
+				size_t k = 0;
+				while (k < out.len && k < rlen && out.data[k] == ref[k])
+					k++;
+				fail_msg("%s: base output differs at byte %zu", logs[i], k);
+			}
+			exact++;
+		}
+		bytes += out.len;
+		/* header.txt = everything before the column description */
+		dfs_buf hdr = DFS_BUF_INIT;
+		dfs_report_header(log, &hdr);
+		assert_true(hdr.len <= out.len);
+		assert_memory_equal(hdr.data, out.data, hdr.len);
+		assert_true(strncmp(out.data + hdr.len, "\n# description of columns:", 26) == 0);
+		headers++;
+		dfs_buf_free(&hdr);
+		free(ref);
+		dfs_buf_free(&out);
+		dfs_log_free(log);
+		free(path);
+	}
+	printf("darshan-parser --base: %zu logs identical, %zu by sha256, %zu prefix "
+	       "of an aborted run; %zu headers; %zu bytes compared\n",
+	       exact, hashed, prefix, headers, bytes);
+	assert_int_equal(exact + hashed + prefix, n);
+	shared_free_list(logs);
+}
+
+/* Truncated and bit-flipped copies of real logs: an error or a log, never
+ * a crash (run under the sanitizers in CI). */
+static void test_corrupt_logs(void **state)
+{
+	(void)state;
+	dfs_error err = {0};
+	assert_null(dfs_log_open_mem("", 0, "empty", 0, &err));
+	assert_int_equal(err.code, DFS_ERR_FORMAT);
+	assert_non_null(strstr(err.msg, "empty"));
+	assert_null(dfs_log_open_mem("hello world, not a log", 22, "text", 0, &err));
+	assert_true(err.code == DFS_ERR_FORMAT || err.code == DFS_ERR_UNSUPPORTED);
+	size_t n;
+	char **logs = shared_logs(&n);
+	if (!logs)
+		skip();
+	size_t opened = 0, refused = 0;
+	uint64_t x = 2463534242ULL;
+	for (size_t i = 0; i < n; i += 7) {
+		char *path = shared_log_path(logs[i]);
+		size_t len;
+		char *data = read_file(path, &len);
+		assert_non_null(data);
+		char *copy = malloc(len);
+		for (int t = 0; t < 40; t++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			size_t cut = t < 20 ? (size_t)(x % (len + 1)) : len;
+			memcpy(copy, data, len);
+			if (t >= 20)
+				for (int f = 0; f < 1 + t % 5; f++)
+					copy[(x >> (8 * f)) % len] ^= (char)(1u << (f % 8));
+			dfs_log *log = dfs_log_open_mem(copy, cut, logs[i], 0, &err);
+			if (log) {
+				dfs_buf out = DFS_BUF_INIT;
+				dfs_report_parser(log, DFS_REPORT_BASE | DFS_REPORT_TOTAL |
+				                  DFS_REPORT_FILE | DFS_REPORT_PERF, &out, &out);
+				dfs_buf_free(&out);
+				dfs_log_free(log);
+				opened++;
+			} else {
+				assert_true(err.msg[0] != '\0');
+				assert_non_null(strstr(err.msg, logs[i]));
+				refused++;
+			}
+		}
+		free(copy);
+		free(data);
+		free(path);
+	}
+	printf("corrupt copies: %zu read, %zu refused with a message\n", opened, refused);
+	shared_free_list(logs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hash_vectors),
+		cmocka_unit_test(test_hash_names_of_logs),
+		cmocka_unit_test(test_format_integers),
+		cmocka_unit_test(test_format_doubles),
+		cmocka_unit_test(test_float_roundtrip_logs),
+		cmocka_unit_test(test_parser_base_conformance),
+		cmocka_unit_test(test_corrupt_logs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
