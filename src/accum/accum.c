@@ -1,0 +1,589 @@
+/* accum.c - the accumulator: injection of packed records and emission of
+ * the derived metrics and the summation record, with darshan-util's rules
+ * (format doc §6 record metrics, §8 accumulator state, injection and
+ * emission).  The per-counter aggregation rules live in aggregate.c.
+ *
+ * State: the summation record (unpacked), total bytes, the shared-file
+ * time, per-rank times and a per-file table keyed by record id.  Files
+ * and ranks are open-addressing hash tables over arrays of entries kept in
+ * first-seen order, so injection is one pass over the records and the
+ * emission walks files in the order upstream's hash table walks them.
+ * Every floating-point sum is accumulated in record order, so results are
+ * bit-identical to upstream's.
+ *
+ * Policies where darshan-util has no usable behaviour:
+ *
+ * - A record whose rank is >= the job's nprocs makes darshan-util abort on
+ *   an assertion (real logs contain such records).  Here its bytes and its
+ *   file count in the file categories like any per-rank record, but its
+ *   I/O time is attributed to no rank: it cannot be the slowest rank, and
+ *   no per-rank array is ever indexed out of range.  Each such record adds
+ *   a warning (dfs_accum_warning_count / dfs_accum_warning); the first
+ *   MAX_WARNINGS messages are kept, all are counted.  Negative ranks are
+ *   shared records, as upstream.
+ *
+ * - The combined accumulator (dfs_accum_create_combined, the log-level
+ *   POSIX+STDIO view) matches files by record id across modules, so a file
+ *   seen by several modules counts once; per-rank times add up across
+ *   modules.  A file's nprocs is -1 if any injected record of it has a
+ *   negative rank, else the number of DISTINCT ranks that touched it.
+ *   (Within one module this is upstream's rule, except for upstream's
+ *   quirk that a shared record followed by per-rank records gives 0; the
+ *   single-module accumulators keep upstream's exact rule, quirk
+ *   included.)  It builds no summation record: emit it with summary NULL.
+ *
+ * - Zero injected records give what darshan's C accumulator gives: every
+ *   metric 0 and an all-zero summation record (id and rank included).
+ *
+ * - Nothing here aborts on data: sums wrap instead of overflowing, and no
+ *   allocation is sized by a counter value or by job_nprocs (per-rank
+ *   times are kept per rank seen, not in arrays of job_nprocs entries).
+ *   The file table is sized from each injection's record count (at most
+ *   one new file per record), so memory stays proportional to the input. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accum/aggregate.h"
+#include "darshanfs/accum.h"
+
+#define MAX_WARNINGS 16
+#define PREFETCH_AHEAD 16 /* records between a slot prefetch and its use */
+#define WARNING_LEN 160
+
+const char *const dfs_file_category_names[DFS_FILE_CATEGORIES] = {
+	"DARSHAN_ALL_FILES",
+	"DARSHAN_RO_FILES",
+	"DARSHAN_WO_FILES",
+	"DARSHAN_RW_FILES",
+	"DARSHAN_UNIQ_FILES",
+	"DARSHAN_SHARED_FILES",
+	"DARSHAN_PART_SHARED_FILES",
+};
+
+/* ---- a map from 64-bit keys to entry indices ------------------------------ */
+
+/* Open addressing with linear probing.  A slot holds the key and entry
+ * index + 1 side by side (one cache line per probe); index 0 marks an
+ * empty slot.  The load factor stays at or below 3/4. */
+typedef struct id_slot {
+	uint64_t key;
+	uint32_t index1;
+} id_slot;
+
+typedef struct id_map {
+	id_slot *slots;
+	size_t cap; /* 0 or a power of two */
+	size_t used;
+} id_map;
+
+static size_t map_hash(uint64_t key, size_t mask)
+{
+	/* the finaliser of splitmix64: record ids are already hashes, but
+	 * ranks and pair keys are small consecutive integers */
+	key ^= key >> 30;
+	key *= 0xbf58476d1ce4e5b9ULL;
+	key ^= key >> 27;
+	key *= 0x94d049bb133111ebULL;
+	key ^= key >> 31;
+	return (size_t)key & mask;
+}
+
+static id_slot *map_probe(const id_map *m, uint64_t key)
+{
+	size_t mask = m->cap - 1;
+	size_t i = map_hash(key, mask);
+	while (m->slots[i].index1 && m->slots[i].key != key)
+		i = (i + 1) & mask;
+	return &m->slots[i];
+}
+
+/* The slot where probing for `key` starts (the map must have slots). */
+static const id_slot *map_home(const id_map *m, uint64_t key)
+{
+	return m->slots + map_hash(key, m->cap - 1);
+}
+
+/* Make room for `n` keys in total without further growth. */
+static int map_reserve(id_map *m, size_t n)
+{
+	if (n * 4 <= m->cap * 3)
+		return 0;
+	size_t cap = m->cap ? m->cap : 64;
+	while (n * 4 > cap * 3)
+		cap *= 2;
+	id_map g = {calloc(cap, sizeof(id_slot)), cap, m->used};
+	if (!g.slots)
+		return -1;
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->slots[i].index1)
+			*map_probe(&g, m->slots[i].key) = m->slots[i];
+	free(m->slots);
+	*m = g;
+	return 0;
+}
+
+/* The index stored for `key`, or `next` (stored now) if the key is new.
+ * Returns -1 when memory runs out; *created tells which case happened. */
+static int map_find_or_add(id_map *m, uint64_t key, uint32_t next,
+                           uint32_t *index, bool *created)
+{
+	if (map_reserve(m, m->used + 1))
+		return -1;
+	id_slot *s = map_probe(m, key);
+	*created = s->index1 == 0;
+	if (*created) {
+		s->key = key;
+		s->index1 = next + 1;
+		m->used++;
+	}
+	*index = s->index1 - 1;
+	return 0;
+}
+
+static void map_free(id_map *m)
+{
+	free(m->slots);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Grow an entry array to hold `n` entries (amortised doubling). */
+static int array_reserve(void **items, size_t *cap, size_t n, size_t size)
+{
+	if (n <= *cap)
+		return 0;
+	size_t ncap = *cap ? *cap : 64;
+	while (ncap < n)
+		ncap *= 2;
+	void *p = realloc(*items, ncap * size);
+	if (!p)
+		return -1;
+	*items = p;
+	*cap = ncap;
+	return 0;
+}
+
+/* ---- accumulator state ------------------------------------------------------ */
+
+/* per-file entry (§8.1), found through file_map by record id; for the
+ * combined accumulator nprocs counts the distinct ranks, or is -1 once a
+ * shared record was seen */
+typedef struct file_entry {
+	int64_t r_bytes, w_bytes, max_offset, nprocs;
+} file_entry;
+
+/* per-rank times; ranks >= job_nprocs get an entry (the combined
+ * accumulator counts distinct ranks through it) but never any time */
+typedef struct rank_entry {
+	int64_t rank;
+	double io_total, rw_only, md_only;
+} rank_entry;
+
+struct dfs_accum {
+	const dfs_module *module;      /* NULL for the combined accumulator */
+	dfs_agg_plan plan;             /* the module's rules, as runs */
+	int64_t job_nprocs;
+	size_t n_records;
+
+	dfs_agg_record agg;            /* the summation record, unpacked */
+	int64_t total_bytes;
+	double shared_io_total_time;
+
+	file_entry *files;
+	size_t n_files, files_cap;
+	id_map file_map;
+
+	rank_entry *ranks;
+	size_t n_ranks, ranks_cap;
+	id_map rank_map;
+	int64_t last_rank;             /* records come grouped by rank: the */
+	uint32_t last_rank_index;      /* entry of the previous one, if any */
+	bool have_last_rank;
+
+	id_map pair_map;               /* combined: (file, rank) pairs seen */
+	size_t n_pairs;
+
+	size_t n_warnings;
+	char warnings[MAX_WARNINGS][WARNING_LEN];
+};
+
+/* The record metrics of §6. */
+typedef struct record_metrics {
+	int64_t r_bytes, w_bytes, max_offset, nprocs;
+	double io_total_time, md_only_time, rw_only_time;
+} record_metrics;
+
+static dfs_accum *accum_new(int64_t job_nprocs, dfs_error *err)
+{
+	if (job_nprocs < 1) {
+		dfs_error_set(err, DFS_ERR_INVAL,
+		              "accumulator: job nprocs %" PRId64 " is not positive",
+		              job_nprocs);
+		return NULL;
+	}
+	dfs_accum *a = calloc(1, sizeof(*a));
+	if (!a) {
+		dfs_error_set(err, DFS_ERR_NOMEM, "accumulator: out of memory");
+		return NULL;
+	}
+	a->job_nprocs = job_nprocs;
+	return a;
+}
+
+dfs_accum *dfs_accum_create(const dfs_module *m, int64_t job_nprocs,
+                            dfs_error *err)
+{
+	const dfs_agg_table *t = m && m->accumulator ? dfs_agg_table_for(m->id) : NULL;
+	if (!t || t->n_int != m->n_int || t->n_float != m->n_float ||
+	    m->record_size == 0) {
+		dfs_error_set(err, DFS_ERR_UNSUPPORTED,
+		              "accumulator: module %s cannot be accumulated",
+		              m ? m->name : "(none)");
+		return NULL;
+	}
+	dfs_accum *a = accum_new(job_nprocs, err);
+	if (a) {
+		a->module = m;
+		dfs_agg_plan_build(t, &a->plan);
+	}
+	return a;
+}
+
+dfs_accum *dfs_accum_create_combined(int64_t job_nprocs, dfs_error *err)
+{
+	return accum_new(job_nprocs, err);
+}
+
+void dfs_accum_free(dfs_accum *a)
+{
+	if (!a)
+		return;
+	free(a->files);
+	free(a->ranks);
+	map_free(&a->file_map);
+	map_free(&a->rank_map);
+	map_free(&a->pair_map);
+	free(a);
+}
+
+size_t dfs_accum_warning_count(const dfs_accum *a)
+{
+	return a ? a->n_warnings : 0;
+}
+
+const char *dfs_accum_warning(const dfs_accum *a, size_t i)
+{
+	if (!a || i >= a->n_warnings || i >= MAX_WARNINGS)
+		return NULL;
+	return a->warnings[i];
+}
+
+/* ---- injection ------------------------------------------------------------- */
+
+static void view_record(const dfs_module *m, const unsigned char *rec,
+                        dfs_agg_input *out)
+{
+	memcpy(&out->id, rec, 8);
+	memcpy(&out->rank, rec + 8, 8);
+	out->ints = rec + m->int_offset;
+	out->floats = rec + m->float_offset;
+}
+
+static void compute_metrics(const dfs_agg_table *t, const dfs_agg_input *r,
+                            record_metrics *out)
+{
+	out->r_bytes = dfs_agg_in_i(r, t->bytes_read);
+	out->w_bytes = dfs_agg_in_i(r, t->bytes_written);
+	if (t->max_byte_read < 0) {
+		out->max_offset = -1;
+	} else {
+		int64_t rd = dfs_agg_in_i(r, t->max_byte_read),
+		        wr = dfs_agg_in_i(r, t->max_byte_written);
+		out->max_offset = rd > wr ? rd : wr;
+	}
+	if (r->rank < 0) {
+		out->nprocs = -1;
+		out->io_total_time = dfs_agg_in_f(r, t->f_slowest_rank_time);
+		out->md_only_time = 0.0;
+		out->rw_only_time = 0.0;
+	} else {
+		double meta = dfs_agg_in_f(r, t->f_meta_time),
+		       rd = dfs_agg_in_f(r, t->f_read_time),
+		       wr = dfs_agg_in_f(r, t->f_write_time);
+		out->nprocs = 1;
+		out->io_total_time = meta + rd + wr;
+		out->md_only_time = meta;
+		out->rw_only_time = rd + wr;
+	}
+}
+
+static void add_warning(dfs_accum *a, const dfs_module *m,
+                        const dfs_agg_input *r)
+{
+	if (a->n_warnings < MAX_WARNINGS)
+		snprintf(a->warnings[a->n_warnings], WARNING_LEN,
+		         "%s record %zu (id %" PRIu64 ") has rank %" PRId64
+		         " outside 0..%" PRId64 ": its I/O time is left out of the"
+		         " slowest-rank metrics",
+		         m->name, a->n_records, r->id, r->rank, a->job_nprocs - 1);
+	a->n_warnings++;
+}
+
+static int find_file(dfs_accum *a, uint64_t id, uint32_t *index)
+{
+	bool created;
+	if (array_reserve((void **)&a->files, &a->files_cap, a->n_files + 1,
+	                  sizeof(file_entry)) ||
+	    map_find_or_add(&a->file_map, id, (uint32_t)a->n_files, index, &created))
+		return -1;
+	if (created)
+		a->files[a->n_files++] = (file_entry){0, 0, 0, 0};
+	return 0;
+}
+
+static int find_rank(dfs_accum *a, int64_t rank, uint32_t *index)
+{
+	if (a->have_last_rank && a->last_rank == rank) {
+		*index = a->last_rank_index;
+		return 0;
+	}
+	bool created;
+	if (array_reserve((void **)&a->ranks, &a->ranks_cap, a->n_ranks + 1,
+	                  sizeof(rank_entry)) ||
+	    map_find_or_add(&a->rank_map, (uint64_t)rank, (uint32_t)a->n_ranks,
+	                    index, &created))
+		return -1;
+	if (created)
+		a->ranks[a->n_ranks++] = (rank_entry){.rank = rank};
+	a->have_last_rank = true;
+	a->last_rank = rank;
+	a->last_rank_index = *index;
+	return 0;
+}
+
+/* a file's nprocs in the combined accumulator: distinct ranks, or -1 */
+static int count_rank_combined(dfs_accum *a, file_entry *fe, uint32_t file,
+                               uint32_t rank)
+{
+	if (fe->nprocs < 0)
+		return 0;
+	uint32_t unused;
+	bool created;
+	uint64_t key = ((uint64_t)file << 32) | rank;
+	if (map_find_or_add(&a->pair_map, key, (uint32_t)a->n_pairs, &unused,
+	                    &created))
+		return -1;
+	if (created) {
+		a->n_pairs++;
+		fe->nprocs++;
+	}
+	return 0;
+}
+
+/* §8.2 for one record */
+static int inject_one(dfs_accum *a, const dfs_module *m,
+                      const dfs_agg_table *t, const dfs_agg_input *r)
+{
+	bool combined = a->module == NULL;
+	if (!combined)
+		dfs_agg_merge(&a->plan, &a->agg, r, a->n_records == 0);
+
+	record_metrics rm;
+	compute_metrics(t, r, &rm);
+	a->total_bytes = dfs_agg_add(a->total_bytes, dfs_agg_add(rm.r_bytes, rm.w_bytes));
+
+	uint32_t ri = 0;
+	if (r->rank < 0) {
+		a->shared_io_total_time += rm.io_total_time;
+	} else {
+		if (find_rank(a, r->rank, &ri))
+			return -1;
+		if (r->rank < a->job_nprocs) {
+			rank_entry *re = &a->ranks[ri];
+			re->io_total += rm.io_total_time;
+			re->rw_only += rm.rw_only_time;
+			re->md_only += rm.md_only_time;
+		} else {
+			add_warning(a, m, r);
+		}
+	}
+
+	uint32_t fi;
+	if (find_file(a, r->id, &fi))
+		return -1;
+	file_entry *fe = &a->files[fi];
+	fe->r_bytes = dfs_agg_add(fe->r_bytes, rm.r_bytes);
+	fe->w_bytes = dfs_agg_add(fe->w_bytes, rm.w_bytes);
+	if (rm.max_offset == -1)
+		fe->max_offset = -1;
+	else if (rm.max_offset > fe->max_offset)
+		fe->max_offset = rm.max_offset;
+	if (combined) {
+		if (rm.nprocs < 0)
+			fe->nprocs = -1;
+		else if (count_rank_combined(a, fe, fi, ri))
+			return -1;
+	} else {
+		fe->nprocs = rm.nprocs == -1 ? -1 : dfs_agg_add(fe->nprocs, rm.nprocs);
+	}
+	a->n_records++;
+	return 0;
+}
+
+int dfs_accum_inject(dfs_accum *a, const dfs_module *m, const void *records,
+                     size_t count, dfs_error *err)
+{
+	if (!a)
+		return dfs_error_set(err, DFS_ERR_INVAL, "accumulator: none given");
+	if (count == 0)
+		return 0;
+	const dfs_agg_table *t = m && m->accumulator ? dfs_agg_table_for(m->id) : NULL;
+	if (!t || t->n_int != m->n_int || t->n_float != m->n_float ||
+	    m->record_size == 0)
+		return dfs_error_set(err, DFS_ERR_UNSUPPORTED,
+		                     "accumulator: module %s cannot be accumulated",
+		                     m ? m->name : "(none)");
+	if (a->module && a->module != m)
+		return dfs_error_set(err, DFS_ERR_INVAL,
+		                     "accumulator: %s records given to the %s accumulator",
+		                     m->name, a->module->name);
+	if (!records)
+		return dfs_error_set(err, DFS_ERR_INVAL, "accumulator: no records");
+	/* entry indices are 32-bit (two per pair key) */
+	if (count >= UINT32_MAX - a->n_records)
+		return dfs_error_set(err, DFS_ERR_TOOBIG,
+		                     "accumulator: too many records (%zu)", count);
+
+	/* at most one new file (and, combined, one new pair) per record: size
+	 * the tables once, in proportion to the input, instead of rehashing */
+	if (map_reserve(&a->file_map, a->file_map.used + count) ||
+	    (!a->module && map_reserve(&a->pair_map, a->pair_map.used + count)))
+		return dfs_error_set(err, DFS_ERR_NOMEM, "accumulator: out of memory");
+
+	/* With one random slot per record of a large file table, overlapping
+	 * those cache misses is what keeps injection fast: ask for the slot of
+	 * a record a little ahead.  (The prefetch must stay in this loop: gcc
+	 * drops it from a helper function it finds free of side effects.) */
+	const unsigned char *p = records;
+	dfs_agg_input r;
+	for (size_t i = 0; i < count; i++, p += m->record_size) {
+		if (i + PREFETCH_AHEAD < count)
+			__builtin_prefetch(map_home(&a->file_map,
+			        dfs_record_id(p + PREFETCH_AHEAD * m->record_size)));
+		view_record(m, p, &r);
+		if (inject_one(a, m, t, &r))
+			return dfs_error_set(err, DFS_ERR_NOMEM,
+			                     "accumulator: out of memory");
+	}
+	return 0;
+}
+
+/* ---- emission ------------------------------------------------------------- */
+
+/* §8.3 step 2: add file F to category K */
+static void add_to_category(dfs_category_counters *k, const file_entry *f,
+                            int64_t job_nprocs)
+{
+	k->count++;
+	k->total_read_volume_bytes = dfs_agg_add(k->total_read_volume_bytes, f->r_bytes);
+	k->total_write_volume_bytes = dfs_agg_add(k->total_write_volume_bytes, f->w_bytes);
+	if (f->r_bytes > k->max_read_volume_bytes)
+		k->max_read_volume_bytes = f->r_bytes;
+	if (f->w_bytes > k->max_write_volume_bytes)
+		k->max_write_volume_bytes = f->w_bytes;
+	if (f->max_offset == -1) {
+		k->total_max_offset_bytes = -1;
+		k->max_offset_bytes = -1;
+	} else {
+		k->total_max_offset_bytes =
+			dfs_agg_add(k->total_max_offset_bytes, f->max_offset);
+		if (f->max_offset > k->max_offset_bytes)
+			k->max_offset_bytes = f->max_offset;
+	}
+	if (f->nprocs > 0 && k->nprocs > -1)
+		k->nprocs = dfs_agg_add(k->nprocs, f->nprocs);
+	if (f->nprocs < 0 || k->nprocs >= job_nprocs)
+		k->nprocs = -1;
+}
+
+static void categorize(const dfs_accum *a, dfs_derived_metrics *dm)
+{
+	dfs_category_counters *cc = dm->category_counters;
+	for (size_t i = 0; i < a->n_files; i++) {
+		const file_entry *f = &a->files[i];
+		add_to_category(&cc[DFS_ALL_FILES], f, a->job_nprocs);
+		if (f->r_bytes > 0 && f->w_bytes == 0)
+			add_to_category(&cc[DFS_RO_FILES], f, a->job_nprocs);
+		else if (f->w_bytes > 0 && f->r_bytes == 0)
+			add_to_category(&cc[DFS_WO_FILES], f, a->job_nprocs);
+		else if (f->r_bytes > 0 && f->w_bytes > 0)
+			add_to_category(&cc[DFS_RW_FILES], f, a->job_nprocs);
+		if (f->nprocs == 1)
+			add_to_category(&cc[DFS_UNIQ_FILES], f, a->job_nprocs);
+		else if (f->nprocs == -1)
+			add_to_category(&cc[DFS_SHARED_FILES], f, a->job_nprocs);
+		else
+			add_to_category(&cc[DFS_PART_SHARED_FILES], f, a->job_nprocs);
+	}
+}
+
+/* §8.3 step 4: upstream scans ranks 0..nprocs-1 and keeps the first
+ * strictly larger time, i.e. the lowest rank among those with the largest
+ * positive time.  Ranks without records have time 0 and never win. */
+static void slowest_rank(const dfs_accum *a, dfs_derived_metrics *dm)
+{
+	double best = 0.0;
+	int64_t best_rank = 0;
+	const rank_entry *win = NULL;
+	for (size_t i = 0; i < a->n_ranks; i++) {
+		const rank_entry *re = &a->ranks[i];
+		if (re->io_total > best ||
+		    (win && re->io_total == best && re->rank < best_rank)) {
+			best = re->io_total;
+			best_rank = re->rank;
+			win = re;
+		}
+	}
+	if (!win)
+		return;
+	dm->unique_io_total_time_by_slowest = win->io_total;
+	dm->unique_rw_only_time_by_slowest = win->rw_only;
+	dm->unique_md_only_time_by_slowest = win->md_only;
+	dm->unique_io_slowest_rank = (int)win->rank;
+}
+
+static void pack_summary(const dfs_accum *a, void *summary)
+{
+	const dfs_module *m = a->module;
+	unsigned char *out = summary;
+	memset(out, 0, m->record_size);
+	memcpy(out, &a->agg.id, 8);
+	memcpy(out + 8, &a->agg.rank, 8);
+	memcpy(out + m->int_offset, a->agg.i, 8 * m->n_int);
+	memcpy(out + m->float_offset, a->agg.f, 8 * m->n_float);
+}
+
+int dfs_accum_emit(dfs_accum *a, dfs_derived_metrics *dm, void *summary,
+                   dfs_error *err)
+{
+	if (!a || !dm)
+		return dfs_error_set(err, DFS_ERR_INVAL, "accumulator: nothing to emit to");
+	if (summary && !a->module)
+		return dfs_error_set(err, DFS_ERR_INVAL,
+		                     "accumulator: a combined accumulator has no "
+		                     "summation record");
+	memset(dm, 0, sizeof(*dm));
+	categorize(a, dm);
+	dm->total_bytes = a->total_bytes;
+	dm->shared_io_total_time_by_slowest = a->shared_io_total_time;
+	slowest_rank(a, dm);
+	dm->agg_time_by_slowest = dm->unique_io_total_time_by_slowest +
+	                          dm->shared_io_total_time_by_slowest;
+	if (dm->agg_time_by_slowest != 0)
+		dm->agg_perf_by_slowest = ((double)dm->total_bytes / 1048576.0) /
+		                          dm->agg_time_by_slowest;
+	if (summary)
+		pack_summary(a, summary);
+	return 0;
+}
