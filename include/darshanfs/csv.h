@@ -30,4 +30,22 @@ void dfs_csv_value(dfs_buf *out, const dfs_value *v);
 void dfs_csv_mounts(const dfs_log *log, dfs_buf *out);
 void dfs_csv_names(const dfs_log *log, dfs_buf *out);
 
+/* ---- import: CSV rows back into binary records ------------------------ */
+
+/* Parse a CSV written into a module's records.csv and repack every row
+ * into the module's current binary record layout, appended to `out`
+ * (initialised by the caller with dfs_records_init).  Columns are matched
+ * by header name in any order; record_id and rank are required; a counter
+ * column that is absent takes the value of the log's record with the same
+ * record_id and rank (an error if there is none); file_name, mount_pt and
+ * fs_type are ignored.  Only fixed-size modules can be imported.  On error
+ * nothing is kept and err (DFS_ERR_INVAL) says which line and column. */
+int dfs_csv_import(const dfs_log *log, const dfs_module *m, const char *data,
+                   size_t len, dfs_records *out, dfs_error *err);
+
+/* Check only the header line (the first line must be complete): lets a
+ * writer refuse a bad CSV at its first write(). */
+int dfs_csv_check_header(const dfs_module *m, const char *data, size_t len,
+                         dfs_error *err);
+
 #endif

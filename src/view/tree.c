@@ -18,7 +18,7 @@ const struct file_def dfs_file_defs[F_KINDS] = {
 	{"filter.error", F_LOG_FILTER_ERROR, LEVEL_LOG, false, false, false},
 	{"derived_metrics", F_LOG_DERIVED, LEVEL_LOG, false, false, true},
 	{"ERROR", F_ERROR, LEVEL_LOG, false, false, false},
-	{"records.csv", F_RECORDS, LEVEL_MODULE, false, false, true},
+	{"records.csv", F_RECORDS, LEVEL_MODULE, true, false, true},
 	{"filter", F_FILTER, LEVEL_MODULE, true, false, false},
 	{"filter.error", F_FILTER_ERROR, LEVEL_MODULE, false, false, false},
 	{"derived_metrics", F_DERIVED, LEVEL_MODULE, false, true, true},
@@ -207,6 +207,13 @@ static uint32_t file_mode(const struct stat *log_st, bool writable)
 	return (log_st->st_mode & 0444) | (writable ? 0200 : 0);
 }
 
+/* records.csv takes imports only for fixed-size record layouts */
+static bool writable(enum file_kind k, int module)
+{
+	return dfs_file_defs[k].writable &&
+	       (k != F_RECORDS || dfs_module_get(module)->record_size != 0);
+}
+
 static void node_stat(const struct node *n, dfs_node_stat *st)
 {
 	base_stat(&n->st, st);
@@ -221,7 +228,7 @@ static void node_stat(const struct node *n, dfs_node_stat *st)
 		st->mode = dir_mode(&n->st);
 		break;
 	case N_FILE:
-		st->mode = file_mode(&n->st, dfs_file_defs[n->file].writable);
+		st->mode = file_mode(&n->st, writable(n->file, n->module));
 		break;
 	}
 }
@@ -330,6 +337,32 @@ static int list_source_dir(const struct node *n, dfs_view_filler fill,
 	return ret;
 }
 
+/* Entries of a log or module directory, collected under the entry lock
+ * and handed to the caller's filler after it is released (the filler may
+ * call back into the view). */
+struct listing {
+	struct {
+		const char *name;
+		dfs_node_stat st;
+	} item[F_KINDS + DFS_MOD_SLOTS];
+	size_t n;
+};
+
+static void listing_add(struct listing *ls, const char *name,
+                        const dfs_node_stat *st)
+{
+	ls->item[ls->n].name = name;
+	ls->item[ls->n].st = *st;
+	ls->n++;
+}
+
+static void listing_fill(const struct listing *ls, dfs_view_filler fill, void *ctx)
+{
+	for (size_t i = 0; i < ls->n; i++)
+		if (fill(ctx, ls->item[i].name, &ls->item[i].st))
+			break;
+}
+
 static int list_log_dir(dfs_view *v, const struct node *n, dfs_view_filler fill,
                         void *ctx, dfs_error *err)
 {
@@ -338,25 +371,27 @@ static int list_log_dir(dfs_view *v, const struct node *n, dfs_view_filler fill,
 		return -1;
 	dfs_error ignored;
 	dfs_entry_peek(v, e, &n->st, &ignored);
+	struct listing ls;
+	ls.n = 0;
 	dfs_node_stat ns;
 	base_stat(&n->st, &ns);
-	int stop = 0;
-	for (int k = 0; k < F_KINDS && !stop; k++) {
+	for (int k = 0; k < F_KINDS; k++) {
 		const struct file_def *fd = &dfs_file_defs[k];
 		if (fd->level != LEVEL_LOG || !file_exists(e, -1, fd->kind))
 			continue;
 		ns.is_dir = false;
-		ns.mode = file_mode(&n->st, fd->writable);
-		stop = fill(ctx, fd->name, &ns);
+		ns.mode = file_mode(&n->st, writable(fd->kind, -1));
+		listing_add(&ls, fd->name, &ns);
 	}
-	for (int id = 0; id < DFS_MOD_SLOTS && !stop; id++) {
+	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
 		if (!dfs_entry_has_module(e, id))
 			continue;
 		ns.is_dir = true;
 		ns.mode = dir_mode(&n->st);
-		stop = fill(ctx, dfs_module_get(id)->dirname, &ns);
+		listing_add(&ls, dfs_module_get(id)->dirname, &ns);
 	}
 	dfs_entry_put(v, e);
+	listing_fill(&ls, fill, ctx);
 	return 0;
 }
 
@@ -372,17 +407,19 @@ static int list_module_dir(dfs_view *v, const struct node *n,
 		if (err->code == DFS_OK)
 			not_found(err, n->log_vpath);
 	}
+	struct listing ls;
+	ls.n = 0;
 	dfs_node_stat ns;
 	base_stat(&n->st, &ns);
 	for (int k = 0; k < F_KINDS && ret == 0; k++) {
 		const struct file_def *fd = &dfs_file_defs[k];
 		if (fd->level != LEVEL_MODULE || !file_exists(e, n->module, fd->kind))
 			continue;
-		ns.mode = file_mode(&n->st, fd->writable);
-		if (fill(ctx, fd->name, &ns))
-			break;
+		ns.mode = file_mode(&n->st, writable(fd->kind, n->module));
+		listing_add(&ls, fd->name, &ns);
 	}
 	dfs_entry_put(v, e);
+	listing_fill(&ls, fill, ctx);
 	return ret;
 }
 
@@ -417,7 +454,7 @@ bool dfs_view_is_writable(dfs_view *v, const char *path)
 	dfs_error err;
 	if (dfs_resolve(v, path, &n, &err))
 		return false;
-	bool w = n.kind == N_FILE && dfs_file_defs[n.file].writable;
+	bool w = n.kind == N_FILE && writable(n.file, n.module);
 	dfs_node_free(&n);
 	return w;
 }

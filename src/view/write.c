@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "darshanfs/csv.h"
 #include "view/view_int.h"
 
 struct dfs_write {
@@ -19,11 +20,20 @@ struct dfs_write {
 	struct node n;
 	dfs_buf text;
 	bool pending;      /* text changed since it was last applied */
+	bool written;      /* data arrived (not just a truncation) */
+	bool import;       /* a CSV written into records.csv */
+	bool header_checked;
 };
 
 static bool is_filter(const struct node *n)
 {
 	return n->kind == N_FILE && (n->file == F_FILTER || n->file == F_LOG_FILTER);
+}
+
+static bool is_import(const struct node *n)
+{
+	return n->kind == N_FILE && n->file == F_RECORDS &&
+	       dfs_module_get(n->module)->record_size != 0;
 }
 
 static void set_error_text(struct entry *e, const struct node *n, const char *msg)
@@ -136,6 +146,38 @@ static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
 	return 0;
 }
 
+/* Replace the module's selection with the rows of a CSV (entry locked). */
+static int install_import(dfs_view *v, struct entry *e, const struct node *n,
+                          const char *data, size_t len, dfs_error *err)
+{
+	struct loaded *l = dfs_entry_load(v, e, err);
+	if (!l)
+		return -1;
+	const dfs_module *m = dfs_module_get(n->module);
+	dfs_records *recs = malloc(sizeof(*recs));
+	if (!recs)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	dfs_records_init(recs, m, m->version);
+	if (dfs_csv_import(l->log, m, data, len, recs, err)) {
+		free(recs);
+		return -1;
+	}
+	struct module_state *ms = &e->mod[n->module];
+	if (ms->imported) {
+		dfs_records_free(ms->imported);
+		free(ms->imported);
+	}
+	ms->imported = recs;
+	ms->imported_rows = recs->count;
+	dfs_filter_free(ms->filter);
+	ms->filter = NULL;
+	free(ms->filter_text);
+	ms->filter_text = NULL;
+	set_error_text(e, n, NULL);
+	dfs_entry_bump(v, e);
+	return 0;
+}
+
 /* Position of a compile error ("at N: ..."), 0 if none. */
 static size_t error_position(const dfs_error *err)
 {
@@ -155,6 +197,13 @@ static int apply(dfs_write *w, bool final, dfs_error *err)
 	int ret = 0;
 	if (dfs_entry_peek(v, e, &w->n.st, err)) {
 		ret = -1;
+	} else if (w->import) {
+		if (install_import(v, e, &w->n, w->text.data ? w->text.data : "",
+		                   w->text.len, err)) {
+			set_error_text(e, &w->n, err->msg);
+			ret = -1;
+		}
+		w->pending = false;
 	} else if (install_filter(v, e, &w->n, w->text.data ? w->text.data : "",
 	                          w->text.len, err) == 0) {
 		w->pending = false;
@@ -201,7 +250,8 @@ dfs_write *dfs_view_open_write(dfs_view *v, const char *path, bool truncate,
 		free(w);
 		return NULL;
 	}
-	if (!is_filter(&w->n)) {
+	w->import = is_import(&w->n);
+	if (!is_filter(&w->n) && !w->import) {
 		dfs_error_set(err, DFS_ERR_INVAL, "%s is read-only", path);
 		dfs_write_free(w);
 		return NULL;
@@ -214,7 +264,7 @@ dfs_write *dfs_view_open_write(dfs_view *v, const char *path, bool truncate,
 	int ret = dfs_entry_peek(v, e, &w->n.st, err);
 	if (ret == 0 && w->n.module >= 0 && !dfs_entry_has_module(e, w->n.module))
 		ret = dfs_error_set(err, DFS_ERR_NOENT, "%s: no such file", path);
-	if (ret == 0 && !truncate) {
+	if (ret == 0 && !truncate && !w->import) {
 		const char *cur = w->n.file == F_LOG_FILTER ? e->log_filter_text
 		                                            : e->mod[w->n.module].filter_text;
 		if (cur && *cur) {
@@ -231,9 +281,43 @@ dfs_write *dfs_view_open_write(dfs_view *v, const char *path, bool truncate,
 	return w;
 }
 
+/* records.csv: collect the CSV; refuse a bad header as soon as it is
+ * complete; everything else is checked at close. */
+static int import_data(dfs_write *w, const char *data, size_t len, uint64_t off,
+                       dfs_error *err)
+{
+	size_t limit = w->v->opt.import_limit;
+	if (off > limit || len > limit - off)
+		return dfs_error_set(err, DFS_ERR_TOOBIG,
+		                     "CSV larger than the import limit (%zu bytes)", limit);
+	size_t end = (size_t)off + len;
+	if (end > w->text.len && !dfs_buf_add_zeros(&w->text, end - w->text.len))
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	memcpy(w->text.data + off, data, len);
+	w->pending = true;
+	w->written = true;
+	if (!w->header_checked && memchr(w->text.data, '\n', w->text.len)) {
+		w->header_checked = true;
+		const dfs_module *m = dfs_module_get(w->n.module);
+		if (dfs_csv_check_header(m, w->text.data, w->text.len, err)) {
+			struct entry *e = dfs_entry_get(w->v, &w->n, err);
+			if (e) {
+				set_error_text(e, &w->n, err->msg);
+				dfs_entry_put(w->v, e);
+			}
+			w->pending = false;
+			err->code = DFS_ERR_INVAL;
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int dfs_write_data(dfs_write *w, const char *data, size_t len, uint64_t off,
                    dfs_error *err)
 {
+	if (w->import)
+		return import_data(w, data, len, off, err);
 	if (off > DFS_FILTER_MAX_LEN || len > DFS_FILTER_MAX_LEN - off + 1) {
 		struct entry *e = dfs_entry_get(w->v, &w->n, err);
 		if (e) {
@@ -253,16 +337,19 @@ int dfs_write_data(dfs_write *w, const char *data, size_t len, uint64_t off,
 	}
 	memcpy(w->text.data + off, data, len);
 	w->pending = true;
+	w->written = true;
 	return apply(w, false, err);
 }
 
 int dfs_write_truncate(dfs_write *w, uint64_t size, dfs_error *err)
 {
+	if (w->import && size > w->v->opt.import_limit)
+		return dfs_error_set(err, DFS_ERR_TOOBIG, "CSV larger than the import limit");
 	if (size < w->text.len) {
 		w->text.len = (size_t)size;
 		w->text.data[size] = '\0';
 	} else if (size > w->text.len) {
-		if (size > DFS_FILTER_MAX_LEN)
+		if (!w->import && size > DFS_FILTER_MAX_LEN)
 			return dfs_error_set(err, DFS_ERR_INVAL, "filter longer than %d bytes",
 			                     DFS_FILTER_MAX_LEN);
 		if (!dfs_buf_add_zeros(&w->text, (size_t)size - w->text.len))
@@ -272,17 +359,27 @@ int dfs_write_truncate(dfs_write *w, uint64_t size, dfs_error *err)
 	return 0;
 }
 
+/* close(2) flushes; so does the close of a duplicate descriptor, which a
+ * shell does right after `> filter` opened the file and before it writes:
+ * a session that has received no data yet is left alone here. */
 int dfs_write_flush(dfs_write *w, dfs_error *err)
 {
-	if (!w->pending)
+	if (!w->pending || !w->written)
 		return 0;
 	return apply(w, true, err);
 }
 
+/* The session ends: a truncation without data (`: > filter`) clears the
+ * filter now.  Nobody can be told about errors any more; they still go to
+ * filter.error. */
 void dfs_write_free(dfs_write *w)
 {
 	if (!w)
 		return;
+	if (w->pending && (w->written || !w->import)) {
+		dfs_error err;
+		apply(w, true, &err);
+	}
 	dfs_buf_free(&w->text);
 	dfs_node_free(&w->n);
 	free(w);
@@ -295,8 +392,9 @@ int dfs_view_truncate(dfs_view *v, const char *path, uint64_t size,
 	if (!w)
 		return -1;
 	int ret = dfs_write_truncate(w, size, err);
-	if (ret == 0)
-		ret = dfs_write_flush(w, err);
+	if (ret == 0 && w->pending && !w->import)
+		ret = apply(w, true, err);
+	w->pending = false;
 	dfs_write_free(w);
 	return ret;
 }

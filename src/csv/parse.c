@@ -1,0 +1,426 @@
+/* parse.c - CSV text back into binary records (the repacker).
+ *
+ * RFC 4180 fields: separated by commas, rows by LF or CRLF, fields may be
+ * quoted with '"' (a doubled quote inside stands for one).  Every row is
+ * checked against the module's fields and packed into the current record
+ * layout; any error refuses the whole input with the line and column. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "darshanfs/csv.h"
+#include "darshanfs/format.h"
+#include "util/bytes.h"
+
+/* ---- tokenizer ----------------------------------------------------------------- */
+
+struct cursor {
+	const char *p, *end;
+	size_t line;           /* 1-based line of the current row */
+	size_t next_line;      /* line where the next row starts */
+	dfs_buf field;         /* unquoted text of quoted fields */
+};
+
+/* One field.  *last is set when it ends its row.  Returns 0, or -1 with
+ * err on broken quoting. */
+static int next_field(struct cursor *c, const char **s, size_t *len, bool *last,
+                      size_t column, dfs_error *err)
+{
+	const char *p = c->p;
+	if (p < c->end && *p == '"') {
+		dfs_buf_reset(&c->field);
+		p++;
+		for (;;) {
+			const char *q = memchr(p, '"', (size_t)(c->end - p));
+			if (!q)
+				return dfs_error_set(err, DFS_ERR_INVAL,
+				                     "line %zu, column %zu: quoted field is never closed",
+				                     c->line, column);
+			for (const char *k = p; k < q; k++)
+				if (*k == '\n')
+					c->next_line++;
+			dfs_buf_add(&c->field, p, (size_t)(q - p));
+			if (q + 1 < c->end && q[1] == '"') {
+				dfs_buf_addc(&c->field, '"');
+				p = q + 2;
+				continue;
+			}
+			p = q + 1;
+			break;
+		}
+		if (!dfs_buf_ok(&c->field))
+			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		*s = c->field.data ? c->field.data : "";
+		*len = c->field.len;
+		if (p < c->end && *p == '\r' && p + 1 < c->end && p[1] == '\n')
+			p++;
+		if (p < c->end && *p != ',' && *p != '\n')
+			return dfs_error_set(err, DFS_ERR_INVAL,
+			                     "line %zu, column %zu: text after a closing quote",
+			                     c->line, column);
+	} else {
+		const char *q = p;
+		while (q < c->end && *q != ',' && *q != '\n') {
+			if (*q == '"')
+				return dfs_error_set(err, DFS_ERR_INVAL,
+				                     "line %zu, column %zu: quote inside an unquoted field",
+				                     c->line, column);
+			q++;
+		}
+		*s = p;
+		*len = (size_t)(q - p);
+		if (*len && q < c->end && *q == '\n' && q[-1] == '\r')
+			(*len)--;
+		p = q;
+	}
+	*last = p >= c->end || *p == '\n';
+	if (p < c->end) {
+		if (*p == '\n')
+			c->next_line++;
+		p++;
+	}
+	c->p = p;
+	return 0;
+}
+
+/* Skip rows that are completely empty (a trailing newline). */
+static bool at_end(struct cursor *c)
+{
+	while (c->p < c->end && (*c->p == '\n' || (*c->p == '\r' && c->p + 1 < c->end &&
+	                                             c->p[1] == '\n'))) {
+		c->p += *c->p == '\r' ? 2 : 1;
+		c->next_line++;
+	}
+	c->line = c->next_line;
+	return c->p >= c->end;
+}
+
+/* ---- header ----------------------------------------------------------------------- */
+
+enum { COL_IGNORED = -1 };
+
+struct columns {
+	int *field;            /* per CSV column: module field index or COL_IGNORED */
+	size_t n;
+	int *present;          /* per module field: CSV column or -1 */
+	size_t missing;        /* module fields without a column */
+};
+
+static const char *const place_names[] = {"file_name", "mount_pt", "fs_type"};
+
+static bool importable(const dfs_field *f)
+{
+	return f->storage != DFS_S_VIRTUAL;
+}
+
+static int parse_header(struct cursor *c, const dfs_module *m,
+                        struct columns *cols, dfs_error *err)
+{
+	memset(cols, 0, sizeof(*cols));
+	cols->present = malloc(m->n_fields * sizeof(int));
+	if (!cols->present)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	for (size_t f = 0; f < m->n_fields; f++)
+		cols->present[f] = -1;
+	if (at_end(c))
+		return dfs_error_set(err, DFS_ERR_INVAL,
+		                     "empty input: a header line naming the columns is required");
+	size_t cap = 0;
+	bool last = false;
+	while (!last) {
+		const char *s;
+		size_t len;
+		if (next_field(c, &s, &len, &last, cols->n + 1, err))
+			return -1;
+		if (cols->n == cap) {
+			cap = cap ? cap * 2 : 64;
+			int *f = realloc(cols->field, cap * sizeof(int));
+			if (!f)
+				return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			cols->field = f;
+		}
+		int idx = COL_IGNORED;
+		bool place = false;
+		for (size_t k = 0; k < 3; k++)
+			place |= strlen(place_names[k]) == len && !memcmp(place_names[k], s, len);
+		if (!place) {
+			for (size_t f = 0; f < m->n_fields && idx < 0; f++)
+				if (strlen(m->fields[f].name) == len &&
+				    memcmp(m->fields[f].name, s, len) == 0)
+					idx = (int)f;
+			if (idx < 0)
+				return dfs_error_set(err, DFS_ERR_INVAL,
+				                     "line %zu, column %zu: unknown column '%.*s' for %s",
+				                     c->line, cols->n + 1, (int)(len > 80 ? 80 : len),
+				                     s, m->name);
+			if (cols->present[idx] >= 0)
+				return dfs_error_set(err, DFS_ERR_INVAL,
+				                     "line %zu, column %zu: column '%s' appears twice",
+				                     c->line, cols->n + 1, m->fields[idx].name);
+			cols->present[idx] = (int)cols->n;
+		}
+		cols->field[cols->n++] = idx;
+	}
+	for (size_t f = 0; f < 2; f++)
+		if (cols->present[f] < 0)
+			return dfs_error_set(err, DFS_ERR_INVAL,
+			                     "line %zu: the required column '%s' is missing",
+			                     c->line, m->fields[f].name);
+	for (size_t f = 0; f < m->n_fields; f++)
+		if (cols->present[f] < 0 && importable(&m->fields[f]))
+			cols->missing++;
+	return 0;
+}
+
+static void columns_free(struct columns *cols)
+{
+	free(cols->field);
+	free(cols->present);
+}
+
+int dfs_csv_check_header(const dfs_module *m, const char *data, size_t len,
+                         dfs_error *err)
+{
+	if (m->record_size == 0)
+		return dfs_error_set(err, DFS_ERR_INVAL,
+		                     "%s records cannot be imported from CSV "
+		                     "(only fixed-size modules can)", m->name);
+	struct cursor c = {data, data + len, 1, 1, DFS_BUF_INIT};
+	struct columns cols;
+	int ret = parse_header(&c, m, &cols, err);
+	columns_free(&cols);
+	dfs_buf_free(&c.field);
+	return ret;
+}
+
+/* ---- values ----------------------------------------------------------------------- */
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static bool parse_uuid(const char *s, size_t len, unsigned char out[16])
+{
+	if (len != 36)
+		return false;
+	size_t k = 0;
+	for (size_t i = 0; i < 36;) {
+		if (i == 8 || i == 13 || i == 18 || i == 23) {
+			if (s[i] != '-')
+				return false;
+			i++;
+			continue;
+		}
+		int hi = hexval(s[i]), lo = hexval(s[i + 1]);
+		if (hi < 0 || lo < 0)
+			return false;
+		out[k++] = (unsigned char)(hi << 4 | lo);
+		i += 2;
+	}
+	return true;
+}
+
+/* an integer column also takes "12.0" (what pandas writes for integer
+ * columns that held a missing value) when the value is exact */
+static bool parse_integral(const char *s, size_t len, double lo, double hi,
+                           double *out)
+{
+	double d;
+	if (!dfs_parse_double(s, len, &d) || d != floor(d) || d < lo || d > hi)
+		return false;
+	*out = d;
+	return true;
+}
+
+static int store_value(const dfs_field *f, const char *s, size_t len,
+                       unsigned char *rec, size_t line, size_t column,
+                       dfs_error *err)
+{
+	const char *what = NULL;
+	switch (f->storage) {
+	case DFS_S_I64: {
+		int64_t v;
+		double d;
+		if (dfs_parse_i64(s, len, &v)) {
+			dfs_store_i64(rec + f->offset, v);
+		} else if (parse_integral(s, len, -9223372036854775808.0,
+		                          9223372036854774784.0, &d)) {
+			dfs_store_i64(rec + f->offset, (int64_t)d);
+		} else {
+			what = "a signed 64-bit integer";
+		}
+		break;
+	}
+	case DFS_S_U64: {
+		uint64_t v;
+		double d;
+		if (dfs_parse_u64(s, len, &v)) {
+			dfs_store_u64(rec + f->offset, v);
+		} else if (parse_integral(s, len, 0, 18446744073709549568.0, &d)) {
+			dfs_store_u64(rec + f->offset, (uint64_t)d);
+		} else {
+			what = "an unsigned 64-bit integer";
+		}
+		break;
+	}
+	case DFS_S_F64: {
+		double v;
+		if (dfs_parse_double(s, len, &v))
+			dfs_store_f64(rec + f->offset, v);
+		else
+			what = "a number";
+		break;
+	}
+	case DFS_S_UUID:
+		if (!parse_uuid(s, len, rec + f->offset))
+			what = "a uuid (8-4-4-4-12 hex digits)";
+		break;
+	case DFS_S_TEXT:
+		if (len >= f->size || memchr(s, '\0', len))
+			what = "text that fits the field";
+		else {
+			memset(rec + f->offset, 0, f->size);
+			memcpy(rec + f->offset, s, len);
+		}
+		break;
+	case DFS_S_VIRTUAL:
+		break;
+	}
+	if (what)
+		return dfs_error_set(err, DFS_ERR_INVAL,
+		                     "line %zu, column %zu (%s): '%.*s' is not %s", line,
+		                     column, f->name, (int)(len > 60 ? 60 : len), s, what);
+	return 0;
+}
+
+/* ---- lookup of log records by (record_id, rank) for absent columns ----------- */
+
+struct id_index {
+	size_t *slot;        /* record index + 1, 0 empty */
+	size_t mask;
+};
+
+static size_t id_hash(uint64_t id, int64_t rank, size_t mask)
+{
+	uint64_t x = id ^ ((uint64_t)rank * 0x9e3779b97f4a7c15ULL);
+	x ^= x >> 31;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	return (size_t)(x ^ (x >> 29)) & mask;
+}
+
+static int index_build(struct id_index *ix, const dfs_records *r)
+{
+	size_t cap = 16;
+	while (cap < r->count * 2)
+		cap *= 2;
+	ix->slot = calloc(cap, sizeof(size_t));
+	if (!ix->slot)
+		return -1;
+	ix->mask = cap - 1;
+	for (size_t i = 0; i < r->count; i++) {
+		const unsigned char *rec = dfs_record(r, i);
+		size_t h = id_hash(dfs_record_id(rec), dfs_record_rank(rec), ix->mask);
+		while (ix->slot[h])
+			h = (h + 1) & ix->mask;
+		ix->slot[h] = i + 1;
+	}
+	return 0;
+}
+
+static const unsigned char *index_find(const struct id_index *ix,
+                                       const dfs_records *r, uint64_t id,
+                                       int64_t rank)
+{
+	for (size_t h = id_hash(id, rank, ix->mask); ix->slot[h]; h = (h + 1) & ix->mask) {
+		const unsigned char *rec = dfs_record(r, ix->slot[h] - 1);
+		if (dfs_record_id(rec) == id && dfs_record_rank(rec) == rank)
+			return rec;
+	}
+	return NULL;
+}
+
+/* ---- import ------------------------------------------------------------------------ */
+
+int dfs_csv_import(const dfs_log *log, const dfs_module *m, const char *data,
+                   size_t len, dfs_records *out, dfs_error *err)
+{
+	if (m->record_size == 0)
+		return dfs_csv_check_header(m, data, len, err);
+	struct cursor c = {data, data + len, 1, 1, DFS_BUF_INIT};
+	struct columns cols;
+	struct id_index ix = {NULL, 0};
+	const dfs_records *logrecs = NULL;
+	int ret = parse_header(&c, m, &cols, err);
+	if (ret == 0 && cols.missing) {
+		logrecs = log ? dfs_log_records(log, m->id) : NULL;
+		if (logrecs && index_build(&ix, logrecs))
+			ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	}
+	while (ret == 0 && !at_end(&c)) {
+		unsigned char *rec = dfs_records_append(out, m->record_size);
+		if (!rec) {
+			ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			break;
+		}
+		size_t col = 0;
+		bool last = false;
+		while (!last && ret == 0) {
+			const char *s;
+			size_t flen;
+			if (next_field(&c, &s, &flen, &last, col + 1, err)) {
+				ret = -1;
+				break;
+			}
+			if (col >= cols.n) {
+				ret = dfs_error_set(err, DFS_ERR_INVAL,
+				                    "line %zu: %zu fields, but the header has %zu",
+				                    c.line, col + 1, cols.n);
+				break;
+			}
+			int f = cols.field[col];
+			if (f >= 0)
+				ret = store_value(&m->fields[f], s, flen, rec, c.line, col + 1, err);
+			col++;
+		}
+		if (ret == 0 && col != cols.n)
+			ret = dfs_error_set(err, DFS_ERR_INVAL,
+			                    "line %zu: %zu fields, but the header has %zu",
+			                    c.line, col, cols.n);
+		if (ret == 0 && cols.missing) {
+			/* fill absent columns from the log's record */
+			const unsigned char *src = logrecs ? index_find(&ix, logrecs,
+			                                                dfs_record_id(rec),
+			                                                dfs_record_rank(rec)) : NULL;
+			if (!src) {
+				ret = dfs_error_set(err, DFS_ERR_INVAL,
+				                    "line %zu: some columns are absent and the log has "
+				                    "no record with record_id %llu and rank %lld to "
+				                    "take them from",
+				                    c.line, (unsigned long long)dfs_record_id(rec),
+				                    (long long)dfs_record_rank(rec));
+				break;
+			}
+			for (size_t f = 0; f < m->n_fields; f++) {
+				const dfs_field *fd = &m->fields[f];
+				if (cols.present[f] >= 0 || !importable(fd))
+					continue;
+				size_t size = fd->storage == DFS_S_UUID ? 16 :
+				              fd->storage == DFS_S_TEXT ? fd->size : 8;
+				memcpy(rec + fd->offset, src + fd->offset, size);
+			}
+		}
+	}
+	free(ix.slot);
+	columns_free(&cols);
+	dfs_buf_free(&c.field);
+	if (ret)
+		dfs_records_free(out);
+	return ret;
+}
