@@ -1,0 +1,277 @@
+/* main.c - the darshanfs command: options, start-up checks, mounting and
+ * the FUSE loop.
+ *
+ *   darshanfs [options] SOURCE MOUNTPOINT
+ *
+ * SOURCE is checked before the process daemonizes so that every start-up
+ * error reaches the terminal; each failure has its own exit status (see
+ * usage()).  Called as mount.darshanfs or mount.fuse.darshanfs it accepts
+ * mount(8)'s helper syntax, so /etc/fstab lines of type fuse.darshanfs
+ * work. */
+#include "fuse/fs.h"
+
+#include <errno.h>
+#include <fuse_lowlevel.h>
+#include <libgen.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	EXIT_OK = 0,
+	EXIT_USAGE = 1,      /* bad command line or option */
+	EXIT_SOURCE = 2,     /* SOURCE missing, unreadable or not a log */
+	EXIT_MOUNT = 3,      /* the mount itself failed */
+	EXIT_RUNTIME = 4,    /* out of memory or a failure while serving */
+};
+
+struct config {
+	char *source;
+	char *mountpoint_arg;
+	char *cache_size;
+	char *import_limit;
+	double attr_timeout;
+	int show_help;
+	int show_version;
+	int nonopts;
+};
+
+#define OPT(t, p) {t, offsetof(struct config, p), 1}
+static const struct fuse_opt dfs_opts[] = {
+	OPT("cache_size=%s", cache_size),
+	OPT("import_limit=%s", import_limit),
+	OPT("attr_timeout=%lf", attr_timeout),
+	OPT("-h", show_help),
+	OPT("--help", show_help),
+	OPT("-V", show_version),
+	OPT("--version", show_version),
+	FUSE_OPT_END
+};
+
+static const char *mount_only_options[] = {
+	"auto", "noauto", "user", "users", "nouser", "owner", "_netdev", "nofail",
+	"defaults", NULL,
+};
+
+static void usage(const char *prog)
+{
+	printf("usage: %s [options] SOURCE MOUNTPOINT\n"
+	       "\n"
+	       "Mount SOURCE, a directory tree of Darshan logs or a single log, as a\n"
+	       "tree of CSV and text files at MOUNTPOINT.\n"
+	       "\n"
+	       "darshanfs options:\n"
+	       "    -o cache_size=SIZE     memory for decoded logs (default 1G; K, M, G, T)\n"
+	       "    -o import_limit=SIZE   largest CSV written to a records.csv (default 1G)\n"
+	       "    -o attr_timeout=SECS   how long the kernel caches sizes (default 1)\n"
+	       "    -h, --help             print help and exit\n"
+	       "    -V, --version          print version and exit\n"
+	       "\n"
+	       "exit status: 0 unmounted cleanly, 1 usage, 2 bad SOURCE, 3 mount failed,\n"
+	       "4 runtime failure\n"
+	       "\n", prog);
+}
+
+static int parse_size(const char *s, size_t *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || v < 0)
+		return -1;
+	double mult = 1;
+	switch (*end) {
+	case 'k': case 'K': mult = 1024.0; end++; break;
+	case 'm': case 'M': mult = 1024.0 * 1024; end++; break;
+	case 'g': case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
+	case 't': case 'T': mult = 1024.0 * 1024 * 1024 * 1024; end++; break;
+	default: break;
+	}
+	if (*end == 'i' && end[-1] != *s)
+		end++;
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end)
+		return -1;
+	*out = (size_t)(v * mult);
+	return 0;
+}
+
+static int opt_proc(void *data, const char *arg, int key, struct fuse_args *out)
+{
+	(void)out;
+	struct config *c = data;
+	if (key == FUSE_OPT_KEY_NONOPT) {
+		c->nonopts++;
+		if (!c->source) {
+			c->source = strdup(arg);
+			return 0;
+		}
+		if (!c->mountpoint_arg) {
+			c->mountpoint_arg = strdup(arg);
+			return 1;
+		}
+		fprintf(stderr, "darshanfs: unexpected argument '%s'\n", arg);
+		return -1;
+	}
+	if (key == FUSE_OPT_KEY_OPT) {
+		for (const char **m = mount_only_options; *m; m++)
+			if (strcmp(arg, *m) == 0)
+				return 0;
+		if (strncmp(arg, "x-", 2) == 0 || strncmp(arg, "comment=", 8) == 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* mount(8) runs helpers as: mount.TYPE SOURCE DIR [-sfnv] [-o OPTIONS];
+ * drop the flags that mean something else to us. */
+static void strip_mount_flags(int *argc, char **argv)
+{
+	int k = 1;
+	for (int i = 1; i < *argc; i++) {
+		const char *a = argv[i];
+		if (a[0] == '-' && a[1] && strspn(a + 1, "sfnv") == strlen(a + 1))
+			continue;
+		if (strcmp(a, "-N") == 0 || strcmp(a, "-t") == 0) {
+			i++;
+			continue;
+		}
+		argv[k++] = argv[i];
+	}
+	*argc = k;
+}
+
+static char *escape_commas(const char *s)
+{
+	size_t n = strlen(s);
+	char *out = malloc(2 * n + 1), *p = out;
+	if (!out)
+		return NULL;
+	for (; *s; s++) {
+		if (*s == ',' || *s == '\\')
+			*p++ = '\\';
+		*p++ = *s;
+	}
+	*p = '\0';
+	return out;
+}
+
+int main(int argc, char **argv)
+{
+	char *prog_copy = strdup(argv[0]);
+	const char *prog = basename(prog_copy);
+	if (strncmp(prog, "mount.", 6) == 0)
+		strip_mount_flags(&argc, argv);
+
+	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
+	struct config conf = {.attr_timeout = 1.0};
+	struct fuse_cmdline_opts opts = {0};
+	struct dfs_fs fs = {0};
+	int status = EXIT_USAGE;
+	dfs_view_options vopt = {0};
+
+	if (fuse_opt_parse(&args, &conf, dfs_opts, opt_proc) == -1)
+		goto out;
+	if (conf.show_help) {
+		usage(prog);
+		printf("FUSE options:\n");
+		fuse_cmdline_help();
+		fuse_lib_help(&args);
+		status = EXIT_OK;
+		goto out;
+	}
+	if (conf.show_version) {
+		printf("darshanfs version %s\n", DFS_VERSION);
+		printf("FUSE library version %s\n", fuse_pkgversion());
+		fuse_lowlevel_version();
+		status = EXIT_OK;
+		goto out;
+	}
+	if (fuse_parse_cmdline(&args, &opts) != 0)
+		goto out;
+	if (!conf.source || !opts.mountpoint) {
+		fprintf(stderr, "usage: %s [options] SOURCE MOUNTPOINT\n"
+		                "(try '%s --help')\n", prog, prog);
+		goto out;
+	}
+	if (conf.cache_size && parse_size(conf.cache_size, &vopt.cache_size)) {
+		fprintf(stderr, "darshanfs: bad cache_size '%s'\n", conf.cache_size);
+		goto out;
+	}
+	if (conf.import_limit && parse_size(conf.import_limit, &vopt.import_limit)) {
+		fprintf(stderr, "darshanfs: bad import_limit '%s'\n", conf.import_limit);
+		goto out;
+	}
+
+	/* check SOURCE now, while errors still reach the terminal */
+	dfs_error err = {0};
+	fs.view = dfs_view_new(conf.source, &vopt, &err);
+	if (!fs.view) {
+		fprintf(stderr, "darshanfs: %s\n", err.msg);
+		status = EXIT_SOURCE;
+		goto out;
+	}
+	fs.attr_timeout = conf.attr_timeout;
+	pthread_mutex_init(&fs.qlock, NULL);
+	pthread_cond_init(&fs.qcond, NULL);
+
+	char *fsname = escape_commas(conf.source);
+	char *fsopt = malloc(strlen(fsname ? fsname : "") + 64);
+	if (!fsname || !fsopt) {
+		status = EXIT_RUNTIME;
+		goto out;
+	}
+	sprintf(fsopt, "-ofsname=%s", fsname);
+	free(fsname);
+	fuse_opt_add_arg(&args, "-odefault_permissions");
+	fuse_opt_add_arg(&args, "-osubtype=darshanfs");
+	fuse_opt_add_arg(&args, fsopt);
+	free(fsopt);
+
+	fs.fuse = fuse_new(&args, &dfs_fuse_ops, sizeof(dfs_fuse_ops), &fs);
+	if (!fs.fuse)
+		goto out; /* libfuse said why */
+	if (fuse_mount(fs.fuse, opts.mountpoint) != 0) {
+		status = EXIT_MOUNT;
+		goto out_destroy;
+	}
+	if (fuse_daemonize(opts.foreground) != 0) {
+		status = EXIT_RUNTIME;
+		goto out_unmount;
+	}
+	struct fuse_session *se = fuse_get_session(fs.fuse);
+	if (fuse_set_signal_handlers(se) != 0) {
+		status = EXIT_RUNTIME;
+		goto out_unmount;
+	}
+	int ret;
+	if (opts.singlethread) {
+		ret = fuse_loop(fs.fuse);
+	} else {
+		struct fuse_loop_config *lc = fuse_loop_cfg_create();
+		fuse_loop_cfg_set_clone_fd(lc, opts.clone_fd);
+		fuse_loop_cfg_set_max_threads(lc, opts.max_threads);
+		fuse_loop_cfg_set_idle_threads(lc, opts.max_idle_threads);
+		ret = fuse_loop_mt(fs.fuse, lc);
+		fuse_loop_cfg_destroy(lc);
+	}
+	status = ret == 0 ? EXIT_OK : EXIT_RUNTIME;
+	fuse_remove_signal_handlers(se);
+out_unmount:
+	fuse_unmount(fs.fuse);
+out_destroy:
+	fuse_destroy(fs.fuse);
+out:
+	dfs_fs_notifier_stop(&fs);
+	dfs_view_free(fs.view);
+	free(opts.mountpoint);
+	free(conf.source);
+	free(conf.mountpoint_arg);
+	free(conf.cache_size);
+	free(conf.import_limit);
+	fuse_opt_free_args(&args);
+	free(prog_copy);
+	return status;
+}
