@@ -1,0 +1,337 @@
+/* select.c - writing whole logs: a description of every part
+ * (dfs_log_write), or the selected records of an opened log
+ * (dfs_log_write_selection, the filesystem's filtered.darshan).
+ *
+ * Both drive the step-by-step writer of writer.c.  This file owns the
+ * decisions about what a written log contains: the stored version of each
+ * module (DXT keeps 32-byte segments when no segment has a thread id), the
+ * records of each module a selection keeps (APMPI keeps its positional
+ * header record), and which name-table entries a selection needs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "darshanfs/writer.h"
+#include "util/bytes.h"
+#include "writer/writer_int.h"
+
+/* Fields that hold the record id of another record: their names are kept
+ * with the records that refer to them. */
+static const struct {
+	int module;
+	const char *field;
+} id_refs[] = {
+	{DFS_MOD_POSIX, "POSIX_RENAMED_FROM"},
+	{DFS_MOD_H5D, "H5D_FILE_REC_ID"},
+	{DFS_MOD_PNETCDF_VAR, "PNETCDF_VAR_FILE_REC_ID"},
+};
+
+/* Modules whose first record is a header told apart by position only. */
+static bool has_header_record(int id)
+{
+	return id == DFS_MOD_APMPI;
+}
+
+/* The records of one module to write: all, or a list of indices. */
+struct picks {
+	const dfs_records *recs;
+	bool all;
+	const size_t *index;
+	size_t count;
+	size_t *owned;          /* index list we built */
+};
+
+static size_t picks_count(const struct picks *p)
+{
+	return p->all ? p->recs->count : p->count;
+}
+
+static size_t picks_at(const struct picks *p, size_t k)
+{
+	return p->all ? k : p->index[k];
+}
+
+/* ---- stored version ---------------------------------------------------- */
+
+/* DXT records whose segments all lack a thread id were read from a version
+ * with 32-byte segments: they are stored that way again, so they read back
+ * byte for byte.  Any thread id (or no segment at all): current version. */
+static uint32_t dxt_version(uint32_t short_version, const struct picks *p)
+{
+	bool missing = false, present = false;
+	for (size_t k = 0; k < picks_count(p) && !present; k++) {
+		size_t i = picks_at(p, k);
+		const unsigned char *rec = dfs_record(p->recs, i);
+		size_t n = (dfs_record_size(p->recs, i) - DFS_DXT_FIXED) / DFS_DXT_SEG;
+		for (size_t s = 0; s < n; s++) {
+			const unsigned char *seg = rec + DFS_DXT_FIXED + DFS_DXT_SEG * s;
+			if (dfs_load_u64(seg + 32, false) == DFS_DXT_NO_THREAD)
+				missing = true;
+			else
+				present = true;
+		}
+	}
+	return missing && !present ? short_version : p->recs->module->version;
+}
+
+static uint32_t stored_version(int id, const struct picks *p)
+{
+	uint32_t short_version = dfs_writer_short_dxt_version(id);
+	return short_version ? dxt_version(short_version, p) : p->recs->module->version;
+}
+
+/* ---- one module -------------------------------------------------------- */
+
+static size_t records_bytes(const dfs_records *r)
+{
+	return r->offsets ? r->offsets[r->count] : r->count * r->module->record_size;
+}
+
+static int write_module(dfs_log_writer *w, int id, const struct picks *p,
+                        dfs_error *err)
+{
+	uint32_t version = stored_version(id, p);
+	if (dfs_log_writer_module_begin(w, id, version, err))
+		return -1;
+	const dfs_records *r = p->recs;
+	if (p->all && !dfs_writer_short_dxt_version(id)) {
+		/* the records are already in the stored layout */
+		if (dfs_log_writer_module_data(w, r->data, records_bytes(r), err))
+			return -1;
+	} else {
+		for (size_t k = 0; k < picks_count(p); k++) {
+			size_t i = picks_at(p, k);
+			if (dfs_log_writer_record(w, dfs_record(r, i), dfs_record_size(r, i),
+			                          err))
+				return -1;
+		}
+	}
+	return dfs_log_writer_module_end(w, err);
+}
+
+/* ---- dfs_log_write ----------------------------------------------------- */
+
+int dfs_log_write(dfs_log_writer *w, const dfs_log_desc *desc, dfs_error *err)
+{
+	if (!desc->job)
+		return dfs_error_set(err, DFS_ERR_INVAL, "no job to write");
+	if (dfs_log_writer_job(w, desc->job, desc->mounts, desc->nmounts, err))
+		return -1;
+	for (size_t i = 0; i < desc->nnames; i++) {
+		const dfs_name *n = &desc->names[i];
+		if (dfs_log_writer_name(w, n->id, n->str, n->len, err))
+			return -1;
+	}
+	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+		const dfs_records *r = desc->modules[id];
+		if (!r)
+			continue;
+		if (!r->module || r->module->id != id)
+			return dfs_error_set(err, DFS_ERR_INVAL,
+			                     "module slot %d: records of another module", id);
+		struct picks p = {.recs = r, .all = true};
+		if (write_module(w, id, &p, err))
+			return -1;
+	}
+	return dfs_log_writer_finish(w, desc->partial_flag, err);
+}
+
+/* ---- selections -------------------------------------------------------- */
+
+/* A set of record ids (open addressing; 0 is kept aside). */
+struct id_set {
+	uint64_t *slot;
+	size_t mask;
+	bool zero;
+};
+
+static size_t id_hash(uint64_t id, size_t mask)
+{
+	uint64_t x = id ^ (id >> 31);
+	x *= 0x94d049bb133111ebULL;
+	return (size_t)(x ^ (x >> 29)) & mask;
+}
+
+static int id_set_init(struct id_set *s, size_t expected, dfs_error *err)
+{
+	size_t cap = 64;
+	while (cap < 2 * expected + 16)
+		cap *= 2;
+	s->slot = calloc(cap, sizeof(*s->slot));
+	s->mask = cap - 1;
+	s->zero = false;
+	if (!s->slot)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	return 0;
+}
+
+static void id_set_add(struct id_set *s, uint64_t id)
+{
+	if (id == 0) {
+		s->zero = true;
+		return;
+	}
+	size_t i = id_hash(id, s->mask);
+	while (s->slot[i] && s->slot[i] != id)
+		i = (i + 1) & s->mask;
+	s->slot[i] = id;
+}
+
+static bool id_set_has(const struct id_set *s, uint64_t id)
+{
+	if (id == 0)
+		return s->zero;
+	for (size_t i = id_hash(id, s->mask); s->slot[i]; i = (i + 1) & s->mask)
+		if (s->slot[i] == id)
+			return true;
+	return false;
+}
+
+/* Record ids of the selected records and the ids they refer to. */
+static void collect_ids(const struct picks *p, int id, struct id_set *set)
+{
+	uint32_t ref_off[sizeof(id_refs) / sizeof(id_refs[0])];
+	size_t nrefs = 0;
+	const dfs_module *m = p->recs->module;
+	for (size_t i = 0; i < sizeof(id_refs) / sizeof(id_refs[0]); i++) {
+		if (id_refs[i].module != id)
+			continue;
+		int f = dfs_module_field_index(m, id_refs[i].field, strlen(id_refs[i].field));
+		if (f >= 0)
+			ref_off[nrefs++] = m->fields[f].offset;
+	}
+	for (size_t k = 0; k < picks_count(p); k++) {
+		const unsigned char *rec = dfs_record(p->recs, picks_at(p, k));
+		id_set_add(set, dfs_record_id(rec));
+		for (size_t r = 0; r < nrefs; r++) {
+			uint64_t ref = dfs_load_u64(rec + ref_off[r], false);
+			if (ref)
+				id_set_add(set, ref);
+		}
+	}
+}
+
+static int write_names(dfs_log_writer *w, const dfs_log *log, bool all,
+                       const struct picks *picks, dfs_error *err)
+{
+	size_t n = dfs_log_name_count(log);
+	struct id_set set = {0};
+	if (!all) {
+		/* each record adds its id and at most one referred id */
+		size_t expected = 0;
+		for (int id = 0; id < DFS_MOD_SLOTS; id++)
+			if (picks[id].recs)
+				expected += picks_count(&picks[id]) * 2;
+		if (id_set_init(&set, expected, err))
+			return -1;
+		for (int id = 0; id < DFS_MOD_SLOTS; id++)
+			if (picks[id].recs)
+				collect_ids(&picks[id], id, &set);
+	}
+	int ret = 0;
+	for (size_t i = 0; i < n && ret == 0; i++) {
+		const dfs_name *nm = dfs_log_name_at(log, i);
+		if (all || id_set_has(&set, nm->id))
+			ret = dfs_log_writer_name(w, nm->id, nm->str, nm->len, err);
+	}
+	free(set.slot);
+	return ret;
+}
+
+/* The picks of one module from the caller's selection. */
+static int make_picks(const dfs_write_selection *sel, int id,
+                      const dfs_records *r, struct picks *p, dfs_error *err)
+{
+	memset(p, 0, sizeof(*p));
+	enum dfs_select_mode mode = sel ? sel->module[id].mode : DFS_SELECT_ALL;
+	if (!r || mode == DFS_SELECT_NONE)
+		return 0;
+	p->recs = r;
+	if (mode == DFS_SELECT_ALL) {
+		p->all = true;
+		return 0;
+	}
+	const dfs_module *m = r->module;
+	if (mode == DFS_SELECT_INDEX) {
+		for (size_t k = 0; k < sel->module[id].count; k++)
+			if (sel->module[id].index[k] >= r->count)
+				return dfs_error_set(err, DFS_ERR_INVAL,
+				                     "%s: record index %zu out of range (%zu records)",
+				                     m->name, sel->module[id].index[k], r->count);
+		p->index = sel->module[id].index;
+		p->count = sel->module[id].count;
+	} else if (mode == DFS_SELECT_FN) {
+		if (!sel->select)
+			return dfs_error_set(err, DFS_ERR_INVAL, "%s: no select function",
+			                     m->name);
+		p->owned = malloc((r->count ? r->count : 1) * sizeof(size_t));
+		if (!p->owned)
+			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		for (size_t i = 0; i < r->count; i++)
+			if (sel->select(sel->ctx, m, i, dfs_record(r, i), dfs_record_size(r, i)))
+				p->owned[p->count++] = i;
+		p->index = p->owned;
+	} else {
+		return dfs_error_set(err, DFS_ERR_INVAL, "%s: unknown selection mode %d",
+		                     m->name, (int)mode);
+	}
+	if (!has_header_record(id) || p->count == 0)
+		return 0;
+	for (size_t k = 0; k < p->count; k++)
+		if (p->index[k] == 0)
+			return 0;
+	/* keep the header record in front of the selected ones */
+	size_t *list = malloc((p->count + 1) * sizeof(size_t));
+	if (!list)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	list[0] = 0;
+	memcpy(list + 1, p->index, p->count * sizeof(size_t));
+	free(p->owned);
+	p->owned = list;
+	p->index = list;
+	p->count++;
+	return 0;
+}
+
+static int copy_job(dfs_log_writer *w, const dfs_log *log, dfs_error *err)
+{
+	size_t n = dfs_log_mount_count(log);
+	dfs_mount *mounts = calloc(n ? n : 1, sizeof(*mounts));
+	if (!mounts)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		mounts[i] = *dfs_log_mount(log, i);
+	int ret = dfs_log_writer_job(w, dfs_log_job(log), mounts, n, err);
+	free(mounts);
+	return ret;
+}
+
+int dfs_log_write_selection(dfs_log_writer *w, const dfs_log *log,
+                            const dfs_write_selection *sel, dfs_error *err)
+{
+	struct picks *picks = calloc(DFS_MOD_SLOTS, sizeof(*picks));
+	if (!picks)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	int ret = 0;
+	bool all = true;
+	for (int id = 0; id < DFS_MOD_SLOTS && ret == 0; id++) {
+		const dfs_records *own = dfs_log_records(log, id);
+		const dfs_records *r = sel && sel->module[id].records ? sel->module[id].records
+		                                                      : own;
+		ret = make_picks(sel, id, r, &picks[id], err);
+		if (r && (!picks[id].all || r != own))
+			all = false;
+	}
+	if (ret == 0)
+		ret = copy_job(w, log, err);
+	if (ret == 0)
+		ret = write_names(w, log, all, picks, err);
+	for (int id = 0; id < DFS_MOD_SLOTS && ret == 0; id++)
+		if (picks[id].recs)
+			ret = write_module(w, id, &picks[id], err);
+	if (ret == 0)
+		ret = dfs_log_writer_finish(w, dfs_log_get_header(log)->partial_flag, err);
+	for (int id = 0; id < DFS_MOD_SLOTS; id++)
+		free(picks[id].owned);
+	free(picks);
+	return ret;
+}
