@@ -20,14 +20,14 @@ struct dfs_fs {
 	bool notifier_running;
 	pthread_mutex_t qlock;
 	pthread_cond_t qcond;
-	char **queue;
+	struct change { char *path; bool log_dir; } *queue;
 	size_t qlen, qcap;
 	bool stopping;
 };
 
 extern const struct fuse_operations dfs_fuse_ops;
 
-void dfs_fs_queue_changed(void *ctx, const char *dir_path);
+void dfs_fs_queue_changed(void *ctx, const char *path, bool log_dir);
 int dfs_fs_notifier_start(struct dfs_fs *fs);
 void dfs_fs_notifier_stop(struct dfs_fs *fs);
 

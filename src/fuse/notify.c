@@ -13,13 +13,13 @@
 
 #include "fuse/fs.h"
 
-void dfs_fs_queue_changed(void *ctx, const char *dir_path)
+void dfs_fs_queue_changed(void *ctx, const char *path, bool log_dir)
 {
 	struct dfs_fs *fs = ctx;
 	pthread_mutex_lock(&fs->qlock);
 	if (fs->qlen == fs->qcap) {
 		size_t cap = fs->qcap ? fs->qcap * 2 : 16;
-		char **q = realloc(fs->queue, cap * sizeof(char *));
+		struct change *q = realloc(fs->queue, cap * sizeof(*q));
 		if (!q) {
 			pthread_mutex_unlock(&fs->qlock);
 			return;
@@ -27,9 +27,12 @@ void dfs_fs_queue_changed(void *ctx, const char *dir_path)
 		fs->queue = q;
 		fs->qcap = cap;
 	}
-	char *copy = strdup(dir_path);
-	if (copy)
-		fs->queue[fs->qlen++] = copy;
+	char *copy = strdup(path);
+	if (copy) {
+		fs->queue[fs->qlen].path = copy;
+		fs->queue[fs->qlen].log_dir = log_dir;
+		fs->qlen++;
+	}
 	pthread_cond_signal(&fs->qcond);
 	pthread_mutex_unlock(&fs->qlock);
 }
@@ -68,12 +71,16 @@ static void *notifier(void *arg)
 			pthread_cond_wait(&fs->qcond, &fs->qlock);
 			continue;
 		}
-		char *dir = fs->queue[--fs->qlen];
+		struct change c = fs->queue[--fs->qlen];
 		pthread_mutex_unlock(&fs->qlock);
-		struct walk w = {fs, dir, 0};
-		dfs_error err;
-		dfs_view_readdir(fs->view, dir, invalidate_entry, &w, &err);
-		free(dir);
+		if (c.log_dir) {
+			struct walk w = {fs, c.path, 0};
+			dfs_error err;
+			dfs_view_readdir(fs->view, c.path, invalidate_entry, &w, &err);
+		} else {
+			fuse_invalidate_path(fs->fuse, c.path);
+		}
+		free(c.path);
 		pthread_mutex_lock(&fs->qlock);
 	}
 	pthread_mutex_unlock(&fs->qlock);
@@ -101,7 +108,7 @@ void dfs_fs_notifier_stop(struct dfs_fs *fs)
 	pthread_join(fs->notifier, NULL);
 	fs->notifier_running = false;
 	for (size_t i = 0; i < fs->qlen; i++)
-		free(fs->queue[i]);
+		free(fs->queue[i].path);
 	free(fs->queue);
 	fs->queue = NULL;
 	fs->qlen = fs->qcap = 0;

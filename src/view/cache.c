@@ -110,10 +110,16 @@ int dfs_entry_peek(dfs_view *v, struct entry *e, const struct stat *st,
 		free(e->peek_error);
 		e->peek_error = NULL;
 		e->peek_status = DFS_OK;
-		if (dfs_log_peek(e->src, &e->hdr, &perr)) {
-			memset(&e->hdr, 0, sizeof(e->hdr));
+		dfs_log_header hdr;
+		e->present = e->partial = 0;
+		if (dfs_log_peek(e->src, &hdr, &perr)) {
 			e->peek_status = perr.code ? perr.code : DFS_ERR_FORMAT;
 			e->peek_error = strdup(perr.msg);
+		} else {
+			for (int id = 0; id < DFS_MOD_SLOTS; id++)
+				if (hdr.mods[id].len > 0)
+					e->present |= 1ULL << id;
+			e->partial = hdr.partial_flag;
 		}
 		e->peeked = true;
 		e->peek_mtime = st->st_mtim;
@@ -130,7 +136,23 @@ bool dfs_entry_has_module(const struct entry *e, int id)
 	if (e->peek_status != DFS_OK || id < 0 || id >= DFS_MOD_KNOWN)
 		return false;
 	const dfs_module *m = dfs_module_get(id);
-	return m && e->hdr.mods[id].len > 0;
+	return m && ((e->present >> id) & 1);
+}
+
+const struct module_state *dfs_entry_mod_get(const struct entry *e, int id)
+{
+	if (!e->mod || id < 0 || id >= DFS_MOD_KNOWN)
+		return NULL;
+	return &e->mod[id];
+}
+
+struct module_state *dfs_entry_mod(struct entry *e, int id)
+{
+	if (id < 0 || id >= DFS_MOD_KNOWN)
+		return NULL;
+	if (!e->mod && !(e->mod = calloc(DFS_MOD_KNOWN, sizeof(*e->mod))))
+		return NULL;
+	return &e->mod[id];
 }
 
 /* ---- decoded logs -------------------------------------------------------------- */
@@ -172,6 +194,9 @@ static void loaded_free(struct loaded *l)
 
 void dfs_entry_bump(dfs_view *v, struct entry *e)
 {
+	pthread_mutex_lock(&v->lock);
+	v->change_gen++;
+	pthread_mutex_unlock(&v->lock);
 	e->gen++;
 	clock_gettime(CLOCK_REALTIME, &e->changed);
 	if (e->loaded)
@@ -258,6 +283,9 @@ struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
 		}
 		l->bytes = sizeof(*l) + (l->log ? dfs_log_memory(l->log) : 0);
 		l->gen = e->gen;
+		pthread_mutex_lock(&v->lock);
+		l->dir_gen = v->dir_gen;
+		pthread_mutex_unlock(&v->lock);
 		e->loaded = l;
 		e->loaded_mtime = st.st_mtim;
 		e->loaded_size = st.st_size;
@@ -272,6 +300,14 @@ struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
 		pthread_mutex_unlock(&v->lock);
 	}
 	struct loaded *l = e->loaded;
+	/* directory filters changed since the selections were made */
+	pthread_mutex_lock(&v->lock);
+	uint64_t dir_gen = v->dir_gen;
+	pthread_mutex_unlock(&v->lock);
+	if (l->dir_gen != dir_gen) {
+		loaded_clear_derived(v, l);
+		l->dir_gen = dir_gen;
+	}
 	if (!l->log) {
 		dfs_error_set(err, l->status, "%s", l->error ? l->error : "unreadable log");
 		return NULL;
@@ -343,7 +379,7 @@ static void entry_free(struct entry *e)
 	free(e->peek_error);
 	free(e->log_filter_text);
 	free(e->log_filter_error);
-	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+	for (int id = 0; e->mod && id < DFS_MOD_KNOWN; id++) {
 		struct module_state *ms = &e->mod[id];
 		free(ms->filter_text);
 		free(ms->error_text);
@@ -354,6 +390,8 @@ static void entry_free(struct entry *e)
 			free(ms->imported);
 		}
 	}
+	free(e->mod);
+	dfs_job_summary_free(e->summary);
 	pthread_mutex_destroy(&e->lock);
 	free(e->src);
 	free(e->vpath);
@@ -373,6 +411,8 @@ void dfs_view_free(dfs_view *v)
 		}
 	}
 	free(v->table);
+	dfs_dirs_free(v);
+	dfs_jobs_cache_free(v);
 	pthread_mutex_destroy(&v->lock);
 	free(v->source);
 	free(v);
@@ -389,8 +429,30 @@ void dfs_view_set_changed(dfs_view *v, dfs_view_changed_fn fn, void *ctx)
 	v->changed_ctx = ctx;
 }
 
-void dfs_view_notify(dfs_view *v, const char *vpath)
+void dfs_view_notify(dfs_view *v, const char *vpath, bool log_dir)
 {
 	if (v->changed)
-		v->changed(v->changed_ctx, vpath);
+		v->changed(v->changed_ctx, vpath, log_dir);
+}
+
+void dfs_view_notify_ancestors(dfs_view *v, const char *vpath)
+{
+	if (!v->changed || v->single)
+		return;
+	char *p = strdup(vpath);
+	if (!p)
+		return;
+	for (;;) {
+		char *slash = strrchr(p, '/');
+		if (!slash)
+			break;
+		*slash = '\0';
+		char *file = dfs_path_join(*p ? p : "/", "jobs.csv");
+		if (file)
+			v->changed(v->changed_ctx, file, false);
+		free(file);
+		if (!*p)
+			break;
+	}
+	free(p);
 }

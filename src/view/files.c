@@ -8,6 +8,7 @@
 
 #include "darshanfs/csv.h"
 #include "darshanfs/report.h"
+#include "darshanfs/writer.h"
 #include "view/view_int.h"
 
 /* ---- snapshots ------------------------------------------------------------------ */
@@ -117,7 +118,8 @@ static void render_json(const struct selection *s, dfs_buf *out)
 	dfs_buf_free(&json);
 }
 
-static void render_log_derived(struct entry *e, struct loaded *l, dfs_buf *out)
+static void render_log_derived(dfs_view *v, struct entry *e, struct loaded *l,
+                               dfs_buf *out)
 {
 	bool posix = false, stdio = false;
 	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
@@ -126,7 +128,7 @@ static void render_log_derived(struct entry *e, struct loaded *l, dfs_buf *out)
 			continue;
 		posix |= id == DFS_MOD_POSIX;
 		stdio |= id == DFS_MOD_STDIO;
-		struct selection *s = dfs_selection(e, l, id);
+		struct selection *s = dfs_selection(v, e, l, id);
 		dfs_buf_printf(out, "# *******************************************************\n"
 		                    "# %s module\n"
 		                    "# *******************************************************\n",
@@ -144,7 +146,7 @@ static void render_log_derived(struct entry *e, struct loaded *l, dfs_buf *out)
 		dfs_buf_adds(out, "# *******************************************************\n"
 		                  "# POSIX+STDIO combined (a file used through both counts once)\n"
 		                  "# *******************************************************\n");
-		const dfs_derived_metrics *dm = dfs_combined_metrics(e, l);
+		const dfs_derived_metrics *dm = dfs_combined_metrics(v, e, l);
 		if (dm) {
 			dfs_render_file_counts(dm, out);
 			dfs_render_perf(dm, out);
@@ -152,6 +154,37 @@ static void render_log_derived(struct entry *e, struct loaded *l, dfs_buf *out)
 			dfs_buf_adds(out, "# error: the combined metrics are unavailable\n");
 		}
 	}
+}
+
+/* filtered.darshan: a valid log holding exactly the selected records of
+ * every module (imported rows included) and the names they use. */
+static int render_filtered(dfs_view *v, struct entry *e, struct loaded *l,
+                           dfs_buf *out, dfs_error *err)
+{
+	dfs_write_selection sel;
+	memset(&sel, 0, sizeof(sel));
+	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
+		const dfs_log_module *lm = dfs_log_get_module(l->log, id);
+		if (!lm->present || !lm->module || lm->status != DFS_OK)
+			continue;
+		struct selection *s = dfs_selection(v, e, l, id);
+		if (s->status != DFS_OK)
+			return dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
+		if (s->records != &lm->records)
+			sel.module[id].records = s->records;
+		if (s->index) {
+			sel.module[id].mode = DFS_SELECT_INDEX;
+			sel.module[id].index = s->index;
+			sel.module[id].count = s->count;
+		}
+	}
+	dfs_write_options opt = {DFS_COMP_ZLIB, 0, 0};
+	dfs_log_writer *w = dfs_log_writer_buf(out, &opt, err);
+	if (!w)
+		return -1;
+	int ret = dfs_log_write_selection(w, l->log, &sel, err);
+	dfs_log_writer_free(w);
+	return ret;
 }
 
 static void render_error(const struct entry *e, const struct loaded *l,
@@ -194,16 +227,19 @@ static bool render_light(struct entry *e, const struct node *n, dfs_buf *out)
 		add_text_line(out, e->log_filter_error);
 		return true;
 	case F_FILTER: {
-		const struct module_state *ms = &e->mod[n->module];
-		if (ms->imported)
+		const struct module_state *ms = dfs_entry_mod_get(e, n->module);
+		if (ms && ms->imported)
 			dfs_buf_printf(out, "# imported: %zu rows\n", ms->imported_rows);
-		else
+		else if (ms)
 			add_text_line(out, ms->filter_text);
 		return true;
 	}
-	case F_FILTER_ERROR:
-		add_text_line(out, e->mod[n->module].error_text);
+	case F_FILTER_ERROR: {
+		const struct module_state *ms = dfs_entry_mod_get(e, n->module);
+		if (ms)
+			add_text_line(out, ms->error_text);
 		return true;
+	}
 	case F_PARTIAL:
 		dfs_buf_printf(out, "The %s module of this log holds incomplete data: the "
 		               "Darshan runtime ran out of memory for its records.\n",
@@ -214,13 +250,13 @@ static bool render_light(struct entry *e, const struct node *n, dfs_buf *out)
 	}
 }
 
-static int render_heavy(struct entry *e, struct loaded *l, const struct node *n,
-                        dfs_buf *out, dfs_error *err)
+static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
+                        const struct node *n, dfs_buf *out, dfs_error *err)
 {
 	const dfs_log *log = l->log;
 	if (n->module >= 0) {
 		const dfs_module *m = dfs_module_get(n->module);
-		struct selection *s = dfs_selection(e, l, n->module);
+		struct selection *s = dfs_selection(v, e, l, n->module);
 		if (s->status != DFS_OK)
 			return dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
 		if (n->file != F_RECORDS && !s->accumulated)
@@ -261,8 +297,10 @@ static int render_heavy(struct entry *e, struct loaded *l, const struct node *n,
 		dfs_csv_names(log, out);
 		break;
 	case F_LOG_DERIVED:
-		render_log_derived(e, l, out);
+		render_log_derived(v, e, l, out);
 		break;
+	case F_FILTERED:
+		return render_filtered(v, e, l, out, err);
 	default:
 		return dfs_error_set(err, DFS_ERR_NOENT, "no such file");
 	}
@@ -289,7 +327,7 @@ dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
 	                                             : &l->log_files;
 	if (cache->file[n->file])
 		return dfs_content_ref(cache->file[n->file]);
-	if (render_heavy(e, l, n, &b, err)) {
+	if (render_heavy(v, e, l, n, &b, err)) {
 		dfs_buf_free(&b);
 		return NULL;
 	}
@@ -299,6 +337,23 @@ dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
 	cache->file[n->file] = dfs_content_ref(c);
 	dfs_entry_account(v, e, (long)(c->size + sizeof(*c)));
 	return c;
+}
+
+/* jobs.csv, filter and filter.error of a source directory */
+static dfs_content *dir_file_content(dfs_view *v, const struct node *n,
+                                     dfs_error *err)
+{
+	if (n->file == F_JOBS)
+		return dfs_jobs_content(v, n, err);
+	char *text = dfs_dir_filter_text(v, n->dir_vpath, n->file == F_DIR_FILTER_ERROR);
+	if (!text) {
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	dfs_buf b = DFS_BUF_INIT;
+	dfs_buf_adds(&b, text);
+	free(text);
+	return dfs_content_from_buf(&b, err);
 }
 
 dfs_content *dfs_view_open_file(dfs_view *v, const char *path, dfs_error *err)
@@ -314,6 +369,11 @@ dfs_content *dfs_view_open_file(dfs_view *v, const char *path, dfs_error *err)
 	struct node n;
 	if (dfs_resolve(v, path, &n, err))
 		return NULL;
+	if (n.kind == N_FILE && dfs_file_defs[n.file].level == LEVEL_DIR) {
+		dfs_content *c = dir_file_content(v, &n, err);
+		dfs_node_free(&n);
+		return c;
+	}
 	struct entry *e = dfs_entry_get(v, &n, err);
 	dfs_content *c = NULL;
 	if (e) {

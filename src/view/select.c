@@ -190,14 +190,20 @@ static void accumulate(struct selection *s, const dfs_module *m, int64_t nprocs)
 	dfs_accum_free(a);
 }
 
-struct selection *dfs_selection(struct entry *e, struct loaded *l, int id)
+#define MAX_DIR_FILTERS 32
+
+struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
+                                int id)
 {
 	struct selection *s = &l->sel[id];
 	if (s->ready)
 		return s;
 	s->ready = true;
 	const dfs_log_module *lm = dfs_log_get_module(l->log, id);
-	struct module_state *ms = &e->mod[id];
+	const struct module_state *ms = dfs_entry_mod_get(e, id);
+	static const struct module_state none;
+	if (!ms)
+		ms = &none;
 	const dfs_module *m = lm->module;
 	if (!m || !lm->present) {
 		dfs_error err;
@@ -213,9 +219,13 @@ struct selection *dfs_selection(struct entry *e, struct loaded *l, int id)
 	}
 	s->records = ms->imported ? ms->imported : &lm->records;
 	s->total = s->records->count;
-	const dfs_filter *filters[2];
-	size_t nf = 0;
+	const dfs_filter *filters[MAX_DIR_FILTERS + 2];
+	struct dir_compiled *dirs[MAX_DIR_FILTERS];
+	size_t nf = 0, nd = 0;
 	if (!ms->imported) {
+		nd = dfs_dir_filters_acquire(v, e->vpath, id, dirs, MAX_DIR_FILTERS);
+		for (size_t k = 0; k < nd; k++)
+			filters[nf++] = dirs[k]->f[id];
 		if (ms->log_filter && !dfs_filter_matches_all(ms->log_filter))
 			filters[nf++] = ms->log_filter;
 		if (ms->filter && !dfs_filter_matches_all(ms->filter))
@@ -229,6 +239,7 @@ struct selection *dfs_selection(struct entry *e, struct loaded *l, int id)
 			dfs_error err;
 			dfs_error_set(&err, DFS_ERR_NOMEM, "out of memory");
 			sel_fail(s, &err);
+			dfs_dir_filters_release(dirs, nd);
 			return s;
 		}
 		for (size_t i = 0; i < s->total; i++)
@@ -236,12 +247,14 @@ struct selection *dfs_selection(struct entry *e, struct loaded *l, int id)
 			                   dfs_record_size(s->records, i), filters, nf))
 				s->index[s->count++] = i;
 	}
+	dfs_dir_filters_release(dirs, nd);
 	if (m->accumulator)
 		accumulate(s, m, dfs_log_job(l->log)->nprocs);
 	return s;
 }
 
-const dfs_derived_metrics *dfs_combined_metrics(struct entry *e, struct loaded *l)
+const dfs_derived_metrics *dfs_combined_metrics(dfs_view *v, struct entry *e,
+                                                struct loaded *l)
 {
 	if (l->combined_ready)
 		return &l->combined;
@@ -254,7 +267,7 @@ const dfs_derived_metrics *dfs_combined_metrics(struct entry *e, struct loaded *
 		const dfs_log_module *lm = dfs_log_get_module(l->log, ids[k]);
 		if (!lm->present || lm->status != DFS_OK)
 			continue;
-		struct selection *s = dfs_selection(e, l, ids[k]);
+		struct selection *s = dfs_selection(v, e, l, ids[k]);
 		if (s->status != DFS_OK || inject_selection(a, lm->module, s, &err)) {
 			dfs_accum_free(a);
 			return NULL;

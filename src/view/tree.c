@@ -11,12 +11,16 @@
 #include "view/view_int.h"
 
 const struct file_def dfs_file_defs[F_KINDS] = {
+	{"jobs.csv", F_JOBS, LEVEL_DIR, false, false, true},
+	{"filter", F_DIR_FILTER, LEVEL_DIR, true, false, false},
+	{"filter.error", F_DIR_FILTER_ERROR, LEVEL_DIR, false, false, false},
 	{"header.txt", F_HEADER, LEVEL_LOG, false, false, false},
 	{"mounts.csv", F_MOUNTS, LEVEL_LOG, false, false, false},
 	{"names.csv", F_NAMES, LEVEL_LOG, false, false, false},
 	{"filter", F_LOG_FILTER, LEVEL_LOG, true, false, false},
 	{"filter.error", F_LOG_FILTER_ERROR, LEVEL_LOG, false, false, false},
 	{"derived_metrics", F_LOG_DERIVED, LEVEL_LOG, false, false, true},
+	{"filtered.darshan", F_FILTERED, LEVEL_LOG, false, false, true},
 	{"ERROR", F_ERROR, LEVEL_LOG, false, false, false},
 	{"records.csv", F_RECORDS, LEVEL_MODULE, true, false, true},
 	{"filter", F_FILTER, LEVEL_MODULE, true, false, false},
@@ -56,7 +60,8 @@ void dfs_node_free(struct node *n)
 {
 	free(n->src);
 	free(n->log_vpath);
-	n->src = n->log_vpath = NULL;
+	free(n->dir_vpath);
+	n->src = n->log_vpath = n->dir_vpath = NULL;
 }
 
 static bool is_log_name(const char *name)
@@ -67,7 +72,7 @@ static bool is_log_name(const char *name)
 
 /* A source entry shown in the view: a directory (not through a symlink,
  * so the tree has no cycles) or a regular file named *.darshan. */
-static int source_kind(const char *path, const char *name, struct stat *st)
+int dfs_source_kind(const char *path, const char *name, struct stat *st)
 {
 	if (lstat(path, st) != 0)
 		return -1;
@@ -103,6 +108,10 @@ int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err)
 		return -1;
 	}
 	n->kind = v->single ? N_LOGDIR : N_SRCDIR;
+	if (!v->single && !(n->dir_vpath = strdup("/"))) {
+		dfs_node_free(n);
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	}
 	if (v->single && !(n->log_vpath = strdup("/"))) {
 		dfs_node_free(n);
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
@@ -124,11 +133,17 @@ int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err)
 		name[len] = '\0';
 		switch (n->kind) {
 		case N_SRCDIR: {
+			const struct file_def *fd = dfs_file_def_by_name(LEVEL_DIR, name);
+			if (fd) {
+				n->kind = N_FILE;
+				n->file = fd->kind;
+				break;
+			}
 			char *next = dfs_path_join(n->src, name);
 			if (!next)
 				goto nomem;
 			struct stat st;
-			int kind = source_kind(next, name, &st);
+			int kind = dfs_source_kind(next, name, &st);
 			if (kind < 0) {
 				free(next);
 				goto enoent;
@@ -137,10 +152,14 @@ int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err)
 			n->src = next;
 			n->st = st;
 			n->kind = kind;
+			char *vp = strndup(path, (size_t)(p - path) + len);
+			if (!vp)
+				goto nomem;
 			if (kind == N_LOGDIR) {
-				n->log_vpath = strndup(path, (size_t)(p - path) + len);
-				if (!n->log_vpath)
-					goto nomem;
+				n->log_vpath = vp;
+			} else {
+				free(n->dir_vpath);
+				n->dir_vpath = vp;
 			}
 			break;
 		}
@@ -233,6 +252,26 @@ static void node_stat(const struct node *n, dfs_node_stat *st)
 	}
 }
 
+/* jobs.csv, filter and filter.error of a source directory */
+static int dir_file_stat(dfs_view *v, const struct node *n, dfs_node_stat *st,
+                         dfs_error *err)
+{
+	if (n->file == F_JOBS) {
+		dfs_content *c = dfs_jobs_content(v, n, err);
+		if (!c)
+			return -1;
+		st->size = c->size;
+		dfs_content_release(c);
+		return 0;
+	}
+	char *text = dfs_dir_filter_text(v, n->dir_vpath, n->file == F_DIR_FILTER_ERROR);
+	if (!text)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	st->size = strlen(text);
+	free(text);
+	return 0;
+}
+
 /* Does a file of the module/log exist (known from the header alone)? */
 static bool file_exists(const struct entry *e, int module, enum file_kind k)
 {
@@ -247,7 +286,7 @@ static bool file_exists(const struct entry *e, int module, enum file_kind k)
 	if (fd->needs_accumulator && !m->accumulator)
 		return false;
 	if (k == F_PARTIAL)
-		return (e->hdr.partial_flag >> module) & 1;
+		return (e->partial >> module) & 1;
 	return true;
 }
 
@@ -262,6 +301,11 @@ int dfs_view_stat(dfs_view *v, const char *path, dfs_node_stat *st,
 	if (n.kind == N_SRCDIR) {
 		dfs_node_free(&n);
 		return 0;
+	}
+	if (n.kind == N_FILE && dfs_file_defs[n.file].level == LEVEL_DIR) {
+		ret = dir_file_stat(v, &n, st, err);
+		dfs_node_free(&n);
+		return ret;
 	}
 	struct entry *e = dfs_entry_get(v, &n, err);
 	if (!e) {
@@ -311,10 +355,22 @@ static int list_source_dir(const struct node *n, dfs_view_filler fill,
 		return dfs_error_set(err, DFS_ERR_IO, "%s: %s", n->src, strerror(errno));
 	struct dirent *de;
 	int ret = 0;
+	dfs_node_stat fs;
+	base_stat(&n->st, &fs);
+	for (int k = 0; k < F_KINDS; k++) {
+		const struct file_def *fd = &dfs_file_defs[k];
+		if (fd->level != LEVEL_DIR)
+			continue;
+		fs.mode = file_mode(&n->st, fd->writable);
+		if (fill(ctx, fd->name, &fs)) {
+			closedir(d);
+			return 0;
+		}
+	}
 	while ((de = readdir(d))) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		if (strlen(de->d_name) >= 256)
+		if (strlen(de->d_name) >= 256 || dfs_file_def_by_name(LEVEL_DIR, de->d_name))
 			continue;
 		char *path = dfs_path_join(n->src, de->d_name);
 		if (!path) {
@@ -322,7 +378,7 @@ static int list_source_dir(const struct node *n, dfs_view_filler fill,
 			break;
 		}
 		struct stat st;
-		int kind = source_kind(path, de->d_name, &st);
+		int kind = dfs_source_kind(path, de->d_name, &st);
 		free(path);
 		if (kind < 0)
 			continue;

@@ -6,6 +6,8 @@
  *   select.c   filters -> selection -> accumulator results
  *   files.c    the content of each generated file, snapshots
  *   write.c    write sessions on filter files and records.csv
+ *   dirs.c     directory filters (apply to every log below a directory)
+ *   jobs.c     jobs.csv: one row per (log, module) of a whole subtree
  *
  * Locking: view->lock guards the entry table and the LRU list and is held
  * only briefly.  entry->lock guards everything in one entry, including
@@ -28,16 +30,18 @@ enum node_kind { N_SRCDIR, N_LOGDIR, N_MODDIR, N_FILE };
 
 /* Every generated or writable file of the tree. */
 enum file_kind {
+	/* in a source directory */
+	F_JOBS, F_DIR_FILTER, F_DIR_FILTER_ERROR,
 	/* in a log directory */
 	F_HEADER, F_MOUNTS, F_NAMES, F_LOG_FILTER, F_LOG_FILTER_ERROR,
-	F_LOG_DERIVED, F_ERROR,
+	F_LOG_DERIVED, F_FILTERED, F_ERROR,
 	/* in a module directory */
 	F_RECORDS, F_FILTER, F_FILTER_ERROR, F_DERIVED, F_DERIVED_JSON, F_TOTAL,
 	F_TOTAL_CSV, F_PARTIAL,
 	F_KINDS
 };
 
-enum file_level { LEVEL_LOG, LEVEL_MODULE };
+enum file_level { LEVEL_DIR, LEVEL_LOG, LEVEL_MODULE };
 
 struct file_def {
 	const char *name;
@@ -85,6 +89,7 @@ struct module_state {
 
 struct loaded {
 	dfs_log *log;                 /* NULL when decoding failed */
+	uint64_t dir_gen;             /* directory filters the caches used */
 	dfs_status status;
 	char *error;
 	size_t bytes;                 /* memory accounted to the cache */
@@ -104,11 +109,12 @@ struct entry {
 	pthread_mutex_t lock;
 	int users;                    /* threads using it (view->lock) */
 
-	/* the header, read without decoding (for listings) */
+	/* from the header, read without decoding (for listings) */
 	bool peeked;
 	struct timespec peek_mtime;
 	off_t peek_size;
-	dfs_log_header hdr;
+	uint64_t present;             /* modules with data */
+	uint64_t partial;             /* modules flagged incomplete */
 	dfs_status peek_status;
 	char *peek_error;
 
@@ -117,7 +123,10 @@ struct entry {
 	struct timespec changed;      /* when gen last moved */
 	char *log_filter_text;
 	char *log_filter_error;
-	struct module_state mod[DFS_MOD_SLOTS];
+	struct module_state *mod;     /* DFS_MOD_KNOWN slots, NULL until used */
+
+	/* what jobs.csv shows for this log, NULL until computed */
+	struct job_summary *summary;
 
 	/* decoded form, NULL when evicted */
 	struct loaded *loaded;
@@ -138,6 +147,25 @@ struct dfs_view {
 	atomic_ullong decodes;
 	dfs_view_changed_fn changed;
 	void *changed_ctx;
+	/* directory filters (view->lock) */
+	struct dirstate *dirs;
+	uint64_t dir_gen;             /* bumped by every directory filter change */
+	uint64_t change_gen;          /* bumped by every accepted write anywhere */
+	struct jobs_cache *jobs;      /* recently rendered jobs.csv files */
+};
+
+/* The filter of one source directory. */
+struct dir_compiled {
+	atomic_int refs;
+	dfs_filter *f[DFS_MOD_KNOWN];   /* compiled per module, NULL = none */
+};
+
+struct dirstate {
+	char *vpath;                  /* "/" or "/2026/11" */
+	char *text;                   /* active filter, NULL = none */
+	char *error;                  /* filter.error */
+	struct dir_compiled *compiled;
+	struct dirstate *next;
 };
 
 /* ---- nodes ------------------------------------------------------------------ */
@@ -148,10 +176,13 @@ struct node {
 	int module;                   /* -1 outside a module */
 	char *src;                    /* source dir or log file */
 	char *log_vpath;              /* the log's directory in the view */
+	char *dir_vpath;              /* the source directory in the view */
 	struct stat st;               /* of src */
 };
 
 int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err);
+/* What a source entry is in the view: N_SRCDIR, N_LOGDIR or -1 (hidden). */
+int dfs_source_kind(const char *path, const char *name, struct stat *st);
 void dfs_node_free(struct node *n);
 
 /* ---- entries ---------------------------------------------------------------- */
@@ -171,6 +202,10 @@ void dfs_entry_account(dfs_view *v, struct entry *e, long delta);
 void dfs_entry_bump(dfs_view *v, struct entry *e);
 /* Modules that get a directory, from the header. */
 bool dfs_entry_has_module(const struct entry *e, int id);
+/* Filter state of a module: NULL if it never had any (entry_mod_get), or
+ * created on demand (entry_mod, NULL only when out of memory). */
+const struct module_state *dfs_entry_mod_get(const struct entry *e, int id);
+struct module_state *dfs_entry_mod(struct entry *e, int id);
 
 /* ---- selection ---------------------------------------------------------------- */
 
@@ -179,11 +214,35 @@ bool dfs_entry_has_module(const struct entry *e, int id);
 dfs_filter *dfs_compile_for_module(const dfs_module *m, const char *text,
                                    size_t len, bool lenient, dfs_error *err);
 /* The selection of module `id`, computed if needed (entry locked). */
-struct selection *dfs_selection(struct entry *e, struct loaded *l, int id);
+struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
+                                int id);
 void dfs_selection_free(struct selection *s);
 /* The combined POSIX+STDIO derived metrics (entry locked). */
-const dfs_derived_metrics *dfs_combined_metrics(struct entry *e,
+const dfs_derived_metrics *dfs_combined_metrics(dfs_view *v, struct entry *e,
                                                 struct loaded *l);
+
+/* ---- directory filters ------------------------------------------------------ */
+
+/* Compiled filters of the directories above a log (its vpath), for module
+ * id; references to release with dfs_dir_filters_release.  Returns the
+ * count (at most `max`). */
+size_t dfs_dir_filters_acquire(dfs_view *v, const char *log_vpath, int id,
+                               struct dir_compiled **out, size_t max);
+void dfs_dir_filters_release(struct dir_compiled **c, size_t n);
+/* Install the filter of a directory (view->lock is taken inside). */
+int dfs_dir_filter_install(dfs_view *v, const char *vpath, const char *text,
+                           size_t len, dfs_error *err);
+void dfs_dir_filter_set_error(dfs_view *v, const char *vpath, const char *msg);
+/* Text of the filter / filter.error of a directory (malloc'd, "" if none). */
+char *dfs_dir_filter_text(dfs_view *v, const char *vpath, bool error);
+void dfs_dirs_free(dfs_view *v);
+
+/* ---- jobs.csv --------------------------------------------------------------- */
+
+struct job_summary;
+void dfs_job_summary_free(struct job_summary *s);
+dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n, dfs_error *err);
+void dfs_jobs_cache_free(dfs_view *v);
 
 /* ---- content ------------------------------------------------------------------ */
 
@@ -203,6 +262,11 @@ dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
 /* ---- helpers ------------------------------------------------------------------ */
 
 char *dfs_path_join(const char *a, const char *b);
-void dfs_view_notify(dfs_view *v, const char *vpath);
+/* Tell the front end: a log directory's files changed (log_dir), or one
+ * file changed. */
+void dfs_view_notify(dfs_view *v, const char *vpath, bool log_dir);
+/* Notify the jobs.csv of every directory from the root down to `vpath`'s
+ * parent (they summarize the log at vpath). */
+void dfs_view_notify_ancestors(dfs_view *v, const char *vpath);
 
 #endif

@@ -27,7 +27,8 @@ struct dfs_write {
 
 static bool is_filter(const struct node *n)
 {
-	return n->kind == N_FILE && (n->file == F_FILTER || n->file == F_LOG_FILTER);
+	return n->kind == N_FILE && (n->file == F_FILTER || n->file == F_LOG_FILTER ||
+	                             n->file == F_DIR_FILTER);
 }
 
 static bool is_import(const struct node *n)
@@ -38,8 +39,12 @@ static bool is_import(const struct node *n)
 
 static void set_error_text(struct entry *e, const struct node *n, const char *msg)
 {
+	struct module_state *ms = n->file == F_LOG_FILTER ? NULL
+	                                                  : dfs_entry_mod(e, n->module);
 	char **slot = n->file == F_LOG_FILTER ? &e->log_filter_error
-	                                      : &e->mod[n->module].error_text;
+	                                      : ms ? &ms->error_text : NULL;
+	if (!slot)
+		return;
 	free(*slot);
 	*slot = msg ? strdup(msg) : NULL;
 }
@@ -116,14 +121,24 @@ static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
 			free(copy);
 			return -1;
 		}
-		for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+		if (!dfs_entry_mod(e, 0)) {
+			for (int id = 0; id < DFS_MOD_SLOTS; id++)
+				dfs_filter_free(compiled[id]);
+			free(copy);
+			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		}
+		for (int id = 0; id < DFS_MOD_KNOWN; id++) {
 			dfs_filter_free(e->mod[id].log_filter);
 			e->mod[id].log_filter = compiled[id];
 		}
 		free(e->log_filter_text);
 		e->log_filter_text = copy;
 	} else {
-		struct module_state *ms = &e->mod[n->module];
+		struct module_state *ms = dfs_entry_mod(e, n->module);
+		if (!ms) {
+			free(copy);
+			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		}
 		dfs_filter *f = dfs_compile_for_module(dfs_module_get(n->module), text,
 		                                       len, false, err);
 		if (!f) {
@@ -162,7 +177,12 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 		free(recs);
 		return -1;
 	}
-	struct module_state *ms = &e->mod[n->module];
+	struct module_state *ms = dfs_entry_mod(e, n->module);
+	if (!ms) {
+		dfs_records_free(recs);
+		free(recs);
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	}
 	if (ms->imported) {
 		dfs_records_free(ms->imported);
 		free(ms->imported);
@@ -178,6 +198,7 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 	return 0;
 }
 
+
 /* Position of a compile error ("at N: ..."), 0 if none. */
 static size_t error_position(const dfs_error *err)
 {
@@ -187,10 +208,93 @@ static size_t error_position(const dfs_error *err)
 	return pos;
 }
 
+/* After a refused expression: true if it only looks cut short (the error
+ * is at its very end, no newline ended it, more data may come). */
+static bool cut_short(const dfs_write *w, bool final, const dfs_error *err)
+{
+	size_t a, b;
+	const char *t = w->text.data ? w->text.data : "";
+	trimmed(t, w->text.len, &a, &b);
+	return err->code == DFS_ERR_INVAL && !final && error_position(err) > b &&
+	       (w->text.len == 0 || t[w->text.len - 1] != '\n');
+}
+
+/* Notify every decoded log below a directory (their files changed). */
+static void notify_logs_below(dfs_view *v, const char *dir)
+{
+	size_t n = 0, cap = 0;
+	char **list = NULL;
+	size_t dlen = strlen(dir);
+	pthread_mutex_lock(&v->lock);
+	for (size_t i = 0; i < v->table_size; i++)
+		for (struct entry *e = v->table[i]; e; e = e->hnext) {
+			if (!e->loaded || (dlen > 1 && (strncmp(e->vpath, dir, dlen) != 0 ||
+			                                e->vpath[dlen] != '/')))
+				continue;
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				char **l = realloc(list, cap * sizeof(char *));
+				if (!l)
+					goto out;
+				list = l;
+			}
+			if ((list[n] = strdup(e->vpath)))
+				n++;
+		}
+out:
+	pthread_mutex_unlock(&v->lock);
+	for (size_t i = 0; i < n; i++) {
+		dfs_view_notify(v, list[i], true);
+		free(list[i]);
+	}
+	free(list);
+}
+
+static void notify_dir(dfs_view *v, const char *dir)
+{
+	static const char *const files[] = {"jobs.csv", "filter", "filter.error"};
+	for (size_t k = 0; k < 3; k++) {
+		char *p = dfs_path_join(dir, files[k]);
+		if (p)
+			dfs_view_notify(v, p, false);
+		free(p);
+	}
+	dfs_view_notify_ancestors(v, dir);
+	notify_logs_below(v, dir);
+}
+
+static int apply_dir(dfs_write *w, bool final, dfs_error *err)
+{
+	dfs_view *v = w->v;
+	const char *t = w->text.data ? w->text.data : "";
+	int ret = 0;
+	if (w->text.len > DFS_FILTER_MAX_LEN) {
+		ret = dfs_error_set(err, DFS_ERR_INVAL, "filter longer than %d bytes",
+		                    DFS_FILTER_MAX_LEN);
+	} else if (dfs_dir_filter_install(v, w->n.dir_vpath, t, w->text.len, err) == 0) {
+		w->pending = false;
+		notify_dir(v, w->n.dir_vpath);
+		return 0;
+	} else if (cut_short(w, final, err)) {
+		dfs_error_clear(err);
+		return 0;
+	} else {
+		ret = -1;
+	}
+	if (err->code == DFS_ERR_TOOBIG)
+		err->code = DFS_ERR_INVAL;
+	dfs_dir_filter_set_error(v, w->n.dir_vpath, err->msg);
+	w->pending = false;
+	notify_dir(v, w->n.dir_vpath);
+	return ret;
+}
+
 /* Apply the session's text.  `final`: at close, nothing can follow. */
 static int apply(dfs_write *w, bool final, dfs_error *err)
 {
 	dfs_view *v = w->v;
+	if (w->n.file == F_DIR_FILTER)
+		return apply_dir(w, final, err);
 	struct entry *e = dfs_entry_get(v, &w->n, err);
 	if (!e)
 		return -1;
@@ -208,13 +312,7 @@ static int apply(dfs_write *w, bool final, dfs_error *err)
 	                          w->text.len, err) == 0) {
 		w->pending = false;
 	} else {
-		size_t a, b;
-		const char *t = w->text.data ? w->text.data : "";
-		trimmed(t, w->text.len, &a, &b);
-		bool cut_short = err->code == DFS_ERR_INVAL && !final &&
-		                 error_position(err) > b &&
-		                 (w->text.len == 0 || t[w->text.len - 1] != '\n');
-		if (cut_short) {
+		if (cut_short(w, final, err)) {
 			dfs_error_clear(err); /* wait for the rest */
 		} else {
 			if (err->code == DFS_ERR_TOOBIG)
@@ -231,8 +329,10 @@ static int apply(dfs_write *w, bool final, dfs_error *err)
 	else if (ret != 0)
 		vpath = copy = strdup(e->vpath); /* filter.error changed */
 	dfs_entry_put(v, e);
-	if (vpath)
-		dfs_view_notify(v, vpath);
+	if (vpath) {
+		dfs_view_notify(v, vpath, true);
+		dfs_view_notify_ancestors(v, vpath);
+	}
 	free(copy);
 	return ret;
 }
@@ -256,6 +356,16 @@ dfs_write *dfs_view_open_write(dfs_view *v, const char *path, bool truncate,
 		dfs_write_free(w);
 		return NULL;
 	}
+	if (w->n.file == F_DIR_FILTER) {
+		if (!truncate) {
+			char *cur = dfs_dir_filter_text(v, w->n.dir_vpath, false);
+			if (cur)
+				dfs_buf_adds(&w->text, cur);
+			free(cur);
+		}
+		w->pending = truncate;
+		return w;
+	}
 	struct entry *e = dfs_entry_get(v, &w->n, err);
 	if (!e) {
 		dfs_write_free(w);
@@ -265,8 +375,9 @@ dfs_write *dfs_view_open_write(dfs_view *v, const char *path, bool truncate,
 	if (ret == 0 && w->n.module >= 0 && !dfs_entry_has_module(e, w->n.module))
 		ret = dfs_error_set(err, DFS_ERR_NOENT, "%s: no such file", path);
 	if (ret == 0 && !truncate && !w->import) {
+		const struct module_state *ms = dfs_entry_mod_get(e, w->n.module);
 		const char *cur = w->n.file == F_LOG_FILTER ? e->log_filter_text
-		                                            : e->mod[w->n.module].filter_text;
+		                                            : ms ? ms->filter_text : NULL;
 		if (cur && *cur) {
 			dfs_buf_adds(&w->text, cur);
 			dfs_buf_addc(&w->text, '\n');

@@ -1,0 +1,204 @@
+/* dirs.c - directory filters: `echo EXPR > DIR/filter` applies EXPR to
+ * every log below DIR, ANDed with the filters of the directories above it
+ * and with each log's and module's own filters.
+ *
+ * A directory filter is compiled once for every module it can apply to
+ * (unknown columns of a module count as missing values there, as for a
+ * log-wide filter).  The compiled set is reference-counted so selections
+ * being computed keep using the set they started with while a write
+ * replaces it.  Every change bumps view->dir_gen; decoded logs notice on
+ * their next use and recompute their selections. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "view/view_int.h"
+
+static void compiled_unref(struct dir_compiled *c)
+{
+	if (!c || atomic_fetch_sub(&c->refs, 1) != 1)
+		return;
+	for (int id = 0; id < DFS_MOD_KNOWN; id++)
+		dfs_filter_free(c->f[id]);
+	free(c);
+}
+
+/* view->lock held */
+static struct dirstate *find(dfs_view *v, const char *vpath, bool create)
+{
+	for (struct dirstate *d = v->dirs; d; d = d->next)
+		if (strcmp(d->vpath, vpath) == 0)
+			return d;
+	if (!create)
+		return NULL;
+	struct dirstate *d = calloc(1, sizeof(*d));
+	if (!d || !(d->vpath = strdup(vpath))) {
+		free(d);
+		return NULL;
+	}
+	d->next = v->dirs;
+	v->dirs = d;
+	return d;
+}
+
+/* Is directory `dir` (a vpath) an ancestor of `path`? */
+static bool is_above(const char *dir, const char *path)
+{
+	if (strcmp(dir, "/") == 0)
+		return true;
+	size_t n = strlen(dir);
+	return strncmp(dir, path, n) == 0 && path[n] == '/';
+}
+
+size_t dfs_dir_filters_acquire(dfs_view *v, const char *log_vpath, int id,
+                               struct dir_compiled **out, size_t max)
+{
+	size_t n = 0;
+	if (id < 0 || id >= DFS_MOD_KNOWN)
+		return 0;
+	pthread_mutex_lock(&v->lock);
+	for (struct dirstate *d = v->dirs; d && n < max; d = d->next) {
+		if (!d->compiled || !d->compiled->f[id] || !is_above(d->vpath, log_vpath))
+			continue;
+		atomic_fetch_add(&d->compiled->refs, 1);
+		out[n++] = d->compiled;
+	}
+	pthread_mutex_unlock(&v->lock);
+	return n;
+}
+
+void dfs_dir_filters_release(struct dir_compiled **c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		compiled_unref(c[i]);
+}
+
+/* Compile for every module with a decoder: strictly where possible,
+ * leniently (unknown columns are missing values) elsewhere; valid if some
+ * module takes it strictly. */
+static struct dir_compiled *compile_all(const char *text, size_t len,
+                                        dfs_error *err)
+{
+	struct dir_compiled *c = calloc(1, sizeof(*c));
+	if (!c) {
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	atomic_init(&c->refs, 1);
+	bool strict_ok = false;
+	dfs_error first = {0};
+	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
+		const dfs_module *m = dfs_module_get(id);
+		if (!m)
+			continue;
+		dfs_error e = {0};
+		c->f[id] = dfs_compile_for_module(m, text, len, false, &e);
+		if (c->f[id]) {
+			strict_ok = true;
+			continue;
+		}
+		if (first.code == DFS_OK)
+			first = e;
+		c->f[id] = dfs_compile_for_module(m, text, len, true, &e);
+		if (!c->f[id]) {
+			*err = e;
+			compiled_unref(c);
+			return NULL;
+		}
+	}
+	if (!strict_ok) {
+		*err = first;
+		compiled_unref(c);
+		return NULL;
+	}
+	return c;
+}
+
+int dfs_dir_filter_install(dfs_view *v, const char *vpath, const char *text,
+                           size_t len, dfs_error *err)
+{
+	size_t a = 0, b = len;
+	while (a < b && strchr(" \t\r\n", text[a]))
+		a++;
+	while (b > a && strchr(" \t\r\n", text[b - 1]))
+		b--;
+	struct dir_compiled *c = compile_all(text, len, err);
+	if (!c)
+		return -1;
+	bool all = true;
+	for (int id = 0; id < DFS_MOD_KNOWN; id++)
+		if (c->f[id] && !dfs_filter_matches_all(c->f[id]))
+			all = false;
+	char *copy = strndup(text + a, b - a);
+	if (!copy) {
+		compiled_unref(c);
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	}
+	pthread_mutex_lock(&v->lock);
+	struct dirstate *d = find(v, vpath, true);
+	if (!d) {
+		pthread_mutex_unlock(&v->lock);
+		compiled_unref(c);
+		free(copy);
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	}
+	struct dir_compiled *old = d->compiled;
+	free(d->text);
+	d->text = copy;
+	d->compiled = all ? NULL : c;
+	free(d->error);
+	d->error = NULL;
+	v->dir_gen++;
+	v->change_gen++;
+	pthread_mutex_unlock(&v->lock);
+	if (all)
+		compiled_unref(c);
+	compiled_unref(old);
+	return 0;
+}
+
+void dfs_dir_filter_set_error(dfs_view *v, const char *vpath, const char *msg)
+{
+	pthread_mutex_lock(&v->lock);
+	struct dirstate *d = find(v, vpath, true);
+	if (d) {
+		free(d->error);
+		d->error = msg ? strdup(msg) : NULL;
+	}
+	pthread_mutex_unlock(&v->lock);
+}
+
+char *dfs_dir_filter_text(dfs_view *v, const char *vpath, bool error)
+{
+	pthread_mutex_lock(&v->lock);
+	struct dirstate *d = find(v, vpath, false);
+	const char *t = d ? (error ? d->error : d->text) : NULL;
+	char *out;
+	if (t && *t) {
+		size_t n = strlen(t);
+		out = malloc(n + 2);
+		if (out) {
+			memcpy(out, t, n);
+			out[n] = '\n';
+			out[n + 1] = '\0';
+		}
+	} else {
+		out = strdup("");
+	}
+	pthread_mutex_unlock(&v->lock);
+	return out;
+}
+
+void dfs_dirs_free(dfs_view *v)
+{
+	struct dirstate *d = v->dirs;
+	while (d) {
+		struct dirstate *next = d->next;
+		compiled_unref(d->compiled);
+		free(d->vpath);
+		free(d->text);
+		free(d->error);
+		free(d);
+		d = next;
+	}
+	v->dirs = NULL;
+}

@@ -1,0 +1,445 @@
+/* jobs.c - jobs.csv: one row per (log, module with an accumulator) for
+ * every log below a directory, plus a POSIX+STDIO row per log, with the
+ * numbers that log's own derived_metrics shows for its current selection.
+ *
+ * The source subtree is walked on each request; logs are summarized in
+ * parallel on all cores, through the LRU cache (a tree of 100,000 logs
+ * never needs them all decoded at once), and each log's summary is kept
+ * in its entry until the log file or a filter changes.  A rendered
+ * jobs.csv is reused for a second (the kernel asks for its size and then
+ * reads it) unless a filter changed meanwhile. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "darshanfs/csv.h"
+#include "view/view_int.h"
+
+#define COMBINED (-1)
+#define MAX_ROWS 8
+#define CACHE_SECONDS 1.0
+#define CACHE_SLOTS 16
+
+static const char header[] =
+	"log,module,exe,jobid,uid,nprocs,start_time,end_time,run_time,partial,"
+	"records,total_bytes,bytes_read,bytes_written,total_files,read_only_files,"
+	"write_only_files,read_write_files,unique_files,shared_files,"
+	"time_by_slowest,perf_by_slowest,error\n";
+
+struct job_row {
+	int module;                 /* module id or COMBINED */
+	bool partial;
+	bool ok;
+	uint64_t records;
+	dfs_derived_metrics dm;
+	char *error;
+};
+
+struct job_summary {
+	uint64_t gen, dir_gen;
+	struct timespec mtime;
+	off_t size;
+	char *error;                /* the log cannot be read */
+	char *exe;
+	int64_t jobid, uid, nprocs, start, end;
+	double run_time;
+	size_t nrows;
+	struct job_row rows[MAX_ROWS];
+};
+
+void dfs_job_summary_free(struct job_summary *s)
+{
+	if (!s)
+		return;
+	free(s->error);
+	free(s->exe);
+	for (size_t i = 0; i < s->nrows; i++)
+		free(s->rows[i].error);
+	free(s);
+}
+
+/* ---- one log ------------------------------------------------------------------ */
+
+static struct job_summary *summarize(dfs_view *v, struct entry *e,
+                                     uint64_t dir_gen)
+{
+	struct job_summary *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	dfs_error err = {0};
+	struct loaded *l = dfs_entry_load(v, e, &err);
+	s->gen = e->gen;
+	s->dir_gen = dir_gen;
+	s->mtime = e->loaded_mtime;
+	s->size = e->loaded_size;
+	if (!l) {
+		s->error = strdup(err.msg[0] ? err.msg : "unreadable log");
+		return s;
+	}
+	const dfs_job *j = dfs_log_job(l->log);
+	s->exe = strdup(j->exe);
+	s->jobid = j->jobid;
+	s->uid = j->uid;
+	s->nprocs = j->nprocs;
+	s->start = j->start_sec;
+	s->end = j->end_sec;
+	s->run_time = j->run_time;
+	const dfs_log_header *h = dfs_log_get_header(l->log);
+	bool posix = false, stdio = false;
+	for (int id = 0; id < DFS_MOD_KNOWN && s->nrows < MAX_ROWS - 1; id++) {
+		const dfs_log_module *lm = dfs_log_get_module(l->log, id);
+		if (!lm->present || !lm->module || !lm->module->accumulator)
+			continue;
+		posix |= id == DFS_MOD_POSIX;
+		stdio |= id == DFS_MOD_STDIO;
+		struct job_row *r = &s->rows[s->nrows++];
+		r->module = id;
+		r->partial = (h->partial_flag >> id) & 1;
+		struct selection *sel = dfs_selection(v, e, l, id);
+		if (sel->status != DFS_OK || !sel->accumulated) {
+			r->error = strdup(sel->error ? sel->error : "unavailable");
+			continue;
+		}
+		r->ok = true;
+		r->records = sel->count;
+		r->dm = sel->dm;
+	}
+	if (posix && stdio) {
+		struct job_row *r = &s->rows[s->nrows++];
+		r->module = COMBINED;
+		r->partial = ((h->partial_flag >> DFS_MOD_POSIX) & 1) ||
+		             ((h->partial_flag >> DFS_MOD_STDIO) & 1);
+		const dfs_derived_metrics *dm = dfs_combined_metrics(v, e, l);
+		if (dm) {
+			r->ok = true;
+			r->dm = *dm;
+			r->records = s->rows[0].records;
+			for (size_t k = 0; k + 1 < s->nrows; k++)
+				if (s->rows[k].module == DFS_MOD_STDIO)
+					r->records += s->rows[k].records;
+		} else {
+			r->error = strdup("combined metrics unavailable");
+		}
+	}
+	return s;
+}
+
+static void add_double(dfs_buf *b, double d)
+{
+	dfs_buf_add_double(b, d);
+}
+
+static void render_rows(const struct job_summary *s, const char *rel, dfs_buf *out)
+{
+	if (s->error) {
+		dfs_csv_field(out, rel, strlen(rel));
+		dfs_buf_adds(out, ",,,,,,,,,,,,,,,,,,,,,,");
+		dfs_csv_field(out, s->error, strlen(s->error));
+		dfs_buf_addc(out, '\n');
+		return;
+	}
+	/* a log without any module that has an accumulator still gets a row
+	 * with its job fields */
+	static const struct job_row none = {.module = -2};
+	size_t nrows = s->nrows ? s->nrows : 1;
+	for (size_t i = 0; i < nrows; i++) {
+		const struct job_row *r = s->nrows ? &s->rows[i] : &none;
+		const dfs_derived_metrics *dm = &r->dm;
+		const dfs_category_counters *cc = dm->category_counters;
+		dfs_csv_field(out, rel, strlen(rel));
+		dfs_buf_addc(out, ',');
+		dfs_buf_adds(out, r->module == COMBINED ? "POSIX+STDIO" :
+		                  r->module < 0 ? "" : dfs_module_get(r->module)->name);
+		dfs_buf_addc(out, ',');
+		dfs_csv_field(out, s->exe, strlen(s->exe));
+		dfs_buf_printf(out, ",%lld,%lld,%lld,%lld,%lld,", (long long)s->jobid,
+		               (long long)s->uid, (long long)s->nprocs, (long long)s->start,
+		               (long long)s->end);
+		add_double(out, s->run_time);
+		dfs_buf_printf(out, ",%d,", r->partial ? 1 : 0);
+		if (!r->ok) {
+			dfs_buf_adds(out, ",,,,,,,,,,,,");
+			if (r->error)
+				dfs_csv_field(out, r->error, strlen(r->error));
+			dfs_buf_addc(out, '\n');
+			continue;
+		}
+		dfs_buf_printf(out, "%llu,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,",
+		               (unsigned long long)r->records, (long long)dm->total_bytes,
+		               (long long)cc[DFS_ALL_FILES].total_read_volume_bytes,
+		               (long long)cc[DFS_ALL_FILES].total_write_volume_bytes,
+		               (long long)cc[DFS_ALL_FILES].count,
+		               (long long)cc[DFS_RO_FILES].count,
+		               (long long)cc[DFS_WO_FILES].count,
+		               (long long)cc[DFS_RW_FILES].count,
+		               (long long)cc[DFS_UNIQ_FILES].count,
+		               (long long)(cc[DFS_SHARED_FILES].count +
+		                           cc[DFS_PART_SHARED_FILES].count));
+		add_double(out, dm->agg_time_by_slowest);
+		dfs_buf_addc(out, ',');
+		add_double(out, dm->agg_perf_by_slowest);
+		dfs_buf_adds(out, ",\n");
+	}
+}
+
+/* ---- the walk ------------------------------------------------------------------- */
+
+struct log_item {
+	char *rel;       /* path relative to the jobs.csv directory */
+	char *src;
+	char *vpath;
+	dfs_buf rows;
+};
+
+struct walk {
+	struct log_item *items;
+	size_t n, cap;
+	bool oom;
+};
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void walk_dir(struct walk *w, const char *src, const char *rel,
+                     const char *vpath, int depth)
+{
+	if (depth > 64)
+		return;
+	DIR *d = opendir(src);
+	if (!d)
+		return;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    strlen(de->d_name) >= 256 || dfs_file_def_by_name(LEVEL_DIR, de->d_name))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			char **nn = realloc(names, cap * sizeof(char *));
+			if (!nn) {
+				w->oom = true;
+				break;
+			}
+			names = nn;
+		}
+		if ((names[n] = strdup(de->d_name)))
+			n++;
+	}
+	closedir(d);
+	qsort(names, n, sizeof(char *), cmp_name);
+	for (size_t i = 0; i < n; i++) {
+		char *path = dfs_path_join(src, names[i]);
+		char *r = *rel ? dfs_path_join(rel, names[i]) : strdup(names[i]);
+		char *vp = dfs_path_join(vpath, names[i]);
+		struct stat st;
+		int kind = path && r && vp ? dfs_source_kind(path, names[i], &st) : -1;
+		if (kind == N_SRCDIR) {
+			walk_dir(w, path, r, vp, depth + 1);
+		} else if (kind == N_LOGDIR) {
+			if (w->n == w->cap) {
+				size_t c = w->cap ? w->cap * 2 : 256;
+				struct log_item *it = realloc(w->items, c * sizeof(*it));
+				if (!it) {
+					w->oom = true;
+					kind = -1;
+				} else {
+					w->items = it;
+					w->cap = c;
+				}
+			}
+			if (kind == N_LOGDIR) {
+				struct log_item *it = &w->items[w->n++];
+				it->rel = r;
+				it->src = path;
+				it->vpath = vp;
+				dfs_buf_init(&it->rows);
+				r = path = vp = NULL;
+			}
+		}
+		free(path);
+		free(r);
+		free(vp);
+		free(names[i]);
+	}
+	free(names);
+}
+
+struct pool {
+	dfs_view *v;
+	struct log_item *items;
+	size_t n;
+	atomic_size_t next;
+};
+
+static void summarize_item(dfs_view *v, struct log_item *it)
+{
+	struct node n;
+	memset(&n, 0, sizeof(n));
+	n.src = it->src;
+	n.log_vpath = it->vpath;
+	n.module = -1;
+	dfs_error err = {0};
+	struct entry *e = dfs_entry_get(v, &n, &err);
+	if (!e) {
+		struct job_summary s = {0};
+		s.error = err.msg;
+		render_rows(&s, it->rel, &it->rows);
+		return;
+	}
+	pthread_mutex_lock(&v->lock);
+	uint64_t dir_gen = v->dir_gen;
+	pthread_mutex_unlock(&v->lock);
+	struct stat st;
+	bool fresh = e->summary && stat(e->src, &st) == 0 &&
+	             e->summary->gen == e->gen && e->summary->dir_gen == dir_gen &&
+	             e->summary->mtime.tv_sec == st.st_mtim.tv_sec &&
+	             e->summary->mtime.tv_nsec == st.st_mtim.tv_nsec &&
+	             e->summary->size == st.st_size;
+	if (!fresh) {
+		struct job_summary *s = summarize(v, e, dir_gen);
+		if (s) {
+			dfs_job_summary_free(e->summary);
+			e->summary = s;
+		}
+	}
+	if (e->summary)
+		render_rows(e->summary, it->rel, &it->rows);
+	dfs_entry_put(v, e);
+}
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+	for (;;) {
+		size_t i = atomic_fetch_add(&p->next, 1);
+		if (i >= p->n)
+			break;
+		summarize_item(p->v, &p->items[i]);
+	}
+	return NULL;
+}
+
+static void summarize_all(dfs_view *v, struct log_item *items, size_t n)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t threads = cpus > 0 ? (size_t)cpus : 1;
+	if (threads > 16)
+		threads = 16;
+	if (threads > n)
+		threads = n;
+	struct pool p = {v, items, n, 0};
+	pthread_t tid[16];
+	size_t started = 0;
+	for (size_t t = 1; t < threads; t++)
+		if (pthread_create(&tid[started], NULL, worker, &p) == 0)
+			started++;
+	worker(&p);
+	for (size_t t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+}
+
+/* ---- cache of rendered files ----------------------------------------------------- */
+
+struct jobs_cache {
+	struct {
+		char *vpath;
+		uint64_t change_gen;
+		struct timespec made;
+		dfs_content *content;
+	} slot[CACHE_SLOTS];
+	size_t next;
+};
+
+static double since(const struct timespec *t)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+static dfs_content *cache_find(dfs_view *v, const char *vpath)
+{
+	dfs_content *c = NULL;
+	pthread_mutex_lock(&v->lock);
+	struct jobs_cache *jc = v->jobs;
+	for (size_t i = 0; jc && i < CACHE_SLOTS && !c; i++)
+		if (jc->slot[i].vpath && !strcmp(jc->slot[i].vpath, vpath) &&
+		    jc->slot[i].change_gen == v->change_gen &&
+		    since(&jc->slot[i].made) < CACHE_SECONDS)
+			c = dfs_content_ref(jc->slot[i].content);
+	pthread_mutex_unlock(&v->lock);
+	return c;
+}
+
+static void cache_store(dfs_view *v, const char *vpath, uint64_t change_gen,
+                        dfs_content *c)
+{
+	pthread_mutex_lock(&v->lock);
+	if (!v->jobs)
+		v->jobs = calloc(1, sizeof(*v->jobs));
+	struct jobs_cache *jc = v->jobs;
+	if (jc) {
+		size_t i = jc->next++ % CACHE_SLOTS;
+		free(jc->slot[i].vpath);
+		dfs_content_release(jc->slot[i].content);
+		jc->slot[i].vpath = strdup(vpath);
+		jc->slot[i].change_gen = change_gen;
+		clock_gettime(CLOCK_MONOTONIC, &jc->slot[i].made);
+		jc->slot[i].content = dfs_content_ref(c);
+	}
+	pthread_mutex_unlock(&v->lock);
+}
+
+void dfs_jobs_cache_free(dfs_view *v)
+{
+	struct jobs_cache *jc = v->jobs;
+	if (!jc)
+		return;
+	for (size_t i = 0; i < CACHE_SLOTS; i++) {
+		free(jc->slot[i].vpath);
+		dfs_content_release(jc->slot[i].content);
+	}
+	free(jc);
+	v->jobs = NULL;
+}
+
+dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n, dfs_error *err)
+{
+	dfs_content *c = cache_find(v, n->dir_vpath);
+	if (c)
+		return c;
+	pthread_mutex_lock(&v->lock);
+	uint64_t change_gen = v->change_gen;
+	pthread_mutex_unlock(&v->lock);
+	struct walk w = {0};
+	walk_dir(&w, n->src, "", n->dir_vpath, 0);
+	if (!w.oom)
+		summarize_all(v, w.items, w.n);
+	dfs_buf out = DFS_BUF_INIT;
+	dfs_buf_adds(&out, header);
+	for (size_t i = 0; i < w.n; i++) {
+		dfs_buf_add(&out, w.items[i].rows.data, w.items[i].rows.len);
+		if (!dfs_buf_ok(&w.items[i].rows))
+			w.oom = true;
+		dfs_buf_free(&w.items[i].rows);
+		free(w.items[i].rel);
+		free(w.items[i].src);
+		free(w.items[i].vpath);
+	}
+	free(w.items);
+	if (w.oom) {
+		dfs_buf_free(&out);
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory listing %s", n->dir_vpath);
+		return NULL;
+	}
+	c = dfs_content_from_buf(&out, err);
+	if (c)
+		cache_store(v, n->dir_vpath, change_gen, c);
+	return c;
+}
