@@ -212,16 +212,19 @@ static bool is_space(char c)
 	       c == '\r';
 }
 
-/* One whitespace-delimited token starting at *p (leading blanks skipped). */
-static bool scan_token(const char **p, const char **tok, size_t *len)
+/* One whitespace-delimited token in [*p, end) (leading blanks skipped):
+ * a token never continues on the next line, as upstream's sscanf of a
+ * line cut at its '\n' does. */
+static bool scan_token(const char **p, const char *end, const char **tok,
+                       size_t *len)
 {
 	const char *s = *p;
-	while (*s && is_space(*s))
+	while (s < end && is_space(*s))
 		s++;
-	if (!*s)
+	if (s == end)
 		return false;
 	const char *t = s;
-	while (*s && !is_space(*s))
+	while (s < end && !is_space(*s))
 		s++;
 	*tok = t;
 	*len = (size_t)(s - t);
@@ -251,9 +254,11 @@ static int parse_mounts(dfs_log *log, const char *text, dfs_error *err)
 		p = strchr(p, '\n') + 1;
 		const char *type, *path;
 		size_t type_len, path_len;
-		const char *q = p;
-		if (!scan_token(&q, &type, &type_len) ||
-		    !scan_token(&q, &path, &path_len))
+		const char *q = p, *eol = strchr(p, '\n');
+		if (!eol)
+			eol = p + strlen(p);
+		if (!scan_token(&q, eol, &type, &type_len) ||
+		    !scan_token(&q, eol, &path, &path_len))
 			return dfs_error_set(err, DFS_ERR_FORMAT,
 			                     "poorly formatted mount table");
 		memcpy(store, type, type_len);
@@ -409,8 +414,10 @@ static int parse_names(dfs_log *log, const struct source *src, dfs_error *err)
 		cap *= 2;
 	log->names = calloc(n ? n : 1, sizeof(*log->names));
 	log->name_index = calloc(cap, sizeof(*log->name_index));
-	log->name_arena = malloc(b.len + n + 1);
-	if (!log->names || !log->name_index || !log->name_arena) {
+	/* names of format >= 3.10 are NUL-terminated where they lie: the
+	 * inflated region itself is the arena; 3.00 names are copied */
+	log->name_arena = counted ? malloc(b.len + n + 1) : NULL;
+	if (!log->names || !log->name_index || (counted && !log->name_arena)) {
 		dfs_buf_free(&b);
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
@@ -446,17 +453,25 @@ static int parse_names(dfs_log *log, const struct source *src, dfs_error *err)
 			log->name_index[slot] = (uint32_t)log->nnames;
 			nm->id = id;
 		}
-		memcpy(arena, s, len);
-		arena[len] = '\0';
-		nm->str = arena;
+		if (counted) {
+			memcpy(arena, s, len);
+			arena[len] = '\0';
+			nm->str = arena;
+			arena += len + 1;
+		} else {
+			nm->str = s;
+		}
 		nm->len = (uint32_t)len;
-		arena += len + 1;
 	}
-	dfs_buf_free(&b);
+	size_t region_bytes = b.len;
+	if (counted)
+		dfs_buf_free(&b);
+	else
+		log->name_arena = dfs_buf_detach(&b, NULL);
 	for (size_t i = 0; i < log->nnames; i++)
 		log->names[i].mount = dfs_log_mount_for(log, log->names[i].str,
 		                                        log->names[i].len);
-	log->memory += b.len + n + 1 + n * sizeof(dfs_name) + cap * sizeof(uint32_t);
+	log->memory += region_bytes + n + 1 + n * sizeof(dfs_name) + cap * sizeof(uint32_t);
 	return 0;
 }
 
@@ -501,6 +516,17 @@ static void load_modules(dfs_log *log, const struct source *src, size_t limit)
 			continue;
 		}
 		total += b.len;
+		dfs_records_init(&lm->records, m, ver);
+		if (m->record_size && ver == m->version && !h->swapped) {
+			/* the stored layout is the current one: the inflated region
+			 * is the record array (a partial last record is dropped) */
+			lm->records.count = b.len / m->record_size;
+			lm->records.size = lm->records.count * m->record_size;
+			lm->records.cap = b.cap;
+			lm->records.data = (unsigned char *)dfs_buf_detach(&b, NULL);
+			log->memory += lm->records.cap;
+			continue;
+		}
 		dfs_decode_in in = {
 			.data = (const unsigned char *)b.data,
 			.len = b.len,
@@ -508,7 +534,6 @@ static void load_modules(dfs_log *log, const struct source *src, size_t limit)
 			.swap = h->swapped,
 			.h5f_version = h->mod_ver[DFS_MOD_H5F],
 		};
-		dfs_records_init(&lm->records, m, ver);
 		if (m->decode(&in, &lm->records, &e)) {
 			dfs_error_prefix(&e, "%s module", m->name);
 			module_fail(lm, &e);

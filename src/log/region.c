@@ -6,8 +6,12 @@
  * the output is appended.  Uncompressed regions are copied. */
 #include <bzlib.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#ifdef DFS_HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#endif
 
 #include "darshanfs/log.h"
 #include "log/region.h"
@@ -176,12 +180,72 @@ static int inflate_bzip2(const unsigned char *data, size_t len, size_t limit,
 	return ret;
 }
 
+#ifdef DFS_HAVE_LIBDEFLATE
+/* Whole-buffer inflation with libdeflate, stream after stream.  The output
+ * size of a zlib stream is not stored, so the buffer is sized generously
+ * (untouched pages of a large allocation cost no memory) and trimmed after.
+ * Returns 0, or 1 when the caller should fall back to zlib (unusual
+ * ratio, damaged data: zlib then reports the exact problem). */
+static int inflate_libdeflate(const unsigned char *data, size_t len, size_t limit,
+                              dfs_buf *out)
+{
+	size_t guess = len > SIZE_MAX / 64 ? SIZE_MAX : len * 64;
+	if (guess < (size_t)1 << 20)
+		guess = (size_t)1 << 20;
+	if (limit && guess > limit + 1)
+		guess = limit + 1;
+	size_t start = out->len;
+	if (!dfs_buf_grow(out, guess))
+		return 1;
+	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+	if (!d)
+		return 1;
+	size_t pos = 0, produced = 0;
+	int ret = 0;
+	while (pos < len) {
+		size_t in_used = 0, got = 0;
+		enum libdeflate_result r = libdeflate_zlib_decompress_ex(
+			d, data + pos, len - pos, out->data + start + produced,
+			guess - produced, &in_used, &got);
+		if (r != LIBDEFLATE_SUCCESS || in_used == 0) {
+			ret = 1;
+			break;
+		}
+		pos += in_used;
+		produced += got;
+	}
+	libdeflate_free_decompressor(d);
+	if (ret == 0 && limit && produced > limit)
+		ret = 1;
+	if (ret) {
+		out->len = start;
+		return 1;
+	}
+	out->len = start + produced;
+	out->data[out->len] = '\0';
+	/* give back the unused part of the guess */
+	if (out->cap > out->len + 4096) {
+		char *p = realloc(out->data, out->len + 1);
+		if (p) {
+			out->data = p;
+			out->cap = out->len + 1;
+		}
+	}
+	return 0;
+}
+#endif
+
 int dfs_region_inflate(int comp_type, const unsigned char *data, size_t len,
                        size_t limit, size_t stop_after, dfs_buf *out,
                        dfs_error *err)
 {
 	switch (comp_type) {
 	case DFS_COMP_ZLIB:
+#ifdef DFS_HAVE_LIBDEFLATE
+		if (!stop_after && len >= 4096 &&
+		    inflate_libdeflate(data, len, limit, out) == 0)
+			return 0;
+#endif
 		return inflate_zlib(data, len, limit, stop_after, out, err);
 	case DFS_COMP_BZIP2:
 		return inflate_bzip2(data, len, limit, stop_after, out, err);
