@@ -5,6 +5,7 @@
  * it reads the same bytes whatever happens to the filters meanwhile. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "darshanfs/csv.h"
 #include "darshanfs/report.h"
@@ -13,21 +14,43 @@
 
 /* ---- snapshots ------------------------------------------------------------------ */
 
-dfs_content *dfs_content_from_buf(dfs_buf *b, dfs_error *err)
+dfs_content *dfs_content_from_bufs(dfs_buf *b, size_t n, dfs_error *err)
 {
 	dfs_content *c = calloc(1, sizeof(*c));
-	size_t len = 0;
-	char *data = dfs_buf_detach(b, &len);
-	if (!c || !data) {
+	struct content_chunk *ch = calloc(n ? n : 1, sizeof(*ch));
+	bool ok = c && ch;
+	for (size_t i = 0; i < n; i++)
+		ok = ok && dfs_buf_ok(&b[i]);
+	if (!ok) {
 		free(c);
-		free(data);
+		free(ch);
+		for (size_t i = 0; i < n; i++)
+			dfs_buf_free(&b[i]);
 		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
 	atomic_init(&c->refs, 1);
-	c->data = data;
-	c->size = len;
+	c->chunks = ch;
+	for (size_t i = 0; i < n; i++) {
+		if (b[i].len == 0) {
+			dfs_buf_free(&b[i]);
+			continue;
+		}
+		/* keep no slack: big texts live long */
+		char *data = realloc(b[i].data, b[i].len);
+		ch[c->nchunks].data = data ? data : b[i].data;
+		ch[c->nchunks].len = b[i].len;
+		ch[c->nchunks].off = c->size;
+		c->size += b[i].len;
+		c->nchunks++;
+		dfs_buf_init(&b[i]);
+	}
 	return c;
+}
+
+dfs_content *dfs_content_from_buf(dfs_buf *b, dfs_error *err)
+{
+	return dfs_content_from_bufs(b, 1, err);
 }
 
 dfs_content *dfs_content_ref(dfs_content *c)
@@ -40,7 +63,9 @@ dfs_content *dfs_content_ref(dfs_content *c)
 void dfs_content_release(dfs_content *c)
 {
 	if (c && atomic_fetch_sub(&c->refs, 1) == 1) {
-		free(c->data);
+		for (size_t i = 0; i < c->nchunks; i++)
+			free(c->chunks[i].data);
+		free(c->chunks);
 		free(c);
 	}
 }
@@ -54,24 +79,99 @@ long dfs_content_read(dfs_content *c, char *buf, size_t len, uint64_t off,
                       dfs_error *err)
 {
 	(void)err;
-	if (off >= c->size)
+	if (off >= c->size || len == 0)
 		return 0;
-	size_t n = c->size - off < len ? (size_t)(c->size - off) : len;
-	memcpy(buf, c->data + off, n);
-	return (long)n;
+	/* the chunk holding `off`: binary search on the chunk offsets */
+	size_t lo = 0, hi = c->nchunks;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		if (c->chunks[mid].off <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	size_t done = 0;
+	for (size_t i = lo; i < c->nchunks && done < len; i++) {
+		const struct content_chunk *ch = &c->chunks[i];
+		size_t from = (size_t)(off + done - ch->off);
+		size_t n = ch->len - from;
+		if (n > len - done)
+			n = len - done;
+		memcpy(buf + done, ch->data + from, n);
+		done += n;
+	}
+	return (long)done;
 }
 
 /* ---- generators --------------------------------------------------------------- */
 
-static void render_records(const struct loaded *l, const struct selection *s,
-                           const dfs_module *m, dfs_buf *out)
+/* records.csv is rendered in batches of rows, the batches shared out to
+ * one thread per core; each batch becomes one chunk of the snapshot. */
+#define ROWS_PER_CHUNK 4096
+#define MAX_RENDER_THREADS 8
+
+struct render_job {
+	const dfs_log *log;
+	const struct selection *s;
+	const dfs_module *m;
+	dfs_buf *bufs;            /* bufs[0] is the header */
+	size_t nchunks;
+	atomic_size_t next;
+};
+
+static void render_chunk(struct render_job *j, size_t chunk)
 {
-	dfs_csv_header(m, out);
-	const dfs_records *r = s->records;
-	for (size_t k = 0; k < s->count; k++) {
-		size_t i = s->index ? s->index[k] : k;
-		dfs_csv_record(l->log, m, dfs_record(r, i), dfs_record_size(r, i), out);
+	const dfs_records *r = j->s->records;
+	size_t end = (chunk + 1) * ROWS_PER_CHUNK;
+	if (end > j->s->count)
+		end = j->s->count;
+	dfs_buf *out = &j->bufs[chunk + 1];
+	for (size_t k = chunk * ROWS_PER_CHUNK; k < end; k++) {
+		size_t i = j->s->index ? j->s->index[k] : k;
+		dfs_csv_record(j->log, j->m, dfs_record(r, i), dfs_record_size(r, i), out);
 	}
+}
+
+static void *render_worker(void *arg)
+{
+	struct render_job *j = arg;
+	for (;;) {
+		size_t chunk = atomic_fetch_add(&j->next, 1);
+		if (chunk >= j->nchunks)
+			return NULL;
+		render_chunk(j, chunk);
+	}
+}
+
+static dfs_content *render_records(const struct loaded *l,
+                                   const struct selection *s,
+                                   const dfs_module *m, dfs_error *err)
+{
+	struct render_job j = {l->log, s, m, NULL, 0, 0};
+	j.nchunks = (s->count + ROWS_PER_CHUNK - 1) / ROWS_PER_CHUNK;
+	j.bufs = calloc(j.nchunks + 1, sizeof(dfs_buf));
+	if (!j.bufs) {
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	dfs_csv_header(m, &j.bufs[0]);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t threads = cpus > 1 ? (size_t)cpus : 1;
+	if (threads > MAX_RENDER_THREADS)
+		threads = MAX_RENDER_THREADS;
+	if (threads > j.nchunks)
+		threads = j.nchunks;
+	pthread_t tid[MAX_RENDER_THREADS];
+	size_t started = 0;
+	for (size_t t = 1; t < threads; t++)
+		if (pthread_create(&tid[started], NULL, render_worker, &j) == 0)
+			started++;
+	render_worker(&j);
+	for (size_t t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	dfs_content *c = dfs_content_from_bufs(j.bufs, j.nchunks + 1, err);
+	free(j.bufs);
+	return c;
 }
 
 static void render_selection_note(const struct selection *s, dfs_buf *out)
@@ -128,7 +228,7 @@ static void render_log_derived(dfs_view *v, struct entry *e, struct loaded *l,
 			continue;
 		posix |= id == DFS_MOD_POSIX;
 		stdio |= id == DFS_MOD_STDIO;
-		struct selection *s = dfs_selection(v, e, l, id);
+		struct selection *s = dfs_selection_metrics(v, e, l, id);
 		dfs_buf_printf(out, "# *******************************************************\n"
 		                    "# %s module\n"
 		                    "# *******************************************************\n",
@@ -256,16 +356,15 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
 	const dfs_log *log = l->log;
 	if (n->module >= 0) {
 		const dfs_module *m = dfs_module_get(n->module);
-		struct selection *s = dfs_selection(v, e, l, n->module);
+		struct selection *s = n->file == F_RECORDS
+		                              ? dfs_selection(v, e, l, n->module)
+		                              : dfs_selection_metrics(v, e, l, n->module);
 		if (s->status != DFS_OK)
 			return dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
 		if (n->file != F_RECORDS && !s->accumulated)
 			return dfs_error_set(err, DFS_ERR_NOENT, "no derived metrics for %s",
 			                     m->name);
 		switch (n->file) {
-		case F_RECORDS:
-			render_records(l, s, m, out);
-			break;
 		case F_DERIVED:
 			dfs_render_file_counts(&s->dm, out);
 			dfs_render_perf(&s->dm, out);
@@ -327,11 +426,21 @@ dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
 	                                             : &l->log_files;
 	if (cache->file[n->file])
 		return dfs_content_ref(cache->file[n->file]);
-	if (render_heavy(v, e, l, n, &b, err)) {
-		dfs_buf_free(&b);
-		return NULL;
+	dfs_content *c;
+	if (n->file == F_RECORDS) {
+		struct selection *s = dfs_selection(v, e, l, n->module);
+		if (s->status != DFS_OK) {
+			dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
+			return NULL;
+		}
+		c = render_records(l, s, dfs_module_get(n->module), err);
+	} else {
+		if (render_heavy(v, e, l, n, &b, err)) {
+			dfs_buf_free(&b);
+			return NULL;
+		}
+		c = dfs_content_from_buf(&b, err);
 	}
-	dfs_content *c = dfs_content_from_buf(&b, err);
 	if (!c)
 		return NULL;
 	cache->file[n->file] = dfs_content_ref(c);

@@ -97,7 +97,7 @@ static struct job_summary *summarize(dfs_view *v, struct entry *e,
 		struct job_row *r = &s->rows[s->nrows++];
 		r->module = id;
 		r->partial = (h->partial_flag >> id) & 1;
-		struct selection *sel = dfs_selection(v, e, l, id);
+		struct selection *sel = dfs_selection_metrics(v, e, l, id);
 		if (sel->status != DFS_OK || !sel->accumulated) {
 			r->error = strdup(sel->error ? sel->error : "unavailable");
 			continue;

@@ -248,8 +248,18 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 				s->index[s->count++] = i;
 	}
 	dfs_dir_filters_release(dirs, nd);
-	if (m->accumulator)
+	return s;
+}
+
+struct selection *dfs_selection_metrics(dfs_view *v, struct entry *e,
+                                        struct loaded *l, int id)
+{
+	struct selection *s = dfs_selection(v, e, l, id);
+	const dfs_module *m = dfs_module_get(id);
+	if (s->status == DFS_OK && !s->accumulate_tried && m && m->accumulator) {
+		s->accumulate_tried = true;
 		accumulate(s, m, dfs_log_job(l->log)->nprocs);
+	}
 	return s;
 }
 

@@ -70,6 +70,7 @@ struct selection {
 	size_t count;                 /* records selected */
 	size_t *index;                /* selected record indices (NULL: all) */
 	bool accumulated;
+	bool accumulate_tried;
 	dfs_derived_metrics dm;
 	unsigned char *summary;       /* summation record */
 	char **warnings;
@@ -217,6 +218,10 @@ dfs_filter *dfs_compile_for_module(const dfs_module *m, const char *text,
 struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
                                 int id);
 void dfs_selection_free(struct selection *s);
+/* The same, with the accumulator's results (derived metrics, summation
+ * record) computed if the module has an accumulator. */
+struct selection *dfs_selection_metrics(dfs_view *v, struct entry *e,
+                                        struct loaded *l, int id);
 /* The combined POSIX+STDIO derived metrics (entry locked). */
 const dfs_derived_metrics *dfs_combined_metrics(dfs_view *v, struct entry *e,
                                                 struct loaded *l);
@@ -246,13 +251,24 @@ void dfs_jobs_cache_free(dfs_view *v);
 
 /* ---- content ------------------------------------------------------------------ */
 
+/* A snapshot: the text in one or more chunks (big files are rendered in
+ * parallel, a chunk per worker batch; chunks are never concatenated). */
+struct content_chunk {
+	char *data;
+	size_t len;
+	uint64_t off;                 /* of its first byte in the file */
+};
+
 struct dfs_content {
 	atomic_long refs;
 	uint64_t size;
-	char *data;
+	size_t nchunks;
+	struct content_chunk *chunks;
 };
 
 dfs_content *dfs_content_from_buf(dfs_buf *b, dfs_error *err);
+/* Take the text of `n` buffers in order (they are emptied). */
+dfs_content *dfs_content_from_bufs(dfs_buf *b, size_t n, dfs_error *err);
 dfs_content *dfs_content_ref(dfs_content *c);
 /* Content of a generated file for a node (entry locked, log loaded as
  * needed). */
