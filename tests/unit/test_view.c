@@ -1,0 +1,489 @@
+/* test_view.c - the virtual tree without FUSE: listings decode nothing,
+ * every file's size equals its content, snapshots survive filter writes,
+ * refused writes change nothing, imports equal filters, directory filters
+ * reach exactly the logs below them, and concurrent readers always see
+ * one whole generation. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "common/shared.h"
+#include "darshanfs/view.h"
+
+static const char *const logs[] = {
+	"mpi-io-test-x86_64-3.5.0.darshan",
+	"sample.darshan",
+	"snyder_ior-DFS_id4681120-53379_5-8-15060-3270540599978592154_1.darshan",
+	"partial_data_stdio.darshan",
+};
+#define NLOGS (sizeof(logs) / sizeof(logs[0]))
+
+struct fixture {
+	char dir[256];
+	dfs_view *v;
+};
+
+static void copy_file(const char *from, const char *to)
+{
+	size_t len;
+	char *data = read_file(from, &len);
+	assert_non_null(data);
+	FILE *f = fopen(to, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+	free(data);
+}
+
+/* tmp/a/b/<log0,log1>, tmp/c/<log2,log3>, tmp/c/broken.darshan */
+static int setup(void **state)
+{
+	if (!shared_dir())
+		return 0;
+	struct fixture *fx = calloc(1, sizeof(*fx));
+	snprintf(fx->dir, sizeof(fx->dir), "/tmp/dfs-test-view-XXXXXX");
+	assert_non_null(mkdtemp(fx->dir));
+	char path[512];
+	snprintf(path, sizeof(path), "%s/a", fx->dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/a/b", fx->dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/c", fx->dir);
+	mkdir(path, 0755);
+	for (size_t i = 0; i < NLOGS; i++) {
+		char *src = shared_log_path(logs[i]);
+		snprintf(path, sizeof(path), "%s/%s/%s", fx->dir, i < 2 ? "a/b" : "c", logs[i]);
+		copy_file(src, path);
+		free(src);
+	}
+	/* a truncated copy and a file that is not a log */
+	char *src = shared_log_path(logs[0]);
+	size_t len;
+	char *data = read_file(src, &len);
+	snprintf(path, sizeof(path), "%s/c/broken.darshan", fx->dir);
+	FILE *f = fopen(path, "wb");
+	fwrite(data, 1, len / 2, f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/c/notes.txt", fx->dir);
+	f = fopen(path, "wb");
+	fputs("not shown\n", f);
+	fclose(f);
+	free(data);
+	free(src);
+	dfs_error err = {0};
+	fx->v = dfs_view_new(fx->dir, NULL, &err);
+	assert_non_null(fx->v);
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+	if (!fx)
+		return 0;
+	dfs_view_free(fx->v);
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", fx->dir);
+	assert_int_equal(system(cmd), 0);
+	free(fx);
+	return 0;
+}
+
+/* ---- helpers -------------------------------------------------------------------- */
+
+static char *slurp(dfs_view *v, const char *path, size_t *len)
+{
+	dfs_error err = {0};
+	dfs_content *c = dfs_view_open_file(v, path, &err);
+	if (!c)
+		return NULL;
+	size_t size = dfs_content_size(c);
+	char *buf = malloc(size + 1);
+	size_t off = 0;
+	long n;
+	/* odd chunk sizes catch offset mistakes */
+	while ((n = dfs_content_read(c, buf + off, off % 2 ? 777 : 4093, off, &err)) > 0)
+		off += (size_t)n;
+	assert_int_equal(off, size);
+	buf[off] = '\0';
+	dfs_content_release(c);
+	*len = off;
+	return buf;
+}
+
+static int write_text(dfs_view *v, const char *path, const char *text, dfs_error *err)
+{
+	dfs_write *w = dfs_view_open_write(v, path, true, err);
+	if (!w)
+		return -1;
+	int ret = dfs_write_data(w, text, strlen(text), 0, err);
+	if (ret == 0)
+		ret = dfs_write_flush(w, err);
+	dfs_write_free(w);
+	return ret;
+}
+
+struct names {
+	char *name[128];
+	bool dir[128];
+	size_t n;
+};
+
+static int collect(void *ctx, const char *name, const dfs_node_stat *st)
+{
+	struct names *ns = ctx;
+	if (ns->n < 128) {
+		ns->dir[ns->n] = st->is_dir;
+		ns->name[ns->n++] = strdup(name);
+	}
+	return 0;
+}
+
+static void names_free(struct names *ns)
+{
+	for (size_t i = 0; i < ns->n; i++)
+		free(ns->name[i]);
+	ns->n = 0;
+}
+
+static bool has(const struct names *ns, const char *name)
+{
+	for (size_t i = 0; i < ns->n; i++)
+		if (!strcmp(ns->name[i], name))
+			return true;
+	return false;
+}
+
+/* Walk the whole tree; return the number of files seen. */
+static size_t walk(dfs_view *v, const char *path, bool check_sizes)
+{
+	struct names ns = {0};
+	dfs_error err = {0};
+	assert_int_equal(dfs_view_readdir(v, path, collect, &ns, &err), 0);
+	size_t files = 0;
+	for (size_t i = 0; i < ns.n; i++) {
+		char sub[1024];
+		snprintf(sub, sizeof(sub), "%s/%s", strcmp(path, "/") ? path : "", ns.name[i]);
+		if (ns.dir[i]) {
+			files += walk(v, sub, check_sizes);
+			continue;
+		}
+		files++;
+		if (!check_sizes)
+			continue;
+		dfs_node_stat st;
+		if (dfs_view_stat(v, sub, &st, &err)) {
+			/* only the broken log may fail, with EIO-like codes */
+			assert_non_null(strstr(sub, "broken"));
+			continue;
+		}
+		size_t len;
+		char *text = slurp(v, sub, &len);
+		if (!text) {
+			assert_non_null(strstr(sub, "broken"));
+			continue;
+		}
+		if (st.size != len)
+			fail_msg("%s: st_size %llu, content %zu", sub,
+			         (unsigned long long)st.size, len);
+		free(text);
+	}
+	names_free(&ns);
+	return files;
+}
+
+/* ---- tests ---------------------------------------------------------------------- */
+
+static void test_listing_decodes_nothing(void **state)
+{
+	struct fixture *fx = *state;
+	if (!fx)
+		skip();
+	struct names ns = {0};
+	dfs_error err = {0};
+	assert_int_equal(dfs_view_readdir(fx->v, "/c", collect, &ns, &err), 0);
+	assert_true(has(&ns, "jobs.csv") && has(&ns, "filter") && has(&ns, "broken.darshan"));
+	assert_false(has(&ns, "notes.txt"));
+	names_free(&ns);
+	size_t files = walk(fx->v, "/", false);
+	printf("listed %zu files; decodes: %llu\n", files,
+	       (unsigned long long)dfs_view_decode_count(fx->v));
+	assert_true(files > 50);
+	assert_int_equal(dfs_view_decode_count(fx->v), 0);
+	assert_int_equal(dfs_view_readdir(fx->v, "/a/b/sample.darshan/POSIX", collect,
+	                                  &ns, &err), 0);
+	assert_true(has(&ns, "records.csv") && has(&ns, "derived_metrics.json"));
+	names_free(&ns);
+	assert_int_equal(dfs_view_readdir(fx->v, "/a/b/sample.darshan/LUSTRE", collect,
+	                                  &ns, &err), 0);
+	assert_true(has(&ns, "records.csv"));
+	assert_false(has(&ns, "derived_metrics"));
+	names_free(&ns);
+	assert_int_equal(dfs_view_readdir(fx->v, "/c/partial_data_stdio.darshan/STDIO",
+	                                  collect, &ns, &err), 0);
+	assert_true(has(&ns, "PARTIAL"));
+	names_free(&ns);
+	dfs_node_stat st;
+	assert_int_equal(dfs_view_stat(fx->v, "/a/nothing", &st, &err), -1);
+	assert_int_equal(err.code, DFS_ERR_NOENT);
+	assert_int_equal(dfs_view_stat(fx->v, "/a/b/sample.darshan/H5D", &st, &err), -1);
+}
+
+static void test_sizes_and_errors(void **state)
+{
+	struct fixture *fx = *state;
+	if (!fx)
+		skip();
+	size_t files = walk(fx->v, "/", true);
+	printf("%zu files: st_size equals content everywhere\n", files);
+	size_t len;
+	char *e = slurp(fx->v, "/c/broken.darshan/ERROR", &len);
+	assert_non_null(e);
+	assert_true(len > 0);
+	printf("broken log: %s", e);
+	free(e);
+	dfs_error err = {0};
+	assert_null(dfs_view_open_file(fx->v, "/c/broken.darshan/header.txt", &err));
+	assert_true(err.code == DFS_ERR_FORMAT || err.code == DFS_ERR_IO);
+	/* the other logs are unaffected */
+	char *h = slurp(fx->v, "/c/partial_data_stdio.darshan/header.txt", &len);
+	assert_non_null(h);
+	free(h);
+}
+
+static void test_filter_write(void **state)
+{
+	struct fixture *fx = *state;
+	if (!fx)
+		skip();
+	const char *dir = "/c/partial_data_stdio.darshan/STDIO";
+	char path[256], fpath[256], epath[256];
+	snprintf(path, sizeof(path), "%s/derived_metrics.json", dir);
+	snprintf(fpath, sizeof(fpath), "%s/filter", dir);
+	snprintf(epath, sizeof(epath), "%s/filter.error", dir);
+	size_t len;
+	char *all = slurp(fx->v, path, &len);
+	dfs_error err = {0};
+	dfs_content *snapshot = dfs_view_open_file(fx->v, path, &err);
+	assert_non_null(snapshot);
+	assert_int_equal(write_text(fx->v, fpath, "STDIO_BYTES_WRITTEN > 20000000\n", &err), 0);
+	char *some = slurp(fx->v, path, &len);
+	assert_string_not_equal(all, some);
+	/* the handle opened before the write still reads the old generation */
+	char *old = malloc(dfs_content_size(snapshot) + 1);
+	long n = dfs_content_read(snapshot, old, dfs_content_size(snapshot) + 10, 0, &err);
+	old[n] = '\0';
+	assert_string_equal(old, all);
+	free(old);
+	dfs_content_release(snapshot);
+	/* refused writes change nothing and explain why */
+	const char *bad[] = {"rank ==", "STDIO_NOPE > 1", "(rank == 0", "\x01\x02garbage",
+	                     "rank == 'x'"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(write_text(fx->v, fpath, bad[i], &err), -1);
+		assert_int_equal(err.code, DFS_ERR_INVAL);
+		char *now = slurp(fx->v, path, &len);
+		assert_string_equal(now, some);
+		free(now);
+		char *why = slurp(fx->v, epath, &len);
+		assert_true(len > 0 && strncmp(why, "at ", 3) == 0);
+		free(why);
+		char *f = slurp(fx->v, fpath, &len);
+		assert_string_equal(f, "STDIO_BYTES_WRITTEN > 20000000\n");
+		free(f);
+	}
+	char *big = malloc(100001);
+	memset(big, ' ', 100000);
+	memcpy(big + 50000, "rank", 4);
+	big[100000] = '\0';
+	assert_int_equal(write_text(fx->v, fpath, big, &err), -1);
+	free(big);
+	/* a good write empties filter.error; truncation selects everything */
+	assert_int_equal(write_text(fx->v, fpath, "rank >= 0", &err), 0);
+	char *why = slurp(fx->v, epath, &len);
+	assert_int_equal(len, 0);
+	free(why);
+	assert_int_equal(dfs_view_truncate(fx->v, fpath, 0, &err), 0);
+	char *back = slurp(fx->v, path, &len);
+	assert_string_equal(back, all);
+	free(back);
+	/* a write split in two chunks, the first incomplete */
+	dfs_write *w = dfs_view_open_write(fx->v, fpath, true, &err);
+	assert_int_equal(dfs_write_data(w, "STDIO_BYTES_WRITTEN >", 21, 0, &err), 0);
+	assert_int_equal(dfs_write_data(w, " 20000000\n", 10, 21, &err), 0);
+	assert_int_equal(dfs_write_flush(w, &err), 0);
+	dfs_write_free(w);
+	back = slurp(fx->v, path, &len);
+	assert_string_equal(back, some);
+	free(back);
+	assert_int_equal(dfs_view_truncate(fx->v, fpath, 0, &err), 0);
+	free(all);
+	free(some);
+}
+
+static void test_import_equals_filter(void **state)
+{
+	struct fixture *fx = *state;
+	if (!fx)
+		skip();
+	const char *dir = "/c/partial_data_stdio.darshan/STDIO";
+	char rec[256], fpath[256], json[256];
+	snprintf(rec, sizeof(rec), "%s/records.csv", dir);
+	snprintf(fpath, sizeof(fpath), "%s/filter", dir);
+	snprintf(json, sizeof(json), "%s/derived_metrics.json", dir);
+	dfs_error err = {0};
+	assert_int_equal(write_text(fx->v, fpath, "STDIO_BYTES_WRITTEN > 20000000", &err), 0);
+	size_t len, rlen;
+	char *want = slurp(fx->v, json, &len);
+	char *rows = slurp(fx->v, rec, &rlen);
+	assert_int_equal(dfs_view_truncate(fx->v, fpath, 0, &err), 0);
+	assert_int_equal(write_text(fx->v, rec, rows, &err), 0);
+	char *got = slurp(fx->v, json, &len);
+	assert_string_equal(got, want);
+	char *again = slurp(fx->v, rec, &len);
+	assert_string_equal(again, rows);
+	char *f = slurp(fx->v, fpath, &len);
+	assert_non_null(strstr(f, "# imported:"));
+	free(f);
+	/* a bad CSV is refused and changes nothing */
+	assert_int_equal(write_text(fx->v, rec, "record_id,rank,STDIO_NOPE\n1,0,1\n", &err), -1);
+	assert_int_equal(err.code, DFS_ERR_INVAL);
+	char *still = slurp(fx->v, json, &len);
+	assert_string_equal(still, want);
+	assert_int_equal(dfs_view_truncate(fx->v, fpath, 0, &err), 0);
+	free(want);
+	free(rows);
+	free(got);
+	free(again);
+	free(still);
+}
+
+static size_t count_lines(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static void test_dir_filter_and_jobs(void **state)
+{
+	struct fixture *fx = *state;
+	if (!fx)
+		skip();
+	size_t len;
+	char *root = slurp(fx->v, "/jobs.csv", &len);
+	char *a = slurp(fx->v, "/a/jobs.csv", &len);
+	char *c = slurp(fx->v, "/c/jobs.csv", &len);
+	/* header + rows; the root has the rows of both subtrees */
+	assert_int_equal(count_lines(root) - 1, count_lines(a) - 1 + count_lines(c) - 1);
+	assert_non_null(strstr(c, "broken.darshan,,"));
+	assert_non_null(strstr(root, "a/b/sample.darshan,POSIX,"));
+	dfs_error err = {0};
+	assert_int_equal(write_text(fx->v, "/a/filter", "rank == 0", &err), 0);
+	char *a2 = slurp(fx->v, "/a/jobs.csv", &len);
+	char *c2 = slurp(fx->v, "/c/jobs.csv", &len);
+	assert_string_not_equal(a, a2);
+	assert_string_equal(c, c2);
+	assert_int_equal(write_text(fx->v, "/a/filter", "NOPE == 1", &err), -1);
+	char *why = slurp(fx->v, "/a/filter.error", &len);
+	assert_non_null(strstr(why, "unknown column"));
+	free(why);
+	assert_int_equal(dfs_view_truncate(fx->v, "/a/filter", 0, &err), 0);
+	char *a3 = slurp(fx->v, "/a/jobs.csv", &len);
+	assert_string_equal(a, a3);
+	free(root);
+	free(a);
+	free(c);
+	free(a2);
+	free(c2);
+	free(a3);
+}
+
+/* ---- concurrency ------------------------------------------------------------------ */
+
+struct race {
+	dfs_view *v;
+	const char *json, *filter;
+	char *expect[2];
+	atomic_int stop;
+	atomic_long reads, bad;
+};
+
+static void *reader(void *arg)
+{
+	struct race *r = arg;
+	while (!atomic_load(&r->stop)) {
+		size_t len;
+		char *t = slurp(r->v, r->json, &len);
+		if (!t || (strcmp(t, r->expect[0]) && strcmp(t, r->expect[1])))
+			atomic_fetch_add(&r->bad, 1);
+		free(t);
+		atomic_fetch_add(&r->reads, 1);
+	}
+	return NULL;
+}
+
+static void test_concurrent_readers_and_writer(void **state)
+{
+	struct fixture *fx = *state;
+	if (!fx)
+		skip();
+	struct race r = {fx->v, "/c/partial_data_stdio.darshan/STDIO/derived_metrics.json",
+	                 "/c/partial_data_stdio.darshan/STDIO/filter", {NULL, NULL}, 0, 0, 0};
+	const char *filters[2] = {"STDIO_BYTES_WRITTEN > 20000000",
+	                          "STDIO_BYTES_WRITTEN > 5000000"};
+	dfs_error err = {0};
+	size_t len;
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(write_text(fx->v, r.filter, filters[k], &err), 0);
+		r.expect[k] = slurp(fx->v, r.json, &len);
+	}
+	assert_string_not_equal(r.expect[0], r.expect[1]);
+	pthread_t t[4];
+	for (int i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, reader, &r);
+	long writes = 0;
+	struct timespec start, now;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do {
+		assert_int_equal(write_text(fx->v, r.filter, filters[writes % 2], &err), 0);
+		writes++;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (now.tv_sec - start.tv_sec < 2);
+	atomic_store(&r.stop, 1);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	printf("%ld filter writes, %ld reads, %ld torn\n", writes,
+	       atomic_load(&r.reads), atomic_load(&r.bad));
+	assert_int_equal(atomic_load(&r.bad), 0);
+	free(r.expect[0]);
+	free(r.expect[1]);
+	dfs_view_truncate(fx->v, r.filter, 0, &err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_listing_decodes_nothing),
+		cmocka_unit_test(test_sizes_and_errors),
+		cmocka_unit_test(test_filter_write),
+		cmocka_unit_test(test_import_equals_filter),
+		cmocka_unit_test(test_dir_filter_and_jobs),
+		cmocka_unit_test(test_concurrent_readers_and_writer),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
