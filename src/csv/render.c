@@ -94,22 +94,28 @@ static void add_fields_fast(const dfs_module *m, const unsigned char *rec,
 	out->data[out->len] = '\0';
 }
 
+/* file_name, mount_pt, fs_type and the end of the line */
+static void add_place(const dfs_record_place *pl, dfs_buf *out)
+{
+	dfs_csv_field(out, pl->name, pl->name_len);
+	dfs_buf_addc(out, ',');
+	dfs_csv_field(out, pl->mount, pl->mount_len);
+	dfs_buf_addc(out, ',');
+	dfs_csv_field(out, pl->fs_type, pl->fs_type_len);
+	dfs_buf_addc(out, '\n');
+}
+
 void dfs_csv_record(const dfs_log *log, const dfs_module *m,
                     const unsigned char *rec, size_t len, dfs_buf *out)
 {
 	dfs_record_place pl;
 	dfs_log_record_place(log, m, rec, &pl);
-	size_t rows = dfs_module_rows(m, rec, len);
 	if (m->record_size && !m->row_count) {
 		add_fields_fast(m, rec, len, out);
-		dfs_csv_field(out, pl.name, pl.name_len);
-		dfs_buf_addc(out, ',');
-		dfs_csv_field(out, pl.mount, pl.mount_len);
-		dfs_buf_addc(out, ',');
-		dfs_csv_field(out, pl.fs_type, pl.fs_type_len);
-		dfs_buf_addc(out, '\n');
+		add_place(&pl, out);
 		return;
 	}
+	size_t rows = dfs_module_rows(m, rec, len);
 	for (size_t r = 0; r < rows; r++) {
 		for (size_t f = 0; f < m->n_fields; f++) {
 			dfs_value v;
@@ -117,12 +123,7 @@ void dfs_csv_record(const dfs_log *log, const dfs_module *m,
 			dfs_csv_value(out, &v);
 			dfs_buf_addc(out, ',');
 		}
-		dfs_csv_field(out, pl.name, pl.name_len);
-		dfs_buf_addc(out, ',');
-		dfs_csv_field(out, pl.mount, pl.mount_len);
-		dfs_buf_addc(out, ',');
-		dfs_csv_field(out, pl.fs_type, pl.fs_type_len);
-		dfs_buf_addc(out, '\n');
+		add_place(&pl, out);
 	}
 }
 
