@@ -7,7 +7,7 @@
  * An expression is compiled once against the columns of one module (the
  * caller resolves column names, see dfs_filter_columns) and evaluated for
  * many rows.  A compiled filter is immutable: many threads may evaluate it
- * at once.  The full grammar is documented in the README. */
+ * at once.  The grammar is documented in docs/filter-language.md. */
 #ifndef DARSHANFS_FILTER_H
 #define DARSHANFS_FILTER_H
 

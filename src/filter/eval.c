@@ -1,0 +1,230 @@
+/* eval.c - runs a compiled filter for one row, and the small accessors of
+ * a compiled filter.
+ *
+ * dfs_filter_match is the hot path (called once per row, from several
+ * threads at once on the same filter): it walks the instruction array
+ * with a value stack on the C stack, asks the getter for the columns it
+ * needs, never allocates and never writes to the filter.  The parser has
+ * proved the stack never holds more than DFS_FLT_STACK values. */
+#include <stdlib.h>
+
+#include "filter/filter_int.h"
+
+static void column_number(dfs_filter_getter get, void *row, uint32_t col,
+                          struct num *out)
+{
+	dfs_value v;
+	v.type = DFS_T_NONE;
+	get(row, (int)col, &v);
+	switch (v.type) {
+	case DFS_T_I64:
+		out->kind = NK_I64;
+		out->v.i = v.v.i;
+		break;
+	case DFS_T_U64:
+		out->kind = NK_U64;
+		out->v.u = v.v.u;
+		break;
+	case DFS_T_F64:
+		out->kind = NK_F64;
+		out->v.d = v.v.d;
+		break;
+	default:
+		out->kind = NK_NONE; /* missing, or text where a number was due */
+		break;
+	}
+}
+
+/* Text named by an instruction operand.  `tmp` holds a column's value so
+ * text kept in its scratch space stays valid.  false if missing. */
+static bool text_operand(const dfs_filter *f, bool is_col, uint32_t ref,
+                         dfs_filter_getter get, void *row, dfs_value *tmp,
+                         const char **ptr, size_t *len)
+{
+	if (!is_col) {
+		*ptr = f->texts[ref].ptr;
+		*len = f->texts[ref].len;
+		return true;
+	}
+	tmp->type = DFS_T_NONE;
+	get(row, (int)ref, tmp);
+	if (tmp->type != DFS_T_STR || (!tmp->v.s.ptr && tmp->v.s.len))
+		return false;
+	*ptr = tmp->v.s.ptr ? tmp->v.s.ptr : "";
+	*len = tmp->v.s.len;
+	return true;
+}
+
+static bool in_numbers(const struct num *items, size_t n, const struct num *x)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int o = dfs_flt_num_order(x, &items[mid]);
+		if (o == ORD_EQ)
+			return true;
+		if (o == ORD_LT)
+			hi = mid;
+		else if (o == ORD_GT)
+			lo = mid + 1;
+		else
+			return false; /* NaN equals nothing */
+	}
+	return false;
+}
+
+static bool in_texts(const struct text *items, size_t n, const char *s,
+                     size_t len)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int o = dfs_flt_text_order(s, len, items[mid].ptr, items[mid].len);
+		if (o == ORD_EQ)
+			return true;
+		if (o == ORD_LT)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return false;
+}
+
+/* a ~ re, matching anywhere in exactly len bytes (REG_STARTEND) */
+static bool regex_finds(const regex_t *re, const char *s, size_t len)
+{
+	regmatch_t m[1];
+	m[0].rm_so = 0;
+	m[0].rm_eo = (regoff_t)len;
+	return regexec(re, s, 1, m, REG_STARTEND) == 0;
+}
+
+/* The text instructions: the truth value they push. */
+static bool text_insn(const dfs_filter *f, const struct insn *in,
+                      dfs_filter_getter get, void *row)
+{
+	dfs_value va, vb;
+	const char *a, *b;
+	size_t an, bn;
+	if (!text_operand(f, in->refs & REF_A_COL, in->a, get, row, &va, &a, &an))
+		return false;
+	switch (in->op) {
+	case OP_SCMP:
+		if (!text_operand(f, in->refs & REF_B_COL, in->b, get, row, &vb,
+		                  &b, &bn))
+			return false;
+		return dfs_flt_cmp_test(in->cmp, dfs_flt_text_order(a, an, b, bn));
+	case OP_SIN:
+		return in_texts(f->texts + in->b, in->n, a, an) != in->neg;
+	default:
+		return regex_finds(f->res[in->b], a, an) != in->neg;
+	}
+}
+
+static void set_bool(struct num *x, bool b)
+{
+	x->kind = NK_BOOL;
+	x->v.i = b;
+}
+
+bool dfs_filter_match(const dfs_filter *f, dfs_filter_getter get, void *row)
+{
+	struct num st[DFS_FLT_STACK];
+	size_t sp = 0;
+	if (!f)
+		return false;
+	if (f->all)
+		return true;
+	for (size_t pc = 0; pc < f->ncode; pc++) {
+		const struct insn *in = &f->code[pc];
+		struct num x;
+		switch (in->op) {
+		case OP_PUSH:
+			st[sp++] = in->k;
+			break;
+		case OP_COL:
+			column_number(get, row, in->a, &st[sp++]);
+			break;
+		case OP_NEG:
+			dfs_flt_num_neg(&st[sp - 1]);
+			break;
+		case OP_ADD:
+		case OP_SUB:
+		case OP_MUL:
+		case OP_DIV:
+			sp--;
+			if (!dfs_flt_num_arith(in->op, &st[sp - 1], &st[sp],
+			                       &st[sp - 1]))
+				return false; /* division by zero */
+			break;
+		case OP_CMP:
+			sp--;
+			set_bool(&st[sp - 1], dfs_flt_cmp_test(in->cmp,
+			         dfs_flt_num_order(&st[sp - 1], &st[sp])));
+			break;
+		case OP_CMP_COL:
+			column_number(get, row, in->a, &x);
+			set_bool(&st[sp++], dfs_flt_cmp_test(in->cmp,
+			         dfs_flt_num_order(&x, &in->k)));
+			break;
+		case OP_IN:
+			x = st[sp - 1];
+			set_bool(&st[sp - 1], x.kind != NK_NONE &&
+			         in_numbers(f->nums + in->b, in->n, &x) != in->neg);
+			break;
+		case OP_SCMP:
+		case OP_SIN:
+		case OP_SRE:
+			set_bool(&st[sp++], text_insn(f, in, get, row));
+			break;
+		case OP_NOT:
+			st[sp - 1].v.i = !st[sp - 1].v.i;
+			break;
+		case OP_AND:
+			if (!st[sp - 1].v.i)
+				pc = in->a - 1;
+			else
+				sp--;
+			break;
+		case OP_OR:
+			if (st[sp - 1].v.i)
+				pc = in->a - 1;
+			else
+				sp--;
+			break;
+		}
+	}
+	return sp == 1 && st[0].kind == NK_BOOL && st[0].v.i;
+}
+
+bool dfs_filter_matches_all(const dfs_filter *f)
+{
+	return f && f->all;
+}
+
+size_t dfs_filter_column_count(const dfs_filter *f)
+{
+	return f ? f->ncols : 0;
+}
+
+int dfs_filter_column(const dfs_filter *f, size_t i)
+{
+	return f && i < f->ncols ? f->cols[i] : -1;
+}
+
+void dfs_filter_free(dfs_filter *f)
+{
+	if (!f)
+		return;
+	for (size_t i = 0; i < f->nres; i++) {
+		regfree(f->res[i]);
+		free(f->res[i]);
+	}
+	free(f->res);
+	free(f->code);
+	free(f->nums);
+	free(f->texts);
+	free(f->chars);
+	free(f->cols);
+	free(f);
+}

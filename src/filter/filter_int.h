@@ -1,0 +1,185 @@
+/* filter_int.h - internals shared by the pieces of the filter language.
+ *
+ * lex.c splits the text into tokens and formats messages that point into
+ * it; parse.c checks the grammar and the types and emits a small stack
+ * program; num.c holds the exact numeric semantics (mixed i64 / u64 /
+ * double comparisons, overflow-checked arithmetic); regex.c screens and
+ * compiles regular expressions; eval.c runs the program for one row.
+ *
+ * The program is a flat array of instructions in postfix order.  Text
+ * values never go on the value stack: an instruction that needs text names
+ * it directly (a column or a literal), so the getter's dfs_value, whose
+ * text may live in its scratch space, stays on the C stack of the
+ * instruction that asked for it.  Nothing here is public. */
+#ifndef DARSHANFS_FILTER_INT_H
+#define DARSHANFS_FILTER_INT_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "darshanfs/error.h"
+#include "darshanfs/filter.h"
+
+/* ---- values ---------------------------------------------------------- */
+
+/* A value on the evaluation stack: a number, a truth value or nothing. */
+enum num_kind {
+	NK_NONE, /* missing: every comparison on it is false */
+	NK_I64,
+	NK_U64,
+	NK_F64,
+	NK_BOOL, /* v.i is 0 or 1 */
+};
+
+struct num {
+	uint8_t kind;
+	union {
+		int64_t i;
+		uint64_t u;
+		double d;
+	} v;
+};
+
+/* Comparison operators and the outcome of ordering two values. */
+enum cmp_op { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE };
+enum ord { ORD_LT, ORD_EQ, ORD_GT, ORD_UN /* NaN */, ORD_NONE /* missing */ };
+
+/* num.c */
+int dfs_flt_num_order(const struct num *a, const struct num *b);
+bool dfs_flt_cmp_test(int cmp, int ord);
+int dfs_flt_cmp_flip(int cmp);        /* a < b  <=>  b > a */
+/* op is OP_ADD, OP_SUB, OP_MUL or OP_DIV; out may alias a or b.  Returns
+ * false on division by zero (the row does not match). */
+bool dfs_flt_num_arith(int op, const struct num *a, const struct num *b,
+                       struct num *out);
+void dfs_flt_num_neg(struct num *x);
+/* bytewise order of two texts: memcmp, then the shorter one first */
+int dfs_flt_text_order(const char *a, size_t an, const char *b, size_t bn);
+
+/* ---- tokens ---------------------------------------------------------- */
+
+enum tok {
+	TK_EOF, TK_IDENT, TK_NUM, TK_STR, TK_TRUE, TK_FALSE,
+	TK_AND, TK_OR, TK_NOT, TK_IN,
+	TK_LP, TK_RP, TK_COMMA,
+	TK_EQ, TK_NE, TK_LT, TK_LE, TK_GT, TK_GE, TK_MATCH, TK_NMATCH,
+	TK_PLUS, TK_MINUS, TK_STAR, TK_SLASH,
+};
+
+struct token {
+	enum tok type;
+	size_t off;      /* byte offset in the text (EOF: end of the last token) */
+	size_t len;      /* bytes of text it spans (quotes included) */
+	struct num num;  /* TK_NUM */
+};
+
+struct lexer {
+	const char *s;
+	size_t len;
+	size_t pos;      /* next byte to look at */
+	size_t prev_end; /* end of the last token returned */
+	dfs_error *err;  /* may be NULL (peeking) */
+};
+
+/* lex.c */
+/* Next token; -1 with the error set on bad input. */
+int dfs_flt_lex(struct lexer *lx, struct token *t);
+/* Set err to "at <character position of off>: <message>"; returns -1. */
+int dfs_flt_fail(const struct lexer *lx, size_t off, dfs_status code,
+                 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* 1-based character (UTF-8 code point) position of byte offset off. */
+size_t dfs_flt_charpos(const char *s, size_t len, size_t off);
+/* Printable one-line copy of s: bytes outside 0x20..0x7e as \xNN, cut
+ * after DFS_FLT_QUOTE_BYTES input bytes with "...". */
+#define DFS_FLT_QUOTE_BYTES 40
+#define DFS_FLT_QUOTE_CAP (DFS_FLT_QUOTE_BYTES * 4 + 4)
+void dfs_flt_quote(char *out, const char *s, size_t len);
+/* Contents of a string token without quotes and escapes; out needs
+ * t->len bytes.  Returns the length. */
+size_t dfs_flt_unescape(char *out, const char *text, const struct token *t);
+
+/* ---- regular expressions (regex.c) ------------------------------------ */
+
+/* What the regular expressions of one filter may still cost: automaton
+ * nodes once repetitions are written out, and nodes x optional parts (the
+ * closures regcomp stores): some 30 MB of glibc memory at most. */
+#define DFS_FLT_REGEX_NODES 100000u
+#define DFS_FLT_REGEX_WORK 4000000u
+struct regex_budget {
+	uint64_t nodes;
+	uint64_t work;
+};
+
+/* Compile pattern (NUL-terminated, len bytes) after screening it for
+ * constructs that could exhaust memory or time, charging it to *budget.
+ * Errors point at off. */
+int dfs_flt_regex(const struct lexer *lx, size_t off, const char *pattern,
+                  size_t len, struct regex_budget *budget, regex_t **out);
+
+/* ---- the program ------------------------------------------------------ */
+
+enum op {
+	OP_PUSH,    /* push k */
+	OP_COL,     /* push numeric column a */
+	OP_NEG,     /* negate the top */
+	OP_ADD,     /* pop b and a, push a op b */
+	OP_SUB,
+	OP_MUL,
+	OP_DIV,     /* divisor zero: the row does not match */
+	OP_CMP,     /* pop b and a, push a cmp b */
+	OP_CMP_COL, /* push (column a) cmp k */
+	OP_IN,      /* pop x, push x in nums[b .. b+n) (neg: not in) */
+	OP_SCMP,    /* push text a cmp text b */
+	OP_SIN,     /* push text a in texts[b .. b+n) (neg: not in) */
+	OP_SRE,     /* push text a ~ res[b] (neg: !~) */
+	OP_NOT,     /* flip the truth value on top */
+	OP_AND,     /* top false: jump to a, else pop it */
+	OP_OR,      /* top true: jump to a, else pop it */
+};
+
+/* A text operand is a column (REF_A_COL / REF_B_COL set) or an index
+ * into texts. */
+#define REF_A_COL 1u
+#define REF_B_COL 2u
+
+struct insn {
+	uint8_t op;
+	uint8_t cmp;   /* enum cmp_op */
+	uint8_t neg;   /* not in, !~ */
+	uint8_t refs;  /* REF_* */
+	uint32_t a, b, n;
+	struct num k;
+};
+
+/* A text literal: `off` into chars while compiling, `ptr` once done. */
+struct text {
+	size_t off;
+	size_t len;
+	const char *ptr;
+};
+
+/* Values the stack can hold at once.  The parser proves every program
+ * fits (and refuses the rare one that would not): and/or need no extra
+ * slot, so a nesting level adds at most one slot for a comparison, one
+ * for + - and one for * /. */
+#define DFS_FLT_STACK (3 * (DFS_FILTER_MAX_DEPTH + 2) + 8)
+
+struct dfs_filter {
+	struct insn *code;
+	size_t ncode;
+	struct num *nums;    /* numeric in-lists, each sorted */
+	size_t nnums;
+	struct text *texts;  /* text literals; in-lists sorted */
+	size_t ntexts;
+	char *chars;         /* bytes of the text literals */
+	size_t nchars;
+	regex_t **res;
+	size_t nres;
+	int *cols;           /* distinct columns read, ascending */
+	size_t ncols;
+	bool all;            /* matches every row */
+};
+
+#endif
