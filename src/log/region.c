@@ -5,6 +5,7 @@
  * before the region does, a fresh decompressor continues with the rest and
  * the output is appended.  Uncompressed regions are copied. */
 #include <bzlib.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,9 +57,12 @@ static int inflate_zlib(const unsigned char *data, size_t len, size_t limit,
 	const unsigned char *in = data;
 	size_t in_left = len;
 	int ret = 0;
+	bool in_stream = false;   /* a stream has started and not ended */
 	for (;;) {
-		if (stop_after && out->len - start >= stop_after)
+		if (stop_after && out->len - start >= stop_after) {
+			in_stream = false;
 			break;
+		}
 		if (zs.avail_in == 0) {
 			if (in_left == 0)
 				break;
@@ -68,6 +72,7 @@ static int inflate_zlib(const unsigned char *data, size_t len, size_t limit,
 			in += n;
 			in_left -= n;
 		}
+		in_stream = true;
 		size_t room = next_room(out, start, limit, stop_after,
 		                        in_left + zs.avail_in);
 		if (!dfs_buf_grow(out, room)) {
@@ -85,23 +90,23 @@ static int inflate_zlib(const unsigned char *data, size_t len, size_t limit,
 			break;
 		}
 		if (z == Z_STREAM_END) {
+			in_stream = false;
 			/* another stream may follow in the same region */
 			if (zs.avail_in == 0 && in_left == 0)
 				break;
 			inflateReset(&zs);
 			continue;
 		}
-		if (z == Z_BUF_ERROR && zs.avail_in == 0 && in_left == 0) {
-			ret = dfs_error_set(err, DFS_ERR_FORMAT,
-			                    "compressed data ends in the middle of a stream");
-			break;
-		}
 		if (z != Z_OK && z != Z_BUF_ERROR) {
 			ret = dfs_error_set(err, DFS_ERR_FORMAT, "unable to inflate: %s",
 			                    zs.msg ? zs.msg : "invalid compressed data");
+			in_stream = false;
 			break;
 		}
 	}
+	if (ret == 0 && in_stream)
+		ret = dfs_error_set(err, DFS_ERR_FORMAT,
+		                    "compressed data ends in the middle of a stream");
 	inflateEnd(&zs);
 	if (stop_after && out->len - start > stop_after)
 		out->len = start + stop_after;

@@ -1,0 +1,512 @@
+/* test_upgrade.c - pieces of the reader on hand-made input: decompression
+ * of each kind (zlib, concatenated zlib streams, bzip2, none, damaged),
+ * byte swapping, and the upgrade of every older record version to the
+ * current layout, quirks included. */
+#include <bzlib.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include <cmocka.h>
+
+#include "darshanfs/buf.h"
+#include "darshanfs/module.h"
+#include "log/region.h"
+
+/* ---- decompression ------------------------------------------------------------- */
+
+static size_t zcompress(const void *in, size_t len, unsigned char *out, size_t cap)
+{
+	uLongf n = cap;
+	assert_int_equal(compress2(out, &n, in, len, 6), Z_OK);
+	return n;
+}
+
+static void test_inflate_zlib_streams(void **state)
+{
+	(void)state;
+	/* big enough to take the libdeflate path when built with it */
+	size_t n = 200000;
+	unsigned char *a = malloc(n), *b = malloc(n);
+	for (size_t i = 0; i < n; i++) {
+		a[i] = (unsigned char)(i * 7);
+		b[i] = (unsigned char)(i % 251);
+	}
+	unsigned char *z = malloc(4 * n);
+	size_t za = zcompress(a, n, z, 2 * n);
+	size_t zb = zcompress(b, n, z + za, 2 * n);
+	dfs_buf out = DFS_BUF_INIT;
+	dfs_error err = {0};
+	/* two complete streams back to back: one region, as the runtime writes */
+	assert_int_equal(dfs_region_inflate(0, z, za + zb, 0, 0, &out, &err), 0);
+	assert_int_equal(out.len, 2 * n);
+	assert_memory_equal(out.data, a, n);
+	assert_memory_equal(out.data + n, b, n);
+	/* the job region is read only in part */
+	dfs_buf_reset(&out);
+	assert_int_equal(dfs_region_inflate(0, z, za, 0, 4096, &out, &err), 0);
+	assert_int_equal(out.len, 4096);
+	assert_memory_equal(out.data, a, 4096);
+	/* a limit below the output is an error, not an allocation */
+	dfs_buf_reset(&out);
+	assert_int_equal(dfs_region_inflate(0, z, za, 1000, 0, &out, &err), -1);
+	assert_int_equal(err.code, DFS_ERR_TOOBIG);
+	/* cut in the middle of the second stream */
+	dfs_buf_reset(&out);
+	assert_int_equal(dfs_region_inflate(0, z, za + zb / 2, 0, 0, &out, &err), -1);
+	assert_int_equal(err.code, DFS_ERR_FORMAT);
+	/* garbage */
+	dfs_buf_reset(&out);
+	memset(z, 0x55, 64);
+	assert_int_equal(dfs_region_inflate(0, z, 64, 0, 0, &out, &err), -1);
+	assert_int_equal(err.code, DFS_ERR_FORMAT);
+	dfs_buf_free(&out);
+	free(a);
+	free(b);
+	free(z);
+}
+
+static void test_inflate_bzip2_and_none(void **state)
+{
+	(void)state;
+	char text[5000];
+	for (size_t i = 0; i < sizeof(text); i++)
+		text[i] = (char)('a' + i % 26);
+	char z[20000];
+	unsigned zl = sizeof(z) / 2, zl2 = sizeof(z) / 2;
+	assert_int_equal(BZ2_bzBuffToBuffCompress(z, &zl, text, sizeof(text), 9, 0, 30), BZ_OK);
+	assert_int_equal(BZ2_bzBuffToBuffCompress(z + zl, &zl2, text, 100, 9, 0, 30), BZ_OK);
+	dfs_buf out = DFS_BUF_INIT;
+	dfs_error err = {0};
+	assert_int_equal(dfs_region_inflate(1, (unsigned char *)z, zl + zl2, 0, 0, &out, &err), 0);
+	assert_int_equal(out.len, sizeof(text) + 100);
+	assert_memory_equal(out.data, text, sizeof(text));
+	assert_memory_equal(out.data + sizeof(text), text, 100);
+	dfs_buf_reset(&out);
+	assert_int_equal(dfs_region_inflate(1, (unsigned char *)z, zl - 10, 0, 0, &out, &err), -1);
+	dfs_buf_reset(&out);
+	assert_int_equal(dfs_region_inflate(2, (unsigned char *)text, 300, 0, 0, &out, &err), 0);
+	assert_int_equal(out.len, 300);
+	assert_memory_equal(out.data, text, 300);
+	dfs_buf_reset(&out);
+	assert_int_equal(dfs_region_inflate(7, (unsigned char *)text, 10, 0, 0, &out, &err), -1);
+	dfs_buf_free(&out);
+}
+
+/* ---- hand-made records ------------------------------------------------------------ */
+
+/* A record image built field by field in either byte order. */
+struct image {
+	unsigned char b[1200];
+	size_t len;
+	bool big;
+};
+
+static void put64(struct image *im, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		im->b[im->len + (size_t)i] = (unsigned char)(v >> (im->big ? 8 * (7 - i) : 8 * i));
+	im->len += 8;
+}
+
+static void putd(struct image *im, double d)
+{
+	uint64_t u;
+	memcpy(&u, &d, 8);
+	put64(im, u);
+}
+
+static dfs_records decode(int id, uint32_t version, const struct image *im,
+                          size_t copies)
+{
+	const dfs_module *m = dfs_module_get(id);
+	unsigned char *data = malloc(im->len * copies + 1);
+	for (size_t i = 0; i < copies; i++)
+		memcpy(data + i * im->len, im->b, im->len);
+	dfs_decode_in in = {data, im->len * copies, version, im->big, 3};
+	dfs_records r;
+	dfs_records_init(&r, m, version);
+	dfs_error err = {0};
+	if (m->decode(&in, &r, &err))
+		fail_msg("%s v%u: %s", m->name, version, err.msg);
+	free(data);
+	return r;
+}
+
+static int64_t ival(const dfs_records *r, size_t i, const char *name)
+{
+	const dfs_module *m = r->module;
+	int f = dfs_module_field_index(m, name, strlen(name));
+	assert_true(f >= 0);
+	dfs_value v;
+	dfs_module_get_value(m, dfs_record(r, i), dfs_record_size(r, i), 0, (size_t)f, &v);
+	return v.type == DFS_T_U64 ? (int64_t)v.v.u : v.v.i;
+}
+
+static double fval(const dfs_records *r, size_t i, const char *name)
+{
+	const dfs_module *m = r->module;
+	int f = dfs_module_field_index(m, name, strlen(name));
+	assert_true(f >= 0);
+	dfs_value v;
+	dfs_module_get_value(m, dfs_record(r, i), dfs_record_size(r, i), 0, (size_t)f, &v);
+	assert_int_equal(v.type, DFS_T_F64);
+	return v.v.d;
+}
+
+/* POSIX v3: 64 integers (i*10), 17 floats (i + 0.5) */
+static void posix_v3(struct image *im, bool big)
+{
+	memset(im, 0, sizeof(*im));
+	im->big = big;
+	put64(im, 42);
+	put64(im, 3);
+	for (int i = 0; i < 64; i++)
+		put64(im, (uint64_t)(i * 10));
+	for (int i = 0; i < 17; i++)
+		putd(im, i + 0.5);
+}
+
+static void test_posix_v3(void **state)
+{
+	(void)state;
+	for (int big = 0; big <= 1; big++) {
+		struct image im;
+		posix_v3(&im, big);
+		dfs_records r = decode(DFS_MOD_POSIX, 3, &im, 2);
+		assert_int_equal(r.count, 2);
+		assert_int_equal(ival(&r, 0, "record_id"), 42);
+		assert_int_equal(ival(&r, 1, "rank"), 3);
+		assert_int_equal(ival(&r, 0, "POSIX_OPENS"), 0);
+		assert_int_equal(ival(&r, 0, "POSIX_FILENOS"), -1);
+		assert_int_equal(ival(&r, 0, "POSIX_DUPS"), -1);
+		assert_int_equal(ival(&r, 0, "POSIX_READS"), 10);
+		assert_int_equal(ival(&r, 0, "POSIX_FDSYNCS"), 70);
+		assert_int_equal(ival(&r, 0, "POSIX_RENAME_SOURCES"), -1);
+		assert_int_equal(ival(&r, 0, "POSIX_RENAMED_FROM"), 0);
+		assert_int_equal(ival(&r, 0, "POSIX_MODE"), 80);
+		assert_int_equal(ival(&r, 0, "POSIX_BYTES_READ"), 90);
+		assert_int_equal(ival(&r, 0, "POSIX_SLOWEST_RANK_BYTES"), 630);
+		assert_true(fval(&r, 0, "POSIX_F_OPEN_START_TIMESTAMP") == 0.5);
+		assert_true(fval(&r, 0, "POSIX_F_SLOWEST_RANK_TIME") == 14.5);
+		/* lost in upstream's v3->v4 shift */
+		assert_true(fval(&r, 0, "POSIX_F_VARIANCE_RANK_TIME") == 0.0);
+		assert_true(fval(&r, 0, "POSIX_F_VARIANCE_RANK_BYTES") == 0.0);
+		/* left unswapped by upstream in big-endian logs */
+		double meta = fval(&r, 0, "POSIX_F_META_TIME");
+		if (big)
+			assert_true(meta != 10.5);
+		else
+			assert_true(meta == 10.5);
+		dfs_records_free(&r);
+	}
+}
+
+static void test_posix_v1_v2(void **state)
+{
+	(void)state;
+	/* v1: 68 integers with FOPENS at index 6; 15 floats */
+	struct image im;
+	memset(&im, 0, sizeof(im));
+	put64(&im, 7);
+	put64(&im, 0);
+	for (int i = 0; i < 68; i++)
+		put64(&im, (uint64_t)(i == 6 ? 0 : i + 100));
+	for (int i = 0; i < 15; i++)
+		putd(&im, i + 0.25);
+	dfs_records r = decode(DFS_MOD_POSIX, 1, &im, 1);
+	assert_int_equal(r.count, 1);
+	assert_int_equal(ival(&r, 0, "POSIX_OPENS"), 100);
+	assert_int_equal(ival(&r, 0, "POSIX_MMAPS"), 105);
+	assert_int_equal(ival(&r, 0, "POSIX_FSYNCS"), 110);   /* after the 4 stdio counters */
+	assert_int_equal(ival(&r, 0, "POSIX_MODE"), 112);
+	assert_true(fval(&r, 0, "POSIX_F_CLOSE_START_TIMESTAMP") == -1.0);
+	assert_true(fval(&r, 0, "POSIX_F_OPEN_END_TIMESTAMP") == -1.0);
+	assert_true(fval(&r, 0, "POSIX_F_READ_END_TIMESTAMP") == 3.25);
+	assert_true(fval(&r, 0, "POSIX_F_CLOSE_END_TIMESTAMP") == 5.25);
+	assert_true(fval(&r, 0, "POSIX_F_VARIANCE_RANK_BYTES") == 14.25); /* v1 keeps it */
+	dfs_records_free(&r);
+	/* a v1 record with stdio counters is dropped */
+	memset(&im.b[16 + 6 * 8], 0, 8);
+	im.b[16 + 6 * 8] = 3;
+	r = decode(DFS_MOD_POSIX, 1, &im, 1);
+	assert_int_equal(r.count, 0);
+	dfs_records_free(&r);
+	/* v2: 64 integers, 15 floats; the fastest/slowest times are lost too */
+	memset(&im, 0, sizeof(im));
+	put64(&im, 8);
+	put64(&im, 1);
+	for (int i = 0; i < 64; i++)
+		put64(&im, (uint64_t)i);
+	for (int i = 0; i < 15; i++)
+		putd(&im, i + 0.75);
+	r = decode(DFS_MOD_POSIX, 2, &im, 1);
+	assert_true(fval(&r, 0, "POSIX_F_MAX_WRITE_TIME") == 10.75);
+	assert_true(fval(&r, 0, "POSIX_F_FASTEST_RANK_TIME") == 0.0);
+	assert_true(fval(&r, 0, "POSIX_F_SLOWEST_RANK_TIME") == 0.0);
+	dfs_records_free(&r);
+}
+
+static void test_mpiio_stdio_bgq(void **state)
+{
+	(void)state;
+	struct image im;
+	memset(&im, 0, sizeof(im));
+	im.big = true;
+	put64(&im, 9);
+	put64(&im, 2);
+	for (int i = 0; i < 51; i++)
+		put64(&im, (uint64_t)i);
+	for (int i = 0; i < 15; i++)
+		putd(&im, i + 1.5);
+	dfs_records r = decode(DFS_MOD_MPIIO, 2, &im, 1);
+	assert_int_equal(ival(&r, 0, "rank"), 2);
+	assert_int_equal(ival(&r, 0, "MPIIO_BYTES_READ"), 14);
+	assert_true(fval(&r, 0, "MPIIO_F_OPEN_START_TIMESTAMP") == 1.5);
+	assert_true(fval(&r, 0, "MPIIO_F_CLOSE_START_TIMESTAMP") == -1.0);
+	assert_true(fval(&r, 0, "MPIIO_F_OPEN_END_TIMESTAMP") == -1.0);
+	assert_true(fval(&r, 0, "MPIIO_F_VARIANCE_RANK_BYTES") == 15.5);
+	dfs_records_free(&r);
+
+	memset(&im, 0, sizeof(im));
+	put64(&im, 10);
+	put64(&im, 0);
+	for (int i = 0; i < 13; i++)
+		put64(&im, (uint64_t)(i + 1));
+	for (int i = 0; i < 15; i++)
+		putd(&im, i);
+	r = decode(DFS_MOD_STDIO, 1, &im, 1);
+	assert_int_equal(ival(&r, 0, "STDIO_OPENS"), 1);
+	assert_int_equal(ival(&r, 0, "STDIO_FDOPENS"), -1);
+	assert_int_equal(ival(&r, 0, "STDIO_READS"), 2);
+	assert_int_equal(ival(&r, 0, "STDIO_SLOWEST_RANK_BYTES"), 13);
+	assert_true(fval(&r, 0, "STDIO_F_VARIANCE_RANK_BYTES") == 14);
+	dfs_records_free(&r);
+
+	memset(&im, 0, sizeof(im));
+	im.big = true;
+	put64(&im, 11);
+	put64(&im, (uint64_t)-1);
+	put64(&im, 0xdeadbeef);           /* v1: an int and padding, dropped */
+	for (int i = 0; i < 11; i++)
+		put64(&im, (uint64_t)(i + 20));
+	putd(&im, 123.5);
+	r = decode(DFS_MOD_BGQ, 1, &im, 1);
+	assert_int_equal(ival(&r, 0, "rank"), -1);
+	assert_int_equal(ival(&r, 0, "BGQ_CSJOBID"), 20);
+	assert_int_equal(ival(&r, 0, "BGQ_TORUSENABLED"), 30);
+	assert_true(fval(&r, 0, "BGQ_F_TIMESTAMP") == 123.5);
+	dfs_records_free(&r);
+}
+
+static void test_h5_pnetcdf(void **state)
+{
+	(void)state;
+	struct image im;
+	memset(&im, 0, sizeof(im));
+	put64(&im, 12);
+	put64(&im, 0);
+	put64(&im, 5);            /* OPENS */
+	putd(&im, 1.0);           /* OPEN */
+	putd(&im, 2.0);           /* CLOSE */
+	dfs_records r = decode(DFS_MOD_H5F, 1, &im, 1);
+	assert_int_equal(ival(&r, 0, "H5F_OPENS"), 5);
+	assert_int_equal(ival(&r, 0, "H5F_FLUSHES"), -1);
+	assert_int_equal(ival(&r, 0, "H5F_USE_MPIIO"), -1);
+	assert_true(fval(&r, 0, "H5F_F_OPEN_START_TIMESTAMP") == 1.0);
+	assert_true(fval(&r, 0, "H5F_F_CLOSE_START_TIMESTAMP") == -1.0);
+	assert_true(fval(&r, 0, "H5F_F_OPEN_END_TIMESTAMP") == -1.0);
+	assert_true(fval(&r, 0, "H5F_F_CLOSE_END_TIMESTAMP") == 2.0);
+	assert_true(fval(&r, 0, "H5F_F_META_TIME") == -1.0);
+	dfs_records_free(&r);
+
+	/* PNETCDF v2: INDEP_OPENS + COLL_OPENS become OPENS */
+	memset(&im, 0, sizeof(im));
+	put64(&im, 13);
+	put64(&im, 0);
+	put64(&im, 3);
+	put64(&im, 4);
+	for (int i = 0; i < 4; i++)
+		putd(&im, i + 0.5);
+	r = decode(DFS_MOD_PNETCDF_FILE, 2, &im, 1);
+	assert_int_equal(ival(&r, 0, "PNETCDF_FILE_OPENS"), 7);
+	assert_int_equal(ival(&r, 0, "PNETCDF_FILE_CREATES"), -1);
+	assert_int_equal(ival(&r, 0, "PNETCDF_FILE_BYTES_WRITTEN"), -1);
+	assert_true(fval(&r, 0, "PNETCDF_FILE_F_OPEN_START_TIMESTAMP") == 0.5);
+	assert_true(fval(&r, 0, "PNETCDF_FILE_F_CLOSE_START_TIMESTAMP") == 1.5);
+	assert_true(fval(&r, 0, "PNETCDF_FILE_F_OPEN_END_TIMESTAMP") == 2.5);
+	assert_true(fval(&r, 0, "PNETCDF_FILE_F_CLOSE_END_TIMESTAMP") == 3.5);
+	assert_true(fval(&r, 0, "PNETCDF_FILE_F_WAIT_TIME") == -1.0);
+	dfs_records_free(&r);
+
+	/* H5D v1 gains a zero file_rec_id */
+	memset(&im, 0, sizeof(im));
+	put64(&im, 14);
+	put64(&im, 0);
+	for (int i = 0; i < 94 + 17; i++)
+		put64(&im, (uint64_t)i);
+	r = decode(DFS_MOD_H5D, 1, &im, 1);
+	assert_int_equal(ival(&r, 0, "H5D_FILE_REC_ID"), 0);
+	assert_int_equal(ival(&r, 0, "H5D_OPENS"), 0);
+	assert_int_equal(ival(&r, 0, "H5D_SLOWEST_RANK_BYTES"), 93);
+	dfs_records_free(&r);
+}
+
+static void test_heatmap_correction(void **state)
+{
+	(void)state;
+	/* first record: 3 bins; then 4 bins (one too many) and 2 (one too few) */
+	struct image im;
+	memset(&im, 0, sizeof(im));
+	put64(&im, 15);
+	put64(&im, 0);
+	putd(&im, 0.1);
+	put64(&im, 3);
+	put64(&im, 0x1234);            /* pointer garbage */
+	put64(&im, 0x5678);
+	put64(&im, 1); put64(&im, 2); put64(&im, 3);      /* write */
+	put64(&im, 10); put64(&im, 20); put64(&im, 30);   /* read */
+	put64(&im, 15);
+	put64(&im, 1);
+	putd(&im, 0.1);
+	put64(&im, 4);
+	put64(&im, 0);
+	put64(&im, 0);
+	for (int i = 0; i < 8; i++)
+		put64(&im, (uint64_t)(i + 1));
+	put64(&im, 15);
+	put64(&im, 2);
+	putd(&im, 0.1);
+	put64(&im, 2);
+	put64(&im, 0);
+	put64(&im, 0);
+	put64(&im, 4); put64(&im, 5);      /* write */
+	put64(&im, 40); put64(&im, 50);    /* read */
+	dfs_records r = decode(DFS_MOD_HEATMAP, 1, &im, 1);
+	assert_int_equal(r.count, 3);
+	const dfs_module *m = r.module;
+	int read = dfs_module_field_index(m, "HEATMAP_READ_BIN", 16);
+	int write = dfs_module_field_index(m, "HEATMAP_WRITE_BIN", 17);
+	int64_t want_w[3][3] = {{1, 2, 3}, {1, 2, 3}, {4, 5, 0}};
+	int64_t want_r[3][3] = {{10, 20, 30}, {5, 6, 7}, {0, 40, 0}};
+	for (size_t i = 0; i < 3; i++) {
+		const unsigned char *rec = dfs_record(&r, i);
+		size_t len = dfs_record_size(&r, i);
+		assert_int_equal(dfs_module_rows(m, rec, len), 3);
+		for (size_t b = 0; b < 3; b++) {
+			dfs_value v;
+			dfs_module_get_value(m, rec, len, b, (size_t)write, &v);
+			assert_int_equal(v.v.i, want_w[i][b]);
+			dfs_module_get_value(m, rec, len, b, (size_t)read, &v);
+			assert_int_equal(v.v.i, want_r[i][b]);
+		}
+		/* the pointer bytes are not kept */
+		for (size_t k = 32; k < 48; k++)
+			assert_int_equal(rec[k], 0);
+	}
+	dfs_records_free(&r);
+}
+
+static void test_lustre_v1_and_truncation(void **state)
+{
+	(void)state;
+	struct image im;
+	memset(&im, 0, sizeof(im));
+	im.big = true;
+	put64(&im, 16);
+	put64(&im, 0);
+	put64(&im, 100);    /* OSTS */
+	put64(&im, 1);      /* MDTS */
+	put64(&im, 3);      /* STRIPE_OFFSET */
+	put64(&im, 1 << 20); /* STRIPE_SIZE */
+	put64(&im, 2);      /* STRIPE_WIDTH */
+	put64(&im, 7);
+	put64(&im, 9);
+	dfs_records r = decode(DFS_MOD_LUSTRE, 1, &im, 1);
+	assert_int_equal(r.count, 1);
+	assert_int_equal(ival(&r, 0, "LUSTRE_NUM_COMPONENTS"), 1);
+	assert_int_equal(ival(&r, 0, "LUSTRE_NUM_STRIPES"), 2);
+	const dfs_module *m = r.module;
+	const unsigned char *rec = dfs_record(&r, 0);
+	size_t len = dfs_record_size(&r, 0);
+	assert_int_equal(dfs_module_rows(m, rec, len), 2);
+	int ost = dfs_module_field_index(m, "LUSTRE_COMP_OST_ID", 18);
+	int pat = dfs_module_field_index(m, "LUSTRE_COMP_STRIPE_PATTERN", 26);
+	dfs_value v;
+	dfs_module_get_value(m, rec, len, 1, (size_t)ost, &v);
+	assert_int_equal(v.v.i, 9);
+	dfs_module_get_value(m, rec, len, 0, (size_t)pat, &v);
+	assert_int_equal(v.v.i, -1);
+	dfs_records_free(&r);
+
+	/* v2 with two component slots, the second unused (STRIPE_SIZE -1) */
+	memset(&im, 0, sizeof(im));
+	put64(&im, 17);
+	put64(&im, 0);
+	put64(&im, 2);          /* num_comps */
+	put64(&im, 3);          /* num_stripes */
+	int64_t c1[7] = {4096, 1, 0, 0, 0, -1, -1};
+	int64_t c2[7] = {-1, 2, 0, 0, 0, -1, -1};
+	for (int i = 0; i < 7; i++)
+		put64(&im, (uint64_t)c1[i]);
+	im.len += 16;           /* pool name */
+	for (int i = 0; i < 7; i++)
+		put64(&im, (uint64_t)c2[i]);
+	im.len += 16;
+	put64(&im, 11);
+	put64(&im, 12);
+	put64(&im, 13);
+	r = decode(DFS_MOD_LUSTRE, 2, &im, 1);
+	assert_int_equal(ival(&r, 0, "LUSTRE_NUM_COMPONENTS"), 1);
+	assert_int_equal(ival(&r, 0, "LUSTRE_NUM_STRIPES"), 1);
+	rec = dfs_record(&r, 0);
+	len = dfs_record_size(&r, 0);
+	assert_int_equal(dfs_module_rows(m, rec, len), 1);
+	dfs_module_get_value(m, rec, len, 0, (size_t)ost, &v);
+	assert_int_equal(v.v.i, 11);
+	dfs_records_free(&r);
+}
+
+static void test_dfs_uuid_swap(void **state)
+{
+	(void)state;
+	struct image im;
+	memset(&im, 0, sizeof(im));
+	im.big = true;
+	put64(&im, 18);
+	put64(&im, 0);
+	for (int i = 0; i < 52 + 15; i++)
+		put64(&im, 0);
+	for (int i = 0; i < 32; i++)
+		im.b[im.len + (size_t)i] = (unsigned char)i;
+	im.len += 32;
+	dfs_records r = decode(DFS_MOD_DFS, 1, &im, 1);
+	const dfs_module *m = r.module;
+	int f = dfs_module_field_index(m, "pool_uuid", 9);
+	dfs_value v;
+	dfs_module_get_value(m, dfs_record(&r, 0), m->record_size, 0, (size_t)f, &v);
+	/* upstream reverses each 16-byte uuid as a whole */
+	assert_memory_equal(v.v.s.ptr, "0f0e0d0c-0b0a-0908-0706-050403020100", 36);
+	dfs_records_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_inflate_zlib_streams),
+		cmocka_unit_test(test_inflate_bzip2_and_none),
+		cmocka_unit_test(test_posix_v3),
+		cmocka_unit_test(test_posix_v1_v2),
+		cmocka_unit_test(test_mpiio_stdio_bgq),
+		cmocka_unit_test(test_h5_pnetcdf),
+		cmocka_unit_test(test_heatmap_correction),
+		cmocka_unit_test(test_lustre_v1_and_truncation),
+		cmocka_unit_test(test_dfs_uuid_swap),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
