@@ -69,6 +69,9 @@ uint64_t dfs_content_size(const dfs_content *c);
 long dfs_content_read(dfs_content *c, char *buf, size_t len, uint64_t off,
                       dfs_error *err);
 void dfs_content_release(dfs_content *c);
+/* A number that identifies this snapshot: two opens that get the same
+ * serial read the same bytes (a front end may keep cached pages). */
+uint64_t dfs_content_serial(const dfs_content *c);
 
 /* ---- writing ---------------------------------------------------------------- */
 

@@ -23,6 +23,10 @@ struct dfs_fs {
 	struct change { char *path; bool log_dir; } *queue;
 	size_t qlen, qcap;
 	bool stopping;
+	/* the snapshot each path last opened (by hash; collisions only cost
+	 * a cache drop) */
+	pthread_mutex_t slock;
+	struct { uint64_t hash, serial; } opened[4096];
 };
 
 extern const struct fuse_operations dfs_fuse_ops;

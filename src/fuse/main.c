@@ -215,6 +215,7 @@ int main(int argc, char **argv)
 	}
 	fs.attr_timeout = conf.attr_timeout;
 	pthread_mutex_init(&fs.qlock, NULL);
+	pthread_mutex_init(&fs.slock, NULL);
 	pthread_cond_init(&fs.qcond, NULL);
 
 	char *fsname = escape_commas(conf.source);

@@ -14,6 +14,13 @@
 
 /* ---- snapshots ------------------------------------------------------------------ */
 
+static atomic_ullong next_serial = 1;
+
+uint64_t dfs_content_serial(const dfs_content *c)
+{
+	return c->serial;
+}
+
 dfs_content *dfs_content_from_bufs(dfs_buf *b, size_t n, dfs_error *err)
 {
 	dfs_content *c = calloc(1, sizeof(*c));
@@ -30,6 +37,7 @@ dfs_content *dfs_content_from_bufs(dfs_buf *b, size_t n, dfs_error *err)
 		return NULL;
 	}
 	atomic_init(&c->refs, 1);
+	c->serial = atomic_fetch_add(&next_serial, 1);
 	c->chunks = ch;
 	for (size_t i = 0; i < n; i++) {
 		if (b[i].len == 0) {

@@ -261,6 +261,7 @@ struct content_chunk {
 
 struct dfs_content {
 	atomic_long refs;
+	uint64_t serial;
 	uint64_t size;
 	size_t nchunks;
 	struct content_chunk *chunks;
