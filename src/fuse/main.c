@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <fuse_lowlevel.h>
 #include <libgen.h>
+#include <limits.h>
+#include <malloc.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,6 +162,12 @@ static char *escape_commas(const char *s)
 
 int main(int argc, char **argv)
 {
+	/* Decoded logs and rendered files are large, long-lived blocks that
+	 * the cache frees in bulk: serve every block of 1 MiB or more with
+	 * its own mapping, so freeing it returns the memory at once instead
+	 * of leaving it in a per-thread malloc arena (a fixed threshold also
+	 * stops glibc from raising it after the first big free). */
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 	char *prog_copy = strdup(argv[0]);
 	const char *prog = basename(prog_copy);
 	if (strncmp(prog, "mount.", 6) == 0)
@@ -254,7 +262,8 @@ int main(int argc, char **argv)
 		struct fuse_loop_config *lc = fuse_loop_cfg_create();
 		fuse_loop_cfg_set_clone_fd(lc, opts.clone_fd);
 		fuse_loop_cfg_set_max_threads(lc, opts.max_threads);
-		fuse_loop_cfg_set_idle_threads(lc, opts.max_idle_threads);
+		if (opts.max_idle_threads != UINT_MAX) /* libfuse's "not given" */
+			fuse_loop_cfg_set_idle_threads(lc, opts.max_idle_threads);
 		ret = fuse_loop_mt(fs.fuse, lc);
 		fuse_loop_cfg_destroy(lc);
 	}

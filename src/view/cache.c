@@ -5,6 +5,7 @@
  * A source log that changes on disk (size or mtime) is decoded again on
  * next access; its filters are kept. */
 #include <errno.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -249,6 +250,9 @@ static void evict(dfs_view *v, struct entry *keep)
 	pthread_mutex_unlock(&v->lock);
 	for (size_t i = 0; i < n; i++)
 		loaded_free(victims[i]);
+	/* hand the freed memory back to the system, not to a thread arena */
+	if (n)
+		malloc_trim(0);
 }
 
 struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
