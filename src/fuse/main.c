@@ -15,6 +15,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <malloc.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -251,6 +252,12 @@ int main(int argc, char **argv)
 		goto out_unmount;
 	}
 	struct fuse_session *se = fuse_get_session(fs.fuse);
+	/* libfuse only handles signals left at their default action, and a
+	 * shell starts background jobs with SIGINT ignored: unmount cleanly on
+	 * SIGINT, SIGTERM and SIGHUP however we were started */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	if (fuse_set_signal_handlers(se) != 0) {
 		status = EXIT_RUNTIME;
 		goto out_unmount;
@@ -267,7 +274,9 @@ int main(int argc, char **argv)
 		ret = fuse_loop_mt(fs.fuse, lc);
 		fuse_loop_cfg_destroy(lc);
 	}
-	status = ret == 0 ? EXIT_OK : EXIT_RUNTIME;
+	/* the loop returns the signal that ended it (SIGTERM, SIGINT...):
+	 * that is a clean unmount; negative values are failures */
+	status = ret >= 0 ? EXIT_OK : EXIT_RUNTIME;
 	fuse_remove_signal_handlers(se);
 out_unmount:
 	fuse_unmount(fs.fuse);

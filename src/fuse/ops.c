@@ -255,6 +255,27 @@ static int op_utimens(const char *path, const struct timespec tv[2],
 	return dfs_view_is_writable(fs->view, path) ? 0 : -EACCES;
 }
 
+/* Modes and owners mirror the source logs and cannot change; copying
+ * tools (cp -p, shutil.copy) set them after writing a records.csv, so
+ * accept and ignore that on writable files. */
+static int op_chmod(const char *path, mode_t mode, struct fuse_file_info *fi)
+{
+	(void)mode;
+	(void)fi;
+	struct dfs_fs *fs = fs_of_context();
+	return dfs_view_is_writable(fs->view, path) ? 0 : -EPERM;
+}
+
+static int op_chown(const char *path, uid_t uid, gid_t gid,
+                    struct fuse_file_info *fi)
+{
+	(void)uid;
+	(void)gid;
+	(void)fi;
+	struct dfs_fs *fs = fs_of_context();
+	return dfs_view_is_writable(fs->view, path) ? 0 : -EPERM;
+}
+
 #define XATTR_DECODES "user.darshanfs.decodes"
 
 static int op_getxattr(const char *path, const char *name, char *value,
@@ -300,6 +321,8 @@ const struct fuse_operations dfs_fuse_ops = {
 	.release = op_release,
 	.statfs = op_statfs,
 	.utimens = op_utimens,
+	.chmod = op_chmod,
+	.chown = op_chown,
 	.getxattr = op_getxattr,
 	.listxattr = op_listxattr,
 };

@@ -117,9 +117,16 @@ int dfs_entry_peek(dfs_view *v, struct entry *e, const struct stat *st,
 			e->peek_status = perr.code ? perr.code : DFS_ERR_FORMAT;
 			e->peek_error = strdup(perr.msg);
 		} else {
-			for (int id = 0; id < DFS_MOD_SLOTS; id++)
-				if (hdr.mods[id].len > 0)
-					e->present |= 1ULL << id;
+			uint64_t size = (uint64_t)st->st_size;
+			e->damaged = hdr.names.len > size || hdr.names.off > size - hdr.names.len;
+			for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+				const dfs_region *r = &hdr.mods[id];
+				if (r->len == 0)
+					continue;
+				e->present |= 1ULL << id;
+				if (r->len > size || r->off > size - r->len)
+					e->damaged = true;
+			}
 			e->partial = hdr.partial_flag;
 		}
 		e->peeked = true;
@@ -284,6 +291,11 @@ struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
 		if (!l->log) {
 			l->status = lerr.code ? lerr.code : DFS_ERR_FORMAT;
 			l->error = strdup(lerr.msg);
+		}
+		for (int id = 0; l->log && id < DFS_MOD_SLOTS; id++) {
+			const dfs_log_module *lm = dfs_log_get_module(l->log, id);
+			if (lm->present && lm->module && lm->status != DFS_OK)
+				l->module_errors = true;
 		}
 		l->bytes = sizeof(*l) + (l->log ? dfs_log_memory(l->log) : 0);
 		l->gen = e->gen;

@@ -113,6 +113,15 @@ static struct dir_compiled *compile_all(const char *text, size_t len,
 	return c;
 }
 
+int dfs_dir_filter_check(const char *text, size_t len, dfs_error *err)
+{
+	struct dir_compiled *c = compile_all(text, len, err);
+	if (!c)
+		return -1;
+	compiled_unref(c);
+	return 0;
+}
+
 int dfs_dir_filter_install(dfs_view *v, const char *vpath, const char *text,
                            size_t len, dfs_error *err)
 {

@@ -278,8 +278,8 @@ static bool file_exists(const struct entry *e, int module, enum file_kind k)
 	const struct file_def *fd = &dfs_file_defs[k];
 	if (fd->level == LEVEL_LOG) {
 		if (k == F_ERROR)
-			return e->peek_status != DFS_OK ||
-			       (e->loaded && (!e->loaded->log || e->loaded->status != DFS_OK));
+			return e->peek_status != DFS_OK || e->damaged ||
+			       (e->loaded && (!e->loaded->log || e->loaded->module_errors));
 		return e->peek_status == DFS_OK;
 	}
 	const dfs_module *m = dfs_module_get(module);

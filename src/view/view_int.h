@@ -93,6 +93,7 @@ struct loaded {
 	uint64_t dir_gen;             /* directory filters the caches used */
 	dfs_status status;
 	char *error;
+	bool module_errors;           /* some module could not be decoded */
 	size_t bytes;                 /* memory accounted to the cache */
 	size_t content_bytes;         /* of which cached generated text */
 	uint64_t gen;                 /* generation the caches belong to */
@@ -116,6 +117,7 @@ struct entry {
 	off_t peek_size;
 	uint64_t present;             /* modules with data */
 	uint64_t partial;             /* modules flagged incomplete */
+	bool damaged;                 /* a region runs past the end of the file */
 	dfs_status peek_status;
 	char *peek_error;
 
@@ -234,6 +236,8 @@ const dfs_derived_metrics *dfs_combined_metrics(dfs_view *v, struct entry *e,
 size_t dfs_dir_filters_acquire(dfs_view *v, const char *log_vpath, int id,
                                struct dir_compiled **out, size_t max);
 void dfs_dir_filters_release(struct dir_compiled **c, size_t n);
+/* Is `text` a valid directory filter?  0, or -1 with err. */
+int dfs_dir_filter_check(const char *text, size_t len, dfs_error *err);
 /* Install the filter of a directory (view->lock is taken inside). */
 int dfs_dir_filter_install(dfs_view *v, const char *vpath, const char *text,
                            size_t len, dfs_error *err);

@@ -19,10 +19,13 @@ struct dfs_write {
 	dfs_view *v;
 	struct node n;
 	dfs_buf text;
-	bool pending;      /* text changed since it was last applied */
-	bool written;      /* data arrived (not just a truncation) */
 	bool import;       /* a CSV written into records.csv */
+	bool written;      /* data arrived (not just a truncation) */
+	bool truncated;    /* opened with O_TRUNC, or truncated since */
+	bool pending;      /* the text differs from what is installed */
+	bool failed;       /* a write was refused: the session installs nothing */
 	bool header_checked;
+	unsigned flushes;
 };
 
 static bool is_filter(const struct node *n)
@@ -70,8 +73,9 @@ static int compile_log_filter(struct entry *e, const char *text, size_t len,
 {
 	bool any = false;
 	dfs_error first = {0};
-	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+	for (int id = 0; id < DFS_MOD_SLOTS; id++)
 		out[id] = NULL;
+	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
 		if (!dfs_entry_has_module(e, id))
 			continue;
 		const dfs_module *m = dfs_module_get(id);
@@ -208,15 +212,29 @@ static size_t error_position(const dfs_error *err)
 	return pos;
 }
 
-/* After a refused expression: true if it only looks cut short (the error
- * is at its very end, no newline ended it, more data may come). */
-static bool cut_short(const dfs_write *w, bool final, const dfs_error *err)
+/* Byte offset of the n-th character (0-based) of UTF-8 text. */
+static size_t char_offset(const char *t, size_t len, size_t n)
 {
-	size_t a, b;
+	size_t i = 0;
+	for (; i < len; i++)
+		if (((unsigned char)t[i] & 0xC0) != 0x80 && n-- == 0)
+			break;
+	return i;
+}
+
+/* After a refused expression: true if it only looks cut short, so more
+ * data may still come (no newline ended it, and the error lies in its
+ * last word, e.g. a column name split between two write() calls). */
+static bool cut_short(const dfs_write *w, const dfs_error *err)
+{
 	const char *t = w->text.data ? w->text.data : "";
-	trimmed(t, w->text.len, &a, &b);
-	return err->code == DFS_ERR_INVAL && !final && error_position(err) > b &&
-	       (w->text.len == 0 || t[w->text.len - 1] != '\n');
+	size_t len = w->text.len, pos = error_position(err);
+	if (err->code != DFS_ERR_INVAL || pos == 0 || (len && t[len - 1] == '\n'))
+		return false;
+	for (size_t i = char_offset(t, len, pos - 1); i < len; i++)
+		if (strchr(" \t\r\n", t[i]))
+			return false;
+	return true;
 }
 
 /* Notify every decoded log below a directory (their files changed). */
@@ -263,77 +281,95 @@ static void notify_dir(dfs_view *v, const char *dir)
 	notify_logs_below(v, dir);
 }
 
-static int apply_dir(dfs_write *w, bool final, dfs_error *err)
+static const char *session_text(const dfs_write *w)
 {
-	dfs_view *v = w->v;
-	const char *t = w->text.data ? w->text.data : "";
-	int ret = 0;
-	if (w->text.len > DFS_FILTER_MAX_LEN) {
-		ret = dfs_error_set(err, DFS_ERR_INVAL, "filter longer than %d bytes",
-		                    DFS_FILTER_MAX_LEN);
-	} else if (dfs_dir_filter_install(v, w->n.dir_vpath, t, w->text.len, err) == 0) {
-		w->pending = false;
-		notify_dir(v, w->n.dir_vpath);
-		return 0;
-	} else if (cut_short(w, final, err)) {
-		dfs_error_clear(err);
-		return 0;
-	} else {
-		ret = -1;
-	}
-	if (err->code == DFS_ERR_TOOBIG)
+	return w->text.data ? w->text.data : "";
+}
+
+/* Record why a session was refused in the filter.error next to it. */
+static void refuse(dfs_write *w, dfs_error *err)
+{
+	if (err->code == DFS_ERR_TOOBIG && !w->import)
 		err->code = DFS_ERR_INVAL;
-	dfs_dir_filter_set_error(v, w->n.dir_vpath, err->msg);
+	w->failed = true;
 	w->pending = false;
-	notify_dir(v, w->n.dir_vpath);
+	dfs_view *v = w->v;
+	if (w->n.file == F_DIR_FILTER) {
+		dfs_dir_filter_set_error(v, w->n.dir_vpath, err->msg);
+		notify_dir(v, w->n.dir_vpath);
+		return;
+	}
+	dfs_error ignored;
+	struct entry *e = dfs_entry_get(v, &w->n, &ignored);
+	if (!e)
+		return;
+	set_error_text(e, &w->n, err->msg);
+	char *vpath = strdup(e->vpath);
+	dfs_entry_put(v, e);
+	if (vpath)
+		dfs_view_notify(v, vpath, true);
+	free(vpath);
+}
+
+/* Is the text so far a valid filter?  (compiled, then thrown away) */
+static int check_filter(dfs_write *w, dfs_error *err)
+{
+	const char *t = session_text(w);
+	if (w->text.len > DFS_FILTER_MAX_LEN)
+		return dfs_error_set(err, DFS_ERR_INVAL, "filter longer than %d bytes",
+		                     DFS_FILTER_MAX_LEN);
+	if (w->n.file == F_DIR_FILTER)
+		return dfs_dir_filter_check(t, w->text.len, err);
+	struct entry *e = dfs_entry_get(w->v, &w->n, err);
+	if (!e)
+		return -1;
+	int ret = dfs_entry_peek(w->v, e, &w->n.st, err);
+	if (ret == 0 && w->n.file == F_LOG_FILTER) {
+		dfs_filter *compiled[DFS_MOD_SLOTS];
+		ret = compile_log_filter(e, t, w->text.len, compiled, err);
+		for (int id = 0; ret == 0 && id < DFS_MOD_SLOTS; id++)
+			dfs_filter_free(compiled[id]);
+	} else if (ret == 0) {
+		dfs_filter *f = dfs_compile_for_module(dfs_module_get(w->n.module), t,
+		                                       w->text.len, false, err);
+		ret = f ? 0 : -1;
+		dfs_filter_free(f);
+	}
+	dfs_entry_put(w->v, e);
 	return ret;
 }
 
-/* Apply the session's text.  `final`: at close, nothing can follow. */
-static int apply(dfs_write *w, bool final, dfs_error *err)
+/* Install the session's text: the new filter or imported rows take
+ * effect, every derived file of the log (or the directory) changes. */
+static int install(dfs_write *w, dfs_error *err)
 {
 	dfs_view *v = w->v;
-	if (w->n.file == F_DIR_FILTER)
-		return apply_dir(w, final, err);
+	const char *t = session_text(w);
+	if (w->n.file == F_DIR_FILTER) {
+		if (w->text.len > DFS_FILTER_MAX_LEN)
+			return dfs_error_set(err, DFS_ERR_INVAL, "filter longer than %d bytes",
+			                     DFS_FILTER_MAX_LEN);
+		if (dfs_dir_filter_install(v, w->n.dir_vpath, t, w->text.len, err))
+			return -1;
+		w->pending = false;
+		notify_dir(v, w->n.dir_vpath);
+		return 0;
+	}
 	struct entry *e = dfs_entry_get(v, &w->n, err);
 	if (!e)
 		return -1;
-	int ret = 0;
-	if (dfs_entry_peek(v, e, &w->n.st, err)) {
-		ret = -1;
-	} else if (w->import) {
-		if (install_import(v, e, &w->n, w->text.data ? w->text.data : "",
-		                   w->text.len, err)) {
-			set_error_text(e, &w->n, err->msg);
-			ret = -1;
-		}
-		w->pending = false;
-	} else if (install_filter(v, e, &w->n, w->text.data ? w->text.data : "",
-	                          w->text.len, err) == 0) {
-		w->pending = false;
-	} else {
-		if (cut_short(w, final, err)) {
-			dfs_error_clear(err); /* wait for the rest */
-		} else {
-			if (err->code == DFS_ERR_TOOBIG)
-				err->code = DFS_ERR_INVAL;
-			set_error_text(e, &w->n, err->msg);
-			w->pending = false;
-			ret = -1;
-		}
-	}
-	const char *vpath = NULL;
-	char *copy = NULL;
-	if (ret == 0 && !w->pending)
-		vpath = copy = strdup(e->vpath);
-	else if (ret != 0)
-		vpath = copy = strdup(e->vpath); /* filter.error changed */
+	int ret = dfs_entry_peek(v, e, &w->n.st, err);
+	if (ret == 0)
+		ret = w->import ? install_import(v, e, &w->n, t, w->text.len, err)
+		                : install_filter(v, e, &w->n, t, w->text.len, err);
+	char *vpath = ret == 0 ? strdup(e->vpath) : NULL;
 	dfs_entry_put(v, e);
 	if (vpath) {
+		w->pending = false;
 		dfs_view_notify(v, vpath, true);
 		dfs_view_notify_ancestors(v, vpath);
+		free(vpath);
 	}
-	free(copy);
 	return ret;
 }
 
@@ -356,6 +392,8 @@ dfs_write *dfs_view_open_write(dfs_view *v, const char *path, bool truncate,
 		dfs_write_free(w);
 		return NULL;
 	}
+	w->truncated = truncate;
+	w->pending = truncate && !w->import;
 	if (w->n.file == F_DIR_FILTER) {
 		if (!truncate) {
 			char *cur = dfs_dir_filter_text(v, w->n.dir_vpath, false);
@@ -363,7 +401,6 @@ dfs_write *dfs_view_open_write(dfs_view *v, const char *path, bool truncate,
 				dfs_buf_adds(&w->text, cur);
 			free(cur);
 		}
-		w->pending = truncate;
 		return w;
 	}
 	struct entry *e = dfs_entry_get(v, &w->n, err);
@@ -388,108 +425,118 @@ dfs_write *dfs_view_open_write(dfs_view *v, const char *path, bool truncate,
 		dfs_write_free(w);
 		return NULL;
 	}
-	w->pending = truncate;
 	return w;
 }
 
-/* records.csv: collect the CSV; refuse a bad header as soon as it is
- * complete; everything else is checked at close. */
-static int import_data(dfs_write *w, const char *data, size_t len, uint64_t off,
-                       dfs_error *err)
+/* Put `len` bytes at `off` into the session's text (up to `limit`). */
+static int place(dfs_write *w, const char *data, size_t len, uint64_t off,
+                 size_t limit, dfs_error *err)
 {
-	size_t limit = w->v->opt.import_limit;
-	if (off > limit || len > limit - off)
-		return dfs_error_set(err, DFS_ERR_TOOBIG,
-		                     "CSV larger than the import limit (%zu bytes)", limit);
+	if (off > limit || len > limit - off) {
+		if (w->import)
+			return dfs_error_set(err, DFS_ERR_TOOBIG,
+			                     "CSV larger than the import limit (%zu bytes)", limit);
+		return dfs_error_set(err, DFS_ERR_INVAL, "filter longer than %zu bytes", limit);
+	}
 	size_t end = (size_t)off + len;
 	if (end > w->text.len && !dfs_buf_add_zeros(&w->text, end - w->text.len))
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	memcpy(w->text.data + off, data, len);
-	w->pending = true;
 	w->written = true;
-	if (!w->header_checked && memchr(w->text.data, '\n', w->text.len)) {
-		w->header_checked = true;
-		const dfs_module *m = dfs_module_get(w->n.module);
-		if (dfs_csv_check_header(m, w->text.data, w->text.len, err)) {
-			struct entry *e = dfs_entry_get(w->v, &w->n, err);
-			if (e) {
-				set_error_text(e, &w->n, err->msg);
-				dfs_entry_put(w->v, e);
-			}
-			w->pending = false;
-			err->code = DFS_ERR_INVAL;
-			return -1;
-		}
-	}
+	w->pending = true;
 	return 0;
 }
 
 int dfs_write_data(dfs_write *w, const char *data, size_t len, uint64_t off,
                    dfs_error *err)
 {
-	if (w->import)
-		return import_data(w, data, len, off, err);
-	if (off > DFS_FILTER_MAX_LEN || len > DFS_FILTER_MAX_LEN - off + 1) {
-		struct entry *e = dfs_entry_get(w->v, &w->n, err);
-		if (e) {
-			char msg[96];
-			snprintf(msg, sizeof(msg), "filter longer than %d bytes",
-			         DFS_FILTER_MAX_LEN);
-			set_error_text(e, &w->n, msg);
-			dfs_entry_put(w->v, e);
+	if (w->failed)
+		return dfs_error_set(err, DFS_ERR_INVAL,
+		                     "an earlier write to this file was refused");
+	size_t limit = w->import ? w->v->opt.import_limit : DFS_FILTER_MAX_LEN;
+	if (place(w, data, len, off, limit, err)) {
+		refuse(w, err);
+		return -1;
+	}
+	if (w->import) {
+		/* a bad header is refused as soon as it is complete; the rows
+		 * are checked at close */
+		if (!w->header_checked && memchr(w->text.data, '\n', w->text.len)) {
+			w->header_checked = true;
+			if (dfs_csv_check_header(dfs_module_get(w->n.module), w->text.data,
+			                         w->text.len, err)) {
+				refuse(w, err);
+				return -1;
+			}
 		}
-		return dfs_error_set(err, DFS_ERR_INVAL, "filter longer than %d bytes",
-		                     DFS_FILTER_MAX_LEN);
+		return 0;
 	}
-	size_t end = (size_t)off + len;
-	if (end > w->text.len) {
-		if (!dfs_buf_add_zeros(&w->text, end - w->text.len))
-			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	/* a filter is checked at every write; it takes effect at close */
+	if (check_filter(w, err) && !cut_short(w, err)) {
+		refuse(w, err);
+		return -1;
 	}
-	memcpy(w->text.data + off, data, len);
-	w->pending = true;
-	w->written = true;
-	return apply(w, false, err);
+	dfs_error_clear(err);
+	return 0;
 }
 
 int dfs_write_truncate(dfs_write *w, uint64_t size, dfs_error *err)
 {
-	if (w->import && size > w->v->opt.import_limit)
-		return dfs_error_set(err, DFS_ERR_TOOBIG, "CSV larger than the import limit");
+	size_t limit = w->import ? w->v->opt.import_limit : DFS_FILTER_MAX_LEN;
+	if (size > limit)
+		return dfs_error_set(err, w->import ? DFS_ERR_TOOBIG : DFS_ERR_INVAL,
+		                     "larger than %zu bytes", limit);
 	if (size < w->text.len) {
 		w->text.len = (size_t)size;
 		w->text.data[size] = '\0';
-	} else if (size > w->text.len) {
-		if (!w->import && size > DFS_FILTER_MAX_LEN)
-			return dfs_error_set(err, DFS_ERR_INVAL, "filter longer than %d bytes",
-			                     DFS_FILTER_MAX_LEN);
-		if (!dfs_buf_add_zeros(&w->text, (size_t)size - w->text.len))
-			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	} else if (size > w->text.len &&
+	           !dfs_buf_add_zeros(&w->text, (size_t)size - w->text.len)) {
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
-	w->pending = true;
+	w->truncated = true;
+	w->pending = !w->import || w->written;
 	return 0;
 }
 
-/* close(2) flushes; so does the close of a duplicate descriptor, which a
+/* close(2) flushes.  So does the close of a duplicate descriptor, which a
  * shell does right after `> filter` opened the file and before it writes:
  * a session that has received no data yet is left alone here. */
 int dfs_write_flush(dfs_write *w, dfs_error *err)
 {
-	if (!w->pending || !w->written)
+	w->flushes++;
+	if (!w->failed && w->import && w->truncated && !w->written) {
+		/* `cp empty.csv records.csv` ends here: an empty CSV has no
+		 * header.  The session stays open to data (a shell's early
+		 * flush also gets here, and its command writes afterwards). */
+		dfs_error_set(err, DFS_ERR_INVAL, "line 1: empty input: a header line "
+		              "naming the columns is required");
+		refuse(w, err);
+		w->failed = false;
+		return -1;
+	}
+	if (w->failed || !w->pending || !w->written)
 		return 0;
-	return apply(w, true, err);
+	if (install(w, err)) {
+		refuse(w, err);
+		return -1;
+	}
+	return 0;
 }
 
-/* The session ends: a truncation without data (`: > filter`) clears the
- * filter now.  Nobody can be told about errors any more; they still go to
- * filter.error. */
+/* The last descriptor is gone.  A truncation without data (`: > filter`)
+ * clears the filter now; an import that never got data is an empty CSV.
+ * Nobody hears about errors any more: they go to filter.error. */
 void dfs_write_free(dfs_write *w)
 {
 	if (!w)
 		return;
-	if (w->pending && (w->written || !w->import)) {
-		dfs_error err;
-		apply(w, true, &err);
+	dfs_error err = {0};
+	if (!w->failed && w->pending && install(w, &err))
+		refuse(w, &err);
+	else if (!w->failed && w->import && !w->written && w->truncated) {
+		dfs_error_set(&err, DFS_ERR_INVAL, "line 1: empty input: a header line "
+		              "naming the columns is required");
+		refuse(w, &err);
 	}
 	dfs_buf_free(&w->text);
 	dfs_node_free(&w->n);
@@ -503,9 +550,10 @@ int dfs_view_truncate(dfs_view *v, const char *path, uint64_t size,
 	if (!w)
 		return -1;
 	int ret = dfs_write_truncate(w, size, err);
-	if (ret == 0 && w->pending && !w->import)
-		ret = apply(w, true, err);
+	if (ret == 0 && !w->import && (ret = install(w, err)) != 0)
+		refuse(w, err);
 	w->pending = false;
+	w->truncated = false;
 	dfs_write_free(w);
 	return ret;
 }
