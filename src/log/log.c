@@ -25,6 +25,15 @@
 #define JOB_SIZE_OLD 1064
 #define JOB_REGION_READ 4096          /* upstream reads at most this much */
 #define DEFAULT_INFLATE_LIMIT ((size_t)8 << 30)
+/* Inflated bytes a log may hold in all (name table and module regions
+ * together): INFLATE_RATIO times its file size, at least INFLATE_FLOOR, at
+ * most DEFAULT_INFLATE_LIMIT.  Real logs inflate 4 to 90 times (the 100
+ * shared logs, darshanfs-gen output); a decompression bomb reaches 1032:1
+ * with deflate, about 10^6:1 with bzip2 on runs of zeros, and any ratio
+ * with module slots that all point at the same region.  The floor keeps
+ * small logs (under 64 KiB) out of the question. */
+#define INFLATE_RATIO 256
+#define INFLATE_FLOOR ((size_t)16 << 20)
 
 struct dfs_log {
 	char *label;
@@ -41,6 +50,7 @@ struct dfs_log {
 	size_t name_mask;
 	dfs_log_module mods[DFS_MOD_SLOTS];
 	size_t memory;
+	size_t inflate_left;    /* what is left of the inflate budget */
 };
 
 /* where the bytes come from: a file descriptor or a memory buffer */
@@ -324,7 +334,9 @@ static int parse_job(dfs_log *log, const struct source *src, dfs_error *err)
 		j->start_nsec = j->end_nsec = 0;
 		meta_off = 40;
 		text_off = JOB_SIZE_OLD;
-		j->run_time = (double)(j->end_sec - j->start_sec + 1);
+		/* wraps like upstream's int64 arithmetic, without the UB */
+		j->run_time = (double)(int64_t)((uint64_t)j->end_sec -
+		                                (uint64_t)j->start_sec + 1);
 	}
 	j->metadata = strndup((const char *)d + meta_off, 1024);
 	/* the exe/mount text ends at its NUL, or at the end of what was read */
@@ -349,6 +361,29 @@ int dfs_log_mount_for(const dfs_log *log, const char *path, size_t len)
 	return -1;
 }
 
+/* ---- inflate budget ---------------------------------------------------------- */
+
+static size_t inflate_budget(uint64_t file_size)
+{
+	if (file_size > DEFAULT_INFLATE_LIMIT / INFLATE_RATIO)
+		return DEFAULT_INFLATE_LIMIT;
+	size_t b = (size_t)file_size * INFLATE_RATIO;
+	return b < INFLATE_FLOOR ? INFLATE_FLOOR : b;
+}
+
+/* Say why a region was cut off when it went over the budget. */
+static void budget_error(const dfs_log *log, dfs_error *err)
+{
+	if (err->code != DFS_ERR_TOOBIG)
+		return;
+	dfs_error_set(err, DFS_ERR_TOOBIG,
+	              "inflates past the %zu bytes allowed for the whole log "
+	              "(%d times its %llu bytes, at least %zu MiB): corrupt or "
+	              "a decompression bomb", inflate_budget(log->file_size),
+	              INFLATE_RATIO, (unsigned long long)log->file_size,
+	              INFLATE_FLOOR >> 20);
+}
+
 /* ---- name table ----------------------------------------------------------- */
 
 static inline size_t id_slot(uint64_t id, size_t mask)
@@ -357,6 +392,23 @@ static inline size_t id_slot(uint64_t id, size_t mask)
 	uint64_t x = id ^ (id >> 29);
 	x *= 0xbf58476d1ce4e5b9ULL;
 	return (size_t)(x ^ (x >> 32)) & mask;
+}
+
+void dfs_log_name_prefetch(const dfs_log *log, uint64_t id, bool deep)
+{
+	if (!log->name_index)
+		return;
+	const uint32_t *slot = &log->name_index[id_slot(id, log->name_mask)];
+	if (!deep) {
+		__builtin_prefetch(slot);
+		return;
+	}
+	if (*slot) {
+		const dfs_name *nm = &log->names[*slot - 1];
+		__builtin_prefetch(nm);
+		if (nm->id == id)
+			__builtin_prefetch(nm->str);
+	}
 }
 
 const dfs_name *dfs_log_name(const dfs_log *log, uint64_t id)
@@ -378,11 +430,13 @@ static int parse_names(dfs_log *log, const struct source *src, dfs_error *err)
 	if (h->names.len == 0)
 		return 0;
 	dfs_buf b = DFS_BUF_INIT;
-	if (load_region(src, h, h->names, DEFAULT_INFLATE_LIMIT, 0, &b, err)) {
+	if (load_region(src, h, h->names, log->inflate_left, 0, &b, err)) {
 		dfs_buf_free(&b);
+		budget_error(log, err);
 		dfs_error_prefix(err, "name table");
 		return -1;
 	}
+	log->inflate_left -= b.len;
 	bool sw = h->swapped;
 	bool counted = h->major == 3 && h->minor == 0; /* 3.00: u32 length */
 	const unsigned char *d = (const unsigned char *)b.data;
@@ -485,10 +539,9 @@ static void module_fail(dfs_log_module *lm, dfs_error *e)
 	dfs_records_free(&lm->records);
 }
 
-static void load_modules(dfs_log *log, const struct source *src, size_t limit)
+static void load_modules(dfs_log *log, const struct source *src)
 {
 	const dfs_log_header *h = &log->hdr;
-	size_t total = 0;
 	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
 		dfs_log_module *lm = &log->mods[id];
 		lm->module = dfs_module_get(id);
@@ -508,14 +561,15 @@ static void load_modules(dfs_log *log, const struct source *src, size_t limit)
 			continue;
 		}
 		dfs_buf b = DFS_BUF_INIT;
-		size_t left = limit > total ? limit - total : 1;
+		size_t left = log->inflate_left ? log->inflate_left : 1;
 		if (load_region(src, h, h->mods[id], left, 0, &b, &e)) {
+			budget_error(log, &e);
 			dfs_error_prefix(&e, "%s module", m->name);
 			dfs_buf_free(&b);
 			module_fail(lm, &e);
 			continue;
 		}
-		total += b.len;
+		log->inflate_left -= b.len < log->inflate_left ? b.len : log->inflate_left;
 		dfs_records_init(&lm->records, m, ver);
 		if (m->record_size && ver == m->version && !h->swapped) {
 			/* the stored layout is the current one: the inflated region
@@ -562,6 +616,7 @@ static dfs_log *open_source(const struct source *src, const char *label,
 		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 		goto fail;
 	}
+	log->inflate_left = inflate_budget(src->size);
 	if (parse_header(src, &log->hdr, err))
 		goto fail;
 	if (parse_job(log, src, err))
@@ -569,7 +624,7 @@ static dfs_log *open_source(const struct source *src, const char *label,
 	if (parse_names(log, src, err))
 		goto fail;
 	if (!(flags & DFS_LOG_HEADER_ONLY))
-		load_modules(log, src, DEFAULT_INFLATE_LIMIT);
+		load_modules(log, src);
 	return log;
 fail:
 	dfs_error_prefix(err, "%s", label);

@@ -23,6 +23,13 @@
 
 static int64_t get_i(const unsigned char *p) { return dfs_load_i64(p, false); }
 
+/* a + max(b, 0), but at most max (0 <= a <= max): stripe counts of a
+ * corrupt record may be anything, sums of them must not overflow */
+static int64_t add_clamped(int64_t a, int64_t b, int64_t max)
+{
+	return b <= 0 ? a : b >= max - a ? max : a + b;
+}
+
 static int64_t ncomps(const unsigned char *rec) { return get_i(rec + 16); }
 static int64_t nstripes(const unsigned char *rec) { return get_i(rec + 24); }
 static const unsigned char *comp(const unsigned char *rec, int64_t c)
@@ -47,12 +54,9 @@ static int emit(dfs_records *out, const unsigned char *base, bool sw,
 		int64_t size = dfs_load_i64(c, sw);
 		if (size == -1)
 			break;
-		int64_t cnt = dfs_load_i64(c + 8, sw);
-		if (cnt > 0)
-			stripes += cnt;
+		/* corrupt layouts: never count past the stored ids */
+		stripes = add_clamped(stripes, dfs_load_i64(c + 8, sw), ns);
 	}
-	if (stripes > ns)
-		stripes = ns; /* corrupt layouts: never read past the stored ids */
 	size_t len = FIXED + COMP * (size_t)keep + 8 * (size_t)stripes;
 	unsigned char *r = dfs_records_append(out, len);
 	if (!r)
@@ -128,32 +132,43 @@ static int decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 
 /* ---- rows: one per (component, OST) ------------------------------------- */
 
-static int64_t comp_osts(const unsigned char *rec, int64_t c, int64_t *first)
+/* OSTs of component c when the ones before it used `start` (both clamped
+ * to the stored count: counts in a corrupt record may be anything) */
+static int64_t comp_osts(const unsigned char *rec, int64_t c, int64_t start)
+{
+	return add_clamped(start, get_i(comp(rec, c) + 8), nstripes(rec)) - start;
+}
+
+/* The component showing row `row` (-1 past the last); *first gets its
+ * first OST, *n its OST count and *r the row within it.  One pass over
+ * the components, so rendering a record stays linear in its rows. */
+static int64_t find_row(const unsigned char *rec, size_t row, int64_t *first,
+                        int64_t *n, size_t *r)
 {
 	int64_t start = 0;
-	for (int64_t i = 0; i < c; i++) {
-		int64_t n = get_i(comp(rec, i) + 8);
-		start += n > 0 ? n : 0;
+	for (int64_t c = 0; c < ncomps(rec); c++) {
+		int64_t k = comp_osts(rec, c, start);
+		size_t rows = k > 0 ? (size_t)k : 1;
+		if (row < rows) {
+			*first = start;
+			*n = k;
+			*r = row;
+			return c;
+		}
+		row -= rows;
+		start += k;
 	}
-	int64_t n = get_i(comp(rec, c) + 8);
-	if (n < 0)
-		n = 0;
-	int64_t total = nstripes(rec);
-	if (start > total)
-		start = total;
-	if (n > total - start)
-		n = total - start;
-	*first = start;
-	return n;
+	return -1;
 }
 
 static size_t row_count(const unsigned char *rec, size_t len)
 {
 	size_t rows = 0;
+	int64_t start = 0;
 	for (int64_t c = 0; c < ncomps(rec); c++) {
-		int64_t first;
-		int64_t n = comp_osts(rec, c, &first);
-		rows += n > 0 ? (size_t)n : 1;
+		int64_t k = comp_osts(rec, c, start);
+		rows += k > 0 ? (size_t)k : 1;
+		start += k;
 	}
 	return rows ? rows : 1;
 }
@@ -186,16 +201,10 @@ static void get_field(const unsigned char *rec, size_t len, size_t row,
                       size_t f, dfs_value *out)
 {
 	out->type = DFS_T_NONE;
-	int64_t c = 0, first = 0, n = 0;
-	size_t r = row;
-	for (; c < ncomps(rec); c++) {
-		n = comp_osts(rec, c, &first);
-		size_t rows = n > 0 ? (size_t)n : 1;
-		if (r < rows)
-			break;
-		r -= rows;
-	}
-	if (c >= ncomps(rec))
+	int64_t first = 0, n = 0;
+	size_t r = 0;
+	int64_t c = find_row(rec, row, &first, &n, &r);
+	if (c < 0)
 		return; /* record without components: identity columns only */
 	const unsigned char *cp = comp(rec, c);
 	switch (f) {
