@@ -40,6 +40,9 @@ typedef struct dfs_node_stat {
 	uint64_t size;
 	int64_t mtime_sec, mtime_nsec;
 	int64_t ctime_sec, ctime_nsec;
+	/* files: the serial of the snapshot whose size this is (what
+	 * dfs_content_serial() of an open right now returns); dirs: 0 */
+	uint64_t serial;
 } dfs_node_stat;
 
 /* Open SOURCE (a directory or a log file); NULL and err on failure. */

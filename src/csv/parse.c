@@ -5,6 +5,7 @@
  * checked against the module's fields and packed into the current record
  * layout; any error refuses the whole input with the line and column. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,11 +149,23 @@ static int parse_header(struct cursor *c, const dfs_module *m,
 				if (strlen(m->fields[f].name) == len &&
 				    memcmp(m->fields[f].name, s, len) == 0)
 					idx = (int)f;
-			if (idx < 0)
+			if (idx < 0) {
+				/* the name as one printable line */
+				char shown[4 * 80 + 1];
+				size_t k = 0;
+				for (size_t i = 0; i < len && i < 80; i++) {
+					unsigned char ch = (unsigned char)s[i];
+					if (ch >= 32 && ch < 127 && ch != '\\')
+						shown[k++] = (char)ch;
+					else
+						k += (size_t)snprintf(shown + k, sizeof(shown) - k,
+						                      "\\x%02x", ch);
+				}
+				shown[k] = '\0';
 				return dfs_error_set(err, DFS_ERR_INVAL,
-				                     "line %zu, column %zu: unknown column '%.*s' for %s",
-				                     c->line, cols->n + 1, (int)(len > 80 ? 80 : len),
-				                     s, m->name);
+				                     "line %zu, column %zu: unknown column '%s' for %s",
+				                     c->line, cols->n + 1, shown, m->name);
+			}
 			if (cols->present[idx] >= 0)
 				return dfs_error_set(err, DFS_ERR_INVAL,
 				                     "line %zu, column %zu: column '%s' appears twice",

@@ -1,38 +1,60 @@
-/* fs.h - the FUSE front end: shared state of main.c, ops.c and
- * notify.c.  Nothing here is visible to the core library. */
+/* fs.h - the FUSE front end (libfuse's low-level API): shared state of
+ * main.c, inodes.c and ops.c.  Nothing here is visible to the core
+ * library.
+ *
+ * One inode per snapshot: a generated file gets a new inode number
+ * whenever its content changes (a filter write, a log that changed on
+ * disk).  An inode's bytes never change, so the kernel may cache its
+ * pages and size for as long as it likes; handles opened before a change
+ * keep reading their snapshot; a new path lookup (entries of files are
+ * never cached) finds the new inode.  Directories keep one inode. */
 #ifndef DFS_FUSE_FS_H
 #define DFS_FUSE_FS_H
 
 #define FUSE_USE_VERSION 312
-#include <fuse.h>
+#include <fuse_lowlevel.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "darshanfs/view.h"
 
-struct dfs_fs {
-	dfs_view *view;
-	struct fuse *fuse;
-	double attr_timeout;
-	/* paths whose cached pages the kernel must drop, handled by a thread
-	 * of its own (never inside a request) */
-	pthread_t notifier;
-	bool notifier_running;
-	pthread_mutex_t qlock;
-	pthread_cond_t qcond;
-	struct change { char *path; bool log_dir; } *queue;
-	size_t qlen, qcap;
-	bool stopping;
-	/* the snapshot each path last opened (by hash; collisions only cost
-	 * a cache drop) */
-	pthread_mutex_t slock;
-	struct { uint64_t hash, serial; } opened[4096];
+struct dfs_inode {
+	fuse_ino_t ino;
+	char *path;              /* in the view: "/", "/2026/x.darshan/POSIX" */
+	uint64_t serial;         /* files: the snapshot; directories: 0 */
+	uint64_t nlookup;        /* references held by the kernel */
+	dfs_node_stat st;        /* attributes at lookup */
+	struct dfs_inode *by_ino, *by_key;
 };
 
-extern const struct fuse_operations dfs_fuse_ops;
+struct dfs_inodes {
+	pthread_mutex_t lock;
+	struct dfs_inode **ino_table, **key_table;
+	size_t size, count;
+	fuse_ino_t next;
+};
 
-void dfs_fs_queue_changed(void *ctx, const char *path, bool log_dir);
-int dfs_fs_notifier_start(struct dfs_fs *fs);
-void dfs_fs_notifier_stop(struct dfs_fs *fs);
+struct dfs_fs {
+	dfs_view *view;
+	struct fuse_session *se;
+	double dir_timeout;      /* entry/attr timeout of directories */
+	double file_timeout;     /* attr timeout of files (their bytes never change) */
+	struct dfs_inodes inodes;
+};
+
+extern const struct fuse_lowlevel_ops dfs_fuse_ops;
+
+int dfs_inodes_init(struct dfs_inodes *t);
+void dfs_inodes_free(struct dfs_inodes *t);
+/* The inode of (path, serial), created if needed, with one more lookup
+ * reference; NULL when out of memory. */
+struct dfs_inode *dfs_inode_ref(struct dfs_inodes *t, const char *path,
+                                const dfs_node_stat *st);
+/* Copy of an inode's path and data (NULL if the inode is unknown). */
+char *dfs_inode_path(struct dfs_inodes *t, fuse_ino_t ino, uint64_t *serial,
+                     dfs_node_stat *st);
+/* Drop n lookup references; the inode goes away at zero. */
+void dfs_inode_forget(struct dfs_inodes *t, fuse_ino_t ino, uint64_t n);
 
 #endif

@@ -67,7 +67,8 @@ static void usage(const char *prog)
 	       "darshanfs options:\n"
 	       "    -o cache_size=SIZE     memory for decoded logs (default 1G; K, M, G, T)\n"
 	       "    -o import_limit=SIZE   largest CSV written to a records.csv (default 1G)\n"
-	       "    -o attr_timeout=SECS   how long the kernel caches sizes (default 1)\n"
+	       "    -o attr_timeout=SECS   how long the kernel caches directory entries\n"
+	       "                           and attributes (default 1)\n"
 	       "    -h, --help             print help and exit\n"
 	       "    -V, --version          print version and exit\n"
 	       "\n"
@@ -187,13 +188,14 @@ int main(int argc, char **argv)
 		usage(prog);
 		printf("FUSE options:\n");
 		fuse_cmdline_help();
-		fuse_lib_help(&args);
+		fuse_lowlevel_help();
 		status = EXIT_OK;
 		goto out;
 	}
 	if (conf.show_version) {
 		printf("darshanfs version %s\n", DFS_VERSION);
 		printf("FUSE library version %s\n", fuse_pkgversion());
+		fflush(stdout); /* libfuse writes the next line itself */
 		fuse_lowlevel_version();
 		status = EXIT_OK;
 		goto out;
@@ -222,10 +224,12 @@ int main(int argc, char **argv)
 		status = EXIT_SOURCE;
 		goto out;
 	}
-	fs.attr_timeout = conf.attr_timeout;
-	pthread_mutex_init(&fs.qlock, NULL);
-	pthread_mutex_init(&fs.slock, NULL);
-	pthread_cond_init(&fs.qcond, NULL);
+	fs.dir_timeout = conf.attr_timeout;
+	fs.file_timeout = 86400; /* an inode's bytes never change */
+	if (dfs_inodes_init(&fs.inodes)) {
+		status = EXIT_RUNTIME;
+		goto out;
+	}
 
 	char *fsname = escape_commas(conf.source);
 	char *fsopt = malloc(strlen(fsname ? fsname : "") + 64);
@@ -240,10 +244,10 @@ int main(int argc, char **argv)
 	fuse_opt_add_arg(&args, fsopt);
 	free(fsopt);
 
-	fs.fuse = fuse_new(&args, &dfs_fuse_ops, sizeof(dfs_fuse_ops), &fs);
-	if (!fs.fuse)
+	fs.se = fuse_session_new(&args, &dfs_fuse_ops, sizeof(dfs_fuse_ops), &fs);
+	if (!fs.se)
 		goto out; /* libfuse said why */
-	if (fuse_mount(fs.fuse, opts.mountpoint) != 0) {
+	if (fuse_session_mount(fs.se, opts.mountpoint) != 0) {
 		status = EXIT_MOUNT;
 		goto out_destroy;
 	}
@@ -251,7 +255,7 @@ int main(int argc, char **argv)
 		status = EXIT_RUNTIME;
 		goto out_unmount;
 	}
-	struct fuse_session *se = fuse_get_session(fs.fuse);
+	struct fuse_session *se = fs.se;
 	/* libfuse only handles signals left at their default action, and a
 	 * shell starts background jobs with SIGINT ignored: unmount cleanly on
 	 * SIGINT, SIGTERM and SIGHUP however we were started */
@@ -264,14 +268,14 @@ int main(int argc, char **argv)
 	}
 	int ret;
 	if (opts.singlethread) {
-		ret = fuse_loop(fs.fuse);
+		ret = fuse_session_loop(se);
 	} else {
 		struct fuse_loop_config *lc = fuse_loop_cfg_create();
 		fuse_loop_cfg_set_clone_fd(lc, opts.clone_fd);
 		fuse_loop_cfg_set_max_threads(lc, opts.max_threads);
 		if (opts.max_idle_threads != UINT_MAX) /* libfuse's "not given" */
 			fuse_loop_cfg_set_idle_threads(lc, opts.max_idle_threads);
-		ret = fuse_loop_mt(fs.fuse, lc);
+		ret = fuse_session_loop_mt(se, lc);
 		fuse_loop_cfg_destroy(lc);
 	}
 	/* the loop returns the signal that ended it (SIGTERM, SIGINT...):
@@ -279,11 +283,12 @@ int main(int argc, char **argv)
 	status = ret >= 0 ? EXIT_OK : EXIT_RUNTIME;
 	fuse_remove_signal_handlers(se);
 out_unmount:
-	fuse_unmount(fs.fuse);
+	fuse_session_unmount(fs.se);
 out_destroy:
-	fuse_destroy(fs.fuse);
+	fuse_session_destroy(fs.se);
 out:
-	dfs_fs_notifier_stop(&fs);
+	if (fs.inodes.size)
+		dfs_inodes_free(&fs.inodes);
 	dfs_view_free(fs.view);
 	free(opts.mountpoint);
 	free(conf.source);

@@ -1,5 +1,6 @@
-/* ops.c - FUSE operations: each one translates to a call of the view
- * layer and maps its error code to an errno value.  No logic lives here. */
+/* ops.c - FUSE low-level operations.  Each one maps an inode to its path
+ * in the view, calls the view, and maps the view's error code to an errno
+ * value; the only state kept here is the inode table (see fs.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -10,25 +11,37 @@
 
 #include "fuse/fs.h"
 
+#define XATTR_DECODES "user.darshanfs.decodes"
+
 struct handle {
-	dfs_content *content;    /* snapshot being read */
+	dfs_content *content;    /* the snapshot being read */
 	dfs_write *write;        /* write session */
 };
 
-static struct dfs_fs *fs_of_context(void)
+struct dirlist {
+	struct dirent_item {
+		char *name;
+		uint32_t type;   /* S_IFDIR or S_IFREG */
+	} *items;
+	size_t n, cap;
+	uint64_t dir_hash;
+};
+
+static struct dfs_fs *fs_of(fuse_req_t req)
 {
-	return fuse_get_context()->private_data;
+	return fuse_req_userdata(req);
 }
 
-static int fail(const dfs_error *err)
+static int errno_of(const dfs_error *err)
 {
 	int e = dfs_status_errno(err->code);
-	return -(e ? e : EIO);
+	return e ? e : EIO;
 }
 
-static void fill_stat(const dfs_node_stat *ns, struct stat *st)
+static void fill_stat(const dfs_node_stat *ns, fuse_ino_t ino, struct stat *st)
 {
 	memset(st, 0, sizeof(*st));
+	st->st_ino = ino;
 	st->st_mode = (ns->is_dir ? S_IFDIR : S_IFREG) | ns->mode;
 	st->st_nlink = ns->is_dir ? 2 : 1;
 	st->st_uid = ns->uid;
@@ -43,286 +56,405 @@ static void fill_stat(const dfs_node_stat *ns, struct stat *st)
 	st->st_ctim.tv_nsec = ns->ctime_nsec;
 }
 
-static void *op_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
+static char *join(const char *dir, const char *name)
 {
-	struct dfs_fs *fs = fs_of_context();
-	cfg->attr_timeout = fs->attr_timeout;
-	cfg->entry_timeout = fs->attr_timeout;
-	cfg->negative_timeout = 0;
-	cfg->kernel_cache = 0;
-	cfg->use_ino = 0;
+	size_t a = strlen(dir), b = strlen(name);
+	char *p = malloc(a + b + 2);
+	if (!p)
+		return NULL;
+	memcpy(p, dir, a);
+	if (a == 0 || dir[a - 1] != '/')
+		p[a++] = '/';
+	memcpy(p + a, name, b + 1);
+	return p;
+}
+
+static void op_init(void *data, struct fuse_conn_info *conn)
+{
+	(void)data;
 	if (conn->capable & FUSE_CAP_ATOMIC_O_TRUNC)
 		conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
-	/* sizes come from getattr only: listing must not compute them */
+	/* sizes come from lookups only: listing must not compute them */
 	conn->want &= ~FUSE_CAP_READDIRPLUS;
-	dfs_view_set_changed(fs->view, dfs_fs_queue_changed, fs);
-	dfs_fs_notifier_start(fs);
-	return fs;
+	conn->want &= ~FUSE_CAP_READDIRPLUS_AUTO;
 }
 
-static void op_destroy(void *data)
+/* ---- names and attributes ------------------------------------------------------ */
+
+static void reply_entry(fuse_req_t req, struct dfs_fs *fs, const char *path,
+                        const dfs_node_stat *st)
 {
-	struct dfs_fs *fs = data;
-	dfs_view_set_changed(fs->view, NULL, NULL);
-	dfs_fs_notifier_stop(fs);
+	struct dfs_inode *n = dfs_inode_ref(&fs->inodes, path, st);
+	if (!n) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	struct fuse_entry_param e;
+	memset(&e, 0, sizeof(e));
+	e.ino = n->ino;
+	fill_stat(st, n->ino, &e.attr);
+	/* a file name may name another snapshot at any moment: never cache
+	 * it; its inode's attributes never change */
+	e.entry_timeout = st->is_dir ? fs->dir_timeout : 0;
+	e.attr_timeout = st->is_dir ? fs->dir_timeout : fs->file_timeout;
+	if (fuse_reply_entry(req, &e) != 0)
+		dfs_inode_forget(&fs->inodes, n->ino, 1);
 }
 
-static int op_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
+static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
-	struct dfs_fs *fs = fs_of_context();
-	dfs_node_stat ns;
+	struct dfs_fs *fs = fs_of(req);
+	char *dir = dfs_inode_path(&fs->inodes, parent, NULL, NULL);
+	char *path = dir ? join(dir, name) : NULL;
+	free(dir);
+	if (!path) {
+		fuse_reply_err(req, dir ? ENOMEM : ESTALE);
+		return;
+	}
+	dfs_node_stat st;
 	dfs_error err = {0};
-	if (dfs_view_stat(fs->view, path, &ns, &err))
-		return fail(&err);
-	/* an open handle reports the size of its own snapshot */
+	if (dfs_view_stat(fs->view, path, &st, &err))
+		fuse_reply_err(req, errno_of(&err));
+	else
+		reply_entry(req, fs, path, &st);
+	free(path);
+}
+
+static void op_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
+{
+	dfs_inode_forget(&fs_of(req)->inodes, ino, nlookup);
+	fuse_reply_none(req);
+}
+
+static void op_forget_multi(fuse_req_t req, size_t count,
+                            struct fuse_forget_data *forgets)
+{
+	for (size_t i = 0; i < count; i++)
+		dfs_inode_forget(&fs_of(req)->inodes, forgets[i].ino, forgets[i].nlookup);
+	fuse_reply_none(req);
+}
+
+static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct dfs_fs *fs = fs_of(req);
+	dfs_node_stat st;
+	char *path = dfs_inode_path(&fs->inodes, ino, NULL, &st);
+	if (!path) {
+		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	dfs_error err = {0};
+	if ((ino == FUSE_ROOT_ID || st.is_dir) &&
+	    dfs_view_stat(fs->view, path, &st, &err)) {
+		free(path);
+		fuse_reply_err(req, errno_of(&err));
+		return;
+	}
+	free(path);
 	if (fi && fi->fh) {
 		struct handle *h = (struct handle *)(uintptr_t)fi->fh;
 		if (h->content)
-			ns.size = dfs_content_size(h->content);
+			st.size = dfs_content_size(h->content);
 	}
-	fill_stat(&ns, st);
-	return 0;
+	struct stat s;
+	fill_stat(&st, ino, &s);
+	fuse_reply_attr(req, &s, st.is_dir ? fs->dir_timeout : fs->file_timeout);
 }
 
-struct fill_ctx {
-	void *buf;
-	fuse_fill_dir_t filler;
-};
-
-static int fill_one(void *ctx, const char *name, const dfs_node_stat *ns)
+static void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
+                       int to_set, struct fuse_file_info *fi)
 {
-	struct fill_ctx *fc = ctx;
-	struct stat st;
-	fill_stat(ns, &st);
-	return fc->filler(fc->buf, name, &st, 0, 0);
-}
-
-static int op_readdir(const char *path, void *buf, fuse_fill_dir_t filler,
-                      off_t offset, struct fuse_file_info *fi,
-                      enum fuse_readdir_flags flags)
-{
-	(void)offset;
-	(void)fi;
-	(void)flags;
-	struct dfs_fs *fs = fs_of_context();
-	filler(buf, ".", NULL, 0, 0);
-	filler(buf, "..", NULL, 0, 0);
-	struct fill_ctx fc = {buf, filler};
+	struct dfs_fs *fs = fs_of(req);
+	dfs_node_stat st;
+	char *path = dfs_inode_path(&fs->inodes, ino, NULL, &st);
+	if (!path) {
+		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	bool writable = dfs_view_is_writable(fs->view, path);
+	int e = 0;
 	dfs_error err = {0};
-	if (dfs_view_readdir(fs->view, path, fill_one, &fc, &err))
-		return fail(&err);
+	if (!writable) {
+		/* modes, owners and times mirror the source logs */
+		e = EPERM;
+	} else if (to_set & FUSE_SET_ATTR_SIZE) {
+		struct handle *h = fi && fi->fh ? (struct handle *)(uintptr_t)fi->fh : NULL;
+		int ret = h && h->write
+		                  ? dfs_write_truncate(h->write, (uint64_t)attr->st_size, &err)
+		                  : dfs_view_truncate(fs->view, path, (uint64_t)attr->st_size, &err);
+		if (ret)
+			e = errno_of(&err);
+		else
+			st.size = (uint64_t)attr->st_size;
+	}
+	/* chmod, chown and utimes of writable files are accepted and
+	 * ignored (cp -p and shutil.copy set them after writing) */
+	free(path);
+	if (e) {
+		fuse_reply_err(req, e);
+		return;
+	}
+	struct stat s;
+	fill_stat(&st, ino, &s);
+	fuse_reply_attr(req, &s, 0);
+}
+
+/* ---- directories ---------------------------------------------------------------- */
+
+static int list_one(void *ctx, const char *name, const dfs_node_stat *st)
+{
+	struct dirlist *dl = ctx;
+	if (dl->n == dl->cap) {
+		size_t cap = dl->cap ? dl->cap * 2 : 32;
+		struct dirent_item *it = realloc(dl->items, cap * sizeof(*it));
+		if (!it)
+			return 1;
+		dl->items = it;
+		dl->cap = cap;
+	}
+	char *copy = strdup(name);
+	if (!copy)
+		return 1;
+	dl->items[dl->n].name = copy;
+	dl->items[dl->n].type = st->is_dir ? S_IFDIR : S_IFREG;
+	dl->n++;
 	return 0;
 }
 
-static uint64_t path_hash(const char *s)
+static void dirlist_free(struct dirlist *dl)
 {
-	uint64_t h = 1469598103934665603ULL;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
+	for (size_t i = 0; i < dl->n; i++)
+		free(dl->items[i].name);
+	free(dl->items);
+	free(dl);
 }
 
-/* Did the last open of `path` get this snapshot?  Remembers it. */
-static bool same_snapshot(struct dfs_fs *fs, const char *path, dfs_content *c)
+static void op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	uint64_t h = path_hash(path), serial = dfs_content_serial(c);
-	size_t slot = h % (sizeof(fs->opened) / sizeof(fs->opened[0]));
-	pthread_mutex_lock(&fs->slock);
-	bool same = fs->opened[slot].hash == h && fs->opened[slot].serial == serial;
-	fs->opened[slot].hash = h;
-	fs->opened[slot].serial = serial;
-	pthread_mutex_unlock(&fs->slock);
-	return same;
+	struct dfs_fs *fs = fs_of(req);
+	char *path = dfs_inode_path(&fs->inodes, ino, NULL, NULL);
+	struct dirlist *dl = calloc(1, sizeof(*dl));
+	if (!path || !dl) {
+		free(path);
+		free(dl);
+		fuse_reply_err(req, path ? ENOMEM : ESTALE);
+		return;
+	}
+	dfs_error err = {0};
+	list_one(dl, ".", &(dfs_node_stat){.is_dir = true});
+	list_one(dl, "..", &(dfs_node_stat){.is_dir = true});
+	int ret = dfs_view_readdir(fs->view, path, list_one, dl, &err);
+	for (const char *p = path; *p; p++)
+		dl->dir_hash = (dl->dir_hash ^ (unsigned char)*p) * 1099511628211ULL;
+	free(path);
+	if (ret) {
+		dirlist_free(dl);
+		fuse_reply_err(req, errno_of(&err));
+		return;
+	}
+	fi->fh = (uint64_t)(uintptr_t)dl;
+	fuse_reply_open(req, fi);
 }
 
-static int op_open(const char *path, struct fuse_file_info *fi)
+static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+                       struct fuse_file_info *fi)
 {
-	struct dfs_fs *fs = fs_of_context();
+	(void)ino;
+	struct dirlist *dl = (struct dirlist *)(uintptr_t)fi->fh;
+	char *buf = malloc(size);
+	if (!buf) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	size_t used = 0;
+	for (size_t i = (size_t)off; i < dl->n; i++) {
+		struct stat st;
+		memset(&st, 0, sizeof(st));
+		st.st_mode = dl->items[i].type;
+		/* d_ino is informational, but must not be 0 */
+		st.st_ino = (dl->dir_hash ^ (i * 0x9e3779b97f4a7c15ULL)) | 1;
+		size_t n = fuse_add_direntry(req, buf + used, size - used,
+		                             dl->items[i].name, &st, (off_t)(i + 1));
+		if (n > size - used)
+			break;
+		used += n;
+	}
+	fuse_reply_buf(req, buf, used);
+	free(buf);
+}
+
+static void op_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	(void)ino;
+	dirlist_free((struct dirlist *)(uintptr_t)fi->fh);
+	fuse_reply_err(req, 0);
+}
+
+/* ---- files ---------------------------------------------------------------------- */
+
+static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct dfs_fs *fs = fs_of(req);
+	uint64_t serial;
+	char *path = dfs_inode_path(&fs->inodes, ino, &serial, NULL);
 	struct handle *h = calloc(1, sizeof(*h));
-	if (!h)
-		return -ENOMEM;
+	if (!path || !h) {
+		free(path);
+		free(h);
+		fuse_reply_err(req, path ? ENOMEM : ESTALE);
+		return;
+	}
 	dfs_error err = {0};
-	int acc = fi->flags & O_ACCMODE;
+	int acc = fi->flags & O_ACCMODE, e = 0;
 	if (acc != O_RDONLY) {
-		if (!dfs_view_is_writable(fs->view, path)) {
-			free(h);
-			return -EACCES;
-		}
-		h->write = dfs_view_open_write(fs->view, path, fi->flags & O_TRUNC, &err);
-		if (!h->write) {
-			free(h);
-			return fail(&err);
-		}
+		if (!dfs_view_is_writable(fs->view, path))
+			e = EACCES;
+		else if (!(h->write = dfs_view_open_write(fs->view, path,
+		                                          fi->flags & O_TRUNC, &err)))
+			e = errno_of(&err);
 		fi->direct_io = 1;
 	}
-	if (acc != O_WRONLY) {
+	if (!e && acc != O_WRONLY) {
 		h->content = dfs_view_open_file(fs->view, path, &err);
-		if (!h->content) {
-			dfs_write_free(h->write);
-			free(h);
-			return fail(&err);
-		}
+		if (!h->content)
+			e = errno_of(&err);
+		else if (dfs_content_serial(h->content) != serial && acc == O_RDONLY)
+			e = ESTALE; /* changed since the lookup: the kernel looks up again */
 	}
-	/* generated content changes with the filters: keep the pages cached
-	 * by an earlier open only if it read this very snapshot */
-	fi->keep_cache = h->content && !h->write && same_snapshot(fs, path, h->content);
+	free(path);
+	if (e) {
+		dfs_write_free(h->write);
+		dfs_content_release(h->content);
+		free(h);
+		fuse_reply_err(req, e);
+		return;
+	}
+	/* this inode's bytes never change */
+	fi->keep_cache = acc == O_RDONLY;
 	fi->fh = (uint64_t)(uintptr_t)h;
-	return 0;
+	if (fuse_reply_open(req, fi) != 0) {
+		dfs_write_free(h->write);
+		dfs_content_release(h->content);
+		free(h);
+	}
 }
 
-static int op_read(const char *path, char *buf, size_t size, off_t off,
-                   struct fuse_file_info *fi)
-{
-	(void)path;
-	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
-	if (!h->content)
-		return -EBADF;
-	dfs_error err = {0};
-	long n = dfs_content_read(h->content, buf, size, (uint64_t)off, &err);
-	return n < 0 ? fail(&err) : (int)n;
-}
-
-static int op_write(const char *path, const char *buf, size_t size, off_t off,
+static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
                     struct fuse_file_info *fi)
 {
-	(void)path;
+	(void)ino;
 	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
-	if (!h->write)
-		return -EBADF;
-	dfs_error err = {0};
-	if (dfs_write_data(h->write, buf, size, (uint64_t)off, &err))
-		return fail(&err);
-	return (int)size;
-}
-
-static int op_truncate(const char *path, off_t size, struct fuse_file_info *fi)
-{
-	struct dfs_fs *fs = fs_of_context();
-	dfs_error err = {0};
-	if (size < 0)
-		return -EINVAL;
-	if (fi && fi->fh) {
-		struct handle *h = (struct handle *)(uintptr_t)fi->fh;
-		if (h->write)
-			return dfs_write_truncate(h->write, (uint64_t)size, &err) ? fail(&err) : 0;
+	if (!h->content) {
+		fuse_reply_err(req, EBADF);
+		return;
 	}
-	if (!dfs_view_is_writable(fs->view, path))
-		return -EACCES;
-	return dfs_view_truncate(fs->view, path, (uint64_t)size, &err) ? fail(&err) : 0;
+	char *buf = malloc(size ? size : 1);
+	if (!buf) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	dfs_error err = {0};
+	long n = dfs_content_read(h->content, buf, size, (uint64_t)off, &err);
+	if (n < 0)
+		fuse_reply_err(req, errno_of(&err));
+	else
+		fuse_reply_buf(req, buf, (size_t)n);
+	free(buf);
 }
 
-static int op_flush(const char *path, struct fuse_file_info *fi)
+static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
+                     off_t off, struct fuse_file_info *fi)
 {
-	(void)path;
+	(void)ino;
+	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
+	dfs_error err = {0};
+	if (!h->write)
+		fuse_reply_err(req, EBADF);
+	else if (dfs_write_data(h->write, buf, size, (uint64_t)off, &err))
+		fuse_reply_err(req, errno_of(&err));
+	else
+		fuse_reply_write(req, size);
+}
+
+static void op_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	(void)ino;
 	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
 	dfs_error err = {0};
 	if (h->write && dfs_write_flush(h->write, &err))
-		return fail(&err);
-	return 0;
+		fuse_reply_err(req, errno_of(&err));
+	else
+		fuse_reply_err(req, 0);
 }
 
-static int op_release(const char *path, struct fuse_file_info *fi)
+static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	(void)path;
+	(void)ino;
 	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
-	if (h->write) {
-		dfs_error err = {0};
-		dfs_write_flush(h->write, &err); /* nobody hears an error here */
-		dfs_write_free(h->write);
-	}
+	dfs_write_free(h->write); /* applies what is pending; errors go to filter.error */
 	dfs_content_release(h->content);
 	free(h);
-	return 0;
+	fuse_reply_err(req, 0);
 }
 
-static int op_statfs(const char *path, struct statvfs *st)
+static void op_statfs(fuse_req_t req, fuse_ino_t ino)
 {
-	(void)path;
-	memset(st, 0, sizeof(*st));
-	st->f_bsize = 4096;
-	st->f_frsize = 4096;
-	st->f_namemax = 255;
-	return 0;
+	(void)ino;
+	struct statvfs st;
+	memset(&st, 0, sizeof(st));
+	st.f_bsize = 4096;
+	st.f_frsize = 4096;
+	st.f_namemax = 255;
+	fuse_reply_statfs(req, &st);
 }
 
-static int op_utimens(const char *path, const struct timespec tv[2],
-                      struct fuse_file_info *fi)
-{
-	/* `touch filter` is harmless: accept it on writable files */
-	(void)tv;
-	(void)fi;
-	struct dfs_fs *fs = fs_of_context();
-	return dfs_view_is_writable(fs->view, path) ? 0 : -EACCES;
-}
+/* ---- extended attributes: the decode counter of the root --------------------- */
 
-/* Modes and owners mirror the source logs and cannot change; copying
- * tools (cp -p, shutil.copy) set them after writing a records.csv, so
- * accept and ignore that on writable files. */
-static int op_chmod(const char *path, mode_t mode, struct fuse_file_info *fi)
+static void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
+                        size_t size)
 {
-	(void)mode;
-	(void)fi;
-	struct dfs_fs *fs = fs_of_context();
-	return dfs_view_is_writable(fs->view, path) ? 0 : -EPERM;
-}
-
-static int op_chown(const char *path, uid_t uid, gid_t gid,
-                    struct fuse_file_info *fi)
-{
-	(void)uid;
-	(void)gid;
-	(void)fi;
-	struct dfs_fs *fs = fs_of_context();
-	return dfs_view_is_writable(fs->view, path) ? 0 : -EPERM;
-}
-
-#define XATTR_DECODES "user.darshanfs.decodes"
-
-static int op_getxattr(const char *path, const char *name, char *value,
-                       size_t size)
-{
-	struct dfs_fs *fs = fs_of_context();
-	if (strcmp(path, "/") != 0 || strcmp(name, XATTR_DECODES) != 0)
-		return -ENODATA;
+	if (ino != FUSE_ROOT_ID || strcmp(name, XATTR_DECODES) != 0) {
+		fuse_reply_err(req, ENODATA);
+		return;
+	}
 	char text[32];
 	int n = snprintf(text, sizeof(text), "%" PRIu64,
-	                 dfs_view_decode_count(fs->view));
+	                 dfs_view_decode_count(fs_of(req)->view));
 	if (size == 0)
-		return n;
-	if ((size_t)n > size)
-		return -ERANGE;
-	memcpy(value, text, (size_t)n);
-	return n;
+		fuse_reply_xattr(req, (size_t)n);
+	else if ((size_t)n > size)
+		fuse_reply_err(req, ERANGE);
+	else
+		fuse_reply_buf(req, text, (size_t)n);
 }
 
-static int op_listxattr(const char *path, char *list, size_t size)
+static void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 {
-	if (strcmp(path, "/") != 0)
-		return 0;
-	size_t n = sizeof(XATTR_DECODES);
+	size_t n = ino == FUSE_ROOT_ID ? sizeof(XATTR_DECODES) : 0;
 	if (size == 0)
-		return (int)n;
-	if (n > size)
-		return -ERANGE;
-	memcpy(list, XATTR_DECODES, n);
-	return (int)n;
+		fuse_reply_xattr(req, n);
+	else if (n > size)
+		fuse_reply_err(req, ERANGE);
+	else
+		fuse_reply_buf(req, XATTR_DECODES, n);
 }
 
-const struct fuse_operations dfs_fuse_ops = {
+const struct fuse_lowlevel_ops dfs_fuse_ops = {
 	.init = op_init,
-	.destroy = op_destroy,
+	.lookup = op_lookup,
+	.forget = op_forget,
+	.forget_multi = op_forget_multi,
 	.getattr = op_getattr,
+	.setattr = op_setattr,
+	.opendir = op_opendir,
 	.readdir = op_readdir,
+	.releasedir = op_releasedir,
 	.open = op_open,
 	.read = op_read,
 	.write = op_write,
-	.truncate = op_truncate,
 	.flush = op_flush,
 	.release = op_release,
 	.statfs = op_statfs,
-	.utimens = op_utimens,
-	.chmod = op_chmod,
-	.chown = op_chown,
 	.getxattr = op_getxattr,
 	.listxattr = op_listxattr,
 };

@@ -21,6 +21,24 @@ uint64_t dfs_content_serial(const dfs_content *c)
 	return c->serial;
 }
 
+/* Serials: small texts (filters, errors, markers: rendered afresh each
+ * time) are named by a hash of their bytes, so rendering the same text
+ * twice gives the same serial; big ones (cached, rendered once per
+ * generation) by a counter.  The top bit keeps the two kinds apart. */
+#define HASHED_LIMIT (1u << 20)
+
+static uint64_t content_serial(const dfs_content *c)
+{
+	if (c->size > HASHED_LIMIT)
+		return atomic_fetch_add(&next_serial, 1) & ~(1ULL << 63);
+	uint64_t h = 1469598103934665603ULL;
+	for (size_t i = 0; i < c->nchunks; i++)
+		for (size_t k = 0; k < c->chunks[i].len; k++)
+			h = (h ^ (unsigned char)c->chunks[i].data[k]) * 1099511628211ULL;
+	h ^= c->size;
+	return h | (1ULL << 63);
+}
+
 dfs_content *dfs_content_from_bufs(dfs_buf *b, size_t n, dfs_error *err)
 {
 	dfs_content *c = calloc(1, sizeof(*c));
@@ -37,7 +55,6 @@ dfs_content *dfs_content_from_bufs(dfs_buf *b, size_t n, dfs_error *err)
 		return NULL;
 	}
 	atomic_init(&c->refs, 1);
-	c->serial = atomic_fetch_add(&next_serial, 1);
 	c->chunks = ch;
 	for (size_t i = 0; i < n; i++) {
 		if (b[i].len == 0) {
@@ -53,6 +70,7 @@ dfs_content *dfs_content_from_bufs(dfs_buf *b, size_t n, dfs_error *err)
 		c->nchunks++;
 		dfs_buf_init(&b[i]);
 	}
+	c->serial = content_serial(c);
 	return c;
 }
 
@@ -134,8 +152,15 @@ static void render_chunk(struct render_job *j, size_t chunk)
 	if (end > j->s->count)
 		end = j->s->count;
 	dfs_buf *out = &j->bufs[chunk + 1];
+	/* the name lookups miss the cache: fetch 16 records ahead */
 	for (size_t k = chunk * ROWS_PER_CHUNK; k < end; k++) {
 		size_t i = j->s->index ? j->s->index[k] : k;
+		for (size_t d = 8; d <= 16; d += 8)
+			if (k + d < end) {
+				size_t a = j->s->index ? j->s->index[k + d] : k + d;
+				dfs_log_name_prefetch(j->log, dfs_record_id(dfs_record(r, a)),
+				                      d == 8);
+			}
 		dfs_csv_record(j->log, j->m, dfs_record(r, i), dfs_record_size(r, i), out);
 	}
 }
@@ -457,8 +482,8 @@ dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
 }
 
 /* jobs.csv, filter and filter.error of a source directory */
-static dfs_content *dir_file_content(dfs_view *v, const struct node *n,
-                                     dfs_error *err)
+dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
+                                  dfs_error *err)
 {
 	if (n->file == F_JOBS)
 		return dfs_jobs_content(v, n, err);
@@ -487,7 +512,7 @@ dfs_content *dfs_view_open_file(dfs_view *v, const char *path, dfs_error *err)
 	if (dfs_resolve(v, path, &n, err))
 		return NULL;
 	if (n.kind == N_FILE && dfs_file_defs[n.file].level == LEVEL_DIR) {
-		dfs_content *c = dir_file_content(v, &n, err);
+		dfs_content *c = dfs_dir_file_content(v, &n, err);
 		dfs_node_free(&n);
 		return c;
 	}

@@ -256,19 +256,12 @@ static void node_stat(const struct node *n, dfs_node_stat *st)
 static int dir_file_stat(dfs_view *v, const struct node *n, dfs_node_stat *st,
                          dfs_error *err)
 {
-	if (n->file == F_JOBS) {
-		dfs_content *c = dfs_jobs_content(v, n, err);
-		if (!c)
-			return -1;
-		st->size = c->size;
-		dfs_content_release(c);
-		return 0;
-	}
-	char *text = dfs_dir_filter_text(v, n->dir_vpath, n->file == F_DIR_FILTER_ERROR);
-	if (!text)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-	st->size = strlen(text);
-	free(text);
+	dfs_content *c = dfs_dir_file_content(v, n, err);
+	if (!c)
+		return -1;
+	st->size = c->size;
+	st->serial = c->serial;
+	dfs_content_release(c);
 	return 0;
 }
 
@@ -334,10 +327,12 @@ int dfs_view_stat(dfs_view *v, const char *path, dfs_node_stat *st,
 			st->mtime_nsec = e->changed.tv_nsec;
 		}
 		dfs_content *c = dfs_file_content(v, e, &n, err);
-		if (!c)
+		if (!c) {
 			ret = -1;
-		else
+		} else {
 			st->size = c->size;
+			st->serial = c->serial;
+		}
 		dfs_content_release(c);
 	}
 	dfs_entry_put(v, e);

@@ -279,6 +279,9 @@ dfs_content *dfs_content_ref(dfs_content *c);
  * needed). */
 dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
                               const struct node *n, dfs_error *err);
+/* Content of jobs.csv, filter or filter.error of a source directory. */
+dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
+                                  dfs_error *err);
 
 /* ---- helpers ------------------------------------------------------------------ */
 

@@ -1,0 +1,168 @@
+/* inodes.c - the inode table of the FUSE front end: inode numbers for
+ * (path, snapshot serial) pairs, with the kernel's lookup counts.
+ *
+ * The same path and serial always map to the same inode while the kernel
+ * holds it, so reading an unchanged file again hits the page cache; a new
+ * serial gets a new inode.  The root is inode 1 and is never forgotten. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuse/fs.h"
+
+static size_t hash_key(const char *path, uint64_t serial)
+{
+	uint64_t h = 1469598103934665603ULL ^ serial;
+	for (const char *p = path; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return (size_t)(h ^ (h >> 31));
+}
+
+static size_t hash_ino(fuse_ino_t ino)
+{
+	uint64_t x = ino * 0x9e3779b97f4a7c15ULL;
+	return (size_t)(x ^ (x >> 29));
+}
+
+static int grow(struct dfs_inodes *t)
+{
+	size_t size = t->size ? t->size * 2 : 1024;
+	struct dfs_inode **a = calloc(size, sizeof(*a)), **b = calloc(size, sizeof(*b));
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return -1;
+	}
+	for (size_t i = 0; i < t->size; i++)
+		for (struct dfs_inode *n = t->ino_table[i], *next; n; n = next) {
+			next = n->by_ino;
+			size_t h = hash_ino(n->ino) & (size - 1);
+			n->by_ino = a[h];
+			a[h] = n;
+			size_t k = hash_key(n->path, n->serial) & (size - 1);
+			n->by_key = b[k];
+			b[k] = n;
+		}
+	free(t->ino_table);
+	free(t->key_table);
+	t->ino_table = a;
+	t->key_table = b;
+	t->size = size;
+	return 0;
+}
+
+int dfs_inodes_init(struct dfs_inodes *t)
+{
+	memset(t, 0, sizeof(*t));
+	pthread_mutex_init(&t->lock, NULL);
+	t->next = FUSE_ROOT_ID + 1;
+	return grow(t);
+}
+
+void dfs_inodes_free(struct dfs_inodes *t)
+{
+	for (size_t i = 0; i < t->size; i++)
+		for (struct dfs_inode *n = t->ino_table[i], *next; n; n = next) {
+			next = n->by_ino;
+			free(n->path);
+			free(n);
+		}
+	free(t->ino_table);
+	free(t->key_table);
+	pthread_mutex_destroy(&t->lock);
+	memset(t, 0, sizeof(*t));
+}
+
+static struct dfs_inode *find_ino(struct dfs_inodes *t, fuse_ino_t ino)
+{
+	struct dfs_inode *n = t->ino_table[hash_ino(ino) & (t->size - 1)];
+	while (n && n->ino != ino)
+		n = n->by_ino;
+	return n;
+}
+
+struct dfs_inode *dfs_inode_ref(struct dfs_inodes *t, const char *path,
+                                const dfs_node_stat *st)
+{
+	uint64_t serial = st->is_dir ? 0 : st->serial;
+	pthread_mutex_lock(&t->lock);
+	size_t k = hash_key(path, serial) & (t->size - 1);
+	struct dfs_inode *n = t->key_table[k];
+	while (n && !(n->serial == serial && strcmp(n->path, path) == 0))
+		n = n->by_key;
+	if (!n) {
+		if (t->count + 1 > t->size / 2 && grow(t)) {
+			pthread_mutex_unlock(&t->lock);
+			return NULL;
+		}
+		n = calloc(1, sizeof(*n));
+		if (!n || !(n->path = strdup(path))) {
+			free(n);
+			pthread_mutex_unlock(&t->lock);
+			return NULL;
+		}
+		bool root = strcmp(path, "/") == 0;
+		n->ino = root ? FUSE_ROOT_ID : t->next++;
+		n->serial = serial;
+		size_t h = hash_ino(n->ino) & (t->size - 1);
+		n->by_ino = t->ino_table[h];
+		t->ino_table[h] = n;
+		k = hash_key(path, serial) & (t->size - 1);
+		n->by_key = t->key_table[k];
+		t->key_table[k] = n;
+		t->count++;
+	}
+	n->st = *st;
+	n->nlookup++;
+	pthread_mutex_unlock(&t->lock);
+	return n;
+}
+
+char *dfs_inode_path(struct dfs_inodes *t, fuse_ino_t ino, uint64_t *serial,
+                     dfs_node_stat *st)
+{
+	pthread_mutex_lock(&t->lock);
+	struct dfs_inode *n = find_ino(t, ino);
+	char *path = NULL;
+	if (n) {
+		path = strdup(n->path);
+		if (serial)
+			*serial = n->serial;
+		if (st)
+			*st = n->st;
+	} else if (ino == FUSE_ROOT_ID) {
+		path = strdup("/");
+		if (serial)
+			*serial = 0;
+		if (st)
+			memset(st, 0, sizeof(*st));
+	}
+	pthread_mutex_unlock(&t->lock);
+	return path;
+}
+
+static void unlink_from(struct dfs_inode **head, struct dfs_inode *n, bool by_ino)
+{
+	for (struct dfs_inode **p = head; *p; p = by_ino ? &(*p)->by_ino : &(*p)->by_key)
+		if (*p == n) {
+			*p = by_ino ? n->by_ino : n->by_key;
+			return;
+		}
+}
+
+void dfs_inode_forget(struct dfs_inodes *t, fuse_ino_t ino, uint64_t nl)
+{
+	pthread_mutex_lock(&t->lock);
+	struct dfs_inode *n = find_ino(t, ino);
+	if (n && ino != FUSE_ROOT_ID) {
+		n->nlookup = nl >= n->nlookup ? 0 : n->nlookup - nl;
+		if (n->nlookup == 0) {
+			unlink_from(&t->ino_table[hash_ino(n->ino) & (t->size - 1)], n, true);
+			unlink_from(&t->key_table[hash_key(n->path, n->serial) & (t->size - 1)],
+			            n, false);
+			t->count--;
+			free(n->path);
+			free(n);
+		}
+	}
+	pthread_mutex_unlock(&t->lock);
+}

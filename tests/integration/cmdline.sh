@@ -1,0 +1,164 @@
+#!/bin/bash
+# cmdline.sh - the darshanfs command line: --version, --help, start-up
+# errors with their exit status (nothing mounted), a single log as SOURCE,
+# -f in the foreground ended by SIGTERM, SIGINT or SIGHUP (clean unmount,
+# status 0), -s, the daemon mode, and fstab-style mounting through
+# mount.fuse3 (type fuse.darshanfs) and the mount.darshanfs helper.
+. "$(dirname "$0")/lib.sh"
+
+SRC=$TMP/src MNT=$TMP/mnt
+make_tree "$SRC" "$LOGS"/sample.darshan "$LOGS"/dxt.darshan
+mkdir -p "$MNT"
+
+# run darshanfs with a time limit, stdin closed, output to files
+run() { timeout -k 5 30 "$DARSHANFS" "$@" </dev/null >"$TMP/out" 2>"$TMP/err"; }
+not_mounted() { ! is_mounted "$MNT" || { force_umount "$MNT"; fail "$1: $MNT was mounted"; }; }
+
+# ---- --version, --help
+run --version || fail "darshanfs --version exited with $?"
+grep -Eq '^darshanfs version [0-9]+\.[0-9]+' "$TMP/out" || fail "--version does not print ours: $(cat "$TMP/out")"
+grep -Eq '^FUSE library version 3\.[0-9]+' "$TMP/out" || fail "--version does not print the FUSE library's: $(cat "$TMP/out")"
+run -V || fail "darshanfs -V exited with $?"
+grep -q '^darshanfs version' "$TMP/out" || fail "-V does not print the version"
+say "ok: --version: $(grep -E '^(darshanfs|FUSE library) version' "$TMP/out" | tr '\n' ';')"
+for h in --help -h; do
+	run $h || fail "darshanfs $h exited with $?"
+	for w in 'usage: darshanfs \[options\] SOURCE MOUNTPOINT' cache_size= import_limit= attr_timeout= \
+		'-h, --help' '-V, --version' 'FUSE options' '-f' '-d' '-s' 'allow_other' 'exit status'; do
+		grep -q -e "$w" "$TMP/out" || fail "darshanfs $h does not mention '$w'"
+	done
+done
+say "ok: --help and -h print the usage, our -o options and FUSE's ($(wc -l <"$TMP/out") lines)"
+
+# ---- start-up errors: status, a message on stderr, nothing mounted
+expect_status() {   # expect_status STATUS DESCRIPTION ARGS...
+	local want=$1 what=$2 st
+	shift 2
+	run "$@"
+	st=$?
+	[ "$st" = "$want" ] || fail "$what: exit status $st, expected $want (stderr: $(cat "$TMP/err"))"
+	[ -s "$TMP/err" ] || fail "$what: nothing on stderr"
+	not_mounted "$what"
+	say "ok: $what -> $st: $(head -1 "$TMP/err")"
+}
+echo "hello" >"$TMP/notalog.txt"
+echo "hello, not a log" >"$TMP/fake.darshan"
+head -c 100 "$LOGS/sample.darshan" >"$TMP/short.darshan"
+expect_status 2 "a missing SOURCE" "$TMP/no-such-dir" "$MNT"
+expect_status 2 "a SOURCE that is a text file" "$TMP/notalog.txt" "$MNT"
+expect_status 2 "a SOURCE named .darshan that is not a log" "$TMP/fake.darshan" "$MNT"
+expect_status 2 "a SOURCE that is a log cut short" "$TMP/short.darshan" "$MNT"
+expect_status 1 "a bad -o option" -o no_such_option "$SRC" "$MNT"
+expect_status 1 "a bad cache_size" -o cache_size=lots "$SRC" "$MNT"
+expect_status 1 "a bad import_limit" -o import_limit=-1 "$SRC" "$MNT"
+expect_status 1 "an unknown command-line flag" --no-such-flag "$SRC" "$MNT"
+expect_status 1 "no arguments"
+expect_status 1 "no MOUNTPOINT" "$SRC"
+expect_status 1 "three operands" "$SRC" "$MNT" extra
+run "$SRC" "$TMP/no-such-mountpoint"
+st=$?
+case $st in 1 | 3) ;; *) fail "a missing MOUNTPOINT: exit status $st (stderr: $(cat "$TMP/err"))" ;; esac
+say "ok: a missing MOUNTPOINT -> $st: $(head -1 "$TMP/err")"
+
+# ---- a single log as SOURCE: the mount is that log's directory
+dfs_mount "$LOGS/sample.darshan" "$MNT"
+[ -f "$MNT/header.txt" ] && [ -d "$MNT/POSIX" ] || fail "a log as SOURCE: no header.txt or POSIX/ at the root"
+t cmp -s "$MNT/header.txt" <(ref "$LOGS/sample.darshan" header.txt) || fail "a log as SOURCE: header.txt differs"
+echo 'rank == 0' >"$MNT/POSIX/filter" || fail "a log as SOURCE: cannot write POSIX/filter"
+dfs_umount "$MNT"
+say "ok: a single log as SOURCE mounts as its directory"
+
+# ---- -s (single-threaded), -o options that tune it
+dfs_mount "$SRC" "$MNT" -s -o cache_size=16M,attr_timeout=0,import_limit=1M
+t cat "$MNT/${LOGREL[1]}/POSIX/records.csv" >/dev/null || fail "cannot read through a -s mount"
+echo 'rank == 0' >"$MNT/${LOGREL[1]}/POSIX/filter" || fail "cannot filter through a -s mount"
+dfs_umount "$MNT"
+say "ok: -s -o cache_size=16M,attr_timeout=0,import_limit=1M mounts and serves"
+
+# ---- daemon mode: returns at once, mounted; fusermount3 -u ends the daemon
+daemon_pids() {   # pids of darshanfs processes serving $1
+	local p
+	for p in /proc/[0-9]*; do
+		{ tr "\\0" " " <"$p/cmdline"; } 2>/dev/null | grep -qF " $1" || continue
+		[ "$(readlink "$p/exe" 2>/dev/null)" = "$(readlink -f "$DARSHANFS")" ] && echo "${p#/proc/}"
+	done
+}
+wait_gone() {
+	local p i
+	for p in "$@"; do
+		for i in $(seq 100); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+		kill -0 "$p" 2>/dev/null && fail "darshanfs (pid $p) still runs 10 s after its unmount"
+	done
+	return 0
+}
+run "$SRC" "$MNT" || fail "darshanfs SRC MNT (daemon) exited with $?: $(cat "$TMP/err")"
+is_mounted "$MNT" || fail "darshanfs SRC MNT returned without mounting"
+pids=$(daemon_pids "$MNT")
+[ -n "$pids" ] || fail "no darshanfs daemon serves $MNT"
+t cat "$MNT/${LOGREL[0]}/POSIX/records.csv" >/dev/null || fail "cannot read through the daemon"
+t fusermount3 -u "$MNT" || fail "fusermount3 -u failed"
+wait_gone $pids
+say "ok: daemon mode (pid $pids) mounts, serves, and exits on fusermount3 -u"
+
+# ---- fstab: type fuse.darshanfs through mount.fuse3, and mount.darshanfs
+BIN=$TMP/bin
+mkdir -p "$BIN"
+ln -s "$DARSHANFS" "$BIN/darshanfs"
+ln -s "$DARSHANFS" "$BIN/mount.darshanfs"
+ln -s "$DARSHANFS" "$BIN/mount.fuse.darshanfs"
+FSTAB_OPTS=ro,allow_other,noauto,nofail,_netdev,x-systemd.automount,cache_size=64M
+check_fstab_mount() {   # check_fstab_mount HOW RO(1/0)
+	is_mounted "$MNT" || fail "$1: nothing mounted"
+	awk -v m="$MNT" '$2 == m { print $3 }' /proc/mounts | grep -qx fuse.darshanfs ||
+		fail "$1: the mount's type is not fuse.darshanfs: $(grep " $MNT " /proc/mounts)"
+	awk -v m="$MNT" '$2 == m { print $1 }' /proc/mounts | grep -qxF "$SRC" ||
+		fail "$1: the mount's source is not $SRC: $(grep " $MNT " /proc/mounts)"
+	t cmp -s "$MNT/${LOGREL[0]}/header.txt" <(ref "$SRC" "${LOGREL[0]}/header.txt") || fail "$1: header.txt differs"
+	if [ "$2" = 1 ]; then
+		if echo 'rank == 0' 2>"$TMP/err" >"$MNT/${LOGREL[0]}/POSIX/filter"; then fail "$1: a ro mount took a filter"; fi
+		grep -q "Read-only file system" "$TMP/err" || fail "$1: writing a filter on a ro mount: '$(cat "$TMP/err")'"
+	else
+		echo 'rank == 0' >"$MNT/${LOGREL[0]}/POSIX/filter" || fail "$1: a rw mount refused a filter"
+	fi
+	local pids
+	pids=$(daemon_pids "$MNT")
+	t umount "$MNT" || fail "$1: umount failed"
+	wait_gone $pids
+	say "ok: $1"
+}
+if command -v mount.fuse3 >/dev/null || [ -x /sbin/mount.fuse3 ]; then
+	MF=$(command -v mount.fuse3 || echo /sbin/mount.fuse3)
+	# mount(8) runs its helpers with PATH removed, so `mount -t fuse.darshanfs`
+	# only finds an installed darshanfs; call mount.fuse3 the way mount(8) does,
+	# with our PATH.
+	PATH=$BIN:$PATH t "$MF" "$SRC" "$MNT" -o "$FSTAB_OPTS" -t fuse.darshanfs </dev/null >/dev/null 2>"$TMP/err" ||
+		fail "mount.fuse3 -t fuse.darshanfs failed: $(cat "$TMP/err")"
+	check_fstab_mount "mount.fuse3 SRC MNT -t fuse.darshanfs -o $FSTAB_OPTS (fstab: SRC MNT fuse.darshanfs $FSTAB_OPTS 0 0)" 1
+	PATH=$BIN:$PATH t "$MF" "$SRC" "$MNT" -o rw -t fuse.darshanfs </dev/null >/dev/null 2>"$TMP/err" ||
+		fail "mount.fuse3 -o rw failed: $(cat "$TMP/err")"
+	check_fstab_mount "mount.fuse3 ... -o rw: filters can be written" 0
+	if command -v darshanfs >/dev/null 2>&1 && [ "$(readlink -f "$(command -v darshanfs)")" = "$(readlink -f "$DARSHANFS")" ]; then
+		t mount -t fuse.darshanfs -o ro "$SRC" "$MNT" </dev/null || fail "mount -t fuse.darshanfs failed"
+		check_fstab_mount "mount -t fuse.darshanfs -o ro" 1
+	fi
+else
+	say "note: no mount.fuse3, fuse.darshanfs type not checked"
+fi
+for helper in mount.darshanfs mount.fuse.darshanfs; do
+	t "$BIN/$helper" "$SRC" "$MNT" -n -v -o "$FSTAB_OPTS,defaults,user" </dev/null >/dev/null 2>"$TMP/err" ||
+		fail "$helper SRC MNT -n -v -o ... failed: $(cat "$TMP/err")"
+	check_fstab_mount "$helper SRC MNT -n -v -o $FSTAB_OPTS,defaults,user" 1
+done
+# ---- -f, ended by signals
+for sig in TERM INT HUP; do
+	dfs_mount "$SRC" "$MNT"
+	t cat "$MNT/${LOGREL[0]}/header.txt" >/dev/null || fail "cannot read through the -f mount"
+	kill -$sig "${MNT_PID[$MNT]}"
+	st=$(dfs_wait_exit "$MNT") || exit 1
+	is_mounted "$MNT" && fail "$MNT is still mounted after SIG$sig"
+	[ "$st" = 0 ] || fail "darshanfs -f unmounted on SIG$sig but exited with status $st, not 0 (unmounted cleanly)"
+	unset "MNT_PID[$MNT]"
+	say "ok: darshanfs -f on SIG$sig unmounts and exits 0"
+done
+
+say "PASS"

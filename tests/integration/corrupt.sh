@@ -1,0 +1,125 @@
+#!/bin/bash
+# corrupt.sh - damaged logs in the tree (empty, garbage, truncated at
+# several points, bytes flipped or zeroed in the header, the middle and the
+# end): every file of such a log reads or fails with EIO within seconds,
+# the log's directory has an ERROR file saying why as soon as something of
+# it is unreadable, and the daemon and every other log keep working.
+. "$(dirname "$0")/lib.sh"
+
+SRC=$TMP/src MNT=$TMP/mnt
+make_tree "$SRC" "$LOGS"/sample.darshan "$LOGS"/dxt.darshan "$LOGS"/mpi-io-test-x86_64-3.5.0.darshan \
+	"$LOGS"/snyder_ior-DFS_id4681120-53379_5-8-15060-3270540599978592154_1.darshan
+GOOD=("${LOGREL[@]}")
+BAD=$SRC/damaged
+mkdir -p "$BAD"
+python3 - "$BAD" "$LOGS"/dxt.darshan "$LOGS"/mpi-io-test-x86_64-3.5.0.darshan \
+	"$LOGS"/snyder_ior-DFS_id4681120-53379_5-8-15060-3270540599978592154_1.darshan <<'PY'
+import os, random, sys
+out = sys.argv[1]
+rnd = random.Random(7)
+def w(name, data):
+    open(os.path.join(out, name + ".darshan"), "wb").write(bytes(data))
+w("empty", b"")
+w("garbage", rnd.randbytes(5000))
+for src in sys.argv[2:]:
+    b = open(src, "rb").read()
+    base = os.path.basename(src).split("_")[0].split(".darshan")[0][:24]
+    n = len(b)
+    w(f"{base}-trunc-header", b[:100])
+    w(f"{base}-trunc-400", b[:400])
+    for frac in (25, 50, 75, 90):
+        w(f"{base}-trunc-{frac}pct", b[: n * frac // 100])
+    w(f"{base}-trunc-minus1", b[: n - 1])
+    for where, off in (("header", 8), ("third", n // 3), ("middle", n // 2), ("end", n - 80)):
+        x = bytearray(b)
+        for i in range(off, min(off + 64, n)):
+            x[i] ^= 0xA5
+        w(f"{base}-flip-{where}", x)
+    x = bytearray(b); x[n // 3 : n // 3 + 4096] = bytes(min(4096, n - n // 3)); w(f"{base}-zeros", x)
+    x = bytearray(b); x[rnd.randrange(n)] ^= 1 << rnd.randrange(8); w(f"{base}-bitflip", x)
+PY
+nbadlogs=$(ls "$BAD" | wc -l)
+dfs_mount "$SRC" "$MNT"
+
+nok=0 neio=0 nerr=0 maxt=0
+noerror=()
+for f in "$BAD"/*.darshan; do
+	name=$(basename "$f")
+	d=$MNT/damaged/$name
+	start=$(now)
+	t ls -R "$d" >/dev/null 2>"$TMP/err" || fail "ls -R of damaged log $name failed: $(cat "$TMP/err")"
+	eio=0
+	mapfile -t files < <(cd "$d" && T=10 t find . -type f | sed 's|^\./||' | sort)
+	for x in "${files[@]}"; do
+		T=10 t cat "$d/$x" >"$TMP/got" 2>"$TMP/err"
+		st=$?
+		if [ $st = 0 ]; then
+			nok=$((nok + 1))
+			sz=$(stat -c %s "$d/$x" 2>/dev/null)
+			# a file that reads must still be exactly its st_size
+			[ "$sz" = "$(stat -c %s "$TMP/got")" ] || fail "$name/$x: read $(stat -c %s "$TMP/got") bytes, st_size $sz"
+		elif [ $st = 124 ] || [ $st = 137 ]; then
+			fail "reading $name/$x hangs (10 s)"
+		elif grep -q "Input/output error" "$TMP/err"; then
+			eio=$((eio + 1))
+			neio=$((neio + 1))
+		else
+			fail "reading $name/$x fails with '$(cat "$TMP/err")', not EIO"
+		fi
+	done
+	# anything unreadable: ERROR says why (also when only some modules fail)
+	if [ $eio -gt 0 ] || ! ref "$SRC" "damaged/$name/header.txt" >/dev/null 2>&1; then
+		if [ ! -f "$d/ERROR" ]; then
+			# checked at the end, so that the other checks still run
+			noerror+=("$name ($eio of ${#files[@]} files fail with EIO)")
+		else
+			T=10 t cat "$d/ERROR" >"$TMP/error" || fail "cat $name/ERROR failed"
+			[ -s "$TMP/error" ] || fail "$name/ERROR is empty"
+			nerr=$((nerr + 1))
+		fi
+	fi
+	el=$(elapsed "$start")
+	maxt=$(awk -v a="$maxt" -v b="$el" 'BEGIN { print (b > a) ? b : a }')
+	dfs_alive "$MNT"
+done
+say "ok: $nbadlogs damaged logs: $nok files read, $neio failed with EIO, $nerr ERROR files; slowest log ${maxt}s"
+[ -f "$MNT/damaged/empty.darshan/ERROR" ] || fail "empty.darshan has no ERROR"
+say "ok: empty.darshan/ERROR: $(cat "$MNT/damaged/empty.darshan/ERROR")"
+
+# the good logs are untouched
+n=0
+for rel in "${GOOD[@]}"; do
+	[ -e "$MNT/$rel/ERROR" ] && fail "good log $rel has an ERROR file"
+	mapfile -t files < <(cd "$MNT/$rel" && t find . -type f | sed 's|^\./||' | sort)
+	for x in "${files[@]}"; do
+		ref "$SRC" "$rel/$x" >"$TMP/want" || fail "darshanfs-cat $rel/$x failed"
+		t cmp -s "$MNT/$rel/$x" "$TMP/want" || fail "$rel/$x differs after reading damaged logs"
+		n=$((n + 1))
+	done
+	echo 'rank == 0' >"$MNT/$rel/filter" || fail "cannot filter $rel after reading damaged logs"
+	: >"$MNT/$rel/filter"
+done
+say "ok: ${#GOOD[@]} good logs ($n files) read and filter as before"
+
+# a log damaged while mounted, after it was read
+cp "$LOGS/dxt.darshan" "$SRC/later.darshan"
+t cat "$MNT/later.darshan/POSIX/records.csv" >/dev/null || fail "cannot read later.darshan"
+head -c 30000 "$LOGS/dxt.darshan" >"$SRC/later.darshan.tmp"
+mv "$SRC/later.darshan.tmp" "$SRC/later.darshan"
+sleep 1.2   # attr_timeout
+T=10 t cat "$MNT/later.darshan/DXT_POSIX/records.csv" >/dev/null 2>"$TMP/err"
+st=$?
+[ $st = 124 ] && fail "reading a log truncated while mounted hangs"
+[ $st = 0 ] || grep -q "Input/output error" "$TMP/err" || fail "a log truncated while mounted: '$(cat "$TMP/err")'"
+for x in $(cd "$MNT/later.darshan" && T=10 t find . -type f); do
+	T=10 t cat "$MNT/later.darshan/$x" >/dev/null 2>&1
+	[ $? = 124 ] && fail "later.darshan/$x hangs"
+done
+dfs_alive "$MNT"
+say "ok: a log truncated while mounted reads or fails with EIO (status $st), the daemon lives"
+dfs_umount "$MNT"
+if [ ${#noerror[@]} -gt 0 ]; then
+	printf '  %s\n' "${noerror[@]}" >&2
+	fail "${#noerror[@]} damaged logs have files that fail with EIO but no ERROR file saying why (above)"
+fi
+say "PASS"

@@ -1,0 +1,197 @@
+#!/bin/bash
+# import.sh - CSV import through the mount: rows of records.csv selected
+# with python's csv module, with mlr and with sqlite3 (all columns, or only
+# record_id and rank) and written back with
+# `cp sel.csv MODULE/records.csv` select exactly those records:
+# derived_metrics.json is byte-identical to the one of the equivalent
+# `echo EXPR > filter`, records.csv reads back the filtered view's rows,
+# `cat filter` says "# imported: N rows", and an empty filter returns to
+# the log's records.  Bad CSVs (unknown column, no record_id or rank,
+# non-numeric value, wrong number of fields, broken quoting, an empty file)
+# are refused (cp fails), change nothing, and filter.error names the line
+# (and the column).
+. "$(dirname "$0")/lib.sh"
+command -v sqlite3 >/dev/null || skip "sqlite3 is not installed"
+command -v mlr >/dev/null || skip "mlr is not installed"
+
+SRC=$TMP/src MNT=$TMP/mnt
+make_tree "$SRC" "$LOGS"/dxt.darshan "$LOGS"/mpi-io-test-x86_64-3.5.0.darshan \
+	"$LOGS"/snyder_ior-DFS_id4681120-53379_5-8-15060-3270540599978592154_1.darshan \
+	"$LOGS"/imbalanced-io.darshan "$LOGS"/partial_data_stdio.darshan "$LOGS"/sample.darshan \
+	"$LOGS"/mpi-io-test-ppc64-3.1.8.darshan
+dfs_mount "$SRC" "$MNT"
+
+rows() { python3 -c 'import csv,sys; print(sum(1 for _ in csv.reader(open(sys.argv[1], newline=""))) - 1)' "$1"; }
+
+# select TOOL ALL.csv OUT.csv MODULE -> prints the equivalent filter
+select_rows() {
+	local tool=$1 all=$2 out=$3 mod=$4 rb
+	rb=$(head -1 "$all" | tr ',' '\n' | grep -m1 '_BYTES_READ$')
+	case $tool in
+	python)	# rank == 0, written with csv.writer (CRLF line ends)
+		python3 - "$all" "$out" <<'PY' || return 1
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+rk = rows[0].index("rank")
+with open(sys.argv[2], "w", newline="") as f:
+    csv.writer(f).writerows([rows[0]] + [r for r in rows[1:] if int(r[rk]) == 0])
+PY
+		echo "rank == 0" ;;
+	mlr)
+		t mlr --csv filter "\$$rb > 0" "$all" >"$out" || return 1
+		echo "$rb > 0" ;;
+	sqlite3)
+		t sqlite3 :memory: ".import --csv '$all' t" ".mode csv" ".headers on" \
+			"select * from t where cast(rank as integer) = -1 or cast($rb as integer) > 1048576" >"$out" || return 1
+		echo "rank == -1 or $rb > 1048576" ;;
+	sqlite3-ids)	# only the key columns: the rest comes from the log
+		t sqlite3 :memory: ".import --csv '$all' t" ".mode csv" ".headers on" \
+			"select record_id, rank from t where cast(rank as integer) <= 0" >"$out" || return 1
+		echo "rank <= 0" ;;
+	esac
+	# mlr and sqlite3 print nothing at all for no rows: keep the header
+	[ -s "$out" ] || head -1 "$all" >"$out"
+}
+
+nimp=0
+for rel in "${LOGREL[@]}"; do
+	for mod in POSIX STDIO MPI-IO DFS; do
+		d=$MNT/$rel/$mod
+		[ -d "$d" ] || continue
+		: >"$d/filter"
+		cat "$d/records.csv" >"$TMP/all.csv"
+		cat "$d/derived_metrics.json" >"$TMP/all.json"
+		for tool in python mlr sqlite3 sqlite3-ids; do
+			expr=$(select_rows $tool "$TMP/all.csv" "$TMP/sel.csv" "$mod") || fail "$tool could not select rows of $rel/$mod"
+			n=$(rows "$TMP/sel.csv")
+			t cp "$TMP/sel.csv" "$d/records.csv" 2>"$TMP/err" ||
+				fail "cp of $n rows selected by $tool into $rel/$mod/records.csv failed: $(cat "$TMP/err") / $(cat "$d/filter.error")"
+			[ "$(cat "$d/filter")" = "# imported: $n rows" ] ||
+				fail "$rel/$mod/filter says '$(cat "$d/filter")' after importing $n rows"
+			[ -s "$d/filter.error" ] && fail "$rel/$mod/filter.error is '$(cat "$d/filter.error")' after a good import"
+			cat "$d/derived_metrics.json" >"$TMP/imp.json"
+			cat "$d/records.csv" >"$TMP/imp.csv"
+			echo "$expr" >"$d/filter" || fail "echo '$expr' > $rel/$mod/filter failed"
+			cmp -s "$TMP/imp.json" "$d/derived_metrics.json" || {
+				diff "$TMP/imp.json" "$d/derived_metrics.json" | head >&2
+				fail "$rel/$mod: derived_metrics.json after importing rows selected by $tool differs from '$expr'"
+			}
+			cmp -s "$TMP/imp.csv" "$d/records.csv" ||
+				fail "$rel/$mod: records.csv after importing rows selected by $tool differs from the filtered view of '$expr'"
+			[ "$(rows "$TMP/imp.csv")" = "$n" ] || fail "$rel/$mod: records.csv has $(rows "$TMP/imp.csv") rows after importing $n"
+			: >"$d/filter"
+			cmp -s "$TMP/all.csv" "$d/records.csv" || fail "$rel/$mod: records.csv after : > filter is not the log's records"
+			cmp -s "$TMP/all.json" "$d/derived_metrics.json" || fail "$rel/$mod: derived_metrics.json after : > filter is not the log's"
+			# an import followed by an empty filter also returns to the log's records
+			t cp "$TMP/sel.csv" "$d/records.csv" || fail "second cp failed"
+			t bash -c 'echo > "$1"' _ "$d/filter" || fail "echo > filter failed"
+			cmp -s "$TMP/all.csv" "$d/records.csv" || fail "$rel/$mod: an empty filter after an import is not the log's records"
+			nimp=$((nimp + 1))
+		done
+		# importing every row (unchanged) gives the unfiltered results
+		t cp "$TMP/all.csv" "$d/records.csv" || fail "cp of all rows into $rel/$mod/records.csv failed"
+		cmp -s "$TMP/all.json" "$d/derived_metrics.json" || fail "$rel/$mod: importing every row changes derived_metrics.json"
+		: >"$d/filter"
+	done
+done
+say "ok: $nimp imports (python csv, mlr, sqlite3, sqlite3 with record_id,rank only) equal their filter expressions byte for byte"
+
+# ---- bad CSVs change nothing and say where
+BREL=${LOGREL[0]}/POSIX d=$MNT/${LOGREL[0]}/POSIX
+cat "$d/records.csv" >"$TMP/all.csv"
+python3 - "$TMP/all.csv" "$TMP" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+h, out = rows[0], sys.argv[2]
+def w(name, rs=None, raw=None):
+    with open(f"{out}/bad-{name}.csv", "w", newline="") as f:
+        if raw is not None:
+            f.write(raw)
+        else:
+            csv.writer(f, lineterminator="\n").writerows(rs)
+w("unknown-column", [h[:5] + ["NO_SUCH_COUNTER"] + h[6:]] + rows[1:4])
+w("no-rank", [r[:1] + r[2:] for r in rows[:4]])
+w("no-record_id", [r[1:] for r in rows[:4]])
+r = [list(x) for x in rows[:4]]; r[2][5] = "12abc"; w("non-numeric", r)
+r = [list(x) for x in rows[:4]]; r[3][4] = "1.5"; w("fraction-in-integer", r)
+r = [list(x) for x in rows[:4]]; r[3] = r[3][:-1]; w("too-few-fields", r)
+r = [list(x) for x in rows[:4]]; r[2] = r[2] + ["7"]; w("too-many-fields", r)
+lines = open(sys.argv[1], newline="").read().split("\n")
+w("broken-quoting", raw="\n".join(lines[:2] + [lines[2].replace(",", ',"', 1)] + lines[3:5]) + "\n")
+w("unterminated-quote", raw="\n".join(lines[:3]) + '\n"' + lines[3] + "\n")
+w("binary", raw="\x00\x01\x02,\xff\n")
+PY
+t cp "$TMP/sel.csv" "$d/records.csv" 2>/dev/null || true
+# start from an active import
+python3 -c 'import sys; l = open(sys.argv[1]).read().split("\n"); sys.stdout.write("\n".join(l[:3]) + "\n")' "$TMP/all.csv" >"$TMP/two.csv"
+t cp "$TMP/two.csv" "$d/records.csv" || fail "importing 2 rows failed"
+cat "$d/records.csv" >"$TMP/before.csv"
+cat "$d/derived_metrics.json" >"$TMP/before.json"
+nbad=0
+check_bad() {   # check_bad FILE NAME NEED_COLUMN
+	if t cp "$1" "$d/records.csv" 2>"$TMP/err"; then
+		fail "cp of a CSV with $2 into $BREL/records.csv succeeded"
+	fi
+	grep -q "Invalid argument" "$TMP/err" || fail "cp of a CSV with $2: '$(cat "$TMP/err")', not Invalid argument"
+	[ "$(cat "$d/filter")" = "# imported: 2 rows" ] || fail "a CSV with $2 changed the filter to '$(cat "$d/filter")'"
+	cmp -s "$TMP/before.csv" "$d/records.csv" || fail "a CSV with $2 changed records.csv"
+	cmp -s "$TMP/before.json" "$d/derived_metrics.json" || fail "a CSV with $2 changed derived_metrics.json"
+	local e
+	e=$(cat "$d/filter.error")
+	[ "$(printf '%s\n' "$e" | wc -l)" = 1 ] || fail "a CSV with $2: filter.error has more than one line: $e"
+	printf '%s\n' "$e" | grep -Eq '^line [0-9]+' || fail "a CSV with $2: filter.error '$e' does not name the line"
+	if [ "$3" = 1 ]; then
+		printf '%s\n' "$e" | grep -Eq 'column [0-9]+' || fail "a CSV with $2: filter.error '$e' does not name the column"
+	fi
+	say "  refused $2: $e"
+	nbad=$((nbad + 1))
+}
+check_bad "$TMP/bad-unknown-column.csv" "an unknown column" 1
+check_bad "$TMP/bad-no-rank.csv" "no rank column" 0
+check_bad "$TMP/bad-no-record_id.csv" "no record_id column" 0
+check_bad "$TMP/bad-non-numeric.csv" "a non-numeric value" 1
+check_bad "$TMP/bad-fraction-in-integer.csv" "1.5 in an integer counter" 1
+check_bad "$TMP/bad-too-few-fields.csv" "a row with too few fields" 0
+check_bad "$TMP/bad-too-many-fields.csv" "a row with too many fields" 0
+check_bad "$TMP/bad-broken-quoting.csv" "a quote inside a field" 1
+check_bad "$TMP/bad-unterminated-quote.csv" "an unterminated quote" 0
+check_bad "$TMP/bad-binary.csv" "binary garbage" 0
+t cp "$TMP/two.csv" "$d/records.csv" || fail "a good import after bad ones failed"
+[ -s "$d/filter.error" ] && fail "filter.error is '$(cat "$d/filter.error")' after a good import"
+say "ok: $nbad bad CSVs refused, nothing changed, filter.error names the line; a good import empties it"
+
+# ---- records.csv of modules without fixed-size records is read-only
+for rel in "${LOGREL[@]}"; do
+	for x in "$MNT/$rel"/DXT_POSIX "$MNT/$rel"/LUSTRE "$MNT/$rel"/HEATMAP; do
+		[ -d "$x" ] || continue
+		case $(stat -c %A "$x/records.csv") in
+		-r--r--r--) ;;
+		*) fail "${x#$MNT/}/records.csv has mode $(stat -c %A "$x/records.csv"), expected -r--r--r--" ;;
+		esac
+		head -1 "$x/records.csv" >"$TMP/h.csv"
+		t cp "$TMP/h.csv" "$x/records.csv" 2>/dev/null && fail "cp into ${x#$MNT/}/records.csv succeeded"
+	done
+done
+say "ok: records.csv of DXT, LUSTRE and HEATMAP modules refuses imports"
+
+# ---- -o import_limit: a larger CSV is refused and changes nothing
+M2=$TMP/mnt-limit
+dfs_mount "$SRC" "$M2" -o import_limit=4K
+d2=$M2/${LOGREL[0]}/POSIX
+[ "$(stat -c %s "$TMP/all.csv")" -gt 4096 ] || fail "records.csv is too small for the import_limit test"
+t cp "$TMP/two.csv" "$d2/records.csv" || fail "a 2-row import under import_limit=4K failed"
+cat "$d2/derived_metrics.json" >"$TMP/before.json"
+t cp "$TMP/all.csv" "$d2/records.csv" 2>/dev/null && fail "a CSV over import_limit=4K was accepted"
+[ "$(cat "$d2/filter")" = "# imported: 2 rows" ] || fail "a CSV over the import limit changed the filter"
+cmp -s "$TMP/before.json" "$d2/derived_metrics.json" || fail "a CSV over the import limit changed derived_metrics.json"
+say "ok: -o import_limit=4K refuses a $(stat -c %s "$TMP/all.csv")-byte CSV: $(cat "$d2/filter.error")"
+dfs_umount "$M2"
+
+# ---- an empty file (no header at all) is refused too
+t cp "$TMP/two.csv" "$d/records.csv" || fail "importing 2 rows failed"
+: >"$TMP/empty.csv"
+check_bad "$TMP/empty.csv" "nothing at all (an empty file)" 0
+
+dfs_alive "$MNT"
+dfs_umount "$MNT"
+say "PASS"

@@ -1,0 +1,224 @@
+# lib.sh - shared by the integration tests (sourced, bash).
+#
+# Every test is run as   TEST.sh DARSHANFS DARSHANFS_CAT
+# and mounts real file systems with the darshanfs binary, then drives them
+# with real clients (cat, cp, dd, python, sqlite3, mlr, ...).  The shared
+# logs come from $DFS_SHARED/darshan-logs (default: ../shared beside the
+# repository).  Exit status: 0 pass, 1 fail, 77 skip (no logs, no FUSE).
+#
+# Mounts are started in the foreground (-f) in the background so that the
+# test knows the daemon's pid, sees its stderr (in $TMP/*.log) and can tell
+# a crash from an unmount; every mount is undone by the EXIT trap.
+
+set -u
+export LC_ALL=C TZ=UTC
+
+IT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$IT_DIR/../.." && pwd)
+TEST_NAME=$(basename "$0" .sh)
+
+say() { printf '%s: %s\n' "$TEST_NAME" "$*"; }
+skip() { say "SKIP: $*"; exit 77; }
+
+if [ $# -lt 2 ]; then
+	echo "usage: $0 DARSHANFS DARSHANFS_CAT [ARGS...]" >&2
+	exit 2
+fi
+abspath() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s/%s\n' "$PWD" "$1" ;; esac; }
+DARSHANFS=$(abspath "$1")
+DFS_CAT=$(abspath "$2")
+shift 2
+
+SHARED=${DFS_SHARED:-$REPO/../shared}
+LOGS=$SHARED/darshan-logs
+ORACLE=$SHARED/oracle
+ls "$LOGS"/*.darshan >/dev/null 2>&1 ||
+	skip "no shared logs in $LOGS (set DFS_SHARED)"
+[ -c /dev/fuse ] || skip "/dev/fuse is missing"
+command -v fusermount3 >/dev/null || skip "fusermount3 is not installed"
+[ -x "$DARSHANFS" ] || skip "$DARSHANFS is not built"
+[ -x "$DFS_CAT" ] || skip "$DFS_CAT is not built"
+
+command -v python3 >/dev/null || skip "python3 is not installed"
+# call the interpreter itself, not a version-manager shim (pyenv's cost
+# ~0.1 s a call, and the tests make thousands)
+PYTHON=$(python3 -c 'import sys; print(sys.executable)') || skip "python3 does not run"
+PATH=$(dirname "$PYTHON"):$PATH
+export PATH
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/dfs-$TEST_NAME.XXXXXX") || exit 1
+chmod 755 "$TMP"
+
+declare -A MNT_PID=()     # mount point -> pid of its darshanfs -f
+declare -A MNT_STATUS=()  # mount point -> file that gets its exit status
+
+is_mounted() { awk -v m="$1" '$2 == m { f = 1 } END { exit !f }' /proc/mounts; }
+
+show_daemon_logs() {
+	local f
+	# (libfuse 3.14.0 warns "Ignoring invalid max threads value" at every
+	# start: not ours, left out)
+	for f in "$TMP"/darshanfs.*.log; do
+		grep -qv 'Ignoring invalid max threads value' "$f" 2>/dev/null || continue
+		echo "---- $f (last lines)" >&2
+		grep -v 'Ignoring invalid max threads value' "$f" | tail -n 20 >&2
+	done
+}
+
+fail() {
+	printf '%s: FAIL: %s\n' "$TEST_NAME" "$*" >&2
+	show_daemon_logs
+	exit 1
+}
+
+# run a client with a time limit so that a hung mount cannot hang the suite
+t() { timeout -k 5 "${T:-120}" "$@"; }
+
+force_umount() {
+	local m=$1
+	is_mounted "$m" || return 0
+	timeout 10 fusermount3 -u "$m" 2>/dev/null ||
+		timeout 10 fusermount3 -uz "$m" 2>/dev/null ||
+		timeout 10 umount -l "$m" 2>/dev/null
+}
+
+cleanup() {
+	local m pid i
+	for m in "${!MNT_PID[@]}"; do
+		force_umount "$m"
+		pid=${MNT_PID[$m]}
+		for i in $(seq 50); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
+	done
+	# mounts the test made some other way (helpers, daemon mode)
+	for m in $(awk -v t="$TMP/" 'index($2, t) == 1 { print $2 }' /proc/mounts); do
+		force_umount "$m"
+	done
+	# never remove anything through a mount that is still there
+	if ! grep -q " $TMP/" /proc/mounts; then
+		rm -rf --one-file-system "$TMP"
+	else
+		echo "$TEST_NAME: left $TMP behind (still mounted)" >&2
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+# dfs_mount SRC MNT [darshanfs options...]: mount in the foreground (-f),
+# in a detached background process; returns when the mount is visible.
+# The daemon is not a child of the test shell (bash 5.2 can block in
+# wait4(-1) on a background child after a process substitution), so a
+# small wrapper waits for it and records its exit status.
+MNT_SEQ=0
+dfs_mount() {
+	local src=$1 mnt=$2 i
+	shift 2
+	mkdir -p "$mnt"
+	MNT_SEQ=$((MNT_SEQ + 1))
+	local tag=$(basename "$mnt").$MNT_SEQ
+	local log=$TMP/darshanfs.$tag.log pidf=$TMP/pid.$tag stf=$TMP/status.$tag
+	rm -f "$pidf" "$stf"
+	(
+		( "$DARSHANFS" -f "$@" "$src" "$mnt" </dev/null >>"$log" 2>&1 &
+		  echo $! >"$pidf"
+		  wait $!
+		  echo $? >"$stf" ) </dev/null >/dev/null 2>&1 &
+	)
+	for i in $(seq 50); do [ -s "$pidf" ] && break; sleep 0.02; done
+	local pid
+	pid=$(cat "$pidf") || fail "could not start darshanfs"
+	MNT_PID[$mnt]=$pid
+	MNT_STATUS[$mnt]=$stf
+	for i in $(seq 200); do
+		is_mounted "$mnt" && return 0
+		if [ -s "$stf" ]; then
+			fail "darshanfs $* $src $mnt exited with status $(cat "$stf") before mounting: $(cat "$log")"
+		fi
+		sleep 0.05
+	done
+	fail "darshanfs did not mount $mnt within 10 s"
+}
+
+# dfs_wait_exit MNT: wait (10 s at most) for the daemon of MNT to exit and
+# print its exit status
+dfs_wait_exit() {
+	local stf=${MNT_STATUS[$1]} i
+	for i in $(seq 100); do
+		[ -s "$stf" ] && break
+		sleep 0.1
+	done
+	[ -s "$stf" ] || fail "darshanfs (pid ${MNT_PID[$1]}) still runs 10 s after $1 was unmounted"
+	cat "$stf"
+}
+
+# dfs_umount MNT: unmount, wait for the daemon; fails unless it exits 0
+dfs_umount() {
+	local mnt=$1 st
+	timeout 10 fusermount3 -u "$mnt" || fail "fusermount3 -u $mnt failed"
+	st=$(dfs_wait_exit "$mnt") || exit 1
+	unset "MNT_PID[$mnt]"
+	[ "$st" -eq 0 ] || fail "darshanfs exited with status $st after a clean unmount of $mnt"
+	sanitizer_check
+}
+
+# a sanitizer build reports memory errors and undefined behaviour on the
+# daemon's stderr: any report fails the test
+sanitizer_check() {
+	local f
+	for f in "$TMP"/darshanfs.*.log; do
+		[ -f "$f" ] || continue
+		if grep -Eq 'ERROR: (Address|Leak|Thread|Memory)Sanitizer|runtime error:' "$f"; then
+			grep -E -m5 -A12 'ERROR: (Address|Leak|Thread|Memory)Sanitizer|runtime error:' "$f" >&2
+			fail "sanitizer report in $(basename "$f") (above)"
+		fi
+	done
+}
+
+# the daemon behind MNT still runs and answers
+dfs_alive() {
+	local mnt=$1
+	[ -s "${MNT_STATUS[$mnt]}" ] &&
+		fail "darshanfs serving $mnt exited with status $(cat "${MNT_STATUS[$mnt]}")"
+	kill -0 "${MNT_PID[$mnt]}" 2>/dev/null || fail "darshanfs serving $mnt died"
+	t stat "$mnt" >/dev/null || fail "$mnt does not answer stat"
+}
+
+decodes() {
+	python3 -c 'import os, sys; print(os.getxattr(sys.argv[1], "user.darshanfs.decodes").decode())' "$1"
+}
+
+# make_tree DIR [LOG...]: copies of shared logs (all by default) at nested
+# paths below DIR; sets LOGREL (paths relative to DIR) in the same order.
+LOGREL=()
+make_tree() {
+	local dir=$1 i=0 f sub
+	shift
+	local files=("$@")
+	[ ${#files[@]} -gt 0 ] || files=("$LOGS"/*.darshan)
+	LOGREL=()
+	for f in "${files[@]}"; do
+		case $((i % 4)) in
+		0) sub=2026/11/29 ;;
+		1) sub=2025/$(printf %02d $((i % 12 + 1)))/$(printf %02d $((i % 28 + 1))) ;;
+		2) sub=2024/project\ x ;;
+		*) sub=. ;;
+		esac
+		mkdir -p "$dir/$sub"
+		cp "$f" "$dir/$sub/" || fail "cannot copy $f"
+		if [ "$sub" = . ]; then LOGREL+=("$(basename "$f")")
+		else LOGREL+=("$sub/$(basename "$f")"); fi
+		i=$((i + 1))
+	done
+}
+
+# the reference for a file: darshanfs-cat SOURCE PATH
+ref() { "$DFS_CAT" "$@"; }
+
+# oracle directory name of a log path
+oracle_name() { basename "$1"; }
+
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }

@@ -1,0 +1,80 @@
+#!/bin/bash
+# perms.sh - a shared mount (-o allow_other) lets nobody read a log they
+# could not read on disk (default_permissions, owner and mode mirrored):
+# a root-owned 0400 log is unreadable to another user, a 0644 one is
+# readable, and that user cannot write the filters of a root-owned log; a
+# log the user owns is theirs to filter.  Without allow_other the user
+# cannot enter the mount at all.
+. "$(dirname "$0")/lib.sh"
+[ "$(id -u)" = 0 ] || skip "needs root (to mount with allow_other and switch users)"
+command -v setpriv >/dev/null || skip "setpriv is not installed"
+U=65534
+as_user() { t setpriv --reuid=$U --regid=$U --clear-groups "$@"; }
+
+SRC=$TMP/src MNT=$TMP/mnt
+mkdir -p "$SRC/2026/11"
+chmod 755 "$SRC" "$SRC/2026" "$SRC/2026/11"
+cp "$LOGS/sample.darshan" "$SRC/2026/11/secret.darshan"
+cp "$LOGS/sample.darshan" "$SRC/2026/11/public.darshan"
+cp "$LOGS/dxt.darshan" "$SRC/2026/11/theirs.darshan"
+chown 0:0 "$SRC/2026/11/secret.darshan" "$SRC/2026/11/public.darshan"
+chmod 0400 "$SRC/2026/11/secret.darshan"
+chmod 0644 "$SRC/2026/11/public.darshan"
+chown $U:$U "$SRC/2026/11/theirs.darshan"
+chmod 0600 "$SRC/2026/11/theirs.darshan"
+as_user test -r "$SRC/2026/11/public.darshan" || skip "user $U cannot reach $SRC (a private TMPDIR?)"
+dfs_mount "$SRC" "$MNT" -o allow_other
+D=$MNT/2026/11
+
+# modes and owners mirror the logs
+[ "$(stat -c '%A %u' "$D/secret.darshan")" = "dr-x------ 0" ] || fail "secret.darshan/ is $(stat -c '%A %u' "$D/secret.darshan")"
+[ "$(stat -c '%A %u' "$D/public.darshan")" = "dr-xr-xr-x 0" ] || fail "public.darshan/ is $(stat -c '%A %u' "$D/public.darshan")"
+[ "$(stat -c '%A %u' "$D/public.darshan/POSIX/filter")" = "-rw-r--r-- 0" ] || fail "public.darshan/POSIX/filter is $(stat -c '%A %u' "$D/public.darshan/POSIX/filter")"
+[ "$(stat -c '%A %u' "$D/theirs.darshan/header.txt")" = "-r-------- $U" ] || fail "theirs.darshan/header.txt is $(stat -c '%A %u' "$D/theirs.darshan/header.txt")"
+say "ok: owners and modes of log directories and files mirror the logs"
+
+# the 0400 root log is closed to the user
+for p in secret.darshan/header.txt secret.darshan/POSIX/records.csv; do
+	if as_user cat "$D/$p" >/dev/null 2>"$TMP/err"; then fail "user $U can read $p of a 0400 root log"; fi
+	grep -q "Permission denied" "$TMP/err" || fail "reading $p as $U: '$(cat "$TMP/err")', not Permission denied"
+done
+if as_user ls "$D/secret.darshan" >/dev/null 2>"$TMP/err"; then fail "user $U can list a 0400 root log"; fi
+grep -q "Permission denied" "$TMP/err" || fail "listing secret.darshan as $U: '$(cat "$TMP/err")'"
+say "ok: a root-owned 0400 log is unreadable to user $U (Permission denied)"
+
+# the 0644 root log is readable, not writable
+as_user cat "$D/public.darshan/header.txt" >"$TMP/h" || fail "user $U cannot read header.txt of a 0644 log"
+cmp -s "$TMP/h" "$D/public.darshan/header.txt" || fail "user $U reads a different header.txt"
+as_user cat "$D/public.darshan/POSIX/records.csv" >/dev/null || fail "user $U cannot read records.csv of a 0644 log"
+as_user ls -R "$D/public.darshan" >/dev/null || fail "user $U cannot list a 0644 log"
+echo 'rank == -1' >"$D/public.darshan/POSIX/filter" || fail "root cannot write the filter of its own log"
+for f in POSIX/filter filter; do
+	if as_user bash -c 'echo "rank == 0" > "$1"' _ "$D/public.darshan/$f" 2>"$TMP/err"; then
+		fail "user $U could write $f of a root-owned log"
+	fi
+	grep -q "Permission denied" "$TMP/err" || fail "writing $f as $U: '$(cat "$TMP/err")', not Permission denied"
+done
+[ "$(cat "$D/public.darshan/POSIX/filter")" = "rank == -1" ] || fail "user $U changed a root log's filter"
+[ -s "$D/public.darshan/filter" ] && fail "user $U changed a root log's log-wide filter"
+if as_user truncate -s 0 "$D/public.darshan/POSIX/filter" 2>/dev/null; then fail "user $U could truncate a root log's filter"; fi
+head -1 "$D/public.darshan/POSIX/records.csv" >"$TMP/hdr.csv"
+chmod 644 "$TMP/hdr.csv"
+if as_user cp "$TMP/hdr.csv" "$D/public.darshan/POSIX/records.csv" 2>/dev/null; then fail "user $U could import into a root log"; fi
+[ "$(cat "$D/public.darshan/POSIX/filter")" = "rank == -1" ] || fail "user $U changed a root log's selection"
+say "ok: a 0644 root log is readable to user $U, its filters and records.csv are not writable"
+
+# the user's own 0600 log: readable and filterable by them
+as_user cat "$D/theirs.darshan/header.txt" >/dev/null || fail "user $U cannot read their own log"
+as_user bash -c 'echo "rank == 0" > "$1"' _ "$D/theirs.darshan/POSIX/filter" || fail "user $U cannot filter their own log"
+[ "$(as_user cat "$D/theirs.darshan/POSIX/filter")" = "rank == 0" ] || fail "user $U's filter did not take"
+say "ok: user $U reads and filters a log they own"
+dfs_alive "$MNT"
+dfs_umount "$MNT"
+
+# without allow_other nobody else may enter the mount
+dfs_mount "$SRC" "$MNT"
+if as_user ls "$D/public.darshan" >/dev/null 2>&1; then fail "user $U can enter a mount without allow_other"; fi
+ls "$D/public.darshan" >/dev/null || fail "root cannot list its own mount"
+say "ok: without allow_other user $U cannot enter the mount"
+dfs_umount "$MNT"
+say "PASS"

@@ -1,0 +1,189 @@
+#!/bin/bash
+# regress.sh CASE - one known darshanfs bug per case, each reproduced
+# through a real mount (they fail until the bug is fixed):
+#   logwide-syntax     a syntax error written to a log-wide filter crashes
+#                      the daemon (src/view/write.c compile_log_filter frees
+#                      uninitialized slots)
+#   filter-oversize    a refused over-long filter (one write > 64 KiB)
+#                      clears the active filter instead of keeping it
+#   filter-split       a filter written in two write() calls that split a
+#                      word is refused
+#   import-empty       an empty CSV copied to records.csv is accepted
+#   import-limit       a CSV over -o import_limit leaves filter.error empty
+#   import-limit-partial  a CSV whose second write() passes import_limit is
+#                      refused (EFBIG) but its first rows are imported
+#   filter-multiwrite  a bad filter written in two write() calls whose first
+#                      line is valid is refused, yet that line is installed
+#   signal-status      darshanfs -f ended by SIGTERM/SIGINT exits 4, not 0
+#   error-file         a log with an unreadable module region has no ERROR
+#   snapshot           a file kept open while a filter shrinks the selection
+#                      reads short: the kernel caps reads at the new size
+#   concurrent-reads   files read while another process changes the filter
+#                      come out cut or mixed (invalid JSON, ragged CSV)
+. "$(dirname "$0")/lib.sh"
+CASE=${1:?usage: regress.sh DARSHANFS DARSHANFS_CAT CASE}
+
+SRC=$TMP/src MNT=$TMP/mnt
+make_tree "$SRC" "$LOGS"/dxt.darshan
+L=$MNT/${LOGREL[0]}
+case $CASE in
+logwide-syntax)
+	dfs_mount "$SRC" "$MNT"
+	echo 'rank == 0' >"$L/filter" || fail "a good log-wide filter was refused"
+	if echo 'rank ==' 2>"$TMP/err" >"$L/filter"; then fail "a log-wide 'rank ==' was accepted"; fi
+	grep -q "Invalid argument" "$TMP/err" || fail "echo 'rank ==' > LOGDIR/filter: '$(cat "$TMP/err")', not Invalid argument (the daemon crashed?)"
+	dfs_alive "$MNT"
+	[ "$(cat "$L/filter")" = "rank == 0" ] || fail "the log-wide filter changed"
+	grep -q "at 8" "$L/filter.error" || fail "filter.error is '$(cat "$L/filter.error")'"
+	;;
+filter-oversize)
+	dfs_mount "$SRC" "$MNT"
+	echo 'rank == 0' >"$L/POSIX/filter" || fail "a good filter was refused"
+	python3 -c 'import sys; sys.stdout.write("rank == 0 or " * 8000 + "rank == 1\n")' >"$TMP/big"
+	if cp "$TMP/big" "$L/POSIX/filter" 2>/dev/null; then fail "a 100 KB filter was accepted"; fi
+	[ "$(cat "$L/POSIX/filter")" = "rank == 0" ] ||
+		fail "a refused 100 KB filter (one write) changed the filter from 'rank == 0' to '$(head -c 60 "$L/POSIX/filter")'"
+	[ -s "$L/POSIX/filter.error" ] || fail "filter.error is empty after a refused 100 KB filter"
+	;;
+filter-split)
+	dfs_mount "$SRC" "$MNT"
+	for parts in "rank == 0 or ra|nk == 1" "rank == 0 an|d rank != 1" "POSIX_BYTES_|READ >= 0" "rank == 0 or file_name ~ '/tm|p/'"; do
+		python3 - "$L/POSIX/filter" "$parts" <<'PY' || fail "a filter written in two parts ('$parts') was refused: $(cat "$L/POSIX/filter.error")"
+import os, sys
+a, b = sys.argv[2].split("|")
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_TRUNC)
+try:
+    os.write(fd, a.encode())
+    os.write(fd, (b + "\n").encode())
+finally:
+    os.close(fd)
+PY
+		[ "$(cat "$L/POSIX/filter")" = "${parts/|/}" ] || fail "after '$parts' the filter is '$(cat "$L/POSIX/filter")'"
+	done
+	;;
+import-empty)
+	dfs_mount "$SRC" "$MNT"
+	head -2 "$L/POSIX/records.csv" >"$TMP/one.csv"
+	cp "$TMP/one.csv" "$L/POSIX/records.csv" || fail "a 1-row import failed"
+	: >"$TMP/empty.csv"
+	if cp "$TMP/empty.csv" "$L/POSIX/records.csv" 2>/dev/null; then
+		fail "cp of an empty file (no header) into records.csv succeeded (filter: '$(cat "$L/POSIX/filter")', filter.error: '$(cat "$L/POSIX/filter.error")')"
+	fi
+	[ "$(cat "$L/POSIX/filter")" = "# imported: 1 rows" ] || fail "the empty CSV changed the selection"
+	grep -q "^line 1" "$L/POSIX/filter.error" || fail "filter.error is '$(cat "$L/POSIX/filter.error")'"
+	;;
+import-limit)
+	dfs_mount "$SRC" "$MNT" -o import_limit=4K
+	cat "$L/POSIX/records.csv" >"$TMP/all.csv"
+	if cp "$TMP/all.csv" "$L/POSIX/records.csv" 2>/dev/null; then fail "a CSV over import_limit was accepted"; fi
+	[ -s "$L/POSIX/filter.error" ] || fail "a CSV over -o import_limit=4K was refused (EFBIG) but filter.error is empty"
+	;;
+import-limit-partial)
+	dfs_mount "$SRC" "$MNT" -o import_limit=8K
+	cat "$L/POSIX/records.csv" >"$TMP/all.csv"
+	python3 - "$L/POSIX/records.csv" "$TMP/all.csv" <<'PY' && fail "a CSV over import_limit written in two parts was accepted"
+import os, sys
+data = open(sys.argv[2], "rb").read()
+first = b"\n".join(data.split(b"\n")[:4]) + b"\n"      # the header and 3 rows
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_TRUNC)
+ok = True
+try:
+    os.write(fd, first)
+    os.write(fd, data[len(first):])                  # passes the 8K limit
+except OSError as e:
+    print(f"  second write: {e}", file=sys.stderr)
+    ok = False
+try:
+    os.close(fd)
+except OSError:
+    ok = False
+sys.exit(0 if ok else 1)
+PY
+	[ -s "$L/POSIX/filter" ] &&
+		fail "a CSV refused with EFBIG at its second write() was imported anyway: filter is '$(cat "$L/POSIX/filter")'"
+	;;
+filter-multiwrite)
+	dfs_mount "$SRC" "$MNT"
+	echo 'rank == -1' >"$L/POSIX/filter" || fail "a good filter was refused"
+	if bash -c '{ echo "rank == 0"; echo "and ("; } > "$1"' _ "$L/POSIX/filter" 2>/dev/null; then
+		fail "the bad two-line filter was accepted"
+	fi
+	[ "$(cat "$L/POSIX/filter")" = "rank == -1" ] ||
+		fail "{ echo 'rank == 0'; echo 'and ('; } > filter was refused (EINVAL) but changed the filter from 'rank == -1' to '$(cat "$L/POSIX/filter")'"
+	;;
+signal-status)
+	for sig in TERM INT; do
+		dfs_mount "$SRC" "$MNT"
+		kill -$sig "${MNT_PID[$MNT]}"
+		st=$(dfs_wait_exit "$MNT") || exit 1
+		unset "MNT_PID[$MNT]"
+		is_mounted "$MNT" && fail "still mounted after SIG$sig"
+		[ "$st" = 0 ] || fail "darshanfs -f unmounted cleanly on SIG$sig but exited with status $st (4 = runtime failure)"
+	done
+	say "PASS ($CASE)"
+	exit 0
+	;;
+error-file)
+	s=$(stat -c %s "$LOGS/dxt.darshan")
+	head -c $((s / 2)) "$LOGS/dxt.darshan" >"$SRC/half.darshan"
+	dfs_mount "$SRC" "$MNT"
+	if cat "$MNT/half.darshan/DXT_POSIX/records.csv" >/dev/null 2>"$TMP/err"; then fail "a truncated DXT region reads"; fi
+	grep -q "Input/output error" "$TMP/err" || fail "reading the truncated region: '$(cat "$TMP/err")'"
+	[ -f "$MNT/half.darshan/ERROR" ] ||
+		fail "half.darshan: DXT_POSIX/records.csv fails with EIO but the log has no ERROR file (ls: $(ls "$MNT/half.darshan" | tr '\n' ' '))"
+	[ -s "$MNT/half.darshan/ERROR" ] || fail "half.darshan/ERROR is empty"
+	;;
+snapshot)
+	dfs_mount "$SRC" "$MNT"
+	python3 - "$L/POSIX" <<'PY' || fail "an open records.csv does not keep its snapshot across a filter change (above)"
+import os, sys
+d = sys.argv[1] + "/"
+full = open(d + "records.csv", "rb").read()
+with open(d + "records.csv", "rb", buffering=0) as f:
+    head = f.read(1000)
+    with open(d + "filter", "w") as flt:
+        flt.write("rank == -5\n")         # selects nothing: records.csv shrinks
+    rest = f.read()
+got = head + rest
+if got != full:
+    print(f"read {len(got)} bytes through a handle opened before the filter "
+          f"change, its snapshot has {len(full)}", file=sys.stderr)
+    sys.exit(1)
+PY
+	;;
+concurrent-reads)
+	dfs_mount "$SRC" "$MNT"
+	python3 - "$L" <<'PY' || fail "reads racing with filter changes return damaged files (above)"
+import csv, io, json, sys, threading, time
+d = sys.argv[1] + "/"
+stop = time.time() + 10
+bad, reads = [], [0]
+def writer():
+    i = 0
+    while time.time() < stop:
+        with open(d + "POSIX/filter", "w") as f:
+            f.write(("rank == 0" if i % 2 else "POSIX_BYTES_READ > 0") + "\n")
+        i += 1
+def reader():
+    while time.time() < stop:
+        try:
+            json.loads(open(d + "POSIX/derived_metrics.json").read())
+            rows = list(csv.reader(io.StringIO(open(d + "POSIX/records.csv", newline="").read())))
+            if any(len(r) != len(rows[0]) for r in rows):
+                raise ValueError(f"ragged CSV: rows of {sorted({len(r) for r in rows})} fields")
+            reads[0] += 1
+        except ValueError as e:
+            bad.append(str(e)[:120])
+ts = [threading.Thread(target=writer)] + [threading.Thread(target=reader) for _ in range(3)]
+for t in ts: t.start()
+for t in ts: t.join()
+print(f"{reads[0]} good reads, {len(bad)} damaged", file=sys.stderr)
+for b in bad[:5]: print("  " + b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+	;;
+*) fail "unknown case $CASE" ;;
+esac
+dfs_alive "$MNT"
+dfs_umount "$MNT"
+say "PASS ($CASE)"

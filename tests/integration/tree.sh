@@ -1,0 +1,144 @@
+#!/bin/bash
+# tree.sh - listing the mount: `ls -R` shows every log as a directory with
+# its module directories and files, exactly as darshanfs-cat --list says,
+# and decodes no log (root xattr user.darshanfs.decodes stays 0), also for
+# a tree of a few thousand logs; logs added to or removed from SOURCE after
+# mounting appear and disappear.
+. "$(dirname "$0")/lib.sh"
+
+SRC=$TMP/src MNT=$TMP/mnt
+make_tree "$SRC"
+nlogs=${#LOGREL[@]}
+dfs_mount "$SRC" "$MNT"
+
+# ---- the expected tree, from the view code without a mount
+# (darshanfs-cat --list, recursively: "name/" is a directory)
+exp=$TMP/expected.txt
+: >"$exp"
+list_rec() {
+	local rel=$1 name
+	ref --list "$SRC" "$rel" >"$TMP/l.$BASHPID" || fail "darshanfs-cat --list '$rel' failed"
+	local names=()
+	mapfile -t names <"$TMP/l.$BASHPID"
+	for name in "${names[@]}"; do
+		local p=${rel:+$rel/}${name%/}
+		case $name in
+		*/) echo "d $p" >>"$exp"; list_rec "$p" ;;
+		*) echo "f $p" >>"$exp" ;;
+		esac
+	done
+}
+list_rec ""
+nmod=0
+for rel in "${LOGREL[@]}"; do
+	hdr_mods=$(ref "$SRC" "$rel/header.txt" | sed -n 's/^# \(.*\) module: .*/\1/p' |
+		sed 's|BG/Q|BGQ|' | grep -vx APXC | sort | tr '\n' ' ')
+	ls_mods=$(grep "^d $rel/[^/]*\$" "$exp" | sed "s|^d $rel/||" | sort | tr '\n' ' ')
+	[ "$hdr_mods" = "$ls_mods" ] ||
+		fail "$rel: module directories [$ls_mods] differ from the header's regions [$hdr_mods]"
+	grep -qx "d $rel" "$exp" || fail "$rel is not a directory for darshanfs-cat --list"
+	for f in header.txt mounts.csv names.csv filter filter.error; do
+		grep -qx "f $rel/$f" "$exp" || fail "$rel/$f is missing"
+	done
+	for m in $ls_mods; do
+		nmod=$((nmod + 1))
+		for f in records.csv filter filter.error; do
+			grep -qx "f $rel/$m/$f" "$exp" || fail "$rel/$m/$f is missing"
+		done
+	done
+done
+sort -o "$exp" "$exp"
+
+# ---- ls -R through the mount
+[ "$(decodes "$MNT")" = 0 ] || fail "decodes is not 0 right after mounting"
+start=$(now)
+t ls -R --color=never "$MNT" >"$TMP/lsR.txt" || fail "ls -R $MNT failed"
+lstime=$(elapsed "$start")
+python3 "$IT_DIR/listing.py" parse "$TMP/lsR.txt" "$MNT" >"$TMP/actual.txt"
+if ! cmp -s "$exp" "$TMP/actual.txt"; then
+	diff "$exp" "$TMP/actual.txt" | head -20 >&2
+	fail "ls -R differs from the expected tree"
+fi
+nfiles=$(grep -c '^f ' "$exp")
+nlogdirs=0
+for rel in "${LOGREL[@]}"; do
+	[ -d "$MNT/$rel" ] || fail "$rel is not a directory in the mount"
+	nlogdirs=$((nlogdirs + 1))
+done
+d=$(decodes "$MNT")
+[ "$d" = 0 ] || fail "ls -R decoded $d logs (expected 0)"
+say "ok: ls -R of $nlogs logs in a nested tree: $nlogdirs log directories, $nmod module directories, $nfiles files, 0 decodes (${lstime}s)"
+
+# find and a python walk (os.scandir) see the same tree, still without decoding
+( cd "$MNT" && t find . -mindepth 1 -printf '%y %P\n' ) | sed 's/^d /d /; s/^f /f /' | sort >"$TMP/find.txt"
+cmp -s "$exp" "$TMP/find.txt" || { diff "$exp" "$TMP/find.txt" | head >&2; fail "find differs from ls -R"; }
+[ "$(decodes "$MNT")" = 0 ] || fail "find decoded logs"
+say "ok: find lists the same $(wc -l <"$TMP/find.txt") entries, 0 decodes"
+
+# the counter is live: reading a header decodes that log
+t cat "$MNT/${LOGREL[0]}/header.txt" >/dev/null || fail "cat header.txt failed"
+d=$(decodes "$MNT")
+[ "$d" -ge 1 ] || fail "decodes is still $d after reading a header.txt"
+say "ok: reading one header.txt makes decodes $d"
+
+# ---- logs appearing and disappearing under a mounted tree
+new=$SRC/2026/11/29/added-later.darshan
+cp "$LOGS/sample.darshan" "$new"
+t ls "$MNT/2026/11/29" | grep -qx added-later.darshan || fail "a log copied into SOURCE after mounting is not listed"
+t cmp -s <(t cat "$MNT/2026/11/29/added-later.darshan/header.txt") <(ref "$LOGS/sample.darshan" header.txt) ||
+	fail "header.txt of a log added after mounting is wrong"
+mkdir -p "$SRC/2027/01"
+cp "$LOGS/dxt.darshan" "$SRC/2027/01/"
+t ls "$MNT/2027/01/dxt.darshan/POSIX" | grep -qx records.csv || fail "a new source directory with a log is not visible"
+rm "$new"
+rm -r "$SRC/2027"
+gone=0
+for i in $(seq 40); do
+	if ! t ls "$MNT/2026/11/29" | grep -qx added-later.darshan &&
+		! stat "$MNT/2026/11/29/added-later.darshan" >/dev/null 2>&1 &&
+		! stat "$MNT/2027" >/dev/null 2>&1; then
+		gone=1
+		break
+	fi
+	sleep 0.25
+done
+[ $gone = 1 ] || fail "a log removed from SOURCE is still visible after 10 s"
+say "ok: a log (and a directory) added after mounting appears; removed, it disappears"
+dfs_alive "$MNT"
+dfs_umount "$MNT"
+
+# ---- a tree of a few thousand logs: listing stays cheap and decodes nothing
+NBIG=${DFS_IT_BIG_LOGS:-3000}
+BIG=$TMP/big BMNT=$TMP/bigmnt
+small=()
+for f in "$LOGS"/*.darshan; do
+	[ "$(stat -c %s "$f")" -le 200000 ] && small+=("$f")
+done
+i=0
+while [ $i -lt "$NBIG" ]; do
+	f=${small[$((i % ${#small[@]}))]}
+	dir=$BIG/$((2020 + i % 7))/$(printf %02d $((i / 7 % 12 + 1)))/$(printf %02d $((i / 84 % 28 + 1)))
+	[ -d "$dir" ] || mkdir -p "$dir"
+	b=$(basename "$f" .darshan)
+	cp "$f" "$dir/job$(printf %05d $i)_$b.darshan"
+	i=$((i + 1))
+done
+dfs_mount "$BIG" "$BMNT"
+start=$(now)
+t ls -R --color=never "$BMNT" >"$TMP/big.txt" || fail "ls -R of the big tree failed"
+bigtime=$(elapsed "$start")
+python3 "$IT_DIR/listing.py" parse "$TMP/big.txt" "$BMNT" >"$TMP/big-entries.txt"
+nbiglogs=$(grep -c '^d .*\.darshan$' "$TMP/big-entries.txt")
+nbigent=$(wc -l <"$TMP/big-entries.txt")
+[ "$nbiglogs" -eq "$NBIG" ] || fail "ls -R listed $nbiglogs log directories, expected $NBIG"
+nhdr=$(grep -c '^f .*\.darshan/header\.txt$' "$TMP/big-entries.txt")
+[ "$nhdr" -eq "$NBIG" ] || fail "ls -R listed $nhdr header.txt files, expected $NBIG"
+d=$(decodes "$BMNT")
+[ "$d" = 0 ] || fail "ls -R of $NBIG logs decoded $d logs"
+start=$(now)
+t ls -R --color=never "$BMNT" >/dev/null || fail "second ls -R failed"
+bigtime2=$(elapsed "$start")
+say "ok: ls -R of $NBIG logs: $nbigent entries in ${bigtime}s (again: ${bigtime2}s), 0 decodes"
+dfs_alive "$BMNT"
+dfs_umount "$BMNT"
+say "PASS"
