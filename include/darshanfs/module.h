@@ -196,6 +196,8 @@ void dfs_records_init(dfs_records *r, const dfs_module *m, uint32_t version);
 void dfs_records_free(dfs_records *r);
 /* append a zero-filled record of `len` bytes; NULL on allocation failure */
 unsigned char *dfs_records_append(dfs_records *r, size_t len);
+/* make room for `bytes` more bytes of records (a hint; 0 or -1) */
+int dfs_records_reserve(dfs_records *r, size_t bytes);
 /* drop the last record appended */
 void dfs_records_pop(dfs_records *r);
 

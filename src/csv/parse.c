@@ -371,6 +371,12 @@ int dfs_csv_import(const dfs_log *log, const dfs_module *m, const char *data,
 	struct id_index ix = {NULL, 0};
 	const dfs_records *logrecs = NULL;
 	int ret = parse_header(&c, m, &cols, err);
+	/* one record per line at most: reserve once instead of regrowing */
+	size_t lines = 0;
+	for (const char *p = c.p; p && p < c.end; p = memchr(p, '\n', (size_t)(c.end - p)))
+		lines++, p++;
+	if (ret == 0 && lines && lines <= SIZE_MAX / m->record_size)
+		dfs_records_reserve(out, lines * m->record_size);
 	if (ret == 0 && cols.missing) {
 		logrecs = log ? dfs_log_records(log, m->id) : NULL;
 		if (logrecs && index_build(&ix, logrecs))

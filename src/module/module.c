@@ -177,6 +177,20 @@ void dfs_records_free(dfs_records *r)
 	r->version = v;
 }
 
+int dfs_records_reserve(dfs_records *r, size_t bytes)
+{
+	if (bytes <= r->cap - r->size)
+		return 0;
+	if (bytes > SIZE_MAX - r->size)
+		return -1;
+	unsigned char *d = realloc(r->data, r->size + bytes);
+	if (!d)
+		return -1;
+	r->data = d;
+	r->cap = r->size + bytes;
+	return 0;
+}
+
 unsigned char *dfs_records_append(dfs_records *r, size_t len)
 {
 	bool variable = r->module->record_size == 0;
