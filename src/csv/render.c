@@ -66,14 +66,15 @@ static void add_fields_fast(const dfs_module *m, const unsigned char *rec,
 	for (size_t f = 0; f < m->n_fields; f++) {
 		const dfs_field *fd = &m->fields[f];
 		const unsigned char *src = rec + fd->offset;
-		if (fd->storage == DFS_S_I64) {
-			int64_t v;
-			memcpy(&v, src, 8);
-			p += dfs_fmt_i64(p, v);
-		} else if (fd->storage == DFS_S_U64) {
+		if (fd->storage == DFS_S_I64 || fd->storage == DFS_S_U64) {
 			uint64_t v;
 			memcpy(&v, src, 8);
-			p += dfs_fmt_u64(p, v);
+			if (v < 10) /* most counters: 0 and single digits */
+				*p++ = (char)('0' + v);
+			else if (fd->storage == DFS_S_I64)
+				p += dfs_fmt_i64(p, (int64_t)v);
+			else
+				p += dfs_fmt_u64(p, v);
 		} else if (fd->storage == DFS_S_F64) {
 			double v;
 			memcpy(&v, src, 8);

@@ -23,37 +23,6 @@ static const char digits2[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-size_t dfs_fmt_u64(char *out, uint64_t v)
-{
-	char tmp[24];
-	char *p = tmp + sizeof(tmp);
-	while (v >= 100) {
-		unsigned i = (unsigned)(v % 100) * 2;
-		v /= 100;
-		*--p = digits2[i + 1];
-		*--p = digits2[i];
-	}
-	if (v >= 10) {
-		unsigned i = (unsigned)v * 2;
-		*--p = digits2[i + 1];
-		*--p = digits2[i];
-	} else {
-		*--p = (char)('0' + v);
-	}
-	size_t n = (size_t)(tmp + sizeof(tmp) - p);
-	memcpy(out, p, n);
-	return n;
-}
-
-size_t dfs_fmt_i64(char *out, int64_t v)
-{
-	if (v < 0) {
-		*out = '-';
-		return 1 + dfs_fmt_u64(out + 1, (uint64_t)0 - (uint64_t)v);
-	}
-	return dfs_fmt_u64(out, (uint64_t)v);
-}
-
 /* Number of decimal digits of v > 0 */
 static int count_digits(uint64_t v)
 {
@@ -76,6 +45,41 @@ static int count_digits(uint64_t v)
 	return n;
 #endif
 }
+
+size_t dfs_fmt_u64(char *out, uint64_t v)
+{
+	/* most counters are small: zeros and single digits first */
+	if (v < 10) {
+		*out = (char)('0' + v);
+		return 1;
+	}
+	size_t n = (size_t)count_digits(v);
+	char *p = out + n;
+	while (v >= 100) {
+		unsigned i = (unsigned)(v % 100) * 2;
+		v /= 100;
+		*--p = digits2[i + 1];
+		*--p = digits2[i];
+	}
+	if (v >= 10) {
+		unsigned i = (unsigned)v * 2;
+		*--p = digits2[i + 1];
+		*--p = digits2[i];
+	} else {
+		*--p = (char)('0' + v);
+	}
+	return n;
+}
+
+size_t dfs_fmt_i64(char *out, int64_t v)
+{
+	if (v < 0) {
+		*out = '-';
+		return 1 + dfs_fmt_u64(out + 1, (uint64_t)0 - (uint64_t)v);
+	}
+	return dfs_fmt_u64(out, (uint64_t)v);
+}
+
 
 /* Exactly four / eight digits of x < 10^4 / 10^8 into d */
 static void put4(char *d, uint32_t x)
