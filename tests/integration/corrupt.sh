@@ -100,6 +100,26 @@ for rel in "${GOOD[@]}"; do
 	: >"$MNT/$rel/filter"
 done
 say "ok: ${#GOOD[@]} good logs ($n files) read and filter as before"
+# jobs.csv of the whole tree: a row for every log, an error row for every
+# log that cannot be read, and the good logs' rows as usual
+T=60 t cat "$MNT/jobs.csv" >"$TMP/jobs.csv" || fail "cat jobs.csv of a tree with damaged logs failed"
+python3 - "$TMP/jobs.csv" "$BAD" "${GOOD[@]}" <<'PY' || fail "jobs.csv of the damaged tree (above)"
+import csv, os, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+logs = {r["log"] for r in rows}
+errors = {r["log"] for r in rows if r["error"]}
+bad = sorted("damaged/" + n for n in os.listdir(sys.argv[2]))
+missing = [b for b in bad if b not in logs]
+if missing:
+    sys.exit(f"damaged logs without a row: {missing[:5]}")
+for g in sys.argv[3:]:
+    if g not in logs or g in errors:
+        sys.exit(f"good log {g}: {'no row' if g not in logs else 'an error row'}")
+if "damaged/empty.darshan" not in errors:
+    sys.exit("empty.darshan has no error row")
+print(f"  jobs.csv: {len(rows)} rows, {len(errors)} logs with an error row", file=sys.stderr)
+PY
+say "ok: jobs.csv lists every damaged log (error rows) and the good ones"
 
 # a log damaged while mounted, after it was read
 cp "$LOGS/dxt.darshan" "$SRC/later.darshan"
