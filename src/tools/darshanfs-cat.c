@@ -4,12 +4,15 @@
  *   darshanfs-cat --filter 'rank == 0' LOG POSIX/derived_metrics.json
  *   darshanfs-cat --write filter='rank != -1' DIR 2026/11/job.darshan/POSIX/records.csv
  *   darshanfs-cat --list LOG POSIX
+ *   darshanfs-cat --extract OUT LOG          (every file, as a directory tree)
  *   darshanfs-cat --parser base LOG        (darshan-parser --show-incomplete --base)
  *
  * It drives the same view code as the mount, so what it prints is what
  * `cat MOUNT/PATH` shows. */
 #include <errno.h>
 #include <getopt.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +37,8 @@ static void usage(FILE *out, const char *prog)
 		"  -w, --write FILE=TEXT    write TEXT into FILE (relative like PATH) first;\n"
 		"                           may be repeated, applied in order\n"
 		"  -l, --list               list the directory PATH instead of printing it\n"
+		"  -x, --extract DIR        write every file below PATH (default: all) into\n"
+		"                           DIR, as the mount shows them\n"
 		"  -p, --parser PARTS       print what darshan-parser --show-incomplete prints\n"
 		"                           for the log SOURCE: PARTS is a comma-separated list\n"
 		"                           of base, total, file, perf, all\n"
@@ -145,6 +150,95 @@ static int print_file(dfs_view *v, const char *rel, dfs_error *err)
 	return n < 0 ? -1 : 0;
 }
 
+/* ---- --extract ------------------------------------------------------------- */
+
+struct extract {
+	dfs_view *v;
+	char **names;
+	bool *dirs;
+	size_t n, cap;
+};
+
+static int collect(void *ctx, const char *name, const dfs_node_stat *st)
+{
+	struct extract *x = ctx;
+	if (x->n == x->cap) {
+		x->cap = x->cap ? x->cap * 2 : 32;
+		x->names = realloc(x->names, x->cap * sizeof(char *));
+		x->dirs = realloc(x->dirs, x->cap * sizeof(bool));
+	}
+	x->names[x->n] = strdup(name);
+	x->dirs[x->n++] = st->is_dir;
+	return 0;
+}
+
+static int copy_out(dfs_view *v, const char *path, const char *out, dfs_error *err)
+{
+	dfs_content *c = dfs_view_open_file(v, path, err);
+	if (!c)
+		return -1;
+	FILE *f = fopen(out, "wb");
+	if (!f) {
+		dfs_content_release(c);
+		return dfs_error_set(err, DFS_ERR_IO, "%s: %s", out, strerror(errno));
+	}
+	char buf[1 << 16];
+	uint64_t off = 0;
+	long n;
+	int ret = 0;
+	while ((n = dfs_content_read(c, buf, sizeof(buf), off, err)) > 0) {
+		if (fwrite(buf, 1, (size_t)n, f) != (size_t)n) {
+			ret = dfs_error_set(err, DFS_ERR_IO, "%s: %s", out, strerror(errno));
+			break;
+		}
+		off += (uint64_t)n;
+	}
+	if (n < 0)
+		ret = -1;
+	if (fclose(f) != 0 && ret == 0)
+		ret = dfs_error_set(err, DFS_ERR_IO, "%s: %s", out, strerror(errno));
+	dfs_content_release(c);
+	return ret;
+}
+
+/* Write the files below `path` into `out`.  A file that cannot be read
+ * (a damaged log) is reported and skipped; the rest goes on. */
+static int extract(dfs_view *v, const char *path, const char *out, int *failed)
+{
+	if (mkdir(out, 0755) != 0 && errno != EEXIST) {
+		fprintf(stderr, "darshanfs-cat: %s: %s\n", out, strerror(errno));
+		return -1;
+	}
+	struct extract x = {v, NULL, NULL, 0, 0};
+	dfs_error err = {0};
+	if (dfs_view_readdir(v, path, collect, &x, &err)) {
+		fprintf(stderr, "darshanfs-cat: %s\n", err.msg);
+		(*failed)++;
+		return 0;
+	}
+	int ret = 0;
+	for (size_t i = 0; i < x.n && ret == 0; i++) {
+		size_t pl = strlen(path), nl = strlen(x.names[i]), ol = strlen(out);
+		char *sub = malloc(pl + nl + 2), *dst = malloc(ol + nl + 2);
+		snprintf(sub, pl + nl + 2, "%s/%s", strcmp(path, "/") ? path : "", x.names[i]);
+		snprintf(dst, ol + nl + 2, "%s/%s", out, x.names[i]);
+		if (x.dirs[i]) {
+			ret = extract(v, sub, dst, failed);
+		} else if (copy_out(v, sub, dst, &err)) {
+			fprintf(stderr, "darshanfs-cat: %s: %s\n", sub, err.msg);
+			unlink(dst);
+			(*failed)++;
+		}
+		free(sub);
+		free(dst);
+	}
+	for (size_t i = 0; i < x.n; i++)
+		free(x.names[i]);
+	free(x.names);
+	free(x.dirs);
+	return ret;
+}
+
 static int list_one(void *ctx, const char *name, const dfs_node_stat *st)
 {
 	(void)ctx;
@@ -190,21 +284,23 @@ int main(int argc, char **argv)
 		{"filter", required_argument, NULL, 'f'},
 		{"write", required_argument, NULL, 'w'},
 		{"list", no_argument, NULL, 'l'},
+		{"extract", required_argument, NULL, 'x'},
 		{"parser", required_argument, NULL, 'p'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *filter = NULL, *parts = NULL;
+	const char *filter = NULL, *parts = NULL, *extract_dir = NULL;
 	const char **writes = calloc((size_t)argc, sizeof(char *));
 	size_t nwrites = 0;
 	bool list = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "f:w:lp:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:w:lx:p:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': filter = optarg; break;
 		case 'w': writes[nwrites++] = optarg; break;
 		case 'l': list = true; break;
+		case 'x': extract_dir = optarg; break;
 		case 'p': parts = optarg; break;
 		case 'h': usage(stdout, argv[0]); return 0;
 		case 'V': printf("darshanfs-cat %s\n", DFS_VERSION); return 0;
@@ -212,7 +308,7 @@ int main(int argc, char **argv)
 		}
 	}
 	int nargs = argc - optind;
-	if (nargs < 1 || nargs > 2 || (!parts && !list && nargs != 2)) {
+	if (nargs < 1 || nargs > 2 || (!parts && !list && !extract_dir && nargs != 2)) {
 		usage(stderr, argv[0]);
 		return EXIT_USAGE;
 	}
@@ -261,7 +357,17 @@ int main(int argc, char **argv)
 	}
 	if (ret == 0) {
 		int r;
-		if (list) {
+		if (extract_dir) {
+			char *path = view_path(rel);
+			int failed = 0;
+			r = extract(v, path, extract_dir, &failed);
+			free(path);
+			if (r == 0 && failed) {
+				ret = EXIT_BADLOG;
+				r = 0;
+			}
+			err.msg[0] = '\0';
+		} else if (list) {
 			char *path = view_path(rel);
 			r = dfs_view_readdir(v, path, list_one, NULL, &err);
 			free(path);
@@ -269,8 +375,9 @@ int main(int argc, char **argv)
 			r = print_file(v, rel, &err);
 		}
 		if (r) {
-			fprintf(stderr, "darshanfs-cat: %s\n", err.msg);
-			ret = exit_code(&err);
+			if (err.msg[0])
+				fprintf(stderr, "darshanfs-cat: %s\n", err.msg);
+			ret = err.msg[0] ? exit_code(&err) : 1;
 		}
 	}
 	dfs_view_free(v);

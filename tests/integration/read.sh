@@ -19,7 +19,7 @@ mkdir -p "$TMP/ref"
 nfiles=0 nbytes=0 nclient=0 nhdr=0 i=0
 start=$(now)
 : >"$TMP/pairs"
-check_file() {   # check_file REL_PATH CLIENTS(0/1)
+check_file() {   # check_file REL_PATH CLIENTS(0/1): one file, one client at a time
 	local rel=$1 clients=$2 m=$MNT/$1 r=$TMP/ref/cur
 	ref "$SRC" "$rel" >"$r" || fail "darshanfs-cat '$rel' failed"
 	local want size
@@ -34,16 +34,55 @@ check_file() {   # check_file REL_PATH CLIENTS(0/1)
 	rm -f "$TMP/got"
 	t cp "$m" "$TMP/got" || fail "cp '$rel' failed"
 	cmp -s "$TMP/got" "$r" || fail "cp of '$rel' differs from darshanfs-cat"
-	[ "$(stat -c %s "$TMP/got")" = "$want" ] || fail "cp of '$rel' has the wrong size"
 	t dd if="$m" of="$TMP/got" bs=1k status=none || fail "dd bs=1k '$rel' failed"
 	cmp -s "$TMP/got" "$r" || fail "dd bs=1k of '$rel' differs from darshanfs-cat"
 	t tail -c 100 "$m" >"$TMP/got" || fail "tail -c 100 '$rel' failed"
 	cmp -s "$TMP/got" <(tail -c 100 "$r") || fail "tail -c 100 of '$rel' differs"
-	# keep the reference for the python readers
 	local keep=$TMP/ref/$nclient
 	mv "$r" "$keep"
 	printf '%s\t%s\n' "$m" "$keep" >>"$TMP/pairs"
 	nclient=$((nclient + 1))
+}
+
+# check_log REL CLIENTS: every file of a log directory, each client run
+# over all of them at once against the tree darshanfs-cat --extract writes
+check_log() {
+	local rel=$1 clients=$2 ref=$TMP/ref/log
+	rm -rf "$ref" "$TMP/cp"
+	t "$DFS_CAT" --extract "$ref" "$SRC" "$rel" || fail "darshanfs-cat --extract '$rel' failed"
+	mapfile -t files < <(cd "$MNT/$rel" && t find . -type f | sed 's|^\./||' | sort)
+	[ ${#files[@]} -ge 6 ] || fail "$rel: only ${#files[@]} files"
+	[ "$(cd "$ref" && find . -type f | sed 's|^\./||' | sort)" = "$(printf '%s\n' "${files[@]}")" ] ||
+		fail "$rel: the mount lists other files than darshanfs-cat --extract writes"
+	local mf=() rf=() f
+	for f in "${files[@]}"; do
+		mf+=("$MNT/$rel/$f")
+		rf+=("$ref/$f")
+	done
+	# st_size of every file is the size of its content
+	[ "$(cd "$MNT/$rel" && t stat -c '%n %s' "${files[@]}")" = "$(cd "$ref" && stat -c '%n %s' "${files[@]}")" ] ||
+		fail "$rel: st_size differs from the bytes darshanfs-cat prints"
+	t cat "${mf[@]}" >"$TMP/got" || fail "cat of the files of '$rel' failed"
+	cat "${rf[@]}" | cmp -s - "$TMP/got" || fail "cat of the files of '$rel' differs from darshanfs-cat"
+	nfiles=$((nfiles + ${#files[@]}))
+	nbytes=$((nbytes + $(stat -c %s "$TMP/got")))
+	[ "$clients" = 1 ] || return 0
+	t cp -r "$MNT/$rel" "$TMP/cp" || fail "cp -r '$rel' failed"
+	diff -r -q "$TMP/cp" "$ref" >&2 || fail "cp -r of '$rel' differs from darshanfs-cat"
+	: >"$TMP/got"
+	for f in "${mf[@]}"; do
+		dd if="$f" bs=1k status=none >>"$TMP/got" || fail "dd bs=1k '$f' failed"
+	done
+	cat "${rf[@]}" | cmp -s - "$TMP/got" || fail "dd bs=1k of the files of '$rel' differs from darshanfs-cat"
+	t tail -q -c 100 "${mf[@]}" >"$TMP/got" || fail "tail -c 100 of the files of '$rel' failed"
+	tail -q -c 100 "${rf[@]}" | cmp -s - "$TMP/got" || fail "tail -c 100 of the files of '$rel' differs"
+	# keep the references for the python readers
+	mkdir -p "$TMP/ref/keep"
+	mv "$ref" "$TMP/ref/keep/$nclient-log"
+	for f in "${files[@]}"; do
+		printf '%s\t%s\n' "$MNT/$rel/$f" "$TMP/ref/keep/$nclient-log/$f" >>"$TMP/pairs"
+	done
+	nclient=$((nclient + ${#files[@]}))
 }
 
 for rel in "${LOGREL[@]}"; do
@@ -51,11 +90,7 @@ for rel in "${LOGREL[@]}"; do
 	[ $((i % every)) = 0 ] && clients=1
 	i=$((i + 1))
 	[ -e "$MNT/$rel/ERROR" ] && fail "$rel: a good log has an ERROR file: $(cat "$MNT/$rel/ERROR")"
-	mapfile -t files < <(cd "$MNT/$rel" && t find . -type f | sed 's|^\./||' | sort)
-	[ ${#files[@]} -ge 6 ] || fail "$rel: only ${#files[@]} files"
-	for f in "${files[@]}"; do
-		check_file "$rel/$f" "$clients"
-	done
+	check_log "$rel" "$clients"
 	# header.txt is the header block darshan-parser prints
 	o=$ORACLE/parser/$(oracle_name "$rel")
 	if [ -f "$o/base.txt" ]; then base=(cat "$o/base.txt")
