@@ -27,6 +27,15 @@ struct dirlist {
 	uint64_t dir_hash;
 };
 
+/* Closes the write session (which applies what is pending; errors go to
+ * filter.error) and lets go of the snapshot. */
+static void handle_free(struct handle *h)
+{
+	dfs_write_free(h->write);
+	dfs_content_release(h->content);
+	free(h);
+}
+
 static struct dfs_fs *fs_of(fuse_req_t req)
 {
 	return fuse_req_userdata(req);
@@ -323,20 +332,15 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 	free(path);
 	if (e) {
-		dfs_write_free(h->write);
-		dfs_content_release(h->content);
-		free(h);
+		handle_free(h);
 		fuse_reply_err(req, e);
 		return;
 	}
 	/* this inode's bytes never change */
 	fi->keep_cache = acc == O_RDONLY;
 	fi->fh = (uint64_t)(uintptr_t)h;
-	if (fuse_reply_open(req, fi) != 0) {
-		dfs_write_free(h->write);
-		dfs_content_release(h->content);
-		free(h);
-	}
+	if (fuse_reply_open(req, fi) != 0)
+		handle_free(h);
 }
 
 static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
@@ -390,10 +394,7 @@ static void op_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	(void)ino;
-	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
-	dfs_write_free(h->write); /* applies what is pending; errors go to filter.error */
-	dfs_content_release(h->content);
-	free(h);
+	handle_free((struct handle *)(uintptr_t)fi->fh);
 	fuse_reply_err(req, 0);
 }
 
