@@ -57,4 +57,24 @@ int dfs_filter_column(const dfs_filter *f, size_t i);
 
 void dfs_filter_free(dfs_filter *f);
 
+/* ---- filters over a module's records ---------------------------------- */
+
+struct dfs_log;
+
+/* Compile against the columns of module m: its fields (as records.csv
+ * names them; counters also without the prefix; any case as a second
+ * chance) and file_name, mount_pt, fs_type.  `lenient` turns unknown names
+ * into missing values (comparisons on them are false) instead of errors:
+ * what a log-wide or directory filter needs in modules that lack a column
+ * it names. */
+dfs_filter *dfs_filter_compile_module(const dfs_module *m, const char *text,
+                                      size_t len, bool lenient, dfs_error *err);
+
+/* Does a record of module m match every one of `n` filters compiled with
+ * dfs_filter_compile_module?  A record of several rows (LUSTRE, DXT,
+ * HEATMAP...) matches when one of its rows does. */
+bool dfs_filter_match_record(const dfs_filter *const *filters, size_t n,
+                             const struct dfs_log *log, const dfs_module *m,
+                             const unsigned char *rec, size_t len);
+
 #endif

@@ -91,14 +91,14 @@ static struct dir_compiled *compile_all(const char *text, size_t len,
 		if (!m)
 			continue;
 		dfs_error e = {0};
-		c->f[id] = dfs_compile_for_module(m, text, len, false, &e);
+		c->f[id] = dfs_filter_compile_module(m, text, len, false, &e);
 		if (c->f[id]) {
 			strict_ok = true;
 			continue;
 		}
 		if (first.code == DFS_OK)
 			first = e;
-		c->f[id] = dfs_compile_for_module(m, text, len, true, &e);
+		c->f[id] = dfs_filter_compile_module(m, text, len, true, &e);
 		if (!c->f[id]) {
 			*err = e;
 			compiled_unref(c);

@@ -7,118 +7,8 @@
  * small batches and injected, in log order, into the accumulator. */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "view/view_int.h"
-
-/* ---- filter columns -------------------------------------------------------------- */
-
-enum { PLACE_NAME, PLACE_MOUNT, PLACE_FSTYPE, PLACE_COLUMNS };
-static const char *const place_columns[PLACE_COLUMNS] = {
-	"file_name", "mount_pt", "fs_type",
-};
-
-struct resolve_ctx {
-	const dfs_module *m;
-	bool lenient;
-};
-
-static int resolve(void *ctx, const char *name, size_t len, dfs_type *type)
-{
-	struct resolve_ctx *rc = ctx;
-	const dfs_module *m = rc->m;
-	int f = dfs_module_field_index(m, name, len);
-	if (f < 0) {
-		/* case-insensitive second chance */
-		for (size_t i = 0; i < m->n_fields && f < 0; i++)
-			if (strlen(m->fields[i].name) == len &&
-			    strncasecmp(m->fields[i].name, name, len) == 0)
-				f = (int)i;
-	}
-	if (f >= 0) {
-		*type = m->fields[f].type;
-		return f;
-	}
-	for (int k = 0; k < PLACE_COLUMNS; k++)
-		if (strlen(place_columns[k]) == len &&
-		    strncasecmp(place_columns[k], name, len) == 0) {
-			*type = DFS_T_STR;
-			return (int)m->n_fields + k;
-		}
-	if (rc->lenient) {
-		*type = DFS_T_NONE;
-		return (int)m->n_fields + PLACE_COLUMNS;
-	}
-	return -1;
-}
-
-dfs_filter *dfs_compile_for_module(const dfs_module *m, const char *text,
-                                   size_t len, bool lenient, dfs_error *err)
-{
-	struct resolve_ctx rc = {m, lenient};
-	dfs_filter_columns cols = {resolve, &rc};
-	return dfs_filter_compile(text, len, &cols, err);
-}
-
-struct row_ctx {
-	const dfs_log *log;
-	const dfs_module *m;
-	const unsigned char *rec;
-	size_t len;
-	size_t row;
-	bool placed;
-	dfs_record_place pl;
-};
-
-static void get_column(void *ctx, int column, dfs_value *out)
-{
-	struct row_ctx *rc = ctx;
-	size_t n = rc->m->n_fields;
-	if (column >= 0 && (size_t)column < n) {
-		dfs_module_get_value(rc->m, rc->rec, rc->len, rc->row, (size_t)column, out);
-		return;
-	}
-	if ((size_t)column >= n + PLACE_COLUMNS) {
-		out->type = DFS_T_NONE;
-		return;
-	}
-	if (!rc->placed) {
-		dfs_log_record_place(rc->log, rc->m, rc->rec, &rc->pl);
-		rc->placed = true;
-	}
-	out->type = DFS_T_STR;
-	switch ((size_t)column - n) {
-	case PLACE_NAME:
-		out->v.s.ptr = rc->pl.name;
-		out->v.s.len = rc->pl.name_len;
-		break;
-	case PLACE_MOUNT:
-		out->v.s.ptr = rc->pl.mount;
-		out->v.s.len = rc->pl.mount_len;
-		break;
-	default:
-		out->v.s.ptr = rc->pl.fs_type;
-		out->v.s.len = rc->pl.fs_type_len;
-		break;
-	}
-}
-
-/* A record matches when any of its rows matches every filter. */
-static bool record_matches(const dfs_log *log, const dfs_module *m,
-                           const unsigned char *rec, size_t len,
-                           const dfs_filter *const *filters, size_t nf)
-{
-	struct row_ctx rc = {log, m, rec, len, 0, false, {0}};
-	size_t rows = dfs_module_rows(m, rec, len);
-	for (rc.row = 0; rc.row < rows; rc.row++) {
-		size_t i = 0;
-		while (i < nf && dfs_filter_match(filters[i], get_column, &rc))
-			i++;
-		if (i == nf)
-			return true;
-	}
-	return false;
-}
 
 /* ---- selections ------------------------------------------------------------------ */
 
@@ -243,8 +133,8 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 			return s;
 		}
 		for (size_t i = 0; i < s->total; i++)
-			if (record_matches(l->log, m, dfs_record(s->records, i),
-			                   dfs_record_size(s->records, i), filters, nf))
+			if (dfs_filter_match_record(filters, nf, l->log, m, dfs_record(s->records, i),
+			                            dfs_record_size(s->records, i)))
 				s->index[s->count++] = i;
 	}
 	dfs_dir_filters_release(dirs, nd);

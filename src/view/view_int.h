@@ -212,10 +212,6 @@ struct module_state *dfs_entry_mod(struct entry *e, int id);
 
 /* ---- selection ---------------------------------------------------------------- */
 
-/* Compile `text` for module `m` of a log; `lenient` turns unknown columns
- * into missing values instead of errors. */
-dfs_filter *dfs_compile_for_module(const dfs_module *m, const char *text,
-                                   size_t len, bool lenient, dfs_error *err);
 /* The selection of module `id`, computed if needed (entry locked). */
 struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
                                 int id);

@@ -80,14 +80,14 @@ static int compile_log_filter(struct entry *e, const char *text, size_t len,
 			continue;
 		const dfs_module *m = dfs_module_get(id);
 		dfs_error merr = {0};
-		out[id] = dfs_compile_for_module(m, text, len, false, &merr);
+		out[id] = dfs_filter_compile_module(m, text, len, false, &merr);
 		if (out[id]) {
 			any = true;
 			continue;
 		}
 		if (first.code == DFS_OK)
 			first = merr;
-		out[id] = dfs_compile_for_module(m, text, len, true, &merr);
+		out[id] = dfs_filter_compile_module(m, text, len, true, &merr);
 		if (!out[id]) {
 			first = merr;
 			any = false;
@@ -143,7 +143,7 @@ static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
 			free(copy);
 			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 		}
-		dfs_filter *f = dfs_compile_for_module(dfs_module_get(n->module), text,
+		dfs_filter *f = dfs_filter_compile_module(dfs_module_get(n->module), text,
 		                                       len, false, err);
 		if (!f) {
 			free(copy);
@@ -330,7 +330,7 @@ static int check_filter(dfs_write *w, dfs_error *err)
 		for (int id = 0; ret == 0 && id < DFS_MOD_SLOTS; id++)
 			dfs_filter_free(compiled[id]);
 	} else if (ret == 0) {
-		dfs_filter *f = dfs_compile_for_module(dfs_module_get(w->n.module), t,
+		dfs_filter *f = dfs_filter_compile_module(dfs_module_get(w->n.module), t,
 		                                       w->text.len, false, err);
 		ret = f ? 0 : -1;
 		dfs_filter_free(f);

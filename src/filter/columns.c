@@ -1,0 +1,116 @@
+/* columns.c - the columns of a module's records for filters: every field
+ * of the module (records.csv's columns; counters also without the module
+ * prefix, and in any case as a second chance) plus file_name, mount_pt
+ * and fs_type as darshan-parser shows them.  The compiled filter reads
+ * them through a getter that computes a record's place only if asked. */
+#include <string.h>
+#include <strings.h>
+
+#include "darshanfs/filter.h"
+#include "darshanfs/log.h"
+
+enum { PLACE_NAME, PLACE_MOUNT, PLACE_FSTYPE, PLACE_COLUMNS };
+static const char *const place_columns[PLACE_COLUMNS] = {
+	"file_name", "mount_pt", "fs_type",
+};
+
+struct resolve_ctx {
+	const dfs_module *m;
+	bool lenient;
+};
+
+static int resolve(void *ctx, const char *name, size_t len, dfs_type *type)
+{
+	struct resolve_ctx *rc = ctx;
+	const dfs_module *m = rc->m;
+	int f = dfs_module_field_index(m, name, len);
+	if (f < 0) {
+		/* case-insensitive second chance */
+		for (size_t i = 0; i < m->n_fields && f < 0; i++)
+			if (strlen(m->fields[i].name) == len &&
+			    strncasecmp(m->fields[i].name, name, len) == 0)
+				f = (int)i;
+	}
+	if (f >= 0) {
+		*type = m->fields[f].type;
+		return f;
+	}
+	for (int k = 0; k < PLACE_COLUMNS; k++)
+		if (strlen(place_columns[k]) == len &&
+		    strncasecmp(place_columns[k], name, len) == 0) {
+			*type = DFS_T_STR;
+			return (int)m->n_fields + k;
+		}
+	if (rc->lenient) {
+		*type = DFS_T_NONE;
+		return (int)m->n_fields + PLACE_COLUMNS;
+	}
+	return -1;
+}
+
+dfs_filter *dfs_filter_compile_module(const dfs_module *m, const char *text,
+                                      size_t len, bool lenient, dfs_error *err)
+{
+	struct resolve_ctx rc = {m, lenient};
+	dfs_filter_columns cols = {resolve, &rc};
+	return dfs_filter_compile(text, len, &cols, err);
+}
+
+struct row_ctx {
+	const dfs_log *log;
+	const dfs_module *m;
+	const unsigned char *rec;
+	size_t len;
+	size_t row;
+	bool placed;
+	dfs_record_place pl;
+};
+
+static void get_column(void *ctx, int column, dfs_value *out)
+{
+	struct row_ctx *rc = ctx;
+	size_t n = rc->m->n_fields;
+	if (column >= 0 && (size_t)column < n) {
+		dfs_module_get_value(rc->m, rc->rec, rc->len, rc->row, (size_t)column, out);
+		return;
+	}
+	if ((size_t)column >= n + PLACE_COLUMNS) {
+		out->type = DFS_T_NONE;
+		return;
+	}
+	if (!rc->placed) {
+		dfs_log_record_place(rc->log, rc->m, rc->rec, &rc->pl);
+		rc->placed = true;
+	}
+	out->type = DFS_T_STR;
+	switch ((size_t)column - n) {
+	case PLACE_NAME:
+		out->v.s.ptr = rc->pl.name;
+		out->v.s.len = rc->pl.name_len;
+		break;
+	case PLACE_MOUNT:
+		out->v.s.ptr = rc->pl.mount;
+		out->v.s.len = rc->pl.mount_len;
+		break;
+	default:
+		out->v.s.ptr = rc->pl.fs_type;
+		out->v.s.len = rc->pl.fs_type_len;
+		break;
+	}
+}
+
+bool dfs_filter_match_record(const dfs_filter *const *filters, size_t nf,
+                             const dfs_log *log, const dfs_module *m,
+                             const unsigned char *rec, size_t len)
+{
+	struct row_ctx rc = {log, m, rec, len, 0, false, {0}};
+	size_t rows = dfs_module_rows(m, rec, len);
+	for (rc.row = 0; rc.row < rows; rc.row++) {
+		size_t i = 0;
+		while (i < nf && dfs_filter_match(filters[i], get_column, &rc))
+			i++;
+		if (i == nf)
+			return true;
+	}
+	return false;
+}
