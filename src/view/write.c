@@ -173,6 +173,17 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 	if (!l)
 		return -1;
 	const dfs_module *m = dfs_module_get(n->module);
+	/* rows may leave columns out (they come from the log's record), so a
+	 * short row can stand for a whole record: bound the records too */
+	size_t rows = 0;
+	for (const char *p = data; (p = memchr(p, '\n', (size_t)(data + len - p))); p++)
+		rows++;
+	size_t limit = v->opt.import_limit;
+	if (rows > (limit / m->record_size) * 2 + 1)
+		return dfs_error_set(err, DFS_ERR_TOOBIG,
+		                     "%zu rows would take %zu bytes of %s records, more than "
+		                     "twice the import limit (%zu bytes)",
+		                     rows, rows * m->record_size, m->name, limit);
 	dfs_records *recs = malloc(sizeof(*recs));
 	if (!recs)
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
