@@ -452,7 +452,8 @@ static int place(dfs_write *w, const char *data, size_t len, uint64_t off,
 	size_t end = (size_t)off + len;
 	if (end > w->text.len && !dfs_buf_add_zeros(&w->text, end - w->text.len))
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-	memcpy(w->text.data + off, data, len);
+	if (len)
+		memcpy(w->text.data + off, data, len);
 	w->written = true;
 	w->pending = true;
 	return 0;
