@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <malloc.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,7 @@ enum {
 	EXIT_OK = 0,
 	EXIT_USAGE = 1,      /* bad command line or option */
 	EXIT_SOURCE = 2,     /* SOURCE missing, unreadable or not a log */
-	EXIT_MOUNT = 3,      /* the mount itself failed */
+	EXIT_MOUNT = 3,      /* MOUNTPOINT unusable, or the mount failed */
 	EXIT_RUNTIME = 4,    /* out of memory or a failure while serving */
 };
 
@@ -72,8 +73,8 @@ static void usage(const char *prog)
 	       "    -h, --help             print help and exit\n"
 	       "    -V, --version          print version and exit\n"
 	       "\n"
-	       "exit status: 0 unmounted cleanly, 1 usage, 2 bad SOURCE, 3 mount failed,\n"
-	       "4 runtime failure\n"
+	       "exit status: 0 unmounted cleanly, 1 usage, 2 bad SOURCE, 3 bad MOUNTPOINT\n"
+	       "or mount failed, 4 runtime failure\n"
 	       "\n", prog);
 }
 
@@ -198,6 +199,16 @@ int main(int argc, char **argv)
 		fflush(stdout); /* libfuse writes the next line itself */
 		fuse_lowlevel_version();
 		status = EXIT_OK;
+		goto out;
+	}
+	/* a bad mount point is a mount failure (libfuse would only say
+	 * "bad mount point" and leave the usage status) */
+	struct stat mst;
+	if (conf.mountpoint_arg && (stat(conf.mountpoint_arg, &mst) != 0 ||
+	                            !S_ISDIR(mst.st_mode))) {
+		fprintf(stderr, "darshanfs: %s: %s\n", conf.mountpoint_arg,
+		        errno ? strerror(errno) : "not a directory");
+		status = EXIT_MOUNT;
 		goto out;
 	}
 	if (fuse_parse_cmdline(&args, &opts) != 0)
