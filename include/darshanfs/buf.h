@@ -18,9 +18,14 @@ typedef struct dfs_buf {
 	size_t len;
 	size_t cap;
 	bool oom;
+	bool fixed;   /* data is borrowed space of `cap` bytes: never moved */
 } dfs_buf;
 
-#define DFS_BUF_INIT {NULL, 0, 0, false}
+#define DFS_BUF_INIT {NULL, 0, 0, false, false}
+
+/* A buffer writing into `cap` bytes of borrowed memory at `space`: it never
+ * reallocates; running out of room makes it fail (dfs_buf_ok() false). */
+void dfs_buf_init_fixed(dfs_buf *b, char *space, size_t cap);
 
 void dfs_buf_init(dfs_buf *b);
 void dfs_buf_free(dfs_buf *b);

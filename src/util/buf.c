@@ -11,11 +11,24 @@ void dfs_buf_init(dfs_buf *b)
 	b->data = NULL;
 	b->len = b->cap = 0;
 	b->oom = false;
+	b->fixed = false;
+}
+
+void dfs_buf_init_fixed(dfs_buf *b, char *space, size_t cap)
+{
+	b->data = space;
+	b->len = 0;
+	b->cap = cap;
+	b->oom = cap == 0;
+	b->fixed = true;
+	if (cap)
+		space[0] = '\0';
 }
 
 void dfs_buf_free(dfs_buf *b)
 {
-	free(b->data);
+	if (!b->fixed)
+		free(b->data);
 	dfs_buf_init(b);
 }
 
@@ -33,6 +46,10 @@ bool dfs_buf_grow(dfs_buf *b, size_t extra)
 		return false;
 	if (extra < b->cap - b->len && b->data)
 		return true;
+	if (b->fixed) {
+		b->oom = true;
+		return false;
+	}
 	if (extra > SIZE_MAX / 2 - b->len) {
 		b->oom = true;
 		return false;

@@ -90,7 +90,11 @@ void dfs_content_release(dfs_content *c)
 {
 	if (c && atomic_fetch_sub(&c->refs, 1) == 1) {
 		for (size_t i = 0; i < c->nchunks; i++)
-			free(c->chunks[i].data);
+			if (!c->chunks[i].in_slab)
+				free(c->chunks[i].data);
+		for (size_t i = 0; i < c->nslabs; i++)
+			dfs_slab_release(&c->slabs[i]);
+		free(c->slabs);
 		free(c->chunks);
 		free(c);
 	}
@@ -132,28 +136,40 @@ long dfs_content_read(dfs_content *c, char *buf, size_t len, uint64_t off,
 /* ---- generators --------------------------------------------------------------- */
 
 /* records.csv is rendered in batches of rows, the batches shared out to
- * one thread per core; each batch becomes one chunk of the snapshot. */
+ * one thread per core; each batch becomes one chunk of the snapshot.  Each
+ * thread writes its batches one after the other into a slab of its own
+ * (see darshanfs/slab.h): no buffer is ever grown by copying, and the
+ * hundreds of MiB of a big log's CSV fault in as huge pages. */
 #define ROWS_PER_CHUNK 4096
 #define MAX_RENDER_THREADS 8
+#define MAX_THREAD_SLABS 48
+
+struct render_thread {
+	dfs_slab slabs[MAX_THREAD_SLABS];
+	size_t nslabs;
+	size_t next_cap;          /* size of the next slab to reserve */
+	bool failed;
+};
 
 struct render_job {
 	const dfs_log *log;
 	const struct selection *s;
 	const dfs_module *m;
-	dfs_buf *bufs;            /* bufs[0] is the header */
-	size_t nchunks;
+	struct content_chunk *chunks;   /* chunks[0] is the header */
+	size_t nchunks;                 /* batches of rows */
+	size_t slab_cap;                /* first slab of each thread */
 	atomic_size_t next;
+	struct render_thread th[MAX_RENDER_THREADS];
 };
 
-static void render_chunk(struct render_job *j, size_t chunk)
+static void render_rows(struct render_job *j, size_t chunk, dfs_buf *out)
 {
 	const dfs_records *r = j->s->records;
 	size_t end = (chunk + 1) * ROWS_PER_CHUNK;
 	if (end > j->s->count)
 		end = j->s->count;
-	dfs_buf *out = &j->bufs[chunk + 1];
 	/* the name lookups miss the cache: fetch 16 records ahead */
-	for (size_t k = chunk * ROWS_PER_CHUNK; k < end; k++) {
+	for (size_t k = chunk * ROWS_PER_CHUNK; k < end && dfs_buf_ok(out); k++) {
 		size_t i = j->s->index ? j->s->index[k] : k;
 		for (size_t d = 8; d <= 16; d += 8)
 			if (k + d < end) {
@@ -165,45 +181,159 @@ static void render_chunk(struct render_job *j, size_t chunk)
 	}
 }
 
+/* Render one batch at the end of the thread's current slab; when it does
+ * not fit, start a slab twice as big and render it again there. */
+static void render_chunk(struct render_job *j, struct render_thread *t,
+                         size_t chunk)
+{
+	while (!t->failed) {
+		dfs_slab *sl = t->nslabs ? &t->slabs[t->nslabs - 1] : NULL;
+		if (sl) {
+			dfs_buf out;
+			dfs_buf_init_fixed(&out, sl->base + sl->used, sl->cap - sl->used);
+			render_rows(j, chunk, &out);
+			if (dfs_buf_ok(&out)) {
+				struct content_chunk *c = &j->chunks[chunk + 1];
+				c->data = out.len ? sl->base + sl->used : NULL;
+				c->len = out.len;
+				c->in_slab = true;
+				sl->used += out.len;
+				return;
+			}
+			if (t->nslabs == MAX_THREAD_SLABS) {
+				t->failed = true;
+				return;
+			}
+			dfs_slab_trim(sl);
+		}
+		dfs_slab *ns = &t->slabs[t->nslabs];
+		if (dfs_slab_reserve(ns, t->next_cap)) {
+			t->failed = true;
+			return;
+		}
+		t->nslabs++;
+		t->next_cap = t->next_cap > SIZE_MAX / 4 ? t->next_cap : t->next_cap * 2;
+	}
+}
+
+struct render_arg {
+	struct render_job *j;
+	struct render_thread *t;
+};
+
 static void *render_worker(void *arg)
 {
-	struct render_job *j = arg;
+	struct render_arg *a = arg;
+	a->t->next_cap = a->j->slab_cap;
 	for (;;) {
-		size_t chunk = atomic_fetch_add(&j->next, 1);
-		if (chunk >= j->nchunks)
+		size_t chunk = atomic_fetch_add(&a->j->next, 1);
+		if (chunk >= a->j->nchunks || a->t->failed)
 			return NULL;
-		render_chunk(j, chunk);
+		render_chunk(a->j, a->t, chunk);
 	}
+}
+
+/* Gather the chunks and slabs of a finished rendering into a snapshot. */
+static dfs_content *render_content(struct render_job *j, size_t threads,
+                                   bool failed, dfs_error *err)
+{
+	size_t nslabs = 0;
+	for (size_t t = 0; t < threads; t++)
+		nslabs += j->th[t].nslabs;
+	dfs_content *c = calloc(1, sizeof(*c));
+	dfs_slab *slabs = calloc(nslabs ? nslabs : 1, sizeof(*slabs));
+	if (!c || !slabs || failed) {
+		free(c);
+		free(slabs);
+		for (size_t t = 0; t < threads; t++)
+			for (size_t k = 0; k < j->th[t].nslabs; k++)
+				dfs_slab_release(&j->th[t].slabs[k]);
+		free(j->chunks[0].data);
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	for (size_t t = 0, n = 0; t < threads; t++)
+		for (size_t k = 0; k < j->th[t].nslabs; k++) {
+			dfs_slab_trim(&j->th[t].slabs[k]);
+			slabs[n++] = j->th[t].slabs[k];
+		}
+	atomic_init(&c->refs, 1);
+	c->slabs = slabs;
+	c->nslabs = nslabs;
+	c->chunks = j->chunks;
+	/* drop empty chunks, number the rest */
+	for (size_t i = 0; i <= j->nchunks; i++) {
+		struct content_chunk ch = j->chunks[i];
+		if (ch.len == 0) {
+			if (!ch.in_slab)
+				free(ch.data);
+			continue;
+		}
+		ch.off = c->size;
+		c->chunks[c->nchunks++] = ch;
+		c->size += ch.len;
+	}
+	c->serial = content_serial(c);
+	return c;
 }
 
 static dfs_content *render_records(const struct loaded *l,
                                    const struct selection *s,
                                    const dfs_module *m, dfs_error *err)
 {
-	struct render_job j = {l->log, s, m, NULL, 0, 0};
-	j.nchunks = (s->count + ROWS_PER_CHUNK - 1) / ROWS_PER_CHUNK;
-	j.bufs = calloc(j.nchunks + 1, sizeof(dfs_buf));
-	if (!j.bufs) {
+	struct render_job *j = calloc(1, sizeof(*j));
+	if (!j) {
 		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
-	dfs_csv_header(m, &j.bufs[0]);
+	j->log = l->log;
+	j->s = s;
+	j->m = m;
+	j->nchunks = (s->count + ROWS_PER_CHUNK - 1) / ROWS_PER_CHUNK;
+	j->chunks = calloc(j->nchunks + 1, sizeof(*j->chunks));
+	dfs_buf head = DFS_BUF_INIT;
+	dfs_csv_header(m, &head);
+	if (!j->chunks || !dfs_buf_ok(&head)) {
+		dfs_buf_free(&head);
+		free(j->chunks);
+		free(j);
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	j->chunks[0].len = head.len;
+	j->chunks[0].data = dfs_buf_detach(&head, NULL);
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t threads = cpus > 1 ? (size_t)cpus : 1;
 	if (threads > MAX_RENDER_THREADS)
 		threads = MAX_RENDER_THREADS;
-	if (threads > j.nchunks)
-		threads = j.nchunks;
+	if (threads > j->nchunks)
+		threads = j->nchunks ? j->nchunks : 1;
+	/* a first guess at each thread's share of the text: a row takes a
+	 * few bytes per field; address space is reserved, not memory */
+	size_t rows = s->count / threads + ROWS_PER_CHUNK;
+	size_t row_guess = m->n_fields * 8 + 128;
+	j->slab_cap = rows > SIZE_MAX / 2 / row_guess ? SIZE_MAX / 4 : rows * row_guess;
+	if (j->slab_cap < ((size_t)1 << 20))
+		j->slab_cap = (size_t)1 << 20;
+	struct render_arg args[MAX_RENDER_THREADS];
 	pthread_t tid[MAX_RENDER_THREADS];
 	size_t started = 0;
+	for (size_t t = 0; t < threads; t++)
+		args[t] = (struct render_arg){j, &j->th[t]};
 	for (size_t t = 1; t < threads; t++)
-		if (pthread_create(&tid[started], NULL, render_worker, &j) == 0)
+		if (pthread_create(&tid[started], NULL, render_worker, &args[t]) == 0)
 			started++;
-	render_worker(&j);
+	render_worker(&args[0]);
 	for (size_t t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
-	dfs_content *c = dfs_content_from_bufs(j.bufs, j.nchunks + 1, err);
-	free(j.bufs);
+	/* batches a failed thread gave up on were left for nobody */
+	bool failed = false;
+	for (size_t t = 0; t < threads; t++)
+		failed = failed || j->th[t].failed;
+	dfs_content *c = render_content(j, threads, failed, err);
+	if (!c)
+		free(j->chunks);
+	free(j);
 	return c;
 }
 

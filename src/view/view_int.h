@@ -22,6 +22,7 @@
 
 #include "darshanfs/accum.h"
 #include "darshanfs/buf.h"
+#include "darshanfs/slab.h"
 #include "darshanfs/filter.h"
 #include "darshanfs/log.h"
 #include "darshanfs/view.h"
@@ -257,6 +258,7 @@ struct content_chunk {
 	char *data;
 	size_t len;
 	uint64_t off;                 /* of its first byte in the file */
+	bool in_slab;                 /* data lies in one of the slabs */
 };
 
 struct dfs_content {
@@ -265,6 +267,8 @@ struct dfs_content {
 	uint64_t size;
 	size_t nchunks;
 	struct content_chunk *chunks;
+	dfs_slab *slabs;              /* big renderings: the memory of chunks */
+	size_t nslabs;
 };
 
 dfs_content *dfs_content_from_buf(dfs_buf *b, dfs_error *err);

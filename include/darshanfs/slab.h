@@ -1,0 +1,25 @@
+/* slab.h - large write-once memory regions for generated text.
+ *
+ * A slab reserves address space up front (nothing is resident until it is
+ * written), is filled front to back, and is trimmed to what was used.  On
+ * Linux it asks for transparent huge pages: filling hundreds of MiB then
+ * takes one page fault per 2 MiB instead of one per 4 KiB, which on a
+ * first read of a big records.csv is a large part of the time. */
+#ifndef DARSHANFS_SLAB_H
+#define DARSHANFS_SLAB_H
+
+#include <stddef.h>
+
+typedef struct dfs_slab {
+	char *base;
+	size_t cap;    /* bytes reserved at base */
+	size_t used;   /* bytes handed out from the front */
+} dfs_slab;
+
+/* Reserve `cap` bytes (rounded up to whole pages); 0 or -1 (no memory). */
+int dfs_slab_reserve(dfs_slab *s, size_t cap);
+/* Return the reserved space beyond `used` (rounded up to a page). */
+void dfs_slab_trim(dfs_slab *s);
+void dfs_slab_release(dfs_slab *s);
+
+#endif
