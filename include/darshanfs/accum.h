@@ -71,6 +71,17 @@ dfs_accum *dfs_accum_create_combined(int64_t job_nprocs, dfs_error *err);
 int dfs_accum_inject(dfs_accum *a, const dfs_module *m, const void *records,
                      size_t count, dfs_error *err);
 
+/* The same for records of a fixed-size module chosen by position: record
+ * index[i] of the array at `base` (record_size bytes each), for i < count,
+ * in that order -- a selection injected without copying it first. */
+int dfs_accum_inject_index(dfs_accum *a, const dfs_module *m, const void *base,
+                           const size_t *index, size_t count, dfs_error *err);
+
+/* Say that about `count` more records will be injected, so the tables are
+ * sized once instead of grown step by step (optional; 0 or -1 when out of
+ * memory, which only a later injection reports). */
+int dfs_accum_reserve(dfs_accum *a, size_t count);
+
 /* Compute the derived metrics; `summary` (record_size bytes, may be NULL)
  * receives the summation record, as darshan_accumulator_emit does.  May be
  * called once, after all injections. */

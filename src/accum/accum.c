@@ -41,9 +41,11 @@
  *   The file table is sized from each injection's record count (at most
  *   one new file per record), so memory stays proportional to the input. */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "accum/aggregate.h"
 #include "darshanfs/accum.h"
@@ -113,9 +115,12 @@ static int map_reserve(id_map *m, size_t n)
 	size_t cap = m->cap ? m->cap : 64;
 	while (n * 4 > cap * 3)
 		cap *= 2;
-	id_map g = {calloc(cap, sizeof(id_slot)), cap, m->used};
+	/* written at once rather than calloc'd: a zero page first read by a
+	 * probe and then written costs a second fault per page */
+	id_map g = {malloc(cap * sizeof(id_slot)), cap, m->used};
 	if (!g.slots)
 		return -1;
+	memset(g.slots, 0, cap * sizeof(id_slot));
 	for (size_t i = 0; i < m->cap; i++)
 		if (m->slots[i].index1)
 			*map_probe(&g, m->slots[i].key) = m->slots[i];
@@ -186,8 +191,10 @@ struct dfs_accum {
 	int64_t job_nprocs;
 	size_t n_records;
 
-	dfs_agg_record agg;            /* the summation record, unpacked */
-	int64_t total_bytes;
+	/* the summation record is written by its own thread during big
+	 * injections: keep it off the cache lines of the other fields */
+	_Alignas(64) dfs_agg_record agg;
+	_Alignas(64) int64_t total_bytes;
 	double shared_io_total_time;
 
 	file_entry *files;
@@ -222,7 +229,10 @@ static dfs_accum *accum_new(int64_t job_nprocs, dfs_error *err)
 		              job_nprocs);
 		return NULL;
 	}
-	dfs_accum *a = calloc(1, sizeof(*a));
+	/* (sizeof is a multiple of the 64-byte alignment of its members) */
+	dfs_accum *a = aligned_alloc(_Alignof(dfs_accum), sizeof(*a));
+	if (a)
+		memset(a, 0, sizeof(*a));
 	if (!a) {
 		dfs_error_set(err, DFS_ERR_NOMEM, "accumulator: out of memory");
 		return NULL;
@@ -386,9 +396,6 @@ static int inject_one(dfs_accum *a, const dfs_module *m,
                       const dfs_agg_table *t, const dfs_agg_input *r)
 {
 	bool combined = a->module == NULL;
-	if (!combined)
-		dfs_agg_merge(&a->plan, &a->agg, r, a->n_records == 0);
-
 	record_metrics rm;
 	compute_metrics(t, r, &rm);
 	a->total_bytes = dfs_agg_add(a->total_bytes, dfs_agg_add(rm.r_bytes, rm.w_bytes));
@@ -431,12 +438,86 @@ static int inject_one(dfs_accum *a, const dfs_module *m,
 	return 0;
 }
 
-int dfs_accum_inject(dfs_accum *a, const dfs_module *m, const void *records,
-                     size_t count, dfs_error *err)
+int dfs_accum_reserve(dfs_accum *a, size_t count)
 {
+	if (!a || count == 0 || count >= UINT32_MAX - a->n_records)
+		return 0;
+	if (array_reserve((void **)&a->files, &a->files_cap, a->n_files + count,
+	                  sizeof(file_entry)) ||
+	    map_reserve(&a->file_map, a->file_map.used + count) ||
+	    (!a->module && map_reserve(&a->pair_map, a->pair_map.used + count)))
+		return -1;
+	return 0;
+}
+
+/* The summation record takes every counter of every record, the rest of
+ * the accumulator a few: with many records the two run side by side on
+ * two threads, each reading the records in order on its own.  (Results
+ * do not depend on it: each part sees the records in the same order.) */
+#define SPLIT_MIN 16384
+#define MERGE_AHEAD 4
+
+struct gather {
+	const dfs_module *m;
+	const unsigned char *base;
+	const size_t *index;           /* NULL: records back to back */
+	size_t count;
+};
+
+static inline const unsigned char *gather_at(const struct gather *g, size_t i)
+{
+	return g->base + (g->index ? g->index[i] : i) * g->m->record_size;
+}
+
+struct merge_job {
+	dfs_accum *a;
+	const struct gather *g;
+	bool first;                    /* no record merged before */
+};
+
+static void *merge_records(void *arg)
+{
+	struct merge_job *j = arg;
+	dfs_agg_input r;
+	size_t size = j->g->m->record_size;
+	for (size_t i = 0; i < j->g->count; i++) {
+		/* every byte of the record is read: fetch whole records ahead */
+		if (i + MERGE_AHEAD < j->g->count) {
+			const unsigned char *p = gather_at(j->g, i + MERGE_AHEAD);
+			for (size_t k = 0; k < size; k += 64)
+				__builtin_prefetch(p + k);
+		}
+		view_record(j->g->m, gather_at(j->g, i), &r);
+		dfs_agg_merge(&j->a->plan, &j->a->agg, &r, j->first && i == 0);
+	}
+	return NULL;
+}
+
+static int inject_rest(dfs_accum *a, const dfs_agg_table *t,
+                       const struct gather *g)
+{
+	/* With one random slot per record of a large file table, overlapping
+	 * those cache misses is what keeps injection fast: ask for the slot of
+	 * a record a little ahead.  (The prefetch must stay in this loop: gcc
+	 * drops it from a helper function it finds free of side effects.) */
+	dfs_agg_input r;
+	for (size_t i = 0; i < g->count; i++) {
+		if (i + PREFETCH_AHEAD < g->count)
+			__builtin_prefetch(map_home(&a->file_map,
+			        dfs_record_id(gather_at(g, i + PREFETCH_AHEAD))));
+		view_record(g->m, gather_at(g, i), &r);
+		if (inject_one(a, g->m, t, &r))
+			return -1;
+	}
+	return 0;
+}
+
+static int inject_gather(dfs_accum *a, const struct gather *g, dfs_error *err)
+{
+	const dfs_module *m = g->m;
 	if (!a)
 		return dfs_error_set(err, DFS_ERR_INVAL, "accumulator: none given");
-	if (count == 0)
+	if (g->count == 0)
 		return 0;
 	const dfs_agg_table *t = m && m->accumulator ? dfs_agg_table_for(m->id) : NULL;
 	if (!t || t->n_int != m->n_int || t->n_float != m->n_float ||
@@ -448,35 +529,45 @@ int dfs_accum_inject(dfs_accum *a, const dfs_module *m, const void *records,
 		return dfs_error_set(err, DFS_ERR_INVAL,
 		                     "accumulator: %s records given to the %s accumulator",
 		                     m->name, a->module->name);
-	if (!records)
+	if (!g->base)
 		return dfs_error_set(err, DFS_ERR_INVAL, "accumulator: no records");
 	/* entry indices are 32-bit (two per pair key) */
-	if (count >= UINT32_MAX - a->n_records)
+	if (g->count >= UINT32_MAX - a->n_records)
 		return dfs_error_set(err, DFS_ERR_TOOBIG,
-		                     "accumulator: too many records (%zu)", count);
+		                     "accumulator: too many records (%zu)", g->count);
 
 	/* at most one new file (and, combined, one new pair) per record: size
 	 * the tables once, in proportion to the input, instead of rehashing */
-	if (map_reserve(&a->file_map, a->file_map.used + count) ||
-	    (!a->module && map_reserve(&a->pair_map, a->pair_map.used + count)))
+	if (dfs_accum_reserve(a, g->count))
 		return dfs_error_set(err, DFS_ERR_NOMEM, "accumulator: out of memory");
 
-	/* With one random slot per record of a large file table, overlapping
-	 * those cache misses is what keeps injection fast: ask for the slot of
-	 * a record a little ahead.  (The prefetch must stay in this loop: gcc
-	 * drops it from a helper function it finds free of side effects.) */
-	const unsigned char *p = records;
-	dfs_agg_input r;
-	for (size_t i = 0; i < count; i++, p += m->record_size) {
-		if (i + PREFETCH_AHEAD < count)
-			__builtin_prefetch(map_home(&a->file_map,
-			        dfs_record_id(p + PREFETCH_AHEAD * m->record_size)));
-		view_record(m, p, &r);
-		if (inject_one(a, m, t, &r))
-			return dfs_error_set(err, DFS_ERR_NOMEM,
-			                     "accumulator: out of memory");
-	}
+	struct merge_job mj = {a, g, a->n_records == 0};
+	bool merge = a->module != NULL, threaded = false;
+	pthread_t tid;
+	if (merge && g->count >= SPLIT_MIN && sysconf(_SC_NPROCESSORS_ONLN) > 1)
+		threaded = pthread_create(&tid, NULL, merge_records, &mj) == 0;
+	int ret = inject_rest(a, t, g);
+	if (threaded)
+		pthread_join(tid, NULL);
+	else if (merge)
+		merge_records(&mj);
+	if (ret)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "accumulator: out of memory");
 	return 0;
+}
+
+int dfs_accum_inject(dfs_accum *a, const dfs_module *m, const void *records,
+                     size_t count, dfs_error *err)
+{
+	struct gather g = {m, records, NULL, count};
+	return inject_gather(a, &g, err);
+}
+
+int dfs_accum_inject_index(dfs_accum *a, const dfs_module *m, const void *base,
+                           const size_t *index, size_t count, dfs_error *err)
+{
+	struct gather g = {m, base, index, count};
+	return inject_gather(a, &g, err);
 }
 
 /* ---- emission ------------------------------------------------------------- */

@@ -3,8 +3,9 @@
  * The selection of a module is the set of its records for which the
  * log-wide filter and the module's filter both hold (or, after a CSV
  * import, exactly the imported rows).  For modules with an accumulator the
- * selected records are repacked into the module's binary record layout in
- * small batches and injected, in log order, into the accumulator. */
+ * selected records, which are in the module's binary record layout, are
+ * injected in log order into the accumulator where they lie, without a
+ * copy (the export repacks them into one buffer: writer.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,28 +31,14 @@ static void sel_fail(struct selection *s, dfs_error *err)
 	s->error = strdup(err->msg);
 }
 
-#define BATCH 1024
-
-/* Inject the selected records of `s` into `a`, repacked in batches. */
+/* Inject the selected records of `s` into `a`, read where they lie. */
 static int inject_selection(dfs_accum *a, const dfs_module *m,
                             const struct selection *s, dfs_error *err)
 {
 	const dfs_records *r = s->records;
 	if (!s->index)
 		return dfs_accum_inject(a, m, r->data, r->count, err);
-	size_t size = m->record_size;
-	unsigned char *batch = malloc(BATCH * size);
-	if (!batch)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-	int ret = 0;
-	for (size_t i = 0; i < s->count && ret == 0;) {
-		size_t n = 0;
-		for (; n < BATCH && i < s->count; n++, i++)
-			memcpy(batch + n * size, r->data + s->index[i] * size, size);
-		ret = dfs_accum_inject(a, m, batch, n, err);
-	}
-	free(batch);
-	return ret;
+	return dfs_accum_inject_index(a, m, r->data, s->index, s->count, err);
 }
 
 static void accumulate(struct selection *s, const dfs_module *m, int64_t nprocs)
@@ -81,6 +68,33 @@ static void accumulate(struct selection *s, const dfs_module *m, int64_t nprocs)
 }
 
 #define MAX_DIR_FILTERS 32
+#define MAX_PREFETCH 8
+#define PREFETCH_AHEAD 16
+
+/* A filter reads a few fields of records far apart in memory: where the
+ * records have one fixed size, the cache lines of those fields are
+ * fetched some records ahead.  Returns how many offsets were stored. */
+static size_t prefetch_offsets(const dfs_module *m, const dfs_records *r,
+                               const dfs_filter *const *filters, size_t nf,
+                               size_t *offs)
+{
+	if (!m->record_size || m->row_count || r->offsets)
+		return 0;
+	size_t n = 0;
+	for (size_t k = 0; k < nf; k++)
+		for (size_t c = 0; c < dfs_filter_column_count(filters[k]); c++) {
+			int col = dfs_filter_column(filters[k], c);
+			/* the place columns look the record up by its id */
+			size_t off = col >= 0 && (size_t)col < m->n_fields ?
+			             m->fields[col].offset : 0;
+			bool seen = false;
+			for (size_t q = 0; q < n; q++)
+				seen = seen || offs[q] / 64 == off / 64;
+			if (!seen && n < MAX_PREFETCH)
+				offs[n++] = off;
+		}
+	return n;
+}
 
 struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
                                 int id)
@@ -132,10 +146,18 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 			dfs_dir_filters_release(dirs, nd);
 			return s;
 		}
-		for (size_t i = 0; i < s->total; i++)
+		size_t offs[MAX_PREFETCH];
+		size_t noffs = prefetch_offsets(m, s->records, filters, nf, offs);
+		for (size_t i = 0; i < s->total; i++) {
+			if (noffs && i + PREFETCH_AHEAD < s->total) {
+				const unsigned char *ahead = dfs_record(s->records, i + PREFETCH_AHEAD);
+				for (size_t k = 0; k < noffs; k++)
+					__builtin_prefetch(ahead + offs[k]);
+			}
 			if (dfs_filter_match_record(filters, nf, l->log, m, dfs_record(s->records, i),
 			                            dfs_record_size(s->records, i)))
 				s->index[s->count++] = i;
+		}
 	}
 	dfs_dir_filters_release(dirs, nd);
 	return s;
