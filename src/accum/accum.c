@@ -49,6 +49,7 @@
 
 #include "accum/aggregate.h"
 #include "darshanfs/accum.h"
+#include "darshanfs/scratch.h"
 
 #define MAX_WARNINGS 16
 #define PREFETCH_AHEAD 16 /* records between a slot prefetch and its use */
@@ -117,14 +118,14 @@ static int map_reserve(id_map *m, size_t n)
 		cap *= 2;
 	/* written at once rather than calloc'd: a zero page first read by a
 	 * probe and then written costs a second fault per page */
-	id_map g = {malloc(cap * sizeof(id_slot)), cap, m->used};
+	id_map g = {dfs_scratch_alloc(cap * sizeof(id_slot)), cap, m->used};
 	if (!g.slots)
 		return -1;
 	memset(g.slots, 0, cap * sizeof(id_slot));
 	for (size_t i = 0; i < m->cap; i++)
 		if (m->slots[i].index1)
 			*map_probe(&g, m->slots[i].key) = m->slots[i];
-	free(m->slots);
+	dfs_scratch_free(m->slots);
 	*m = g;
 	return 0;
 }
@@ -149,7 +150,7 @@ static int map_find_or_add(id_map *m, uint64_t key, uint32_t next,
 
 static void map_free(id_map *m)
 {
-	free(m->slots);
+	dfs_scratch_free(m->slots);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -161,7 +162,7 @@ static int array_reserve(void **items, size_t *cap, size_t n, size_t size)
 	size_t ncap = *cap ? *cap : 64;
 	while (ncap < n)
 		ncap *= 2;
-	void *p = realloc(*items, ncap * size);
+	void *p = dfs_scratch_realloc(*items, *cap * size, ncap * size);
 	if (!p)
 		return -1;
 	*items = p;
@@ -269,8 +270,8 @@ void dfs_accum_free(dfs_accum *a)
 {
 	if (!a)
 		return;
-	free(a->files);
-	free(a->ranks);
+	dfs_scratch_free(a->files);
+	dfs_scratch_free(a->ranks);
 	map_free(&a->file_map);
 	map_free(&a->rank_map);
 	map_free(&a->pair_map);

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "darshanfs/filter.h"
+#include "darshanfs/scratch.h"
 #include "view/view_int.h"
 
 static size_t hash_str(const char *s)
@@ -258,8 +259,10 @@ static void evict(dfs_view *v, struct entry *keep)
 	for (size_t i = 0; i < n; i++)
 		loaded_free(victims[i]);
 	/* hand the freed memory back to the system, not to a thread arena */
-	if (n)
+	if (n) {
+		dfs_scratch_trim();
 		malloc_trim(0);
+	}
 }
 
 struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)

@@ -9,13 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "darshanfs/scratch.h"
 #include "view/view_int.h"
 
 /* ---- selections ------------------------------------------------------------------ */
 
 void dfs_selection_free(struct selection *s)
 {
-	free(s->index);
+	dfs_scratch_free(s->index);
 	free(s->summary);
 	for (size_t i = 0; i < s->n_warnings; i++)
 		free(s->warnings[i]);
@@ -138,7 +139,7 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 	if (nf == 0) {
 		s->count = s->total;
 	} else {
-		s->index = malloc((s->total ? s->total : 1) * sizeof(size_t));
+		s->index = dfs_scratch_alloc((s->total ? s->total : 1) * sizeof(size_t));
 		if (!s->index) {
 			dfs_error err;
 			dfs_error_set(&err, DFS_ERR_NOMEM, "out of memory");
