@@ -72,6 +72,9 @@ static void get_column(void *ctx, int column, dfs_value *out)
 	size_t n = rc->m->n_fields;
 	if (column >= 0 && (size_t)column < n) {
 		dfs_module_get_value(rc->m, rc->rec, rc->len, rc->row, (size_t)column, out);
+		/* an empty cell is a missing value (filter-language.md) */
+		if (out->type == DFS_T_STR && out->v.s.len == 0)
+			out->type = DFS_T_NONE;
 		return;
 	}
 	if ((size_t)column >= n + PLACE_COLUMNS) {
@@ -97,6 +100,8 @@ static void get_column(void *ctx, int column, dfs_value *out)
 		out->v.s.len = rc->pl.fs_type_len;
 		break;
 	}
+	if (out->v.s.len == 0)
+		out->type = DFS_T_NONE;
 }
 
 bool dfs_filter_match_record(const dfs_filter *const *filters, size_t nf,
