@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""filter_diff.py DARSHANFS_CAT [N] [SEED]
+
+Differential test of the filter language.  For every module of every
+shared log, N random expressions are evaluated twice: by darshanfs
+(darshanfs-cat --filter, the view code the mount uses) and by the
+evaluator below, written independently from docs/filter-language.md and
+run over the unfiltered records.csv.  The selected rows must be
+identical.  A record of a multi-row module (LUSTRE, DXT, HEATMAP) is
+selected when any of its rows matches.  Exit 77 without the shared logs.
+"""
+import csv, glob, io, os, random, re, subprocess, sys
+
+CAT = sys.argv[1]
+N = int(sys.argv[2]) if len(sys.argv) > 2 else 6
+SEED = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+SHARED = os.environ.get("DFS_SHARED") or os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared")
+LOGS = sorted(glob.glob(os.path.join(SHARED, "darshan-logs", "*.darshan")))
+if not LOGS:
+    print("SKIP: no shared logs in %s (set DFS_SHARED)" % SHARED)
+    sys.exit(77)
+TEXTCOLS = {"file_name", "mount_pt", "fs_type"}
+LO, HI = -2**63, 2**64
+
+
+class DivZero(Exception):
+    pass
+
+
+def run(log, mod, expr):
+    p = subprocess.run([CAT, "--filter", expr, log, mod + "/records.csv"],
+                       capture_output=True)
+    return (p.returncode, p.stdout.decode("utf-8", "surrogateescape"),
+            p.stderr.decode("utf-8", "replace"))
+
+
+def conv(col, v):
+    if v == "":
+        return None
+    if col in TEXTCOLS:
+        return v
+    if re.fullmatch(r"-?[0-9]+", v):
+        return int(v)
+    try:
+        return float(v)
+    except ValueError:
+        return v   # text counters (uuids, host names)
+
+
+def arith(op, a, b):
+    if a is None or b is None:
+        return None
+    if op == "/":
+        if b == 0:
+            raise DivZero()
+        return float(a) / float(b)
+    if isinstance(a, int) and isinstance(b, int):
+        r = a + b if op == "+" else a - b if op == "-" else a * b
+        if LO <= r < HI:
+            return r
+    a, b = float(a), float(b)
+    return a + b if op == "+" else a - b if op == "-" else a * b
+
+
+def neg(a):
+    if a is None:
+        return None
+    return arith("-", 0, a) if isinstance(a, int) else -a
+
+
+def cmp(op, a, b):
+    if a is None or b is None:
+        return False
+    if isinstance(a, str):
+        a = a.encode("utf-8", "surrogateescape")
+        b = b.encode("utf-8", "surrogateescape")
+    return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b,
+            ">": a > b, ">=": a >= b}[op]
+
+
+def check(log, mod, rnd):
+    rc, text, err = run(log, mod, "")
+    if rc != 0:
+        print("FAIL %s %s: unfiltered records.csv: %s" % (log, mod, err.strip()))
+        return 1
+    rows = list(csv.reader(io.StringIO(text)))
+    header, rows = rows[0], rows[1:]
+    if not rows:
+        return 0
+    data = [[conv(c, v) for c, v in zip(header, r)] for r in rows]
+    # a column is floating point when any of its values is (a float 0 prints "0")
+    for i, c in enumerate(header):
+        if c in TEXTCOLS:
+            continue
+        col = [d[i] for d in data if d[i] is not None]
+        if any(isinstance(x, str) for x in col):
+            continue
+        if "_F_" in c or any(isinstance(x, float) for x in col):
+            for d in data:
+                if d[i] is not None:
+                    d[i] = float(d[i])
+    # records: consecutive rows of the same (record_id, rank)
+    groups = []
+    for k, r in enumerate(rows):
+        if groups and rows[groups[-1][0]][:2] == r[:2]:
+            groups[-1].append(k)
+        else:
+            groups.append([k])
+    numcols = [i for i, c in enumerate(header) if c not in TEXTCOLS
+               and all(isinstance(d[i], (int, float)) or d[i] is None for d in data)
+               and any(d[i] is not None for d in data)]
+    txtcols = [i for i, c in enumerate(header) if c in TEXTCOLS]
+    prefix = mod.replace("-", "") + "_"
+
+    # ---- random expressions: (text, evaluator of a row) ----------------------
+    def sample_value(i):
+        vals = [d[i] for d in data if d[i] is not None]
+        return rnd.choice(vals) if vals else 0
+
+    def num_lit():
+        k = rnd.random()
+        if k < 0.3:
+            v = rnd.choice([0, 1, -1, 2, 10, 100, 4096])
+            return (str(v) if v >= 0 else "(%d)" % v), v
+        if k < 0.45:
+            m = rnd.choice([("KiB", 1024), ("MiB", 1 << 20), ("GiB", 1 << 30)])
+            n = rnd.choice([1, 2, 4, 16])
+            return "%d%s" % (n, m[0]), n * m[1]
+        if k < 0.55:
+            v = rnd.randrange(0, 1 << 20)
+            return hex(v), v
+        if k < 0.7:
+            v = rnd.choice([0.5, 1.5, 0.001, 1e3, 2.5e-3])
+            return repr(v), v
+        i = rnd.choice(numcols)
+        v = sample_value(i)
+        if isinstance(v, float):
+            return repr(v), v
+        return (str(v) if v >= 0 else "(%d)" % v), v
+
+    def col_name(i):
+        c = header[i]
+        if c.startswith(prefix) and rnd.random() < 0.3:
+            return c[len(prefix):]
+        return c
+
+    def num_expr(depth):
+        k = rnd.random()
+        if depth <= 0 or k < 0.4:
+            i = rnd.choice(numcols)
+            return col_name(i), (lambda r, i=i: r[i])
+        if k < 0.6:
+            t, v = num_lit()
+            return t, (lambda r, v=v: v)
+        if k < 0.65:
+            t, f = num_expr(depth - 1)
+            return "-(%s)" % t, (lambda r, f=f: neg(f(r)))
+        op = rnd.choice(["+", "-", "*", "/"])
+        ta, fa = num_expr(depth - 1)
+        tb, fb = num_expr(depth - 1)
+        return "(%s %s %s)" % (ta, op, tb), (lambda r, fa=fa, fb=fb, op=op: arith(op, fa(r), fb(r)))
+
+    def regex_lit():
+        d = rnd.choice(data)
+        i = rnd.choice(txtcols)
+        s = d[i] or "x"
+        a = rnd.randrange(0, max(1, len(s) - 3))
+        piece = re.sub(r"[^A-Za-z0-9_/]", ".", s[a:a + rnd.randint(1, 6)]) or "a"
+        pat = rnd.choice(["%s", "^%s", "%s$", "%s.*", "[a-z]+%s", "(%s|lustre)"]) % piece
+        return pat
+
+    def bool_expr(depth):
+        k = rnd.random()
+        if depth <= 0 or k < 0.45:
+            kk = rnd.random()
+            if kk < 0.6:
+                op = rnd.choice(["==", "!=", "<", "<=", ">", ">="])
+                ta, fa = num_expr(2)
+                tb, fb = num_expr(1)
+                return "%s %s %s" % (ta, op, tb), (lambda r, fa=fa, fb=fb, op=op: cmp(op, fa(r), fb(r)))
+            if kk < 0.75 and txtcols:
+                i = rnd.choice(txtcols)
+                pat = regex_lit()
+                neg = rnd.random() < 0.3
+                rx = re.compile(pat)
+                def f(r, i=i, rx=rx, neg=neg):
+                    v = r[i]
+                    if v is None:
+                        return False
+                    m = rx.search(v) is not None
+                    return (not m) if neg else m
+                return "%s %s '%s'" % (col_name(i), "!~" if neg else "~", pat), f
+            if kk < 0.9:
+                i = rnd.choice(numcols)
+                items = [sample_value(i) for _ in range(rnd.randint(1, 4))] + [num_lit()[1]]
+                neg = rnd.random() < 0.3
+                txt = ", ".join((repr(x) if isinstance(x, float) else str(x)) for x in items)
+                def f(r, i=i, items=items, neg=neg):
+                    v = r[i]
+                    if v is None:
+                        return False
+                    m = any(v == x for x in items)
+                    return (not m) if neg else m
+                return "%s %sin (%s)" % (col_name(i), "not " if neg else "", txt), f
+            if txtcols:
+                i = rnd.choice(txtcols)
+                s = rnd.choice(data)[i] or ""
+                op = rnd.choice(["==", "!=", "<", ">="])
+                q = s.replace("\\", "\\\\").replace("'", "\\'")
+                return "%s %s '%s'" % (col_name(i), op, q), (lambda r, i=i, s=s, op=op: cmp(op, r[i], s))
+            return "true", (lambda r: True)
+        if k < 0.6:
+            t, f = bool_expr(depth - 1)
+            w = rnd.choice(["not ", "! "])
+            return "%s(%s)" % (w, t), (lambda r, f=f: not f(r))
+        op = rnd.choice(["and", "or", "&&", "||"])
+        ta, fa = bool_expr(depth - 1)
+        tb, fb = bool_expr(depth - 1)
+        if op in ("and", "&&"):
+            return "(%s %s %s)" % (ta, op, tb), (lambda r, fa=fa, fb=fb: fa(r) and fb(r))
+        return "(%s %s %s)" % (ta, op, tb), (lambda r, fa=fa, fb=fb: fa(r) or fb(r))
+
+    def row_ok(f, d):
+        try:
+            return bool(f(d))
+        except DivZero:
+            return False
+
+    def ref_select(f):
+        out = []
+        for g in groups:
+            if any(row_ok(f, data[k]) for k in g):
+                out.extend(g)
+        return out
+
+    bad = 0
+    for n in range(N):
+        text, f = bool_expr(rnd.randint(1, 4))
+        want = [",".join(rows[k]) for k in ref_select(f)]
+        rc, out, err = run(log, mod, text)
+        if rc != 0:
+            print("FAIL %s %s: refused %r: %s" % (os.path.basename(log), mod, text, err.strip()))
+            bad += 1
+            continue
+        got = [",".join(r) for r in list(csv.reader(io.StringIO(out)))[1:]]
+        if got != want:
+            print("FAIL %s %s: %r: darshanfs %d rows, reference %d rows"
+                  % (os.path.basename(log), mod, text, len(got), len(want)))
+            for x in sorted(set(got) - set(want))[:2]:
+                print("  only darshanfs:", x[:300])
+            for x in sorted(set(want) - set(got))[:2]:
+                print("  only reference:", x[:300])
+            bad += 1
+    return bad
+
+
+def main():
+    rnd = random.Random(SEED)
+    bad = pairs = 0
+    for log in LOGS:
+        p = subprocess.run([CAT, "--list", log], capture_output=True, text=True)
+        if p.returncode != 0:
+            continue   # damaged logs have their own tests
+        for mod in [l[:-1] for l in p.stdout.split() if l.endswith("/")]:
+            pairs += 1
+            bad += check(log, mod, rnd)
+    print("filter language: %d logs, %d modules, %d expressions each: %d differ"
+          % (len(LOGS), pairs, N, bad))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
