@@ -242,8 +242,80 @@ bool dfs_parse_i64(const char *s, size_t len, int64_t *out)
 	return true;
 }
 
+/* Exact powers of ten as doubles (10^22 is the last one a double holds). */
+static const double exact_pow10[] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/* Plain decimals whose digits fit 53 bits with a power of ten up to 22:
+ * the digits and the power are both exact doubles, so the one product or
+ * quotient is the correctly rounded value (Clinger's fast path).  Most
+ * counters in CSV are such.  false: let strtod decide. */
+static bool parse_double_fast(const char *s, size_t len, double *out)
+{
+	const char *p = s, *end = s + len;
+	bool neg = false;
+	if (p < end && (*p == '-' || *p == '+'))
+		neg = *p++ == '-';
+	uint64_t mant = 0;
+	int digits = 0, scale = 0;
+	bool any = false;
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		any = true;
+		if (mant == 0 && *p == '0')
+			continue;
+		if (++digits > 19)
+			return false;
+		mant = mant * 10 + (uint64_t)(*p - '0');
+	}
+	if (p < end && *p == '.') {
+		for (p++; p < end && *p >= '0' && *p <= '9'; p++) {
+			any = true;
+			scale--;
+			if (mant == 0 && *p == '0')
+				continue;
+			if (++digits > 19)
+				return false;
+			mant = mant * 10 + (uint64_t)(*p - '0');
+		}
+	}
+	if (!any)
+		return false;
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		p++;
+		bool eneg = false;
+		if (p < end && (*p == '-' || *p == '+'))
+			eneg = *p++ == '-';
+		if (p == end)
+			return false;
+		int e = 0;
+		for (; p < end && *p >= '0' && *p <= '9'; p++) {
+			if (e > 1000)
+				return false;
+			e = e * 10 + (*p - '0');
+		}
+		scale += eneg ? -e : e;
+	}
+	if (p != end)
+		return false;
+	double v;
+	if (mant == 0)
+		v = 0.0;
+	else if (mant > ((uint64_t)1 << 53) || scale < -22 || scale > 22)
+		return false;
+	else if (scale < 0)
+		v = (double)mant / exact_pow10[-scale];
+	else
+		v = (double)mant * exact_pow10[scale];
+	*out = neg ? -v : v;
+	return true;
+}
+
 bool dfs_parse_double(const char *s, size_t len, double *out)
 {
+	if (parse_double_fast(s, len, out))
+		return true;
 	char tmp[128];
 	if (len == 0 || len >= sizeof(tmp))
 		return false;

@@ -2,6 +2,7 @@
  * every shared log, rendered as CSV and parsed back, gives the identical
  * binary record; quoting; every kind of bad input is refused with its line
  * and column. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,48 @@
 #include "common/shared.h"
 #include "darshanfs/csv.h"
 #include "darshanfs/log.h"
+#include "darshanfs/format.h"
+
+/* dfs_parse_double agrees bit for bit with strtod on decimals of every
+ * shape: those its fast path takes and those it leaves to strtod. */
+static void test_parse_double_like_strtod(void **state)
+{
+	(void)state;
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	char text[64];
+	for (int i = 0; i < 400000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		int ndig = 1 + (int)(x % 20), point = (int)((x >> 8) % 22) - 1;
+		size_t n = 0;
+		if ((x >> 16) & 1)
+			text[n++] = '-';
+		uint64_t y = x * 0xbf58476d1ce4e5b9ULL;
+		for (int d = 0; d < ndig; d++) {
+			if (d == point)
+				text[n++] = '.';
+			text[n++] = (char)('0' + (y % 10));
+			y = y / 10 ^ (y << 7);
+		}
+		if ((x >> 20) % 3 == 0)
+			n += (size_t)snprintf(text + n, sizeof(text) - n, "e%d",
+			                      (int)((x >> 24) % 61) - 30);
+		text[n] = '\0';
+		double got, want = strtod(text, NULL);
+		if (!dfs_parse_double(text, n, &got))
+			fail_msg("'%s' refused", text);
+		if (memcmp(&got, &want, sizeof(got)) != 0)
+			fail_msg("'%s': %.17g, strtod %.17g", text, got, want);
+	}
+	static const char *const bad[] = {"", ".", "-", "1e", "1e+", "1.2.3", "1,5", " 1"};
+	double d;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (dfs_parse_double(bad[i], strlen(bad[i]), &d))
+			fail_msg("'%s' accepted", bad[i]);
+	assert_true(dfs_parse_double("-0", 2, &d) && d == 0 && signbit(d));
+	assert_true(dfs_parse_double("9007199254740993", 16, &d) && d == 9007199254740992.0);
+}
 
 static void test_quoting(void **state)
 {
@@ -163,6 +206,76 @@ static void test_bad_input(void **state)
 	dfs_log_free(log);
 }
 
+/* Inputs of several MiB are parsed on several cores: the rows must come
+ * out the same and in order, quoted fields holding newlines, commas and
+ * quotes must not be cut, CRLF rows and absent columns must work, and an
+ * error anywhere must read exactly as the one-thread parse reports it. */
+static void test_big_import(void **state)
+{
+	(void)state;
+	if (!shared_dir())
+		skip();
+	char *path = shared_log_path("imbalanced-io.darshan");
+	dfs_error err = {0};
+	dfs_log *log = dfs_log_open(path, 0, &err);
+	free(path);
+	assert_non_null(log);
+	const dfs_records *r = dfs_log_records(log, DFS_MOD_POSIX);
+	assert_non_null(r);
+	const dfs_module *m = r->module;
+	/* the log's rows over and over, odd file names in the ignored column */
+	dfs_buf csv = DFS_BUF_INIT;
+	dfs_csv_header(m, &csv);
+	size_t rows = 0, newlines = 1, bad_at = 0, bad_line = 0;
+	static const char *const names[] = {"\"a\nb\"", "\"x,\"\"y\"\"\n\n\"", "plain", "\"\""};
+	while (csv.len < ((size_t)9 << 20)) {
+		const unsigned char *rec = dfs_record(r, rows % r->count);
+		dfs_buf row = DFS_BUF_INIT;
+		dfs_csv_record(log, m, rec, m->record_size, &row);
+		if (!bad_at && csv.len > ((size_t)8 << 20)) {
+			bad_at = csv.len;           /* a row starting late in the input */
+			bad_line = newlines + 1;    /* and its line (the header is line 1) */
+		}
+		/* replace the file_name field (third from the end) */
+		char *end = row.data + row.len - 1, *c2 = end, *c3;
+		while (*--c2 != ',') {}
+		while (*--c2 != ',') {}
+		for (c3 = c2 - 1; *c3 != ','; c3--) {}
+		size_t from = csv.len;
+		dfs_buf_add(&csv, row.data, (size_t)(c3 + 1 - row.data));
+		dfs_buf_adds(&csv, names[rows % 4]);
+		dfs_buf_add(&csv, c2, (size_t)(end - c2));
+		dfs_buf_adds(&csv, rows % 3 ? "\n" : "\r\n");
+		for (size_t i = from; i < csv.len; i++)
+			newlines += csv.data[i] == '\n';
+		dfs_buf_free(&row);
+		rows++;
+	}
+	assert_true(dfs_buf_ok(&csv));
+	dfs_records out;
+	dfs_records_init(&out, m, m->version);
+	if (dfs_csv_import(log, m, csv.data, csv.len, &out, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(out.count, rows);
+	for (size_t k = 0; k < rows; k++)
+		if (memcmp(dfs_record(&out, k), dfs_record(r, k % r->count), m->record_size))
+			fail_msg("row %zu differs", k);
+	dfs_records_free(&out);
+
+	/* a bad value late in the input: the line is counted across the cuts */
+	assert_true(csv.data[bad_at] >= '0' && csv.data[bad_at] <= '9');
+	csv.data[bad_at] = 'z';
+	char want[64];
+	snprintf(want, sizeof(want), "line %zu, column 1 (record_id): 'z", bad_line);
+	if (dfs_csv_import(log, m, csv.data, csv.len, &out, &err) == 0)
+		fail_msg("a spoiled record id was accepted");
+	if (!strstr(err.msg, want))
+		fail_msg("'%s' lacks '%s'", err.msg, want);
+	assert_int_equal(out.count, 0);
+	dfs_buf_free(&csv);
+	dfs_log_free(log);
+}
+
 /* Absent counter columns come from the log's record; extra place columns
  * are ignored; quoting and CRLF are accepted; integral floats too. */
 static void test_partial_columns(void **state)
@@ -207,7 +320,9 @@ static void test_variable_modules_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_double_like_strtod),
 		cmocka_unit_test(test_quoting),
+		cmocka_unit_test(test_big_import),
 		cmocka_unit_test(test_roundtrip_every_record),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_partial_columns),
