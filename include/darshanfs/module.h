@@ -92,6 +92,7 @@ typedef struct dfs_records {
 	size_t cap;
 	size_t *offsets;
 	size_t offsets_cap;
+	bool recycled;      /* data comes from dfs_scratch (see scratch.h) */
 } dfs_records;
 
 static inline const unsigned char *dfs_record(const dfs_records *r, size_t i);

@@ -5,9 +5,11 @@
  * checked against the module's fields and packed into the current record
  * layout; any error refuses the whole input with the line and column. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "darshanfs/csv.h"
 #include "darshanfs/format.h"
@@ -361,6 +363,201 @@ static const unsigned char *index_find(const struct id_index *ix,
 
 /* ---- import ------------------------------------------------------------------------ */
 
+/* What every row parser shares. */
+struct import_ctx {
+	const dfs_module *m;
+	const struct columns *cols;
+	const dfs_records *logrecs;    /* for absent columns, or NULL */
+	const struct id_index *ix;
+};
+
+/* The rows from c->p to c->end appended to `out`. */
+static int parse_rows(const struct import_ctx *x, struct cursor *c,
+                      dfs_records *out, dfs_error *err)
+{
+	const dfs_module *m = x->m;
+	const struct columns *cols = x->cols;
+	int ret = 0;
+	while (ret == 0 && !at_end(c)) {
+		unsigned char *rec = dfs_records_append(out, m->record_size);
+		if (!rec)
+			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		size_t col = 0;
+		bool last = false;
+		while (!last && ret == 0) {
+			const char *s;
+			size_t flen;
+			if (next_field(c, &s, &flen, &last, col + 1, err))
+				return -1;
+			if (col >= cols->n)
+				return dfs_error_set(err, DFS_ERR_INVAL,
+				                     "line %zu: %zu fields, but the header has %zu",
+				                     c->line, col + 1, cols->n);
+			int f = cols->field[col];
+			if (f >= 0)
+				ret = store_value(&m->fields[f], s, flen, rec, c->line, col + 1, err);
+			col++;
+		}
+		if (ret == 0 && col != cols->n)
+			ret = dfs_error_set(err, DFS_ERR_INVAL,
+			                    "line %zu: %zu fields, but the header has %zu",
+			                    c->line, col, cols->n);
+		if (ret == 0 && cols->missing) {
+			/* fill absent columns from the log's record */
+			const unsigned char *src = x->logrecs ?
+				index_find(x->ix, x->logrecs, dfs_record_id(rec),
+				           dfs_record_rank(rec)) : NULL;
+			if (!src)
+				return dfs_error_set(err, DFS_ERR_INVAL,
+				                     "line %zu: some columns are absent and the log has "
+				                     "no record with record_id %llu and rank %lld to "
+				                     "take them from",
+				                     c->line, (unsigned long long)dfs_record_id(rec),
+				                     (long long)dfs_record_rank(rec));
+			for (size_t f = 0; f < m->n_fields; f++) {
+				const dfs_field *fd = &m->fields[f];
+				if (cols->present[f] >= 0 || !importable(fd))
+					continue;
+				size_t size = fd->storage == DFS_S_UUID ? 16 :
+				              fd->storage == DFS_S_TEXT ? fd->size : 8;
+				memcpy(rec + fd->offset, src + fd->offset, size);
+			}
+		}
+	}
+	return ret;
+}
+
+/* ---- parsing on several cores -------------------------------------------------- */
+
+/* Big inputs are cut at row boundaries into one part per core, parsed side
+ * by side and joined in order.  A newline ends a row only outside quotes:
+ * the cut goes at the first newline after the middle with an even number
+ * of quotes before it (a doubled quote counts twice, so the parity holds).
+ * If any part fails, the whole input is parsed again on one thread, so an
+ * error is always reported as the sequential parse finds it. */
+#define PARALLEL_MIN ((size_t)4 << 20)
+#define MAX_PARTS 8
+
+struct part {
+	const struct import_ctx *x;
+	struct cursor c;
+	dfs_records recs;
+	dfs_error err;
+	int ret;
+};
+
+static void *parse_part(void *arg)
+{
+	struct part *pt = arg;
+	pt->ret = parse_rows(pt->x, &pt->c, &pt->recs, &pt->err);
+	return NULL;
+}
+
+/* Where parts of [from, end) begin (cuts[0] = from); returns the count. */
+static size_t cut_parts(const char *from, const char *end, size_t want,
+                        const char **cuts, size_t *lines_before)
+{
+	size_t n = 1, quotes = 0, lines = 0;
+	const char *p = from;
+	cuts[0] = from;
+	lines_before[0] = 0;
+	for (size_t k = 1; k < want; k++) {
+		const char *target = from + (size_t)(end - from) / want * k;
+		if (target <= p)
+			continue;
+		/* count quotes and newlines up to the target */
+		for (; p < target; p++) {
+			quotes += *p == '"';
+			lines += *p == '\n';
+		}
+		/* then find a newline outside quotes */
+		for (; p < end; p++) {
+			if (*p == '"')
+				quotes++;
+			else if (*p == '\n') {
+				lines++;
+				if (quotes % 2 == 0) {
+					p++;
+					break;
+				}
+			}
+		}
+		if (p >= end)
+			break;
+		cuts[n] = p;
+		lines_before[n] = lines;
+		n++;
+	}
+	return n;
+}
+
+static int parse_parallel(const struct import_ctx *x, const struct cursor *c0,
+                          size_t parts_wanted, dfs_records *out, bool *done)
+{
+	const char *cuts[MAX_PARTS + 1];
+	size_t lines_before[MAX_PARTS + 1];
+	size_t n = cut_parts(c0->p, c0->end, parts_wanted, cuts, lines_before);
+	*done = false;
+	if (n < 2)
+		return 0;
+	cuts[n] = c0->end;
+	/* a part has at most one row per line it spans: each gets that many
+	 * record slots of `out`, back to back, and parses into them in place */
+	size_t rsize = x->m->record_size, slots[MAX_PARTS], total = 0;
+	for (size_t k = 0; k < n; k++) {
+		size_t nl = 0;
+		for (const char *p = cuts[k]; p < cuts[k + 1]; p++) {
+			p = memchr(p, '\n', (size_t)(cuts[k + 1] - p));
+			if (!p)
+				break;
+			nl++;
+		}
+		slots[k] = nl + 1;
+		total += slots[k];
+	}
+	if (total > SIZE_MAX / rsize || dfs_records_reserve(out, total * rsize))
+		return 0;
+	struct part pts[MAX_PARTS];
+	memset(pts, 0, sizeof(pts));
+	for (size_t k = 0, before = 0; k < n; k++) {
+		pts[k].x = x;
+		pts[k].c = (struct cursor){cuts[k], cuts[k + 1],
+		                           c0->next_line + lines_before[k],
+		                           c0->next_line + lines_before[k], DFS_BUF_INIT};
+		/* a window on out's memory that appends never outgrow */
+		dfs_records_init(&pts[k].recs, x->m, x->m->version);
+		pts[k].recs.data = out->data + before * rsize;
+		pts[k].recs.cap = slots[k] * rsize;
+		before += slots[k];
+	}
+	pthread_t tid[MAX_PARTS];
+	bool started[MAX_PARTS] = {false};
+	for (size_t k = 1; k < n; k++)
+		started[k] = pthread_create(&tid[k], NULL, parse_part, &pts[k]) == 0;
+	parse_part(&pts[0]);
+	bool ok = pts[0].ret == 0;
+	for (size_t k = 1; k < n; k++) {
+		if (started[k])
+			pthread_join(tid[k], NULL);
+		else
+			parse_part(&pts[k]);
+		ok = ok && pts[k].ret == 0;
+	}
+	/* close the gaps left by parts with fewer rows than slots */
+	if (ok) {
+		for (size_t k = 0; k < n; k++) {
+			if (pts[k].recs.size && pts[k].recs.data != out->data + out->size)
+				memmove(out->data + out->size, pts[k].recs.data, pts[k].recs.size);
+			out->size += pts[k].recs.size;
+			out->count += pts[k].recs.count;
+		}
+		*done = true;
+	}
+	for (size_t k = 0; k < n; k++)
+		dfs_buf_free(&pts[k].c.field);
+	return 0;
+}
+
 int dfs_csv_import(const dfs_log *log, const dfs_module *m, const char *data,
                    size_t len, dfs_records *out, dfs_error *err)
 {
@@ -382,60 +579,14 @@ int dfs_csv_import(const dfs_log *log, const dfs_module *m, const char *data,
 		if (logrecs && index_build(&ix, logrecs))
 			ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
-	while (ret == 0 && !at_end(&c)) {
-		unsigned char *rec = dfs_records_append(out, m->record_size);
-		if (!rec) {
-			ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-			break;
-		}
-		size_t col = 0;
-		bool last = false;
-		while (!last && ret == 0) {
-			const char *s;
-			size_t flen;
-			if (next_field(&c, &s, &flen, &last, col + 1, err)) {
-				ret = -1;
-				break;
-			}
-			if (col >= cols.n) {
-				ret = dfs_error_set(err, DFS_ERR_INVAL,
-				                    "line %zu: %zu fields, but the header has %zu",
-				                    c.line, col + 1, cols.n);
-				break;
-			}
-			int f = cols.field[col];
-			if (f >= 0)
-				ret = store_value(&m->fields[f], s, flen, rec, c.line, col + 1, err);
-			col++;
-		}
-		if (ret == 0 && col != cols.n)
-			ret = dfs_error_set(err, DFS_ERR_INVAL,
-			                    "line %zu: %zu fields, but the header has %zu",
-			                    c.line, col, cols.n);
-		if (ret == 0 && cols.missing) {
-			/* fill absent columns from the log's record */
-			const unsigned char *src = logrecs ? index_find(&ix, logrecs,
-			                                                dfs_record_id(rec),
-			                                                dfs_record_rank(rec)) : NULL;
-			if (!src) {
-				ret = dfs_error_set(err, DFS_ERR_INVAL,
-				                    "line %zu: some columns are absent and the log has "
-				                    "no record with record_id %llu and rank %lld to "
-				                    "take them from",
-				                    c.line, (unsigned long long)dfs_record_id(rec),
-				                    (long long)dfs_record_rank(rec));
-				break;
-			}
-			for (size_t f = 0; f < m->n_fields; f++) {
-				const dfs_field *fd = &m->fields[f];
-				if (cols.present[f] >= 0 || !importable(fd))
-					continue;
-				size_t size = fd->storage == DFS_S_UUID ? 16 :
-				              fd->storage == DFS_S_TEXT ? fd->size : 8;
-				memcpy(rec + fd->offset, src + fd->offset, size);
-			}
-		}
-	}
+	struct import_ctx x = {m, &cols, logrecs, &ix};
+	bool done = false;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ret == 0 && cpus > 1 && (size_t)(c.end - c.p) >= PARALLEL_MIN &&
+	    out->count == 0 && !out->offsets)
+		parse_parallel(&x, &c, cpus < MAX_PARTS ? (size_t)cpus : MAX_PARTS, out, &done);
+	if (ret == 0 && !done)
+		ret = parse_rows(&x, &c, out, err);
 	free(ix.slot);
 	columns_free(&cols);
 	dfs_buf_free(&c.field);

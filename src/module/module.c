@@ -8,6 +8,7 @@
 
 #include "darshanfs/format.h"
 #include "darshanfs/module.h"
+#include "darshanfs/scratch.h"
 #include "module/tables.h"
 #include "util/bytes.h"
 
@@ -168,13 +169,26 @@ void dfs_records_init(dfs_records *r, const dfs_module *m, uint32_t version)
 
 void dfs_records_free(dfs_records *r)
 {
-	free(r->data);
+	if (r->recycled)
+		dfs_scratch_free(r->data);
+	else
+		free(r->data);
 	free(r->offsets);
 	const dfs_module *m = r->module;
 	uint32_t v = r->version;
+	bool recycled = r->recycled;
 	memset(r, 0, sizeof(*r));
 	r->module = m;
 	r->version = v;
+	r->recycled = recycled;
+}
+
+/* realloc, or its dfs_scratch counterpart for recycled records */
+static unsigned char *records_realloc(dfs_records *r, size_t cap)
+{
+	if (r->recycled)
+		return dfs_scratch_realloc(r->data, r->size, cap);
+	return realloc(r->data, cap);
 }
 
 int dfs_records_reserve(dfs_records *r, size_t bytes)
@@ -183,7 +197,7 @@ int dfs_records_reserve(dfs_records *r, size_t bytes)
 		return 0;
 	if (bytes > SIZE_MAX - r->size)
 		return -1;
-	unsigned char *d = realloc(r->data, r->size + bytes);
+	unsigned char *d = records_realloc(r, r->size + bytes);
 	if (!d)
 		return -1;
 	r->data = d;
@@ -203,7 +217,7 @@ unsigned char *dfs_records_append(dfs_records *r, size_t len)
 				return NULL;
 			cap *= 2;
 		}
-		unsigned char *d = realloc(r->data, cap);
+		unsigned char *d = records_realloc(r, cap);
 		if (!d)
 			return NULL;
 		r->data = d;

@@ -188,6 +188,8 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 	if (!recs)
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	dfs_records_init(recs, m, m->version);
+	/* each import replaces the previous one: reuse its memory warm */
+	recs->recycled = true;
 	if (dfs_csv_import(l->log, m, data, len, recs, err)) {
 		free(recs);
 		return -1;
