@@ -236,15 +236,17 @@ static void lru_front(dfs_view *v, struct entry *e)
 		v->lru_tail = e;
 }
 
-/* Evict least recently used logs until the budget holds (e is kept).
- * Victims are locked with trylock only: lock order forbids waiting. */
-static void evict(dfs_view *v, struct entry *keep)
+/* Evict least recently used logs until the budget holds with `room`
+ * bytes to spare (e is kept).  Victims are locked with trylock only: lock
+ * order forbids waiting. */
+static void evict(dfs_view *v, struct entry *keep, size_t room)
 {
 	struct loaded *victims[64];
 	size_t n = 0;
 	pthread_mutex_lock(&v->lock);
+	size_t budget = v->opt.cache_size > room ? v->opt.cache_size - room : 0;
 	struct entry *c = v->lru_tail;
-	while (c && v->cached_bytes > v->opt.cache_size && n < 64) {
+	while (c && v->cached_bytes > budget && n < 64) {
 		struct entry *prev = c->lru_prev;
 		if (c != keep && c->loaded && pthread_mutex_trylock(&c->lock) == 0) {
 			victims[n++] = c->loaded;
@@ -283,6 +285,10 @@ struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
 		dfs_entry_bump(v, e);
 	}
 	if (!e->loaded) {
+		/* make room first: a decoded log takes at least its file size, so
+		 * logs about to be evicted anyway need not sit beside it while it
+		 * decodes (the peak of memory) */
+		evict(v, e, (size_t)st.st_size);
 		struct loaded *l = calloc(1, sizeof(*l));
 		if (!l) {
 			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
@@ -312,7 +318,7 @@ struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
 		v->cached_bytes += l->bytes;
 		lru_front(v, e);
 		pthread_mutex_unlock(&v->lock);
-		evict(v, e);
+		evict(v, e, 0);
 	} else {
 		pthread_mutex_lock(&v->lock);
 		lru_front(v, e);
