@@ -7,6 +7,8 @@
  * the rest of the log stays usable, as darshan-parser does. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -424,19 +426,34 @@ const dfs_name *dfs_log_name(const dfs_log *log, uint64_t id)
 	}
 }
 
-static int parse_names(dfs_log *log, const struct source *src, dfs_error *err)
+/* The inflated name table in *b (empty when the log has none). */
+static int inflate_names(dfs_log *log, const struct source *src, dfs_buf *b,
+                         dfs_error *err)
 {
 	const dfs_log_header *h = &log->hdr;
 	if (h->names.len == 0)
 		return 0;
-	dfs_buf b = DFS_BUF_INIT;
-	if (load_region(src, h, h->names, log->inflate_left, 0, &b, err)) {
-		dfs_buf_free(&b);
+	if (load_region(src, h, h->names, log->inflate_left, 0, b, err)) {
+		dfs_buf_free(b);
 		budget_error(log, err);
 		dfs_error_prefix(err, "name table");
 		return -1;
 	}
-	log->inflate_left -= b.len;
+	log->inflate_left -= b->len;
+	return 0;
+}
+
+/* The names and their index from the inflated table (which it takes);
+ * touches only the name fields of `log`, and adds the bytes it keeps to
+ * *memory, so it can run beside load_modules. */
+static int build_names(dfs_log *log, dfs_buf *table, size_t *memory,
+                       dfs_error *err)
+{
+	const dfs_log_header *h = &log->hdr;
+	if (h->names.len == 0)
+		return 0;
+	dfs_buf b = *table;
+	dfs_buf_init(table);
 	bool sw = h->swapped;
 	bool counted = h->major == 3 && h->minor == 0; /* 3.00: u32 length */
 	const unsigned char *d = (const unsigned char *)b.data;
@@ -525,9 +542,26 @@ static int parse_names(dfs_log *log, const struct source *src, dfs_error *err)
 	for (size_t i = 0; i < log->nnames; i++)
 		log->names[i].mount = dfs_log_mount_for(log, log->names[i].str,
 		                                        log->names[i].len);
-	log->memory += region_bytes + n + 1 + n * sizeof(dfs_name) + cap * sizeof(uint32_t);
+	*memory += region_bytes + n + 1 + n * sizeof(dfs_name) + cap * sizeof(uint32_t);
 	return 0;
 }
+
+struct names_job {
+	dfs_log *log;
+	dfs_buf table;
+	size_t memory;
+	dfs_error err;
+	int ret;
+};
+
+static void *names_worker(void *arg)
+{
+	struct names_job *j = arg;
+	j->ret = build_names(j->log, &j->table, &j->memory, &j->err);
+	return NULL;
+}
+
+#define NAMES_THREAD_MIN ((size_t)1 << 20)
 
 /* ---- modules ---------------------------------------------------------------- */
 
@@ -621,10 +655,28 @@ static dfs_log *open_source(const struct source *src, const char *label,
 		goto fail;
 	if (parse_job(log, src, err))
 		goto fail;
-	if (parse_names(log, src, err))
+	struct names_job nj = {log, DFS_BUF_INIT, 0, {0}, 0};
+	if (inflate_names(log, src, &nj.table, err))
 		goto fail;
-	if (!(flags & DFS_LOG_HEADER_ONLY))
+	/* a big name table is indexed on another core while the modules
+	 * inflate (neither touches what the other fills in) */
+	pthread_t tid;
+	bool threaded = !(flags & DFS_LOG_HEADER_ONLY) && nj.table.len >= NAMES_THREAD_MIN &&
+	                sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
+	                pthread_create(&tid, NULL, names_worker, &nj) == 0;
+	if (!threaded)
+		names_worker(&nj);
+	if (!(flags & DFS_LOG_HEADER_ONLY) && (threaded || nj.ret == 0))
 		load_modules(log, src);
+	if (threaded)
+		pthread_join(tid, NULL);
+	dfs_buf_free(&nj.table);
+	log->memory += nj.memory;
+	if (nj.ret) {
+		if (err)
+			*err = nj.err;
+		goto fail;
+	}
 	return log;
 fail:
 	dfs_error_prefix(err, "%s", label);
