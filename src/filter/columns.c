@@ -56,6 +56,46 @@ dfs_filter *dfs_filter_compile_module(const dfs_module *m, const char *text,
 	return dfs_filter_compile(text, len, &cols, err);
 }
 
+/* A column of any of several modules: resolved in the first that has it. */
+struct any_ctx {
+	const dfs_module *const *mods;
+	size_t n;
+};
+
+static int resolve_any(void *ctx, const char *name, size_t len, dfs_type *type)
+{
+	struct any_ctx *ac = ctx;
+	for (size_t k = 0; k < ac->n; k++) {
+		struct resolve_ctx rc = {ac->mods[k], false};
+		int c = resolve(&rc, name, len, type);
+		if (c >= 0)
+			return c;
+	}
+	return -1;
+}
+
+int dfs_filter_check_columns(const dfs_module *const *mods, size_t n,
+                             const char *text, size_t len, dfs_error *err)
+{
+	struct any_ctx ac = {mods, n};
+	dfs_filter_columns cols = {resolve_any, &ac};
+	dfs_filter *f = dfs_filter_compile(text, len, &cols, err);
+	if (!f)
+		return -1;
+	dfs_filter_free(f);
+	return 0;
+}
+
+int dfs_filter_check_known_columns(const char *text, size_t len, dfs_error *err)
+{
+	const dfs_module *mods[DFS_MOD_KNOWN];
+	size_t n = 0;
+	for (int id = 0; id < DFS_MOD_KNOWN; id++)
+		if (dfs_module_get(id))
+			mods[n++] = dfs_module_get(id);
+	return dfs_filter_check_columns(mods, n, text, len, err);
+}
+
 struct row_ctx {
 	const dfs_log *log;
 	const dfs_module *m;

@@ -72,9 +72,8 @@ void dfs_dir_filters_release(struct dir_compiled **c, size_t n)
 		compiled_unref(c[i]);
 }
 
-/* Compile for every module with a decoder: strictly where possible,
- * leniently (unknown columns are missing values) elsewhere; valid if some
- * module takes it strictly. */
+/* Compile for every module with a decoder: every column it names must be
+ * a column of some module, and is a missing value in the others. */
 static struct dir_compiled *compile_all(const char *text, size_t len,
                                         dfs_error *err)
 {
@@ -84,31 +83,20 @@ static struct dir_compiled *compile_all(const char *text, size_t len,
 		return NULL;
 	}
 	atomic_init(&c->refs, 1);
-	bool strict_ok = false;
-	dfs_error first = {0};
+	/* every column must be some module's; in the others it is missing */
+	if (dfs_filter_check_known_columns(text, len, err)) {
+		compiled_unref(c);
+		return NULL;
+	}
 	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
 		const dfs_module *m = dfs_module_get(id);
 		if (!m)
 			continue;
-		dfs_error e = {0};
-		c->f[id] = dfs_filter_compile_module(m, text, len, false, &e);
-		if (c->f[id]) {
-			strict_ok = true;
-			continue;
-		}
-		if (first.code == DFS_OK)
-			first = e;
-		c->f[id] = dfs_filter_compile_module(m, text, len, true, &e);
+		c->f[id] = dfs_filter_compile_module(m, text, len, true, err);
 		if (!c->f[id]) {
-			*err = e;
 			compiled_unref(c);
 			return NULL;
 		}
-	}
-	if (!strict_ok) {
-		*err = first;
-		compiled_unref(c);
-		return NULL;
 	}
 	return c;
 }

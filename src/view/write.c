@@ -65,45 +65,34 @@ static void trimmed(const char *s, size_t len, size_t *start, size_t *end)
 	*end = b;
 }
 
-/* Compile the log-wide filter for every module of the log.  It must be
- * valid for at least one module; in modules that lack a column it names,
- * that column has no value (comparisons on it are false). */
+/* Compile the log-wide filter for every module of the log.  Every column
+ * it names must be a column of some module darshanfs knows (so it may
+ * combine counters of several modules, as directory filters do); in
+ * modules that lack a column it names, that column has no value
+ * (comparisons on it are false). */
 static int compile_log_filter(struct entry *e, const char *text, size_t len,
                               dfs_filter *out[DFS_MOD_SLOTS], dfs_error *err)
 {
-	bool any = false;
-	dfs_error first = {0};
 	for (int id = 0; id < DFS_MOD_SLOTS; id++)
 		out[id] = NULL;
+	if (dfs_filter_check_known_columns(text, len, err))
+		return -1;
+	bool any = false;
 	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
 		if (!dfs_entry_has_module(e, id))
 			continue;
-		const dfs_module *m = dfs_module_get(id);
-		dfs_error merr = {0};
-		out[id] = dfs_filter_compile_module(m, text, len, false, &merr);
-		if (out[id]) {
-			any = true;
-			continue;
-		}
-		if (first.code == DFS_OK)
-			first = merr;
-		out[id] = dfs_filter_compile_module(m, text, len, true, &merr);
+		out[id] = dfs_filter_compile_module(dfs_module_get(id), text, len, true, err);
 		if (!out[id]) {
-			first = merr;
-			any = false;
-			break;
+			for (int k = 0; k < DFS_MOD_SLOTS; k++) {
+				dfs_filter_free(out[k]);
+				out[k] = NULL;
+			}
+			return -1;
 		}
+		any = true;
 	}
-	if (!any) {
-		for (int id = 0; id < DFS_MOD_SLOTS; id++) {
-			dfs_filter_free(out[id]);
-			out[id] = NULL;
-		}
-		if (first.code == DFS_OK)
-			dfs_error_set(&first, DFS_ERR_INVAL, "this log has no module to filter");
-		*err = first;
-		return -1;
-	}
+	if (!any)
+		return dfs_error_set(err, DFS_ERR_INVAL, "this log has no module to filter");
 	return 0;
 }
 

@@ -454,6 +454,57 @@ static void test_dir_filter_and_jobs(void **state)
 	free(a3);
 }
 
+/* A log-wide or directory filter may name counters of several modules,
+ * and of modules the log does not have: each module sees the columns it
+ * lacks as missing values.  Only a name no module has is refused. */
+static void test_filters_across_modules(void **state)
+{
+	struct fixture *fx = *state;
+	if (!fx)
+		skip();
+	const char *log = "/c/partial_data_stdio.darshan";
+	static const struct {
+		const char *expr;
+		size_t posix, stdio;          /* rows selected (of 1 and 1022) */
+	} cases[] = {
+		{"POSIX_BYTES_READ > 0 or STDIO_BYTES_READ > 0", 1, 0},
+		{"POSIX_BYTES_READ > 0 or STDIO_OPENS > 0", 1, 1022},
+		{"H5D_OPENS > 0", 0, 0},                  /* no H5D in this log */
+		{"not (H5D_OPENS > 0)", 1, 1022},
+		{"BYTES_READ > 0", 1, 0},                 /* each module's own */
+	};
+	char path[256], fpath[256];
+	snprintf(fpath, sizeof(fpath), "%s/filter", log);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		dfs_error err = {0};
+		if (write_text(fx->v, fpath, cases[i].expr, &err) != 0)
+			fail_msg("'%s' refused: %s", cases[i].expr, err.msg);
+		static const char *const mods[] = {"POSIX", "STDIO"};
+		for (size_t k = 0; k < 2; k++) {
+			size_t len;
+			snprintf(path, sizeof(path), "%s/%s/records.csv", log, mods[k]);
+			char *text = slurp(fx->v, path, &len);
+			size_t want = k ? cases[i].stdio : cases[i].posix;
+			if (count_lines(text) - 1 != want)
+				fail_msg("'%s': %s has %zu rows, expected %zu", cases[i].expr,
+				         mods[k], count_lines(text) - 1, want);
+			free(text);
+		}
+		/* the same expressions are valid directory filters */
+		assert_int_equal(write_text(fx->v, "/c/filter", cases[i].expr, &err), 0);
+		assert_int_equal(write_text(fx->v, "/c/filter", "", &err), 0);
+	}
+	dfs_error err = {0};
+	assert_int_equal(write_text(fx->v, fpath, "POSIX_OPENS > 0 or NOPE > 1", &err), -1);
+	assert_non_null(strstr(err.msg, "at 20: unknown column 'NOPE'"));
+	assert_int_equal(write_text(fx->v, "/c/filter", "NOPE > 1", &err), -1);
+	/* a type error in the one module that has the column is an error */
+	assert_int_equal(write_text(fx->v, fpath, "LUSTRE_COMP_POOL_NAME > 3", &err), -1);
+	assert_non_null(strstr(err.msg, "cannot compare text with a number"));
+	assert_int_equal(write_text(fx->v, fpath, "", &err), 0);
+	assert_int_equal(write_text(fx->v, "/c/filter", "", &err), 0);
+}
+
 /* ---- concurrency ------------------------------------------------------------------ */
 
 struct race {
@@ -525,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_empty_text_is_missing),
 		cmocka_unit_test(test_import_equals_filter),
 		cmocka_unit_test(test_dir_filter_and_jobs),
+		cmocka_unit_test(test_filters_across_modules),
 		cmocka_unit_test(test_concurrent_readers_and_writer),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
