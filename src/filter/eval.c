@@ -180,6 +180,10 @@ bool dfs_filter_match(const dfs_filter *f, dfs_filter_getter get, void *row)
 		case OP_NOT:
 			st[sp - 1].v.i = !st[sp - 1].v.i;
 			break;
+		case OP_FALSE:
+			sp -= in->a;
+			set_bool(&st[sp++], false);
+			break;
 		case OP_AND:
 			if (!st[sp - 1].v.i)
 				pc = in->a - 1;

@@ -137,6 +137,8 @@ enum op {
 	OP_NOT,     /* flip the truth value on top */
 	OP_AND,     /* top false: jump to a, else pop it */
 	OP_OR,      /* top true: jump to a, else pop it */
+	OP_FALSE,   /* pop a values, push false (a test on a missing value
+	             * whose operands hold a division still evaluates them) */
 };
 
 /* A text operand is a column (REF_A_COL / REF_B_COL set) or an index

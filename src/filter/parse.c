@@ -218,11 +218,26 @@ static struct insn *lone_push(struct parser *p, const struct opnd *o)
 
 /* Replace the code of an operand by a constant false (a comparison with a
  * column that has no values). */
+/* A test on a missing value is false: its code (from o's first
+ * instruction on) is replaced by a constant -- unless it divides, since a
+ * division by zero makes the whole row not match whatever it is part of:
+ * then the code stays and its values are dropped for false. */
 static int emit_false_for(struct parser *p, struct opnd *o)
 {
+	bool divides = false;
+	for (size_t i = o->code; i < p->f->ncode; i++)
+		divides = divides || p->f->code[i].op == OP_DIV;
+	o->type = ST_BOOL;
+	if (divides) {
+		int values = (int)(p->sp - o->sp);
+		struct insn *in = emit(p, OP_FALSE, 1 - values);
+		if (!in)
+			return -1;
+		in->a = (uint32_t)values;
+		return 0;
+	}
 	p->f->ncode = o->code;
 	p->sp = o->sp;
-	o->type = ST_BOOL;
 	return emit_bool(p, false);
 }
 

@@ -7,7 +7,9 @@ shared log, N random expressions are evaluated twice: by darshanfs
 evaluator below, written independently from docs/filter-language.md and
 run over the unfiltered records.csv.  The selected rows must be
 identical.  A record of a multi-row module (LUSTRE, DXT, HEATMAP) is
-selected when any of its rows matches.  Exit 77 without the shared logs.
+selected when any of its rows matches.  Some expressions are written to the
+log-wide filter instead, naming counters of the log's other modules, which
+are missing values in this one.  Exit 77 without the shared logs.
 """
 import csv, glob, io, os, random, re, subprocess, sys
 
@@ -28,8 +30,9 @@ class DivZero(Exception):
     pass
 
 
-def run(log, mod, expr):
-    p = subprocess.run([CAT, "--filter", expr, log, mod + "/records.csv"],
+def run(log, mod, expr, logwide=False):
+    how = ["--write", "filter=" + expr] if logwide else ["--filter", expr]
+    p = subprocess.run([CAT] + how + [log, mod + "/records.csv"],
                        capture_output=True)
     return (p.returncode, p.stdout.decode("utf-8", "surrogateescape"),
             p.stderr.decode("utf-8", "replace"))
@@ -79,7 +82,7 @@ def cmp(op, a, b):
             ">": a > b, ">=": a >= b}[op]
 
 
-def check(log, mod, rnd):
+def check(log, mod, rnd, foreign):
     rc, text, err = run(log, mod, "")
     if rc != 0:
         print("FAIL %s %s: unfiltered records.csv: %s" % (log, mod, err.strip()))
@@ -112,6 +115,9 @@ def check(log, mod, rnd):
                and any(d[i] is not None for d in data)]
     txtcols = [i for i, c in enumerate(header) if c in TEXTCOLS]
     prefix = mod.replace("-", "") + "_"
+    own = {c.lower() for c in header} | {(prefix + c).lower() for c in header}
+    foreign = [c for c in foreign if c.lower() not in own
+               and (prefix + c).lower() not in own]
 
     # ---- random expressions: (text, evaluator of a row) ----------------------
     def sample_value(i):
@@ -145,8 +151,13 @@ def check(log, mod, rnd):
             return c[len(prefix):]
         return c
 
+    logwide = [False]
+
     def num_expr(depth):
         k = rnd.random()
+        if logwide[0] and foreign and k < 0.1:
+            # a counter of another module: a missing value here
+            return rnd.choice(foreign), (lambda r: None)
         if depth <= 0 or k < 0.4:
             i = rnd.choice(numcols)
             return col_name(i), (lambda r, i=i: r[i])
@@ -236,17 +247,21 @@ def check(log, mod, rnd):
 
     bad = 0
     for n in range(N):
+        # some expressions go to the log-wide filter, with other modules' columns
+        logwide[0] = rnd.random() < 0.4
         text, f = bool_expr(rnd.randint(1, 4))
         want = [",".join(rows[k]) for k in ref_select(f)]
-        rc, out, err = run(log, mod, text)
+        rc, out, err = run(log, mod, text, logwide[0])
         if rc != 0:
-            print("FAIL %s %s: refused %r: %s" % (os.path.basename(log), mod, text, err.strip()))
+            print("FAIL %s %s: refused %s%r: %s" % (os.path.basename(log), mod,
+                  "log-wide " if logwide[0] else "", text, err.strip()))
             bad += 1
             continue
         got = [",".join(r) for r in list(csv.reader(io.StringIO(out)))[1:]]
         if got != want:
-            print("FAIL %s %s: %r: darshanfs %d rows, reference %d rows"
-                  % (os.path.basename(log), mod, text, len(got), len(want)))
+            print("FAIL %s %s: %s%r: darshanfs %d rows, reference %d rows"
+                  % (os.path.basename(log), mod, "log-wide " if logwide[0] else "",
+                     text, len(got), len(want)))
             for x in sorted(set(got) - set(want))[:2]:
                 print("  only darshanfs:", x[:300])
             for x in sorted(set(want) - set(got))[:2]:
@@ -262,9 +277,21 @@ def main():
         p = subprocess.run([CAT, "--list", log], capture_output=True, text=True)
         if p.returncode != 0:
             continue   # damaged logs have their own tests
-        for mod in [l[:-1] for l in p.stdout.split() if l.endswith("/")]:
+        mods = [l[:-1] for l in p.stdout.split() if l.endswith("/")]
+        # the numeric counters of every module of the log
+        cols = {}
+        for mod in mods:
+            rc, text, err = run(log, mod, "")
+            table = list(csv.reader(io.StringIO(text))) if rc == 0 else []
+            # counters with a number in some row (not text ones)
+            cols[mod] = [c for i, c in enumerate(table[0] if table else [])
+                         if "_" in c and c.split("_")[0].isupper()
+                         and any(isinstance(conv(c, r[i]), (int, float))
+                                 for r in table[1:] if i < len(r))]
+        for mod in mods:
             pairs += 1
-            bad += check(log, mod, rnd)
+            foreign = sorted({c for m2 in mods if m2 != mod for c in cols[m2]})
+            bad += check(log, mod, rnd, foreign)
     print("filter language: %d logs, %d modules, %d expressions each: %d differ"
           % (len(LOGS), pairs, N, bad))
     return 1 if bad else 0

@@ -945,6 +945,14 @@ static void test_none_values(void **state)
 	check_row("not gone == 1", &r, true);
 	check_row("not gone != 1", &r, true);
 	check_row("gone == 1 or a == 1", &r, true);
+	/* a division by zero beside a missing value still spoils the row, as
+	 * it does beside a value missing at run time; dividing a missing
+	 * value gives a missing value */
+	check_row("not (gone < a / 0)", &r, false);
+	check_row("not (a / 0 >= gone)", &r, false);
+	check_row("not ((a / 0 + gone) in (1, 2))", &r, false);
+	check_row("not (gone / 0 > 1)", &r, true);
+	check_row("not (gone < a / 2)", &r, true);
 	/* a value missing in this row */
 	r.maybe_missing = true;
 	static const char *const missing[] = {
