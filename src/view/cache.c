@@ -196,6 +196,8 @@ static void loaded_free(struct loaded *l)
 	if (!l)
 		return;
 	loaded_clear_derived(NULL, l);
+	for (int id = 0; id < DFS_MOD_SLOTS; id++)
+		free(l->row_len[id]);
 	dfs_log_free(l->log);
 	free(l->error);
 	free(l);
@@ -338,6 +340,16 @@ struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
 		return NULL;
 	}
 	return l;
+}
+
+void dfs_entry_account_kept(dfs_view *v, struct entry *e, long delta)
+{
+	if (!e->loaded)
+		return;
+	pthread_mutex_lock(&v->lock);
+	e->loaded->bytes += (size_t)delta;
+	v->cached_bytes += (size_t)delta;
+	pthread_mutex_unlock(&v->lock);
 }
 
 /* Account memory added to a loaded log after decoding (rendered files). */

@@ -155,6 +155,7 @@ struct render_job {
 	const dfs_log *log;
 	const struct selection *s;
 	const dfs_module *m;
+	uint32_t *row_len;              /* per record of the log, or NULL */
 	struct content_chunk *chunks;   /* chunks[0] is the header */
 	size_t nchunks;                 /* batches of rows */
 	size_t slab_cap;                /* first slab of each thread */
@@ -177,7 +178,10 @@ static void render_rows(struct render_job *j, size_t chunk, dfs_buf *out)
 				dfs_log_name_prefetch(j->log, dfs_record_id(dfs_record(r, a)),
 				                      d == 8);
 			}
+		size_t before = out->len;
 		dfs_csv_record(j->log, j->m, dfs_record(r, i), dfs_record_size(r, i), out);
+		if (j->row_len && dfs_buf_ok(out))
+			j->row_len[i] = (uint32_t)(out->len - before);
 	}
 }
 
@@ -279,7 +283,8 @@ static dfs_content *render_content(struct render_job *j, size_t threads,
 
 static dfs_content *render_records(const struct loaded *l,
                                    const struct selection *s,
-                                   const dfs_module *m, dfs_error *err)
+                                   const dfs_module *m, uint32_t *row_len,
+                                   dfs_error *err)
 {
 	struct render_job *j = calloc(1, sizeof(*j));
 	if (!j) {
@@ -289,6 +294,7 @@ static dfs_content *render_records(const struct loaded *l,
 	j->log = l->log;
 	j->s = s;
 	j->m = m;
+	j->row_len = row_len;
 	j->nchunks = (s->count + ROWS_PER_CHUNK - 1) / ROWS_PER_CHUNK;
 	j->chunks = calloc(j->nchunks + 1, sizeof(*j->chunks));
 	dfs_buf head = DFS_BUF_INIT;
@@ -569,6 +575,71 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
 	return 0;
 }
 
+/* records.csv of a module is named by what selects its rows -- the
+ * entry's generation (every accepted filter or import moves it), the
+ * directory filters, the log file -- not by a counter: the same selection
+ * rendered again after an eviction is the same snapshot, and its size can
+ * be told before it is rendered.  (Big contents' serials keep the top bit
+ * clear, like the counter's.) */
+static uint64_t records_serial(const struct entry *e, const struct loaded *l,
+                               int module)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (const char *p = e->vpath; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	const uint64_t parts[] = {
+		e->gen, l->dir_gen, (uint64_t)module, (uint64_t)e->loaded_size,
+		(uint64_t)e->loaded_mtime.tv_sec, (uint64_t)e->loaded_mtime.tv_nsec,
+	};
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		h = (h ^ parts[i]) * 1099511628211ULL;
+	h &= ~(1ULL << 63);
+	return h ? h : 1;
+}
+
+/* The row lengths to fill while rendering s, when its rows are the log's
+ * own records (not imported ones). */
+static uint32_t *records_row_len(dfs_view *v, struct entry *e, struct loaded *l,
+                                 int module, const struct selection *s)
+{
+	const dfs_records *own = dfs_log_records(l->log, module);
+	if (!own || s->records != own || own->count == 0)
+		return NULL;
+	if (!l->row_len[module]) {
+		l->row_len[module] = calloc(own->count, sizeof(uint32_t));
+		if (l->row_len[module])
+			dfs_entry_account_kept(v, e, (long)(own->count * sizeof(uint32_t)));
+	}
+	return l->row_len[module];
+}
+
+bool dfs_records_csv_stat(struct entry *e, struct loaded *l, int module,
+                          struct selection *s, uint64_t *size, uint64_t *serial)
+{
+	dfs_content *c = l->mod_files[module].file[F_RECORDS];
+	if (c) {
+		*size = c->size;
+		*serial = c->serial;
+		return true;
+	}
+	const uint32_t *len = l->row_len[module];
+	if (!len || s->status != DFS_OK || s->records != dfs_log_records(l->log, module))
+		return false;
+	dfs_buf head = DFS_BUF_INIT;
+	dfs_csv_header(dfs_module_get(module), &head);
+	uint64_t total = head.len;
+	dfs_buf_free(&head);
+	for (size_t k = 0; k < s->count; k++) {
+		uint32_t n = len[s->index ? s->index[k] : k];
+		if (n == 0)
+			return false;   /* a row never rendered yet */
+		total += n;
+	}
+	*size = total;
+	*serial = records_serial(e, l, module);
+	return true;
+}
+
 dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
                               const struct node *n, dfs_error *err)
 {
@@ -596,7 +667,10 @@ dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
 			dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
 			return NULL;
 		}
-		c = render_records(l, s, dfs_module_get(n->module), err);
+		c = render_records(l, s, dfs_module_get(n->module),
+		                   records_row_len(v, e, l, n->module, s), err);
+		if (c)
+			c->serial = records_serial(e, l, n->module);
 	} else {
 		if (render_heavy(v, e, l, n, &b, err)) {
 			dfs_buf_free(&b);

@@ -103,6 +103,9 @@ struct loaded {
 	struct content_cache log_files;
 	dfs_derived_metrics combined;   /* POSIX+STDIO */
 	bool combined_ready;
+	/* bytes of each record's records.csv row, 0 until rendered once: the
+	 * size of a selection's records.csv without rendering it again */
+	uint32_t *row_len[DFS_MOD_SLOTS];
 };
 
 struct entry {
@@ -202,6 +205,13 @@ int dfs_entry_peek(dfs_view *v, struct entry *e, const struct stat *st,
 struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err);
 /* Memory added to (or freed from) a decoded log's caches. */
 void dfs_entry_account(dfs_view *v, struct entry *e, long delta);
+/* Account memory that stays with the decoded log whatever the filters. */
+void dfs_entry_account_kept(dfs_view *v, struct entry *e, long delta);
+/* Size and serial of records.csv of a module without rendering it, when
+ * they are known (rendered before, or every selected row was); false
+ * otherwise.  The entry is locked and loaded. */
+bool dfs_records_csv_stat(struct entry *e, struct loaded *l, int module,
+                          struct selection *s, uint64_t *size, uint64_t *serial);
 /* Drop the caches of the current generation and bump it. */
 void dfs_entry_bump(dfs_view *v, struct entry *e);
 /* Modules that get a directory, from the header. */
