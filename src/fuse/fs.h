@@ -35,8 +35,14 @@ struct dfs_inodes {
 	fuse_ino_t next;
 };
 
+struct handle;
+
 struct dfs_fs {
 	dfs_view *view;
+	/* open files: the kernel may still owe a release when the session
+	 * ends; those handles are closed at exit */
+	pthread_mutex_t handles_lock;
+	struct handle *handles;
 	struct fuse_session *se;
 	double dir_timeout;      /* entry/attr timeout of directories */
 	double file_timeout;     /* attr timeout of files (their bytes never change) */
@@ -44,6 +50,9 @@ struct dfs_fs {
 };
 
 extern const struct fuse_lowlevel_ops dfs_fuse_ops;
+
+/* Close the files whose release never came (after the session loop). */
+void dfs_fuse_close_handles(struct dfs_fs *fs);
 
 int dfs_inodes_init(struct dfs_inodes *t);
 void dfs_inodes_free(struct dfs_inodes *t);

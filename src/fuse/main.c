@@ -241,6 +241,7 @@ int main(int argc, char **argv)
 		status = EXIT_RUNTIME;
 		goto out;
 	}
+	pthread_mutex_init(&fs.handles_lock, NULL);
 
 	char *fsname = escape_commas(conf.source);
 	char *fsopt = malloc(strlen(fsname ? fsname : "") + 64);
@@ -298,8 +299,11 @@ out_unmount:
 out_destroy:
 	fuse_session_destroy(fs.se);
 out:
-	if (fs.inodes.size)
+	if (fs.inodes.size) {
+		dfs_fuse_close_handles(&fs);
+		pthread_mutex_destroy(&fs.handles_lock);
 		dfs_inodes_free(&fs.inodes);
+	}
 	dfs_view_free(fs.view);
 	free(opts.mountpoint);
 	free(conf.source);

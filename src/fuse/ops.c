@@ -16,6 +16,7 @@
 struct handle {
 	dfs_content *content;    /* the snapshot being read */
 	dfs_write *write;        /* write session */
+	struct handle *prev, *next;   /* fs->handles */
 };
 
 struct dirlist {
@@ -39,6 +40,43 @@ static void handle_free(struct handle *h)
 static struct dfs_fs *fs_of(fuse_req_t req)
 {
 	return fuse_req_userdata(req);
+}
+
+static void handle_link(struct dfs_fs *fs, struct handle *h)
+{
+	pthread_mutex_lock(&fs->handles_lock);
+	h->prev = NULL;
+	h->next = fs->handles;
+	if (fs->handles)
+		fs->handles->prev = h;
+	fs->handles = h;
+	pthread_mutex_unlock(&fs->handles_lock);
+}
+
+static void handle_unlink(struct dfs_fs *fs, struct handle *h)
+{
+	pthread_mutex_lock(&fs->handles_lock);
+	if (h->prev)
+		h->prev->next = h->next;
+	else if (fs->handles == h)
+		fs->handles = h->next;
+	if (h->next)
+		h->next->prev = h->prev;
+	h->prev = h->next = NULL;
+	pthread_mutex_unlock(&fs->handles_lock);
+}
+
+void dfs_fuse_close_handles(struct dfs_fs *fs)
+{
+	pthread_mutex_lock(&fs->handles_lock);
+	struct handle *h = fs->handles;
+	fs->handles = NULL;
+	pthread_mutex_unlock(&fs->handles_lock);
+	while (h) {
+		struct handle *next = h->next;
+		handle_free(h);
+		h = next;
+	}
 }
 
 static int errno_of(const dfs_error *err)
@@ -339,8 +377,12 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	/* this inode's bytes never change */
 	fi->keep_cache = acc == O_RDONLY;
 	fi->fh = (uint64_t)(uintptr_t)h;
-	if (fuse_reply_open(req, fi) != 0)
+	/* linked before the reply: the release may come at once */
+	handle_link(fs, h);
+	if (fuse_reply_open(req, fi) != 0) {
+		handle_unlink(fs, h);
 		handle_free(h);
+	}
 }
 
 static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
@@ -394,7 +436,9 @@ static void op_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	(void)ino;
-	handle_free((struct handle *)(uintptr_t)fi->fh);
+	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
+	handle_unlink(fs_of(req), h);
+	handle_free(h);
 	fuse_reply_err(req, 0);
 }
 
