@@ -70,15 +70,13 @@ struct dfs_log;
 dfs_filter *dfs_filter_compile_module(const dfs_module *m, const char *text,
                                       size_t len, bool lenient, dfs_error *err);
 
-/* For a filter over several modules (log-wide, directory): 0 if every
- * column it names is a column of at least one of the `n` modules, else -1
- * with err ("at 7: unknown column 'X'", or the syntax error).  Its types
- * are then checked by compiling it, leniently, for each module. */
-int dfs_filter_check_columns(const dfs_module *const *mods, size_t n,
-                             const char *text, size_t len, dfs_error *err);
-
-/* The same against every module darshanfs knows. */
-int dfs_filter_check_known_columns(const char *text, size_t len, dfs_error *err);
+/* A filter over several modules (log-wide, directory), compiled into
+ * out[id] for each module id set in the `modules` bit mask (the others
+ * NULL).  Every column it names must be a column of some module darshanfs
+ * knows, else it is an unknown column; in a module without it, it has no
+ * value.  0, or -1 with err (and every out[] NULL). */
+int dfs_filter_compile_modules(const char *text, size_t len, uint64_t modules,
+                               dfs_filter *out[DFS_MOD_KNOWN], dfs_error *err);
 
 /* Does a record of module m match every one of `n` filters compiled with
  * dfs_filter_compile_module?  A record of several rows (LUSTRE, DXT,

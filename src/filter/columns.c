@@ -74,26 +74,38 @@ static int resolve_any(void *ctx, const char *name, size_t len, dfs_type *type)
 	return -1;
 }
 
-int dfs_filter_check_columns(const dfs_module *const *mods, size_t n,
-                             const char *text, size_t len, dfs_error *err)
+int dfs_filter_compile_modules(const char *text, size_t len, uint64_t modules,
+                               dfs_filter *out[DFS_MOD_KNOWN], dfs_error *err)
 {
-	struct any_ctx ac = {mods, n};
-	dfs_filter_columns cols = {resolve_any, &ac};
-	dfs_filter *f = dfs_filter_compile(text, len, &cols, err);
-	if (!f)
-		return -1;
-	dfs_filter_free(f);
-	return 0;
-}
-
-int dfs_filter_check_known_columns(const char *text, size_t len, dfs_error *err)
-{
+	for (int id = 0; id < DFS_MOD_KNOWN; id++)
+		out[id] = NULL;
+	/* every column named must be a column of some module darshanfs knows */
 	const dfs_module *mods[DFS_MOD_KNOWN];
 	size_t n = 0;
 	for (int id = 0; id < DFS_MOD_KNOWN; id++)
 		if (dfs_module_get(id))
 			mods[n++] = dfs_module_get(id);
-	return dfs_filter_check_columns(mods, n, text, len, err);
+	struct any_ctx ac = {mods, n};
+	dfs_filter_columns cols = {resolve_any, &ac};
+	dfs_filter *any = dfs_filter_compile(text, len, &cols, err);
+	if (!any)
+		return -1;
+	dfs_filter_free(any);
+	/* each module: the columns it lacks have no value; a type error in
+	 * any of them refuses the expression */
+	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
+		if (!((modules >> id) & 1) || !dfs_module_get(id))
+			continue;
+		out[id] = dfs_filter_compile_module(dfs_module_get(id), text, len, true, err);
+		if (!out[id]) {
+			for (int k = 0; k < DFS_MOD_KNOWN; k++) {
+				dfs_filter_free(out[k]);
+				out[k] = NULL;
+			}
+			return -1;
+		}
+	}
+	return 0;
 }
 
 struct row_ctx {

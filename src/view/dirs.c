@@ -83,20 +83,9 @@ static struct dir_compiled *compile_all(const char *text, size_t len,
 		return NULL;
 	}
 	atomic_init(&c->refs, 1);
-	/* every column must be some module's; in the others it is missing */
-	if (dfs_filter_check_known_columns(text, len, err)) {
+	if (dfs_filter_compile_modules(text, len, ~0ULL, c->f, err)) {
 		compiled_unref(c);
 		return NULL;
-	}
-	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
-		const dfs_module *m = dfs_module_get(id);
-		if (!m)
-			continue;
-		c->f[id] = dfs_filter_compile_module(m, text, len, true, err);
-		if (!c->f[id]) {
-			compiled_unref(c);
-			return NULL;
-		}
 	}
 	return c;
 }

@@ -65,33 +65,21 @@ static void trimmed(const char *s, size_t len, size_t *start, size_t *end)
 	*end = b;
 }
 
-/* Compile the log-wide filter for every module of the log.  Every column
- * it names must be a column of some module darshanfs knows (so it may
- * combine counters of several modules, as directory filters do); in
- * modules that lack a column it names, that column has no value
- * (comparisons on it are false). */
+/* Compile the log-wide filter for every module of the log (see
+ * dfs_filter_compile_modules: it may combine counters of several
+ * modules). */
 static int compile_log_filter(struct entry *e, const char *text, size_t len,
                               dfs_filter *out[DFS_MOD_SLOTS], dfs_error *err)
 {
-	for (int id = 0; id < DFS_MOD_SLOTS; id++)
+	uint64_t present = 0;
+	for (int id = 0; id < DFS_MOD_KNOWN; id++)
+		if (dfs_entry_has_module(e, id))
+			present |= 1ULL << id;
+	for (int id = DFS_MOD_KNOWN; id < DFS_MOD_SLOTS; id++)
 		out[id] = NULL;
-	if (dfs_filter_check_known_columns(text, len, err))
+	if (dfs_filter_compile_modules(text, len, present, out, err))
 		return -1;
-	bool any = false;
-	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
-		if (!dfs_entry_has_module(e, id))
-			continue;
-		out[id] = dfs_filter_compile_module(dfs_module_get(id), text, len, true, err);
-		if (!out[id]) {
-			for (int k = 0; k < DFS_MOD_SLOTS; k++) {
-				dfs_filter_free(out[k]);
-				out[k] = NULL;
-			}
-			return -1;
-		}
-		any = true;
-	}
-	if (!any)
+	if (!present)
 		return dfs_error_set(err, DFS_ERR_INVAL, "this log has no module to filter");
 	return 0;
 }
