@@ -7,13 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "darshanfs/hash.h"
 #include "fuse/fs.h"
 
 static size_t hash_key(const char *path, uint64_t serial)
 {
-	uint64_t h = 1469598103934665603ULL ^ serial;
-	for (const char *p = path; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT ^ serial, path, strlen(path));
 	return (size_t)(h ^ (h >> 31));
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/statvfs.h>
 
+#include "darshanfs/hash.h"
 #include "fuse/fs.h"
 
 #define XATTR_DECODES "user.darshanfs.decodes"
@@ -291,8 +292,7 @@ static void op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	list_one(dl, ".", &(dfs_node_stat){.is_dir = true});
 	list_one(dl, "..", &(dfs_node_stat){.is_dir = true});
 	int ret = dfs_view_readdir(fs->view, path, list_one, dl, &err);
-	for (const char *p = path; *p; p++)
-		dl->dir_hash = (dl->dir_hash ^ (unsigned char)*p) * 1099511628211ULL;
+	dl->dir_hash = dfs_fnv1a(0, path, strlen(path));
 	free(path);
 	if (ret) {
 		dirlist_free(dl);

@@ -12,14 +12,12 @@
 
 #include "darshanfs/filter.h"
 #include "darshanfs/scratch.h"
+#include "darshanfs/hash.h"
 #include "view/view_int.h"
 
 static size_t hash_str(const char *s)
 {
-	size_t h = 1469598103934665603ULL;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
+	return (size_t)dfs_fnv1a(DFS_FNV1A_INIT, s, strlen(s));
 }
 
 static int grow_table(dfs_view *v)

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "darshanfs/csv.h"
+#include "darshanfs/hash.h"
 #include "darshanfs/report.h"
 #include "darshanfs/writer.h"
 #include "view/view_int.h"
@@ -31,10 +32,9 @@ static uint64_t content_serial(const dfs_content *c)
 {
 	if (c->size > HASHED_LIMIT)
 		return atomic_fetch_add(&next_serial, 1) & ~(1ULL << 63);
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = DFS_FNV1A_INIT;
 	for (size_t i = 0; i < c->nchunks; i++)
-		for (size_t k = 0; k < c->chunks[i].len; k++)
-			h = (h ^ (unsigned char)c->chunks[i].data[k]) * 1099511628211ULL;
+		h = dfs_fnv1a(h, c->chunks[i].data, c->chunks[i].len);
 	h ^= c->size;
 	return h | (1ULL << 63);
 }
@@ -584,15 +584,12 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
 static uint64_t records_serial(const struct entry *e, const struct loaded *l,
                                int module)
 {
-	uint64_t h = 1469598103934665603ULL;
-	for (const char *p = e->vpath; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
 	const uint64_t parts[] = {
 		e->gen, l->dir_gen, (uint64_t)module, (uint64_t)e->loaded_size,
 		(uint64_t)e->loaded_mtime.tv_sec, (uint64_t)e->loaded_mtime.tv_nsec,
 	};
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		h = (h ^ parts[i]) * 1099511628211ULL;
+	uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT, e->vpath, strlen(e->vpath));
+	h = dfs_fnv1a(h, parts, sizeof(parts));
 	h &= ~(1ULL << 63);
 	return h ? h : 1;
 }
