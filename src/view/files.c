@@ -277,8 +277,7 @@ static dfs_content *render_content(struct render_job *j, size_t threads,
 		c->chunks[c->nchunks++] = ch;
 		c->size += ch.len;
 	}
-	c->serial = content_serial(c);
-	return c;
+	return c;   /* its serial is set by the caller: records_serial() */
 }
 
 static dfs_content *render_records(const struct loaded *l,
@@ -610,15 +609,11 @@ static uint32_t *records_row_len(dfs_view *v, struct entry *e, struct loaded *l,
 	return l->row_len[module];
 }
 
-bool dfs_records_csv_stat(struct entry *e, struct loaded *l, int module,
-                          struct selection *s, uint64_t *size, uint64_t *serial)
+/* Size of records.csv from the rows' lengths, when every selected row
+ * has been rendered once; false otherwise. */
+static bool records_size_known(const struct loaded *l, int module,
+                               const struct selection *s, uint64_t *size)
 {
-	dfs_content *c = l->mod_files[module].file[F_RECORDS];
-	if (c) {
-		*size = c->size;
-		*serial = c->serial;
-		return true;
-	}
 	const uint32_t *len = l->row_len[module];
 	if (!len || s->status != DFS_OK || s->records != dfs_log_records(l->log, module))
 		return false;
@@ -633,8 +628,42 @@ bool dfs_records_csv_stat(struct entry *e, struct loaded *l, int module,
 		total += n;
 	}
 	*size = total;
-	*serial = records_serial(e, l, module);
 	return true;
+}
+
+/* The content of a generated file of a loaded log, from its cache or
+ * rendered (and cached). */
+static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *l,
+                                   const struct node *n, dfs_error *err)
+{
+	struct content_cache *cache = n->module >= 0 ? &l->mod_files[n->module]
+	                                             : &l->log_files;
+	if (cache->file[n->file])
+		return dfs_content_ref(cache->file[n->file]);
+	dfs_content *c;
+	if (n->file == F_RECORDS) {
+		struct selection *s = dfs_selection(v, e, l, n->module);
+		if (s->status != DFS_OK) {
+			dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
+			return NULL;
+		}
+		c = render_records(l, s, dfs_module_get(n->module),
+		                   records_row_len(v, e, l, n->module, s), err);
+		if (c)
+			c->serial = records_serial(e, l, n->module);
+	} else {
+		dfs_buf b = DFS_BUF_INIT;
+		if (render_heavy(v, e, l, n, &b, err)) {
+			dfs_buf_free(&b);
+			return NULL;
+		}
+		c = dfs_content_from_buf(&b, err);
+	}
+	if (!c)
+		return NULL;
+	cache->file[n->file] = dfs_content_ref(c);
+	dfs_entry_account(v, e, (long)(c->size + sizeof(*c)));
+	return c;
 }
 
 dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
@@ -653,33 +682,35 @@ dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
 	struct loaded *l = dfs_entry_load(v, e, err);
 	if (!l)
 		return NULL;
-	struct content_cache *cache = n->module >= 0 ? &l->mod_files[n->module]
-	                                             : &l->log_files;
-	if (cache->file[n->file])
-		return dfs_content_ref(cache->file[n->file]);
+	return loaded_content(v, e, l, n, err);
+}
+
+int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
+                  uint64_t *size, uint64_t *serial, dfs_error *err)
+{
 	dfs_content *c;
-	if (n->file == F_RECORDS) {
-		struct selection *s = dfs_selection(v, e, l, n->module);
-		if (s->status != DFS_OK) {
-			dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
-			return NULL;
+	if (n->file == F_RECORDS && n->module >= 0) {
+		/* records.csv: often known without rendering it (the lookup
+		 * before `cp x records.csv` need not render the rows about to be
+		 * replaced) */
+		struct loaded *l = dfs_entry_load(v, e, err);
+		if (!l)
+			return -1;
+		if (!l->mod_files[n->module].file[F_RECORDS] &&
+		    records_size_known(l, n->module, dfs_selection(v, e, l, n->module), size)) {
+			*serial = records_serial(e, l, n->module);
+			return 0;
 		}
-		c = render_records(l, s, dfs_module_get(n->module),
-		                   records_row_len(v, e, l, n->module, s), err);
-		if (c)
-			c->serial = records_serial(e, l, n->module);
+		c = loaded_content(v, e, l, n, err);
 	} else {
-		if (render_heavy(v, e, l, n, &b, err)) {
-			dfs_buf_free(&b);
-			return NULL;
-		}
-		c = dfs_content_from_buf(&b, err);
+		c = dfs_file_content(v, e, n, err);
 	}
 	if (!c)
-		return NULL;
-	cache->file[n->file] = dfs_content_ref(c);
-	dfs_entry_account(v, e, (long)(c->size + sizeof(*c)));
-	return c;
+		return -1;
+	*size = c->size;
+	*serial = c->serial;
+	dfs_content_release(c);
+	return 0;
 }
 
 /* jobs.csv, filter and filter.error of a source directory */

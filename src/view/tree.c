@@ -326,27 +326,8 @@ int dfs_view_stat(dfs_view *v, const char *path, dfs_node_stat *st,
 			st->mtime_sec = e->changed.tv_sec;
 			st->mtime_nsec = e->changed.tv_nsec;
 		}
-		/* records.csv: its size is often known without rendering it
-		 * (a lookup before `cp x records.csv` need not render the
-		 * rows about to be replaced) */
-		struct loaded *l = NULL;
-		uint64_t size, serial;
-		if (n.file == F_RECORDS && n.module >= 0 &&
-		    (l = dfs_entry_load(v, e, err)) != NULL &&
-		    dfs_records_csv_stat(e, l, n.module, dfs_selection(v, e, l, n.module),
-		                         &size, &serial)) {
-			st->size = size;
-			st->serial = serial;
-		} else {
-			dfs_content *c = dfs_file_content(v, e, &n, err);
-			if (!c) {
-				ret = -1;
-			} else {
-				st->size = c->size;
-				st->serial = c->serial;
-			}
-			dfs_content_release(c);
-		}
+		if (dfs_file_stat(v, e, &n, &st->size, &st->serial, err))
+			ret = -1;
 	}
 	dfs_entry_put(v, e);
 	dfs_node_free(&n);

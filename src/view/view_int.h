@@ -207,11 +207,7 @@ struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err);
 void dfs_entry_account(dfs_view *v, struct entry *e, long delta);
 /* Account memory that stays with the decoded log whatever the filters. */
 void dfs_entry_account_kept(dfs_view *v, struct entry *e, long delta);
-/* Size and serial of records.csv of a module without rendering it, when
- * they are known (rendered before, or every selected row was); false
- * otherwise.  The entry is locked and loaded. */
-bool dfs_records_csv_stat(struct entry *e, struct loaded *l, int module,
-                          struct selection *s, uint64_t *size, uint64_t *serial);
+
 /* Drop the caches of the current generation and bump it. */
 void dfs_entry_bump(dfs_view *v, struct entry *e);
 /* Modules that get a directory, from the header. */
@@ -289,6 +285,11 @@ dfs_content *dfs_content_ref(dfs_content *c);
  * needed). */
 dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
                               const struct node *n, dfs_error *err);
+/* Size and serial of a generated file (entry locked): what
+ * dfs_file_content would give, without rendering records.csv when its
+ * rows' lengths are known. */
+int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
+                  uint64_t *size, uint64_t *serial, dfs_error *err);
 /* Content of jobs.csv, filter or filter.error of a source directory. */
 dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
                                   dfs_error *err);
