@@ -453,53 +453,53 @@ static void *parse_part(void *arg)
 	return NULL;
 }
 
-/* Where parts of [from, end) begin (cuts[0] = from); returns the count. */
-static size_t cut_parts(const char *from, const char *end, size_t want,
-                        const char **cuts, size_t *lines_before)
+/* Quotes in [p, end). */
+static size_t count_quotes(const char *p, const char *end)
 {
-	size_t n = 1, quotes = 0, lines = 0;
-	const char *p = from;
-	cuts[0] = from;
-	lines_before[0] = 0;
-	for (size_t k = 1; k < want; k++) {
-		const char *target = from + (size_t)(end - from) / want * k;
-		if (target <= p)
-			continue;
-		/* count quotes and newlines up to the target */
-		for (; p < target; p++) {
-			quotes += *p == '"';
-			lines += *p == '\n';
-		}
-		/* then find a newline outside quotes */
-		for (; p < end; p++) {
-			if (*p == '"')
-				quotes++;
-			else if (*p == '\n') {
-				lines++;
-				if (quotes % 2 == 0) {
-					p++;
-					break;
-				}
-			}
-		}
-		if (p >= end)
-			break;
-		cuts[n] = p;
-		lines_before[n] = lines;
+	size_t n = 0;
+	while ((p = memchr(p, '"', (size_t)(end - p))) != NULL) {
 		n++;
+		p++;
 	}
 	return n;
 }
 
-static int parse_parallel(const struct import_ctx *x, const struct cursor *c0,
-                          size_t parts_wanted, dfs_records *out, bool *done)
+/* Where parts of [from, end) begin (cuts[0] = from); returns the count. */
+static size_t cut_parts(const char *from, const char *end, size_t want,
+                        const char **cuts)
+{
+	size_t n = 1, quotes = 0;
+	const char *p = from;
+	cuts[0] = from;
+	for (size_t k = 1; k < want; k++) {
+		const char *target = from + (size_t)(end - from) / want * k;
+		if (target <= p)
+			continue;
+		quotes += count_quotes(p, target);
+		/* from the target on, the first newline outside quotes */
+		for (p = target; p < end; p++) {
+			if (*p == '"')
+				quotes++;
+			else if (*p == '\n' && quotes % 2 == 0)
+				break;
+		}
+		if (p >= end || ++p >= end)
+			break;
+		cuts[n++] = p;
+	}
+	return n;
+}
+
+/* true when the rows are in `out`; false when the input is too small to
+ * cut or a part failed (out is then left empty for the one-thread parse,
+ * which also gives any error its line: the parts do not count lines). */
+static bool parse_parallel(const struct import_ctx *x, const struct cursor *c0,
+                           size_t parts_wanted, dfs_records *out)
 {
 	const char *cuts[MAX_PARTS + 1];
-	size_t lines_before[MAX_PARTS + 1];
-	size_t n = cut_parts(c0->p, c0->end, parts_wanted, cuts, lines_before);
-	*done = false;
+	size_t n = cut_parts(c0->p, c0->end, parts_wanted, cuts);
 	if (n < 2)
-		return 0;
+		return false;
 	cuts[n] = c0->end;
 	/* a part has at most one row per line it spans: each gets that many
 	 * record slots of `out`, back to back, and parses into them in place */
@@ -516,14 +516,12 @@ static int parse_parallel(const struct import_ctx *x, const struct cursor *c0,
 		total += slots[k];
 	}
 	if (total > SIZE_MAX / rsize || dfs_records_reserve(out, total * rsize))
-		return 0;
+		return false;
 	struct part pts[MAX_PARTS];
 	memset(pts, 0, sizeof(pts));
 	for (size_t k = 0, before = 0; k < n; k++) {
 		pts[k].x = x;
-		pts[k].c = (struct cursor){cuts[k], cuts[k + 1],
-		                           c0->next_line + lines_before[k],
-		                           c0->next_line + lines_before[k], DFS_BUF_INIT};
+		pts[k].c = (struct cursor){cuts[k], cuts[k + 1], 0, 0, DFS_BUF_INIT};
 		/* a window on out's memory that appends never outgrow */
 		dfs_records_init(&pts[k].recs, x->m, x->m->version);
 		pts[k].recs.data = out->data + before * rsize;
@@ -551,11 +549,10 @@ static int parse_parallel(const struct import_ctx *x, const struct cursor *c0,
 			out->size += pts[k].recs.size;
 			out->count += pts[k].recs.count;
 		}
-		*done = true;
 	}
 	for (size_t k = 0; k < n; k++)
 		dfs_buf_free(&pts[k].c.field);
-	return 0;
+	return ok;
 }
 
 int dfs_csv_import(const dfs_log *log, const dfs_module *m, const char *data,
@@ -584,7 +581,7 @@ int dfs_csv_import(const dfs_log *log, const dfs_module *m, const char *data,
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (ret == 0 && cpus > 1 && (size_t)(c.end - c.p) >= PARALLEL_MIN &&
 	    out->count == 0 && !out->offsets)
-		parse_parallel(&x, &c, cpus < MAX_PARTS ? (size_t)cpus : MAX_PARTS, out, &done);
+		done = parse_parallel(&x, &c, cpus < MAX_PARTS ? (size_t)cpus : MAX_PARTS, out);
 	if (ret == 0 && !done)
 		ret = parse_rows(&x, &c, out, err);
 	free(ix.slot);
