@@ -16,6 +16,10 @@ typedef struct dfs_slab {
 	size_t used;   /* bytes handed out from the front */
 } dfs_slab;
 
+/* Ask for transparent huge pages on the whole 2 MiB pages inside
+ * [p, p + len) (memory that will be written front to back). */
+void dfs_huge_advise(void *p, size_t len);
+
 /* Reserve `cap` bytes (rounded up to whole pages); 0 or -1 (no memory). */
 int dfs_slab_reserve(dfs_slab *s, size_t cap);
 /* Return the reserved space beyond `used` (rounded up to a page). */

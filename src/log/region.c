@@ -9,13 +9,13 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <zlib.h>
 #ifdef DFS_HAVE_LIBDEFLATE
 #include <libdeflate.h>
 #endif
 
 #include "darshanfs/log.h"
+#include "darshanfs/slab.h"
 #include "log/region.h"
 
 #define CHUNK (256 * 1024)
@@ -187,22 +187,6 @@ static int inflate_bzip2(const unsigned char *data, size_t len, size_t limit,
 }
 
 #ifdef DFS_HAVE_LIBDEFLATE
-/* Large outputs are written once, front to back: on transparent huge
- * pages they take one page fault per 2 MiB instead of one per 4 KiB. */
-static void advise_huge(char *p, size_t len)
-{
-#ifdef MADV_HUGEPAGE
-	const uintptr_t huge = (uintptr_t)2 << 20;
-	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-	uintptr_t e = ((uintptr_t)p + len) & ~(huge - 1);
-	if (len >= 4 * huge && e > a)
-		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
-#else
-	(void)p;
-	(void)len;
-#endif
-}
-
 /* Whole-buffer inflation with libdeflate, stream after stream.  The output
  * size of a zlib stream is not stored, so the buffer is sized generously
  * (untouched pages of a large allocation cost no memory) and trimmed after.
@@ -219,7 +203,9 @@ static int inflate_libdeflate(const unsigned char *data, size_t len, size_t limi
 	size_t start = out->len;
 	if (!dfs_buf_grow(out, guess))
 		return 1;
-	advise_huge(out->data + start, guess);
+	/* written once, front to back: one page fault per 2 MiB (slab.h) */
+	if (guess >= (size_t)8 << 20)
+		dfs_huge_advise(out->data + start, guess);
 	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
 	if (!d)
 		return 1;

@@ -19,6 +19,19 @@ static size_t round_up(size_t n, size_t to)
 	return (n + to - 1) / to * to;
 }
 
+void dfs_huge_advise(void *p, size_t len)
+{
+#ifdef MADV_HUGEPAGE
+	uintptr_t a = round_up((uintptr_t)p, HUGE_PAGE);
+	uintptr_t e = ((uintptr_t)p + len) / HUGE_PAGE * HUGE_PAGE;
+	if (e > a)
+		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)len;
+#endif
+}
+
 int dfs_slab_reserve(dfs_slab *s, size_t cap)
 {
 	memset(s, 0, sizeof(*s));
@@ -41,9 +54,7 @@ int dfs_slab_reserve(dfs_slab *s, size_t cap)
 			munmap(p, head);
 		if (span - head > cap)
 			munmap(base + cap, span - head - cap);
-#ifdef MADV_HUGEPAGE
-		(void)madvise(base, cap / HUGE_PAGE * HUGE_PAGE, MADV_HUGEPAGE);
-#endif
+		dfs_huge_advise(base, cap);
 	}
 	s->base = base;
 	s->cap = cap;
