@@ -10,7 +10,7 @@
 set -euo pipefail
 
 dfs_packages() {
-	local build="gcc libc6-dev meson ninja-build pkg-config libfuse3-dev fuse3 zlib1g-dev libbz2-dev libdeflate-dev"
+	local build="gcc libc6-dev meson ninja-build pkg-config libfuse3-dev fuse3 zlib1g-dev libbz2-dev libisal-dev"
 	case "${1:-build}" in
 	build) echo "$build" ;;
 	test) echo "$build libcmocka-dev sqlite3 miller python3 util-linux attr valgrind procps" ;;

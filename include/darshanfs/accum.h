@@ -66,8 +66,9 @@ dfs_accum *dfs_accum_create(const dfs_module *m, int64_t job_nprocs,
  * so a file seen by both counts once.  It has no summation record. */
 dfs_accum *dfs_accum_create_combined(int64_t job_nprocs, dfs_error *err);
 
-/* Inject `count` packed records of module `m` (for a single-module
- * accumulator `m` must be its module).  Records are processed in order. */
+/* Inject `count` records of module `m` back to back at `records` (for a
+ * single-module accumulator `m` must be its module).  Records are
+ * processed in order. */
 int dfs_accum_inject(dfs_accum *a, const dfs_module *m, const void *records,
                      size_t count, dfs_error *err);
 
@@ -76,6 +77,11 @@ int dfs_accum_inject(dfs_accum *a, const dfs_module *m, const void *records,
  * in that order -- a selection injected without copying it first. */
 int dfs_accum_inject_index(dfs_accum *a, const dfs_module *m, const void *base,
                            const size_t *index, size_t count, dfs_error *err);
+
+/* The same from a record set (raw or packed: module.h): record index[i]
+ * for i < count, or all of them in order when `index` is NULL. */
+int dfs_accum_inject_records(dfs_accum *a, const dfs_records *recs,
+                             const size_t *index, size_t count, dfs_error *err);
 
 /* Say that about `count` more records will be injected, so the tables are
  * sized once instead of grown step by step (optional; 0 or -1 when out of

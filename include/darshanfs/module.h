@@ -82,7 +82,13 @@ typedef struct dfs_field {
 /* Decoded records of one module, in the current record layout, host byte
  * order, back to back in `data`.  Fixed-size modules have `offsets` NULL;
  * variable-size modules (LUSTRE, DXT, HEATMAP, MDHIM, APMPI, APXC) store
- * count+1 offsets so record i is data[offsets[i] .. offsets[i+1]). */
+ * count+1 offsets so record i is data[offsets[i] .. offsets[i+1]).
+ *
+ * Packed records (`packed`, see dfs_records_pack) hold the same records
+ * compactly: most counters of most records are zero, so each record is a
+ * bitmap of its non-zero 8-byte words followed by those words.  Record i
+ * starts at word pk_off[i] of `data`.  A packed record is read with
+ * dfs_record_get (unpacked into a scratch record) or dfs_record_word. */
 typedef struct dfs_records {
 	const struct dfs_module *module;
 	uint32_t version;   /* version stored in the log (before upgrade) */
@@ -93,7 +99,14 @@ typedef struct dfs_records {
 	size_t *offsets;
 	size_t offsets_cap;
 	bool recycled;      /* data comes from dfs_scratch (see scratch.h) */
+	bool packed;        /* data holds packed records */
+	uint32_t *pk_off;   /* packed: count+1 word offsets into data */
+	size_t pk_off_cap;
 } dfs_records;
+
+/* Largest fixed record a packed set holds (a scratch record this big
+ * receives any record through dfs_record_get). */
+#define DFS_RECORD_MAX 1024
 
 static inline const unsigned char *dfs_record(const dfs_records *r, size_t i);
 static inline size_t dfs_record_size(const dfs_records *r, size_t i);
@@ -202,6 +215,35 @@ int dfs_records_reserve(dfs_records *r, size_t bytes);
 /* drop the last record appended */
 void dfs_records_pop(dfs_records *r);
 
+/* Packing (pack.c).  A module's records can be packed when they have one
+ * fixed size made of 8-byte words, at most DFS_RECORD_MAX bytes. */
+bool dfs_module_packable(const dfs_module *m);
+/* Turn raw records into packed ones; 0, or -1 (out of memory: `r` is left
+ * as it was).  Does nothing to records already packed or not packable. */
+int dfs_records_pack(dfs_records *r);
+/* Start an empty packed set / add one raw record to it; -1 out of memory
+ * (or past 32 GiB of packed words). */
+void dfs_records_init_packed(dfs_records *r, const dfs_module *m,
+                             uint32_t version);
+int dfs_records_pack_add(dfs_records *r, const unsigned char *rec);
+/* Give back unused capacity (after the last dfs_records_pack_add). */
+void dfs_records_pack_trim(dfs_records *r);
+/* Record i of a packed set in the current layout, into `out`
+ * (record_size bytes). */
+void dfs_record_unpack(const dfs_records *r, size_t i, unsigned char *out);
+/* A raw copy of any record set (records back to back, as dfs_record
+ * reads them); 0, or -1 out of memory (`out` then empty). */
+int dfs_records_unpacked(const dfs_records *in, dfs_records *out);
+/* Bytes the records take (data and offsets). */
+size_t dfs_records_memory(const dfs_records *r);
+
+/* Record i in the current layout, raw records and packed ones alike: a
+ * pointer to where it lies, or to `scratch` (DFS_RECORD_MAX bytes) which
+ * receives it unpacked.  Valid until `scratch` is reused. */
+static inline const unsigned char *dfs_record_get(const dfs_records *r, size_t i,
+                                                  unsigned char *scratch);
+
+/* Record i of raw (not packed) records, where it lies. */
 static inline const unsigned char *dfs_record(const dfs_records *r, size_t i)
 {
 	return r->data + (r->offsets ? r->offsets[i] : i * r->module->record_size);
@@ -211,6 +253,39 @@ static inline size_t dfs_record_size(const dfs_records *r, size_t i)
 {
 	return r->offsets ? r->offsets[i + 1] - r->offsets[i]
 	                  : r->module->record_size;
+}
+
+static inline const unsigned char *dfs_record_get(const dfs_records *r, size_t i,
+                                                  unsigned char *scratch)
+{
+	if (!r->packed)
+		return dfs_record(r, i);
+	dfs_record_unpack(r, i, scratch);
+	return scratch;
+}
+
+/* The 8-byte word `w` (byte offset 8*w) of record i, packed or raw. */
+static inline uint64_t dfs_record_word(const dfs_records *r, size_t i, size_t w)
+{
+	uint64_t v;
+	if (!r->packed) {
+		__builtin_memcpy(&v, dfs_record(r, i) + 8 * w, 8);
+		return v;
+	}
+	const unsigned char *p = r->data + (size_t)r->pk_off[i] * 8;
+	size_t b = w / 64, nb = (r->module->record_size / 8 + 63) / 64;
+	uint64_t bits, below = 0;
+	__builtin_memcpy(&bits, p + 8 * b, 8);
+	if (!(bits >> (w % 64) & 1))
+		return 0;
+	for (size_t k = 0; k < b; k++) {
+		uint64_t x;
+		__builtin_memcpy(&x, p + 8 * k, 8);
+		below += (uint64_t)__builtin_popcountll(x);
+	}
+	below += (uint64_t)__builtin_popcountll(bits & ((1ULL << (w % 64)) - 1));
+	__builtin_memcpy(&v, p + 8 * (nb + below), 8);
+	return v;
 }
 
 /* id and rank of any record (the 16-byte base record) */

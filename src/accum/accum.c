@@ -460,14 +460,33 @@ int dfs_accum_reserve(dfs_accum *a, size_t count)
 
 struct gather {
 	const dfs_module *m;
-	const unsigned char *base;
-	const size_t *index;           /* NULL: records back to back */
+	const unsigned char *base;     /* raw records back to back, or */
+	const dfs_records *recs;       /* a record set (packed or raw) */
+	const size_t *index;           /* NULL: records in order */
 	size_t count;
 };
 
-static inline const unsigned char *gather_at(const struct gather *g, size_t i)
+static inline size_t gather_pos(const struct gather *g, size_t i)
 {
-	return g->base + (g->index ? g->index[i] : i) * g->m->record_size;
+	return g->index ? g->index[i] : i;
+}
+
+/* Record i of the gather; packed records are unpacked into `scratch`. */
+static inline const unsigned char *gather_at(const struct gather *g, size_t i,
+                                             unsigned char *scratch)
+{
+	if (g->recs)
+		return dfs_record_get(g->recs, gather_pos(g, i), scratch);
+	return g->base + gather_pos(g, i) * g->m->record_size;
+}
+
+/* Where record i lies (for prefetching), NULL when it is packed. */
+static inline const unsigned char *gather_place(const struct gather *g, size_t i)
+{
+	if (g->recs)
+		return g->recs->packed ? g->recs->data + (size_t)g->recs->pk_off[gather_pos(g, i)] * 8
+		                       : dfs_record(g->recs, gather_pos(g, i));
+	return g->base + gather_pos(g, i) * g->m->record_size;
 }
 
 struct merge_job {
@@ -481,14 +500,15 @@ static void *merge_records(void *arg)
 	struct merge_job *j = arg;
 	dfs_agg_input r;
 	size_t size = j->g->m->record_size;
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	for (size_t i = 0; i < j->g->count; i++) {
 		/* every byte of the record is read: fetch whole records ahead */
 		if (i + MERGE_AHEAD < j->g->count) {
-			const unsigned char *p = gather_at(j->g, i + MERGE_AHEAD);
+			const unsigned char *p = gather_place(j->g, i + MERGE_AHEAD);
 			for (size_t k = 0; k < size; k += 64)
 				__builtin_prefetch(p + k);
 		}
-		view_record(j->g->m, gather_at(j->g, i), &r);
+		view_record(j->g->m, gather_at(j->g, i, scratch), &r);
 		dfs_agg_merge(&j->a->plan, &j->a->agg, &r, j->first && i == 0);
 	}
 	return NULL;
@@ -502,11 +522,15 @@ static int inject_rest(dfs_accum *a, const dfs_agg_table *t,
 	 * a record a little ahead.  (The prefetch must stay in this loop: gcc
 	 * drops it from a helper function it finds free of side effects.) */
 	dfs_agg_input r;
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	bool packed = g->recs && g->recs->packed;
 	for (size_t i = 0; i < g->count; i++) {
-		if (i + PREFETCH_AHEAD < g->count)
-			__builtin_prefetch(map_home(&a->file_map,
-			        dfs_record_id(gather_at(g, i + PREFETCH_AHEAD))));
-		view_record(g->m, gather_at(g, i), &r);
+		if (i + PREFETCH_AHEAD < g->count) {
+			uint64_t id = packed ? dfs_record_word(g->recs, gather_pos(g, i + PREFETCH_AHEAD), 0)
+			                     : dfs_record_id(gather_place(g, i + PREFETCH_AHEAD));
+			__builtin_prefetch(map_home(&a->file_map, id));
+		}
+		view_record(g->m, gather_at(g, i, scratch), &r);
 		if (inject_one(a, g->m, t, &r))
 			return -1;
 	}
@@ -530,8 +554,11 @@ static int inject_gather(dfs_accum *a, const struct gather *g, dfs_error *err)
 		return dfs_error_set(err, DFS_ERR_INVAL,
 		                     "accumulator: %s records given to the %s accumulator",
 		                     m->name, a->module->name);
-	if (!g->base)
+	if (!g->base && !g->recs)
 		return dfs_error_set(err, DFS_ERR_INVAL, "accumulator: no records");
+	if (g->recs && (g->recs->module != m || g->recs->offsets))
+		return dfs_error_set(err, DFS_ERR_INVAL,
+		                     "accumulator: records of another module");
 	/* entry indices are 32-bit (two per pair key) */
 	if (g->count >= UINT32_MAX - a->n_records)
 		return dfs_error_set(err, DFS_ERR_TOOBIG,
@@ -560,14 +587,23 @@ static int inject_gather(dfs_accum *a, const struct gather *g, dfs_error *err)
 int dfs_accum_inject(dfs_accum *a, const dfs_module *m, const void *records,
                      size_t count, dfs_error *err)
 {
-	struct gather g = {m, records, NULL, count};
+	struct gather g = {m, records, NULL, NULL, count};
 	return inject_gather(a, &g, err);
 }
 
 int dfs_accum_inject_index(dfs_accum *a, const dfs_module *m, const void *base,
                            const size_t *index, size_t count, dfs_error *err)
 {
-	struct gather g = {m, base, index, count};
+	struct gather g = {m, base, NULL, index, count};
+	return inject_gather(a, &g, err);
+}
+
+int dfs_accum_inject_records(dfs_accum *a, const dfs_records *recs,
+                             const size_t *index, size_t count, dfs_error *err)
+{
+	if (!recs)
+		return dfs_error_set(err, DFS_ERR_INVAL, "accumulator: no records");
+	struct gather g = {recs->module, NULL, recs, index, index ? count : recs->count};
 	return inject_gather(a, &g, err);
 }
 

@@ -340,8 +340,8 @@ static int index_build(struct id_index *ix, const dfs_records *r)
 		return -1;
 	ix->mask = cap - 1;
 	for (size_t i = 0; i < r->count; i++) {
-		const unsigned char *rec = dfs_record(r, i);
-		size_t h = id_hash(dfs_record_id(rec), dfs_record_rank(rec), ix->mask);
+		size_t h = id_hash(dfs_record_word(r, i, 0),
+		                   (int64_t)dfs_record_word(r, i, 1), ix->mask);
 		while (ix->slot[h])
 			h = (h + 1) & ix->mask;
 		ix->slot[h] = i + 1;
@@ -349,14 +349,17 @@ static int index_build(struct id_index *ix, const dfs_records *r)
 	return 0;
 }
 
+/* The log's record with this id and rank (unpacked into `scratch` when
+ * the log's records are packed), or NULL. */
 static const unsigned char *index_find(const struct id_index *ix,
                                        const dfs_records *r, uint64_t id,
-                                       int64_t rank)
+                                       int64_t rank, unsigned char *scratch)
 {
 	for (size_t h = id_hash(id, rank, ix->mask); ix->slot[h]; h = (h + 1) & ix->mask) {
-		const unsigned char *rec = dfs_record(r, ix->slot[h] - 1);
-		if (dfs_record_id(rec) == id && dfs_record_rank(rec) == rank)
-			return rec;
+		size_t i = ix->slot[h] - 1;
+		if (dfs_record_word(r, i, 0) == id &&
+		    (int64_t)dfs_record_word(r, i, 1) == rank)
+			return dfs_record_get(r, i, scratch);
 	}
 	return NULL;
 }
@@ -404,9 +407,10 @@ static int parse_rows(const struct import_ctx *x, struct cursor *c,
 			                    c->line, col, cols->n);
 		if (ret == 0 && cols->missing) {
 			/* fill absent columns from the log's record */
+			_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 			const unsigned char *src = x->logrecs ?
 				index_find(x->ix, x->logrecs, dfs_record_id(rec),
-				           dfs_record_rank(rec)) : NULL;
+				           dfs_record_rank(rec), scratch) : NULL;
 			if (!src)
 				return dfs_error_set(err, DFS_ERR_INVAL,
 				                     "line %zu: some columns are absent and the log has "

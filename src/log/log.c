@@ -112,6 +112,62 @@ static int load_region(const struct source *src, const dfs_log_header *h,
 	return ret;
 }
 
+/* A region of fixed-size records in the current layout, packed as it
+ * inflates (see dfs_records_pack): the region is never held inflated. */
+struct pack_sink {
+	dfs_records *recs;
+	size_t size;            /* record size */
+	size_t used;            /* bytes packed */
+};
+
+static size_t pack_window(void *ctx, const unsigned char *data, size_t len,
+                          dfs_error *err)
+{
+	struct pack_sink *ps = ctx;
+	if (!data) {
+		const dfs_module *m = ps->recs->module;
+		uint32_t ver = ps->recs->version;
+		dfs_records_free(ps->recs);
+		dfs_records_init_packed(ps->recs, m, ver);
+		ps->used = 0;
+		return 0;
+	}
+	size_t n = len / ps->size;
+	for (size_t i = 0; i < n; i++)
+		if (dfs_records_pack_add(ps->recs, data + i * ps->size)) {
+			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory packing records");
+			return (size_t)-1;
+		}
+	ps->used += n * ps->size;
+	return n * ps->size;
+}
+
+/* Inflate region `r` into packed records; *produced gets the inflated
+ * size (a partial last record is dropped, as darshan-parser drops it). */
+static int load_region_packed(const struct source *src, const dfs_log_header *h,
+                              dfs_region r, size_t limit, dfs_records *out,
+                              size_t *produced, dfs_error *err)
+{
+	if (r.len > src->size || r.off > src->size - r.len)
+		return dfs_error_set(err, DFS_ERR_FORMAT,
+		                     "region [%llu, +%llu) lies outside the file (%llu bytes)",
+		                     (unsigned long long)r.off, (unsigned long long)r.len,
+		                     (unsigned long long)src->size);
+	unsigned char *raw = malloc(r.len ? r.len : 1);
+	if (!raw)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	struct pack_sink ps = {out, out->module->record_size, 0};
+	size_t leftover = 0;
+	int ret = read_at(src, r.off, r.len, raw, err);
+	if (ret == 0)
+		ret = dfs_region_stream(h->comp_type, raw, r.len, limit, ps.size,
+		                        pack_window, &ps, &leftover, err);
+	free(raw);
+	dfs_records_pack_trim(out);
+	*produced = ps.used + leftover;
+	return ret;
+}
+
 /* ---- header ------------------------------------------------------------ */
 
 /* Move slots k >= at up by one (upstream renumbering of old logs). */
@@ -594,8 +650,25 @@ static void load_modules(dfs_log *log, const struct source *src)
 			module_fail(lm, &e);
 			continue;
 		}
-		dfs_buf b = DFS_BUF_INIT;
 		size_t left = log->inflate_left ? log->inflate_left : 1;
+		if (ver == m->version && !h->swapped && dfs_module_packable(m)) {
+			/* the stored layout is the current one: pack the records as
+			 * the region inflates */
+			size_t produced = 0;
+			dfs_records_init_packed(&lm->records, m, ver);
+			if (load_region_packed(src, h, h->mods[id], left, &lm->records,
+			                       &produced, &e)) {
+				budget_error(log, &e);
+				dfs_error_prefix(&e, "%s module", m->name);
+				module_fail(lm, &e);
+				continue;
+			}
+			log->inflate_left -= produced < log->inflate_left ? produced
+			                                                  : log->inflate_left;
+			log->memory += dfs_records_memory(&lm->records);
+			continue;
+		}
+		dfs_buf b = DFS_BUF_INIT;
 		if (load_region(src, h, h->mods[id], left, 0, &b, &e)) {
 			budget_error(log, &e);
 			dfs_error_prefix(&e, "%s module", m->name);
@@ -626,8 +699,10 @@ static void load_modules(dfs_log *log, const struct source *src)
 			dfs_error_prefix(&e, "%s module", m->name);
 			module_fail(lm, &e);
 		} else {
-			log->memory += lm->records.cap +
-			               (lm->records.offsets ? (lm->records.count + 1) * sizeof(size_t) : 0);
+			dfs_buf_free(&b);
+			/* upgraded records are held packed too (when memory allows) */
+			dfs_records_pack(&lm->records);
+			log->memory += dfs_records_memory(&lm->records);
 		}
 		dfs_buf_free(&b);
 	}

@@ -2,16 +2,25 @@
  *
  * A region is one or more complete zlib (or bzip2) streams back to back:
  * the runtime writes one stream per MPI rank.  Whenever a stream ends
- * before the region does, a fresh decompressor continues with the rest and
- * the output is appended.  Uncompressed regions are copied. */
+ * before the region does, the decompressor starts again on the rest and
+ * the output continues.  Uncompressed regions are copied.
+ *
+ * The output goes to a target: either a growing buffer (the whole region
+ * in memory), or a fixed window handed to a consumer each time it fills,
+ * so that a region of hundreds of MiB can be turned into compact records
+ * without ever being held inflated (dfs_region_stream).
+ *
+ * zlib streams are inflated with ISA-L's igzip when the build has it (as
+ * fast as the fastest whole-buffer inflaters, and it streams); zlib is the
+ * fallback, and also names the problem when igzip finds the data bad. */
 #include <bzlib.h>
-#include <stdbool.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-#ifdef DFS_HAVE_LIBDEFLATE
-#include <libdeflate.h>
+#ifdef DFS_HAVE_ISAL
+#include <isa-l/igzip_lib.h>
 #endif
 
 #include "darshanfs/log.h"
@@ -19,6 +28,22 @@
 #include "log/region.h"
 
 #define CHUNK (256 * 1024)
+#define WINDOW ((size_t)1 << 20)
+
+/* ---- targets ---------------------------------------------------------------- */
+
+struct target {
+	size_t produced;
+	size_t limit;        /* 0: none */
+	size_t stop_after;   /* 0: whole region */
+	/* buffer target */
+	dfs_buf *out;
+	/* window target */
+	unsigned char *win;
+	size_t win_cap, win_len;
+	dfs_region_sink sink;
+	void *ctx;
+};
 
 static int too_big(dfs_error *err, size_t limit)
 {
@@ -26,31 +51,92 @@ static int too_big(dfs_error *err, size_t limit)
 	                     "region inflates to more than %zu bytes", limit);
 }
 
-/* room for the next chunk of output, bounded by the limits */
-static size_t next_room(dfs_buf *out, size_t start, size_t limit,
-                        size_t stop_after, size_t in_left)
+static bool target_full(const struct target *t)
 {
-	size_t produced = out->len - start;
-	size_t room = CHUNK;
-	/* most logs inflate 4..20 times: grow in large steps when the input
-	 * promises a lot of output */
-	if (in_left > CHUNK / 8 && produced > CHUNK)
-		room = produced / 2 < (size_t)64 << 20 ? produced / 2 : (size_t)64 << 20;
-	if (stop_after && room > stop_after - produced)
-		room = stop_after - produced;
-	if (limit && room > limit - produced + 1)
-		room = limit - produced + 1;
+	return t->stop_after && t->produced >= t->stop_after;
+}
+
+/* Room for the next output, bounded by the limits: false when out of
+ * memory. */
+static bool target_room(struct target *t, size_t in_left, unsigned char **p,
+                        size_t *n)
+{
+	size_t room;
+	if (t->out) {
+		room = CHUNK;
+		/* most logs inflate 4..20 times: grow in large steps when the
+		 * input promises a lot of output */
+		if (in_left > CHUNK / 8 && t->produced > CHUNK)
+			room = t->produced / 2 < (size_t)64 << 20 ? t->produced / 2
+			                                          : (size_t)64 << 20;
+	} else {
+		room = t->win_cap - t->win_len;
+	}
+	if (t->stop_after && room > t->stop_after - t->produced)
+		room = t->stop_after - t->produced;
+	if (t->limit && room > t->limit - t->produced + 1)
+		room = t->limit - t->produced + 1;
 	if (room > UINT_MAX)
 		room = UINT_MAX;
 	if (room == 0)
 		room = 1;
-	return room;
+	if (t->out) {
+		if (!dfs_buf_grow(t->out, room))
+			return false;
+		*p = (unsigned char *)t->out->data + t->out->len;
+	} else {
+		*p = t->win + t->win_len;
+	}
+	*n = room;
+	return true;
 }
 
-static int inflate_zlib(const unsigned char *data, size_t len, size_t limit,
-                        size_t stop_after, dfs_buf *out, dfs_error *err)
+/* `n` bytes were written where target_room said */
+static int target_wrote(struct target *t, size_t n, dfs_error *err)
 {
-	size_t start = out->len;
+	t->produced += n;
+	if (t->out) {
+		t->out->len += n;
+		t->out->data[t->out->len] = '\0';
+	} else {
+		t->win_len += n;
+	}
+	if (t->limit && t->produced > t->limit)
+		return too_big(err, t->limit);
+	if (t->out || t->win_len < t->win_cap)
+		return 0;
+	size_t used = t->sink(t->ctx, t->win, t->win_len, err);
+	if (used == (size_t)-1)
+		return -1;
+	memmove(t->win, t->win + used, t->win_len - used);
+	t->win_len -= used;
+	return 0;
+}
+
+/* the rest of the window, at the end of the region */
+static int target_flush(struct target *t, dfs_error *err)
+{
+	if (t->out || t->win_len == 0)
+		return 0;
+	size_t used = t->sink(t->ctx, t->win, t->win_len, err);
+	if (used == (size_t)-1)
+		return -1;
+	memmove(t->win, t->win + used, t->win_len - used);
+	t->win_len -= used;
+	return 0;
+}
+
+static int truncated(dfs_error *err)
+{
+	return dfs_error_set(err, DFS_ERR_FORMAT,
+	                     "compressed data ends in the middle of a stream");
+}
+
+/* ---- zlib ----------------------------------------------------------------- */
+
+static int inflate_zlib(const unsigned char *data, size_t len,
+                        struct target *t, dfs_error *err)
+{
 	z_stream zs;
 	memset(&zs, 0, sizeof(zs));
 	if (inflateInit(&zs) != Z_OK)
@@ -60,7 +146,7 @@ static int inflate_zlib(const unsigned char *data, size_t len, size_t limit,
 	int ret = 0;
 	bool in_stream = false;   /* a stream has started and not ended */
 	for (;;) {
-		if (stop_after && out->len - start >= stop_after) {
+		if (target_full(t)) {
 			in_stream = false;
 			break;
 		}
@@ -74,22 +160,18 @@ static int inflate_zlib(const unsigned char *data, size_t len, size_t limit,
 			in_left -= n;
 		}
 		in_stream = true;
-		size_t room = next_room(out, start, limit, stop_after,
-		                        in_left + zs.avail_in);
-		if (!dfs_buf_grow(out, room)) {
+		unsigned char *p;
+		size_t room;
+		if (!target_room(t, in_left + zs.avail_in, &p, &room)) {
 			ret = dfs_error_set(err, DFS_ERR_NOMEM,
 			                    "out of memory inflating a region");
 			break;
 		}
-		zs.next_out = (unsigned char *)out->data + out->len;
+		zs.next_out = p;
 		zs.avail_out = (unsigned)room;
 		int z = inflate(&zs, Z_NO_FLUSH);
-		out->len += room - zs.avail_out;
-		out->data[out->len] = '\0';
-		if (limit && out->len - start > limit) {
-			ret = too_big(err, limit);
+		if ((ret = target_wrote(t, room - zs.avail_out, err)))
 			break;
-		}
 		if (z == Z_STREAM_END) {
 			in_stream = false;
 			/* another stream may follow in the same region */
@@ -106,18 +188,97 @@ static int inflate_zlib(const unsigned char *data, size_t len, size_t limit,
 		}
 	}
 	if (ret == 0 && in_stream)
-		ret = dfs_error_set(err, DFS_ERR_FORMAT,
-		                    "compressed data ends in the middle of a stream");
+		ret = truncated(err);
 	inflateEnd(&zs);
-	if (stop_after && out->len - start > stop_after)
-		out->len = start + stop_after;
 	return ret;
 }
 
-static int inflate_bzip2(const unsigned char *data, size_t len, size_t limit,
-                         size_t stop_after, dfs_buf *out, dfs_error *err)
+/* ---- igzip ---------------------------------------------------------------- */
+
+#ifdef DFS_HAVE_ISAL
+/* 1: bad data (the caller asks zlib what is wrong), 0 done, -1 error set */
+static int inflate_isal(const unsigned char *data, size_t len,
+                        struct target *t, dfs_error *err)
 {
-	size_t start = out->len;
+	if (len > UINT32_MAX)
+		return 1;
+	struct inflate_state *st = malloc(sizeof(*st));
+	if (!st)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	isal_inflate_init(st);
+	st->crc_flag = ISAL_ZLIB;
+	st->next_in = (uint8_t *)data;
+	st->avail_in = (uint32_t)len;
+	int ret = 0;
+	for (;;) {
+		if (target_full(t))
+			break;
+		unsigned char *p;
+		size_t room;
+		if (!target_room(t, st->avail_in, &p, &room)) {
+			ret = dfs_error_set(err, DFS_ERR_NOMEM,
+			                    "out of memory inflating a region");
+			break;
+		}
+		st->next_out = p;
+		st->avail_out = (uint32_t)room;
+		int rc = isal_inflate(st);
+		size_t got = room - st->avail_out;
+		if (rc != ISAL_DECOMP_OK) {
+			ret = 1;
+			break;
+		}
+		if ((ret = target_wrote(t, got, err)))
+			break;
+		if (st->block_state == ISAL_BLOCK_FINISH) {
+			if (st->avail_in == 0 && st->read_in_length < 8)
+				break;
+			/* another stream follows in the same region; igzip may
+			 * have read some of its bytes ahead into its bit buffer */
+			uint32_t back = st->read_in_length > 0 ? (uint32_t)st->read_in_length / 8 : 0;
+			uint8_t *next = st->next_in - back;
+			uint32_t left = st->avail_in + back;
+			isal_inflate_init(st);
+			st->crc_flag = ISAL_ZLIB;
+			st->next_in = next;
+			st->avail_in = left;
+			continue;
+		}
+		if (st->avail_in == 0 && got == 0) {
+			ret = 1;   /* ends in the middle of a stream */
+			break;
+		}
+	}
+	free(st);
+	return ret;
+}
+#endif
+
+static int inflate_zlib_fast(const unsigned char *data, size_t len,
+                             struct target *t, dfs_error *err)
+{
+#ifdef DFS_HAVE_ISAL
+	size_t start = t->out ? t->out->len : 0;
+	int r = inflate_isal(data, len, t, err);
+	if (r != 1)
+		return r;
+	/* bad data: zlib starts again and says what is wrong with it (a
+	 * window's consumer is told to forget what it was given) */
+	if (!t->out && t->sink(t->ctx, NULL, 0, err) == (size_t)-1)
+		return -1;
+	if (t->out)
+		t->out->len = start;
+	t->produced = 0;
+	t->win_len = 0;
+#endif
+	return inflate_zlib(data, len, t, err);
+}
+
+/* ---- bzip2 ---------------------------------------------------------------- */
+
+static int inflate_bzip2(const unsigned char *data, size_t len,
+                         struct target *t, dfs_error *err)
+{
 	bz_stream bz;
 	memset(&bz, 0, sizeof(bz));
 	if (BZ2_bzDecompressInit(&bz, 0, 0) != BZ_OK)
@@ -126,7 +287,7 @@ static int inflate_bzip2(const unsigned char *data, size_t len, size_t limit,
 	size_t in_left = len;
 	int ret = 0;
 	for (;;) {
-		if (stop_after && out->len - start >= stop_after)
+		if (target_full(t))
 			break;
 		if (bz.avail_in == 0) {
 			if (in_left == 0)
@@ -137,22 +298,18 @@ static int inflate_bzip2(const unsigned char *data, size_t len, size_t limit,
 			in += n;
 			in_left -= n;
 		}
-		size_t room = next_room(out, start, limit, stop_after,
-		                        in_left + bz.avail_in);
-		if (!dfs_buf_grow(out, room)) {
+		unsigned char *p;
+		size_t room;
+		if (!target_room(t, in_left + bz.avail_in, &p, &room)) {
 			ret = dfs_error_set(err, DFS_ERR_NOMEM,
 			                    "out of memory inflating a region");
 			break;
 		}
-		bz.next_out = out->data + out->len;
+		bz.next_out = (char *)p;
 		bz.avail_out = (unsigned)room;
 		int z = BZ2_bzDecompress(&bz);
-		out->len += room - bz.avail_out;
-		out->data[out->len] = '\0';
-		if (limit && out->len - start > limit) {
-			ret = too_big(err, limit);
+		if ((ret = target_wrote(t, room - bz.avail_out, err)))
 			break;
-		}
 		if (z == BZ_STREAM_END) {
 			if (bz.avail_in == 0 && in_left == 0)
 				break;
@@ -161,10 +318,9 @@ static int inflate_bzip2(const unsigned char *data, size_t len, size_t limit,
 			unsigned avail = bz.avail_in;
 			BZ2_bzDecompressEnd(&bz);
 			memset(&bz, 0, sizeof(bz));
-			if (BZ2_bzDecompressInit(&bz, 0, 0) != BZ_OK) {
+			if (BZ2_bzDecompressInit(&bz, 0, 0) != BZ_OK)
 				return dfs_error_set(err, DFS_ERR_NOMEM,
 				                     "cannot restart bzip2");
-			}
 			bz.next_in = next;
 			bz.avail_in = avail;
 			continue;
@@ -175,101 +331,89 @@ static int inflate_bzip2(const unsigned char *data, size_t len, size_t limit,
 			break;
 		}
 		if (bz.avail_in == 0 && in_left == 0 && bz.avail_out != 0) {
-			ret = dfs_error_set(err, DFS_ERR_FORMAT,
-			                    "compressed data ends in the middle of a stream");
+			ret = truncated(err);
 			break;
 		}
 	}
 	BZ2_bzDecompressEnd(&bz);
-	if (stop_after && out->len - start > stop_after)
-		out->len = start + stop_after;
 	return ret;
 }
 
-#ifdef DFS_HAVE_LIBDEFLATE
-/* Whole-buffer inflation with libdeflate, stream after stream.  The output
- * size of a zlib stream is not stored, so the buffer is sized generously
- * (untouched pages of a large allocation cost no memory) and trimmed after.
- * Returns 0, or 1 when the caller should fall back to zlib (unusual
- * ratio, damaged data: zlib then reports the exact problem). */
-static int inflate_libdeflate(const unsigned char *data, size_t len, size_t limit,
-                              dfs_buf *out)
+/* ---- none ----------------------------------------------------------------- */
+
+static int copy_plain(const unsigned char *data, size_t len, struct target *t,
+                      dfs_error *err)
 {
-	size_t guess = len > SIZE_MAX / 64 ? SIZE_MAX : len * 64;
-	if (guess < (size_t)1 << 20)
-		guess = (size_t)1 << 20;
-	if (limit && guess > limit + 1)
-		guess = limit + 1;
+	while (len > 0 && !target_full(t)) {
+		unsigned char *p;
+		size_t room;
+		if (!target_room(t, len, &p, &room))
+			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		size_t n = len < room ? len : room;
+		memcpy(p, data, n);
+		data += n;
+		len -= n;
+		if (target_wrote(t, n, err))
+			return -1;
+	}
+	return 0;
+}
+
+static int run(int comp_type, const unsigned char *data, size_t len,
+               struct target *t, dfs_error *err)
+{
+	switch (comp_type) {
+	case DFS_COMP_ZLIB:
+		return inflate_zlib_fast(data, len, t, err);
+	case DFS_COMP_BZIP2:
+		return inflate_bzip2(data, len, t, err);
+	case DFS_COMP_NONE:
+		return copy_plain(data, len, t, err);
+	}
+	return dfs_error_set(err, DFS_ERR_FORMAT, "invalid compression type %d",
+	                     comp_type);
+}
+
+/* ---- public ----------------------------------------------------------------- */
+
+int dfs_region_inflate(int comp_type, const unsigned char *data, size_t len,
+                       size_t limit, size_t stop_after, dfs_buf *out,
+                       dfs_error *err)
+{
+	struct target t = {.limit = limit, .stop_after = stop_after, .out = out};
 	size_t start = out->len;
-	if (!dfs_buf_grow(out, guess))
-		return 1;
-	/* written once, front to back: one page fault per 2 MiB (slab.h) */
-	if (guess >= (size_t)8 << 20)
-		dfs_huge_advise(out->data + start, guess);
-	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
-	if (!d)
-		return 1;
-	size_t pos = 0, produced = 0;
-	int ret = 0;
-	while (pos < len) {
-		size_t in_used = 0, got = 0;
-		enum libdeflate_result r = libdeflate_zlib_decompress_ex(
-			d, data + pos, len - pos, out->data + start + produced,
-			guess - produced, &in_used, &got);
-		if (r != LIBDEFLATE_SUCCESS || in_used == 0) {
-			ret = 1;
-			break;
-		}
-		pos += in_used;
-		produced += got;
+	int ret = run(comp_type, data, len, &t, err);
+	if (ret == 0 && stop_after && out->len - start > stop_after) {
+		out->len = start + stop_after;
+		out->data[out->len] = '\0';
 	}
-	libdeflate_free_decompressor(d);
-	if (ret == 0 && limit && produced > limit)
-		ret = 1;
-	if (ret) {
-		out->len = start;
-		return 1;
-	}
-	out->len = start + produced;
-	out->data[out->len] = '\0';
-	/* give back the unused part of the guess */
-	if (out->cap > out->len + 4096) {
+	/* give back what the last growth step did not use */
+	if (ret == 0 && out->cap > out->len + ((size_t)1 << 20)) {
 		char *p = realloc(out->data, out->len + 1);
 		if (p) {
 			out->data = p;
 			out->cap = out->len + 1;
 		}
 	}
-	return 0;
+	return ret;
 }
-#endif
 
-int dfs_region_inflate(int comp_type, const unsigned char *data, size_t len,
-                       size_t limit, size_t stop_after, dfs_buf *out,
-                       dfs_error *err)
+int dfs_region_stream(int comp_type, const unsigned char *data, size_t len,
+                      size_t limit, size_t unit, dfs_region_sink sink,
+                      void *ctx, size_t *leftover, dfs_error *err)
 {
-	switch (comp_type) {
-	case DFS_COMP_ZLIB:
-#ifdef DFS_HAVE_LIBDEFLATE
-		if (!stop_after && len >= 4096 &&
-		    inflate_libdeflate(data, len, limit, out) == 0)
-			return 0;
-#endif
-		return inflate_zlib(data, len, limit, stop_after, out, err);
-	case DFS_COMP_BZIP2:
-		return inflate_bzip2(data, len, limit, stop_after, out, err);
-	case DFS_COMP_NONE: {
-		size_t n = len;
-		if (stop_after && n > stop_after)
-			n = stop_after;
-		if (limit && n > limit)
-			return too_big(err, limit);
-		dfs_buf_add(out, data, n);
-		if (!dfs_buf_ok(out))
-			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-		return 0;
-	}
-	}
-	return dfs_error_set(err, DFS_ERR_FORMAT, "invalid compression type %d",
-	                     comp_type);
+	size_t cap = WINDOW;
+	if (unit > cap / 4)
+		cap = unit * 4;
+	struct target t = {.limit = limit, .sink = sink, .ctx = ctx, .win_cap = cap};
+	t.win = malloc(cap);
+	if (!t.win)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	int ret = run(comp_type, data, len, &t, err);
+	if (ret == 0)
+		ret = target_flush(&t, err);
+	if (leftover)
+		*leftover = t.win_len;
+	free(t.win);
+	return ret;
 }

@@ -17,4 +17,20 @@ int dfs_region_inflate(int comp_type, const unsigned char *data, size_t len,
                        size_t limit, size_t stop_after, dfs_buf *out,
                        dfs_error *err);
 
+/* Receives inflated bytes a window at a time; returns how many of them it
+ * used (whole records: the rest is offered again, followed by more), or
+ * (size_t)-1 with `err` set to stop.  Called with no data (NULL, 0) it
+ * must forget all it was given: the region is read again from the start
+ * (when the fast inflater found bad data, zlib reads it to say why). */
+typedef size_t (*dfs_region_sink)(void *ctx, const unsigned char *data,
+                                  size_t len, dfs_error *err);
+
+/* Decompress a region into a window of about 1 MiB (at least 4 `unit`s)
+ * handed to `sink` each time it fills and at the end; nothing else is
+ * kept.  `limit` as for dfs_region_inflate.  *leftover (may be NULL) gets
+ * the bytes the sink left unused at the end (a partial last record). */
+int dfs_region_stream(int comp_type, const unsigned char *data, size_t len,
+                      size_t limit, size_t unit, dfs_region_sink sink,
+                      void *ctx, size_t *leftover, dfs_error *err);
+
 #endif

@@ -174,6 +174,7 @@ void dfs_records_free(dfs_records *r)
 	else
 		free(r->data);
 	free(r->offsets);
+	free(r->pk_off);
 	const dfs_module *m = r->module;
 	uint32_t v = r->version;
 	bool recycled = r->recycled;

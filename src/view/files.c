@@ -169,17 +169,18 @@ static void render_rows(struct render_job *j, size_t chunk, dfs_buf *out)
 	size_t end = (chunk + 1) * ROWS_PER_CHUNK;
 	if (end > j->s->count)
 		end = j->s->count;
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	/* the name lookups miss the cache: fetch 16 records ahead */
 	for (size_t k = chunk * ROWS_PER_CHUNK; k < end && dfs_buf_ok(out); k++) {
 		size_t i = j->s->index ? j->s->index[k] : k;
 		for (size_t d = 8; d <= 16; d += 8)
 			if (k + d < end) {
 				size_t a = j->s->index ? j->s->index[k + d] : k + d;
-				dfs_log_name_prefetch(j->log, dfs_record_id(dfs_record(r, a)),
-				                      d == 8);
+				dfs_log_name_prefetch(j->log, dfs_record_word(r, a, 0), d == 8);
 			}
 		size_t before = out->len;
-		dfs_csv_record(j->log, j->m, dfs_record(r, i), dfs_record_size(r, i), out);
+		dfs_csv_record(j->log, j->m, dfs_record_get(r, i, scratch),
+		               dfs_record_size(r, i), out);
 		if (j->row_len && dfs_buf_ok(out))
 			j->row_len[i] = (uint32_t)(out->len - before);
 	}

@@ -147,7 +147,8 @@ static void print_base_generic(const dfs_log *log, const dfs_records *recs,
                                size_t i, dfs_buf *out)
 {
 	const dfs_module *m = recs->module;
-	const unsigned char *rec = dfs_record(recs, i);
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	const unsigned char *rec = dfs_record_get(recs, i, scratch);
 	size_t len = dfs_record_size(recs, i);
 	dfs_record_place pl;
 	dfs_log_record_place(log, m, rec, &pl);
@@ -176,7 +177,7 @@ static void accumulate_and_print(const dfs_log *log, const dfs_log_module *lm,
 	dfs_derived_metrics dm;
 	unsigned char *summary = calloc(1, m->record_size);
 	if (!a || !summary ||
-	    dfs_accum_inject(a, m, lm->records.data, lm->records.count, &err) ||
+	    dfs_accum_inject_records(a, &lm->records, NULL, 0, &err) ||
 	    dfs_accum_emit(a, &dm, summary, &err)) {
 		if (errout)
 			dfs_buf_printf(errout, "Error: %s\n", err.msg);

@@ -36,10 +36,8 @@ static void sel_fail(struct selection *s, dfs_error *err)
 static int inject_selection(dfs_accum *a, const dfs_module *m,
                             const struct selection *s, dfs_error *err)
 {
-	const dfs_records *r = s->records;
-	if (!s->index)
-		return dfs_accum_inject(a, m, r->data, r->count, err);
-	return dfs_accum_inject_index(a, m, r->data, s->index, s->count, err);
+	(void)m;
+	return dfs_accum_inject_records(a, s->records, s->index, s->count, err);
 }
 
 static void accumulate(struct selection *s, const dfs_module *m, int64_t nprocs)
@@ -97,6 +95,59 @@ static size_t prefetch_offsets(const dfs_module *m, const dfs_records *r,
 	return n;
 }
 
+#define MAX_WORDS 32
+
+/* The 8-byte words of a packed record that the filters read (the place
+ * columns read the record id); 0 when they read more than MAX_WORDS:
+ * then the whole record is unpacked. */
+static size_t filter_words(const dfs_module *m, const dfs_filter *const *filters,
+                           size_t nf, uint16_t *words)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < nf; k++)
+		for (size_t c = 0; c < dfs_filter_column_count(filters[k]); c++) {
+			int col = dfs_filter_column(filters[k], c);
+			size_t first = 0, last = 0;
+			if (col >= 0 && (size_t)col < m->n_fields) {
+				const dfs_field *f = &m->fields[col];
+				size_t size = f->storage == DFS_S_TEXT ? f->size
+				            : f->storage == DFS_S_UUID ? 16 : 8;
+				first = f->offset / 8;
+				last = (f->offset + size + 7) / 8 - 1;
+			} else if (m->place) {
+				return 0;   /* the module's own place columns read more */
+			}
+			for (size_t w = first; w <= last; w++) {
+				bool seen = false;
+				for (size_t q = 0; q < n; q++)
+					seen = seen || words[q] == w;
+				if (seen)
+					continue;
+				if (n == MAX_WORDS)
+					return 0;
+				words[n++] = (uint16_t)w;
+			}
+		}
+	return n;
+}
+
+/* The records a selection loop reads: raw ones where they lie, packed
+ * ones unpacked into `scratch` -- only the words the filters read when
+ * `nwords` names them. */
+static inline const unsigned char *filter_record(const dfs_records *r, size_t i,
+                                                 const uint16_t *words,
+                                                 size_t nwords,
+                                                 unsigned char *scratch)
+{
+	if (!r->packed || nwords == 0)
+		return dfs_record_get(r, i, scratch);
+	for (size_t k = 0; k < nwords; k++) {
+		uint64_t v = dfs_record_word(r, i, words[k]);
+		memcpy(scratch + 8 * (size_t)words[k], &v, 8);
+	}
+	return scratch;
+}
+
 struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
                                 int id)
 {
@@ -147,16 +198,22 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 			dfs_dir_filters_release(dirs, nd);
 			return s;
 		}
+		const dfs_records *r = s->records;
 		size_t offs[MAX_PREFETCH];
-		size_t noffs = prefetch_offsets(m, s->records, filters, nf, offs);
+		size_t noffs = r->packed ? 0 : prefetch_offsets(m, r, filters, nf, offs);
+		uint16_t words[MAX_WORDS];
+		size_t nwords = r->packed ? filter_words(m, filters, nf, words) : 0;
+		_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+		memset(scratch, 0, sizeof(scratch));
 		for (size_t i = 0; i < s->total; i++) {
 			if (noffs && i + PREFETCH_AHEAD < s->total) {
-				const unsigned char *ahead = dfs_record(s->records, i + PREFETCH_AHEAD);
+				const unsigned char *ahead = dfs_record(r, i + PREFETCH_AHEAD);
 				for (size_t k = 0; k < noffs; k++)
 					__builtin_prefetch(ahead + offs[k]);
 			}
-			if (dfs_filter_match_record(filters, nf, l->log, m, dfs_record(s->records, i),
-			                            dfs_record_size(s->records, i)))
+			const unsigned char *rec = filter_record(r, i, words, nwords, scratch);
+			if (dfs_filter_match_record(filters, nf, l->log, m, rec,
+			                            dfs_record_size(r, i)))
 				s->index[s->count++] = i;
 		}
 	}

@@ -93,15 +93,16 @@ static int write_module(dfs_log_writer *w, int id, const struct picks *p,
 	if (dfs_log_writer_module_begin(w, id, version, err))
 		return -1;
 	const dfs_records *r = p->recs;
-	if (p->all && !dfs_writer_short_dxt_version(id)) {
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	if (p->all && !r->packed && !dfs_writer_short_dxt_version(id)) {
 		/* the records are already in the stored layout */
 		if (dfs_log_writer_module_data(w, r->data, records_bytes(r), err))
 			return -1;
 	} else {
 		for (size_t k = 0; k < picks_count(p); k++) {
 			size_t i = picks_at(p, k);
-			if (dfs_log_writer_record(w, dfs_record(r, i), dfs_record_size(r, i),
-			                          err))
+			if (dfs_log_writer_record(w, dfs_record_get(r, i, scratch),
+			                          dfs_record_size(r, i), err))
 				return -1;
 		}
 	}
@@ -199,8 +200,9 @@ static void collect_ids(const struct picks *p, int id, struct id_set *set)
 		if (f >= 0)
 			ref_off[nrefs++] = m->fields[f].offset;
 	}
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	for (size_t k = 0; k < picks_count(p); k++) {
-		const unsigned char *rec = dfs_record(p->recs, picks_at(p, k));
+		const unsigned char *rec = dfs_record_get(p->recs, picks_at(p, k), scratch);
 		id_set_add(set, dfs_record_id(rec));
 		for (size_t r = 0; r < nrefs; r++) {
 			uint64_t ref = dfs_load_u64(rec + ref_off[r], false);
@@ -266,8 +268,10 @@ static int make_picks(const dfs_write_selection *sel, int id,
 		p->owned = malloc((r->count ? r->count : 1) * sizeof(size_t));
 		if (!p->owned)
 			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 		for (size_t i = 0; i < r->count; i++)
-			if (sel->select(sel->ctx, m, i, dfs_record(r, i), dfs_record_size(r, i)))
+			if (sel->select(sel->ctx, m, i, dfs_record_get(r, i, scratch),
+			                dfs_record_size(r, i)))
 				p->owned[p->count++] = i;
 		p->index = p->owned;
 	} else {

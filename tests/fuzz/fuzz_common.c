@@ -42,7 +42,8 @@ static void make_dfs_records(const dfs_log *base, dfs_records *out)
 		unsigned char *r = dfs_records_append(out, m->record_size);
 		if (!r)
 			die("DFS records", NULL);
-		memcpy(r, dfs_record(posix, i), 16);
+		_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+		memcpy(r, dfs_record_get(posix, i, scratch), 16);
 		for (size_t f = 2; f < m->n_fields; f++) {
 			const dfs_field *fd = &m->fields[f];
 			if (fd->storage == DFS_S_UUID) {
@@ -139,8 +140,9 @@ static void render_records(const dfs_log *log, const dfs_records *r,
 {
 	const dfs_module *m = r->module;
 	dfs_csv_header(m, &s->out);
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	for (size_t i = 0; i < r->count; i++) {
-		dfs_csv_record(log, m, dfs_record(r, i), dfs_record_size(r, i),
+		dfs_csv_record(log, m, dfs_record_get(r, i, scratch), dfs_record_size(r, i),
 		               &s->out);
 		flush(s);
 	}

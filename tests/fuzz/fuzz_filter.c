@@ -47,8 +47,9 @@ static size_t run(const char *text, size_t len, int id, bool lenient)
 			abort();
 	const dfs_filter *both[2] = {f, second_filter(m)};
 	size_t hits = dfs_filter_matches_all(f);
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	for (size_t i = 0; i < recs->count && i < MAX_RECORDS; i++) {
-		const unsigned char *rec = dfs_record(recs, i);
+		const unsigned char *rec = dfs_record_get(recs, i, scratch);
 		size_t rlen = dfs_record_size(recs, i);
 		bool one = dfs_filter_match_record(both, 1, log, m, rec, rlen);
 		bool two = dfs_filter_match_record(both, 2, log, m, rec, rlen);

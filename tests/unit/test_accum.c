@@ -1072,8 +1072,9 @@ static size_t select_records(const dfs_log *log, const dfs_records *rs, int sel,
 {
 	const dfs_module *m = rs->module;
 	size_t n = 0;
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	for (size_t i = 0; i < rs->count; i++) {
-		const unsigned char *rec = dfs_record(rs, i);
+		const unsigned char *rec = dfs_record_get(rs, i, scratch);
 		if (named_only && !dfs_log_name(log, dfs_record_id(rec)))
 			continue;
 		if (!selected(m, rec, sel))
@@ -1275,7 +1276,10 @@ static void report_unfiltered(const char *logname, const dfs_records *rs,
 {
 	const dfs_module *m = rs->module;
 	dfs_buf all = DFS_BUF_INIT;
-	dfs_buf_add(&all, rs->data, rs->count * m->record_size);
+	dfs_records raw;
+	assert_int_equal(dfs_records_unpacked(rs, &raw), 0);
+	dfs_buf_add(&all, raw.data, rs->count * m->record_size);
+	dfs_records_free(&raw);
 	accum_result *res = calloc(1, sizeof(*res));
 	assert_non_null(res);
 	accumulate(m, nprocs, &all, rs->count, res);

@@ -108,8 +108,9 @@ static void render_all(const dfs_log *log, struct outcome *o)
 		if (!r)
 			continue;
 		dfs_csv_header(r->module, &out);
+		_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 		for (size_t i = 0; i < r->count; i++)
-			dfs_csv_record(log, r->module, dfs_record(r, i),
+			dfs_csv_record(log, r->module, dfs_record_get(r, i, scratch),
 			               dfs_record_size(r, i), &out);
 		if (r->module->accumulator)
 			render_accum(log, r, o, &out);

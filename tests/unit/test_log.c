@@ -171,8 +171,9 @@ static void test_float_roundtrip_logs(void **state)
 			if (!r)
 				continue;
 			const dfs_module *m = r->module;
+			_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 			for (size_t k = 0; k < r->count; k++) {
-				const unsigned char *rec = dfs_record(r, k);
+				const unsigned char *rec = dfs_record_get(r, k, scratch);
 				size_t len = dfs_record_size(r, k);
 				size_t rows = dfs_module_rows(m, rec, len);
 				for (size_t row = 0; row < rows; row++)

@@ -30,7 +30,7 @@ static size_t zcompress(const void *in, size_t len, unsigned char *out, size_t c
 static void test_inflate_zlib_streams(void **state)
 {
 	(void)state;
-	/* big enough to take the libdeflate path when built with it */
+	/* big enough for several windows and growth steps */
 	size_t n = 200000;
 	unsigned char *a = malloc(n), *b = malloc(n);
 	for (size_t i = 0; i < n; i++) {
@@ -144,7 +144,9 @@ static int64_t ival(const dfs_records *r, size_t i, const char *name)
 	int f = dfs_module_field_index(m, name, strlen(name));
 	assert_true(f >= 0);
 	dfs_value v;
-	dfs_module_get_value(m, dfs_record(r, i), dfs_record_size(r, i), 0, (size_t)f, &v);
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	dfs_module_get_value(m, dfs_record_get(r, i, scratch), dfs_record_size(r, i), 0,
+	                     (size_t)f, &v);
 	return v.type == DFS_T_U64 ? (int64_t)v.v.u : v.v.i;
 }
 
@@ -154,7 +156,9 @@ static double fval(const dfs_records *r, size_t i, const char *name)
 	int f = dfs_module_field_index(m, name, strlen(name));
 	assert_true(f >= 0);
 	dfs_value v;
-	dfs_module_get_value(m, dfs_record(r, i), dfs_record_size(r, i), 0, (size_t)f, &v);
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	dfs_module_get_value(m, dfs_record_get(r, i, scratch), dfs_record_size(r, i), 0,
+	                     (size_t)f, &v);
 	assert_int_equal(v.type, DFS_T_F64);
 	return v.v.d;
 }
@@ -495,11 +499,150 @@ static void test_dfs_uuid_swap(void **state)
 	dfs_records_free(&r);
 }
 
+
+/* ---- streaming and packing ------------------------------------------------------ */
+
+struct collect {
+	dfs_buf got;
+	size_t unit;
+	int calls, resets;
+};
+
+static size_t collect_window(void *ctx, const unsigned char *data, size_t len,
+                             dfs_error *err)
+{
+	(void)err;
+	struct collect *c = ctx;
+	if (!data) {
+		dfs_buf_reset(&c->got);
+		c->resets++;
+		return 0;
+	}
+	c->calls++;
+	size_t n = len / c->unit * c->unit;   /* whole units only */
+	dfs_buf_add(&c->got, data, n);
+	return n;
+}
+
+static void test_stream_windows(void **state)
+{
+	(void)state;
+	/* 3 MiB over two streams: several windows, a unit that does not
+	 * divide the window, a partial last unit left over */
+	size_t n = (size_t)3 << 19;
+	unsigned char *a = malloc(2 * n + 5);
+	for (size_t i = 0; i < 2 * n + 5; i++)
+		a[i] = (unsigned char)(i % 7 ? 0 : i * 31);
+	unsigned char *z = malloc(4 * n);
+	size_t za = zcompress(a, n, z, 2 * n);
+	size_t zb = zcompress(a + n, n + 5, z + za, 2 * n);
+	struct collect c = {DFS_BUF_INIT, 720, 0, 0};
+	dfs_error err = {0};
+	size_t left = 0;
+	assert_int_equal(dfs_region_stream(0, z, za + zb, 0, 720, collect_window, &c,
+	                                   &left, &err), 0);
+	size_t whole = (2 * n + 5) / 720 * 720;
+	assert_int_equal(c.got.len, whole);
+	assert_int_equal(left, 2 * n + 5 - whole);
+	assert_memory_equal(c.got.data, a, whole);
+	assert_true(c.calls >= 3);
+	/* the limit holds while streaming */
+	dfs_buf_reset(&c.got);
+	assert_int_equal(dfs_region_stream(0, z, za + zb, n, 720, collect_window, &c,
+	                                   NULL, &err), -1);
+	assert_int_equal(err.code, DFS_ERR_TOOBIG);
+	/* damaged data: an error with zlib's words, after a reset */
+	dfs_buf_reset(&c.got);
+	z[za + zb / 2] ^= 0xff;
+	c.resets = 0;
+	assert_int_equal(dfs_region_stream(0, z, za + zb, 0, 720, collect_window, &c,
+	                                   NULL, &err), -1);
+	assert_int_equal(err.code, DFS_ERR_FORMAT);
+	assert_non_null(strstr(err.msg, "inflate"));
+	/* cut short */
+	z[za + zb / 2] ^= 0xff;
+	assert_int_equal(dfs_region_stream(0, z, za + zb / 2, 0, 720, collect_window, &c,
+	                                   NULL, &err), -1);
+	assert_int_equal(err.code, DFS_ERR_FORMAT);
+	/* uncompressed and bzip2 regions stream too */
+	dfs_buf_reset(&c.got);
+	assert_int_equal(dfs_region_stream(2, a, 5000, 0, 720, collect_window, &c,
+	                                   &left, &err), 0);
+	assert_int_equal(c.got.len, 5000 / 720 * 720);
+	assert_int_equal(left, 5000 % 720);
+	dfs_buf_free(&c.got);
+	free(a);
+	free(z);
+}
+
+static void test_pack_roundtrip(void **state)
+{
+	(void)state;
+	const dfs_module *m = dfs_module_get(DFS_MOD_POSIX);
+	assert_true(dfs_module_packable(m));
+	assert_false(dfs_module_packable(dfs_module_get(DFS_MOD_DXT_POSIX)));
+	assert_false(dfs_module_packable(dfs_module_get(DFS_MOD_HEATMAP)));
+	size_t size = m->record_size, nw = size / 8;
+	dfs_records raw;
+	dfs_records_init(&raw, m, m->version);
+	/* all zero, all set, one word, odd bit patterns, a sparse mix */
+	for (int k = 0; k < 200; k++) {
+		unsigned char *rec = dfs_records_append(&raw, size);
+		assert_non_null(rec);
+		for (size_t w = 0; w < nw; w++) {
+			uint64_t v = 0;
+			if (k == 1)
+				v = ~(uint64_t)w;
+			else if (k == 2)
+				v = w == nw - 1 ? 7 : 0;
+			else if (k == 3) {
+				double d = w % 2 ? -0.0 : 1e-310;
+				memcpy(&v, &d, 8);
+			} else if (k > 3)
+				v = (w * 7 + (size_t)k) % 5 == 0 ? (uint64_t)k << (w % 60) : 0;
+			memcpy(rec + 8 * w, &v, 8);
+		}
+	}
+	dfs_records packed;
+	dfs_records_init(&packed, m, m->version);
+	dfs_records_reserve(&packed, raw.size);
+	memcpy(packed.data, raw.data, raw.size);
+	packed.size = raw.size;
+	packed.count = raw.count;
+	assert_int_equal(dfs_records_pack(&packed), 0);
+	assert_true(packed.packed);
+	assert_int_equal(packed.count, raw.count);
+	assert_true(packed.size < raw.size / 2);
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	memset(scratch, 0xee, sizeof(scratch));
+	for (size_t i = 0; i < raw.count; i++) {
+		assert_memory_equal(dfs_record_get(&packed, i, scratch), dfs_record(&raw, i), size);
+		for (size_t w = 0; w < nw; w++) {
+			uint64_t v;
+			memcpy(&v, dfs_record(&raw, i) + 8 * w, 8);
+			assert_true(dfs_record_word(&packed, i, w) == v);
+		}
+	}
+	/* and back to raw */
+	dfs_records back;
+	assert_int_equal(dfs_records_unpacked(&packed, &back), 0);
+	assert_false(back.packed);
+	assert_int_equal(back.count, raw.count);
+	assert_memory_equal(back.data, raw.data, raw.size);
+	/* raw records read through the same calls */
+	assert_ptr_equal(dfs_record_get(&raw, 5, scratch), dfs_record(&raw, 5));
+	dfs_records_free(&back);
+	dfs_records_free(&packed);
+	dfs_records_free(&raw);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_inflate_zlib_streams),
 		cmocka_unit_test(test_inflate_bzip2_and_none),
+		cmocka_unit_test(test_stream_windows),
+		cmocka_unit_test(test_pack_roundtrip),
 		cmocka_unit_test(test_posix_v3),
 		cmocka_unit_test(test_posix_v1_v2),
 		cmocka_unit_test(test_mpiio_stdio_bgq),

@@ -1,0 +1,182 @@
+/* pack.c - records held compactly (see darshanfs/module.h).
+ *
+ * Most counters of most records are zero: a POSIX record of 90 words has
+ * about 30 non-zero ones in real and generated logs alike.  A packed
+ * record is a bitmap of its non-zero words (one bit per 8-byte word of the
+ * current layout, in 64-bit bitmap words) followed by those words in
+ * order; bit patterns are kept as they are, so unpacking gives back the
+ * very bytes that were packed (-0.0 and NaN payloads included). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "darshanfs/module.h"
+
+static size_t words_of(const dfs_module *m)
+{
+	return m->record_size / 8;
+}
+
+static size_t bitmap_words(const dfs_module *m)
+{
+	return (words_of(m) + 63) / 64;
+}
+
+bool dfs_module_packable(const dfs_module *m)
+{
+	if (!m || m->record_size == 0 || m->record_size % 8 != 0 ||
+	    m->record_size > DFS_RECORD_MAX || m->row_count)
+		return false;
+	for (size_t f = 0; f < m->n_fields; f++)
+		if (m->fields[f].storage == DFS_S_VIRTUAL)
+			return false;
+	return true;
+}
+
+void dfs_records_init_packed(dfs_records *r, const dfs_module *m,
+                             uint32_t version)
+{
+	dfs_records_init(r, m, version);
+	r->packed = true;
+}
+
+static int grow_offsets(dfs_records *r)
+{
+	if (r->count + 2 <= r->pk_off_cap)
+		return 0;
+	size_t want = r->pk_off_cap ? r->pk_off_cap + r->pk_off_cap / 2 : 1024;
+	uint32_t *o = realloc(r->pk_off, want * sizeof(*o));
+	if (!o)
+		return -1;
+	if (!r->pk_off)
+		o[0] = 0;
+	r->pk_off = o;
+	r->pk_off_cap = want;
+	return 0;
+}
+
+static int grow_data(dfs_records *r, size_t bytes)
+{
+	if (bytes <= r->cap - r->size)
+		return 0;
+	size_t cap = r->cap ? r->cap + r->cap / 2 : 64 * 1024;
+	if (cap < r->size + bytes)
+		cap = r->size + bytes;
+	unsigned char *d = realloc(r->data, cap);
+	if (!d)
+		return -1;
+	r->data = d;
+	r->cap = cap;
+	return 0;
+}
+
+int dfs_records_pack_add(dfs_records *r, const unsigned char *rec)
+{
+	const dfs_module *m = r->module;
+	size_t nw = words_of(m), nb = bitmap_words(m);
+	if (grow_offsets(r) || grow_data(r, (nb + nw) * 8))
+		return -1;
+	uint64_t bits[DFS_RECORD_MAX / 8 / 64 + 1] = {0};
+	unsigned char *vals = r->data + r->size + nb * 8;
+	size_t n = 0;
+	for (size_t w = 0; w < nw; w++) {
+		uint64_t x;
+		memcpy(&x, rec + 8 * w, 8);
+		/* store every word, advance past the non-zero ones only */
+		memcpy(vals + 8 * n, &x, 8);
+		uint64_t nz = x != 0;
+		bits[w / 64] |= nz << (w % 64);
+		n += nz;
+	}
+	memcpy(r->data + r->size, bits, nb * 8);
+	size_t end = r->size / 8 + nb + n;
+	if (end > UINT32_MAX)
+		return -1;
+	r->size = end * 8;
+	r->pk_off[r->count + 1] = (uint32_t)end;
+	r->count++;
+	return 0;
+}
+
+void dfs_records_pack_trim(dfs_records *r)
+{
+	if (r->cap > r->size + 4096) {
+		unsigned char *d = realloc(r->data, r->size ? r->size : 8);
+		if (d) {
+			r->data = d;
+			r->cap = r->size ? r->size : 8;
+		}
+	}
+	if (r->pk_off && r->pk_off_cap > r->count + 1 + 1024) {
+		uint32_t *o = realloc(r->pk_off, (r->count + 1) * sizeof(*o));
+		if (o) {
+			r->pk_off = o;
+			r->pk_off_cap = r->count + 1;
+		}
+	}
+}
+
+int dfs_records_pack(dfs_records *r)
+{
+	if (r->packed || !dfs_module_packable(r->module) || r->recycled)
+		return 0;
+	dfs_records p;
+	dfs_records_init_packed(&p, r->module, r->version);
+	for (size_t i = 0; i < r->count; i++)
+		if (dfs_records_pack_add(&p, dfs_record(r, i))) {
+			dfs_records_free(&p);
+			return -1;
+		}
+	dfs_records_pack_trim(&p);
+	dfs_records_free(r);
+	*r = p;
+	return 0;
+}
+
+void dfs_record_unpack(const dfs_records *r, size_t i, unsigned char *out)
+{
+	const dfs_module *m = r->module;
+	size_t nb = bitmap_words(m);
+	const unsigned char *p = r->data + (size_t)r->pk_off[i] * 8;
+	const unsigned char *v = p + nb * 8;
+	memset(out, 0, m->record_size);
+	for (size_t b = 0; b < nb; b++) {
+		uint64_t bits;
+		memcpy(&bits, p + 8 * b, 8);
+		while (bits) {
+			unsigned k = (unsigned)__builtin_ctzll(bits);
+			memcpy(out + (b * 64 + k) * 8, v, 8);
+			v += 8;
+			bits &= bits - 1;
+		}
+	}
+}
+
+size_t dfs_records_memory(const dfs_records *r)
+{
+	size_t n = r->cap;
+	if (r->offsets)
+		n += r->offsets_cap * sizeof(size_t);
+	if (r->pk_off)
+		n += r->pk_off_cap * sizeof(uint32_t);
+	return n;
+}
+
+int dfs_records_unpacked(const dfs_records *in, dfs_records *out)
+{
+	dfs_records_init(out, in->module, in->version);
+	if (dfs_records_reserve(out, in->packed ? in->count * in->module->record_size
+	                                        : in->size))
+		return -1;
+	for (size_t i = 0; i < in->count; i++) {
+		unsigned char *rec = dfs_records_append(out, dfs_record_size(in, i));
+		if (!rec) {
+			dfs_records_free(out);
+			return -1;
+		}
+		if (in->packed)
+			dfs_record_unpack(in, i, rec);
+		else
+			memcpy(rec, dfs_record(in, i), dfs_record_size(in, i));
+	}
+	return 0;
+}
