@@ -84,7 +84,12 @@ dfs_log *dfs_log_open(const char *path, unsigned flags, dfs_error *err);
 /* Same from a buffer (the buffer is not kept); `label` names it in errors. */
 dfs_log *dfs_log_open_mem(const void *data, size_t len, const char *label,
                           unsigned flags, dfs_error *err);
+/* Drop a reference; the last one frees the log. */
 void dfs_log_free(dfs_log *log);
+/* Another reference, for a reader that may outlive its opener's (a file
+ * rendered on demand); dropped with dfs_log_release. */
+const dfs_log *dfs_log_ref(const dfs_log *log);
+void dfs_log_release(const dfs_log *log);
 
 /* Read and check only the header of a log file (region map, versions,
  * partial flags): cheap, no decompression.  Used to list a log directory

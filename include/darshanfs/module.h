@@ -234,6 +234,10 @@ void dfs_record_unpack(const dfs_records *r, size_t i, unsigned char *out);
 /* A raw copy of any record set (records back to back, as dfs_record
  * reads them); 0, or -1 out of memory (`out` then empty). */
 int dfs_records_unpacked(const dfs_records *in, dfs_records *out);
+/* Only the listed words of packed record i, into their places in `out`
+ * (the rest of `out` is left as it is). */
+void dfs_record_unpack_words(const dfs_records *r, size_t i, const uint16_t *words,
+                             size_t n, unsigned char *out);
 /* Bytes the records take (data and offsets). */
 size_t dfs_records_memory(const dfs_records *r);
 
@@ -242,6 +246,20 @@ size_t dfs_records_memory(const dfs_records *r);
  * receives it unpacked.  Valid until `scratch` is reused. */
 static inline const unsigned char *dfs_record_get(const dfs_records *r, size_t i,
                                                   unsigned char *scratch);
+
+/* Bits set in x.  Without the POPCNT instruction (the baseline x86-64
+ * target) the builtin is a library call: bit arithmetic is faster. */
+static inline unsigned dfs_popcount64(uint64_t x)
+{
+#if defined(__POPCNT__) || !defined(__x86_64__)
+	return (unsigned)__builtin_popcountll(x);
+#else
+	x = x - ((x >> 1) & 0x5555555555555555ULL);
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (unsigned)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
 
 /* Record i of raw (not packed) records, where it lies. */
 static inline const unsigned char *dfs_record(const dfs_records *r, size_t i)
@@ -281,9 +299,9 @@ static inline uint64_t dfs_record_word(const dfs_records *r, size_t i, size_t w)
 	for (size_t k = 0; k < b; k++) {
 		uint64_t x;
 		__builtin_memcpy(&x, p + 8 * k, 8);
-		below += (uint64_t)__builtin_popcountll(x);
+		below += dfs_popcount64(x);
 	}
-	below += (uint64_t)__builtin_popcountll(bits & ((1ULL << (w % 64)) - 1));
+	below += dfs_popcount64(bits & ((1ULL << (w % 64)) - 1));
 	__builtin_memcpy(&v, p + 8 * (nb + below), 8);
 	return v;
 }

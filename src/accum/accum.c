@@ -505,7 +505,13 @@ static void *merge_records(void *arg)
 		/* every byte of the record is read: fetch whole records ahead */
 		if (i + MERGE_AHEAD < j->g->count) {
 			const unsigned char *p = gather_place(j->g, i + MERGE_AHEAD);
-			for (size_t k = 0; k < size; k += 64)
+			size_t reach = size;
+			if (j->g->recs && j->g->recs->packed) {
+				size_t at = gather_pos(j->g, i + MERGE_AHEAD);
+				reach = ((size_t)j->g->recs->pk_off[at + 1] -
+				         j->g->recs->pk_off[at]) * 8;
+			}
+			for (size_t k = 0; k < reach; k += 64)
 				__builtin_prefetch(p + k);
 		}
 		view_record(j->g->m, gather_at(j->g, i, scratch), &r);
@@ -523,14 +529,46 @@ static int inject_rest(dfs_accum *a, const dfs_agg_table *t,
 	 * drops it from a helper function it finds free of side effects.) */
 	dfs_agg_input r;
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	memset(scratch, 0, sizeof(scratch));
 	bool packed = g->recs && g->recs->packed;
+	/* packed records: only the words inject_one reads are unpacked */
+	uint16_t words[12];
+	size_t nwords = 0;
+	if (packed) {
+		const int ints[] = {t->bytes_read, t->bytes_written, t->max_byte_read,
+		                    t->max_byte_written};
+		const int floats[] = {t->f_slowest_rank_time, t->f_meta_time,
+		                      t->f_read_time, t->f_write_time};
+		words[nwords++] = 0;
+		words[nwords++] = 1;
+		for (size_t k = 0; k < 4; k++) {
+			if (ints[k] >= 0)
+				words[nwords++] = (uint16_t)(g->m->int_offset / 8 + (size_t)ints[k]);
+			if (floats[k] >= 0)
+				words[nwords++] = (uint16_t)(g->m->float_offset / 8 + (size_t)floats[k]);
+		}
+	}
 	for (size_t i = 0; i < g->count; i++) {
+		/* packed: the record id is read from the record itself, which
+		 * is fetched first, twice as far ahead */
+		if (packed && i + 2 * PREFETCH_AHEAD < g->count) {
+			size_t at = gather_pos(g, i + 2 * PREFETCH_AHEAD);
+			const unsigned char *p = gather_place(g, i + 2 * PREFETCH_AHEAD);
+			size_t reach = ((size_t)g->recs->pk_off[at + 1] - g->recs->pk_off[at]) * 8;
+			for (size_t k = 0; k < reach; k += 64)
+				__builtin_prefetch(p + k);
+		}
 		if (i + PREFETCH_AHEAD < g->count) {
 			uint64_t id = packed ? dfs_record_word(g->recs, gather_pos(g, i + PREFETCH_AHEAD), 0)
 			                     : dfs_record_id(gather_place(g, i + PREFETCH_AHEAD));
 			__builtin_prefetch(map_home(&a->file_map, id));
 		}
-		view_record(g->m, gather_at(g, i, scratch), &r);
+		if (packed) {
+			dfs_record_unpack_words(g->recs, gather_pos(g, i), words, nwords, scratch);
+			view_record(g->m, scratch, &r);
+		} else {
+			view_record(g->m, gather_at(g, i, scratch), &r);
+		}
 		if (inject_one(a, g->m, t, &r))
 			return -1;
 	}

@@ -160,7 +160,13 @@ bool dfs_filter_match_record(const dfs_filter *const *filters, size_t nf,
                              const dfs_log *log, const dfs_module *m,
                              const unsigned char *rec, size_t len)
 {
-	struct row_ctx rc = {log, m, rec, len, 0, false, {0}};
+	/* the place fields are filled only when a place column is read */
+	struct row_ctx rc;
+	rc.log = log;
+	rc.m = m;
+	rc.rec = rec;
+	rc.len = len;
+	rc.placed = false;
 	size_t rows = dfs_module_rows(m, rec, len);
 	for (rc.row = 0; rc.row < rows; rc.row++) {
 		size_t i = 0;

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@
 #define INFLATE_FLOOR ((size_t)16 << 20)
 
 struct dfs_log {
+	atomic_int refs;
 	char *label;
 	uint64_t file_size;
 	dfs_log_header hdr;
@@ -718,6 +720,7 @@ static dfs_log *open_source(const struct source *src, const char *label,
 		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
+	atomic_init(&log->refs, 1);
 	log->label = strdup(label);
 	log->file_size = src->size;
 	log->memory = sizeof(*log);
@@ -811,9 +814,21 @@ dfs_log *dfs_log_open_mem(const void *data, size_t len, const char *label,
 	return open_source(&src, label, flags, err);
 }
 
+const dfs_log *dfs_log_ref(const dfs_log *log)
+{
+	if (log)
+		atomic_fetch_add(&((dfs_log *)log)->refs, 1);
+	return log;
+}
+
+void dfs_log_release(const dfs_log *log)
+{
+	dfs_log_free((dfs_log *)log);
+}
+
 void dfs_log_free(dfs_log *log)
 {
-	if (!log)
+	if (!log || atomic_fetch_sub(&log->refs, 1) != 1)
 		return;
 	for (int i = 0; i < DFS_MOD_SLOTS; i++) {
 		dfs_records_free(&log->mods[i].records);

@@ -180,3 +180,25 @@ int dfs_records_unpacked(const dfs_records *in, dfs_records *out)
 	}
 	return 0;
 }
+
+void dfs_record_unpack_words(const dfs_records *r, size_t i, const uint16_t *words,
+                             size_t n, unsigned char *out)
+{
+	size_t nb = bitmap_words(r->module);
+	const unsigned char *p = r->data + (size_t)r->pk_off[i] * 8;
+	uint64_t bits[DFS_RECORD_MAX / 8 / 64 + 1];
+	size_t before[DFS_RECORD_MAX / 8 / 64 + 1];
+	size_t sum = nb;
+	for (size_t b = 0; b < nb; b++) {
+		memcpy(&bits[b], p + 8 * b, 8);
+		before[b] = sum;
+		sum += dfs_popcount64(bits[b]);
+	}
+	for (size_t k = 0; k < n; k++) {
+		size_t w = words[k], b = w / 64;
+		uint64_t below = bits[b] & ((1ULL << (w % 64)) - 1), v = 0;
+		if (bits[b] >> (w % 64) & 1)
+			memcpy(&v, p + 8 * (before[b] + dfs_popcount64(below)), 8);
+		memcpy(out + 8 * w, &v, 8);
+	}
+}

@@ -89,6 +89,7 @@ dfs_content *dfs_content_ref(dfs_content *c)
 void dfs_content_release(dfs_content *c)
 {
 	if (c && atomic_fetch_sub(&c->refs, 1) == 1) {
+		dfs_lazy_free(c->lazy);
 		for (size_t i = 0; i < c->nchunks; i++)
 			if (!c->chunks[i].in_slab)
 				free(c->chunks[i].data);
@@ -108,9 +109,10 @@ uint64_t dfs_content_size(const dfs_content *c)
 long dfs_content_read(dfs_content *c, char *buf, size_t len, uint64_t off,
                       dfs_error *err)
 {
-	(void)err;
 	if (off >= c->size || len == 0)
 		return 0;
+	if (c->lazy)
+		return dfs_lazy_read(c, buf, len, off, err);
 	/* the chunk holding `off`: binary search on the chunk offsets */
 	size_t lo = 0, hi = c->nchunks;
 	while (hi - lo > 1) {
@@ -165,25 +167,11 @@ struct render_job {
 
 static void render_rows(struct render_job *j, size_t chunk, dfs_buf *out)
 {
-	const dfs_records *r = j->s->records;
 	size_t end = (chunk + 1) * ROWS_PER_CHUNK;
 	if (end > j->s->count)
 		end = j->s->count;
-	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
-	/* the name lookups miss the cache: fetch 16 records ahead */
-	for (size_t k = chunk * ROWS_PER_CHUNK; k < end && dfs_buf_ok(out); k++) {
-		size_t i = j->s->index ? j->s->index[k] : k;
-		for (size_t d = 8; d <= 16; d += 8)
-			if (k + d < end) {
-				size_t a = j->s->index ? j->s->index[k + d] : k + d;
-				dfs_log_name_prefetch(j->log, dfs_record_word(r, a, 0), d == 8);
-			}
-		size_t before = out->len;
-		dfs_csv_record(j->log, j->m, dfs_record_get(r, i, scratch),
-		               dfs_record_size(r, i), out);
-		if (j->row_len && dfs_buf_ok(out))
-			j->row_len[i] = (uint32_t)(out->len - before);
-	}
+	dfs_render_rows(j->log, j->m, j->s->records, j->s->index,
+	                chunk * ROWS_PER_CHUNK, end, j->row_len, out);
 }
 
 /* Render one batch at the end of the thread's current slab; when it does
@@ -648,8 +636,15 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 			dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
 			return NULL;
 		}
-		c = render_records(l, s, dfs_module_get(n->module),
-		                   records_row_len(v, e, l, n->module, s), err);
+		const dfs_module *m = dfs_module_get(n->module);
+		uint32_t *row_len = records_row_len(v, e, l, n->module, s);
+		/* the log's own records are rendered on demand; imported rows
+		 * (which the next import replaces) are rendered whole */
+		if (s->records == dfs_log_records(l->log, n->module))
+			c = dfs_lazy_records(l->log, m, s->records, s->index, s->count,
+			                     row_len, err);
+		else
+			c = render_records(l, s, m, row_len, err);
 		if (c)
 			c->serial = records_serial(e, l, n->module);
 	} else {
@@ -663,7 +658,7 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 	if (!c)
 		return NULL;
 	cache->file[n->file] = dfs_content_ref(c);
-	dfs_entry_account(v, e, (long)(c->size + sizeof(*c)));
+	dfs_entry_account(v, e, (long)(c->lazy ? dfs_lazy_memory(c) : c->size + sizeof(*c)));
 	return c;
 }
 

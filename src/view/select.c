@@ -6,8 +6,10 @@
  * selected records, which are in the module's binary record layout, are
  * injected in log order into the accumulator where they lie, without a
  * copy (the export repacks them into one buffer: writer.h). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "darshanfs/scratch.h"
 #include "view/view_int.h"
@@ -141,11 +143,106 @@ static inline const unsigned char *filter_record(const dfs_records *r, size_t i,
 {
 	if (!r->packed || nwords == 0)
 		return dfs_record_get(r, i, scratch);
-	for (size_t k = 0; k < nwords; k++) {
-		uint64_t v = dfs_record_word(r, i, words[k]);
-		memcpy(scratch + 8 * (size_t)words[k], &v, 8);
-	}
+	dfs_record_unpack_words(r, i, words, nwords, scratch);
 	return scratch;
+}
+
+/* One pass of filters over a range of records: what the loop reads and
+ * fetches ahead. */
+struct scan {
+	const dfs_log *log;
+	const dfs_module *m;
+	const dfs_records *r;
+	const dfs_filter *const *filters;
+	size_t nf;
+	size_t offs[MAX_PREFETCH], noffs;    /* raw records: fields read */
+	uint16_t words[MAX_WORDS];           /* packed: words read */
+	size_t nwords, lines;                /* and cache lines fetched */
+};
+
+static void scan_init(struct scan *sc, const dfs_log *log, const dfs_module *m,
+                      const dfs_records *r, const dfs_filter *const *filters,
+                      size_t nf)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->log = log;
+	sc->m = m;
+	sc->r = r;
+	sc->filters = filters;
+	sc->nf = nf;
+	if (!r->packed) {
+		sc->noffs = prefetch_offsets(m, r, filters, nf, sc->offs);
+		return;
+	}
+	sc->nwords = filter_words(m, filters, nf, sc->words);
+	/* the cache lines that can hold those words: the bitmap, then at
+	 * most one value per word before the last one read */
+	size_t last = 0;
+	for (size_t k = 0; k < sc->nwords; k++)
+		last = sc->words[k] > last ? sc->words[k] : last;
+	size_t reach = sc->nwords ? ((m->record_size / 8 + 63) / 64 + last + 1) * 8
+	                          : m->record_size;
+	sc->lines = (reach + 63) / 64;
+	if (sc->lines > MAX_PREFETCH)
+		sc->lines = MAX_PREFETCH;
+}
+
+/* Records [from, to) that match: their indices into out; how many. */
+static size_t scan_range(const struct scan *sc, size_t from, size_t to,
+                         size_t *out)
+{
+	const dfs_records *r = sc->r;
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	memset(scratch, 0, sizeof(scratch));
+	size_t n = 0;
+	for (size_t i = from; i < to; i++) {
+		if (sc->noffs && i + PREFETCH_AHEAD < to) {
+			const unsigned char *ahead = dfs_record(r, i + PREFETCH_AHEAD);
+			for (size_t k = 0; k < sc->noffs; k++)
+				__builtin_prefetch(ahead + sc->offs[k]);
+		} else if (sc->lines && i + PREFETCH_AHEAD < to) {
+			const unsigned char *ahead =
+				r->data + (size_t)r->pk_off[i + PREFETCH_AHEAD] * 8;
+			for (size_t k = 0; k < sc->lines; k++)
+				__builtin_prefetch(ahead + 64 * k);
+		}
+		const unsigned char *rec = filter_record(r, i, sc->words, sc->nwords, scratch);
+		if (dfs_filter_match_record(sc->filters, sc->nf, sc->log, sc->m, rec,
+		                            dfs_record_size(r, i)))
+			out[n++] = i;
+	}
+	return n;
+}
+
+struct scan_part {
+	const struct scan *sc;
+	size_t from, to, n;
+	size_t *out;
+};
+
+static void *scan_worker(void *arg)
+{
+	struct scan_part *p = arg;
+	p->n = scan_range(p->sc, p->from, p->to, p->out + p->from);
+	return NULL;
+}
+
+#define SCAN_SPLIT_MIN 65536
+
+/* All `total` records, the second half on another core when there are
+ * many: each half writes its matches where its records start in `out`,
+ * then the second half's move down behind the first's. */
+static size_t scan_all(const struct scan *sc, size_t total, size_t *out)
+{
+	struct scan_part half = {sc, total / 2, total, 0, out};
+	pthread_t tid;
+	if (total < SCAN_SPLIT_MIN || sysconf(_SC_NPROCESSORS_ONLN) < 2 ||
+	    pthread_create(&tid, NULL, scan_worker, &half) != 0)
+		return scan_range(sc, 0, total, out);
+	size_t n = scan_range(sc, 0, half.from, out);
+	pthread_join(tid, NULL);
+	memmove(out + n, out + half.from, half.n * sizeof(*out));
+	return n + half.n;
 }
 
 struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
@@ -198,24 +295,9 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 			dfs_dir_filters_release(dirs, nd);
 			return s;
 		}
-		const dfs_records *r = s->records;
-		size_t offs[MAX_PREFETCH];
-		size_t noffs = r->packed ? 0 : prefetch_offsets(m, r, filters, nf, offs);
-		uint16_t words[MAX_WORDS];
-		size_t nwords = r->packed ? filter_words(m, filters, nf, words) : 0;
-		_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
-		memset(scratch, 0, sizeof(scratch));
-		for (size_t i = 0; i < s->total; i++) {
-			if (noffs && i + PREFETCH_AHEAD < s->total) {
-				const unsigned char *ahead = dfs_record(r, i + PREFETCH_AHEAD);
-				for (size_t k = 0; k < noffs; k++)
-					__builtin_prefetch(ahead + offs[k]);
-			}
-			const unsigned char *rec = filter_record(r, i, words, nwords, scratch);
-			if (dfs_filter_match_record(filters, nf, l->log, m, rec,
-			                            dfs_record_size(r, i)))
-				s->index[s->count++] = i;
-		}
+		struct scan sc;
+		scan_init(&sc, l->log, m, s->records, filters, nf);
+		s->count = scan_all(&sc, s->total, s->index);
 	}
 	dfs_dir_filters_release(dirs, nd);
 	return s;

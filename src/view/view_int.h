@@ -275,7 +275,25 @@ struct dfs_content {
 	struct content_chunk *chunks;
 	dfs_slab *slabs;              /* big renderings: the memory of chunks */
 	size_t nslabs;
+	struct lazy_csv *lazy;        /* records.csv rendered on demand (lazy.c) */
 };
+
+/* lazy.c: records.csv of `count` records of `r` (record index[k], or k
+ * when index is NULL), a snapshot rendered on demand; row_len (per record
+ * of r, may be NULL) gives the rows' lengths when known and receives
+ * them otherwise. */
+dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
+                              const dfs_records *r, const size_t *index,
+                              size_t count, uint32_t *row_len, dfs_error *err);
+long dfs_lazy_read(dfs_content *c, char *buf, size_t len, uint64_t off,
+                   dfs_error *err);
+void dfs_lazy_free(struct lazy_csv *z);
+/* Memory a lazy snapshot holds, its rendering buffers included. */
+size_t dfs_lazy_memory(const dfs_content *c);
+/* Rows [from, to) of a selection as records.csv lines (see above). */
+void dfs_render_rows(const dfs_log *log, const dfs_module *m, const dfs_records *r,
+                     const size_t *index, size_t from, size_t to,
+                     uint32_t *row_len, dfs_buf *out);
 
 dfs_content *dfs_content_from_buf(dfs_buf *b, dfs_error *err);
 /* Take the text of `n` buffers in order (they are emptied). */

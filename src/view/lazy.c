@@ -1,0 +1,413 @@
+/* lazy.c - records.csv rendered on demand.
+ *
+ * A records.csv snapshot of the log's own records does not hold its text:
+ * it holds a reference to the decoded log, its own copy of the selection
+ * and the byte offset of every batch of LAZY_ROWS rows.  A read renders
+ * the batch it falls in into one of a few reusable buffers, and helper
+ * threads render the next batches meanwhile, so a sequential reader finds
+ * them ready and the rendering runs on the other core while the kernel
+ * copies.  The offsets come from the rows' lengths: measured once per log
+ * and module by rendering every row into a small warm buffer (on every
+ * core), then summed for each new selection without rendering again.
+ *
+ * A snapshot reads the same bytes for its whole life: nothing it renders
+ * from changes (the log is immutable, the selection is its own copy). */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "darshanfs/csv.h"
+#include "view/view_int.h"
+
+#define LAZY_ROWS 4096      /* rows of a batch (about 2 MiB of POSIX text) */
+#define LAZY_SLOTS 8        /* batches kept rendered */
+#define LAZY_AHEAD 2        /* batches rendered ahead of a reader */
+#define MAX_MEASURE_THREADS 8
+
+enum slot_state { SLOT_EMPTY, SLOT_RENDERING, SLOT_READY };
+
+struct slot {
+	enum slot_state state;
+	size_t batch;
+	dfs_buf text;
+	int pins;                 /* readers copying out of it */
+	uint64_t used;            /* clock of the last use */
+};
+
+struct lazy_csv {
+	const dfs_log *log;       /* a reference of our own */
+	const dfs_module *m;
+	const dfs_records *r;     /* records of the log */
+	size_t *index;            /* our copy of the selection, NULL = all */
+	size_t count;
+	char *head;
+	size_t head_len;
+	size_t nbatches;
+	uint64_t *batch_off;      /* nbatches + 1 offsets; [0] = head_len */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct slot slots[LAZY_SLOTS];
+	uint64_t clock;
+};
+
+/* ---- rendering rows -------------------------------------------------------------- */
+
+void dfs_render_rows(const dfs_log *log, const dfs_module *m, const dfs_records *r,
+                     const size_t *index, size_t from, size_t to,
+                     uint32_t *row_len, dfs_buf *out)
+{
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	/* the name lookups miss the cache: fetch 16 records ahead */
+	for (size_t k = from; k < to && dfs_buf_ok(out); k++) {
+		size_t i = index ? index[k] : k;
+		for (size_t d = 8; d <= 16; d += 8)
+			if (k + d < to) {
+				size_t a = index ? index[k + d] : k + d;
+				dfs_log_name_prefetch(log, dfs_record_word(r, a, 0), d == 8);
+			}
+		size_t before = out->len;
+		dfs_csv_record(log, m, dfs_record_get(r, i, scratch),
+		               dfs_record_size(r, i), out);
+		if (row_len && dfs_buf_ok(out))
+			row_len[i] = (uint32_t)(out->len - before);
+	}
+}
+
+static void batch_rows(const struct lazy_csv *z, size_t b, size_t *from,
+                       size_t *to)
+{
+	*from = b * LAZY_ROWS;
+	*to = *from + LAZY_ROWS < z->count ? *from + LAZY_ROWS : z->count;
+}
+
+/* ---- measuring -------------------------------------------------------------------- */
+
+struct measure_job {
+	struct lazy_csv *z;
+	uint32_t *row_len;
+	atomic_size_t next;
+	atomic_bool failed;
+};
+
+static void *measure_worker(void *arg)
+{
+	struct measure_job *j = arg;
+	struct lazy_csv *z = j->z;
+	dfs_buf b = DFS_BUF_INIT;
+	for (;;) {
+		size_t batch = atomic_fetch_add(&j->next, 1);
+		if (batch >= z->nbatches || atomic_load(&j->failed))
+			break;
+		size_t from, to;
+		batch_rows(z, batch, &from, &to);
+		dfs_buf_reset(&b);
+		dfs_render_rows(z->log, z->m, z->r, z->index, from, to, j->row_len, &b);
+		if (!dfs_buf_ok(&b)) {
+			atomic_store(&j->failed, true);
+			break;
+		}
+		z->batch_off[batch + 1] = b.len;   /* a length until summed */
+	}
+	dfs_buf_free(&b);
+	return NULL;
+}
+
+/* The length of every batch, from the rows' lengths when all are known,
+ * else by rendering them (filling row_len); then summed into offsets. */
+static int measure(struct lazy_csv *z, uint32_t *row_len)
+{
+	bool known = row_len != NULL;
+	for (size_t k = 0; k < z->count && known; k++)
+		known = row_len[z->index ? z->index[k] : k] != 0;
+	if (known) {
+		for (size_t b = 0; b < z->nbatches; b++) {
+			size_t from, to;
+			batch_rows(z, b, &from, &to);
+			uint64_t n = 0;
+			for (size_t k = from; k < to; k++)
+				n += row_len[z->index ? z->index[k] : k];
+			z->batch_off[b + 1] = n;
+		}
+	} else {
+		struct measure_job j = {.z = z, .row_len = row_len};
+		atomic_init(&j.next, 0);
+		atomic_init(&j.failed, false);
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		size_t threads = cpus > 1 ? (size_t)cpus : 1;
+		if (threads > MAX_MEASURE_THREADS)
+			threads = MAX_MEASURE_THREADS;
+		if (threads > z->nbatches)
+			threads = z->nbatches ? z->nbatches : 1;
+		pthread_t tid[MAX_MEASURE_THREADS];
+		size_t started = 0;
+		for (size_t t = 1; t < threads; t++)
+			if (pthread_create(&tid[started], NULL, measure_worker, &j) == 0)
+				started++;
+		measure_worker(&j);
+		for (size_t t = 0; t < started; t++)
+			pthread_join(tid[t], NULL);
+		if (atomic_load(&j.failed))
+			return -1;
+	}
+	z->batch_off[0] = z->head_len;
+	for (size_t b = 0; b < z->nbatches; b++)
+		z->batch_off[b + 1] += z->batch_off[b];
+	return 0;
+}
+
+/* ---- reading ---------------------------------------------------------------------- */
+
+/* Render batch `b` into slot `s` (marked RENDERING by the caller, who
+ * holds no lock), then mark it READY, or EMPTY when that failed. */
+static bool render_slot(struct lazy_csv *z, struct slot *s, size_t b)
+{
+	size_t from, to;
+	batch_rows(z, b, &from, &to);
+	dfs_buf_reset(&s->text);
+	dfs_render_rows(z->log, z->m, z->r, z->index, from, to, NULL, &s->text);
+	/* the text must be the length measured: anything else would be torn */
+	bool ok = dfs_buf_ok(&s->text) &&
+	          s->text.len == z->batch_off[b + 1] - z->batch_off[b];
+	pthread_mutex_lock(&z->lock);
+	s->state = ok ? SLOT_READY : SLOT_EMPTY;
+	if (!ok)
+		dfs_buf_free(&s->text);
+	pthread_cond_broadcast(&z->cond);
+	pthread_mutex_unlock(&z->lock);
+	return ok;
+}
+
+static struct slot *find_slot(struct lazy_csv *z, size_t b)
+{
+	for (size_t i = 0; i < LAZY_SLOTS; i++)
+		if (z->slots[i].state != SLOT_EMPTY && z->slots[i].batch == b)
+			return &z->slots[i];
+	return NULL;
+}
+
+/* A slot to render into (lock held): an empty one, else the least
+ * recently used ready one nobody is copying from and that does not hold a
+ * batch in [keep, keep + LAZY_AHEAD]. */
+static struct slot *victim(struct lazy_csv *z, size_t keep)
+{
+	struct slot *best = NULL;
+	for (size_t i = 0; i < LAZY_SLOTS; i++) {
+		struct slot *s = &z->slots[i];
+		if (s->state == SLOT_EMPTY)
+			return s;
+		if (s->state != SLOT_READY || s->pins ||
+		    (s->batch >= keep && s->batch <= keep + LAZY_AHEAD))
+			continue;
+		if (!best || s->used < best->used)
+			best = s;
+	}
+	return best;
+}
+
+struct ahead_arg {
+	dfs_content *c;
+	struct slot *s;
+	size_t batch;
+};
+
+static void *ahead_worker(void *arg)
+{
+	struct ahead_arg *a = arg;
+	render_slot(a->c->lazy, a->s, a->batch);
+	dfs_content_release(a->c);
+	free(a);
+	return NULL;
+}
+
+/* Start rendering the batches after `b` on helper threads (lock held). */
+static void render_ahead(dfs_content *c, size_t b)
+{
+	struct lazy_csv *z = c->lazy;
+	for (size_t d = 1; d <= LAZY_AHEAD && b + d < z->nbatches; d++) {
+		if (find_slot(z, b + d))
+			continue;
+		struct slot *s = victim(z, b);
+		struct ahead_arg *a = s ? malloc(sizeof(*a)) : NULL;
+		if (!a)
+			return;
+		*a = (struct ahead_arg){dfs_content_ref(c), s, b + d};
+		s->state = SLOT_RENDERING;
+		s->batch = b + d;
+		pthread_attr_t attr;
+		pthread_t tid;
+		bool started = pthread_attr_init(&attr) == 0;
+		if (started) {
+			pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+			started = pthread_create(&tid, &attr, ahead_worker, a) == 0;
+			pthread_attr_destroy(&attr);
+		}
+		if (!started) {
+			s->state = SLOT_EMPTY;
+			/* c has more references than this one: not the last */
+			atomic_fetch_sub(&c->refs, 1);
+			free(a);
+			return;
+		}
+	}
+}
+
+/* The slot holding batch `b`, rendered and pinned; NULL when it could not
+ * be rendered. */
+static struct slot *acquire(dfs_content *c, size_t b)
+{
+	struct lazy_csv *z = c->lazy;
+	pthread_mutex_lock(&z->lock);
+	struct slot *s;
+	for (;;) {
+		s = find_slot(z, b);
+		if (s && s->state == SLOT_READY)
+			break;
+		if (s) {   /* being rendered */
+			pthread_cond_wait(&z->cond, &z->lock);
+			continue;
+		}
+		s = victim(z, b);
+		if (!s) {  /* every slot busy */
+			pthread_cond_wait(&z->cond, &z->lock);
+			continue;
+		}
+		s->state = SLOT_RENDERING;
+		s->batch = b;
+		pthread_mutex_unlock(&z->lock);
+		bool ok = render_slot(z, s, b);
+		pthread_mutex_lock(&z->lock);
+		if (!ok) {
+			s = NULL;
+			break;
+		}
+		/* ready, unless another reader took the slot back meanwhile:
+		 * the loop looks again */
+	}
+	if (s) {
+		s->pins++;
+		s->used = ++z->clock;
+		render_ahead(c, b);
+	}
+	pthread_mutex_unlock(&z->lock);
+	return s;
+}
+
+static void unpin(struct lazy_csv *z, struct slot *s)
+{
+	pthread_mutex_lock(&z->lock);
+	s->pins--;
+	pthread_cond_broadcast(&z->cond);
+	pthread_mutex_unlock(&z->lock);
+}
+
+long dfs_lazy_read(dfs_content *c, char *buf, size_t len, uint64_t off,
+                   dfs_error *err)
+{
+	struct lazy_csv *z = c->lazy;
+	size_t done = 0;
+	while (done < len && off + done < c->size) {
+		uint64_t pos = off + done;
+		if (pos < z->head_len) {
+			size_t n = z->head_len - (size_t)pos;
+			if (n > len - done)
+				n = len - done;
+			memcpy(buf + done, z->head + pos, n);
+			done += n;
+			continue;
+		}
+		/* the batch holding pos: binary search on the offsets */
+		size_t lo = 0, hi = z->nbatches;
+		while (hi - lo > 1) {
+			size_t mid = (lo + hi) / 2;
+			if (z->batch_off[mid] <= pos)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		struct slot *s = acquire(c, lo);
+		if (!s) {
+			if (done)
+				break;
+			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory rendering records.csv");
+			return -1;
+		}
+		size_t from = (size_t)(pos - z->batch_off[lo]);
+		size_t n = s->text.len - from;
+		if (n > len - done)
+			n = len - done;
+		memcpy(buf + done, s->text.data + from, n);
+		done += n;
+		unpin(z, s);
+	}
+	return (long)done;
+}
+
+/* ---- life ------------------------------------------------------------------------- */
+
+void dfs_lazy_free(struct lazy_csv *z)
+{
+	if (!z)
+		return;
+	for (size_t i = 0; i < LAZY_SLOTS; i++)
+		dfs_buf_free(&z->slots[i].text);
+	pthread_mutex_destroy(&z->lock);
+	pthread_cond_destroy(&z->cond);
+	dfs_log_release(z->log);
+	free(z->index);
+	free(z->batch_off);
+	free(z->head);
+	free(z);
+}
+
+size_t dfs_lazy_memory(const dfs_content *c)
+{
+	const struct lazy_csv *z = c->lazy;
+	size_t batch = z->nbatches ? (size_t)(c->size / z->nbatches) : 0;
+	return sizeof(*z) + z->head_len + (z->index ? z->count * sizeof(size_t) : 0) +
+	       (z->nbatches + 1) * sizeof(uint64_t) +
+	       (LAZY_SLOTS < z->nbatches ? LAZY_SLOTS : z->nbatches) * batch;
+}
+
+dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
+                              const dfs_records *r, const size_t *index,
+                              size_t count, uint32_t *row_len, dfs_error *err)
+{
+	dfs_content *c = calloc(1, sizeof(*c));
+	struct lazy_csv *z = calloc(1, sizeof(*z));
+	dfs_buf head = DFS_BUF_INIT;
+	dfs_csv_header(m, &head);
+	if (!c || !z || !dfs_buf_ok(&head)) {
+		free(c);
+		free(z);
+		dfs_buf_free(&head);
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	z->m = m;
+	z->r = r;
+	z->count = count;
+	z->head_len = head.len;
+	z->head = dfs_buf_detach(&head, NULL);
+	z->nbatches = (count + LAZY_ROWS - 1) / LAZY_ROWS;
+	z->batch_off = calloc(z->nbatches + 1, sizeof(uint64_t));
+	if (index) {
+		z->index = malloc((count ? count : 1) * sizeof(size_t));
+		if (z->index)
+			memcpy(z->index, index, count * sizeof(size_t));
+	}
+	pthread_mutex_init(&z->lock, NULL);
+	pthread_cond_init(&z->cond, NULL);
+	z->log = log;
+	if (!z->head || !z->batch_off || (index && !z->index) || measure(z, row_len)) {
+		z->log = NULL;
+		dfs_lazy_free(z);
+		free(c);
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	z->log = dfs_log_ref(log);
+	atomic_init(&c->refs, 1);
+	c->lazy = z;
+	c->size = z->batch_off[z->nbatches];
+	return c;   /* its serial is set by the caller */
+}
