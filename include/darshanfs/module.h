@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "darshanfs/error.h"
+#include "darshanfs/slab.h"
 
 enum {
 	DFS_MOD_NULL = 0,
@@ -102,6 +103,7 @@ typedef struct dfs_records {
 	bool packed;        /* data holds packed records */
 	uint32_t *pk_off;   /* packed: count+1 word offsets into data */
 	size_t pk_off_cap;
+	dfs_slab slab;      /* packed: the memory of data, when reserved */
 } dfs_records;
 
 /* Largest fixed record a packed set holds (a scratch record this big
@@ -225,6 +227,9 @@ int dfs_records_pack(dfs_records *r);
  * (or past 32 GiB of packed words). */
 void dfs_records_init_packed(dfs_records *r, const dfs_module *m,
                              uint32_t version);
+/* Reserve address space for about `bytes` of packed records (a hint,
+ * called on an empty set: the set then grows without copying). */
+void dfs_records_pack_reserve(dfs_records *r, size_t bytes);
 int dfs_records_pack_add(dfs_records *r, const unsigned char *rec);
 /* Give back unused capacity (after the last dfs_records_pack_add). */
 void dfs_records_pack_trim(dfs_records *r);

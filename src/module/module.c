@@ -169,7 +169,9 @@ void dfs_records_init(dfs_records *r, const dfs_module *m, uint32_t version)
 
 void dfs_records_free(dfs_records *r)
 {
-	if (r->recycled)
+	if (r->slab.base)
+		dfs_slab_release(&r->slab);
+	else if (r->recycled)
 		dfs_scratch_free(r->data);
 	else
 		free(r->data);

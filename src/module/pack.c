@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "darshanfs/module.h"
+#include "darshanfs/slab.h"
 
 static size_t words_of(const dfs_module *m)
 {
@@ -54,10 +55,32 @@ static int grow_offsets(dfs_records *r)
 	return 0;
 }
 
+void dfs_records_pack_reserve(dfs_records *r, size_t bytes)
+{
+	if (r->data || bytes < ((size_t)4 << 20) || dfs_slab_reserve(&r->slab, bytes))
+		return;
+	r->data = (unsigned char *)r->slab.base;
+	r->cap = r->slab.cap;
+}
+
 static int grow_data(dfs_records *r, size_t bytes)
 {
 	if (bytes <= r->cap - r->size)
 		return 0;
+	if (r->slab.base) {
+		/* past the reservation: a bigger one, copied once */
+		dfs_slab bigger;
+		size_t want = r->slab.cap * 2 > r->size + bytes ? r->slab.cap * 2
+		                                                : r->size + bytes;
+		if (dfs_slab_reserve(&bigger, want))
+			return -1;
+		memcpy(bigger.base, r->data, r->size);
+		dfs_slab_release(&r->slab);
+		r->slab = bigger;
+		r->data = (unsigned char *)bigger.base;
+		r->cap = bigger.cap;
+		return 0;
+	}
 	size_t cap = r->cap ? r->cap + r->cap / 2 : 64 * 1024;
 	if (cap < r->size + bytes)
 		cap = r->size + bytes;
@@ -66,17 +89,17 @@ static int grow_data(dfs_records *r, size_t bytes)
 		return -1;
 	r->data = d;
 	r->cap = cap;
+	/* written once front to back: large sets fault in by 2 MiB */
+	if (cap >= ((size_t)8 << 20))
+		dfs_huge_advise(d + r->size, cap - r->size);
 	return 0;
 }
 
-int dfs_records_pack_add(dfs_records *r, const unsigned char *rec)
+/* The non-zero words of rec (nw words) in order into vals, their bitmap
+ * into bits; returns how many.  vals has room for nw words. */
+static size_t compress_words(const unsigned char *rec, size_t nw, uint64_t *bits,
+                             unsigned char *vals)
 {
-	const dfs_module *m = r->module;
-	size_t nw = words_of(m), nb = bitmap_words(m);
-	if (grow_offsets(r) || grow_data(r, (nb + nw) * 8))
-		return -1;
-	uint64_t bits[DFS_RECORD_MAX / 8 / 64 + 1] = {0};
-	unsigned char *vals = r->data + r->size + nb * 8;
 	size_t n = 0;
 	for (size_t w = 0; w < nw; w++) {
 		uint64_t x;
@@ -87,6 +110,67 @@ int dfs_records_pack_add(dfs_records *r, const unsigned char *rec)
 		bits[w / 64] |= nz << (w % 64);
 		n += nz;
 	}
+	return n;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang_analyzer__)
+#include <immintrin.h>
+#define HAVE_COMPRESS_AVX512 1
+/* The same eight words at a time with AVX-512's compressing store, on
+ * the processors that have it (most servers that write Darshan logs). */
+__attribute__((target("avx512f")))
+static size_t compress_words_avx512(const unsigned char *rec, size_t nw,
+                                    uint64_t *bits, unsigned char *vals)
+{
+	size_t n = 0, w = 0;
+	for (; w + 8 <= nw; w += 8) {
+		__m512i x = _mm512_loadu_si512((const void *)(rec + 8 * w));
+		__mmask8 nz = _mm512_test_epi64_mask(x, x);
+		_mm512_mask_compressstoreu_epi64((void *)(vals + 8 * n), nz, x);
+		bits[w / 64] |= (uint64_t)nz << (w % 64);
+		n += (size_t)__builtin_popcount(nz);
+	}
+	for (; w < nw; w++) {
+		uint64_t x;
+		memcpy(&x, rec + 8 * w, 8);
+		memcpy(vals + 8 * n, &x, 8);
+		uint64_t nz = x != 0;
+		bits[w / 64] |= nz << (w % 64);
+		n += nz;
+	}
+	return n;
+}
+#endif
+
+static bool use_avx512(void)
+{
+#ifdef HAVE_COMPRESS_AVX512
+	static int have = -1;
+	if (have < 0) {
+		__builtin_cpu_init();
+		have = __builtin_cpu_supports("avx512f") ? 1 : 0;
+	}
+	return have == 1;
+#else
+	return false;
+#endif
+}
+
+int dfs_records_pack_add(dfs_records *r, const unsigned char *rec)
+{
+	const dfs_module *m = r->module;
+	size_t nw = words_of(m), nb = bitmap_words(m);
+	if (grow_offsets(r) || grow_data(r, (nb + nw) * 8))
+		return -1;
+	uint64_t bits[DFS_RECORD_MAX / 8 / 64 + 1] = {0};
+	unsigned char *vals = r->data + r->size + nb * 8;
+	size_t n;
+#ifdef HAVE_COMPRESS_AVX512
+	if (use_avx512())
+		n = compress_words_avx512(rec, nw, bits, vals);
+	else
+#endif
+		n = compress_words(rec, nw, bits, vals);
 	memcpy(r->data + r->size, bits, nb * 8);
 	size_t end = r->size / 8 + nb + n;
 	if (end > UINT32_MAX)
@@ -99,7 +183,11 @@ int dfs_records_pack_add(dfs_records *r, const unsigned char *rec)
 
 void dfs_records_pack_trim(dfs_records *r)
 {
-	if (r->cap > r->size + 4096) {
+	if (r->slab.base) {
+		r->slab.used = r->size;
+		dfs_slab_trim(&r->slab);
+		r->cap = r->slab.cap;
+	} else if (r->cap > r->size + 4096) {
 		unsigned char *d = realloc(r->data, r->size ? r->size : 8);
 		if (d) {
 			r->data = d;
