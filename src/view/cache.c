@@ -437,6 +437,8 @@ void dfs_view_free(dfs_view *v)
 {
 	if (!v)
 		return;
+	/* records.csv helpers still rendering hold snapshots: let them end */
+	dfs_lazy_wait_idle();
 	for (size_t i = 0; i < v->table_size; i++) {
 		struct entry *e = v->table[i];
 		while (e) {

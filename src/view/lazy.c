@@ -210,13 +210,30 @@ struct ahead_arg {
 	size_t batch;
 };
 
+/* helper threads still running, for dfs_lazy_wait_idle */
+static pthread_mutex_t helpers_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t helpers_done = PTHREAD_COND_INITIALIZER;
+static size_t helpers;
+
 static void *ahead_worker(void *arg)
 {
 	struct ahead_arg *a = arg;
 	render_slot(a->c->lazy, a->s, a->batch);
 	dfs_content_release(a->c);
 	free(a);
+	pthread_mutex_lock(&helpers_lock);
+	if (--helpers == 0)
+		pthread_cond_broadcast(&helpers_done);
+	pthread_mutex_unlock(&helpers_lock);
 	return NULL;
+}
+
+void dfs_lazy_wait_idle(void)
+{
+	pthread_mutex_lock(&helpers_lock);
+	while (helpers)
+		pthread_cond_wait(&helpers_done, &helpers_lock);
+	pthread_mutex_unlock(&helpers_lock);
 }
 
 /* Start rendering the batches after `b` on helper threads (lock held). */
@@ -235,6 +252,9 @@ static void render_ahead(dfs_content *c, size_t b)
 		s->batch = b + d;
 		pthread_attr_t attr;
 		pthread_t tid;
+		pthread_mutex_lock(&helpers_lock);
+		helpers++;
+		pthread_mutex_unlock(&helpers_lock);
 		bool started = pthread_attr_init(&attr) == 0;
 		if (started) {
 			pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
@@ -242,6 +262,9 @@ static void render_ahead(dfs_content *c, size_t b)
 			pthread_attr_destroy(&attr);
 		}
 		if (!started) {
+			pthread_mutex_lock(&helpers_lock);
+			helpers--;
+			pthread_mutex_unlock(&helpers_lock);
 			s->state = SLOT_EMPTY;
 			/* c has more references than this one: not the last */
 			atomic_fetch_sub(&c->refs, 1);
@@ -348,6 +371,11 @@ void dfs_lazy_free(struct lazy_csv *z)
 {
 	if (!z)
 		return;
+	/* the helper threads are done (each held a reference); taking the
+	 * lock once orders their last writes before the frees for tools
+	 * that do not model the atomic reference count */
+	pthread_mutex_lock(&z->lock);
+	pthread_mutex_unlock(&z->lock);
 	for (size_t i = 0; i < LAZY_SLOTS; i++)
 		dfs_buf_free(&z->slots[i].text);
 	pthread_mutex_destroy(&z->lock);

@@ -288,6 +288,9 @@ dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
 long dfs_lazy_read(dfs_content *c, char *buf, size_t len, uint64_t off,
                    dfs_error *err);
 void dfs_lazy_free(struct lazy_csv *z);
+/* Wait until no helper thread of any lazy snapshot runs (view teardown:
+ * each holds a snapshot, and through it a log). */
+void dfs_lazy_wait_idle(void);
 /* Memory a lazy snapshot holds, its rendering buffers included. */
 size_t dfs_lazy_memory(const dfs_content *c);
 /* Rows [from, to) of a selection as records.csv lines (see above). */

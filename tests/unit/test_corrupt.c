@@ -79,7 +79,7 @@ static void render_accum(const dfs_log *log, const dfs_records *r,
 	dfs_derived_metrics dm;
 	void *sum = calloc(1, r->module->record_size);
 	check(sum);
-	check(dfs_accum_inject(a, r->module, r->data, r->count, &err) == 0);
+	check(dfs_accum_inject_records(a, r, NULL, 0, &err) == 0);
 	check(dfs_accum_emit(a, &dm, sum, &err) == 0);
 	dfs_render_file_counts(&dm, out);
 	dfs_render_perf(&dm, out);
