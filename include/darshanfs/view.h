@@ -71,6 +71,16 @@ uint64_t dfs_content_size(const dfs_content *c);
  * with err set. */
 long dfs_content_read(dfs_content *c, char *buf, size_t len, uint64_t off,
                       dfs_error *err);
+/* The bytes at `off` where they lie, when the next `len` of them (or all
+ * up to the end) lie together: 1 with *data, *n and a pin to give back
+ * with dfs_content_unpin (the bytes stay put until then); 0 when they do
+ * not (copy them with dfs_content_read); -1 with err set. */
+int dfs_content_pin(dfs_content *c, uint64_t off, size_t len, const char **data,
+                    size_t *n, void **pin, dfs_error *err);
+void dfs_content_unpin(dfs_content *c, void *pin);
+/* Another reference to a snapshot (each is given back with
+ * dfs_content_release). */
+dfs_content *dfs_content_ref(dfs_content *c);
 void dfs_content_release(dfs_content *c);
 /* A number that identifies this snapshot: two opens that get the same
  * serial read the same bytes (a front end may keep cached pages). */

@@ -394,12 +394,29 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_err(req, EBADF);
 		return;
 	}
+	dfs_error err = {0};
+	/* where the bytes lie together, they go out from there; the release
+	 * may run as soon as the reply is out: the snapshot is ours till then */
+	dfs_content *c = dfs_content_ref(h->content);
+	const char *data;
+	size_t len;
+	void *pin;
+	int r = dfs_content_pin(c, (uint64_t)off, size, &data, &len, &pin, &err);
+	if (r != 0) {
+		if (r < 0)
+			fuse_reply_err(req, errno_of(&err));
+		else
+			fuse_reply_buf(req, data, len);
+		dfs_content_unpin(c, pin);
+		dfs_content_release(c);
+		return;
+	}
+	dfs_content_release(c);
 	char *buf = malloc(size ? size : 1);
 	if (!buf) {
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	dfs_error err = {0};
 	long n = dfs_content_read(h->content, buf, size, (uint64_t)off, &err);
 	if (n < 0)
 		fuse_reply_err(req, errno_of(&err));

@@ -465,21 +465,22 @@ static inline size_t id_slot(uint64_t id, size_t mask)
 	return (size_t)(x ^ (x >> 32)) & mask;
 }
 
-void dfs_log_name_prefetch(const dfs_log *log, uint64_t id, bool deep)
+void dfs_log_name_prefetch(const dfs_log *log, uint64_t id, int stage)
 {
 	if (!log->name_index)
 		return;
 	const uint32_t *slot = &log->name_index[id_slot(id, log->name_mask)];
-	if (!deep) {
+	if (stage == 0) {
 		__builtin_prefetch(slot);
 		return;
 	}
-	if (*slot) {
-		const dfs_name *nm = &log->names[*slot - 1];
+	if (*slot == 0)
+		return;
+	const dfs_name *nm = &log->names[*slot - 1];
+	if (stage == 1)
 		__builtin_prefetch(nm);
-		if (nm->id == id)
-			__builtin_prefetch(nm->str);
-	}
+	else if (nm->id == id)
+		__builtin_prefetch(nm->str);
 }
 
 const dfs_name *dfs_log_name(const dfs_log *log, uint64_t id)

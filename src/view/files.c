@@ -135,6 +135,41 @@ long dfs_content_read(dfs_content *c, char *buf, size_t len, uint64_t off,
 	return (long)done;
 }
 
+int dfs_content_pin(dfs_content *c, uint64_t off, size_t len, const char **data,
+                    size_t *n, void **pin, dfs_error *err)
+{
+	*pin = NULL;
+	if (off >= c->size || len == 0) {
+		*data = "";
+		*n = 0;
+		return 1;
+	}
+	if (len > c->size - off)
+		len = (size_t)(c->size - off);
+	if (c->lazy)
+		return dfs_lazy_pin(c, off, len, data, n, pin, err);
+	size_t lo = 0, hi = c->nchunks;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		if (c->chunks[mid].off <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	const struct content_chunk *ch = &c->chunks[lo];
+	if (off + len > ch->off + ch->len)
+		return 0;
+	*data = ch->data + (off - ch->off);
+	*n = len;
+	return 1;
+}
+
+void dfs_content_unpin(dfs_content *c, void *pin)
+{
+	if (c->lazy && pin)
+		dfs_lazy_unpin(c, pin);
+}
+
 /* ---- generators --------------------------------------------------------------- */
 
 /* records.csv is rendered in batches of rows, the batches shared out to

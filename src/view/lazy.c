@@ -57,14 +57,17 @@ void dfs_render_rows(const dfs_log *log, const dfs_module *m, const dfs_records 
                      uint32_t *row_len, dfs_buf *out)
 {
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
-	/* the name lookups miss the cache: fetch 16 records ahead */
+	/* the name lookups miss the cache: fetch their slot 24 records
+	 * ahead, the entry 16 ahead, the name 8 ahead */
 	for (size_t k = from; k < to && dfs_buf_ok(out); k++) {
 		size_t i = index ? index[k] : k;
-		for (size_t d = 8; d <= 16; d += 8)
+		for (int stage = 0; stage < 3; stage++) {
+			size_t d = (size_t)(3 - stage) * 8;
 			if (k + d < to) {
 				size_t a = index ? index[k + d] : k + d;
-				dfs_log_name_prefetch(log, dfs_record_word(r, a, 0), d == 8);
+				dfs_log_name_prefetch(log, dfs_record_word(r, a, 0), stage);
 			}
+		}
 		size_t before = out->len;
 		dfs_csv_record(log, m, dfs_record_get(r, i, scratch),
 		               dfs_record_size(r, i), out);
@@ -323,6 +326,48 @@ static void unpin(struct lazy_csv *z, struct slot *s)
 	pthread_mutex_unlock(&z->lock);
 }
 
+/* the batch holding byte `pos` (past the header) */
+static size_t batch_of(const struct lazy_csv *z, uint64_t pos)
+{
+	size_t lo = 0, hi = z->nbatches;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		if (z->batch_off[mid] <= pos)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int dfs_lazy_pin(dfs_content *c, uint64_t off, size_t len, const char **data,
+                 size_t *n, void **pin, dfs_error *err)
+{
+	struct lazy_csv *z = c->lazy;
+	if (off < z->head_len) {
+		if (off + len > z->head_len)
+			return 0;
+		*data = z->head + off;
+		*n = len;
+		return 1;
+	}
+	size_t b = batch_of(z, off);
+	if (off + len > z->batch_off[b + 1])
+		return 0;
+	struct slot *s = acquire(c, b);
+	if (!s)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory rendering records.csv");
+	*data = s->text.data + (off - z->batch_off[b]);
+	*n = len;
+	*pin = s;
+	return 1;
+}
+
+void dfs_lazy_unpin(dfs_content *c, void *pin)
+{
+	unpin(c->lazy, pin);
+}
+
 long dfs_lazy_read(dfs_content *c, char *buf, size_t len, uint64_t off,
                    dfs_error *err)
 {
@@ -338,15 +383,7 @@ long dfs_lazy_read(dfs_content *c, char *buf, size_t len, uint64_t off,
 			done += n;
 			continue;
 		}
-		/* the batch holding pos: binary search on the offsets */
-		size_t lo = 0, hi = z->nbatches;
-		while (hi - lo > 1) {
-			size_t mid = (lo + hi) / 2;
-			if (z->batch_off[mid] <= pos)
-				lo = mid;
-			else
-				hi = mid;
-		}
+		size_t lo = batch_of(z, pos);
 		struct slot *s = acquire(c, lo);
 		if (!s) {
 			if (done)

@@ -288,6 +288,9 @@ dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
 long dfs_lazy_read(dfs_content *c, char *buf, size_t len, uint64_t off,
                    dfs_error *err);
 void dfs_lazy_free(struct lazy_csv *z);
+int dfs_lazy_pin(dfs_content *c, uint64_t off, size_t len, const char **data,
+                 size_t *n, void **pin, dfs_error *err);
+void dfs_lazy_unpin(dfs_content *c, void *pin);
 /* Wait until no helper thread of any lazy snapshot runs (view teardown:
  * each holds a snapshot, and through it a log). */
 void dfs_lazy_wait_idle(void);
@@ -301,7 +304,6 @@ void dfs_render_rows(const dfs_log *log, const dfs_module *m, const dfs_records 
 dfs_content *dfs_content_from_buf(dfs_buf *b, dfs_error *err);
 /* Take the text of `n` buffers in order (they are emptied). */
 dfs_content *dfs_content_from_bufs(dfs_buf *b, size_t n, dfs_error *err);
-dfs_content *dfs_content_ref(dfs_content *c);
 /* Content of a generated file for a node (entry locked, log loaded as
  * needed). */
 dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
