@@ -94,16 +94,23 @@ static int read_at(const struct source *src, uint64_t off, size_t len,
 	return 0;
 }
 
+static int region_outside(const struct source *src, dfs_region r, dfs_error *err)
+{
+	if (r.len <= src->size && r.off <= src->size - r.len)
+		return 0;
+	return dfs_error_set(err, DFS_ERR_FORMAT,
+	                     "region [%llu, +%llu) lies outside the file (%llu bytes)",
+	                     (unsigned long long)r.off, (unsigned long long)r.len,
+	                     (unsigned long long)src->size);
+}
+
 /* Read and inflate one region into `out`. */
 static int load_region(const struct source *src, const dfs_log_header *h,
                        dfs_region r, size_t limit, size_t stop_after,
                        dfs_buf *out, dfs_error *err)
 {
-	if (r.len > src->size || r.off > src->size - r.len)
-		return dfs_error_set(err, DFS_ERR_FORMAT,
-		                     "region [%llu, +%llu) lies outside the file (%llu bytes)",
-		                     (unsigned long long)r.off, (unsigned long long)r.len,
-		                     (unsigned long long)src->size);
+	if (region_outside(src, r, err))
+		return -1;
 	unsigned char *raw = malloc(r.len ? r.len : 1);
 	if (!raw)
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
@@ -151,11 +158,8 @@ static int load_region_packed(const struct source *src, const dfs_log_header *h,
                               dfs_region r, size_t limit, dfs_records *out,
                               size_t *produced, dfs_error *err)
 {
-	if (r.len > src->size || r.off > src->size - r.len)
-		return dfs_error_set(err, DFS_ERR_FORMAT,
-		                     "region [%llu, +%llu) lies outside the file (%llu bytes)",
-		                     (unsigned long long)r.off, (unsigned long long)r.len,
-		                     (unsigned long long)src->size);
+	if (region_outside(src, r, err))
+		return -1;
 	/* a big region is read into huge pages: one fault per 2 MiB */
 	dfs_slab space = {0};
 	unsigned char *raw = r.len >= ((size_t)8 << 20) && dfs_slab_reserve(&space, r.len) == 0

@@ -91,6 +91,17 @@ static bool target_room(struct target *t, size_t in_left, unsigned char **p,
 	return true;
 }
 
+/* hand the window to the sink; keep what it left for the next round */
+static int feed_sink(struct target *t, dfs_error *err)
+{
+	size_t used = t->sink(t->ctx, t->win, t->win_len, err);
+	if (used == (size_t)-1)
+		return -1;
+	memmove(t->win, t->win + used, t->win_len - used);
+	t->win_len -= used;
+	return 0;
+}
+
 /* `n` bytes were written where target_room said */
 static int target_wrote(struct target *t, size_t n, dfs_error *err)
 {
@@ -105,12 +116,7 @@ static int target_wrote(struct target *t, size_t n, dfs_error *err)
 		return too_big(err, t->limit);
 	if (t->out || t->win_len < t->win_cap)
 		return 0;
-	size_t used = t->sink(t->ctx, t->win, t->win_len, err);
-	if (used == (size_t)-1)
-		return -1;
-	memmove(t->win, t->win + used, t->win_len - used);
-	t->win_len -= used;
-	return 0;
+	return feed_sink(t, err);
 }
 
 /* the rest of the window, at the end of the region */
@@ -118,12 +124,7 @@ static int target_flush(struct target *t, dfs_error *err)
 {
 	if (t->out || t->win_len == 0)
 		return 0;
-	size_t used = t->sink(t->ctx, t->win, t->win_len, err);
-	if (used == (size_t)-1)
-		return -1;
-	memmove(t->win, t->win + used, t->win_len - used);
-	t->win_len -= used;
-	return 0;
+	return feed_sink(t, err);
 }
 
 static int truncated(dfs_error *err)
@@ -387,8 +388,9 @@ int dfs_region_inflate(int comp_type, const unsigned char *data, size_t len,
 		out->len = start + stop_after;
 		out->data[out->len] = '\0';
 	}
-	/* give back what the last growth step did not use */
-	if (ret == 0 && out->cap > out->len + ((size_t)1 << 20)) {
+	/* give back what the last growth step did not use (a name table is
+	 * kept as it is, and most are far smaller than one step) */
+	if (ret == 0 && out->cap > out->len + 4096) {
 		char *p = realloc(out->data, out->len + 1);
 		if (p) {
 			out->data = p;

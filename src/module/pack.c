@@ -95,13 +95,13 @@ static int grow_data(dfs_records *r, size_t bytes)
 	return 0;
 }
 
-/* The non-zero words of rec (nw words) in order into vals, their bitmap
- * into bits; returns how many.  vals has room for nw words. */
-static size_t compress_words(const unsigned char *rec, size_t nw, uint64_t *bits,
-                             unsigned char *vals)
+/* The non-zero words w..nw-1 of rec in order into vals after the n
+ * already there, their bits into bits; returns the new count.  vals has
+ * room for nw words. */
+static size_t compress_words(const unsigned char *rec, size_t w, size_t nw,
+                             uint64_t *bits, unsigned char *vals, size_t n)
 {
-	size_t n = 0;
-	for (size_t w = 0; w < nw; w++) {
+	for (; w < nw; w++) {
 		uint64_t x;
 		memcpy(&x, rec + 8 * w, 8);
 		/* store every word, advance past the non-zero ones only */
@@ -130,15 +130,7 @@ static size_t compress_words_avx512(const unsigned char *rec, size_t nw,
 		bits[w / 64] |= (uint64_t)nz << (w % 64);
 		n += (size_t)__builtin_popcount(nz);
 	}
-	for (; w < nw; w++) {
-		uint64_t x;
-		memcpy(&x, rec + 8 * w, 8);
-		memcpy(vals + 8 * n, &x, 8);
-		uint64_t nz = x != 0;
-		bits[w / 64] |= nz << (w % 64);
-		n += nz;
-	}
-	return n;
+	return compress_words(rec, w, nw, bits, vals, n);
 }
 #endif
 
@@ -170,7 +162,7 @@ int dfs_records_pack_add(dfs_records *r, const unsigned char *rec)
 		n = compress_words_avx512(rec, nw, bits, vals);
 	else
 #endif
-		n = compress_words(rec, nw, bits, vals);
+		n = compress_words(rec, 0, nw, bits, vals, 0);
 	memcpy(r->data + r->size, bits, nb * 8);
 	size_t end = r->size / 8 + nb + n;
 	if (end > UINT32_MAX)

@@ -10,6 +10,7 @@
 #include "darshanfs/csv.h"
 #include "darshanfs/hash.h"
 #include "darshanfs/report.h"
+#include "darshanfs/workers.h"
 #include "darshanfs/writer.h"
 #include "view/view_int.h"
 
@@ -106,14 +107,9 @@ uint64_t dfs_content_size(const dfs_content *c)
 	return c->size;
 }
 
-long dfs_content_read(dfs_content *c, char *buf, size_t len, uint64_t off,
-                      dfs_error *err)
+/* the chunk holding `off` (< size): binary search on the chunk offsets */
+static size_t chunk_of(const dfs_content *c, uint64_t off)
 {
-	if (off >= c->size || len == 0)
-		return 0;
-	if (c->lazy)
-		return dfs_lazy_read(c, buf, len, off, err);
-	/* the chunk holding `off`: binary search on the chunk offsets */
 	size_t lo = 0, hi = c->nchunks;
 	while (hi - lo > 1) {
 		size_t mid = (lo + hi) / 2;
@@ -122,6 +118,17 @@ long dfs_content_read(dfs_content *c, char *buf, size_t len, uint64_t off,
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+long dfs_content_read(dfs_content *c, char *buf, size_t len, uint64_t off,
+                      dfs_error *err)
+{
+	if (off >= c->size || len == 0)
+		return 0;
+	if (c->lazy)
+		return dfs_lazy_read(c, buf, len, off, err);
+	size_t lo = chunk_of(c, off);
 	size_t done = 0;
 	for (size_t i = lo; i < c->nchunks && done < len; i++) {
 		const struct content_chunk *ch = &c->chunks[i];
@@ -148,15 +155,7 @@ int dfs_content_pin(dfs_content *c, uint64_t off, size_t len, const char **data,
 		len = (size_t)(c->size - off);
 	if (c->lazy)
 		return dfs_lazy_pin(c, off, len, data, n, pin, err);
-	size_t lo = 0, hi = c->nchunks;
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-		if (c->chunks[mid].off <= off)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	const struct content_chunk *ch = &c->chunks[lo];
+	const struct content_chunk *ch = &c->chunks[chunk_of(c, off)];
 	if (off + len > ch->off + ch->len)
 		return 0;
 	*data = ch->data + (off - ch->off);
@@ -331,12 +330,7 @@ static dfs_content *render_records(const struct loaded *l,
 	}
 	j->chunks[0].len = head.len;
 	j->chunks[0].data = dfs_buf_detach(&head, NULL);
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t threads = cpus > 1 ? (size_t)cpus : 1;
-	if (threads > MAX_RENDER_THREADS)
-		threads = MAX_RENDER_THREADS;
-	if (threads > j->nchunks)
-		threads = j->nchunks ? j->nchunks : 1;
+	size_t threads = dfs_workers(MAX_RENDER_THREADS, j->nchunks);
 	/* a first guess at each thread's share of the text: a row takes a
 	 * few bytes per field; address space is reserved, not memory */
 	size_t rows = s->count / threads + ROWS_PER_CHUNK;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "darshanfs/csv.h"
+#include "darshanfs/workers.h"
 #include "view/view_int.h"
 
 #define COMBINED (-1)
@@ -327,12 +328,7 @@ static void *worker(void *arg)
 
 static void summarize_all(dfs_view *v, struct log_item *items, size_t n)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t threads = cpus > 0 ? (size_t)cpus : 1;
-	if (threads > 16)
-		threads = 16;
-	if (threads > n)
-		threads = n;
+	size_t threads = dfs_workers(16, n);
 	struct pool p = {v, items, n, 0};
 	pthread_t tid[16];
 	size_t started = 0;

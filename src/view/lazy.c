@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "darshanfs/csv.h"
+#include "darshanfs/workers.h"
 #include "view/view_int.h"
 
 #define LAZY_ROWS 4096      /* rows of a batch (about 2 MiB of POSIX text) */
@@ -135,12 +136,7 @@ static int measure(struct lazy_csv *z, uint32_t *row_len)
 		struct measure_job j = {.z = z, .row_len = row_len};
 		atomic_init(&j.next, 0);
 		atomic_init(&j.failed, false);
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		size_t threads = cpus > 1 ? (size_t)cpus : 1;
-		if (threads > MAX_MEASURE_THREADS)
-			threads = MAX_MEASURE_THREADS;
-		if (threads > z->nbatches)
-			threads = z->nbatches ? z->nbatches : 1;
+		size_t threads = dfs_workers(MAX_MEASURE_THREADS, z->nbatches);
 		pthread_t tid[MAX_MEASURE_THREADS];
 		size_t started = 0;
 		for (size_t t = 1; t < threads; t++)
