@@ -2,7 +2,10 @@
  *
  * A records.csv snapshot of the log's own records does not hold its text:
  * it holds a reference to the decoded log, its own copy of the selection
- * and the byte offset of every batch of LAZY_ROWS rows.  A read renders
+ * and the byte offset of every batch of LAZY_ROWS rows (and the text of
+ * the first quarter of the batches, up to LAZY_KEEP bytes, as the
+ * measuring rendered it: a reader starts on those while the rest is
+ * rendered ahead of it).  A read renders
  * the batch it falls in into one of a few reusable buffers, and helper
  * threads render the next batches meanwhile, so a sequential reader finds
  * them ready and the rendering runs on the other core while the kernel
@@ -24,6 +27,7 @@
 #define LAZY_SLOTS 8        /* batches kept rendered */
 #define LAZY_AHEAD 2        /* batches rendered ahead of a reader */
 #define MAX_MEASURE_THREADS 8
+#define LAZY_KEEP ((size_t)128 << 20)
 
 enum slot_state { SLOT_EMPTY, SLOT_RENDERING, SLOT_READY };
 
@@ -45,6 +49,8 @@ struct lazy_csv {
 	size_t head_len;
 	size_t nbatches;
 	uint64_t *batch_off;      /* nbatches + 1 offsets; [0] = head_len */
+	char **kept;              /* per batch: its text kept from measuring */
+	size_t kept_bytes;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct slot slots[LAZY_SLOTS];
@@ -91,7 +97,24 @@ struct measure_job {
 	uint32_t *row_len;
 	atomic_size_t next;
 	atomic_bool failed;
+	atomic_size_t kept;       /* bytes of text kept so far */
 };
+
+/* Keep the text of batch `b` (taken from *b) when it is among the first
+ * quarter and the budget allows. */
+static void maybe_keep(struct measure_job *j, size_t batch, dfs_buf *b)
+{
+	struct lazy_csv *z = j->z;
+	if (!z->kept || batch >= z->nbatches / 4)
+		return;
+	size_t was = atomic_load(&j->kept);
+	do {
+		if (was + b->len > LAZY_KEEP)
+			return;
+	} while (!atomic_compare_exchange_weak(&j->kept, &was, was + b->len));
+	z->kept[batch] = dfs_buf_detach(b, NULL);
+	dfs_buf_init(b);
+}
 
 static void *measure_worker(void *arg)
 {
@@ -111,6 +134,7 @@ static void *measure_worker(void *arg)
 			break;
 		}
 		z->batch_off[batch + 1] = b.len;   /* a length until summed */
+		maybe_keep(j, batch, &b);
 	}
 	dfs_buf_free(&b);
 	return NULL;
@@ -136,6 +160,9 @@ static int measure(struct lazy_csv *z, uint32_t *row_len)
 		struct measure_job j = {.z = z, .row_len = row_len};
 		atomic_init(&j.next, 0);
 		atomic_init(&j.failed, false);
+		atomic_init(&j.kept, 0);
+		if (z->nbatches >= 4)
+			z->kept = calloc(z->nbatches, sizeof(char *));
 		size_t threads = dfs_workers(MAX_MEASURE_THREADS, z->nbatches);
 		pthread_t tid[MAX_MEASURE_THREADS];
 		size_t started = 0;
@@ -147,6 +174,7 @@ static int measure(struct lazy_csv *z, uint32_t *row_len)
 			pthread_join(tid[t], NULL);
 		if (atomic_load(&j.failed))
 			return -1;
+		z->kept_bytes = atomic_load(&j.kept);
 	}
 	z->batch_off[0] = z->head_len;
 	for (size_t b = 0; b < z->nbatches; b++)
@@ -240,7 +268,7 @@ static void render_ahead(dfs_content *c, size_t b)
 {
 	struct lazy_csv *z = c->lazy;
 	for (size_t d = 1; d <= LAZY_AHEAD && b + d < z->nbatches; d++) {
-		if (find_slot(z, b + d))
+		if (find_slot(z, b + d) || (z->kept && z->kept[b + d]))
 			continue;
 		struct slot *s = victim(z, b);
 		struct ahead_arg *a = s ? malloc(sizeof(*a)) : NULL;
@@ -314,6 +342,17 @@ static struct slot *acquire(dfs_content *c, size_t b)
 	return s;
 }
 
+/* A reader is in kept batch b: have the batches after it rendered. */
+static void start_ahead(dfs_content *c, size_t b)
+{
+	struct lazy_csv *z = c->lazy;
+	if (b + 1 >= z->nbatches || z->kept[b + 1])
+		return;
+	pthread_mutex_lock(&z->lock);
+	render_ahead(c, b);
+	pthread_mutex_unlock(&z->lock);
+}
+
 static void unpin(struct lazy_csv *z, struct slot *s)
 {
 	pthread_mutex_lock(&z->lock);
@@ -350,6 +389,12 @@ int dfs_lazy_pin(dfs_content *c, uint64_t off, size_t len, const char **data,
 	size_t b = batch_of(z, off);
 	if (off + len > z->batch_off[b + 1])
 		return 0;
+	if (z->kept && z->kept[b]) {
+		*data = z->kept[b] + (off - z->batch_off[b]);
+		*n = len;
+		start_ahead(c, b);
+		return 1;
+	}
 	struct slot *s = acquire(c, b);
 	if (!s)
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory rendering records.csv");
@@ -380,6 +425,16 @@ long dfs_lazy_read(dfs_content *c, char *buf, size_t len, uint64_t off,
 			continue;
 		}
 		size_t lo = batch_of(z, pos);
+		if (z->kept && z->kept[lo]) {
+			size_t from = (size_t)(pos - z->batch_off[lo]);
+			size_t n = (size_t)(z->batch_off[lo + 1] - pos);
+			if (n > len - done)
+				n = len - done;
+			memcpy(buf + done, z->kept[lo] + from, n);
+			done += n;
+			start_ahead(c, lo);
+			continue;
+		}
 		struct slot *s = acquire(c, lo);
 		if (!s) {
 			if (done)
@@ -411,6 +466,9 @@ void dfs_lazy_free(struct lazy_csv *z)
 	pthread_mutex_unlock(&z->lock);
 	for (size_t i = 0; i < LAZY_SLOTS; i++)
 		dfs_buf_free(&z->slots[i].text);
+	for (size_t b = 0; z->kept && b < z->nbatches; b++)
+		free(z->kept[b]);
+	free(z->kept);
 	pthread_mutex_destroy(&z->lock);
 	pthread_cond_destroy(&z->cond);
 	dfs_log_release(z->log);
@@ -424,7 +482,8 @@ size_t dfs_lazy_memory(const dfs_content *c)
 {
 	const struct lazy_csv *z = c->lazy;
 	size_t batch = z->nbatches ? (size_t)(c->size / z->nbatches) : 0;
-	return sizeof(*z) + z->head_len + (z->index ? z->count * sizeof(size_t) : 0) +
+	return sizeof(*z) + z->head_len + z->kept_bytes +
+	       (z->index ? z->count * sizeof(size_t) : 0) +
 	       (z->nbatches + 1) * sizeof(uint64_t) +
 	       (LAZY_SLOTS < z->nbatches ? LAZY_SLOTS : z->nbatches) * batch;
 }

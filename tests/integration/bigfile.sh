@@ -1,0 +1,64 @@
+#!/bin/bash
+# bigfile.sh - records.csv of a log too big to be rendered at once: it is
+# rendered on demand in batches of rows (src/view/lazy.c), the first ones
+# kept from measuring, the others rendered ahead of the reader by helper
+# threads.  A generated log of 40,000 POSIX records (10 batches) is read
+# through the mount, whole and filtered, by the readers of readers.py (odd
+# chunk sizes, preads at odd offsets across batch ends, mmaps) and by four
+# threads at once, and must equal what darshanfs-cat prints.
+NO_SHARED_LOGS=1
+. "$(dirname "$0")/lib.sh"
+
+GEN=$(dirname "$DFS_CAT")/darshanfs-gen
+[ -x "$GEN" ] || skip "$GEN is not built"
+SRC=$TMP/src MNT=$TMP/mnt
+mkdir -p "$SRC"
+t "$GEN" -n 40000 -o "$SRC/big.darshan" >/dev/null || fail "darshanfs-gen failed"
+L=$MNT/big.darshan
+FILTER='POSIX_BYTES_READ > 0 and rank != 0'
+
+t "$DFS_CAT" "$SRC/big.darshan" POSIX/records.csv >"$TMP/all.csv" ||
+	fail "darshanfs-cat records.csv failed"
+t "$DFS_CAT" -w "POSIX/filter=$FILTER" "$SRC/big.darshan" POSIX/records.csv >"$TMP/sel.csv" ||
+	fail "darshanfs-cat of the filtered records.csv failed"
+rows=$(($(wc -l <"$TMP/all.csv") - 1)) sel=$(($(wc -l <"$TMP/sel.csv") - 1))
+[ "$rows" -ge 40000 ] || fail "the generated log has $rows POSIX rows"
+[ "$sel" -gt 4096 ] && [ "$sel" -lt "$rows" ] || fail "the filter selects $sel of $rows rows"
+
+dfs_mount "$SRC" "$MNT"
+printf '%s\t%s\n' "$L/POSIX/records.csv" "$TMP/all.csv" >"$TMP/list"
+t python3 "$IT_DIR/readers.py" "$TMP/list" >"$TMP/out" || fail "records.csv read through the mount differs (above)"
+echo "$FILTER" >"$L/POSIX/filter" || fail "the filter was refused"
+printf '%s\t%s\n' "$L/POSIX/records.csv" "$TMP/sel.csv" >"$TMP/list"
+t python3 "$IT_DIR/readers.py" "$TMP/list" >>"$TMP/out" || fail "the filtered records.csv differs (above)"
+say "ok: $rows rows and a selection of $sel read every way equal darshanfs-cat"
+
+# four readers at once, each in its own chunk size, of a fresh snapshot
+: >"$L/POSIX/filter"
+emptied=0
+for i in $(seq 50); do [ -s "$L/POSIX/filter" ] || { emptied=1; break; }; sleep 0.05; done
+[ "$emptied" = 1 ] || fail "the filter did not clear"
+t python3 - "$L/POSIX/records.csv" "$TMP/all.csv" <<'PY' || fail "concurrent readers got other bytes (above)"
+import sys, threading
+path, ref = sys.argv[1], open(sys.argv[2], "rb").read()
+bad = []
+def reader(size):
+    out = bytearray()
+    with open(path, "rb", buffering=0) as f:
+        while True:
+            b = f.read(size)
+            if not b:
+                break
+            out += b
+    if bytes(out) != ref:
+        bad.append(f"{size}-byte reads: {len(out)} bytes, want {len(ref)}")
+ts = [threading.Thread(target=reader, args=(s,)) for s in (4096, 65536, 131072, 1000003)]
+for t in ts: t.start()
+for t in ts: t.join()
+for b in bad: print("  " + b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+say "ok: four concurrent readers read the same bytes"
+dfs_alive "$MNT"
+dfs_umount "$MNT"
+say PASS
