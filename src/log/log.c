@@ -152,6 +152,18 @@ static size_t pack_window(void *ctx, const unsigned char *data, size_t len,
 	return n * ps->size;
 }
 
+struct region_reader {
+	const struct source *src;
+	uint64_t base;          /* file offset of the region */
+};
+
+static int read_piece(void *ctx, uint64_t off, void *buf, size_t len,
+                      dfs_error *err)
+{
+	const struct region_reader *rr = ctx;
+	return read_at(rr->src, rr->base + off, len, buf, err);
+}
+
 /* Inflate region `r` into packed records; *produced gets the inflated
  * size (a partial last record is dropped, as darshan-parser drops it). */
 static int load_region_packed(const struct source *src, const dfs_log_header *h,
@@ -160,26 +172,17 @@ static int load_region_packed(const struct source *src, const dfs_log_header *h,
 {
 	if (region_outside(src, r, err))
 		return -1;
-	/* a big region is read into huge pages: one fault per 2 MiB */
-	dfs_slab space = {0};
-	unsigned char *raw = r.len >= ((size_t)8 << 20) && dfs_slab_reserve(&space, r.len) == 0
-	                     ? (unsigned char *)space.base : malloc(r.len ? r.len : 1);
-	if (!raw)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	struct pack_sink ps = {out, out->module->record_size, 0};
 	/* records compress 4 to 20 times and pack to about a third: room
 	 * for the common case, without copies as the set grows */
 	size_t guess = r.len < SIZE_MAX / 8 ? (size_t)r.len * 8 : SIZE_MAX;
 	dfs_records_pack_reserve(out, limit && guess > limit ? limit : guess);
+	/* the compressed bytes are read a few MiB at a time, not held whole */
+	struct region_reader rr = {src, r.off};
 	size_t leftover = 0;
-	int ret = read_at(src, r.off, r.len, raw, err);
-	if (ret == 0)
-		ret = dfs_region_stream(h->comp_type, raw, r.len, limit, ps.size,
-		                        pack_window, &ps, &leftover, err);
-	if (space.base)
-		dfs_slab_release(&space);
-	else
-		free(raw);
+	int ret = dfs_region_stream(h->comp_type, src->mem ? src->mem + r.off : NULL,
+	                            r.len, read_piece, &rr, limit, ps.size,
+	                            pack_window, &ps, &leftover, err);
 	dfs_records_pack_trim(out);
 	*produced = ps.used + leftover;
 	return ret;

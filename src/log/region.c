@@ -133,17 +133,52 @@ static int truncated(dfs_error *err)
 	                     "compressed data ends in the middle of a stream");
 }
 
+/* ---- input ---------------------------------------------------------------- */
+
+/* The compressed bytes: the whole region in memory, or read a piece at a
+ * time (a region of a file need not be held whole either). */
+struct input {
+	const unsigned char *mem;
+	dfs_region_reader read;
+	void *ctx;
+	size_t len;               /* of the region */
+	unsigned char *buf;       /* pieces read */
+	size_t cap;
+};
+
+#define INPUT_PIECE ((size_t)4 << 20)
+
+/* The bytes from region offset `pos` on: *p and *n (0 at the end). */
+static int input_at(struct input *in, size_t pos, const unsigned char **p,
+                    size_t *n, dfs_error *err)
+{
+	*p = NULL;
+	*n = 0;
+	if (pos >= in->len)
+		return 0;
+	size_t want = in->len - pos;
+	if (in->mem) {
+		*p = in->mem + pos;
+	} else {
+		if (want > in->cap)
+			want = in->cap;
+		if (in->read(in->ctx, pos, in->buf, want, err))
+			return -1;
+		*p = in->buf;
+	}
+	*n = want > UINT32_MAX ? UINT32_MAX : want;
+	return 0;
+}
+
 /* ---- zlib ----------------------------------------------------------------- */
 
-static int inflate_zlib(const unsigned char *data, size_t len,
-                        struct target *t, dfs_error *err)
+static int inflate_zlib(struct input *in, struct target *t, dfs_error *err)
 {
 	z_stream zs;
 	memset(&zs, 0, sizeof(zs));
 	if (inflateInit(&zs) != Z_OK)
 		return dfs_error_set(err, DFS_ERR_NOMEM, "cannot start zlib");
-	const unsigned char *in = data;
-	size_t in_left = len;
+	size_t pos = 0;           /* region offset of zs.next_in */
 	int ret = 0;
 	bool in_stream = false;   /* a stream has started and not ended */
 	for (;;) {
@@ -152,31 +187,34 @@ static int inflate_zlib(const unsigned char *data, size_t len,
 			break;
 		}
 		if (zs.avail_in == 0) {
-			if (in_left == 0)
+			if (pos >= in->len)
 				break;
-			size_t n = in_left > UINT_MAX ? UINT_MAX : in_left;
-			zs.next_in = (unsigned char *)in;
+			const unsigned char *p;
+			size_t n;
+			if ((ret = input_at(in, pos, &p, &n, err)))
+				break;
+			zs.next_in = (unsigned char *)p;
 			zs.avail_in = (unsigned)n;
-			in += n;
-			in_left -= n;
 		}
 		in_stream = true;
 		unsigned char *p;
 		size_t room;
-		if (!target_room(t, in_left + zs.avail_in, &p, &room)) {
+		if (!target_room(t, in->len - pos, &p, &room)) {
 			ret = dfs_error_set(err, DFS_ERR_NOMEM,
 			                    "out of memory inflating a region");
 			break;
 		}
 		zs.next_out = p;
 		zs.avail_out = (unsigned)room;
+		unsigned before = zs.avail_in;
 		int z = inflate(&zs, Z_NO_FLUSH);
+		pos += before - zs.avail_in;
 		if ((ret = target_wrote(t, room - zs.avail_out, err)))
 			break;
 		if (z == Z_STREAM_END) {
 			in_stream = false;
 			/* another stream may follow in the same region */
-			if (zs.avail_in == 0 && in_left == 0)
+			if (pos >= in->len)
 				break;
 			inflateReset(&zs);
 			continue;
@@ -197,33 +235,44 @@ static int inflate_zlib(const unsigned char *data, size_t len,
 /* ---- igzip ---------------------------------------------------------------- */
 
 #ifdef DFS_HAVE_ISAL
-/* 1: bad data (the caller asks zlib what is wrong), 0 done, -1 error set */
-static int inflate_isal(const unsigned char *data, size_t len,
-                        struct target *t, dfs_error *err)
+/* A stream of igzip starting at region offset pos. */
+static int isal_start(struct inflate_state *st, struct input *in, size_t pos,
+                      dfs_error *err)
 {
-	if (len > UINT32_MAX)
-		return 1;
+	const unsigned char *p;
+	size_t n;
+	isal_inflate_init(st);
+	st->crc_flag = ISAL_ZLIB;
+	if (input_at(in, pos, &p, &n, err))
+		return -1;
+	st->next_in = (uint8_t *)p;
+	st->avail_in = (uint32_t)n;
+	return 0;
+}
+
+/* 1: bad data (the caller asks zlib what is wrong), 0 done, -1 error set */
+static int inflate_isal(struct input *in, struct target *t, dfs_error *err)
+{
 	struct inflate_state *st = malloc(sizeof(*st));
 	if (!st)
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-	isal_inflate_init(st);
-	st->crc_flag = ISAL_ZLIB;
-	st->next_in = (uint8_t *)data;
-	st->avail_in = (uint32_t)len;
-	int ret = 0;
-	for (;;) {
+	size_t pos = 0;           /* region offset of st->next_in */
+	int ret = isal_start(st, in, 0, err);
+	while (ret == 0) {
 		if (target_full(t))
 			break;
 		unsigned char *p;
 		size_t room;
-		if (!target_room(t, st->avail_in, &p, &room)) {
+		if (!target_room(t, in->len - pos, &p, &room)) {
 			ret = dfs_error_set(err, DFS_ERR_NOMEM,
 			                    "out of memory inflating a region");
 			break;
 		}
 		st->next_out = p;
 		st->avail_out = (uint32_t)room;
+		uint32_t before = st->avail_in;
 		int rc = isal_inflate(st);
+		pos += before - st->avail_in;
 		size_t got = room - st->avail_out;
 		if (rc != ISAL_DECOMP_OK) {
 			ret = 1;
@@ -232,22 +281,28 @@ static int inflate_isal(const unsigned char *data, size_t len,
 		if ((ret = target_wrote(t, got, err)))
 			break;
 		if (st->block_state == ISAL_BLOCK_FINISH) {
-			if (st->avail_in == 0 && st->read_in_length < 8)
+			/* igzip may have read bytes past the stream's end into
+			 * its bit buffer: the next stream starts that far back */
+			size_t back = st->read_in_length > 0 ? (size_t)st->read_in_length / 8 : 0;
+			size_t end = pos - back;
+			if (end >= in->len)
 				break;
-			/* another stream follows in the same region; igzip may
-			 * have read some of its bytes ahead into its bit buffer */
-			uint32_t back = st->read_in_length > 0 ? (uint32_t)st->read_in_length / 8 : 0;
-			uint8_t *next = st->next_in - back;
-			uint32_t left = st->avail_in + back;
-			isal_inflate_init(st);
-			st->crc_flag = ISAL_ZLIB;
-			st->next_in = next;
-			st->avail_in = left;
+			/* another stream follows in the same region */
+			pos = end;
+			ret = isal_start(st, in, pos, err);
 			continue;
 		}
-		if (st->avail_in == 0 && got == 0) {
-			ret = 1;   /* ends in the middle of a stream */
-			break;
+		if (st->avail_in == 0) {
+			if (pos < in->len) {
+				const unsigned char *q;
+				size_t n;
+				if ((ret = input_at(in, pos, &q, &n, err)))
+					break;
+				st->next_in = (uint8_t *)q;
+				st->avail_in = (uint32_t)n;
+			} else if (got == 0) {
+				ret = 1;   /* ends in the middle of a stream */
+			}
 		}
 	}
 	free(st);
@@ -255,12 +310,11 @@ static int inflate_isal(const unsigned char *data, size_t len,
 }
 #endif
 
-static int inflate_zlib_fast(const unsigned char *data, size_t len,
-                             struct target *t, dfs_error *err)
+static int inflate_zlib_fast(struct input *in, struct target *t, dfs_error *err)
 {
 #ifdef DFS_HAVE_ISAL
 	size_t start = t->out ? t->out->len : 0;
-	int r = inflate_isal(data, len, t, err);
+	int r = inflate_isal(in, t, err);
 	if (r != 1)
 		return r;
 	/* bad data: zlib starts again and says what is wrong with it (a
@@ -272,47 +326,48 @@ static int inflate_zlib_fast(const unsigned char *data, size_t len,
 	t->produced = 0;
 	t->win_len = 0;
 #endif
-	return inflate_zlib(data, len, t, err);
+	return inflate_zlib(in, t, err);
 }
 
 /* ---- bzip2 ---------------------------------------------------------------- */
 
-static int inflate_bzip2(const unsigned char *data, size_t len,
-                         struct target *t, dfs_error *err)
+static int inflate_bzip2(struct input *in, struct target *t, dfs_error *err)
 {
 	bz_stream bz;
 	memset(&bz, 0, sizeof(bz));
 	if (BZ2_bzDecompressInit(&bz, 0, 0) != BZ_OK)
 		return dfs_error_set(err, DFS_ERR_NOMEM, "cannot start bzip2");
-	const unsigned char *in = data;
-	size_t in_left = len;
+	size_t pos = 0;           /* region offset of bz.next_in */
 	int ret = 0;
 	for (;;) {
 		if (target_full(t))
 			break;
 		if (bz.avail_in == 0) {
-			if (in_left == 0)
+			if (pos >= in->len)
 				break;
-			size_t n = in_left > UINT_MAX ? UINT_MAX : in_left;
-			bz.next_in = (char *)in;
+			const unsigned char *p;
+			size_t n;
+			if ((ret = input_at(in, pos, &p, &n, err)))
+				break;
+			bz.next_in = (char *)p;
 			bz.avail_in = (unsigned)n;
-			in += n;
-			in_left -= n;
 		}
 		unsigned char *p;
 		size_t room;
-		if (!target_room(t, in_left + bz.avail_in, &p, &room)) {
+		if (!target_room(t, in->len - pos, &p, &room)) {
 			ret = dfs_error_set(err, DFS_ERR_NOMEM,
 			                    "out of memory inflating a region");
 			break;
 		}
 		bz.next_out = (char *)p;
 		bz.avail_out = (unsigned)room;
+		unsigned before = bz.avail_in;
 		int z = BZ2_bzDecompress(&bz);
+		pos += before - bz.avail_in;
 		if ((ret = target_wrote(t, room - bz.avail_out, err)))
 			break;
 		if (z == BZ_STREAM_END) {
-			if (bz.avail_in == 0 && in_left == 0)
+			if (pos >= in->len)
 				break;
 			/* restart on the remaining bytes */
 			char *next = bz.next_in;
@@ -331,7 +386,7 @@ static int inflate_bzip2(const unsigned char *data, size_t len,
 			                    "unable to decompress bzip2 data (error %d)", z);
 			break;
 		}
-		if (bz.avail_in == 0 && in_left == 0 && bz.avail_out != 0) {
+		if (bz.avail_in == 0 && pos >= in->len && bz.avail_out != 0) {
 			ret = truncated(err);
 			break;
 		}
@@ -342,34 +397,38 @@ static int inflate_bzip2(const unsigned char *data, size_t len,
 
 /* ---- none ----------------------------------------------------------------- */
 
-static int copy_plain(const unsigned char *data, size_t len, struct target *t,
-                      dfs_error *err)
+static int copy_plain(struct input *in, struct target *t, dfs_error *err)
 {
-	while (len > 0 && !target_full(t)) {
+	size_t pos = 0;
+	const unsigned char *data = NULL;
+	size_t avail = 0;
+	while (pos < in->len && !target_full(t)) {
+		if (avail == 0 && input_at(in, pos, &data, &avail, err))
+			return -1;
 		unsigned char *p;
 		size_t room;
-		if (!target_room(t, len, &p, &room))
+		if (!target_room(t, in->len - pos, &p, &room))
 			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-		size_t n = len < room ? len : room;
+		size_t n = avail < room ? avail : room;
 		memcpy(p, data, n);
 		data += n;
-		len -= n;
+		avail -= n;
+		pos += n;
 		if (target_wrote(t, n, err))
 			return -1;
 	}
 	return 0;
 }
 
-static int run(int comp_type, const unsigned char *data, size_t len,
-               struct target *t, dfs_error *err)
+static int run(int comp_type, struct input *in, struct target *t, dfs_error *err)
 {
 	switch (comp_type) {
 	case DFS_COMP_ZLIB:
-		return inflate_zlib_fast(data, len, t, err);
+		return inflate_zlib_fast(in, t, err);
 	case DFS_COMP_BZIP2:
-		return inflate_bzip2(data, len, t, err);
+		return inflate_bzip2(in, t, err);
 	case DFS_COMP_NONE:
-		return copy_plain(data, len, t, err);
+		return copy_plain(in, t, err);
 	}
 	return dfs_error_set(err, DFS_ERR_FORMAT, "invalid compression type %d",
 	                     comp_type);
@@ -382,8 +441,9 @@ int dfs_region_inflate(int comp_type, const unsigned char *data, size_t len,
                        dfs_error *err)
 {
 	struct target t = {.limit = limit, .stop_after = stop_after, .out = out};
+	struct input in = {.mem = data, .len = len};
 	size_t start = out->len;
-	int ret = run(comp_type, data, len, &t, err);
+	int ret = run(comp_type, &in, &t, err);
 	if (ret == 0 && stop_after && out->len - start > stop_after) {
 		out->len = start + stop_after;
 		out->data[out->len] = '\0';
@@ -401,21 +461,31 @@ int dfs_region_inflate(int comp_type, const unsigned char *data, size_t len,
 }
 
 int dfs_region_stream(int comp_type, const unsigned char *data, size_t len,
-                      size_t limit, size_t unit, dfs_region_sink sink,
-                      void *ctx, size_t *leftover, dfs_error *err)
+                      dfs_region_reader read, void *read_ctx, size_t limit,
+                      size_t unit, dfs_region_sink sink, void *ctx,
+                      size_t *leftover, dfs_error *err)
 {
 	size_t cap = WINDOW;
 	if (unit > cap / 4)
 		cap = unit * 4;
 	struct target t = {.limit = limit, .sink = sink, .ctx = ctx, .win_cap = cap};
+	struct input in = {.mem = data, .read = read, .ctx = read_ctx, .len = len};
+	if (!data) {
+		in.cap = len < INPUT_PIECE ? (len ? len : 1) : INPUT_PIECE;
+		in.buf = malloc(in.cap);
+	}
 	t.win = malloc(cap);
-	if (!t.win)
+	if (!t.win || (!data && !in.buf)) {
+		free(t.win);
+		free(in.buf);
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-	int ret = run(comp_type, data, len, &t, err);
+	}
+	int ret = run(comp_type, &in, &t, err);
 	if (ret == 0)
 		ret = target_flush(&t, err);
 	if (leftover)
 		*leftover = t.win_len;
 	free(t.win);
+	free(in.buf);
 	return ret;
 }

@@ -25,12 +25,20 @@ int dfs_region_inflate(int comp_type, const unsigned char *data, size_t len,
 typedef size_t (*dfs_region_sink)(void *ctx, const unsigned char *data,
                                   size_t len, dfs_error *err);
 
+/* Reads `len` bytes at offset `off` of a region into buf; 0 or -1 with
+ * err set. */
+typedef int (*dfs_region_reader)(void *ctx, uint64_t off, void *buf, size_t len,
+                                 dfs_error *err);
+
 /* Decompress a region into a window of about 1 MiB (at least 4 `unit`s)
  * handed to `sink` each time it fills and at the end; nothing else is
- * kept.  `limit` as for dfs_region_inflate.  *leftover (may be NULL) gets
- * the bytes the sink left unused at the end (a partial last record). */
+ * kept.  The compressed bytes are `data` (len bytes), or when `data` is
+ * NULL read a few MiB at a time with `read`.  `limit` as for
+ * dfs_region_inflate.  *leftover (may be NULL) gets the bytes the sink
+ * left unused at the end (a partial last record). */
 int dfs_region_stream(int comp_type, const unsigned char *data, size_t len,
-                      size_t limit, size_t unit, dfs_region_sink sink,
-                      void *ctx, size_t *leftover, dfs_error *err);
+                      dfs_region_reader read, void *read_ctx, size_t limit,
+                      size_t unit, dfs_region_sink sink, void *ctx,
+                      size_t *leftover, dfs_error *err);
 
 #endif

@@ -524,6 +524,53 @@ static size_t collect_window(void *ctx, const unsigned char *data, size_t len,
 	return n;
 }
 
+struct piece_src {
+	const unsigned char *data;
+	size_t len;
+	int reads;
+};
+
+static int read_piece(void *ctx, uint64_t off, void *buf, size_t len, dfs_error *err)
+{
+	struct piece_src *p = ctx;
+	if (off > p->len || len > p->len - off)
+		return dfs_error_set(err, DFS_ERR_IO, "read past the end");
+	memcpy(buf, p->data + off, len);
+	p->reads++;
+	return 0;
+}
+
+/* A region read a few MiB at a time: streams that end inside a piece and
+ * across pieces, whatever igzip read ahead of a stream's end. */
+static void test_stream_pieces(void **state)
+{
+	(void)state;
+	size_t n = (size_t)6 << 20;
+	unsigned char *a = malloc(n);
+	for (size_t i = 0; i < n; i++)
+		a[i] = (unsigned char)((i * 2654435761u) >> 24);   /* hardly compressible */
+	unsigned char *z = malloc(2 * n + 4096);
+	/* 7 streams of uneven sizes back to back */
+	size_t cut[] = {0, 1000, 300000, 1 << 20, 3 << 20, (3 << 20) + 17, 5 << 20, n};
+	size_t zl = 0;
+	for (size_t k = 0; k + 1 < sizeof(cut) / sizeof(cut[0]); k++)
+		zl += zcompress(a + cut[k], cut[k + 1] - cut[k], z + zl, 2 * n + 4096 - zl);
+	for (int comp = 0; comp < 2; comp++) {
+		struct collect c = {DFS_BUF_INIT, 1, 0, 0};
+		struct piece_src src = {comp ? (const unsigned char *)a : z, comp ? n : zl, 0};
+		dfs_error err = {0};
+		/* comp 1: the same bytes stored uncompressed */
+		assert_int_equal(dfs_region_stream(comp ? 2 : 0, NULL, src.len, read_piece, &src,
+		                                   0, 1, collect_window, &c, NULL, &err), 0);
+		assert_int_equal(c.got.len, n);
+		assert_memory_equal(c.got.data, a, n);
+		assert_true(src.reads >= 2);
+		dfs_buf_free(&c.got);
+	}
+	free(a);
+	free(z);
+}
+
 static void test_stream_windows(void **state)
 {
 	(void)state;
@@ -539,8 +586,8 @@ static void test_stream_windows(void **state)
 	struct collect c = {DFS_BUF_INIT, 720, 0, 0};
 	dfs_error err = {0};
 	size_t left = 0;
-	assert_int_equal(dfs_region_stream(0, z, za + zb, 0, 720, collect_window, &c,
-	                                   &left, &err), 0);
+	assert_int_equal(dfs_region_stream(0, z, za + zb, NULL, NULL, 0, 720,
+	                                   collect_window, &c, &left, &err), 0);
 	size_t whole = (2 * n + 5) / 720 * 720;
 	assert_int_equal(c.got.len, whole);
 	assert_int_equal(left, 2 * n + 5 - whole);
@@ -548,26 +595,26 @@ static void test_stream_windows(void **state)
 	assert_true(c.calls >= 3);
 	/* the limit holds while streaming */
 	dfs_buf_reset(&c.got);
-	assert_int_equal(dfs_region_stream(0, z, za + zb, n, 720, collect_window, &c,
-	                                   NULL, &err), -1);
+	assert_int_equal(dfs_region_stream(0, z, za + zb, NULL, NULL, n, 720,
+	                                   collect_window, &c, NULL, &err), -1);
 	assert_int_equal(err.code, DFS_ERR_TOOBIG);
 	/* damaged data: an error with zlib's words, after a reset */
 	dfs_buf_reset(&c.got);
 	z[za + zb / 2] ^= 0xff;
 	c.resets = 0;
-	assert_int_equal(dfs_region_stream(0, z, za + zb, 0, 720, collect_window, &c,
-	                                   NULL, &err), -1);
+	assert_int_equal(dfs_region_stream(0, z, za + zb, NULL, NULL, 0, 720,
+	                                   collect_window, &c, NULL, &err), -1);
 	assert_int_equal(err.code, DFS_ERR_FORMAT);
 	assert_non_null(strstr(err.msg, "inflate"));
 	/* cut short */
 	z[za + zb / 2] ^= 0xff;
-	assert_int_equal(dfs_region_stream(0, z, za + zb / 2, 0, 720, collect_window, &c,
-	                                   NULL, &err), -1);
+	assert_int_equal(dfs_region_stream(0, z, za + zb / 2, NULL, NULL, 0, 720,
+	                                   collect_window, &c, NULL, &err), -1);
 	assert_int_equal(err.code, DFS_ERR_FORMAT);
 	/* uncompressed and bzip2 regions stream too */
 	dfs_buf_reset(&c.got);
-	assert_int_equal(dfs_region_stream(2, a, 5000, 0, 720, collect_window, &c,
-	                                   &left, &err), 0);
+	assert_int_equal(dfs_region_stream(2, a, 5000, NULL, NULL, 0, 720,
+	                                   collect_window, &c, &left, &err), 0);
 	assert_int_equal(c.got.len, 5000 / 720 * 720);
 	assert_int_equal(left, 5000 % 720);
 	dfs_buf_free(&c.got);
@@ -642,6 +689,7 @@ int main(void)
 		cmocka_unit_test(test_inflate_zlib_streams),
 		cmocka_unit_test(test_inflate_bzip2_and_none),
 		cmocka_unit_test(test_stream_windows),
+		cmocka_unit_test(test_stream_pieces),
 		cmocka_unit_test(test_pack_roundtrip),
 		cmocka_unit_test(test_posix_v3),
 		cmocka_unit_test(test_posix_v1_v2),
