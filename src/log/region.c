@@ -144,6 +144,7 @@ struct input {
 	size_t len;               /* of the region */
 	unsigned char *buf;       /* pieces read */
 	size_t cap;
+	size_t base, have;        /* the piece in buf: region offset, bytes */
 };
 
 #define INPUT_PIECE ((size_t)4 << 20)
@@ -159,11 +160,17 @@ static int input_at(struct input *in, size_t pos, const unsigned char **p,
 	size_t want = in->len - pos;
 	if (in->mem) {
 		*p = in->mem + pos;
+	} else if (pos >= in->base && pos < in->base + in->have) {
+		/* still in the piece read last (a stream ended inside it) */
+		*p = in->buf + (pos - in->base);
+		want = in->base + in->have - pos;
 	} else {
 		if (want > in->cap)
 			want = in->cap;
 		if (in->read(in->ctx, pos, in->buf, want, err))
 			return -1;
+		in->base = pos;
+		in->have = want;
 		*p = in->buf;
 	}
 	*n = want > UINT32_MAX ? UINT32_MAX : want;

@@ -547,8 +547,13 @@ static void test_stream_pieces(void **state)
 	(void)state;
 	size_t n = (size_t)6 << 20;
 	unsigned char *a = malloc(n);
-	for (size_t i = 0; i < n; i++)
-		a[i] = (unsigned char)((i * 2654435761u) >> 24);   /* hardly compressible */
+	uint64_t x = 88172645463325252ULL;   /* xorshift: incompressible */
+	for (size_t i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		a[i] = (unsigned char)x;
+	}
 	unsigned char *z = malloc(2 * n + 4096);
 	/* 7 streams of uneven sizes back to back */
 	size_t cut[] = {0, 1000, 300000, 1 << 20, 3 << 20, (3 << 20) + 17, 5 << 20, n};
@@ -564,9 +569,27 @@ static void test_stream_pieces(void **state)
 		                                   0, 1, collect_window, &c, NULL, &err), 0);
 		assert_int_equal(c.got.len, n);
 		assert_memory_equal(c.got.data, a, n);
-		assert_true(src.reads >= 2);
+		assert_true(src.len > ((size_t)4 << 20) && src.reads >= 2);
+		assert_int_equal(c.resets, 0);   /* no fallback: the fast path read it */
 		dfs_buf_free(&c.got);
 	}
+	/* compressible: all seven streams within one piece */
+	for (size_t i = 0; i < n; i++)
+		a[i] = (unsigned char)((i * 2654435761u) >> 24);
+	zl = 0;
+	for (size_t k = 0; k + 1 < sizeof(cut) / sizeof(cut[0]); k++)
+		zl += zcompress(a + cut[k], cut[k + 1] - cut[k], z + zl, 2 * n + 4096 - zl);
+	struct collect c = {DFS_BUF_INIT, 1, 0, 0};
+	struct piece_src src = {z, zl, 0};
+	dfs_error err = {0};
+	assert_int_equal(dfs_region_stream(0, NULL, zl, read_piece, &src, 0, 1,
+	                                   collect_window, &c, NULL, &err), 0);
+	assert_int_equal(c.got.len, n);
+	assert_memory_equal(c.got.data, a, n);
+	assert_int_equal(c.resets, 0);
+	/* a stream that ends inside a piece goes on from it: no read again */
+	assert_int_equal(src.reads, zl > ((size_t)4 << 20) ? 2 : 1);
+	dfs_buf_free(&c.got);
 	free(a);
 	free(z);
 }
