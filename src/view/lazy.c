@@ -112,7 +112,11 @@ static void maybe_keep(struct measure_job *j, size_t batch, dfs_buf *b)
 		if (was + b->len > LAZY_KEEP)
 			return;
 	} while (!atomic_compare_exchange_weak(&j->kept, &was, was + b->len));
-	z->kept[batch] = dfs_buf_detach(b, NULL);
+	size_t len = b->len;
+	char *text = dfs_buf_detach(b, NULL);
+	/* kept for the snapshot's life: without the growth slack */
+	char *exact = realloc(text, len ? len : 1);
+	z->kept[batch] = exact ? exact : text;
 	dfs_buf_init(b);
 }
 
