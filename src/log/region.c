@@ -56,10 +56,10 @@ static bool target_full(const struct target *t)
 	return t->stop_after && t->produced >= t->stop_after;
 }
 
-/* Room for the next output, bounded by the limits: false when out of
- * memory. */
-static bool target_room(struct target *t, size_t in_left, unsigned char **p,
-                        size_t *n)
+/* Room for the next output, bounded by the limits: 0, or -1 with err set
+ * when out of memory. */
+static int target_room(struct target *t, size_t in_left, unsigned char **p,
+                       size_t *n, dfs_error *err)
 {
 	size_t room;
 	if (t->out) {
@@ -82,13 +82,14 @@ static bool target_room(struct target *t, size_t in_left, unsigned char **p,
 		room = 1;
 	if (t->out) {
 		if (!dfs_buf_grow(t->out, room))
-			return false;
+			return dfs_error_set(err, DFS_ERR_NOMEM,
+			                     "out of memory inflating a region");
 		*p = (unsigned char *)t->out->data + t->out->len;
 	} else {
 		*p = t->win + t->win_len;
 	}
 	*n = room;
-	return true;
+	return 0;
 }
 
 /* hand the window to the sink; keep what it left for the next round */
@@ -206,11 +207,8 @@ static int inflate_zlib(struct input *in, struct target *t, dfs_error *err)
 		in_stream = true;
 		unsigned char *p;
 		size_t room;
-		if (!target_room(t, in->len - pos, &p, &room)) {
-			ret = dfs_error_set(err, DFS_ERR_NOMEM,
-			                    "out of memory inflating a region");
+		if ((ret = target_room(t, in->len - pos, &p, &room, err)))
 			break;
-		}
 		zs.next_out = p;
 		zs.avail_out = (unsigned)room;
 		unsigned before = zs.avail_in;
@@ -270,11 +268,8 @@ static int inflate_isal(struct input *in, struct target *t, dfs_error *err)
 			break;
 		unsigned char *p;
 		size_t room;
-		if (!target_room(t, in->len - pos, &p, &room)) {
-			ret = dfs_error_set(err, DFS_ERR_NOMEM,
-			                    "out of memory inflating a region");
+		if ((ret = target_room(t, in->len - pos, &p, &room, err)))
 			break;
-		}
 		st->next_out = p;
 		st->avail_out = (uint32_t)room;
 		uint32_t before = st->avail_in;
@@ -361,11 +356,8 @@ static int inflate_bzip2(struct input *in, struct target *t, dfs_error *err)
 		}
 		unsigned char *p;
 		size_t room;
-		if (!target_room(t, in->len - pos, &p, &room)) {
-			ret = dfs_error_set(err, DFS_ERR_NOMEM,
-			                    "out of memory inflating a region");
+		if ((ret = target_room(t, in->len - pos, &p, &room, err)))
 			break;
-		}
 		bz.next_out = (char *)p;
 		bz.avail_out = (unsigned)room;
 		unsigned before = bz.avail_in;
@@ -414,8 +406,8 @@ static int copy_plain(struct input *in, struct target *t, dfs_error *err)
 			return -1;
 		unsigned char *p;
 		size_t room;
-		if (!target_room(t, in->len - pos, &p, &room))
-			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		if (target_room(t, in->len - pos, &p, &room, err))
+			return -1;
 		size_t n = avail < room ? avail : room;
 		memcpy(p, data, n);
 		data += n;
