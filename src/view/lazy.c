@@ -419,40 +419,19 @@ long dfs_lazy_read(dfs_content *c, char *buf, size_t len, uint64_t off,
 	struct lazy_csv *z = c->lazy;
 	size_t done = 0;
 	while (done < len && off + done < c->size) {
+		/* one piece at a time: the header, or the rest of a batch */
 		uint64_t pos = off + done;
-		if (pos < z->head_len) {
-			size_t n = z->head_len - (size_t)pos;
-			if (n > len - done)
-				n = len - done;
-			memcpy(buf + done, z->head + pos, n);
-			done += n;
-			continue;
-		}
-		size_t lo = batch_of(z, pos);
-		if (z->kept && z->kept[lo]) {
-			size_t from = (size_t)(pos - z->batch_off[lo]);
-			size_t n = (size_t)(z->batch_off[lo + 1] - pos);
-			if (n > len - done)
-				n = len - done;
-			memcpy(buf + done, z->kept[lo] + from, n);
-			done += n;
-			start_ahead(c, lo);
-			continue;
-		}
-		struct slot *s = acquire(c, lo);
-		if (!s) {
-			if (done)
-				break;
-			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory rendering records.csv");
-			return -1;
-		}
-		size_t from = (size_t)(pos - z->batch_off[lo]);
-		size_t n = s->text.len - from;
-		if (n > len - done)
-			n = len - done;
-		memcpy(buf + done, s->text.data + from, n);
+		uint64_t end = pos < z->head_len ? z->head_len
+		                                 : z->batch_off[batch_of(z, pos) + 1];
+		size_t n = end - pos < len - done ? (size_t)(end - pos) : len - done;
+		const char *data;
+		void *pin = NULL;
+		if (dfs_lazy_pin(c, pos, n, &data, &n, &pin, err) <= 0)
+			return done ? (long)done : -1;
+		memcpy(buf + done, data, n);
 		done += n;
-		unpin(z, s);
+		if (pin)
+			dfs_lazy_unpin(c, pin);
 	}
 	return (long)done;
 }
