@@ -171,7 +171,8 @@ void dfs_content_unpin(dfs_content *c, void *pin)
 
 /* ---- generators --------------------------------------------------------------- */
 
-/* records.csv is rendered in batches of rows, the batches shared out to
+/* records.csv of imported rows (lazy.c renders the log's own) is rendered
+ * whole, in batches of rows, the batches shared out to
  * one thread per core; each batch becomes one chunk of the snapshot.  Each
  * thread writes its batches one after the other into a slab of its own
  * (see darshanfs/slab.h): no buffer is ever grown by copying, and the
@@ -191,7 +192,6 @@ struct render_job {
 	const dfs_log *log;
 	const struct selection *s;
 	const dfs_module *m;
-	uint32_t *row_len;              /* per record of the log, or NULL */
 	struct content_chunk *chunks;   /* chunks[0] is the header */
 	size_t nchunks;                 /* batches of rows */
 	size_t slab_cap;                /* first slab of each thread */
@@ -205,7 +205,7 @@ static void render_rows(struct render_job *j, size_t chunk, dfs_buf *out)
 	if (end > j->s->count)
 		end = j->s->count;
 	dfs_render_rows(j->log, j->m, j->s->records, j->s->index,
-	                chunk * ROWS_PER_CHUNK, end, j->row_len, out);
+	                chunk * ROWS_PER_CHUNK, end, NULL, out);
 }
 
 /* Render one batch at the end of the thread's current slab; when it does
@@ -305,8 +305,7 @@ static dfs_content *render_content(struct render_job *j, size_t threads,
 
 static dfs_content *render_records(const struct loaded *l,
                                    const struct selection *s,
-                                   const dfs_module *m, uint32_t *row_len,
-                                   dfs_error *err)
+                                   const dfs_module *m, dfs_error *err)
 {
 	struct render_job *j = calloc(1, sizeof(*j));
 	if (!j) {
@@ -316,7 +315,6 @@ static dfs_content *render_records(const struct loaded *l,
 	j->log = l->log;
 	j->s = s;
 	j->m = m;
-	j->row_len = row_len;
 	j->nchunks = (s->count + ROWS_PER_CHUNK - 1) / ROWS_PER_CHUNK;
 	j->chunks = calloc(j->nchunks + 1, sizeof(*j->chunks));
 	dfs_buf head = DFS_BUF_INIT;
@@ -666,14 +664,13 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 			return NULL;
 		}
 		const dfs_module *m = dfs_module_get(n->module);
-		uint32_t *row_len = records_row_len(v, e, l, n->module, s);
 		/* the log's own records are rendered on demand; imported rows
 		 * (which the next import replaces) are rendered whole */
 		if (s->records == dfs_log_records(l->log, n->module))
 			c = dfs_lazy_records(l->log, m, s->records, s->index, s->count,
-			                     row_len, err);
+			                     records_row_len(v, e, l, n->module, s), err);
 		else
-			c = render_records(l, s, m, row_len, err);
+			c = render_records(l, s, m, err);
 		if (c)
 			c->serial = records_serial(e, l, n->module);
 	} else {
