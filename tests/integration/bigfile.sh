@@ -38,19 +38,16 @@ say "ok: $rows rows and a selection of $sel read every way equal darshanfs-cat"
 emptied=0
 for i in $(seq 50); do [ -s "$L/POSIX/filter" ] || { emptied=1; break; }; sleep 0.05; done
 [ "$emptied" = 1 ] || fail "the filter did not clear"
-t python3 - "$L/POSIX/records.csv" "$TMP/all.csv" <<'PY' || fail "concurrent readers got other bytes (above)"
+t python3 - "$L/POSIX/records.csv" "$TMP/all.csv" "$IT_DIR" <<'PY' || fail "concurrent readers got other bytes (above)"
 import sys, threading
+sys.dont_write_bytecode = True   # leave no cache in the source tree
+sys.path.insert(0, sys.argv[3])
+from readers import read_chunks
 path, ref = sys.argv[1], open(sys.argv[2], "rb").read()
 bad = []
 def reader(size):
-    out = bytearray()
-    with open(path, "rb", buffering=0) as f:
-        while True:
-            b = f.read(size)
-            if not b:
-                break
-            out += b
-    if bytes(out) != ref:
+    out = read_chunks(path, size)
+    if out != ref:
         bad.append(f"{size}-byte reads: {len(out)} bytes, want {len(ref)}")
 ts = [threading.Thread(target=reader, args=(s,)) for s in (4096, 65536, 131072, 1000003)]
 for t in ts: t.start()
