@@ -17,6 +17,11 @@
 size_t dfs_fmt_u64(char *out, uint64_t v);
 size_t dfs_fmt_i64(char *out, int64_t v);
 size_t dfs_fmt_double(char *out, double v);
+/* The number of bytes the dfs_fmt_* above write for v, without writing
+ * them (for sizes of text rendered later). */
+size_t dfs_fmt_u64_len(uint64_t v);
+size_t dfs_fmt_i64_len(int64_t v);
+size_t dfs_fmt_double_len(double v);
 
 /* Strict parsers for one whole field: no leading/trailing junk.  They
  * return false on syntax errors and on overflow. */

@@ -128,6 +128,75 @@ void dfs_csv_record(const dfs_log *log, const dfs_module *m,
 	}
 }
 
+/* ---- lengths: what the functions above would write, without writing it ---- */
+
+static size_t field_len(const char *s, size_t len)
+{
+	if (!needs_quotes(s, len))
+		return len;
+	size_t n = len + 2;
+	for (size_t i = 0; i < len; i++)
+		n += s[i] == '"';
+	return n;
+}
+
+static size_t value_len(const dfs_value *v)
+{
+	switch (v->type) {
+	case DFS_T_I64: return dfs_fmt_i64_len(v->v.i);
+	case DFS_T_U64: return dfs_fmt_u64_len(v->v.u);
+	case DFS_T_F64: return dfs_fmt_double_len(v->v.d);
+	case DFS_T_STR: return field_len(v->v.s.ptr, v->v.s.len);
+	case DFS_T_NONE: break;
+	}
+	return 0;
+}
+
+size_t dfs_csv_record_len(const dfs_log *log, const dfs_module *m,
+                          const unsigned char *rec, size_t len)
+{
+	dfs_record_place pl;
+	dfs_log_record_place(log, m, rec, &pl);
+	/* three place columns, two commas between them and the newline */
+	size_t place = field_len(pl.name, pl.name_len) + field_len(pl.mount, pl.mount_len) +
+	               field_len(pl.fs_type, pl.fs_type_len) + 3;
+	/* every field is followed by a comma */
+	if (m->record_size && !m->row_count) {
+		size_t n = m->n_fields + place;
+		for (size_t f = 0; f < m->n_fields; f++) {
+			const dfs_field *fd = &m->fields[f];
+			const unsigned char *src = rec + fd->offset;
+			uint64_t w;
+			if (fd->storage == DFS_S_I64) {
+				memcpy(&w, src, 8);
+				n += dfs_fmt_i64_len((int64_t)w);
+			} else if (fd->storage == DFS_S_U64) {
+				memcpy(&w, src, 8);
+				n += dfs_fmt_u64_len(w);
+			} else if (fd->storage == DFS_S_F64) {
+				double d;
+				memcpy(&d, src, 8);
+				n += dfs_fmt_double_len(d);
+			} else {
+				dfs_value v;
+				dfs_module_get_value(m, rec, len, 0, f, &v);
+				n += value_len(&v);
+			}
+		}
+		return n;
+	}
+	size_t rows = dfs_module_rows(m, rec, len), n = 0;
+	for (size_t r = 0; r < rows; r++) {
+		n += m->n_fields + place;
+		for (size_t f = 0; f < m->n_fields; f++) {
+			dfs_value v;
+			dfs_module_get_value(m, rec, len, r, f, &v);
+			n += value_len(&v);
+		}
+	}
+	return n;
+}
+
 void dfs_csv_mounts(const dfs_log *log, dfs_buf *out)
 {
 	dfs_buf_adds(out, "mount_pt,fs_type\n");

@@ -204,6 +204,45 @@ size_t dfs_fmt_double(char *out, double v)
 	return fmt_decimal(out, dfs_dtoa_shortest(v));
 }
 
+size_t dfs_fmt_u64_len(uint64_t v)
+{
+	return v < 10 ? 1 : (size_t)count_digits(v);
+}
+
+size_t dfs_fmt_i64_len(int64_t v)
+{
+	if (v < 0)
+		return 1 + (size_t)count_digits((uint64_t)0 - (uint64_t)v);
+	return dfs_fmt_u64_len((uint64_t)v);
+}
+
+/* The length fmt_decimal gives d, without writing it */
+static size_t decimal_len(dfs_decimal d)
+{
+	int n = count_digits(d.digits);
+	int x = n - 1 + d.exp10;
+	if (x < -4 || x >= n) {
+		unsigned ax = x < 0 ? (unsigned)-x : (unsigned)x;
+		return (size_t)(n > 1 ? n + 1 : 1) + 2 + (ax >= 100 ? 3 : 2);
+	}
+	if (x < 0)
+		return 2 + (size_t)(-x - 1) + (size_t)n;
+	return (size_t)n + (x + 1 == n ? 0 : 1);
+}
+
+size_t dfs_fmt_double_len(double v)
+{
+	if (v == 0)
+		return signbit(v) ? 2 : 1;
+	if (isnan(v))
+		return signbit(v) ? 4 : 3;
+	if (isinf(v))
+		return v < 0 ? 4 : 3;
+	if (fabs(v) < 9007199254740992.0 && v == (double)(int64_t)v)
+		return dfs_fmt_i64_len((int64_t)v);
+	return (signbit(v) ? 1 : 0) + decimal_len(dfs_dtoa_shortest(v));
+}
+
 bool dfs_parse_u64(const char *s, size_t len, uint64_t *out)
 {
 	size_t i = 0;

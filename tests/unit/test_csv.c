@@ -17,6 +17,7 @@
 #include "darshanfs/csv.h"
 #include "darshanfs/log.h"
 #include "darshanfs/format.h"
+#include "darshanfs/writer.h"
 
 /* dfs_parse_double agrees bit for bit with strtod on decimals of every
  * shape: those its fast path takes and those it leaves to strtod. */
@@ -150,6 +151,126 @@ static void test_roundtrip_every_record(void **state)
 	printf("repacker round trip: %zu records of %zu modules of %zu logs identical\n",
 	       records, modules, n);
 	shared_free_list(logs);
+}
+
+/* dfs_csv_record_len(rec) is the length dfs_csv_record renders for it */
+static void check_record_len(const dfs_log *log, const dfs_module *m,
+                             const unsigned char *rec, size_t len,
+                             const char *what, size_t k)
+{
+	dfs_buf csv = DFS_BUF_INIT;
+	dfs_csv_record(log, m, rec, len, &csv);
+	size_t measured = dfs_csv_record_len(log, m, rec, len);
+	if (measured != csv.len)
+		fail_msg("%s %s record %zu: measured %zu bytes, rendered %zu: %s",
+		         what, m->name, k, measured, csv.len, csv.data);
+	dfs_buf_free(&csv);
+}
+
+/* Every record of every module (fixed-size and variable) of every shared
+ * log is measured to the byte it renders to. */
+static void test_record_len_every_record(void **state)
+{
+	(void)state;
+	size_t n;
+	char **logs = shared_logs(&n);
+	if (!logs)
+		skip();
+	size_t records = 0;
+	for (size_t i = 0; i < n; i++) {
+		char *path = shared_log_path(logs[i]);
+		dfs_error err = {0};
+		dfs_log *log = dfs_log_open(path, 0, &err);
+		assert_non_null(log);
+		for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+			const dfs_records *r = dfs_log_records(log, id);
+			if (!r)
+				continue;
+			_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+			for (size_t k = 0; k < r->count; k++)
+				check_record_len(log, r->module, dfs_record_get(r, k, scratch),
+				                 dfs_record_size(r, k), logs[i], k);
+			records += r->count;
+		}
+		dfs_log_free(log);
+		free(path);
+	}
+	printf("measured %zu records of %zu logs to the byte\n", records, n);
+	shared_free_list(logs);
+}
+
+/* Values of every printed shape and names that need quoting, in a log
+ * written here (runs without ../shared). */
+static void test_record_len_shapes(void **state)
+{
+	(void)state;
+	const dfs_module *m = dfs_module_get(DFS_MOD_POSIX);
+	static const char *const names[] = {
+		"/plain/file", "/with,comma", "/with\"quote\"s\"", "/new\nline",
+		"/cr\r", "", "/scratch/x",
+	};
+	static const double dvals[] = {
+		0.0, -0.0, 1.0, -1.0, 0.5, 478.35310037553967, 1e-5, 1.5e-4,
+		0.0001, 1e16, 9007199254740992.0, 9007199254740993.0 * 4, 1e21,
+		1e100, -1e-100, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
+		123456789012.5, NAN, -NAN, INFINITY, -INFINITY, 0.1, 1e-4, 9.5e-5,
+	};
+	static const int64_t ivals[] = {
+		0, 1, -1, 9, 10, -10, 99, 100, INT64_MAX, INT64_MIN, 4387702,
+		-9007199254740993, 1000000000000000000,
+	};
+	dfs_buf out = DFS_BUF_INIT;
+	dfs_error err = {0};
+	dfs_log_writer *w = dfs_log_writer_buf(&out, NULL, &err);
+	assert_non_null(w);
+	dfs_job job = {.uid = 1, .start_sec = 10, .end_sec = 20, .nprocs = 4,
+	               .jobid = 7, .metadata = "", .exe = "a.out"};
+	dfs_mount mt = {"/scratch", "lustre", 8};
+	assert_int_equal(dfs_log_writer_job(w, &job, &mt, 1, &err), 0);
+	size_t nn = sizeof(names) / sizeof(names[0]);
+	for (size_t i = 0; i < nn; i++)
+		assert_int_equal(dfs_log_writer_name(w, 100 + i, names[i],
+		                                     strlen(names[i]), &err), 0);
+	assert_int_equal(dfs_log_writer_module_begin(w, DFS_MOD_POSIX, 0, &err), 0);
+	size_t nrec = 64;
+	_Alignas(8) unsigned char rec[DFS_RECORD_MAX];
+	uint64_t x = 0x2545f4914f6cdd1dULL;
+	for (size_t k = 0; k < nrec; k++) {
+		memset(rec, 0, m->record_size);
+		/* ids of names, and one id without a name */
+		uint64_t id = k == nrec - 1 ? 999 : 100 + k % nn;
+		int64_t rank = (int64_t)(k % 5) - 1;
+		memcpy(rec, &id, 8);
+		memcpy(rec + 8, &rank, 8);
+		for (size_t f = 2; f < m->n_fields; f++) {
+			const dfs_field *fd = &m->fields[f];
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			if (fd->storage == DFS_S_F64) {
+				double d = dvals[(x >> 3) % (sizeof(dvals) / sizeof(dvals[0]))];
+				memcpy(rec + fd->offset, &d, 8);
+			} else if (fd->storage == DFS_S_I64 || fd->storage == DFS_S_U64) {
+				int64_t v = (x & 1) ? (int64_t)(x >> 1)
+				                    : ivals[(x >> 3) % (sizeof(ivals) / sizeof(ivals[0]))];
+				memcpy(rec + fd->offset, &v, 8);
+			}
+		}
+		assert_int_equal(dfs_log_writer_record(w, rec, m->record_size, &err), 0);
+	}
+	assert_int_equal(dfs_log_writer_finish(w, 0, &err), 0);
+	dfs_log_writer_free(w);
+	dfs_log *log = dfs_log_open_mem(out.data, out.len, "shapes", 0, &err);
+	assert_non_null(log);
+	const dfs_records *r = dfs_log_records(log, DFS_MOD_POSIX);
+	assert_non_null(r);
+	assert_int_equal(r->count, nrec);
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	for (size_t k = 0; k < r->count; k++)
+		check_record_len(log, m, dfs_record_get(r, k, scratch), dfs_record_size(r, k),
+		                 "shapes", k);
+	dfs_log_free(log);
+	dfs_buf_free(&out);
 }
 
 static const char *log_name = "mpi-io-test-x86_64-3.5.0.darshan";
@@ -331,6 +452,8 @@ int main(void)
 		cmocka_unit_test(test_quoting),
 		cmocka_unit_test(test_big_import),
 		cmocka_unit_test(test_roundtrip_every_record),
+		cmocka_unit_test(test_record_len_every_record),
+		cmocka_unit_test(test_record_len_shapes),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_partial_columns),
 		cmocka_unit_test(test_variable_modules_refused),

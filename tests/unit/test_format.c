@@ -98,6 +98,8 @@ static size_t fmt(char *out, double v)
 	size_t n = dfs_fmt_double(out, v);
 	assert_true(n < DFS_FMT_DOUBLE_MAX);
 	out[n] = '\0';
+	/* the length alone, as the sizes of text rendered later use it */
+	assert_int_equal(dfs_fmt_double_len(v), n);
 	return n;
 }
 
@@ -558,10 +560,27 @@ static void test_integers(void **state)
 		out[n] = '\0';
 		snprintf(ref, sizeof(ref), "%" PRId64, vals[i]);
 		assert_string_equal(out, ref);
+		assert_int_equal(dfs_fmt_i64_len(vals[i]), n);
+	}
+	/* every length, both signs, at each power of ten and next to it */
+	uint64_t p = 1;
+	for (int d = 1; d <= 20; d++, p *= 10) {
+		const uint64_t us[] = { p - 1, p, p + 1, p > UINT64_MAX / 2 ? p : p * 2 - 1 };
+		for (size_t i = 0; i < sizeof(us) / sizeof(us[0]); i++) {
+			size_t n = dfs_fmt_u64(out, us[i]);
+			assert_int_equal(dfs_fmt_u64_len(us[i]), n);
+			if (us[i] <= (uint64_t)INT64_MAX) {
+				n = dfs_fmt_i64(out, -(int64_t)us[i]);
+				assert_int_equal(dfs_fmt_i64_len(-(int64_t)us[i]), n);
+			}
+		}
+		if (d == 20)
+			break;
 	}
 	size_t n = dfs_fmt_u64(out, UINT64_MAX);
 	out[n] = '\0';
 	assert_string_equal(out, "18446744073709551615");
+	assert_int_equal(dfs_fmt_u64_len(UINT64_MAX), 20);
 }
 
 /* ---- timing (printed, not asserted) -------------------------------------- */
