@@ -81,6 +81,26 @@ enum dfs_log_flags {
 
 /* Open and decode a log file.  `err` names the file and the problem. */
 dfs_log *dfs_log_open(const char *path, unsigned flags, dfs_error *err);
+/* Something to do with the records of a log while it decodes, on the
+ * core that would otherwise wait (the records.csv row lengths, say).
+ * `records` is called on a helper thread while the main one inflates,
+ * with consecutive runs of raw records (current layout, host order) of
+ * each module held packed; `first` is the index of recs[0] among the
+ * module's records (a module that is read again starts again at 0).  It
+ * may look at the log's names and mounts, nothing else.  It is called
+ * only when the log is big enough (`min_bytes` of such compressed
+ * records) and a helper thread runs, and may miss runs when memory is
+ * short: whoever uses what it saw checks that it saw every record. */
+typedef struct dfs_log_observer {
+	void (*records)(void *ctx, const dfs_log *log, const dfs_module *m,
+	                const unsigned char *recs, size_t first, size_t count);
+	void *ctx;
+	uint64_t min_bytes;
+} dfs_log_observer;
+
+/* dfs_log_open with an observer (NULL: none). */
+dfs_log *dfs_log_open_observed(const char *path, unsigned flags,
+                               const dfs_log_observer *obs, dfs_error *err);
 /* Same from a buffer (the buffer is not kept); `label` names it in errors. */
 dfs_log *dfs_log_open_mem(const void *data, size_t len, const char *label,
                           unsigned flags, dfs_error *err);

@@ -20,6 +20,7 @@
 #include "darshanfs/slab.h"
 #include "darshanfs/log.h"
 #include "log/region.h"
+#include "log/relay.h"
 #include "util/bytes.h"
 
 #define MAGIC_NR 6567223ULL
@@ -128,6 +129,7 @@ struct pack_sink {
 	dfs_records *recs;
 	size_t size;            /* record size */
 	size_t used;            /* bytes packed */
+	dfs_relay *relay;       /* the records go on to an observer too */
 };
 
 static size_t pack_window(void *ctx, const unsigned char *data, size_t len,
@@ -142,12 +144,14 @@ static size_t pack_window(void *ctx, const unsigned char *data, size_t len,
 		ps->used = 0;
 		return 0;
 	}
-	size_t n = len / ps->size;
+	size_t n = len / ps->size, first = ps->recs->count;
 	for (size_t i = 0; i < n; i++)
 		if (dfs_records_pack_add(ps->recs, data + i * ps->size)) {
 			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory packing records");
 			return (size_t)-1;
 		}
+	if (ps->relay && n)
+		dfs_relay_put(ps->relay, ps->recs->module, data, first, n);
 	ps->used += n * ps->size;
 	return n * ps->size;
 }
@@ -168,11 +172,11 @@ static int read_piece(void *ctx, uint64_t off, void *buf, size_t len,
  * size (a partial last record is dropped, as darshan-parser drops it). */
 static int load_region_packed(const struct source *src, const dfs_log_header *h,
                               dfs_region r, size_t limit, dfs_records *out,
-                              size_t *produced, dfs_error *err)
+                              dfs_relay *relay, size_t *produced, dfs_error *err)
 {
 	if (region_outside(src, r, err))
 		return -1;
-	struct pack_sink ps = {out, out->module->record_size, 0};
+	struct pack_sink ps = {out, out->module->record_size, 0, relay};
 	/* records compress 4 to 20 times and pack to about a third: room
 	 * for the common case, without copies as the set grows */
 	size_t guess = r.len < SIZE_MAX / 8 ? (size_t)r.len * 8 : SIZE_MAX;
@@ -629,12 +633,21 @@ struct names_job {
 	size_t memory;
 	dfs_error err;
 	int ret;
+	const dfs_log_observer *obs;
+	dfs_relay *relay;       /* non-NULL: records to show obs once the
+	                         * names are built */
 };
 
 static void *names_worker(void *arg)
 {
 	struct names_job *j = arg;
 	j->ret = build_names(j->log, &j->table, &j->memory, &j->err);
+	if (j->relay) {
+		if (j->ret)
+			dfs_relay_refuse(j->relay);
+		else
+			dfs_relay_drain(j->relay, j->log, j->obs);
+	}
 	return NULL;
 }
 
@@ -650,7 +663,16 @@ static void module_fail(dfs_log_module *lm, dfs_error *e)
 	dfs_records_free(&lm->records);
 }
 
-static void load_modules(dfs_log *log, const struct source *src)
+/* Do the records of module slot `id` take the packed path (inflated
+ * straight into packed records)? */
+static bool packs_as_inflated(const dfs_log_header *h, int id)
+{
+	const dfs_module *m = dfs_module_get(id);
+	return m && h->mods[id].len > 0 && h->mod_ver[id] == m->version && !h->swapped &&
+	       dfs_module_packable(m);
+}
+
+static void load_modules(dfs_log *log, const struct source *src, dfs_relay *relay)
 {
 	const dfs_log_header *h = &log->hdr;
 	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
@@ -672,13 +694,13 @@ static void load_modules(dfs_log *log, const struct source *src)
 			continue;
 		}
 		size_t left = log->inflate_left ? log->inflate_left : 1;
-		if (ver == m->version && !h->swapped && dfs_module_packable(m)) {
+		if (packs_as_inflated(h, id)) {
 			/* the stored layout is the current one: pack the records as
 			 * the region inflates */
 			size_t produced = 0;
 			dfs_records_init_packed(&lm->records, m, ver);
 			if (load_region_packed(src, h, h->mods[id], left, &lm->records,
-			                       &produced, &e)) {
+			                       relay, &produced, &e)) {
 				budget_error(log, &e);
 				dfs_error_prefix(&e, "%s module", m->name);
 				module_fail(lm, &e);
@@ -732,7 +754,8 @@ static void load_modules(dfs_log *log, const struct source *src)
 /* ---- public ----------------------------------------------------------------- */
 
 static dfs_log *open_source(const struct source *src, const char *label,
-                            unsigned flags, dfs_error *err)
+                            unsigned flags, const dfs_log_observer *obs,
+                            dfs_error *err)
 {
 	dfs_log *log = calloc(1, sizeof(*log));
 	if (!log) {
@@ -752,21 +775,43 @@ static dfs_log *open_source(const struct source *src, const char *label,
 		goto fail;
 	if (parse_job(log, src, err))
 		goto fail;
-	struct names_job nj = {log, DFS_BUF_INIT, 0, {0}, 0};
+	struct names_job nj = {log, DFS_BUF_INIT, 0, {0}, 0, obs, NULL};
 	if (inflate_names(log, src, &nj.table, err))
 		goto fail;
 	/* a big name table is indexed on another core while the modules
-	 * inflate (neither touches what the other fills in) */
+	 * inflate (neither touches what the other fills in); so are the
+	 * records shown to an observer */
+	bool modules = !(flags & DFS_LOG_HEADER_ONLY);
+	uint64_t observable = 0;
+	for (int id = 0; modules && obs && obs->records && id < DFS_MOD_SLOTS; id++)
+		if (packs_as_inflated(&log->hdr, id))
+			observable += log->hdr.mods[id].len;
+	bool observe = observable > 0 && observable >= obs->min_bytes;
+	dfs_relay relay;
 	pthread_t tid;
-	bool threaded = !(flags & DFS_LOG_HEADER_ONLY) && nj.table.len >= NAMES_THREAD_MIN &&
-	                sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
-	                pthread_create(&tid, NULL, names_worker, &nj) == 0;
+	bool threaded = false;
+	if (modules && (nj.table.len >= NAMES_THREAD_MIN || observe) &&
+	    sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+		if (observe) {
+			dfs_relay_init(&relay);
+			nj.relay = &relay;
+		}
+		threaded = pthread_create(&tid, NULL, names_worker, &nj) == 0;
+		if (!threaded && observe)
+			dfs_relay_destroy(&relay);
+		if (!threaded)
+			nj.relay = NULL;
+	}
 	if (!threaded)
 		names_worker(&nj);
-	if (!(flags & DFS_LOG_HEADER_ONLY) && (threaded || nj.ret == 0))
-		load_modules(log, src);
+	if (modules && (threaded || nj.ret == 0))
+		load_modules(log, src, nj.relay);
+	if (nj.relay)
+		dfs_relay_close(nj.relay);
 	if (threaded)
 		pthread_join(tid, NULL);
+	if (nj.relay)
+		dfs_relay_destroy(nj.relay);
 	dfs_buf_free(&nj.table);
 	log->memory += nj.memory;
 	if (nj.ret) {
@@ -781,7 +826,8 @@ fail:
 	return NULL;
 }
 
-dfs_log *dfs_log_open(const char *path, unsigned flags, dfs_error *err)
+dfs_log *dfs_log_open_observed(const char *path, unsigned flags,
+                               const dfs_log_observer *obs, dfs_error *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -801,9 +847,14 @@ dfs_log *dfs_log_open(const char *path, unsigned flags, dfs_error *err)
 		return NULL;
 	}
 	struct source src = {.fd = fd, .mem = NULL, .size = (uint64_t)st.st_size};
-	dfs_log *log = open_source(&src, path, flags, err);
+	dfs_log *log = open_source(&src, path, flags, obs, err);
 	close(fd);
 	return log;
+}
+
+dfs_log *dfs_log_open(const char *path, unsigned flags, dfs_error *err)
+{
+	return dfs_log_open_observed(path, flags, NULL, err);
 }
 
 int dfs_log_peek(const char *path, dfs_log_header *hdr, dfs_error *err)
@@ -830,7 +881,7 @@ dfs_log *dfs_log_open_mem(const void *data, size_t len, const char *label,
                           unsigned flags, dfs_error *err)
 {
 	struct source src = {.fd = -1, .mem = data, .size = len};
-	return open_source(&src, label, flags, err);
+	return open_source(&src, label, flags, NULL, err);
 }
 
 const dfs_log *dfs_log_ref(const dfs_log *log)

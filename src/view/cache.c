@@ -295,7 +295,13 @@ struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
 			return NULL;
 		}
 		dfs_error lerr = {0};
-		l->log = dfs_log_open(e->src, 0, &lerr);
+		/* the records.csv row lengths are measured on the core that
+		 * waits while the log inflates */
+		struct dfs_row_lens rl;
+		dfs_log_observer obs;
+		dfs_row_lens_init(&rl, &obs);
+		l->log = dfs_log_open_observed(e->src, 0, &obs, &lerr);
+		size_t row_bytes = dfs_row_lens_take(&rl, l->log, l->row_len);
 		atomic_fetch_add(&v->decodes, 1);
 		if (!l->log) {
 			l->status = lerr.code ? lerr.code : DFS_ERR_FORMAT;
@@ -306,7 +312,7 @@ struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
 			if (lm->present && lm->module && lm->status != DFS_OK)
 				l->module_errors = true;
 		}
-		l->bytes = sizeof(*l) + (l->log ? dfs_log_memory(l->log) : 0);
+		l->bytes = sizeof(*l) + (l->log ? dfs_log_memory(l->log) : 0) + row_bytes;
 		l->gen = e->gen;
 		pthread_mutex_lock(&v->lock);
 		l->dir_gen = v->dir_gen;

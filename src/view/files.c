@@ -205,7 +205,7 @@ static void render_rows(struct render_job *j, size_t chunk, dfs_buf *out)
 	if (end > j->s->count)
 		end = j->s->count;
 	dfs_render_rows(j->log, j->m, j->s->records, j->s->index,
-	                chunk * ROWS_PER_CHUNK, end, NULL, out);
+	                chunk * ROWS_PER_CHUNK, end, out);
 }
 
 /* Render one batch at the end of the thread's current slab; when it does

@@ -2,16 +2,14 @@
  *
  * A records.csv snapshot of the log's own records does not hold its text:
  * it holds a reference to the decoded log, its own copy of the selection
- * and the byte offset of every batch of LAZY_ROWS rows (and the text of
- * the first quarter of the batches, up to LAZY_KEEP bytes, as the
- * measuring rendered it: a reader starts on those while the rest is
- * rendered ahead of it).  A read renders
+ * and the byte offset of every batch of LAZY_ROWS rows.  A read renders
  * the batch it falls in into one of a few reusable buffers, and helper
  * threads render the next batches meanwhile, so a sequential reader finds
  * them ready and the rendering runs on the other core while the kernel
- * copies.  The offsets come from the rows' lengths: measured once per log
- * and module by rendering every row into a small warm buffer (on every
- * core), then summed for each new selection without rendering again.
+ * copies.  The offsets come from the rows' lengths (dfs_csv_record_len,
+ * no rendering): measured while a big log decodes, on the core that
+ * waits for the inflate, or else when first asked, on every core; then
+ * summed for each new selection.
  *
  * A snapshot reads the same bytes for its whole life: nothing it renders
  * from changes (the log is immutable, the selection is its own copy). */
@@ -27,7 +25,8 @@
 #define LAZY_SLOTS 8        /* batches kept rendered */
 #define LAZY_AHEAD 2        /* batches rendered ahead of a reader */
 #define MAX_MEASURE_THREADS 8
-#define LAZY_KEEP ((size_t)128 << 20)
+/* logs with fewer compressed bytes of records are measured when asked */
+#define ROW_LENS_MIN_BYTES ((uint64_t)4 << 20)
 
 enum slot_state { SLOT_EMPTY, SLOT_RENDERING, SLOT_READY };
 
@@ -49,38 +48,124 @@ struct lazy_csv {
 	size_t head_len;
 	size_t nbatches;
 	uint64_t *batch_off;      /* nbatches + 1 offsets; [0] = head_len */
-	char **kept;              /* per batch: its text kept from measuring */
-	size_t kept_bytes;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct slot slots[LAZY_SLOTS];
 	uint64_t clock;
 };
 
-/* ---- rendering rows -------------------------------------------------------------- */
+/* ---- rendering and measuring rows ------------------------------------------- */
+
+/* The name lookups of a loop over records miss the cache: fetch the slot
+ * of record k + 24, the entry of k + 16 and the name of k + 8. */
+static inline void prefetch_places(const dfs_log *log, const dfs_records *r,
+                                   const size_t *index, size_t k, size_t to)
+{
+	for (int stage = 0; stage < 3; stage++) {
+		size_t d = (size_t)(3 - stage) * 8;
+		if (k + d < to) {
+			size_t a = index ? index[k + d] : k + d;
+			dfs_log_name_prefetch(log, dfs_record_word(r, a, 0), stage);
+		}
+	}
+}
 
 void dfs_render_rows(const dfs_log *log, const dfs_module *m, const dfs_records *r,
-                     const size_t *index, size_t from, size_t to,
-                     uint32_t *row_len, dfs_buf *out)
+                     const size_t *index, size_t from, size_t to, dfs_buf *out)
 {
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
-	/* the name lookups miss the cache: fetch their slot 24 records
-	 * ahead, the entry 16 ahead, the name 8 ahead */
 	for (size_t k = from; k < to && dfs_buf_ok(out); k++) {
 		size_t i = index ? index[k] : k;
-		for (int stage = 0; stage < 3; stage++) {
-			size_t d = (size_t)(3 - stage) * 8;
-			if (k + d < to) {
-				size_t a = index ? index[k + d] : k + d;
-				dfs_log_name_prefetch(log, dfs_record_word(r, a, 0), stage);
-			}
-		}
-		size_t before = out->len;
+		prefetch_places(log, r, index, k, to);
 		dfs_csv_record(log, m, dfs_record_get(r, i, scratch),
 		               dfs_record_size(r, i), out);
-		if (row_len && dfs_buf_ok(out))
-			row_len[i] = (uint32_t)(out->len - before);
 	}
+}
+
+/* The length of rows [from, to) without rendering them; row_len (may be
+ * NULL) receives each row's. */
+static uint64_t measure_rows(const dfs_log *log, const dfs_module *m,
+                             const dfs_records *r, const size_t *index,
+                             size_t from, size_t to, uint32_t *row_len)
+{
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	uint64_t total = 0;
+	for (size_t k = from; k < to; k++) {
+		size_t i = index ? index[k] : k;
+		prefetch_places(log, r, index, k, to);
+		size_t n = dfs_csv_record_len(log, m, dfs_record_get(r, i, scratch),
+		                              dfs_record_size(r, i));
+		if (row_len)
+			row_len[i] = n <= UINT32_MAX ? (uint32_t)n : 0;
+		total += n;
+	}
+	return total;
+}
+
+/* ---- row lengths measured while a log decodes ----------------------------------- */
+
+static void observe_rows(void *ctx, const dfs_log *log, const dfs_module *m,
+                         const unsigned char *recs, size_t first, size_t count)
+{
+	struct dfs_row_lens *rl = ctx;
+	int id = m->id;
+	if (first == 0) {   /* the module is read (again) from its start */
+		rl->next[id] = 0;
+		rl->missed[id] = false;
+	}
+	if (first != rl->next[id] || rl->missed[id]) {
+		rl->missed[id] = true;
+		return;
+	}
+	if (first + count > rl->cap[id]) {
+		size_t cap = rl->cap[id] ? rl->cap[id] * 2 : 65536;
+		while (cap < first + count)
+			cap *= 2;
+		uint32_t *len = realloc(rl->len[id], cap * sizeof(uint32_t));
+		if (!len) {
+			rl->missed[id] = true;
+			return;
+		}
+		rl->len[id] = len;
+		rl->cap[id] = cap;
+	}
+	size_t size = m->record_size;
+	for (size_t k = 0; k < count; k++) {
+		for (int stage = 0; stage < 3; stage++) {
+			size_t d = (size_t)(3 - stage) * 8;
+			if (k + d < count)
+				dfs_log_name_prefetch(log, dfs_record_id(recs + (k + d) * size), stage);
+		}
+		size_t n = dfs_csv_record_len(log, m, recs + k * size, size);
+		rl->len[id][first + k] = n <= UINT32_MAX ? (uint32_t)n : 0;
+	}
+	rl->next[id] = first + count;
+}
+
+void dfs_row_lens_init(struct dfs_row_lens *rl, dfs_log_observer *obs)
+{
+	memset(rl, 0, sizeof(*rl));
+	*obs = (dfs_log_observer){observe_rows, rl, ROW_LENS_MIN_BYTES};
+}
+
+size_t dfs_row_lens_take(struct dfs_row_lens *rl, const dfs_log *log,
+                         uint32_t *row_len[DFS_MOD_SLOTS])
+{
+	size_t bytes = 0;
+	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+		const dfs_records *r = log ? dfs_log_records(log, id) : NULL;
+		if (rl->len[id] && r && !rl->missed[id] && rl->next[id] == r->count &&
+		    !row_len[id]) {
+			uint32_t *len = realloc(rl->len[id], (r->count ? r->count : 1) *
+			                                      sizeof(uint32_t));
+			row_len[id] = len ? len : rl->len[id];
+			bytes += r->count * sizeof(uint32_t);
+		} else {
+			free(rl->len[id]);
+		}
+		rl->len[id] = NULL;
+	}
+	return bytes;
 }
 
 static void batch_rows(const struct lazy_csv *z, size_t b, size_t *from,
@@ -96,57 +181,29 @@ struct measure_job {
 	struct lazy_csv *z;
 	uint32_t *row_len;
 	atomic_size_t next;
-	atomic_bool failed;
-	atomic_size_t kept;       /* bytes of text kept so far */
 };
-
-/* Keep the text of batch `b` (taken from *b) when it is among the first
- * quarter and the budget allows. */
-static void maybe_keep(struct measure_job *j, size_t batch, dfs_buf *b)
-{
-	struct lazy_csv *z = j->z;
-	if (!z->kept || batch >= z->nbatches / 4)
-		return;
-	size_t was = atomic_load(&j->kept);
-	do {
-		if (was + b->len > LAZY_KEEP)
-			return;
-	} while (!atomic_compare_exchange_weak(&j->kept, &was, was + b->len));
-	size_t len = b->len;
-	char *text = dfs_buf_detach(b, NULL);
-	/* kept for the snapshot's life: without the growth slack */
-	char *exact = realloc(text, len ? len : 1);
-	z->kept[batch] = exact ? exact : text;
-	dfs_buf_init(b);
-}
 
 static void *measure_worker(void *arg)
 {
 	struct measure_job *j = arg;
 	struct lazy_csv *z = j->z;
-	dfs_buf b = DFS_BUF_INIT;
 	for (;;) {
 		size_t batch = atomic_fetch_add(&j->next, 1);
-		if (batch >= z->nbatches || atomic_load(&j->failed))
+		if (batch >= z->nbatches)
 			break;
 		size_t from, to;
 		batch_rows(z, batch, &from, &to);
-		dfs_buf_reset(&b);
-		dfs_render_rows(z->log, z->m, z->r, z->index, from, to, j->row_len, &b);
-		if (!dfs_buf_ok(&b)) {
-			atomic_store(&j->failed, true);
-			break;
-		}
-		z->batch_off[batch + 1] = b.len;   /* a length until summed */
-		maybe_keep(j, batch, &b);
+		/* a length until summed */
+		z->batch_off[batch + 1] = measure_rows(z->log, z->m, z->r, z->index,
+		                                       from, to, j->row_len);
 	}
-	dfs_buf_free(&b);
 	return NULL;
 }
 
 /* The length of every batch, from the rows' lengths when all are known,
- * else by rendering them (filling row_len); then summed into offsets. */
-static int measure(struct lazy_csv *z, uint32_t *row_len)
+ * else measured on every core (filling row_len); then summed into
+ * offsets. */
+static void measure(struct lazy_csv *z, uint32_t *row_len)
 {
 	bool known = row_len != NULL;
 	for (size_t k = 0; k < z->count && known; k++)
@@ -163,10 +220,6 @@ static int measure(struct lazy_csv *z, uint32_t *row_len)
 	} else {
 		struct measure_job j = {.z = z, .row_len = row_len};
 		atomic_init(&j.next, 0);
-		atomic_init(&j.failed, false);
-		atomic_init(&j.kept, 0);
-		if (z->nbatches >= 4)
-			z->kept = calloc(z->nbatches, sizeof(char *));
 		size_t threads = dfs_workers(MAX_MEASURE_THREADS, z->nbatches);
 		pthread_t tid[MAX_MEASURE_THREADS];
 		size_t started = 0;
@@ -176,14 +229,10 @@ static int measure(struct lazy_csv *z, uint32_t *row_len)
 		measure_worker(&j);
 		for (size_t t = 0; t < started; t++)
 			pthread_join(tid[t], NULL);
-		if (atomic_load(&j.failed))
-			return -1;
-		z->kept_bytes = atomic_load(&j.kept);
 	}
 	z->batch_off[0] = z->head_len;
 	for (size_t b = 0; b < z->nbatches; b++)
 		z->batch_off[b + 1] += z->batch_off[b];
-	return 0;
 }
 
 /* ---- reading ---------------------------------------------------------------------- */
@@ -195,7 +244,7 @@ static bool render_slot(struct lazy_csv *z, struct slot *s, size_t b)
 	size_t from, to;
 	batch_rows(z, b, &from, &to);
 	dfs_buf_reset(&s->text);
-	dfs_render_rows(z->log, z->m, z->r, z->index, from, to, NULL, &s->text);
+	dfs_render_rows(z->log, z->m, z->r, z->index, from, to, &s->text);
 	/* the text must be the length measured: anything else would be torn */
 	bool ok = dfs_buf_ok(&s->text) &&
 	          s->text.len == z->batch_off[b + 1] - z->batch_off[b];
@@ -272,7 +321,7 @@ static void render_ahead(dfs_content *c, size_t b)
 {
 	struct lazy_csv *z = c->lazy;
 	for (size_t d = 1; d <= LAZY_AHEAD && b + d < z->nbatches; d++) {
-		if (find_slot(z, b + d) || (z->kept && z->kept[b + d]))
+		if (find_slot(z, b + d))
 			continue;
 		struct slot *s = victim(z, b);
 		struct ahead_arg *a = s ? malloc(sizeof(*a)) : NULL;
@@ -346,17 +395,6 @@ static struct slot *acquire(dfs_content *c, size_t b)
 	return s;
 }
 
-/* A reader is in kept batch b: have the batches after it rendered. */
-static void start_ahead(dfs_content *c, size_t b)
-{
-	struct lazy_csv *z = c->lazy;
-	if (b + 1 >= z->nbatches || z->kept[b + 1])
-		return;
-	pthread_mutex_lock(&z->lock);
-	render_ahead(c, b);
-	pthread_mutex_unlock(&z->lock);
-}
-
 static void unpin(struct lazy_csv *z, struct slot *s)
 {
 	pthread_mutex_lock(&z->lock);
@@ -393,12 +431,6 @@ int dfs_lazy_pin(dfs_content *c, uint64_t off, size_t len, const char **data,
 	size_t b = batch_of(z, off);
 	if (off + len > z->batch_off[b + 1])
 		return 0;
-	if (z->kept && z->kept[b]) {
-		*data = z->kept[b] + (off - z->batch_off[b]);
-		*n = len;
-		start_ahead(c, b);
-		return 1;
-	}
 	struct slot *s = acquire(c, b);
 	if (!s)
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory rendering records.csv");
@@ -449,9 +481,6 @@ void dfs_lazy_free(struct lazy_csv *z)
 	pthread_mutex_unlock(&z->lock);
 	for (size_t i = 0; i < LAZY_SLOTS; i++)
 		dfs_buf_free(&z->slots[i].text);
-	for (size_t b = 0; z->kept && b < z->nbatches; b++)
-		free(z->kept[b]);
-	free(z->kept);
 	pthread_mutex_destroy(&z->lock);
 	pthread_cond_destroy(&z->cond);
 	dfs_log_release(z->log);
@@ -465,7 +494,7 @@ size_t dfs_lazy_memory(const dfs_content *c)
 {
 	const struct lazy_csv *z = c->lazy;
 	size_t batch = z->nbatches ? (size_t)(c->size / z->nbatches) : 0;
-	return sizeof(*z) + z->head_len + z->kept_bytes +
+	return sizeof(*z) + z->head_len +
 	       (z->index ? z->count * sizeof(size_t) : 0) +
 	       (z->nbatches + 1) * sizeof(uint64_t) +
 	       (LAZY_SLOTS < z->nbatches ? LAZY_SLOTS : z->nbatches) * batch;
@@ -501,13 +530,14 @@ dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
 	pthread_mutex_init(&z->lock, NULL);
 	pthread_cond_init(&z->cond, NULL);
 	z->log = log;
-	if (!z->head || !z->batch_off || (index && !z->index) || measure(z, row_len)) {
+	if (!z->head || !z->batch_off || (index && !z->index)) {
 		z->log = NULL;
 		dfs_lazy_free(z);
 		free(c);
 		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
+	measure(z, row_len);
 	z->log = dfs_log_ref(log);
 	atomic_init(&c->refs, 1);
 	c->lazy = z;

@@ -296,10 +296,23 @@ void dfs_lazy_unpin(dfs_content *c, void *pin);
 void dfs_lazy_wait_idle(void);
 /* Memory a lazy snapshot holds, its rendering buffers included. */
 size_t dfs_lazy_memory(const dfs_content *c);
+/* lazy.c: the records.csv row lengths of a log's records, measured while
+ * the log decodes (dfs_log_open_observed with the observer init gives). */
+struct dfs_row_lens {
+	uint32_t *len[DFS_MOD_SLOTS];
+	size_t cap[DFS_MOD_SLOTS];
+	size_t next[DFS_MOD_SLOTS];   /* rows measured so far */
+	bool missed[DFS_MOD_SLOTS];   /* some rows were not shown */
+};
+void dfs_row_lens_init(struct dfs_row_lens *rl, dfs_log_observer *obs);
+/* Move the lengths of every module measured whole into the empty slots
+ * of row_len (free the rest); returns the bytes moved. */
+size_t dfs_row_lens_take(struct dfs_row_lens *rl, const dfs_log *log,
+                         uint32_t *row_len[DFS_MOD_SLOTS]);
 /* Rows [from, to) of a selection as records.csv lines (see above). */
 void dfs_render_rows(const dfs_log *log, const dfs_module *m, const dfs_records *r,
                      const size_t *index, size_t from, size_t to,
-                     uint32_t *row_len, dfs_buf *out);
+                     dfs_buf *out);
 
 dfs_content *dfs_content_from_buf(dfs_buf *b, dfs_error *err);
 /* Take the text of `n` buffers in order (they are emptied). */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -16,6 +17,7 @@
 #include "darshanfs/format.h"
 #include "darshanfs/log.h"
 #include "darshanfs/report.h"
+#include "darshanfs/writer.h"
 
 static void test_hash_vectors(void **state)
 {
@@ -323,6 +325,100 @@ static void test_corrupt_logs(void **state)
 	shared_free_list(logs);
 }
 
+/* ---- observing the records of a log as it decodes ----------------------- */
+
+struct seen {
+	size_t next[DFS_MOD_SLOTS];   /* records seen per module, in order */
+	size_t calls;
+	bool out_of_order;
+	bool names_missing;
+	dfs_records copy[DFS_MOD_SLOTS];
+};
+
+static void saw_records(void *ctx, const dfs_log *log, const dfs_module *m,
+                        const unsigned char *recs, size_t first, size_t count)
+{
+	struct seen *s = ctx;
+	s->calls++;
+	if (first != s->next[m->id])
+		s->out_of_order = true;
+	if (!s->copy[m->id].module)
+		dfs_records_init(&s->copy[m->id], m, m->version);
+	for (size_t k = 0; k < count; k++) {
+		const unsigned char *rec = recs + k * m->record_size;
+		/* the names are there to look at */
+		if (!dfs_log_name(log, dfs_record_id(rec)))
+			s->names_missing = true;
+		unsigned char *to = dfs_records_append(&s->copy[m->id], m->record_size);
+		assert_non_null(to);
+		memcpy(to, rec, m->record_size);
+	}
+	s->next[m->id] = first + count;
+}
+
+/* An observer sees every record of every packed module, once, in order,
+ * as the records then read back; it is not called under min_bytes. */
+static void test_observer(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/dfs-observe-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	dfs_error err = {0};
+	dfs_log_writer *w = dfs_log_writer_fd(fd, NULL, &err);
+	assert_non_null(w);
+	dfs_synth_options o;
+	memset(&o, 0, sizeof(o));
+	o.seed = 11;
+	o.records = 20000;
+	dfs_synth_defaults(&o);
+	assert_int_equal(dfs_synth_write(w, &o, &err), 0);
+	dfs_log_writer_free(w);
+	close(fd);
+
+	struct seen s;
+	memset(&s, 0, sizeof(s));
+	dfs_log_observer obs = {saw_records, &s, 0};
+	dfs_log *log = dfs_log_open_observed(path, 0, &obs, &err);
+	assert_non_null(log);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		/* observed only beside the inflate, on another core */
+		assert_int_equal(s.calls, 0);
+		dfs_log_free(log);
+		unlink(path);
+		skip();
+	}
+	assert_true(s.calls > 0);
+	assert_false(s.out_of_order);
+	assert_false(s.names_missing);
+	int modules = 0;
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+		const dfs_records *r = dfs_log_records(log, id);
+		if (!r) {
+			assert_int_equal(s.next[id], 0);
+			continue;
+		}
+		modules++;
+		assert_int_equal(s.next[id], r->count);
+		for (size_t k = 0; k < r->count; k++)
+			assert_memory_equal(dfs_record(&s.copy[id], k),
+			                    dfs_record_get(r, k, scratch), r->module->record_size);
+		dfs_records_free(&s.copy[id]);
+	}
+	assert_true(modules >= 3);
+	dfs_log_free(log);
+
+	/* a log smaller than min_bytes is not observed */
+	memset(&s, 0, sizeof(s));
+	obs.min_bytes = UINT64_MAX;
+	log = dfs_log_open_observed(path, 0, &obs, &err);
+	assert_non_null(log);
+	assert_int_equal(s.calls, 0);
+	dfs_log_free(log);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -333,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_float_roundtrip_logs),
 		cmocka_unit_test(test_parser_base_conformance),
 		cmocka_unit_test(test_corrupt_logs),
+		cmocka_unit_test(test_observer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
