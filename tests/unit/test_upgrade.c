@@ -655,12 +655,22 @@ static void test_pack_roundtrip(void **state)
 	size_t size = m->record_size, nw = size / 8;
 	dfs_records raw;
 	dfs_records_init(&raw, m, m->version);
-	/* all zero, all set, one word, odd bit patterns, a sparse mix */
-	for (int k = 0; k < 200; k++) {
+	/* all zero, all set, one word, odd bit patterns, a sparse mix, then
+	 * values at byte-width edges in records from sparse to dense (more
+	 * than 64 non-zero words: a second bitmap word) */
+	static const uint64_t edges[] = {
+		1, 0xff, 0x100, 0xffff, 0x10000, 0xffffffffu, 0x100000000u,
+		0x00ffffffffffffffu, 0x8000000000000000u, ~(uint64_t)0,
+	};
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	for (int k = 0; k < 400; k++) {
 		unsigned char *rec = dfs_records_append(&raw, size);
 		assert_non_null(rec);
 		for (size_t w = 0; w < nw; w++) {
 			uint64_t v = 0;
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
 			if (k == 1)
 				v = ~(uint64_t)w;
 			else if (k == 2)
@@ -668,8 +678,11 @@ static void test_pack_roundtrip(void **state)
 			else if (k == 3) {
 				double d = w % 2 ? -0.0 : 1e-310;
 				memcpy(&v, &d, 8);
-			} else if (k > 3)
+			} else if (k < 200)
 				v = (w * 7 + (size_t)k) % 5 == 0 ? (uint64_t)k << (w % 60) : 0;
+			else if (x % 8 < (uint64_t)(k % 9))
+				v = edges[(x >> 8) % (sizeof(edges) / sizeof(edges[0]))] ^
+				    ((x >> 20) & 1 ? 0 : ((x >> 32) & 0x7f));
 			memcpy(rec + 8 * w, &v, 8);
 		}
 	}
@@ -691,6 +704,22 @@ static void test_pack_roundtrip(void **state)
 			uint64_t v;
 			memcpy(&v, dfs_record(&raw, i) + 8 * w, 8);
 			assert_true(dfs_record_word(&packed, i, w) == v);
+		}
+	}
+	/* some words only, the rest of the record left as it was */
+	uint16_t pick[8] = {0, 1, 5, 17, 40, 63, 64, (uint16_t)(nw - 1)};
+	for (size_t i = 0; i < raw.count; i++) {
+		unsigned char part[DFS_RECORD_MAX];
+		memset(part, 0xab, sizeof(part));
+		dfs_record_unpack_words(&packed, i, pick, 8, part);
+		for (size_t w = 0; w < nw; w++) {
+			bool picked = false;
+			for (size_t q = 0; q < 8; q++)
+				picked |= pick[q] == w;
+			if (picked)
+				assert_memory_equal(part + 8 * w, dfs_record(&raw, i) + 8 * w, 8);
+			else
+				assert_true(part[8 * w] == 0xab);
 		}
 	}
 	/* and back to raw */
