@@ -626,7 +626,7 @@ static uint32_t *records_row_len(dfs_view *v, struct entry *e, struct loaded *l,
 }
 
 /* Size of records.csv from the rows' lengths, when every selected row
- * has been rendered once; false otherwise. */
+ * has been measured; false otherwise. */
 static bool records_size_known(const struct loaded *l, int module,
                                const struct selection *s, uint64_t *size)
 {

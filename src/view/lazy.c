@@ -129,16 +129,13 @@ static void observe_rows(void *ctx, const dfs_log *log, const dfs_module *m,
 		rl->len[id] = len;
 		rl->cap[id] = cap;
 	}
-	size_t size = m->record_size;
-	for (size_t k = 0; k < count; k++) {
-		for (int stage = 0; stage < 3; stage++) {
-			size_t d = (size_t)(3 - stage) * 8;
-			if (k + d < count)
-				dfs_log_name_prefetch(log, dfs_record_id(recs + (k + d) * size), stage);
-		}
-		size_t n = dfs_csv_record_len(log, m, recs + k * size, size);
-		rl->len[id][first + k] = n <= UINT32_MAX ? (uint32_t)n : 0;
-	}
+	/* the run as raw records where they lie (nothing to free) */
+	dfs_records run;
+	dfs_records_init(&run, m, m->version);
+	run.data = (unsigned char *)recs;
+	run.count = count;
+	run.size = count * m->record_size;
+	measure_rows(log, m, &run, NULL, 0, count, rl->len[id] + first);
 	rl->next[id] = first + count;
 }
 

@@ -103,8 +103,9 @@ struct loaded {
 	struct content_cache log_files;
 	dfs_derived_metrics combined;   /* POSIX+STDIO */
 	bool combined_ready;
-	/* bytes of each record's records.csv row, 0 until rendered once: the
-	 * size of a selection's records.csv without rendering it again */
+	/* bytes of each record's records.csv row, 0 until measured (while
+	 * the log decoded, or when first asked): the size of a selection's
+	 * records.csv without measuring again */
 	uint32_t *row_len[DFS_MOD_SLOTS];
 };
 
