@@ -328,16 +328,8 @@ static void *worker(void *arg)
 
 static void summarize_all(dfs_view *v, struct log_item *items, size_t n)
 {
-	size_t threads = dfs_workers(16, n);
 	struct pool p = {v, items, n, 0};
-	pthread_t tid[16];
-	size_t started = 0;
-	for (size_t t = 1; t < threads; t++)
-		if (pthread_create(&tid[started], NULL, worker, &p) == 0)
-			started++;
-	worker(&p);
-	for (size_t t = 0; t < started; t++)
-		pthread_join(tid[t], NULL);
+	dfs_workers_run(dfs_workers(DFS_WORKERS_MAX, n), worker, &p);
 }
 
 /* ---- cache of rendered files ----------------------------------------------------- */

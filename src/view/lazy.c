@@ -217,15 +217,8 @@ static void measure(struct lazy_csv *z, uint32_t *row_len)
 	} else {
 		struct measure_job j = {.z = z, .row_len = row_len};
 		atomic_init(&j.next, 0);
-		size_t threads = dfs_workers(MAX_MEASURE_THREADS, z->nbatches);
-		pthread_t tid[MAX_MEASURE_THREADS];
-		size_t started = 0;
-		for (size_t t = 1; t < threads; t++)
-			if (pthread_create(&tid[started], NULL, measure_worker, &j) == 0)
-				started++;
-		measure_worker(&j);
-		for (size_t t = 0; t < started; t++)
-			pthread_join(tid[t], NULL);
+		dfs_workers_run(dfs_workers(MAX_MEASURE_THREADS, z->nbatches),
+		                measure_worker, &j);
 	}
 	z->batch_off[0] = z->head_len;
 	for (size_t b = 0; b < z->nbatches; b++)
