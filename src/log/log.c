@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "darshanfs/buf.h"
-#include "darshanfs/slab.h"
 #include "darshanfs/log.h"
 #include "log/region.h"
 #include "log/relay.h"
@@ -797,10 +796,10 @@ static dfs_log *open_source(const struct source *src, const char *label,
 			nj.relay = &relay;
 		}
 		threaded = pthread_create(&tid, NULL, names_worker, &nj) == 0;
-		if (!threaded && observe)
-			dfs_relay_destroy(&relay);
-		if (!threaded)
+		if (!threaded && nj.relay) {
+			dfs_relay_destroy(nj.relay);
 			nj.relay = NULL;
+		}
 	}
 	if (!threaded)
 		names_worker(&nj);
