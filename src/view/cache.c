@@ -426,10 +426,7 @@ static void entry_free(struct entry *e)
 		free(ms->error_text);
 		dfs_filter_free(ms->filter);
 		dfs_filter_free(ms->log_filter);
-		if (ms->imported) {
-			dfs_records_free(ms->imported);
-			free(ms->imported);
-		}
+		dfs_import_release(ms->imported);
 	}
 	free(e->mod);
 	dfs_job_summary_free(e->summary);

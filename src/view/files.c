@@ -5,12 +5,10 @@
  * it reads the same bytes whatever happens to the filters meanwhile. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "darshanfs/csv.h"
 #include "darshanfs/hash.h"
 #include "darshanfs/report.h"
-#include "darshanfs/workers.h"
 #include "darshanfs/writer.h"
 #include "view/view_int.h"
 
@@ -92,11 +90,7 @@ void dfs_content_release(dfs_content *c)
 	if (c && atomic_fetch_sub(&c->refs, 1) == 1) {
 		dfs_lazy_free(c->lazy);
 		for (size_t i = 0; i < c->nchunks; i++)
-			if (!c->chunks[i].in_slab)
-				free(c->chunks[i].data);
-		for (size_t i = 0; i < c->nslabs; i++)
-			dfs_slab_release(&c->slabs[i]);
-		free(c->slabs);
+			free(c->chunks[i].data);
 		free(c->chunks);
 		free(c);
 	}
@@ -170,193 +164,6 @@ void dfs_content_unpin(dfs_content *c, void *pin)
 }
 
 /* ---- generators --------------------------------------------------------------- */
-
-/* records.csv of imported rows (lazy.c renders the log's own) is rendered
- * whole, in batches of rows, the batches shared out to
- * one thread per core; each batch becomes one chunk of the snapshot.  Each
- * thread writes its batches one after the other into a slab of its own
- * (see darshanfs/slab.h): no buffer is ever grown by copying, and the
- * hundreds of MiB of a big log's CSV fault in as huge pages. */
-#define ROWS_PER_CHUNK 4096
-#define MAX_RENDER_THREADS 8
-#define MAX_THREAD_SLABS 48
-
-struct render_thread {
-	dfs_slab slabs[MAX_THREAD_SLABS];
-	size_t nslabs;
-	size_t next_cap;          /* size of the next slab to reserve */
-	bool failed;
-};
-
-struct render_job {
-	const dfs_log *log;
-	const struct selection *s;
-	const dfs_module *m;
-	struct content_chunk *chunks;   /* chunks[0] is the header */
-	size_t nchunks;                 /* batches of rows */
-	size_t slab_cap;                /* first slab of each thread */
-	atomic_size_t next;
-	struct render_thread th[MAX_RENDER_THREADS];
-};
-
-static void render_rows(struct render_job *j, size_t chunk, dfs_buf *out)
-{
-	size_t end = (chunk + 1) * ROWS_PER_CHUNK;
-	if (end > j->s->count)
-		end = j->s->count;
-	dfs_render_rows(j->log, j->m, j->s->records, j->s->index,
-	                chunk * ROWS_PER_CHUNK, end, out);
-}
-
-/* Render one batch at the end of the thread's current slab; when it does
- * not fit, start a slab twice as big and render it again there. */
-static void render_chunk(struct render_job *j, struct render_thread *t,
-                         size_t chunk)
-{
-	while (!t->failed) {
-		dfs_slab *sl = t->nslabs ? &t->slabs[t->nslabs - 1] : NULL;
-		if (sl) {
-			dfs_buf out;
-			dfs_buf_init_fixed(&out, sl->base + sl->used, sl->cap - sl->used);
-			render_rows(j, chunk, &out);
-			if (dfs_buf_ok(&out)) {
-				struct content_chunk *c = &j->chunks[chunk + 1];
-				c->data = out.len ? sl->base + sl->used : NULL;
-				c->len = out.len;
-				c->in_slab = true;
-				sl->used += out.len;
-				return;
-			}
-			if (t->nslabs == MAX_THREAD_SLABS) {
-				t->failed = true;
-				return;
-			}
-			dfs_slab_trim(sl);
-		}
-		dfs_slab *ns = &t->slabs[t->nslabs];
-		if (dfs_slab_reserve(ns, t->next_cap)) {
-			t->failed = true;
-			return;
-		}
-		t->nslabs++;
-		t->next_cap = t->next_cap > SIZE_MAX / 4 ? t->next_cap : t->next_cap * 2;
-	}
-}
-
-struct render_arg {
-	struct render_job *j;
-	struct render_thread *t;
-};
-
-static void *render_worker(void *arg)
-{
-	struct render_arg *a = arg;
-	a->t->next_cap = a->j->slab_cap;
-	for (;;) {
-		size_t chunk = atomic_fetch_add(&a->j->next, 1);
-		if (chunk >= a->j->nchunks || a->t->failed)
-			return NULL;
-		render_chunk(a->j, a->t, chunk);
-	}
-}
-
-/* Gather the chunks and slabs of a finished rendering into a snapshot. */
-static dfs_content *render_content(struct render_job *j, size_t threads,
-                                   bool failed, dfs_error *err)
-{
-	size_t nslabs = 0;
-	for (size_t t = 0; t < threads; t++)
-		nslabs += j->th[t].nslabs;
-	dfs_content *c = calloc(1, sizeof(*c));
-	dfs_slab *slabs = calloc(nslabs ? nslabs : 1, sizeof(*slabs));
-	if (!c || !slabs || failed) {
-		free(c);
-		free(slabs);
-		for (size_t t = 0; t < threads; t++)
-			for (size_t k = 0; k < j->th[t].nslabs; k++)
-				dfs_slab_release(&j->th[t].slabs[k]);
-		free(j->chunks[0].data);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-		return NULL;
-	}
-	for (size_t t = 0, n = 0; t < threads; t++)
-		for (size_t k = 0; k < j->th[t].nslabs; k++) {
-			dfs_slab_trim(&j->th[t].slabs[k]);
-			slabs[n++] = j->th[t].slabs[k];
-		}
-	atomic_init(&c->refs, 1);
-	c->slabs = slabs;
-	c->nslabs = nslabs;
-	c->chunks = j->chunks;
-	/* drop empty chunks, number the rest */
-	for (size_t i = 0; i <= j->nchunks; i++) {
-		struct content_chunk ch = j->chunks[i];
-		if (ch.len == 0) {
-			if (!ch.in_slab)
-				free(ch.data);
-			continue;
-		}
-		ch.off = c->size;
-		c->chunks[c->nchunks++] = ch;
-		c->size += ch.len;
-	}
-	return c;   /* its serial is set by the caller: records_serial() */
-}
-
-static dfs_content *render_records(const struct loaded *l,
-                                   const struct selection *s,
-                                   const dfs_module *m, dfs_error *err)
-{
-	struct render_job *j = calloc(1, sizeof(*j));
-	if (!j) {
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-		return NULL;
-	}
-	j->log = l->log;
-	j->s = s;
-	j->m = m;
-	j->nchunks = (s->count + ROWS_PER_CHUNK - 1) / ROWS_PER_CHUNK;
-	j->chunks = calloc(j->nchunks + 1, sizeof(*j->chunks));
-	dfs_buf head = DFS_BUF_INIT;
-	dfs_csv_header(m, &head);
-	if (!j->chunks || !dfs_buf_ok(&head)) {
-		dfs_buf_free(&head);
-		free(j->chunks);
-		free(j);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-		return NULL;
-	}
-	j->chunks[0].len = head.len;
-	j->chunks[0].data = dfs_buf_detach(&head, NULL);
-	size_t threads = dfs_workers(MAX_RENDER_THREADS, j->nchunks);
-	/* a first guess at each thread's share of the text: a row takes a
-	 * few bytes per field; address space is reserved, not memory */
-	size_t rows = s->count / threads + ROWS_PER_CHUNK;
-	size_t row_guess = m->n_fields * 8 + 128;
-	j->slab_cap = rows > SIZE_MAX / 2 / row_guess ? SIZE_MAX / 4 : rows * row_guess;
-	if (j->slab_cap < ((size_t)1 << 20))
-		j->slab_cap = (size_t)1 << 20;
-	struct render_arg args[MAX_RENDER_THREADS];
-	pthread_t tid[MAX_RENDER_THREADS];
-	size_t started = 0;
-	for (size_t t = 0; t < threads; t++)
-		args[t] = (struct render_arg){j, &j->th[t]};
-	for (size_t t = 1; t < threads; t++)
-		if (pthread_create(&tid[started], NULL, render_worker, &args[t]) == 0)
-			started++;
-	render_worker(&args[0]);
-	for (size_t t = 0; t < started; t++)
-		pthread_join(tid[t], NULL);
-	/* batches a failed thread gave up on were left for nobody */
-	bool failed = false;
-	for (size_t t = 0; t < threads; t++)
-		failed = failed || j->th[t].failed;
-	dfs_content *c = render_content(j, threads, failed, err);
-	if (!c)
-		free(j->chunks);
-	free(j);
-	return c;
-}
 
 static void render_selection_note(const struct selection *s, dfs_buf *out)
 {
@@ -513,7 +320,7 @@ static bool render_light(struct entry *e, const struct node *n, dfs_buf *out)
 	case F_FILTER: {
 		const struct module_state *ms = dfs_entry_mod_get(e, n->module);
 		if (ms && ms->imported)
-			dfs_buf_printf(out, "# imported: %zu rows\n", ms->imported_rows);
+			dfs_buf_printf(out, "# imported: %zu rows\n", ms->imported->recs.count);
 		else if (ms)
 			add_text_line(out, ms->filter_text);
 		return true;
@@ -663,14 +470,14 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 			dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
 			return NULL;
 		}
-		const dfs_module *m = dfs_module_get(n->module);
-		/* the log's own records are rendered on demand; imported rows
-		 * (which the next import replaces) are rendered whole */
-		if (s->records == dfs_log_records(l->log, n->module))
-			c = dfs_lazy_records(l->log, m, s->records, s->index, s->count,
-			                     records_row_len(v, e, l, n->module, s), err);
-		else
-			c = render_records(l, s, m, err);
+		/* rendered on demand; a snapshot of imported rows keeps them
+		 * (the next import replaces them) */
+		struct module_state *ms = dfs_entry_mod(e, n->module);
+		struct import_set *rows = ms && ms->imported &&
+		                          s->records == &ms->imported->recs ? ms->imported : NULL;
+		c = dfs_lazy_records(l->log, dfs_module_get(n->module), s->records, rows,
+		                     s->index, s->count,
+		                     records_row_len(v, e, l, n->module, s), err);
 		if (c)
 			c->serial = records_serial(e, l, n->module);
 	} else {

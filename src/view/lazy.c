@@ -41,7 +41,8 @@ struct slot {
 struct lazy_csv {
 	const dfs_log *log;       /* a reference of our own */
 	const dfs_module *m;
-	const dfs_records *r;     /* records of the log */
+	const dfs_records *r;     /* records of the log, or imported */
+	struct import_set *rows;  /* a reference to the imported, or NULL */
 	size_t *index;            /* our copy of the selection, NULL = all */
 	size_t count;
 	char *head;
@@ -474,6 +475,7 @@ void dfs_lazy_free(struct lazy_csv *z)
 	pthread_mutex_destroy(&z->lock);
 	pthread_cond_destroy(&z->cond);
 	dfs_log_release(z->log);
+	dfs_import_release(z->rows);
 	free(z->index);
 	free(z->batch_off);
 	free(z->head);
@@ -491,8 +493,9 @@ size_t dfs_lazy_memory(const dfs_content *c)
 }
 
 dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
-                              const dfs_records *r, const size_t *index,
-                              size_t count, uint32_t *row_len, dfs_error *err)
+                              const dfs_records *r, struct import_set *rows,
+                              const size_t *index, size_t count,
+                              uint32_t *row_len, dfs_error *err)
 {
 	dfs_content *c = calloc(1, sizeof(*c));
 	struct lazy_csv *z = calloc(1, sizeof(*z));
@@ -529,6 +532,7 @@ dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
 	}
 	measure(z, row_len);
 	z->log = dfs_log_ref(log);
+	z->rows = dfs_import_ref(rows);
 	atomic_init(&c->refs, 1);
 	c->lazy = z;
 	c->size = z->batch_off[z->nbatches];

@@ -270,7 +270,7 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 		s->error = strdup(lm->error ? lm->error : "module unreadable");
 		return s;
 	}
-	s->records = ms->imported ? ms->imported : &lm->records;
+	s->records = ms->imported ? &ms->imported->recs : &lm->records;
 	s->total = s->records->count;
 	const dfs_filter *filters[MAX_DIR_FILTERS + 2];
 	struct dir_compiled *dirs[MAX_DIR_FILTERS];

@@ -22,7 +22,6 @@
 
 #include "darshanfs/accum.h"
 #include "darshanfs/buf.h"
-#include "darshanfs/slab.h"
 #include "darshanfs/filter.h"
 #include "darshanfs/log.h"
 #include "darshanfs/view.h"
@@ -80,13 +79,24 @@ struct selection {
 	char *error;
 };
 
+/* Rows written into records.csv.  The module's state holds one reference
+ * and every records.csv snapshot rendered from them another: the next
+ * import replaces the set while a reader may still be reading the old. */
+struct import_set {
+	atomic_int refs;
+	dfs_records recs;
+};
+
+/* write.c: another reference to s; dropping the last frees the rows. */
+struct import_set *dfs_import_ref(struct import_set *s);
+void dfs_import_release(struct import_set *s);
+
 struct module_state {
 	char *filter_text;            /* active module filter ("" = all) */
 	dfs_filter *filter;           /* compiled, NULL = all */
 	dfs_filter *log_filter;       /* the log-wide filter compiled here */
 	char *error_text;             /* filter.error */
-	dfs_records *imported;        /* rows written into records.csv */
-	size_t imported_rows;
+	struct import_set *imported;  /* rows written into records.csv */
 };
 
 struct loaded {
@@ -259,13 +269,12 @@ void dfs_jobs_cache_free(dfs_view *v);
 
 /* ---- content ------------------------------------------------------------------ */
 
-/* A snapshot: the text in one or more chunks (big files are rendered in
- * parallel, a chunk per worker batch; chunks are never concatenated). */
+/* A snapshot: the text in one or more chunks (never concatenated), or
+ * records.csv rendered on demand. */
 struct content_chunk {
 	char *data;
 	size_t len;
 	uint64_t off;                 /* of its first byte in the file */
-	bool in_slab;                 /* data lies in one of the slabs */
 };
 
 struct dfs_content {
@@ -274,18 +283,18 @@ struct dfs_content {
 	uint64_t size;
 	size_t nchunks;
 	struct content_chunk *chunks;
-	dfs_slab *slabs;              /* big renderings: the memory of chunks */
-	size_t nslabs;
 	struct lazy_csv *lazy;        /* records.csv rendered on demand (lazy.c) */
 };
 
 /* lazy.c: records.csv of `count` records of `r` (record index[k], or k
  * when index is NULL), a snapshot rendered on demand; row_len (per record
  * of r, may be NULL) gives the rows' lengths when known and receives
- * them otherwise. */
+ * them otherwise.  `rows` (may be NULL) is the import set r belongs to,
+ * which the snapshot then keeps a reference to. */
 dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
-                              const dfs_records *r, const size_t *index,
-                              size_t count, uint32_t *row_len, dfs_error *err);
+                              const dfs_records *r, struct import_set *rows,
+                              const size_t *index, size_t count,
+                              uint32_t *row_len, dfs_error *err);
 long dfs_lazy_read(dfs_content *c, char *buf, size_t len, uint64_t off,
                    dfs_error *err);
 void dfs_lazy_free(struct lazy_csv *z);

@@ -130,16 +130,27 @@ static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
 		ms->filter = f;
 		free(ms->filter_text);
 		ms->filter_text = copy;
-		if (ms->imported) {
-			dfs_records_free(ms->imported);
-			free(ms->imported);
-			ms->imported = NULL;
-			ms->imported_rows = 0;
-		}
+		dfs_import_release(ms->imported);
+		ms->imported = NULL;
 	}
 	set_error_text(e, n, NULL);
 	dfs_entry_bump(v, e);
 	return 0;
+}
+
+struct import_set *dfs_import_ref(struct import_set *s)
+{
+	if (s)
+		atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
+	return s;
+}
+
+void dfs_import_release(struct import_set *s)
+{
+	if (s && atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) == 1) {
+		dfs_records_free(&s->recs);
+		free(s);
+	}
 }
 
 /* Replace the module's selection with the rows of a CSV (entry locked). */
@@ -161,28 +172,24 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 		                     "%zu rows would take %zu bytes of %s records, more than "
 		                     "twice the import limit (%zu bytes)",
 		                     rows, rows * m->record_size, m->name, limit);
-	dfs_records *recs = malloc(sizeof(*recs));
-	if (!recs)
+	struct import_set *set = malloc(sizeof(*set));
+	if (!set)
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-	dfs_records_init(recs, m, m->version);
+	atomic_init(&set->refs, 1);
+	dfs_records_init(&set->recs, m, m->version);
 	/* each import replaces the previous one: reuse its memory warm */
-	recs->recycled = true;
-	if (dfs_csv_import(l->log, m, data, len, recs, err)) {
-		free(recs);
+	set->recs.recycled = true;
+	if (dfs_csv_import(l->log, m, data, len, &set->recs, err)) {
+		free(set);
 		return -1;
 	}
 	struct module_state *ms = dfs_entry_mod(e, n->module);
 	if (!ms) {
-		dfs_records_free(recs);
-		free(recs);
+		dfs_import_release(set);
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
-	if (ms->imported) {
-		dfs_records_free(ms->imported);
-		free(ms->imported);
-	}
-	ms->imported = recs;
-	ms->imported_rows = recs->count;
+	dfs_import_release(ms->imported);
+	ms->imported = set;
 	dfs_filter_free(ms->filter);
 	ms->filter = NULL;
 	free(ms->filter_text);

@@ -405,6 +405,38 @@ static void test_import_equals_filter(void **state)
 	char *still = slurp(fx->v, json, &len);
 	assert_string_equal(still, want);
 	assert_int_equal(dfs_view_truncate(fx->v, fpath, 0, &err), 0);
+	/* a snapshot of imported rows reads them after the next import
+	 * replaced them (it keeps them alive) */
+	assert_int_equal(write_text(fx->v, fpath, "STDIO_OPENS > 0", &err), 0);
+	char *many = slurp(fx->v, rec, &rlen);
+	assert_true(count_lines(many) > 2);
+	assert_int_equal(dfs_view_truncate(fx->v, fpath, 0, &err), 0);
+	assert_int_equal(write_text(fx->v, rec, many, &err), 0);
+	dfs_content *snap = dfs_view_open_file(fx->v, rec, &err);
+	assert_non_null(snap);
+	/* the header and the last row, twice */
+	const char *last = many + rlen - 1;
+	while (last > many && last[-1] != '\n')
+		last--;
+	size_t head_len = (size_t)(strchr(many, '\n') + 1 - many), last_len = strlen(last);
+	char *fewer = malloc(head_len + 2 * last_len + 1);
+	memcpy(fewer, many, head_len);
+	memcpy(fewer + head_len, last, last_len);
+	memcpy(fewer + head_len + last_len, last, last_len + 1);
+	assert_int_equal(write_text(fx->v, rec, fewer, &err), 0);
+	char *now = slurp(fx->v, rec, &len);
+	assert_string_equal(now, fewer);
+	size_t slen = (size_t)dfs_content_size(snap);
+	char *old = malloc(slen + 1);
+	assert_int_equal(dfs_content_read(snap, old, slen, 0, &err), (long)slen);
+	old[slen] = '\0';
+	assert_string_equal(old, many);
+	dfs_content_release(snap);
+	free(old);
+	free(now);
+	free(fewer);
+	free(many);
+	assert_int_equal(dfs_view_truncate(fx->v, fpath, 0, &err), 0);
 	free(want);
 	free(rows);
 	free(got);
