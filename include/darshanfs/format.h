@@ -29,4 +29,12 @@ bool dfs_parse_i64(const char *s, size_t len, int64_t *out);
 bool dfs_parse_u64(const char *s, size_t len, uint64_t *out);
 bool dfs_parse_double(const char *s, size_t len, double *out);
 
+/* The number at s (text up to end): where it stops, the value in *out; or
+ * NULL when no number of that kind starts at s, it overflows, or (for
+ * doubles) it is not one of the plain decimals read without strtod.
+ * dfs_parse_* of a whole field agree with them wherever they answer. */
+const char *dfs_scan_u64(const char *s, const char *end, uint64_t *out);
+const char *dfs_scan_i64(const char *s, const char *end, int64_t *out);
+const char *dfs_scan_double(const char *s, const char *end, double *out);
+
 #endif

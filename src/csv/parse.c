@@ -315,6 +315,45 @@ static int store_value(const dfs_field *f, const char *s, size_t len,
 	return 0;
 }
 
+/* The common field, read in the same pass as it is found: a plain number
+ * in a numeric column, unquoted, ending at a comma or a newline.  false
+ * (nothing consumed) for anything else, which next_field and store_value
+ * then take, with their errors. */
+static bool take_number(struct cursor *c, const dfs_field *f, unsigned char *rec,
+                        bool *last)
+{
+	const char *q = NULL;
+	union {
+		uint64_t u;
+		int64_t i;
+		double d;
+	} v;
+	switch (f->storage) {
+	case DFS_S_U64:
+		q = dfs_scan_u64(c->p, c->end, &v.u);
+		break;
+	case DFS_S_I64:
+		q = dfs_scan_i64(c->p, c->end, &v.i);
+		break;
+	case DFS_S_F64:
+		q = dfs_scan_double(c->p, c->end, &v.d);
+		break;
+	default:
+		return false;
+	}
+	if (!q || q == c->end || (*q != ',' && *q != '\n'))
+		return false;
+	if (f->storage == DFS_S_F64)
+		dfs_store_f64(rec + f->offset, v.d);
+	else
+		dfs_store_u64(rec + f->offset, v.u);
+	*last = *q == '\n';
+	if (*last)
+		c->next_line++;
+	c->p = q + 1;
+	return true;
+}
+
 /* ---- lookup of log records by (record_id, rank) for absent columns ----------- */
 
 struct id_index {
@@ -388,6 +427,11 @@ static int parse_rows(const struct import_ctx *x, struct cursor *c,
 		size_t col = 0;
 		bool last = false;
 		while (!last && ret == 0) {
+			if (col < cols->n && cols->field[col] >= 0 &&
+			    take_number(c, &m->fields[cols->field[col]], rec, &last)) {
+				col++;
+				continue;
+			}
 			const char *s;
 			size_t flen;
 			if (next_field(c, &s, &flen, &last, col + 1, err))
@@ -569,12 +613,6 @@ int dfs_csv_import(const dfs_log *log, const dfs_module *m, const char *data,
 	struct id_index ix = {NULL, 0};
 	const dfs_records *logrecs = NULL;
 	int ret = parse_header(&c, m, &cols, err);
-	/* one record per line at most: reserve once instead of regrowing */
-	size_t lines = 0;
-	for (const char *p = c.p; p && p < c.end; p = memchr(p, '\n', (size_t)(c.end - p)))
-		lines++, p++;
-	if (ret == 0 && lines && lines <= SIZE_MAX / m->record_size)
-		dfs_records_reserve(out, lines * m->record_size);
 	if (ret == 0 && cols.missing) {
 		logrecs = log ? dfs_log_records(log, m->id) : NULL;
 		if (logrecs && index_build(&ix, logrecs))
@@ -586,8 +624,15 @@ int dfs_csv_import(const dfs_log *log, const dfs_module *m, const char *data,
 	if (ret == 0 && cpus > 1 && (size_t)(c.end - c.p) >= PARALLEL_MIN &&
 	    out->count == 0 && !out->offsets)
 		done = parse_parallel(&x, &c, cpus < MAX_PARTS ? (size_t)cpus : MAX_PARTS, out);
-	if (ret == 0 && !done)
+	if (ret == 0 && !done) {
+		/* one record per line at most: reserve once instead of regrowing */
+		size_t lines = 0;
+		for (const char *p = c.p; p && p < c.end; p = memchr(p, '\n', (size_t)(c.end - p)))
+			lines++, p++;
+		if (lines && lines <= SIZE_MAX / m->record_size)
+			dfs_records_reserve(out, lines * m->record_size);
 		ret = parse_rows(&x, &c, out, err);
+	}
 	free(ix.slot);
 	columns_free(&cols);
 	dfs_buf_free(&c.field);

@@ -243,41 +243,54 @@ size_t dfs_fmt_double_len(double v)
 	return (signbit(v) ? 1 : 0) + decimal_len(dfs_dtoa_shortest(v));
 }
 
+const char *dfs_scan_u64(const char *s, const char *end, uint64_t *out)
+{
+	const char *p = s;
+	if (p < end && *p == '+')
+		p++;
+	const char *first = p;
+	uint64_t v = 0;
+	for (; p < end; p++) {
+		unsigned d = (unsigned char)*p - '0';
+		if (d > 9)
+			break;
+		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, d, &v))
+			return NULL;
+	}
+	if (p == first)
+		return NULL;
+	*out = v;
+	return p;
+}
+
+const char *dfs_scan_i64(const char *s, const char *end, int64_t *out)
+{
+	bool neg = s < end && *s == '-';
+	uint64_t u;
+	if (neg && s + 1 < end && s[1] == '+')
+		return NULL;
+	const char *p = dfs_scan_u64(s + neg, end, &u);
+	if (!p || u > (uint64_t)INT64_MAX + neg)
+		return NULL;
+	*out = neg ? (int64_t)(0 - u) : (int64_t)u;
+	return p;
+}
+
 bool dfs_parse_u64(const char *s, size_t len, uint64_t *out)
 {
-	size_t i = 0;
-	if (i < len && s[i] == '+')
-		i++;
-	if (i == len)
+	uint64_t v;
+	if (dfs_scan_u64(s, s + len, &v) != s + len || len == 0)
 		return false;
-	uint64_t v = 0;
-	for (; i < len; i++) {
-		unsigned d = (unsigned char)s[i] - '0';
-		if (d > 9)
-			return false;
-		if (v > (UINT64_MAX - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
 	*out = v;
 	return true;
 }
 
 bool dfs_parse_i64(const char *s, size_t len, int64_t *out)
 {
-	bool neg = len > 0 && s[0] == '-';
-	uint64_t u;
-	if (neg) {
-		if (len < 2 || s[1] == '+')
-			return false;
-		if (!dfs_parse_u64(s + 1, len - 1, &u) || u > (uint64_t)INT64_MAX + 1)
-			return false;
-		*out = (int64_t)(0 - u);
-		return true;
-	}
-	if (!dfs_parse_u64(s, len, &u) || u > (uint64_t)INT64_MAX)
+	int64_t v;
+	if (dfs_scan_i64(s, s + len, &v) != s + len || len == 0)
 		return false;
-	*out = (int64_t)u;
+	*out = v;
 	return true;
 }
 
@@ -287,13 +300,67 @@ static const double exact_pow10[] = {
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
+/* x * 2^e2 (x > 0) rounded to the nearest double, ties to even, where
+ * `sticky` says the exact value lies a little above x * 2^e2 (x is a
+ * truncated quotient).  false when the result is not a normal double. */
+static bool round_to_double(unsigned __int128 x, bool sticky, int e2, double *out)
+{
+	uint64_t hi = (uint64_t)(x >> 64);
+	int lz = hi ? __builtin_clzll(hi) : 64 + __builtin_clzll((uint64_t)x);
+	x <<= lz;
+	e2 -= lz;
+	/* bit 127 is set: keep 53 bits, the 75 below decide the rounding */
+	uint64_t m = (uint64_t)(x >> 75);
+	unsigned __int128 rest = x & (((unsigned __int128)1 << 75) - 1);
+	unsigned __int128 half = (unsigned __int128)1 << 74;
+	if (rest > half || (rest == half && (sticky || (m & 1))))
+		m++;
+	int e = e2 + 75;   /* the value is m * 2^e */
+	if (m >> 53) {
+		m >>= 1;
+		e++;
+	}
+	int biased = e + 52 + 1023;
+	if (biased < 1 || biased > 2046)
+		return false;
+	uint64_t bits = ((uint64_t)biased << 52) | (m & (((uint64_t)1 << 52) - 1));
+	memcpy(out, &bits, sizeof(bits));
+	return true;
+}
+
+/* mant * 10^scale (mant > 0) correctly rounded, for |scale| <= 27: as
+ * 10^k = 5^k * 2^k and 5^27 fits 64 bits, a product by 5^k is exact in
+ * 128 bits, and a quotient of mant shifted to the top of 128 bits by 5^k
+ * keeps at least 64 bits, its remainder telling whether anything was
+ * cut.  false: out of that range. */
+static bool exact_decimal(uint64_t mant, int scale, double *out)
+{
+	static const uint64_t pow5[28] = {
+		1u, 5u, 25u, 125u, 625u, 3125u, 15625u, 78125u, 390625u, 1953125u,
+		9765625u, 48828125u, 244140625u, 1220703125u, 6103515625u, 30517578125u,
+		152587890625u, 762939453125u, 3814697265625u, 19073486328125u,
+		95367431640625u, 476837158203125u, 2384185791015625u, 11920928955078125u,
+		59604644775390625u, 298023223876953125u, 1490116119384765625u,
+		7450580596923828125u,
+	};
+	if (scale > 27 || scale < -27)
+		return false;
+	if (scale >= 0)
+		return round_to_double((unsigned __int128)mant * pow5[scale], false, scale, out);
+	int s = 64 + __builtin_clzll(mant);
+	unsigned __int128 n = (unsigned __int128)mant << s, d = pow5[-scale];
+	unsigned __int128 q = n / d;
+	return round_to_double(q, n - q * d != 0, scale - s, out);
+}
+
 /* Plain decimals whose digits fit 53 bits with a power of ten up to 22:
  * the digits and the power are both exact doubles, so the one product or
  * quotient is the correctly rounded value (Clinger's fast path).  Most
- * counters in CSV are such.  false: let strtod decide. */
-static bool parse_double_fast(const char *s, size_t len, double *out)
+ * counters in CSV are such; the shortest digits of other doubles (up to
+ * 17) take exact_decimal.  NULL: let strtod decide. */
+const char *dfs_scan_double(const char *s, const char *end, double *out)
 {
-	const char *p = s, *end = s + len;
+	const char *p = s;
 	bool neg = false;
 	if (p < end && (*p == '-' || *p == '+'))
 		neg = *p++ == '-';
@@ -305,7 +372,7 @@ static bool parse_double_fast(const char *s, size_t len, double *out)
 		if (mant == 0 && *p == '0')
 			continue;
 		if (++digits > 19)
-			return false;
+			return NULL;
 		mant = mant * 10 + (uint64_t)(*p - '0');
 	}
 	if (p < end && *p == '.') {
@@ -315,46 +382,46 @@ static bool parse_double_fast(const char *s, size_t len, double *out)
 			if (mant == 0 && *p == '0')
 				continue;
 			if (++digits > 19)
-				return false;
+				return NULL;
 			mant = mant * 10 + (uint64_t)(*p - '0');
 		}
 	}
 	if (!any)
-		return false;
+		return NULL;
 	if (p < end && (*p == 'e' || *p == 'E')) {
 		p++;
 		bool eneg = false;
 		if (p < end && (*p == '-' || *p == '+'))
 			eneg = *p++ == '-';
-		if (p == end)
-			return false;
+		if (p == end || *p < '0' || *p > '9')
+			return NULL;
 		int e = 0;
 		for (; p < end && *p >= '0' && *p <= '9'; p++) {
 			if (e > 1000)
-				return false;
+				return NULL;
 			e = e * 10 + (*p - '0');
 		}
 		scale += eneg ? -e : e;
 	}
-	if (p != end)
-		return false;
 	double v;
 	if (mant == 0)
 		v = 0.0;
-	else if (mant > ((uint64_t)1 << 53) || scale < -22 || scale > 22)
-		return false;
-	else if (scale < 0)
-		v = (double)mant / exact_pow10[-scale];
-	else
-		v = (double)mant * exact_pow10[scale];
+	else if (mant <= ((uint64_t)1 << 53) && scale >= -22 && scale <= 22)
+		v = scale < 0 ? (double)mant / exact_pow10[-scale]
+		              : (double)mant * exact_pow10[scale];
+	else if (!exact_decimal(mant, scale, &v))
+		return NULL;
 	*out = neg ? -v : v;
-	return true;
+	return p;
 }
 
 bool dfs_parse_double(const char *s, size_t len, double *out)
 {
-	if (parse_double_fast(s, len, out))
+	double v;
+	if (len && dfs_scan_double(s, s + len, &v) == s + len) {
+		*out = v;
 		return true;
+	}
 	char tmp[128];
 	if (len == 0 || len >= sizeof(tmp))
 		return false;
@@ -369,7 +436,7 @@ bool dfs_parse_double(const char *s, size_t len, double *out)
 	tmp[len] = '\0';
 	char *end;
 	errno = 0;
-	double v = strtod(tmp, &end);
+	v = strtod(tmp, &end);
 	if (end != tmp + len)
 		return false;
 	*out = v;

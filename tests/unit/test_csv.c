@@ -58,6 +58,38 @@ static void test_parse_double_like_strtod(void **state)
 			fail_msg("'%s' accepted", bad[i]);
 	assert_true(dfs_parse_double("-0", 2, &d) && d == 0 && signbit(d));
 	assert_true(dfs_parse_double("9007199254740993", 16, &d) && d == 9007199254740992.0);
+	/* exact halves between two doubles round to the even one; a digit
+	 * more either way decides */
+	static const char *const ties[] = {
+		"4503599627370497.5", "4503599627370498.5", "9007199254740995",
+		"18014398509481986", "18014398509481990", "9223372036854776832",
+		"9223372036854777856", "4503599627370497.4999", "4503599627370497.5001",
+		"0.30000000000000004", "2.2250738585072014e-308", "1.7976931348623157e308",
+		"123456789012345678e-19", "1844674407370955161.5e-3",
+	};
+	for (size_t i = 0; i < sizeof(ties) / sizeof(ties[0]); i++) {
+		double got, want = strtod(ties[i], NULL);
+		assert_true(dfs_parse_double(ties[i], strlen(ties[i]), &got));
+		if (memcmp(&got, &want, sizeof(got)) != 0)
+			fail_msg("'%s': %.17g, strtod %.17g", ties[i], got, want);
+	}
+	/* what records.csv prints: the shortest digits of any double */
+	x = 0x243f6a8885a308d3ULL;
+	for (int i = 0; i < 200000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		double v;
+		memcpy(&v, &x, sizeof(v));
+		if (!isfinite(v))
+			continue;
+		if (i % 2)   /* and doubles of the magnitudes counters take */
+			v = ldexp(fabs(frexp(v, &(int){0})), (int)(x % 80) - 20);
+		size_t n = dfs_fmt_double(text, v);
+		double back;
+		if (!dfs_parse_double(text, n, &back) || memcmp(&back, &v, sizeof(v)) != 0)
+			fail_msg("'%.*s' does not read back as %a", (int)n, text, v);
+	}
 }
 
 static void test_quoting(void **state)

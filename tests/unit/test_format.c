@@ -583,6 +583,69 @@ static void test_integers(void **state)
 	assert_int_equal(dfs_fmt_u64_len(UINT64_MAX), 20);
 }
 
+/* The scanners stop where the number ends and refuse what the whole-field
+ * parsers refuse; the parsers agree with them. */
+static void test_scanners(void **state)
+{
+	(void)state;
+	struct {
+		const char *text;
+		int u, i, d;          /* where each stops (bytes), -1: refused */
+		double value;         /* what the double scanner reads */
+	} cases[] = {
+		{"123,4", 3, 3, 3, 123},
+		{"+7\n", 2, 2, 2, 7},
+		{"-42,", -1, 3, 3, -42},
+		{"-+1", -1, -1, -1, 0},
+		{"0.25,", 1, 1, 4, 0.25},
+		{"1e5,", 1, 1, 3, 1e5},
+		{"1e,", 1, 1, -1, 0},
+		{"2.5E-3x", 1, 1, 6, 2.5e-3},
+		{"18446744073709551615,", 20, -1, -1, 0},
+		{"18446744073709551616", -1, -1, -1, 0},
+		{"9223372036854775807", 19, 19, 19, 9223372036854775807.0},
+		{"-9223372036854775808", -1, 20, 20, -9223372036854775808.0},
+		{"-9223372036854775809", -1, -1, 20, -9223372036854775809.0},
+		{"478.35310037553967,", 3, 3, 18, 478.35310037553967},
+		{"1.2345678901234567e-11", 1, 1, 22, 1.2345678901234567e-11},
+		{"1.2345678901234567e-21", 1, 1, -1, 0},   /* 10^-37: strtod's */
+		{"12345678901234567890123", -1, -1, -1, 0},
+		{",", -1, -1, -1, 0},
+		{"", -1, -1, -1, 0},
+		{"nan", -1, -1, -1, 0},
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		const char *s = cases[k].text, *end = s + strlen(s), *q;
+		uint64_t u = 0;
+		int64_t i = 0;
+		double d = 0;
+		q = dfs_scan_u64(s, end, &u);
+		if ((q ? (int)(q - s) : -1) != cases[k].u)
+			fail_msg("u64 '%s' stops at %d", s, q ? (int)(q - s) : -1);
+		q = dfs_scan_i64(s, end, &i);
+		if ((q ? (int)(q - s) : -1) != cases[k].i)
+			fail_msg("i64 '%s' stops at %d", s, q ? (int)(q - s) : -1);
+		q = dfs_scan_double(s, end, &d);
+		if ((q ? (int)(q - s) : -1) != cases[k].d)
+			fail_msg("double '%s' stops at %d", s, q ? (int)(q - s) : -1);
+		if (q && d != cases[k].value)
+			fail_msg("double '%s' reads %.17g", s, d);
+		/* a whole field: the parsers say the same */
+		uint64_t pu;
+		int64_t pi;
+		double pd;
+		bool whole_u = cases[k].u == (int)strlen(s), whole_i = cases[k].i == (int)strlen(s);
+		assert_int_equal(dfs_parse_u64(s, strlen(s), &pu), whole_u);
+		assert_int_equal(dfs_parse_i64(s, strlen(s), &pi), whole_i);
+		if (whole_u)
+			assert_true(pu == u);
+		if (whole_i)
+			assert_true(pi == i);
+		if (cases[k].d == (int)strlen(s))
+			assert_true(dfs_parse_double(s, strlen(s), &pd) && pd == d);
+	}
+}
+
 /* ---- timing (printed, not asserted) -------------------------------------- */
 
 typedef size_t (*fmt_fn)(char *, double);
@@ -663,6 +726,7 @@ int main(void)
 		cmocka_unit_test(test_fast_paths),
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_integers),
+		cmocka_unit_test(test_scanners),
 		cmocka_unit_test(test_floor_logs),
 		cmocka_unit_test(test_pow10_table),
 		cmocka_unit_test(test_boundaries),
