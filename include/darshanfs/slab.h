@@ -26,4 +26,19 @@ int dfs_slab_reserve(dfs_slab *s, size_t cap);
 void dfs_slab_trim(dfs_slab *s);
 void dfs_slab_release(dfs_slab *s);
 
+/* A helper thread that faults in the pages of a slab ahead of the one
+ * thread writing it front to back.  On some machines (virtual ones) the
+ * first touch of fresh memory costs as much as the work that fills it;
+ * on another core it overlaps that work.  It faults in at most a few
+ * MiB past what the writer has reached, and never writes: the writer's
+ * bytes are safe.  NULL when there is no second core, no thread or no
+ * way to fault in without writing (the writer then does it, as before). */
+typedef struct dfs_slab_ahead dfs_slab_ahead;
+dfs_slab_ahead *dfs_slab_ahead_start(void);
+/* The writer has filled `used` bytes of the `cap` reserved at base (a
+ * slab; it may move to another one).  Cheap: mostly one comparison. */
+void dfs_slab_ahead_note(dfs_slab_ahead *a, char *base, size_t cap, size_t used);
+/* Stop the helper and wait for it (NULL is ignored). */
+void dfs_slab_ahead_stop(dfs_slab_ahead *a);
+
 #endif

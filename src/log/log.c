@@ -122,6 +122,10 @@ static int load_region(const struct source *src, const dfs_log_header *h,
 	return ret;
 }
 
+/* Compressed regions from this size on have their packed records' pages
+ * faulted in by a helper (see dfs_slab_ahead) */
+#define AHEAD_MIN_BYTES ((uint64_t)4 << 20)
+
 /* A region of fixed-size records in the current layout, packed as it
  * inflates (see dfs_records_pack): the region is never held inflated. */
 struct pack_sink {
@@ -129,6 +133,7 @@ struct pack_sink {
 	size_t size;            /* record size */
 	size_t used;            /* bytes packed */
 	dfs_relay *relay;       /* the records go on to an observer too */
+	dfs_slab_ahead *ahead;  /* faults in the packed records' pages */
 };
 
 static size_t pack_window(void *ctx, const unsigned char *data, size_t len,
@@ -151,6 +156,8 @@ static size_t pack_window(void *ctx, const unsigned char *data, size_t len,
 		}
 	if (ps->relay && n)
 		dfs_relay_put(ps->relay, ps->recs->module, data, first, n);
+	dfs_slab_ahead_note(ps->ahead, ps->recs->slab.base, ps->recs->slab.cap,
+	                    ps->recs->size);
 	ps->used += n * ps->size;
 	return n * ps->size;
 }
@@ -175,17 +182,21 @@ static int load_region_packed(const struct source *src, const dfs_log_header *h,
 {
 	if (region_outside(src, r, err))
 		return -1;
-	struct pack_sink ps = {out, out->module->record_size, 0, relay};
+	struct pack_sink ps = {out, out->module->record_size, 0, relay, NULL};
 	/* records compress 4 to 20 times and pack to about a third: room
 	 * for the common case, without copies as the set grows */
 	size_t guess = r.len < SIZE_MAX / 8 ? (size_t)r.len * 8 : SIZE_MAX;
 	dfs_records_pack_reserve(out, limit && guess > limit ? limit : guess);
+	/* a big set's fresh pages are faulted in on the other core */
+	if (out->slab.base && r.len >= AHEAD_MIN_BYTES)
+		ps.ahead = dfs_slab_ahead_start();
 	/* the compressed bytes are read a few MiB at a time, not held whole */
 	struct region_reader rr = {src, r.off};
 	size_t leftover = 0;
 	int ret = dfs_region_stream(h->comp_type, src->mem ? src->mem + r.off : NULL,
 	                            r.len, read_piece, &rr, limit, ps.size,
 	                            pack_window, &ps, &leftover, err);
+	dfs_slab_ahead_stop(ps.ahead);
 	dfs_records_pack_trim(out);
 	*produced = ps.used + leftover;
 	return ret;
