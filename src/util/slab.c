@@ -84,8 +84,8 @@ void dfs_slab_release(dfs_slab *s)
 
 /* ---- faulting in ahead of the writer ------------------------------------------ */
 
-#define AHEAD ((size_t)16 << 20)   /* how far past the writer */
-#define STEP ((size_t)4 << 20)     /* writer progress worth telling */
+#define AHEAD ((size_t)8 << 20)    /* how far past the writer */
+#define STEP ((size_t)2 << 20)     /* writer progress worth telling */
 
 struct dfs_slab_ahead {
 	pthread_t tid;
