@@ -23,7 +23,7 @@
 
 #define LAZY_ROWS 4096      /* rows of a batch (about 2 MiB of POSIX text) */
 #define LAZY_SLOTS 8        /* batches kept rendered */
-#define LAZY_AHEAD 2        /* batches rendered ahead of a reader */
+#define LAZY_AHEAD 4        /* batches rendered ahead of a reader */
 #define MAX_MEASURE_THREADS 8
 /* logs with fewer compressed bytes of records are measured when asked */
 #define ROW_LENS_MIN_BYTES ((uint64_t)4 << 20)
