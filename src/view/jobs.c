@@ -29,12 +29,18 @@ static const char header[] =
 	"write_only_files,read_write_files,unique_files,shared_files,"
 	"time_by_slowest,perf_by_slowest,error\n";
 
+/* One row: what jobs.csv prints of the derived metrics, not all of them
+ * (the summaries of every log of a tree are kept). */
+enum { FILES_ALL, FILES_RO, FILES_WO, FILES_RW, FILES_UNIQUE, FILES_SHARED, FILES_KINDS };
+
 struct job_row {
 	int module;                 /* module id or COMBINED */
 	bool partial;
 	bool ok;
 	uint64_t records;
-	dfs_derived_metrics dm;
+	int64_t total_bytes, bytes_read, bytes_written;
+	int64_t files[FILES_KINDS];
+	double time_by_slowest, perf_by_slowest;
 	char *error;
 };
 
@@ -47,8 +53,24 @@ struct job_summary {
 	int64_t jobid, uid, nprocs, start, end;
 	double run_time;
 	size_t nrows;
-	struct job_row rows[MAX_ROWS];
+	struct job_row rows[];      /* nrows of them */
 };
+
+static void row_metrics(struct job_row *r, const dfs_derived_metrics *dm)
+{
+	const dfs_category_counters *cc = dm->category_counters;
+	r->total_bytes = dm->total_bytes;
+	r->bytes_read = cc[DFS_ALL_FILES].total_read_volume_bytes;
+	r->bytes_written = cc[DFS_ALL_FILES].total_write_volume_bytes;
+	r->files[FILES_ALL] = cc[DFS_ALL_FILES].count;
+	r->files[FILES_RO] = cc[DFS_RO_FILES].count;
+	r->files[FILES_WO] = cc[DFS_WO_FILES].count;
+	r->files[FILES_RW] = cc[DFS_RW_FILES].count;
+	r->files[FILES_UNIQUE] = cc[DFS_UNIQ_FILES].count;
+	r->files[FILES_SHARED] = cc[DFS_SHARED_FILES].count + cc[DFS_PART_SHARED_FILES].count;
+	r->time_by_slowest = dm->agg_time_by_slowest;
+	r->perf_by_slowest = dm->agg_perf_by_slowest;
+}
 
 void dfs_job_summary_free(struct job_summary *s)
 {
@@ -66,7 +88,7 @@ void dfs_job_summary_free(struct job_summary *s)
 static struct job_summary *summarize(dfs_view *v, struct entry *e,
                                      uint64_t dir_gen)
 {
-	struct job_summary *s = calloc(1, sizeof(*s));
+	struct job_summary *s = calloc(1, sizeof(*s) + MAX_ROWS * sizeof(s->rows[0]));
 	if (!s)
 		return NULL;
 	dfs_error err = {0};
@@ -105,7 +127,7 @@ static struct job_summary *summarize(dfs_view *v, struct entry *e,
 		}
 		r->ok = true;
 		r->records = sel->count;
-		r->dm = sel->dm;
+		row_metrics(r, &sel->dm);
 	}
 	if (posix && stdio) {
 		struct job_row *r = &s->rows[s->nrows++];
@@ -115,7 +137,7 @@ static struct job_summary *summarize(dfs_view *v, struct entry *e,
 		const dfs_derived_metrics *dm = dfs_combined_metrics(v, e, l);
 		if (dm) {
 			r->ok = true;
-			r->dm = *dm;
+			row_metrics(r, dm);
 			r->records = s->rows[0].records;
 			for (size_t k = 0; k + 1 < s->nrows; k++)
 				if (s->rows[k].module == DFS_MOD_STDIO)
@@ -124,7 +146,8 @@ static struct job_summary *summarize(dfs_view *v, struct entry *e,
 			r->error = strdup("combined metrics unavailable");
 		}
 	}
-	return s;
+	struct job_summary *fit = realloc(s, sizeof(*s) + s->nrows * sizeof(s->rows[0]));
+	return fit ? fit : s;
 }
 
 static void add_double(dfs_buf *b, double d)
@@ -147,8 +170,6 @@ static void render_rows(const struct job_summary *s, const char *rel, dfs_buf *o
 	size_t nrows = s->nrows ? s->nrows : 1;
 	for (size_t i = 0; i < nrows; i++) {
 		const struct job_row *r = s->nrows ? &s->rows[i] : &none;
-		const dfs_derived_metrics *dm = &r->dm;
-		const dfs_category_counters *cc = dm->category_counters;
 		dfs_csv_field(out, rel, strlen(rel));
 		dfs_buf_addc(out, ',');
 		dfs_buf_adds(out, r->module == COMBINED ? "POSIX+STDIO" :
@@ -168,19 +189,14 @@ static void render_rows(const struct job_summary *s, const char *rel, dfs_buf *o
 			continue;
 		}
 		dfs_buf_printf(out, "%llu,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,",
-		               (unsigned long long)r->records, (long long)dm->total_bytes,
-		               (long long)cc[DFS_ALL_FILES].total_read_volume_bytes,
-		               (long long)cc[DFS_ALL_FILES].total_write_volume_bytes,
-		               (long long)cc[DFS_ALL_FILES].count,
-		               (long long)cc[DFS_RO_FILES].count,
-		               (long long)cc[DFS_WO_FILES].count,
-		               (long long)cc[DFS_RW_FILES].count,
-		               (long long)cc[DFS_UNIQ_FILES].count,
-		               (long long)(cc[DFS_SHARED_FILES].count +
-		                           cc[DFS_PART_SHARED_FILES].count));
-		add_double(out, dm->agg_time_by_slowest);
+		               (unsigned long long)r->records, (long long)r->total_bytes,
+		               (long long)r->bytes_read, (long long)r->bytes_written,
+		               (long long)r->files[FILES_ALL], (long long)r->files[FILES_RO],
+		               (long long)r->files[FILES_WO], (long long)r->files[FILES_RW],
+		               (long long)r->files[FILES_UNIQUE], (long long)r->files[FILES_SHARED]);
+		add_double(out, r->time_by_slowest);
 		dfs_buf_addc(out, ',');
-		add_double(out, dm->agg_perf_by_slowest);
+		add_double(out, r->perf_by_slowest);
 		dfs_buf_adds(out, ",\n");
 	}
 }
