@@ -182,11 +182,20 @@ static void loaded_clear_derived(dfs_view *v, struct loaded *l)
 	l->bytes -= l->content_bytes;
 	l->content_bytes = 0;
 	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
-		dfs_selection_free(&l->sel[id]);
-		content_cache_clear(&l->mod_files[id]);
+		if (!l->mod[id])
+			continue;
+		dfs_selection_free(&l->mod[id]->sel);
+		content_cache_clear(&l->mod[id]->files);
 	}
 	content_cache_clear(&l->log_files);
 	l->combined_ready = false;
+}
+
+struct loaded_mod *dfs_loaded_mod(struct loaded *l, int id)
+{
+	if (!l->mod[id])
+		l->mod[id] = calloc(1, sizeof(*l->mod[id]));
+	return l->mod[id];
 }
 
 static void loaded_free(struct loaded *l)
@@ -194,8 +203,11 @@ static void loaded_free(struct loaded *l)
 	if (!l)
 		return;
 	loaded_clear_derived(NULL, l);
-	for (int id = 0; id < DFS_MOD_SLOTS; id++)
-		free(l->row_len[id]);
+	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+		if (l->mod[id])
+			free(l->mod[id]->row_len);
+		free(l->mod[id]);
+	}
 	dfs_log_free(l->log);
 	free(l->error);
 	free(l);
@@ -301,18 +313,28 @@ struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
 		dfs_log_observer obs;
 		dfs_row_lens_init(&rl, &obs);
 		l->log = dfs_log_open_observed(e->src, 0, &obs, &lerr);
-		size_t row_bytes = dfs_row_lens_take(&rl, l->log, l->row_len);
+		uint32_t *row_len[DFS_MOD_SLOTS] = {NULL};
+		size_t row_bytes = dfs_row_lens_take(&rl, l->log, row_len);
 		atomic_fetch_add(&v->decodes, 1);
 		if (!l->log) {
 			l->status = lerr.code ? lerr.code : DFS_ERR_FORMAT;
 			l->error = strdup(lerr.msg);
 		}
+		size_t mod_bytes = 0;
 		for (int id = 0; l->log && id < DFS_MOD_SLOTS; id++) {
 			const dfs_log_module *lm = dfs_log_get_module(l->log, id);
 			if (lm->present && lm->module && lm->status != DFS_OK)
 				l->module_errors = true;
+			/* the slots of the modules it has (others when asked) */
+			if (lm->present && dfs_loaded_mod(l, id))
+				mod_bytes += sizeof(struct loaded_mod);
+			if (row_len[id] && l->mod[id])
+				l->mod[id]->row_len = row_len[id];
+			else
+				free(row_len[id]);
 		}
-		l->bytes = sizeof(*l) + (l->log ? dfs_log_memory(l->log) : 0) + row_bytes;
+		l->bytes = sizeof(*l) + mod_bytes + (l->log ? dfs_log_memory(l->log) : 0) +
+		           row_bytes;
 		l->gen = e->gen;
 		pthread_mutex_lock(&v->lock);
 		l->dir_gen = v->dir_gen;

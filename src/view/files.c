@@ -424,12 +424,15 @@ static uint32_t *records_row_len(dfs_view *v, struct entry *e, struct loaded *l,
 	const dfs_records *own = dfs_log_records(l->log, module);
 	if (!own || s->records != own || own->count == 0)
 		return NULL;
-	if (!l->row_len[module]) {
-		l->row_len[module] = calloc(own->count, sizeof(uint32_t));
-		if (l->row_len[module])
+	struct loaded_mod *lmod = dfs_loaded_mod(l, module);
+	if (!lmod)
+		return NULL;
+	if (!lmod->row_len) {
+		lmod->row_len = calloc(own->count, sizeof(uint32_t));
+		if (lmod->row_len)
 			dfs_entry_account_kept(v, e, (long)(own->count * sizeof(uint32_t)));
 	}
-	return l->row_len[module];
+	return lmod->row_len;
 }
 
 /* Size of records.csv from the rows' lengths, when every selected row
@@ -437,7 +440,7 @@ static uint32_t *records_row_len(dfs_view *v, struct entry *e, struct loaded *l,
 static bool records_size_known(const struct loaded *l, int module,
                                const struct selection *s, uint64_t *size)
 {
-	const uint32_t *len = l->row_len[module];
+	const uint32_t *len = l->mod[module] ? l->mod[module]->row_len : NULL;
 	if (!len || s->status != DFS_OK || s->records != dfs_log_records(l->log, module))
 		return false;
 	dfs_buf head = DFS_BUF_INIT;
@@ -459,8 +462,12 @@ static bool records_size_known(const struct loaded *l, int module,
 static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *l,
                                    const struct node *n, dfs_error *err)
 {
-	struct content_cache *cache = n->module >= 0 ? &l->mod_files[n->module]
-	                                             : &l->log_files;
+	struct loaded_mod *lmod = n->module >= 0 ? dfs_loaded_mod(l, n->module) : NULL;
+	if (n->module >= 0 && !lmod) {
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	struct content_cache *cache = lmod ? &lmod->files : &l->log_files;
 	if (cache->file[n->file])
 		return dfs_content_ref(cache->file[n->file]);
 	dfs_content *c;
@@ -525,7 +532,7 @@ int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
 		struct loaded *l = dfs_entry_load(v, e, err);
 		if (!l)
 			return -1;
-		if (!l->mod_files[n->module].file[F_RECORDS] &&
+		if (!(l->mod[n->module] && l->mod[n->module]->files.file[F_RECORDS]) &&
 		    records_size_known(l, n->module, dfs_selection(v, e, l, n->module), size)) {
 			*serial = records_serial(e, l, n->module);
 			return 0;

@@ -248,7 +248,15 @@ static size_t scan_all(const struct scan *sc, size_t total, size_t *out)
 struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
                                 int id)
 {
-	struct selection *s = &l->sel[id];
+	/* what callers get without memory for the slot: they look at the
+	 * status before anything else */
+	static struct selection no_memory = {
+		.ready = true, .status = DFS_ERR_NOMEM, .error = (char *)"out of memory",
+	};
+	struct loaded_mod *lmod = dfs_loaded_mod(l, id);
+	if (!lmod)
+		return &no_memory;
+	struct selection *s = &lmod->sel;
 	if (s->ready)
 		return s;
 	s->ready = true;

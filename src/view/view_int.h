@@ -99,6 +99,18 @@ struct module_state {
 	struct import_set *imported;  /* rows written into records.csv */
 };
 
+/* What a loaded log holds for one module slot: made for the modules the
+ * log has when it loads, for others when first asked (a log uses a few of
+ * the 64 slots; all of them inline took 50 KB a log). */
+struct loaded_mod {
+	struct selection sel;
+	struct content_cache files;
+	/* bytes of each record's records.csv row, 0 until measured (while
+	 * the log decoded, or when first asked): the size of a selection's
+	 * records.csv without measuring again */
+	uint32_t *row_len;
+};
+
 struct loaded {
 	dfs_log *log;                 /* NULL when decoding failed */
 	uint64_t dir_gen;             /* directory filters the caches used */
@@ -108,16 +120,15 @@ struct loaded {
 	size_t bytes;                 /* memory accounted to the cache */
 	size_t content_bytes;         /* of which cached generated text */
 	uint64_t gen;                 /* generation the caches belong to */
-	struct selection sel[DFS_MOD_SLOTS];
-	struct content_cache mod_files[DFS_MOD_SLOTS];
+	struct loaded_mod *mod[DFS_MOD_SLOTS];
 	struct content_cache log_files;
 	dfs_derived_metrics combined;   /* POSIX+STDIO */
 	bool combined_ready;
-	/* bytes of each record's records.csv row, 0 until measured (while
-	 * the log decoded, or when first asked): the size of a selection's
-	 * records.csv without measuring again */
-	uint32_t *row_len[DFS_MOD_SLOTS];
 };
+
+/* cache.c: slot id of l, made (empty) when first asked; NULL without
+ * memory. */
+struct loaded_mod *dfs_loaded_mod(struct loaded *l, int id);
 
 struct entry {
 	char *src;                    /* source path of the log (key) */
