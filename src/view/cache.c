@@ -251,10 +251,13 @@ static void lru_front(dfs_view *v, struct entry *e)
 /* Evict least recently used logs until the budget holds with `room`
  * bytes to spare (e is kept).  Victims are locked with trylock only: lock
  * order forbids waiting. */
+#define TRIM_BYTES ((size_t)32 << 20)
+
 static void evict(dfs_view *v, struct entry *keep, size_t room)
 {
 	struct loaded *victims[64];
 	size_t n = 0;
+	bool trim = false;
 	pthread_mutex_lock(&v->lock);
 	size_t budget = v->opt.cache_size > room ? v->opt.cache_size - room : 0;
 	struct entry *c = v->lru_tail;
@@ -263,17 +266,24 @@ static void evict(dfs_view *v, struct entry *keep, size_t room)
 		if (c != keep && c->loaded && pthread_mutex_trylock(&c->lock) == 0) {
 			victims[n++] = c->loaded;
 			v->cached_bytes -= c->loaded->bytes;
+			v->untrimmed += c->loaded->bytes;
 			c->loaded = NULL;
 			lru_unlink(v, c);
 			pthread_mutex_unlock(&c->lock);
 		}
 		c = prev;
 	}
+	/* hand freed memory back to the system, not to a thread arena, once
+	 * there is enough of it: each trim costs every core a TLB flush, and
+	 * a few small logs freed at a time are reused by the next loads */
+	if (v->untrimmed >= TRIM_BYTES || v->untrimmed >= v->opt.cache_size / 4) {
+		trim = true;
+		v->untrimmed = 0;
+	}
 	pthread_mutex_unlock(&v->lock);
 	for (size_t i = 0; i < n; i++)
 		loaded_free(victims[i]);
-	/* hand the freed memory back to the system, not to a thread arena */
-	if (n) {
+	if (trim) {
 		dfs_scratch_trim();
 		malloc_trim(0);
 	}

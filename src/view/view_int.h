@@ -173,6 +173,7 @@ struct dfs_view {
 	size_t table_size, entries;
 	struct entry *lru_head, *lru_tail;   /* most recent first */
 	size_t cached_bytes;
+	size_t untrimmed;             /* bytes evicted since the last trim */
 	atomic_ullong decodes;
 	dfs_view_changed_fn changed;
 	void *changed_ctx;
