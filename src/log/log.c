@@ -143,6 +143,9 @@ static size_t pack_window(void *ctx, const unsigned char *data, size_t len,
 	if (!data) {
 		const dfs_module *m = ps->recs->module;
 		uint32_t ver = ps->recs->version;
+		/* the slab goes away: nothing may fault in its pages now */
+		dfs_slab_ahead_stop(ps->ahead);
+		ps->ahead = NULL;
 		dfs_records_free(ps->recs);
 		dfs_records_init_packed(ps->recs, m, ver);
 		ps->used = 0;
