@@ -85,8 +85,8 @@ static void test_slab_ahead(void **state)
 		s.used = off + mib;
 		dfs_slab_ahead_note(a, s.base, s.cap, s.used);
 	}
-	/* let the helper catch up, then stop it */
-	for (int i = 0; i < 200 && resident(s.base + written, 8 * mib) < 8 * mib; i++)
+	/* let the helper catch up (5 s at most on a loaded machine), then stop it */
+	for (int i = 0; i < 1000 && resident(s.base + written, 8 * mib) < 8 * mib; i++)
 		usleep(5000);
 	dfs_slab_ahead_stop(a);
 	for (size_t off = 0; off < written; off += mib)
