@@ -29,6 +29,10 @@
 
 #define CHUNK (256 * 1024)
 #define WINDOW ((size_t)1 << 20)
+/* regions compressed to less than WINDOW / SMALL_RATIO get a window of
+ * SMALL_RATIO times their size, SMALL_WINDOW at least */
+#define SMALL_RATIO 8
+#define SMALL_WINDOW ((size_t)16 << 10)
 
 /* ---- targets ---------------------------------------------------------------- */
 
@@ -63,7 +67,18 @@ static int target_room(struct target *t, size_t in_left, unsigned char **p,
 {
 	size_t room;
 	if (t->out) {
-		room = CHUNK;
+		/* a small input starts at 8 times its size and doubles up to
+		 * CHUNK: the space left over, given back when it is done, then
+		 * stays small (giving back much makes glibc shrink the heap,
+		 * which interrupts every core, once per region of every log) */
+		if (t->produced >= CHUNK)
+			room = CHUNK;
+		else if (t->produced)
+			room = t->produced;
+		else
+			room = in_left < CHUNK / 8 ? in_left * 8 : CHUNK;
+		if (room < 4096)
+			room = 4096;
 		/* most logs inflate 4..20 times: grow in large steps when the
 		 * input promises a lot of output */
 		if (in_left > CHUNK / 8 && t->produced > CHUNK)
@@ -342,11 +357,11 @@ static int inflate_bzip2(struct input *in, struct target *t, dfs_error *err)
 	size_t pos = 0;           /* region offset of bz.next_in */
 	int ret = 0;
 	for (;;) {
-		if (target_full(t))
+		if (target_full(t) || in->len == 0)
 			break;
-		if (bz.avail_in == 0) {
-			if (pos >= in->len)
-				break;
+		/* (input used up: decompress on, to drain what bzip2 holds,
+		 * until the stream ends or it has nothing more: truncated) */
+		if (bz.avail_in == 0 && pos < in->len) {
 			const unsigned char *p;
 			size_t n;
 			if ((ret = input_at(in, pos, &p, &n, err)))
@@ -464,7 +479,12 @@ int dfs_region_stream(int comp_type, const unsigned char *data, size_t len,
                       size_t unit, dfs_region_sink sink, void *ctx,
                       size_t *leftover, dfs_error *err)
 {
-	size_t cap = WINDOW;
+	/* a small region gets a small window: a 1 MiB one is a mapping of
+	 * its own, made and unmapped for each region of each small log (and
+	 * every unmapping interrupts the other cores to flush their TLBs) */
+	size_t cap = len < WINDOW / SMALL_RATIO ? len * SMALL_RATIO : WINDOW;
+	if (cap < SMALL_WINDOW)
+		cap = SMALL_WINDOW;
 	if (unit > cap / 4)
 		cap = unit * 4;
 	struct target t = {.limit = limit, .sink = sink, .ctx = ctx, .win_cap = cap};

@@ -594,6 +594,39 @@ static void test_stream_pieces(void **state)
 	free(z);
 }
 
+/* bzip2 decodes a block (up to 900 kB) out of a little input: once the
+ * input is used up, what it still holds must be drained, in whole
+ * regions and in streamed ones, and a cut stream is still an error. */
+static void test_bzip2_drains(void **state)
+{
+	(void)state;
+	size_t n = (size_t)3 << 20;
+	char *a = malloc(n);
+	for (size_t i = 0; i < n; i++)
+		a[i] = (char)('a' + (i * 2654435761u >> 27) % 26);
+	unsigned zl = (unsigned)n;
+	char *z = malloc(zl);
+	assert_int_equal(BZ2_bzBuffToBuffCompress(z, &zl, a, (unsigned)n, 9, 0, 30), BZ_OK);
+	assert_true(zl < n / 8);
+	dfs_buf out = DFS_BUF_INIT;
+	dfs_error err = {0};
+	assert_int_equal(dfs_region_inflate(1, (unsigned char *)z, zl, 0, 0, &out, &err), 0);
+	assert_int_equal(out.len, n);
+	assert_memory_equal(out.data, a, n);
+	dfs_buf_reset(&out);
+	assert_int_equal(dfs_region_inflate(1, (unsigned char *)z, zl - 20, 0, 0, &out, &err), -1);
+	dfs_buf_free(&out);
+	struct collect c = {DFS_BUF_INIT, 1, 0, 0};
+	struct piece_src src = {(const unsigned char *)z, zl, 0};
+	assert_int_equal(dfs_region_stream(1, NULL, zl, read_piece, &src, 0, 1, collect_window,
+	                                   &c, NULL, &err), 0);
+	assert_int_equal(c.got.len, n);
+	assert_memory_equal(c.got.data, a, n);
+	dfs_buf_free(&c.got);
+	free(a);
+	free(z);
+}
+
 static void test_stream_windows(void **state)
 {
 	(void)state;
@@ -741,6 +774,7 @@ int main(void)
 		cmocka_unit_test(test_inflate_zlib_streams),
 		cmocka_unit_test(test_inflate_bzip2_and_none),
 		cmocka_unit_test(test_stream_windows),
+		cmocka_unit_test(test_bzip2_drains),
 		cmocka_unit_test(test_stream_pieces),
 		cmocka_unit_test(test_pack_roundtrip),
 		cmocka_unit_test(test_posix_v3),
