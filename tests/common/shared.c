@@ -76,6 +76,42 @@ char *shared_log_path(const char *name)
 	return p;
 }
 
+int shared_each_record(shared_record_fn fn, void *ctx, size_t *logs,
+                       size_t *records)
+{
+	size_t n;
+	char **names = shared_logs(&n);
+	if (!names)
+		return 0;
+	*logs = n;
+	*records = 0;
+	int ret = 1;
+	for (size_t i = 0; i < n && ret == 1; i++) {
+		char *path = shared_log_path(names[i]);
+		dfs_error err = {0};
+		dfs_log *log = dfs_log_open(path, 0, &err);
+		free(path);
+		if (!log) {
+			fprintf(stderr, "%s: %s\n", names[i], err.msg);
+			ret = -1;
+			break;
+		}
+		for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+			const dfs_records *r = dfs_log_records(log, id);
+			if (!r)
+				continue;
+			_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+			for (size_t k = 0; k < r->count; k++)
+				fn(ctx, log, names[i], r->module, dfs_record_get(r, k, scratch),
+				   dfs_record_size(r, k), k);
+			*records += r->count;
+		}
+		dfs_log_free(log);
+	}
+	shared_free_list(names);
+	return ret;
+}
+
 char *read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "darshanfs/log.h"
+
 /* Directory of the shared material, or NULL (with a message on stderr). */
 const char *shared_dir(void);
 
@@ -18,6 +20,17 @@ void shared_free_list(char **list);
 
 /* Full path of a shared log (malloc'd). */
 char *shared_log_path(const char *name);
+
+/* Every record of every module of every shared log, in order: fn gets the
+ * log, its file name, the module, the record (unpacked) with its size and
+ * its index in the module.  Returns 1 when done (*logs and *records
+ * counted), 0 when the shared logs are absent, -1 when one does not open
+ * (said on stderr). */
+typedef void (*shared_record_fn)(void *ctx, const dfs_log *log, const char *name,
+                                 const dfs_module *m, const unsigned char *rec,
+                                 size_t len, size_t index);
+int shared_each_record(shared_record_fn fn, void *ctx, size_t *logs,
+                       size_t *records);
 
 /* Read oracle/parser/<log>/<file> (also <file>.gz); NULL if absent.
  * *len gets the size. */

@@ -186,10 +186,11 @@ static void test_roundtrip_every_record(void **state)
 }
 
 /* dfs_csv_record_len(rec) is the length dfs_csv_record renders for it */
-static void check_record_len(const dfs_log *log, const dfs_module *m,
-                             const unsigned char *rec, size_t len,
-                             const char *what, size_t k)
+static void check_record_len(void *ctx, const dfs_log *log, const char *what,
+                             const dfs_module *m, const unsigned char *rec,
+                             size_t len, size_t k)
 {
+	(void)ctx;
 	dfs_buf csv = DFS_BUF_INIT;
 	dfs_csv_record(log, m, rec, len, &csv);
 	size_t measured = dfs_csv_record_len(log, m, rec, len);
@@ -204,31 +205,12 @@ static void check_record_len(const dfs_log *log, const dfs_module *m,
 static void test_record_len_every_record(void **state)
 {
 	(void)state;
-	size_t n;
-	char **logs = shared_logs(&n);
-	if (!logs)
+	size_t logs, records;
+	int ret = shared_each_record(check_record_len, NULL, &logs, &records);
+	if (ret == 0)
 		skip();
-	size_t records = 0;
-	for (size_t i = 0; i < n; i++) {
-		char *path = shared_log_path(logs[i]);
-		dfs_error err = {0};
-		dfs_log *log = dfs_log_open(path, 0, &err);
-		assert_non_null(log);
-		for (int id = 0; id < DFS_MOD_SLOTS; id++) {
-			const dfs_records *r = dfs_log_records(log, id);
-			if (!r)
-				continue;
-			_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
-			for (size_t k = 0; k < r->count; k++)
-				check_record_len(log, r->module, dfs_record_get(r, k, scratch),
-				                 dfs_record_size(r, k), logs[i], k);
-			records += r->count;
-		}
-		dfs_log_free(log);
-		free(path);
-	}
-	printf("measured %zu records of %zu logs to the byte\n", records, n);
-	shared_free_list(logs);
+	assert_int_equal(ret, 1);
+	printf("measured %zu records of %zu logs to the byte\n", records, logs);
 }
 
 /* Values of every printed shape and names that need quoting, in a log
@@ -299,8 +281,8 @@ static void test_record_len_shapes(void **state)
 	assert_int_equal(r->count, nrec);
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	for (size_t k = 0; k < r->count; k++)
-		check_record_len(log, m, dfs_record_get(r, k, scratch), dfs_record_size(r, k),
-		                 "shapes", k);
+		check_record_len(NULL, log, "shapes", m, dfs_record_get(r, k, scratch),
+		                 dfs_record_size(r, k), k);
 	dfs_log_free(log);
 	dfs_buf_free(&out);
 }

@@ -155,47 +155,37 @@ static void test_format_doubles(void **state)
 
 /* Every float counter of every shared log prints and reads back as the
  * identical double. */
+static void roundtrip_floats(void *ctx, const dfs_log *log, const char *name,
+                             const dfs_module *m, const unsigned char *rec,
+                             size_t len, size_t index)
+{
+	(void)log;
+	(void)name;
+	(void)index;
+	size_t *values = ctx;
+	size_t rows = dfs_module_rows(m, rec, len);
+	for (size_t row = 0; row < rows; row++)
+		for (size_t f = 0; f < m->n_fields; f++) {
+			if (m->fields[f].type != DFS_T_F64)
+				continue;
+			dfs_value v;
+			dfs_module_get_value(m, rec, len, row, f, &v);
+			if (v.type != DFS_T_F64)
+				continue;
+			roundtrip(v.v.d);
+			(*values)++;
+		}
+}
+
 static void test_float_roundtrip_logs(void **state)
 {
 	(void)state;
-	size_t n;
-	char **logs = shared_logs(&n);
-	if (!logs)
+	size_t values = 0, logs, records;
+	int ret = shared_each_record(roundtrip_floats, &values, &logs, &records);
+	if (ret == 0)
 		skip();
-	size_t values = 0;
-	for (size_t i = 0; i < n; i++) {
-		char *path = shared_log_path(logs[i]);
-		dfs_error err = {0};
-		dfs_log *log = dfs_log_open(path, 0, &err);
-		assert_non_null(log);
-		for (int id = 0; id < DFS_MOD_SLOTS; id++) {
-			const dfs_records *r = dfs_log_records(log, id);
-			if (!r)
-				continue;
-			const dfs_module *m = r->module;
-			_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
-			for (size_t k = 0; k < r->count; k++) {
-				const unsigned char *rec = dfs_record_get(r, k, scratch);
-				size_t len = dfs_record_size(r, k);
-				size_t rows = dfs_module_rows(m, rec, len);
-				for (size_t row = 0; row < rows; row++)
-					for (size_t f = 0; f < m->n_fields; f++) {
-						if (m->fields[f].type != DFS_T_F64)
-							continue;
-						dfs_value v;
-						dfs_module_get_value(m, rec, len, row, f, &v);
-						if (v.type != DFS_T_F64)
-							continue;
-						roundtrip(v.v.d);
-						values++;
-					}
-			}
-		}
-		dfs_log_free(log);
-		free(path);
-	}
-	printf("float round trip: %zu values of %zu logs\n", values, n);
-	shared_free_list(logs);
+	assert_int_equal(ret, 1);
+	printf("float round trip: %zu values of %zu logs\n", values, logs);
 }
 
 static bool oracle_aborted(const char *log)
