@@ -248,11 +248,12 @@ static void lru_front(dfs_view *v, struct entry *e)
 		v->lru_tail = e;
 }
 
+/* Freed bytes that make an eviction hand memory back to the system */
+#define TRIM_BYTES ((size_t)32 << 20)
+
 /* Evict least recently used logs until the budget holds with `room`
  * bytes to spare (e is kept).  Victims are locked with trylock only: lock
  * order forbids waiting. */
-#define TRIM_BYTES ((size_t)32 << 20)
-
 static void evict(dfs_view *v, struct entry *keep, size_t room)
 {
 	struct loaded *victims[64];

@@ -479,7 +479,7 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 		}
 		/* rendered on demand; a snapshot of imported rows keeps them
 		 * (the next import replaces them) */
-		struct module_state *ms = dfs_entry_mod(e, n->module);
+		const struct module_state *ms = dfs_entry_mod_get(e, n->module);
 		struct import_set *rows = ms && ms->imported &&
 		                          s->records == &ms->imported->recs ? ms->imported : NULL;
 		c = dfs_lazy_records(l->log, dfs_module_get(n->module), s->records, rows,

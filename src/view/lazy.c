@@ -1,12 +1,12 @@
 /* lazy.c - records.csv rendered on demand.
  *
- * A records.csv snapshot of the log's own records does not hold its text:
- * it holds a reference to the decoded log, its own copy of the selection
- * and the byte offset of every batch of LAZY_ROWS rows.  A read renders
- * the batch it falls in into one of a few reusable buffers, and helper
- * threads render the next batches meanwhile, so a sequential reader finds
- * them ready and the rendering runs on the other core while the kernel
- * copies.  The offsets come from the rows' lengths (dfs_csv_record_len,
+ * A records.csv snapshot does not hold its text: it holds a reference to
+ * the decoded log (and to the imported rows it shows, if any), its own
+ * copy of the selection and the byte offset of every batch of LAZY_ROWS
+ * rows.  A read renders the batch it falls in into one of a few reusable
+ * buffers, and helper threads render the next batches meanwhile, so a
+ * sequential reader finds them ready and the rendering runs on the other
+ * core while the kernel copies.  The offsets come from the rows' lengths (dfs_csv_record_len,
  * no rendering): measured while a big log decodes, on the core that
  * waits for the inflate, or else when first asked, on every core; then
  * summed for each new selection.
