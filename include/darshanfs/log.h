@@ -138,6 +138,10 @@ const dfs_name *dfs_log_name(const dfs_log *log, uint64_t id);
  * slot), stage 1 a few records later (the entry the slot points to),
  * stage 2 a few more later (the name). */
 void dfs_log_name_prefetch(const dfs_log *log, uint64_t id, int stage);
+/* True when this thread's last 32 lookups found their name next to the
+ * one before (records in the order of the name table): the prefetches
+ * would then only cost time. */
+bool dfs_log_names_in_order(void);
 
 /* Module slot 0..63.  Never NULL for a valid id. */
 const dfs_log_module *dfs_log_get_module(const dfs_log *log, int id);

@@ -489,6 +489,22 @@ static inline size_t id_slot(uint64_t id, size_t mask)
 	return (size_t)(x ^ (x >> 32)) & mask;
 }
 
+/* Records mostly name the entry their predecessor named, or the one after
+ * it: the name table and the module regions are both written in the order
+ * the files were first seen.  Each thread remembers where its last lookup
+ * ended and which of its last 32 missed that guess.  (The guess is checked
+ * against the id, so a remembered position of a freed log is harmless.) */
+static _Thread_local struct {
+	const dfs_log *log;
+	size_t at;
+	uint32_t missed;    /* bit i: the lookup i lookups ago missed */
+} near;
+
+bool dfs_log_names_in_order(void)
+{
+	return near.missed == 0;
+}
+
 void dfs_log_name_prefetch(const dfs_log *log, uint64_t id, int stage)
 {
 	if (!log->name_index)
@@ -511,12 +527,26 @@ const dfs_name *dfs_log_name(const dfs_log *log, uint64_t id)
 {
 	if (!log->name_index)
 		return NULL;
+	if (near.log == log) {
+		size_t at = near.at;
+		for (size_t k = at; k < at + 2 && k < log->nnames; k++) {
+			if (log->names[k].id == id) {
+				near.at = k;
+				near.missed <<= 1;
+				return &log->names[k];
+			}
+		}
+	}
+	near.log = log;
+	near.missed = near.missed << 1 | 1;
 	for (size_t s = id_slot(id, log->name_mask);; s = (s + 1) & log->name_mask) {
 		uint32_t k = log->name_index[s];
 		if (k == 0)
 			return NULL;
-		if (log->names[k - 1].id == id)
+		if (log->names[k - 1].id == id) {
+			near.at = k - 1;
 			return &log->names[k - 1];
+		}
 	}
 }
 

@@ -409,6 +409,61 @@ static void test_observer(void **state)
 	unlink(path);
 }
 
+/* Name lookups remember where the last one ended (records mostly come in
+ * the name table's order): any order, unknown ids and two logs in turn
+ * must still find exactly the entry of the id. */
+static void test_name_lookup_orders(void **state)
+{
+	(void)state;
+	dfs_log *logs[2];
+	dfs_buf bytes[2] = {DFS_BUF_INIT, DFS_BUF_INIT};
+	dfs_error err = {0};
+	for (int g = 0; g < 2; g++) {
+		dfs_log_writer *w = dfs_log_writer_buf(&bytes[g], NULL, &err);
+		assert_non_null(w);
+		dfs_synth_options o;
+		memset(&o, 0, sizeof(o));
+		o.seed = 5 + (uint64_t)g;
+		o.records = 3000;
+		dfs_synth_defaults(&o);
+		assert_int_equal(dfs_synth_write(w, &o, &err), 0);
+		dfs_log_writer_free(w);
+		logs[g] = dfs_log_open_mem(bytes[g].data, bytes[g].len, "synth", 0, &err);
+		assert_non_null(logs[g]);
+	}
+	size_t n = dfs_log_name_count(logs[0]);
+	assert_true(n > 1000);
+	/* in table order: found next to each other, no prefetching asked */
+	for (size_t i = 0; i < n; i++)
+		assert_ptr_equal(dfs_log_name(logs[0], dfs_log_name_at(logs[0], i)->id),
+		                 dfs_log_name_at(logs[0], i));
+	assert_true(dfs_log_names_in_order());
+	/* backwards, strided, repeated, and in turn with the other log */
+	size_t m = dfs_log_name_count(logs[1]);
+	for (size_t k = 0; k < 4 * n; k++) {
+		size_t i = k < n ? n - 1 - k : k < 2 * n ? (k * 7919) % n : (k / 3) % n;
+		const dfs_name *want = dfs_log_name_at(logs[0], i);
+		assert_ptr_equal(dfs_log_name(logs[0], want->id), want);
+		if (k >= 3 * n) {
+			const dfs_name *other = dfs_log_name_at(logs[1], k % m);
+			assert_ptr_equal(dfs_log_name(logs[1], other->id), other);
+		}
+		/* an id of neither log: not found, whatever was remembered */
+		if (k % 97 == 0)
+			assert_null(dfs_log_name(logs[k & 1], 0x5eed5eed5eed0000ULL + k));
+	}
+	assert_false(dfs_log_names_in_order());
+	/* a freed log's remembered position does not leak into a new one */
+	dfs_log_free(logs[1]);
+	for (size_t i = m < n ? m : n; i-- > 0;) {
+		const dfs_name *want = dfs_log_name_at(logs[0], i);
+		assert_ptr_equal(dfs_log_name(logs[0], want->id), want);
+	}
+	dfs_log_free(logs[0]);
+	dfs_buf_free(&bytes[0]);
+	dfs_buf_free(&bytes[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -420,6 +475,7 @@ int main(void)
 		cmocka_unit_test(test_parser_base_conformance),
 		cmocka_unit_test(test_corrupt_logs),
 		cmocka_unit_test(test_observer),
+		cmocka_unit_test(test_name_lookup_orders),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
