@@ -53,7 +53,12 @@ struct dfs_log {
 	size_t nnames;
 	uint32_t *name_index;   /* open addressing: names index + 1, 0 empty */
 	size_t name_mask;
-	dfs_log_module mods[DFS_MOD_SLOTS];
+	/* the state of the module slots the log has data for or flags as
+	 * partial, in slot order (a log uses a few of the 64: all of them
+	 * inline were a third of a small log's memory) */
+	dfs_log_module *mods;
+	uint8_t slot[DFS_MOD_SLOTS];   /* index into mods + 1; 0: absent */
+	bool modules_read;
 	size_t memory;
 	size_t inflate_left;    /* what is left of the inflate budget */
 };
@@ -715,14 +720,50 @@ static bool packs_as_inflated(const dfs_log_header *h, int id)
 	       dfs_module_packable(m);
 }
 
+/* What dfs_log_get_module gives for a slot without data or flag (module
+ * set), and for every slot of a log read without its modules (zeros). */
+static dfs_log_module absent[DFS_MOD_SLOTS];
+static const dfs_log_module unread;
+static pthread_once_t absent_once = PTHREAD_ONCE_INIT;
+
+static void absent_init(void)
+{
+	for (int id = 0; id < DFS_MOD_SLOTS; id++)
+		absent[id].module = dfs_module_get(id);
+}
+
+/* The state of the slots with data or a partial flag. */
+static int make_slots(dfs_log *log, dfs_error *err)
+{
+	pthread_once(&absent_once, absent_init);
+	const dfs_log_header *h = &log->hdr;
+	size_t n = 0;
+	for (int id = 0; id < DFS_MOD_SLOTS; id++)
+		if (h->mods[id].len > 0 || ((h->partial_flag >> id) & 1))
+			log->slot[id] = (uint8_t)++n;
+	log->mods = calloc(n ? n : 1, sizeof(*log->mods));
+	if (!log->mods)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	log->memory += n * sizeof(*log->mods);
+	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+		if (!log->slot[id])
+			continue;
+		dfs_log_module *lm = &log->mods[log->slot[id] - 1];
+		lm->module = dfs_module_get(id);
+		lm->present = h->mods[id].len > 0;
+		lm->partial = (h->partial_flag >> id) & 1;
+	}
+	log->modules_read = true;
+	return 0;
+}
+
 static void load_modules(dfs_log *log, const struct source *src, dfs_relay *relay)
 {
 	const dfs_log_header *h = &log->hdr;
 	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
-		dfs_log_module *lm = &log->mods[id];
-		lm->module = dfs_module_get(id);
-		lm->present = h->mods[id].len > 0;
-		lm->partial = (h->partial_flag >> id) & 1;
+		if (!log->slot[id])
+			continue;
+		dfs_log_module *lm = &log->mods[log->slot[id] - 1];
 		if (!lm->present || !lm->module)
 			continue;
 		const dfs_module *m = lm->module;
@@ -818,13 +859,15 @@ static dfs_log *open_source(const struct source *src, const char *label,
 		goto fail;
 	if (parse_job(log, src, err))
 		goto fail;
+	bool modules = !(flags & DFS_LOG_HEADER_ONLY);
+	if (modules && make_slots(log, err))
+		goto fail;
 	struct names_job nj = {log, DFS_BUF_INIT, 0, {0}, 0, obs, NULL};
 	if (inflate_names(log, src, &nj.table, err))
 		goto fail;
 	/* a big name table is indexed on another core while the modules
 	 * inflate (neither touches what the other fills in); so are the
 	 * records shown to an observer */
-	bool modules = !(flags & DFS_LOG_HEADER_ONLY);
 	uint64_t observable = 0;
 	for (int id = 0; modules && obs && obs->records && id < DFS_MOD_SLOTS; id++)
 		if (packs_as_inflated(&log->hdr, id))
@@ -943,10 +986,13 @@ void dfs_log_free(dfs_log *log)
 {
 	if (!log || atomic_fetch_sub(&log->refs, 1) != 1)
 		return;
-	for (int i = 0; i < DFS_MOD_SLOTS; i++) {
-		dfs_records_free(&log->mods[i].records);
-		free(log->mods[i].error);
+	for (int id = 0; log->mods && id < DFS_MOD_SLOTS; id++) {
+		if (!log->slot[id])
+			continue;
+		dfs_records_free(&log->mods[log->slot[id] - 1].records);
+		free(log->mods[log->slot[id] - 1].error);
 	}
+	free(log->mods);
 	free(log->job.metadata);
 	free(log->job.exe);
 	free(log->mounts);
@@ -972,7 +1018,9 @@ const dfs_log_module *dfs_log_get_module(const dfs_log *log, int id)
 {
 	if (id < 0 || id >= DFS_MOD_SLOTS)
 		return NULL;
-	return &log->mods[id];
+	if (log->slot[id])
+		return &log->mods[log->slot[id] - 1];
+	return log->modules_read ? &absent[id] : &unread;
 }
 
 const dfs_records *dfs_log_records(const dfs_log *log, int id)

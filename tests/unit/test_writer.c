@@ -858,7 +858,9 @@ static void test_writer_refuses_misuse(void **state)
 	assert_int_equal(dfs_log_writer_module_begin(w, 2, 0, &err), -1); /* order */
 	assert_int_equal(dfs_log_writer_module_begin(w, 64, 0, &err), -1);
 	assert_int_equal(dfs_log_writer_module_begin(w, 1, 99, &err), -1);
-	assert_int_equal(dfs_log_writer_finish(w, 1ULL << 9, &err), 0);
+	/* flagged partial: STDIO (with data) and MPI-IO (without) */
+	uint64_t flags = (1ULL << 9) | (1ULL << DFS_MOD_MPIIO);
+	assert_int_equal(dfs_log_writer_finish(w, flags, &err), 0);
 	assert_int_equal(dfs_log_writer_finish(w, 0, &err), -1);
 	dfs_log_writer_free(w);
 
@@ -867,6 +869,26 @@ static void test_writer_refuses_misuse(void **state)
 	assert_int_equal(dfs_log_records(log, DFS_MOD_STDIO)->count, 1);
 	assert_true(dfs_log_get_module(log, DFS_MOD_STDIO)->partial);
 	assert_int_equal(dfs_log_name_count(log), 1);
+	/* every slot answers, with or without data or flag */
+	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+		const dfs_log_module *lm = dfs_log_get_module(log, id);
+		assert_non_null(lm);
+		assert_ptr_equal(lm->module, dfs_module_get(id));
+		assert_int_equal(lm->present, id == DFS_MOD_STDIO);
+		assert_int_equal(lm->partial, ((flags >> id) & 1) != 0);
+		assert_int_equal(lm->status, DFS_OK);
+		assert_null(lm->error);
+		if (id != DFS_MOD_STDIO)
+			assert_null(dfs_log_records(log, id));
+	}
+	dfs_log_free(log);
+	/* read without its modules: no slot has a module */
+	log = dfs_log_open_mem(buf.data, buf.len, "header", DFS_LOG_HEADER_ONLY, &err);
+	assert_non_null(log);
+	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+		assert_null(dfs_log_get_module(log, id)->module);
+		assert_false(dfs_log_get_module(log, id)->present);
+	}
 	dfs_log_free(log);
 	dfs_buf_free(&buf);
 }
