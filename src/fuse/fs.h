@@ -19,12 +19,25 @@
 
 #include "darshanfs/view.h"
 
+/* A directory's entries, as listed at its opendir (or, when the kernel
+ * opens directories without asking, at a readdir from offset 0). */
+struct dfs_dirlist {
+	struct dfs_dirent {
+		char *name;
+		uint32_t type;   /* S_IFDIR or S_IFREG */
+	} *items;
+	size_t n, cap;
+	uint64_t dir_hash;
+	int refs;            /* (the inode table's lock) */
+};
+
 struct dfs_inode {
 	fuse_ino_t ino;
 	char *path;              /* in the view: "/", "/2026/x.darshan/POSIX" */
 	uint64_t serial;         /* files: the snapshot; directories: 0 */
 	uint64_t nlookup;        /* references held by the kernel */
 	dfs_node_stat st;        /* attributes at lookup */
+	struct dfs_dirlist *listing;   /* being read without an opendir */
 	struct dfs_inode *by_ino, *by_key;
 };
 
@@ -44,6 +57,8 @@ struct dfs_fs {
 	pthread_mutex_t handles_lock;
 	struct handle *handles;
 	struct fuse_session *se;
+	bool no_opendir;         /* the kernel opens directories itself and
+	                          * caches their listings */
 	double dir_timeout;      /* entry/attr timeout of directories */
 	double file_timeout;     /* attr timeout of files (their bytes never change) */
 	struct dfs_inodes inodes;
@@ -63,6 +78,13 @@ struct dfs_inode *dfs_inode_ref(struct dfs_inodes *t, const char *path,
 /* Copy of an inode's path and data (NULL if the inode is unknown). */
 char *dfs_inode_path(struct dfs_inodes *t, fuse_ino_t ino, uint64_t *serial,
                      dfs_node_stat *st);
+/* The listing an inode is being read with, with a reference of the
+ * caller's (NULL: none); set one (or none) in its place.  A listing goes
+ * when its last reference does (dfs_dirlist_put). */
+struct dfs_dirlist *dfs_inode_listing(struct dfs_inodes *t, fuse_ino_t ino);
+void dfs_inode_set_listing(struct dfs_inodes *t, fuse_ino_t ino,
+                           struct dfs_dirlist *dl);
+void dfs_dirlist_put(struct dfs_inodes *t, struct dfs_dirlist *dl);
 /* Drop n lookup references; the inode goes away at zero. */
 void dfs_inode_forget(struct dfs_inodes *t, fuse_ino_t ino, uint64_t n);
 

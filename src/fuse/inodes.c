@@ -10,6 +10,8 @@
 #include "darshanfs/hash.h"
 #include "fuse/fs.h"
 
+static void dirlist_unref(struct dfs_dirlist *dl);
+
 static size_t hash_key(const char *path, uint64_t serial)
 {
 	uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT ^ serial, path, strlen(path));
@@ -62,6 +64,7 @@ void dfs_inodes_free(struct dfs_inodes *t)
 	for (size_t i = 0; i < t->size; i++)
 		for (struct dfs_inode *n = t->ino_table[i], *next; n; n = next) {
 			next = n->by_ino;
+			dirlist_unref(n->listing);
 			free(n->path);
 			free(n);
 		}
@@ -139,6 +142,53 @@ char *dfs_inode_path(struct dfs_inodes *t, fuse_ino_t ino, uint64_t *serial,
 	return path;
 }
 
+static void dirlist_free(struct dfs_dirlist *dl)
+{
+	for (size_t i = 0; i < dl->n; i++)
+		free(dl->items[i].name);
+	free(dl->items);
+	free(dl);
+}
+
+/* (lock held) */
+static void dirlist_unref(struct dfs_dirlist *dl)
+{
+	if (dl && --dl->refs == 0)
+		dirlist_free(dl);
+}
+
+void dfs_dirlist_put(struct dfs_inodes *t, struct dfs_dirlist *dl)
+{
+	pthread_mutex_lock(&t->lock);
+	dirlist_unref(dl);
+	pthread_mutex_unlock(&t->lock);
+}
+
+struct dfs_dirlist *dfs_inode_listing(struct dfs_inodes *t, fuse_ino_t ino)
+{
+	pthread_mutex_lock(&t->lock);
+	struct dfs_inode *n = find_ino(t, ino);
+	struct dfs_dirlist *dl = n ? n->listing : NULL;
+	if (dl)
+		dl->refs++;
+	pthread_mutex_unlock(&t->lock);
+	return dl;
+}
+
+void dfs_inode_set_listing(struct dfs_inodes *t, fuse_ino_t ino,
+                           struct dfs_dirlist *dl)
+{
+	pthread_mutex_lock(&t->lock);
+	struct dfs_inode *n = find_ino(t, ino);
+	if (n) {
+		dirlist_unref(n->listing);
+		n->listing = dl;
+		if (dl)
+			dl->refs++;
+	}
+	pthread_mutex_unlock(&t->lock);
+}
+
 static void unlink_from(struct dfs_inode **head, struct dfs_inode *n, bool by_ino)
 {
 	for (struct dfs_inode **p = head; *p; p = by_ino ? &(*p)->by_ino : &(*p)->by_key)
@@ -159,6 +209,7 @@ void dfs_inode_forget(struct dfs_inodes *t, fuse_ino_t ino, uint64_t nl)
 			unlink_from(&t->key_table[hash_key(n->path, n->serial) & (t->size - 1)],
 			            n, false);
 			t->count--;
+			dirlist_unref(n->listing);
 			free(n->path);
 			free(n);
 		}

@@ -20,14 +20,6 @@ struct handle {
 	struct handle *prev, *next;   /* fs->handles */
 };
 
-struct dirlist {
-	struct dirent_item {
-		char *name;
-		uint32_t type;   /* S_IFDIR or S_IFREG */
-	} *items;
-	size_t n, cap;
-	uint64_t dir_hash;
-};
 
 /* Closes the write session (which applies what is pending; errors go to
  * filter.error) and lets go of the snapshot. */
@@ -119,12 +111,16 @@ static char *join(const char *dir, const char *name)
 
 static void op_init(void *data, struct fuse_conn_info *conn)
 {
-	(void)data;
 	if (conn->capable & FUSE_CAP_ATOMIC_O_TRUNC)
 		conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
 	/* sizes come from lookups only: listing must not compute them */
 	conn->want &= ~FUSE_CAP_READDIRPLUS;
 	conn->want &= ~FUSE_CAP_READDIRPLUS_AUTO;
+	struct dfs_fs *fs = data;
+	if (conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT) {
+		conn->want |= FUSE_CAP_NO_OPENDIR_SUPPORT;
+		fs->no_opendir = true;
+	}
 }
 
 /* ---- names and attributes ------------------------------------------------------ */
@@ -251,10 +247,10 @@ static void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 
 static int list_one(void *ctx, const char *name, const dfs_node_stat *st)
 {
-	struct dirlist *dl = ctx;
+	struct dfs_dirlist *dl = ctx;
 	if (dl->n == dl->cap) {
 		size_t cap = dl->cap ? dl->cap * 2 : 32;
-		struct dirent_item *it = realloc(dl->items, cap * sizeof(*it));
+		struct dfs_dirent *it = realloc(dl->items, cap * sizeof(*it));
 		if (!it)
 			return 1;
 		dl->items = it;
@@ -269,25 +265,19 @@ static int list_one(void *ctx, const char *name, const dfs_node_stat *st)
 	return 0;
 }
 
-static void dirlist_free(struct dirlist *dl)
+/* The entries of directory inode `ino`, with one reference; NULL with
+ * *e set when it cannot be listed. */
+static struct dfs_dirlist *list_dir(struct dfs_fs *fs, fuse_ino_t ino, int *e)
 {
-	for (size_t i = 0; i < dl->n; i++)
-		free(dl->items[i].name);
-	free(dl->items);
-	free(dl);
-}
-
-static void op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
-{
-	struct dfs_fs *fs = fs_of(req);
 	char *path = dfs_inode_path(&fs->inodes, ino, NULL, NULL);
-	struct dirlist *dl = calloc(1, sizeof(*dl));
+	struct dfs_dirlist *dl = calloc(1, sizeof(*dl));
 	if (!path || !dl) {
 		free(path);
 		free(dl);
-		fuse_reply_err(req, path ? ENOMEM : ESTALE);
-		return;
+		*e = path ? ENOMEM : ESTALE;
+		return NULL;
 	}
+	dl->refs = 1;
 	dfs_error err = {0};
 	list_one(dl, ".", &(dfs_node_stat){.is_dir = true});
 	list_one(dl, "..", &(dfs_node_stat){.is_dir = true});
@@ -295,21 +285,59 @@ static void op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	dl->dir_hash = dfs_fnv1a(0, path, strlen(path));
 	free(path);
 	if (ret) {
-		dirlist_free(dl);
-		fuse_reply_err(req, errno_of(&err));
+		dfs_dirlist_put(&fs->inodes, dl);
+		*e = errno_of(&err);
+		return NULL;
+	}
+	return dl;
+}
+
+/* With the kernel's consent directories are not opened here: the kernel
+ * then keeps each listing it read whole, and uses it again until the
+ * directory's modification time changes (checked once its attributes
+ * are older than attr_timeout).  A listing costs a lookup, not an
+ * opendir, a readdir or two and a releasedir. */
+static void op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct dfs_fs *fs = fs_of(req);
+	if (fs->no_opendir) {
+		fuse_reply_err(req, ENOSYS);
+		return;
+	}
+	int e;
+	struct dfs_dirlist *dl = list_dir(fs, ino, &e);
+	if (!dl) {
+		fuse_reply_err(req, e);
 		return;
 	}
 	fi->fh = (uint64_t)(uintptr_t)dl;
-	fuse_reply_open(req, fi);
+	if (fuse_reply_open(req, fi) != 0)
+		dfs_dirlist_put(&fs->inodes, dl);
 }
 
 static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
                        struct fuse_file_info *fi)
 {
-	(void)ino;
-	struct dirlist *dl = (struct dirlist *)(uintptr_t)fi->fh;
+	struct dfs_fs *fs = fs_of(req);
+	struct dfs_dirlist *dl = (struct dfs_dirlist *)(uintptr_t)fi->fh;
+	bool shared = dl == NULL;
+	if (shared) {
+		/* not opened: listed afresh from the start, then read on in
+		 * pieces from the inode's listing */
+		dl = off ? dfs_inode_listing(&fs->inodes, ino) : NULL;
+		if (!dl) {
+			int e;
+			if (!(dl = list_dir(fs, ino, &e))) {
+				fuse_reply_err(req, e);
+				return;
+			}
+			dfs_inode_set_listing(&fs->inodes, ino, dl);
+		}
+	}
 	char *buf = malloc(size);
 	if (!buf) {
+		if (shared)
+			dfs_dirlist_put(&fs->inodes, dl);
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
@@ -326,6 +354,11 @@ static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 			break;
 		used += n;
 	}
+	if (shared) {
+		if (used == 0)   /* read to the end */
+			dfs_inode_set_listing(&fs->inodes, ino, NULL);
+		dfs_dirlist_put(&fs->inodes, dl);
+	}
 	fuse_reply_buf(req, buf, used);
 	free(buf);
 }
@@ -333,7 +366,7 @@ static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 static void op_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	(void)ino;
-	dirlist_free((struct dirlist *)(uintptr_t)fi->fh);
+	dfs_dirlist_put(&fs_of(req)->inodes, (struct dfs_dirlist *)(uintptr_t)fi->fh);
 	fuse_reply_err(req, 0);
 }
 

@@ -347,6 +347,8 @@ struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
 		l->bytes = sizeof(*l) + mod_bytes + (l->log ? dfs_log_memory(l->log) : 0) +
 		           row_bytes;
 		l->gen = e->gen;
+		if (!l->log || l->module_errors)
+			clock_gettime(CLOCK_REALTIME, &e->errors_seen);
 		pthread_mutex_lock(&v->lock);
 		l->dir_gen = v->dir_gen;
 		pthread_mutex_unlock(&v->lock);

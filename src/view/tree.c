@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "view/view_int.h"
@@ -283,6 +284,31 @@ static bool file_exists(const struct entry *e, int module, enum file_kind k)
 	return true;
 }
 
+/* st's modification time, or t when that is later */
+static void later_mtime(dfs_node_stat *st, const struct timespec *t)
+{
+	if (t->tv_sec > st->mtime_sec ||
+	    (t->tv_sec == st->mtime_sec && t->tv_nsec > st->mtime_nsec)) {
+		st->mtime_sec = t->tv_sec;
+		st->mtime_nsec = t->tv_nsec;
+	}
+}
+
+/* A directory's listing may be kept by the caller (the kernel) until its
+ * modification time moves.  Where the source's time stamps are coarse
+ * (a second on some parallel file systems) a change in the same second
+ * would not move it: a time of the last two seconds is told as the
+ * present moment, which moves at every look, until it has settled. */
+static void settled_mtime(dfs_node_stat *st)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (st->mtime_sec > (int64_t)now.tv_sec - 2) {
+		st->mtime_sec = now.tv_sec;
+		st->mtime_nsec = now.tv_nsec;
+	}
+}
+
 int dfs_view_stat(dfs_view *v, const char *path, dfs_node_stat *st,
                   dfs_error *err)
 {
@@ -292,6 +318,7 @@ int dfs_view_stat(dfs_view *v, const char *path, dfs_node_stat *st,
 	node_stat(&n, st);
 	int ret = 0;
 	if (n.kind == N_SRCDIR) {
+		settled_mtime(st);
 		dfs_node_free(&n);
 		return 0;
 	}
@@ -319,13 +346,12 @@ int dfs_view_stat(dfs_view *v, const char *path, dfs_node_stat *st,
 		if (!file_exists(e, n.module, n.file))
 			ret = not_found(err, path);
 	}
+	if (ret == 0 && n.kind == N_LOGDIR)
+		later_mtime(st, &e->errors_seen);
+	if (ret == 0 && n.kind != N_FILE)
+		settled_mtime(st);
 	if (ret == 0 && n.kind == N_FILE) {
-		if (e->changed.tv_sec > st->mtime_sec ||
-		    (e->changed.tv_sec == st->mtime_sec &&
-		     e->changed.tv_nsec > st->mtime_nsec)) {
-			st->mtime_sec = e->changed.tv_sec;
-			st->mtime_nsec = e->changed.tv_nsec;
-		}
+		later_mtime(st, &e->changed);
 		if (dfs_file_stat(v, e, &n, &st->size, &st->serial, err))
 			ret = -1;
 	}

@@ -150,6 +150,10 @@ struct entry {
 	/* filters: kept for the life of the view */
 	uint64_t gen;                 /* bumped by every accepted write */
 	struct timespec changed;      /* when gen last moved */
+	/* when a decoding found errors: the log directory lists ERROR from
+	 * then on, so its modification time moves (listings are cached by
+	 * that time) */
+	struct timespec errors_seen;
 	char *log_filter_text;
 	char *log_filter_error;
 	struct module_state *mod;     /* DFS_MOD_KNOWN slots, NULL until used */

@@ -39,6 +39,9 @@ for src in sys.argv[2:]:
     x = bytearray(b); x[rnd.randrange(n)] ^= 1 << rnd.randrange(8); w(f"{base}-bitflip", x)
 PY
 nbadlogs=$(ls "$BAD" | wc -l)
+# old time stamps: the kernel keeps the listings taken below until a
+# directory's time moves (a recent one moves at every look)
+touch -m -d "@$(($(date +%s) - 100))" "$BAD"/*.darshan
 dfs_mount "$SRC" "$MNT"
 
 nok=0 neio=0 nerr=0 maxt=0
@@ -82,6 +85,17 @@ for f in "$BAD"/*.darshan; do
 	maxt=$(awk -v a="$maxt" -v b="$el" 'BEGIN { print (b > a) ? b : a }')
 	dfs_alive "$MNT"
 done
+# each log was listed before it was read: ERROR shows in its listing once
+# decoding found the problem
+nlisted=0
+for f in "$BAD"/*.darshan; do
+	d=$MNT/damaged/$(basename "$f")
+	if [ -f "$d/ERROR" ]; then
+		listed_within 3 "$d" ERROR
+		nlisted=$((nlisted + 1))
+	fi
+done
+say "ok: $nlisted listings of damaged logs, taken before they were read, show ERROR"
 say "ok: $nbadlogs damaged logs: $nok files read, $neio failed with EIO, $nerr ERROR files; slowest log ${maxt}s"
 [ -f "$MNT/damaged/empty.darshan/ERROR" ] || fail "empty.darshan has no ERROR"
 say "ok: empty.darshan/ERROR: $(cat "$MNT/damaged/empty.darshan/ERROR")"

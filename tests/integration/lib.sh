@@ -221,5 +221,21 @@ ref() { "$DFS_CAT" "$@"; }
 # oracle directory name of a log path
 oracle_name() { basename "$1"; }
 
+# listed_within SECS DIR NAME...: every NAME shows in `ls DIR` within
+# SECS (the kernel keeps a directory's listing until the directory's time
+# moves, which it checks once the attributes are older than attr_timeout)
+listed_within() {
+	local secs=$1 dir=$2 i name missing
+	shift 2
+	for ((i = 0; i < secs * 10; i++)); do
+		t ls "$dir" >"$TMP/ls.txt" || fail "ls $dir failed"
+		missing=""
+		for name in "$@"; do grep -qx "$name" "$TMP/ls.txt" || missing="$missing $name"; done
+		[ -z "$missing" ] && return 0
+		sleep 0.1
+	done
+	fail "not listed in $dir after $secs s:$missing"
+}
+
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
