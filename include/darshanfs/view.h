@@ -50,7 +50,13 @@ dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
                        dfs_error *err);
 void dfs_view_free(dfs_view *v);
 
-/* Paths are absolute within the view: "/", "/2026/x.darshan/POSIX". */
+/* Paths are absolute within the view: "/", "/2026/x.darshan/POSIX".
+ * A directory's modification time moves whenever its listing changes, so
+ * a listing may be kept until it does: a log directory's is at least the
+ * moment a decoding found the log damaged (it then lists ERROR), and a
+ * time within the last two seconds is told as the present moment (a
+ * source on a file system with whole-second times could otherwise change
+ * twice in the same second). */
 int dfs_view_stat(dfs_view *v, const char *path, dfs_node_stat *st,
                   dfs_error *err);
 

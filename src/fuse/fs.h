@@ -7,7 +7,9 @@
  * disk).  An inode's bytes never change, so the kernel may cache its
  * pages and size for as long as it likes; handles opened before a change
  * keep reading their snapshot; a new path lookup (entries of files are
- * never cached) finds the new inode.  Directories keep one inode. */
+ * never cached) finds the new inode.  Directories keep one inode, and
+ * are not opened where the kernel allows it: it keeps their listings
+ * until their modification time moves (see dfs_view_stat). */
 #ifndef DFS_FUSE_FS_H
 #define DFS_FUSE_FS_H
 
