@@ -20,7 +20,6 @@ struct handle {
 	struct handle *prev, *next;   /* fs->handles */
 };
 
-
 /* Closes the write session (which applies what is pending; errors go to
  * filter.error) and lets go of the snapshot. */
 static void handle_free(struct handle *h)
