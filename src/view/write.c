@@ -436,10 +436,17 @@ static int place(dfs_write *w, const char *data, size_t len, uint64_t off,
 		return dfs_error_set(err, DFS_ERR_INVAL, "filter longer than %zu bytes", limit);
 	}
 	size_t end = (size_t)off + len;
-	if (end > w->text.len && !dfs_buf_add_zeros(&w->text, end - w->text.len))
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-	if (len)
-		memcpy(w->text.data + off, data, len);
+	if (off == w->text.len) {
+		/* appended (cp, echo): copied once, not zeroed first */
+		dfs_buf_add(&w->text, data, len);
+		if (!dfs_buf_ok(&w->text))
+			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	} else {
+		if (end > w->text.len && !dfs_buf_add_zeros(&w->text, end - w->text.len))
+			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		if (len)
+			memcpy(w->text.data + off, data, len);
+	}
 	w->written = true;
 	w->pending = true;
 	return 0;
