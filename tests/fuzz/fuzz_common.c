@@ -179,7 +179,8 @@ static void accumulate(const dfs_log *log, const dfs_records *r, struct sink *s)
 	dfs_accum *a = dfs_accum_create(r->module, dfs_log_job(log)->nprocs, &err);
 	if (!a)
 		return; /* nprocs < 1: refused with a message */
-	if (dfs_accum_inject(a, r->module, r->data, r->count, &err) == 0)
+	/* (the set may be packed: inject it as a set, as the view does) */
+	if (dfs_accum_inject_records(a, r, NULL, r->count, &err) == 0)
 		render_metrics(a, r->module, s);
 	dfs_accum_free(a);
 }
@@ -193,7 +194,7 @@ static void accumulate_combined(const dfs_log *log, struct sink *s)
 	static const int ids[] = {DFS_MOD_POSIX, DFS_MOD_STDIO};
 	for (size_t k = 0; k < 2; k++) {
 		const dfs_records *r = dfs_log_records(log, ids[k]);
-		if (r && dfs_accum_inject(a, r->module, r->data, r->count, &err)) {
+		if (r && dfs_accum_inject_records(a, r, NULL, r->count, &err)) {
 			dfs_accum_free(a);
 			return;
 		}
