@@ -6,10 +6,10 @@
  * rows.  A read renders the batch it falls in into one of a few reusable
  * buffers, and helper threads render the next batches meanwhile, so a
  * sequential reader finds them ready and the rendering runs on the other
- * core while the kernel copies.  The offsets come from the rows' lengths (dfs_csv_record_len,
- * no rendering): measured while a big log decodes, on the core that
- * waits for the inflate, or else when first asked, on every core; then
- * summed for each new selection.
+ * core while the kernel copies.  The offsets come from the rows' lengths
+ * (dfs_csv_record_len, no rendering): measured while a big log decodes,
+ * on the core that waits for the inflate, or else when first asked, on
+ * every core; then summed for each new selection.
  *
  * A snapshot reads the same bytes for its whole life: nothing it renders
  * from changes (the log is immutable, the selection is its own copy). */

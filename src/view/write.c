@@ -435,18 +435,17 @@ static int place(dfs_write *w, const char *data, size_t len, uint64_t off,
 			                     "CSV larger than the import limit (%zu bytes)", limit);
 		return dfs_error_set(err, DFS_ERR_INVAL, "filter longer than %zu bytes", limit);
 	}
-	size_t end = (size_t)off + len;
-	if (off == w->text.len) {
-		/* appended (cp, echo): copied once, not zeroed first */
-		dfs_buf_add(&w->text, data, len);
-		if (!dfs_buf_ok(&w->text))
-			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-	} else {
-		if (end > w->text.len && !dfs_buf_add_zeros(&w->text, end - w->text.len))
-			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-		if (len)
-			memcpy(w->text.data + off, data, len);
-	}
+	/* zeros only for a hole before the data, which is copied once: over
+	 * the bytes it replaces, then appended */
+	if (off > w->text.len && !dfs_buf_add_zeros(&w->text, (size_t)off - w->text.len))
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	size_t over = w->text.len - (size_t)off < len ? w->text.len - (size_t)off : len;
+	if (over)
+		memcpy(w->text.data + off, data, over);
+	if (len > over)
+		dfs_buf_add(&w->text, data + over, len - over);
+	if (!dfs_buf_ok(&w->text))
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	w->written = true;
 	w->pending = true;
 	return 0;
