@@ -83,11 +83,14 @@ enum dfs_log_flags {
 dfs_log *dfs_log_open(const char *path, unsigned flags, dfs_error *err);
 /* Something to do with the records of a log while it decodes, on the
  * core that would otherwise wait (the records.csv row lengths, say).
- * `records` is called on a helper thread while the main one inflates,
- * with consecutive runs of raw records (current layout, host order) of
- * each module held packed; `first` is the index of recs[0] among the
- * module's records (a module that is read again starts again at 0).  It
- * may look at the log's names and mounts, nothing else.  It is called
+ * `records` is called with runs of raw records (current layout, host
+ * order) of each module held packed, that together are the module's
+ * records once each; `first` is the index of recs[0] among them.  The
+ * runs are shown on a helper thread while the main one inflates, and on
+ * the main one too when the helper falls behind: at most two runs at
+ * once, in any order, except that a module read again starts again with
+ * first == 0 after every run of its earlier reading was shown.  It may
+ * look at the log's names and mounts, nothing else.  It is called
  * only when the log is big enough (`min_bytes` of such compressed
  * records) and a helper thread runs, and may miss runs when memory is
  * short: whoever uses what it saw checks that it saw every record. */

@@ -681,9 +681,8 @@ struct names_job {
 	size_t memory;
 	dfs_error err;
 	int ret;
-	const dfs_log_observer *obs;
-	dfs_relay *relay;       /* non-NULL: records to show obs once the
-	                         * names are built */
+	dfs_relay *relay;       /* non-NULL: records to show an observer
+	                         * once the names are built */
 };
 
 static void *names_worker(void *arg)
@@ -694,7 +693,7 @@ static void *names_worker(void *arg)
 		if (j->ret)
 			dfs_relay_refuse(j->relay);
 		else
-			dfs_relay_drain(j->relay, j->log, j->obs);
+			dfs_relay_drain(j->relay);
 	}
 	return NULL;
 }
@@ -862,7 +861,7 @@ static dfs_log *open_source(const struct source *src, const char *label,
 	bool modules = !(flags & DFS_LOG_HEADER_ONLY);
 	if (modules && make_slots(log, err))
 		goto fail;
-	struct names_job nj = {log, DFS_BUF_INIT, 0, {0}, 0, obs, NULL};
+	struct names_job nj = {log, DFS_BUF_INIT, 0, {0}, 0, NULL};
 	if (inflate_names(log, src, &nj.table, err))
 		goto fail;
 	/* a big name table is indexed on another core while the modules
@@ -879,7 +878,7 @@ static dfs_log *open_source(const struct source *src, const char *label,
 	if (modules && (nj.table.len >= NAMES_THREAD_MIN || observe) &&
 	    sysconf(_SC_NPROCESSORS_ONLN) > 1) {
 		if (observe) {
-			dfs_relay_init(&relay);
+			dfs_relay_init(&relay, log, obs);
 			nj.relay = &relay;
 		}
 		threaded = pthread_create(&tid, NULL, names_worker, &nj) == 0;

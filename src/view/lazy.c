@@ -108,44 +108,57 @@ static uint64_t measure_rows(const dfs_log *log, const dfs_module *m,
 
 /* ---- row lengths measured while a log decodes ----------------------------------- */
 
+/* Runs may be shown on two threads at once and finish in any order: each
+ * is measured on its own, then its lengths are put in place under the
+ * lock (the array may move as it grows).  A run with first == 0 is shown
+ * alone, so it may start the module's count again. */
 static void observe_rows(void *ctx, const dfs_log *log, const dfs_module *m,
                          const unsigned char *recs, size_t first, size_t count)
 {
 	struct dfs_row_lens *rl = ctx;
 	int id = m->id;
+	uint32_t *len = malloc((count ? count : 1) * sizeof(uint32_t));
+	if (len) {
+		/* the run as raw records where they lie (nothing to free) */
+		dfs_records run;
+		dfs_records_init(&run, m, m->version);
+		run.data = (unsigned char *)recs;
+		run.count = count;
+		run.size = count * m->record_size;
+		measure_rows(log, m, &run, NULL, 0, count, len);
+	}
+	pthread_mutex_lock(&rl->lock);
 	if (first == 0) {   /* the module is read (again) from its start */
-		rl->next[id] = 0;
+		rl->seen[id] = 0;
 		rl->missed[id] = false;
 	}
-	if (first != rl->next[id] || rl->missed[id]) {
+	if (!len || rl->missed[id]) {
 		rl->missed[id] = true;
-		return;
+		goto out;
 	}
 	if (first + count > rl->cap[id]) {
 		size_t cap = rl->cap[id] ? rl->cap[id] * 2 : 65536;
 		while (cap < first + count)
 			cap *= 2;
-		uint32_t *len = realloc(rl->len[id], cap * sizeof(uint32_t));
-		if (!len) {
+		uint32_t *grown = realloc(rl->len[id], cap * sizeof(uint32_t));
+		if (!grown) {
 			rl->missed[id] = true;
-			return;
+			goto out;
 		}
-		rl->len[id] = len;
+		rl->len[id] = grown;
 		rl->cap[id] = cap;
 	}
-	/* the run as raw records where they lie (nothing to free) */
-	dfs_records run;
-	dfs_records_init(&run, m, m->version);
-	run.data = (unsigned char *)recs;
-	run.count = count;
-	run.size = count * m->record_size;
-	measure_rows(log, m, &run, NULL, 0, count, rl->len[id] + first);
-	rl->next[id] = first + count;
+	memcpy(rl->len[id] + first, len, count * sizeof(uint32_t));
+	rl->seen[id] += count;
+out:
+	pthread_mutex_unlock(&rl->lock);
+	free(len);
 }
 
 void dfs_row_lens_init(struct dfs_row_lens *rl, dfs_log_observer *obs)
 {
 	memset(rl, 0, sizeof(*rl));
+	pthread_mutex_init(&rl->lock, NULL);
 	*obs = (dfs_log_observer){observe_rows, rl, ROW_LENS_MIN_BYTES};
 }
 
@@ -155,7 +168,7 @@ size_t dfs_row_lens_take(struct dfs_row_lens *rl, const dfs_log *log,
 	size_t bytes = 0;
 	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
 		const dfs_records *r = log ? dfs_log_records(log, id) : NULL;
-		if (rl->len[id] && r && !rl->missed[id] && rl->next[id] == r->count &&
+		if (rl->len[id] && r && !rl->missed[id] && rl->seen[id] == r->count &&
 		    !row_len[id]) {
 			uint32_t *len = realloc(rl->len[id], (r->count ? r->count : 1) *
 			                                      sizeof(uint32_t));
@@ -166,6 +179,7 @@ size_t dfs_row_lens_take(struct dfs_row_lens *rl, const dfs_log *log,
 		}
 		rl->len[id] = NULL;
 	}
+	pthread_mutex_destroy(&rl->lock);
 	return bytes;
 }
 

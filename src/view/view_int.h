@@ -325,9 +325,10 @@ size_t dfs_lazy_memory(const dfs_content *c);
 /* lazy.c: the records.csv row lengths of a log's records, measured while
  * the log decodes (dfs_log_open_observed with the observer init gives). */
 struct dfs_row_lens {
+	pthread_mutex_t lock;
 	uint32_t *len[DFS_MOD_SLOTS];
 	size_t cap[DFS_MOD_SLOTS];
-	size_t next[DFS_MOD_SLOTS];   /* rows measured so far */
+	size_t seen[DFS_MOD_SLOTS];   /* rows measured so far */
 	bool missed[DFS_MOD_SLOTS];   /* some rows were not shown */
 };
 void dfs_row_lens_init(struct dfs_row_lens *rl, dfs_log_observer *obs);

@@ -1,6 +1,7 @@
 /* test_log.c - the log reader: record ids, number formatting, conformance
  * with darshan-parser over every shared log, and corrupt inputs. */
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -317,37 +318,78 @@ static void test_corrupt_logs(void **state)
 
 /* ---- observing the records of a log as it decodes ----------------------- */
 
+struct run {
+	int id;
+	size_t first, count;
+	unsigned char *recs;
+};
+
 struct seen {
-	size_t next[DFS_MOD_SLOTS];   /* records seen per module, in order */
-	size_t calls;
-	bool out_of_order;
+	pthread_mutex_t lock;
+	struct run *runs;
+	size_t nruns, cap;
+	int in_flight, most_in_flight;
+	bool start_not_alone;       /* a run with first == 0 beside another */
 	bool names_missing;
-	dfs_records copy[DFS_MOD_SLOTS];
 };
 
 static void saw_records(void *ctx, const dfs_log *log, const dfs_module *m,
                         const unsigned char *recs, size_t first, size_t count)
 {
 	struct seen *s = ctx;
-	s->calls++;
-	if (first != s->next[m->id])
-		s->out_of_order = true;
-	if (!s->copy[m->id].module)
-		dfs_records_init(&s->copy[m->id], m, m->version);
-	for (size_t k = 0; k < count; k++) {
-		const unsigned char *rec = recs + k * m->record_size;
+	pthread_mutex_lock(&s->lock);
+	int now = ++s->in_flight;
+	if (now > s->most_in_flight)
+		s->most_in_flight = now;
+	if (first == 0 && now > 1)
+		s->start_not_alone = true;
+	pthread_mutex_unlock(&s->lock);
+	unsigned char *copy = malloc(count * m->record_size + 1);
+	assert_non_null(copy);
+	memcpy(copy, recs, count * m->record_size);
+	bool missing = false;
+	for (size_t k = 0; k < count; k++)
 		/* the names are there to look at */
-		if (!dfs_log_name(log, dfs_record_id(rec)))
-			s->names_missing = true;
-		unsigned char *to = dfs_records_append(&s->copy[m->id], m->record_size);
-		assert_non_null(to);
-		memcpy(to, rec, m->record_size);
+		if (!dfs_log_name(log, dfs_record_id(recs + k * m->record_size)))
+			missing = true;
+	/* linger, so that the inflating thread finds every buffer full and
+	 * shows runs itself (~1 ms of inflating per run here) */
+	usleep(2000);
+	pthread_mutex_lock(&s->lock);
+	if (first == 0 && s->in_flight > 1)
+		s->start_not_alone = true;
+	s->in_flight--;
+	s->names_missing |= missing;
+	if (s->nruns == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 64;
+		s->runs = realloc(s->runs, s->cap * sizeof(*s->runs));
+		assert_non_null(s->runs);
 	}
-	s->next[m->id] = first + count;
+	s->runs[s->nruns++] = (struct run){m->id, first, count, copy};
+	pthread_mutex_unlock(&s->lock);
 }
 
-/* An observer sees every record of every packed module, once, in order,
- * as the records then read back; it is not called under min_bytes. */
+static int by_module_first(const void *a, const void *b)
+{
+	const struct run *x = a, *y = b;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+static void seen_reset(struct seen *s)
+{
+	for (size_t i = 0; i < s->nruns; i++)
+		free(s->runs[i].recs);
+	free(s->runs);
+	pthread_mutex_destroy(&s->lock);
+	memset(s, 0, sizeof(*s));
+	pthread_mutex_init(&s->lock, NULL);
+}
+
+/* An observer sees every record of every packed module exactly once, as
+ * the records then read back, from at most two threads at once, a run
+ * that starts a module alone; it is not called under min_bytes. */
 static void test_observer(void **state)
 {
 	(void)state;
@@ -368,44 +410,59 @@ static void test_observer(void **state)
 
 	struct seen s;
 	memset(&s, 0, sizeof(s));
+	pthread_mutex_init(&s.lock, NULL);
 	dfs_log_observer obs = {saw_records, &s, 0};
 	dfs_log *log = dfs_log_open_observed(path, 0, &obs, &err);
 	assert_non_null(log);
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
 		/* observed only beside the inflate, on another core */
-		assert_int_equal(s.calls, 0);
+		assert_int_equal(s.nruns, 0);
 		dfs_log_free(log);
+		seen_reset(&s);
+		pthread_mutex_destroy(&s.lock);
 		unlink(path);
 		skip();
 	}
-	assert_true(s.calls > 0);
-	assert_false(s.out_of_order);
+	assert_true(s.nruns > 0);
+	assert_int_equal(s.most_in_flight, 2);
+	assert_false(s.start_not_alone);
 	assert_false(s.names_missing);
+	/* the runs of each module, in order, cover its records once */
+	qsort(s.runs, s.nruns, sizeof(*s.runs), by_module_first);
 	int modules = 0;
+	size_t at = 0;
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
 		const dfs_records *r = dfs_log_records(log, id);
-		if (!r) {
-			assert_int_equal(s.next[id], 0);
-			continue;
+		size_t next = 0;
+		for (; at < s.nruns && s.runs[at].id == id; at++) {
+			const struct run *run = &s.runs[at];
+			assert_non_null(r);
+			assert_int_equal(run->first, next);
+			size_t size = r->module->record_size;
+			for (size_t k = 0; k < run->count; k++)
+				assert_memory_equal(run->recs + k * size,
+				                    dfs_record_get(r, next + k, scratch), size);
+			next += run->count;
 		}
-		modules++;
-		assert_int_equal(s.next[id], r->count);
-		for (size_t k = 0; k < r->count; k++)
-			assert_memory_equal(dfs_record(&s.copy[id], k),
-			                    dfs_record_get(r, k, scratch), r->module->record_size);
-		dfs_records_free(&s.copy[id]);
+		if (r) {
+			modules++;
+			assert_int_equal(next, r->count);
+		}
 	}
+	assert_int_equal(at, s.nruns);
 	assert_true(modules >= 3);
 	dfs_log_free(log);
 
 	/* a log smaller than min_bytes is not observed */
-	memset(&s, 0, sizeof(s));
+	seen_reset(&s);
 	obs.min_bytes = UINT64_MAX;
 	log = dfs_log_open_observed(path, 0, &obs, &err);
 	assert_non_null(log);
-	assert_int_equal(s.calls, 0);
+	assert_int_equal(s.nruns, 0);
 	dfs_log_free(log);
+	seen_reset(&s);
+	pthread_mutex_destroy(&s.lock);
 	unlink(path);
 }
 
