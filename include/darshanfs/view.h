@@ -60,6 +60,30 @@ void dfs_view_free(dfs_view *v);
 int dfs_view_stat(dfs_view *v, const char *path, dfs_node_stat *st,
                   dfs_error *err);
 
+/* A stat that may fill a cache while it works.  Learning the size of a
+ * big log's records.csv means decoding the log and measuring every row;
+ * when the file shows every record of its module, the rows can as well be
+ * rendered as they decode and their text handed out, so that a reader
+ * who comes next finds it already made.  Then, before decoding:
+ *   early(ctx, st)   gets the attributes known so far (st->size is 0,
+ *                    st->serial the snapshot's): return 0 to have the
+ *                    text, nonzero to decline (nothing more is called);
+ *   store(ctx, off, data, len)   gets the text in order, in pieces of
+ *                    whole 4 KiB pages but the last; data NULL: forget
+ *                    what was given (the rows were decoded again).  A
+ *                    nonzero return stops the storing (the stat goes on);
+ * and *st is complete when the call returns, as from dfs_view_stat.  The
+ * snapshot's bytes are exactly what an open of that serial reads; when
+ * the final serial is another, what was stored belongs to none. */
+typedef struct dfs_view_prefill {
+	int (*early)(void *ctx, const dfs_node_stat *st);
+	int (*store)(void *ctx, uint64_t off, const char *data, size_t len);
+	void *ctx;
+} dfs_view_prefill;
+
+int dfs_view_stat_prefill(dfs_view *v, const char *path, dfs_node_stat *st,
+                          const dfs_view_prefill *pf, dfs_error *err);
+
 /* List a directory; `fill` gets each name with its type and mode (sizes
  * are not computed: listing never decodes a log). */
 typedef int (*dfs_view_filler)(void *ctx, const char *name,

@@ -40,6 +40,8 @@ struct dfs_inode {
 	uint64_t nlookup;        /* references held by the kernel */
 	dfs_node_stat st;        /* attributes at lookup */
 	struct dfs_dirlist *listing;   /* being read without an opendir */
+	bool pending;            /* a file whose size the lookup did not tell:
+	                          * st.size is not known yet */
 	struct dfs_inode *by_ino, *by_key;
 };
 
@@ -63,6 +65,8 @@ struct dfs_fs {
 	                          * caches their listings */
 	double dir_timeout;      /* entry/attr timeout of directories */
 	double file_timeout;     /* attr timeout of files (their bytes never change) */
+	bool prefill;            /* render big records.csv files into the page
+	                          * cache as their logs decode (dfs_view_prefill) */
 	struct dfs_inodes inodes;
 };
 
@@ -77,9 +81,18 @@ void dfs_inodes_free(struct dfs_inodes *t);
  * reference; NULL when out of memory. */
 struct dfs_inode *dfs_inode_ref(struct dfs_inodes *t, const char *path,
                                 const dfs_node_stat *st);
-/* Copy of an inode's path and data (NULL if the inode is unknown). */
+/* The same for a lookup answered before its file's size is known: a new
+ * inode is marked pending; NULL when the inode is known already with its
+ * size (or out of memory). */
+struct dfs_inode *dfs_inode_ref_pending(struct dfs_inodes *t, const char *path,
+                                        const dfs_node_stat *st);
+/* The attributes of a pending inode, now known (st NULL: still unknown,
+ * the lookup failed after its answer). */
+void dfs_inode_settle(struct dfs_inodes *t, fuse_ino_t ino, const dfs_node_stat *st);
+/* Copy of an inode's path and data (NULL if the inode is unknown);
+ * *pending (may be NULL) tells whether st.size is not known yet. */
 char *dfs_inode_path(struct dfs_inodes *t, fuse_ino_t ino, uint64_t *serial,
-                     dfs_node_stat *st);
+                     dfs_node_stat *st, bool *pending);
 /* The listing an inode is being read with, with a reference of the
  * caller's (NULL: none); set one (or none) in its place.  A listing goes
  * when its last reference does (dfs_dirlist_put). */

@@ -82,8 +82,8 @@ static struct dfs_inode *find_ino(struct dfs_inodes *t, fuse_ino_t ino)
 	return n;
 }
 
-struct dfs_inode *dfs_inode_ref(struct dfs_inodes *t, const char *path,
-                                const dfs_node_stat *st)
+static struct dfs_inode *ref(struct dfs_inodes *t, const char *path,
+                              const dfs_node_stat *st, bool pending)
 {
 	uint64_t serial = st->is_dir ? 0 : st->serial;
 	pthread_mutex_lock(&t->lock);
@@ -91,6 +91,11 @@ struct dfs_inode *dfs_inode_ref(struct dfs_inodes *t, const char *path,
 	struct dfs_inode *n = t->key_table[k];
 	while (n && !(n->serial == serial && strcmp(n->path, path) == 0))
 		n = n->by_key;
+	if (n && pending && !n->pending) {
+		/* the same snapshot, its size known */
+		pthread_mutex_unlock(&t->lock);
+		return NULL;
+	}
 	if (!n) {
 		if (t->count + 1 > t->size / 2 && grow(t)) {
 			pthread_mutex_unlock(&t->lock);
@@ -113,18 +118,45 @@ struct dfs_inode *dfs_inode_ref(struct dfs_inodes *t, const char *path,
 		t->key_table[k] = n;
 		t->count++;
 	}
+	/* (a lookup that waited for the size settles a pending inode) */
 	n->st = *st;
+	n->pending = pending;
 	n->nlookup++;
 	pthread_mutex_unlock(&t->lock);
 	return n;
 }
 
+struct dfs_inode *dfs_inode_ref(struct dfs_inodes *t, const char *path,
+                                const dfs_node_stat *st)
+{
+	return ref(t, path, st, false);
+}
+
+struct dfs_inode *dfs_inode_ref_pending(struct dfs_inodes *t, const char *path,
+                                        const dfs_node_stat *st)
+{
+	return ref(t, path, st, true);
+}
+
+void dfs_inode_settle(struct dfs_inodes *t, fuse_ino_t ino, const dfs_node_stat *st)
+{
+	pthread_mutex_lock(&t->lock);
+	struct dfs_inode *n = find_ino(t, ino);
+	if (n && n->pending && st && st->serial == n->serial) {
+		n->st = *st;
+		n->pending = false;
+	}
+	pthread_mutex_unlock(&t->lock);
+}
+
 char *dfs_inode_path(struct dfs_inodes *t, fuse_ino_t ino, uint64_t *serial,
-                     dfs_node_stat *st)
+                     dfs_node_stat *st, bool *pending)
 {
 	pthread_mutex_lock(&t->lock);
 	struct dfs_inode *n = find_ino(t, ino);
 	char *path = NULL;
+	if (pending)
+		*pending = n && n->pending;
 	if (n) {
 		path = strdup(n->path);
 		if (serial)

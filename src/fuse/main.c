@@ -36,6 +36,7 @@ struct config {
 	char *cache_size;
 	char *import_limit;
 	double attr_timeout;
+	int prefill;
 	int show_help;
 	int show_version;
 	int nonopts;
@@ -46,6 +47,8 @@ static const struct fuse_opt dfs_opts[] = {
 	OPT("cache_size=%s", cache_size),
 	OPT("import_limit=%s", import_limit),
 	OPT("attr_timeout=%lf", attr_timeout),
+	{"prefill", offsetof(struct config, prefill), 1},
+	{"noprefill", offsetof(struct config, prefill), 0},
 	OPT("-h", show_help),
 	OPT("--help", show_help),
 	OPT("-V", show_version),
@@ -71,6 +74,9 @@ static void usage(const char *prog)
 	       "    -o attr_timeout=SECS   how long the kernel caches directory entries\n"
 	       "                           and attributes, and trusts its listings\n"
 	       "                           (default 1)\n"
+	       "    -o noprefill           do not render a big records.csv into the\n"
+	       "                           page cache while its log decodes (-o prefill:\n"
+	       "                           do, the default)\n"
 	       "    -h, --help             print help and exit\n"
 	       "    -V, --version          print version and exit\n"
 	       "\n"
@@ -178,7 +184,7 @@ int main(int argc, char **argv)
 		strip_mount_flags(&argc, argv);
 
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
-	struct config conf = {.attr_timeout = 1.0};
+	struct config conf = {.attr_timeout = 1.0, .prefill = 1};
 	struct fuse_cmdline_opts opts = {0};
 	struct dfs_fs fs = {0};
 	int status = EXIT_USAGE;
@@ -237,6 +243,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	fs.dir_timeout = conf.attr_timeout;
+	fs.prefill = conf.prefill != 0;
 	fs.file_timeout = 86400; /* an inode's bytes never change */
 	if (dfs_inodes_init(&fs.inodes)) {
 		status = EXIT_RUNTIME;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
+#include <time.h>
 
 #include "darshanfs/hash.h"
 #include "fuse/fs.h"
@@ -144,10 +145,67 @@ static void reply_entry(fuse_req_t req, struct dfs_fs *fs, const char *path,
 		dfs_inode_forget(&fs->inodes, n->ino, 1);
 }
 
+/* A lookup answered before its file's size is known: the kernel gets the
+ * inode at once, with attributes it may not keep, and the file's text
+ * while the log decodes; the size comes with the first getattr, which
+ * waits for the decoding (see dfs_view_prefill). */
+struct early {
+	fuse_req_t req;
+	struct dfs_fs *fs;
+	const char *path;
+	bool replied;
+	fuse_ino_t ino;           /* 0 when the reply did not go out */
+	uint64_t serial;
+	bool stored;              /* some text is in the kernel's cache */
+};
+
+static int early_reply(void *ctx, const dfs_node_stat *st)
+{
+	struct early *x = ctx;
+	struct dfs_inode *n = dfs_inode_ref_pending(&x->fs->inodes, x->path, st);
+	if (!n)
+		return 1;   /* known with its size (or no memory): the plain way */
+	struct fuse_entry_param e;
+	memset(&e, 0, sizeof(e));
+	e.ino = n->ino;
+	fill_stat(st, n->ino, &e.attr);
+	x->replied = true;
+	if (fuse_reply_entry(x->req, &e) != 0) {
+		dfs_inode_forget(&x->fs->inodes, e.ino, 1);
+		return 1;
+	}
+	x->ino = e.ino;
+	x->serial = st->serial;
+	return 0;
+}
+
+static int early_store(void *ctx, uint64_t off, const char *data, size_t len)
+{
+	struct early *x = ctx;
+	struct fuse_session *se = x->fs->se;
+	if (!data) {
+		if (x->stored)
+			fuse_lowlevel_notify_inval_inode(se, x->ino, 0, 0);
+		x->stored = false;
+		return 0;
+	}
+	struct fuse_bufvec bv = FUSE_BUFVEC_INIT(len);
+	bv.buf[0].mem = (void *)data;
+	int r = fuse_lowlevel_notify_store(se, x->ino, (off_t)off, &bv, 0);
+	/* the kernel makes the inode once the lookup's caller runs again */
+	for (int tries = 0; r == -ENOENT && !x->stored && tries < 100; tries++) {
+		nanosleep(&(struct timespec){0, 1000000}, NULL);
+		r = fuse_lowlevel_notify_store(se, x->ino, (off_t)off, &bv, 0);
+	}
+	if (r == 0)
+		x->stored = true;
+	return r != 0;
+}
+
 static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct dfs_fs *fs = fs_of(req);
-	char *dir = dfs_inode_path(&fs->inodes, parent, NULL, NULL);
+	char *dir = dfs_inode_path(&fs->inodes, parent, NULL, NULL, NULL);
 	char *path = dir ? join(dir, name) : NULL;
 	free(dir);
 	if (!path) {
@@ -156,10 +214,22 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	}
 	dfs_node_stat st;
 	dfs_error err = {0};
-	if (dfs_view_stat(fs->view, path, &st, &err))
-		fuse_reply_err(req, errno_of(&err));
-	else
-		reply_entry(req, fs, path, &st);
+	struct early x = {.req = req, .fs = fs, .path = path};
+	dfs_view_prefill pf = {early_reply, early_store, &x};
+	int r = dfs_view_stat_prefill(fs->view, path, &st,
+	                              fs->se && fs->prefill ? &pf : NULL, &err);
+	if (!x.replied) {
+		if (r)
+			fuse_reply_err(req, errno_of(&err));
+		else
+			reply_entry(req, fs, path, &st);
+	} else if (x.ino) {
+		bool same = r == 0 && st.serial == x.serial;
+		dfs_inode_settle(&fs->inodes, x.ino, same ? &st : NULL);
+		/* text of a snapshot nobody can open any more */
+		if (!same && x.stored)
+			fuse_lowlevel_notify_inval_inode(fs->se, x.ino, 0, 0);
+	}
 	free(path);
 }
 
@@ -181,23 +251,33 @@ static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 {
 	struct dfs_fs *fs = fs_of(req);
 	dfs_node_stat st;
-	char *path = dfs_inode_path(&fs->inodes, ino, NULL, &st);
+	uint64_t serial;
+	bool pending;
+	char *path = dfs_inode_path(&fs->inodes, ino, &serial, &st, &pending);
 	if (!path) {
 		fuse_reply_err(req, ESTALE);
 		return;
 	}
+	struct handle *h = fi && fi->fh ? (struct handle *)(uintptr_t)fi->fh : NULL;
+	if (h && h->content) {
+		st.size = dfs_content_size(h->content);
+		pending = false;
+	}
 	dfs_error err = {0};
-	if ((ino == FUSE_ROOT_ID || st.is_dir) &&
+	/* a pending file's size: waits while its log decodes */
+	if ((ino == FUSE_ROOT_ID || st.is_dir || pending) &&
 	    dfs_view_stat(fs->view, path, &st, &err)) {
 		free(path);
 		fuse_reply_err(req, errno_of(&err));
 		return;
 	}
 	free(path);
-	if (fi && fi->fh) {
-		struct handle *h = (struct handle *)(uintptr_t)fi->fh;
-		if (h->content)
-			st.size = dfs_content_size(h->content);
+	if (pending) {
+		if (st.serial != serial) {
+			fuse_reply_err(req, ESTALE);   /* changed meanwhile */
+			return;
+		}
+		dfs_inode_settle(&fs->inodes, ino, &st);
 	}
 	struct stat s;
 	fill_stat(&st, ino, &s);
@@ -209,7 +289,7 @@ static void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 {
 	struct dfs_fs *fs = fs_of(req);
 	dfs_node_stat st;
-	char *path = dfs_inode_path(&fs->inodes, ino, NULL, &st);
+	char *path = dfs_inode_path(&fs->inodes, ino, NULL, &st, NULL);
 	if (!path) {
 		fuse_reply_err(req, ESTALE);
 		return;
@@ -268,7 +348,7 @@ static int list_one(void *ctx, const char *name, const dfs_node_stat *st)
  * *e set when it cannot be listed. */
 static struct dfs_dirlist *list_dir(struct dfs_fs *fs, fuse_ino_t ino, int *e)
 {
-	char *path = dfs_inode_path(&fs->inodes, ino, NULL, NULL);
+	char *path = dfs_inode_path(&fs->inodes, ino, NULL, NULL, NULL);
 	struct dfs_dirlist *dl = calloc(1, sizeof(*dl));
 	if (!path || !dl) {
 		free(path);
@@ -375,7 +455,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct dfs_fs *fs = fs_of(req);
 	uint64_t serial;
-	char *path = dfs_inode_path(&fs->inodes, ino, &serial, NULL);
+	char *path = dfs_inode_path(&fs->inodes, ino, &serial, NULL, NULL);
 	struct handle *h = calloc(1, sizeof(*h));
 	if (!path || !h) {
 		free(path);

@@ -292,6 +292,12 @@ static void evict(dfs_view *v, struct entry *keep, size_t room)
 
 struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
 {
+	return dfs_entry_load_prefill(v, e, -1, NULL, err);
+}
+
+struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
+                                      const dfs_view_prefill *pf, dfs_error *err)
+{
 	struct stat st;
 	if (stat(e->src, &st) != 0) {
 		dfs_error_set(err, errno == ENOENT ? DFS_ERR_NOENT : DFS_ERR_IO, "%s: %s",
@@ -322,7 +328,7 @@ struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
 		 * waits while the log inflates */
 		struct dfs_row_lens rl;
 		dfs_log_observer obs;
-		dfs_row_lens_init(&rl, &obs);
+		dfs_row_lens_init(&rl, &obs, module, pf);
 		l->log = dfs_log_open_observed(e->src, 0, &obs, &lerr);
 		uint32_t *row_len[DFS_MOD_SLOTS] = {NULL};
 		size_t row_bytes = dfs_row_lens_take(&rl, l->log, row_len);

@@ -403,17 +403,23 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
  * rendered again after an eviction is the same snapshot, and its size can
  * be told before it is rendered.  (Big contents' serials keep the top bit
  * clear, like the counter's.) */
-static uint64_t records_serial(const struct entry *e, const struct loaded *l,
-                               int module)
+static uint64_t serial_of(const struct entry *e, uint64_t dir_gen, int module,
+                          off_t size, struct timespec mtime)
 {
 	const uint64_t parts[] = {
-		e->gen, l->dir_gen, (uint64_t)module, (uint64_t)e->loaded_size,
-		(uint64_t)e->loaded_mtime.tv_sec, (uint64_t)e->loaded_mtime.tv_nsec,
+		e->gen, dir_gen, (uint64_t)module, (uint64_t)size,
+		(uint64_t)mtime.tv_sec, (uint64_t)mtime.tv_nsec,
 	};
 	uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT, e->vpath, strlen(e->vpath));
 	h = dfs_fnv1a(h, parts, sizeof(parts));
 	h &= ~(1ULL << 63);
 	return h ? h : 1;
+}
+
+static uint64_t records_serial(const struct entry *e, const struct loaded *l,
+                               int module)
+{
+	return serial_of(e, l->dir_gen, module, e->loaded_size, e->loaded_mtime);
 }
 
 /* The row lengths to fill while rendering s, when its rows are the log's
@@ -521,20 +527,60 @@ dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
 	return loaded_content(v, e, l, n, err);
 }
 
+/* Will records.csv of module `id` show every record of the log (no
+ * filter of any kind, no imported rows)?  (entry locked) */
+static bool shows_every_record(dfs_view *v, struct entry *e, int id)
+{
+	const struct module_state *ms = dfs_entry_mod_get(e, id);
+	if (ms && (ms->imported ||
+	           (ms->filter && !dfs_filter_matches_all(ms->filter)) ||
+	           (ms->log_filter && !dfs_filter_matches_all(ms->log_filter))))
+		return false;
+	struct dir_compiled *dirs[MAX_DIR_FILTERS];
+	size_t nd = dfs_dir_filters_acquire(v, e->vpath, id, dirs, MAX_DIR_FILTERS);
+	dfs_dir_filters_release(dirs, nd);
+	return nd == 0;
+}
+
+/* Offer the prefill of records.csv (see dfs_view_prefill) when its log is
+ * big, not decoded yet, and the file would show all of its records; true
+ * when the caller took it.  The serial told is the one the snapshot gets
+ * once decoded, unless the log file or the directory filters change
+ * meanwhile (the entry is locked: nothing else can). */
+static bool offer_prefill(dfs_view *v, struct entry *e, const struct node *n,
+                          const dfs_node_stat *st, const dfs_view_prefill *pf)
+{
+	struct stat fst;
+	if (!pf || n->file != F_RECORDS || n->module < 0 || e->loaded ||
+	    (uint64_t)e->peek_size < DFS_PREFILL_MIN_BYTES ||
+	    !shows_every_record(v, e, n->module) || stat(e->src, &fst) != 0)
+		return false;
+	pthread_mutex_lock(&v->lock);
+	uint64_t dir_gen = v->dir_gen;
+	pthread_mutex_unlock(&v->lock);
+	dfs_node_stat early = *st;
+	early.size = 0;
+	early.serial = serial_of(e, dir_gen, n->module, fst.st_size, fst.st_mtim);
+	return pf->early(pf->ctx, &early) == 0;
+}
+
 int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
-                  uint64_t *size, uint64_t *serial, dfs_error *err)
+                  dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err)
 {
 	dfs_content *c;
 	if (n->file == F_RECORDS && n->module >= 0) {
 		/* records.csv: often known without rendering it (the lookup
 		 * before `cp x records.csv` need not render the rows about to be
 		 * replaced) */
-		struct loaded *l = dfs_entry_load(v, e, err);
+		struct loaded *l = offer_prefill(v, e, n, st, pf)
+		                       ? dfs_entry_load_prefill(v, e, n->module, pf, err)
+		                       : dfs_entry_load(v, e, err);
 		if (!l)
 			return -1;
 		if (!(l->mod[n->module] && l->mod[n->module]->files.file[F_RECORDS]) &&
-		    records_size_known(l, n->module, dfs_selection(v, e, l, n->module), size)) {
-			*serial = records_serial(e, l, n->module);
+		    records_size_known(l, n->module, dfs_selection(v, e, l, n->module),
+		                       &st->size)) {
+			st->serial = records_serial(e, l, n->module);
 			return 0;
 		}
 		c = loaded_content(v, e, l, n, err);
@@ -543,8 +589,8 @@ int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
 	}
 	if (!c)
 		return -1;
-	*size = c->size;
-	*serial = c->serial;
+	st->size = c->size;
+	st->serial = c->serial;
 	dfs_content_release(c);
 	return 0;
 }

@@ -74,16 +74,30 @@ static inline void prefetch_places(const dfs_log *log, const dfs_records *r,
 	}
 }
 
-void dfs_render_rows(const dfs_log *log, const dfs_module *m, const dfs_records *r,
-                     const size_t *index, size_t from, size_t to, dfs_buf *out)
+/* Rows [from, to) appended to out; row_len (may be NULL) receives each
+ * row's length at [k - from]. */
+static void render_rows(const dfs_log *log, const dfs_module *m, const dfs_records *r,
+                        const size_t *index, size_t from, size_t to, dfs_buf *out,
+                        uint32_t *row_len)
 {
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	for (size_t k = from; k < to && dfs_buf_ok(out); k++) {
 		size_t i = index ? index[k] : k;
+		size_t before = out->len;
 		prefetch_places(log, r, index, k, to);
 		dfs_csv_record(log, m, dfs_record_get(r, i, scratch),
 		               dfs_record_size(r, i), out);
+		if (row_len) {
+			size_t n = out->len - before;
+			row_len[k - from] = n <= UINT32_MAX ? (uint32_t)n : 0;
+		}
 	}
+}
+
+void dfs_render_rows(const dfs_log *log, const dfs_module *m, const dfs_records *r,
+                     const size_t *index, size_t from, size_t to, dfs_buf *out)
+{
+	render_rows(log, m, r, index, from, to, out, NULL);
 }
 
 /* The length of rows [from, to) without rendering them; row_len (may be
@@ -106,27 +120,149 @@ static uint64_t measure_rows(const dfs_log *log, const dfs_module *m,
 	return total;
 }
 
+/* ---- the prefill: records.csv rendered while its log decodes ------------------- */
+
+/* Each run's text is rendered after FILL_PAGE bytes of room, where the
+ * text before it that did not fill a page is put when the run's turn
+ * comes: the store then gets whole pages (the kernel keeps no other)
+ * straight from the run's buffer.  The buffers are reused: fresh memory
+ * is dear. */
+#define FILL_PAGE ((size_t)4096)
+
+/* A run rendered before the runs ahead of it were */
+struct fill_run {
+	size_t first, count;
+	dfs_buf text;
+	struct fill_run *next;
+};
+
+/* A buffer for a run's text, its room reserved.  (locked) */
+static void fill_buf_get(struct dfs_row_lens *rl, dfs_buf *b)
+{
+	if (rl->npool)
+		*b = rl->pool[--rl->npool];
+	else
+		dfs_buf_init(b);
+	b->len = 0;
+	if (dfs_buf_grow(b, FILL_PAGE))
+		b->len = FILL_PAGE;
+}
+
+/* (locked) */
+static void fill_buf_put(struct dfs_row_lens *rl, dfs_buf *b)
+{
+	if (rl->npool < DFS_FILL_POOL && b->data && dfs_buf_ok(b))
+		rl->pool[rl->npool++] = *b;
+	else
+		dfs_buf_free(b);
+	dfs_buf_init(b);
+}
+
+/* No more text: what was rendered ahead is dropped.  (locked) */
+static void fill_stop(struct dfs_row_lens *rl)
+{
+	rl->fill_stopped = true;
+	while (rl->ahead) {
+		struct fill_run *f = rl->ahead;
+		rl->ahead = f->next;
+		dfs_buf_free(&f->text);
+		free(f);
+	}
+}
+
+/* The run's text comes next: the whole pages of what was left over and
+ * the text go to the store, the rest is left over.  (locked) */
+static void fill_emit(struct dfs_row_lens *rl, dfs_buf *text)
+{
+	size_t carry = rl->carry_len;
+	char *seg = text->data + FILL_PAGE - carry;
+	size_t len = text->len - FILL_PAGE + carry;
+	memcpy(seg, rl->carry, carry);
+	size_t n = (size_t)(((rl->stored + len) & ~(uint64_t)(FILL_PAGE - 1)) - rl->stored);
+	if (n && rl->fill->store(rl->fill->ctx, rl->stored, seg, n)) {
+		fill_stop(rl);
+		return;
+	}
+	rl->stored += n;
+	rl->carry_len = len - n;
+	memcpy(rl->carry, seg + n, rl->carry_len);
+}
+
+/* The text of rows [first, first + count), in its turn or kept until it
+ * comes; `text` is taken.  (locked) */
+static void fill_add(struct dfs_row_lens *rl, size_t first, size_t count, dfs_buf *text)
+{
+	if (first != rl->fill_rows) {
+		struct fill_run *f = malloc(sizeof(*f));
+		if (!f) {
+			fill_stop(rl);
+			return;
+		}
+		*f = (struct fill_run){first, count, *text, rl->ahead};
+		dfs_buf_init(text);
+		rl->ahead = f;
+		return;
+	}
+	fill_emit(rl, text);
+	rl->fill_rows += count;
+	/* the runs that were waiting for this one */
+	for (struct fill_run **p = &rl->ahead; *p && !rl->fill_stopped;) {
+		struct fill_run *f = *p;
+		if (f->first != rl->fill_rows) {
+			p = &f->next;
+			continue;
+		}
+		*p = f->next;
+		fill_emit(rl, &f->text);
+		fill_buf_put(rl, &f->text);
+		rl->fill_rows += f->count;
+		free(f);
+		p = &rl->ahead;
+	}
+}
+
 /* ---- row lengths measured while a log decodes ----------------------------------- */
 
 /* Runs may be shown on two threads at once and finish in any order: each
- * is measured on its own, then its lengths are put in place under the
- * lock (the array may move as it grows).  A run with first == 0 is shown
- * alone, so it may start the module's count again. */
+ * is measured (or rendered) on its own, then its lengths are put in place
+ * under the lock (the array may move as it grows).  A run with first == 0
+ * is shown alone, so it may start the module's count again. */
 static void observe_rows(void *ctx, const dfs_log *log, const dfs_module *m,
                          const unsigned char *recs, size_t first, size_t count)
 {
 	struct dfs_row_lens *rl = ctx;
 	int id = m->id;
-	uint32_t *len = malloc((count ? count : 1) * sizeof(uint32_t));
-	if (len) {
-		/* the run as raw records where they lie (nothing to free) */
-		dfs_records run;
-		dfs_records_init(&run, m, m->version);
-		run.data = (unsigned char *)recs;
-		run.count = count;
-		run.size = count * m->record_size;
-		measure_rows(log, m, &run, NULL, 0, count, len);
+	dfs_buf text = DFS_BUF_INIT;
+	pthread_mutex_lock(&rl->lock);
+	bool filling = id == rl->fill_module && !rl->fill_stopped;
+	if (filling && first == 0 && (rl->fill_rows || rl->stored || rl->ahead)) {
+		/* read again: what was rendered came from data found bad since */
+		if (rl->stored)
+			rl->fill->store(rl->fill->ctx, 0, NULL, 0);
+		fill_stop(rl);
+		filling = false;
 	}
+	if (filling)
+		fill_buf_get(rl, &text);
+	pthread_mutex_unlock(&rl->lock);
+
+	/* the run as raw records where they lie (nothing to free) */
+	dfs_records run;
+	dfs_records_init(&run, m, m->version);
+	run.data = (unsigned char *)recs;
+	run.count = count;
+	run.size = count * m->record_size;
+	uint32_t *len = malloc((count ? count : 1) * sizeof(uint32_t));
+	if (len && filling) {
+		if (first == 0)
+			dfs_csv_header(m, &text);
+		render_rows(log, m, &run, NULL, 0, count, &text, len);
+		if (!dfs_buf_ok(&text) || text.len < FILL_PAGE)
+			filling = false;
+	}
+	if (len && !filling)
+		measure_rows(log, m, &run, NULL, 0, count, len);
+
 	pthread_mutex_lock(&rl->lock);
 	if (first == 0) {   /* the module is read (again) from its start */
 		rl->seen[id] = 0;
@@ -151,14 +287,24 @@ static void observe_rows(void *ctx, const dfs_log *log, const dfs_module *m,
 	memcpy(rl->len[id] + first, len, count * sizeof(uint32_t));
 	rl->seen[id] += count;
 out:
+	if (id == rl->fill_module && !rl->fill_stopped) {
+		if (filling && !rl->missed[id])
+			fill_add(rl, first, count, &text);
+		else
+			fill_stop(rl);   /* a run without its text: a gap */
+	}
+	fill_buf_put(rl, &text);
 	pthread_mutex_unlock(&rl->lock);
 	free(len);
 }
 
-void dfs_row_lens_init(struct dfs_row_lens *rl, dfs_log_observer *obs)
+void dfs_row_lens_init(struct dfs_row_lens *rl, dfs_log_observer *obs,
+                       int module, const dfs_view_prefill *pf)
 {
 	memset(rl, 0, sizeof(*rl));
 	pthread_mutex_init(&rl->lock, NULL);
+	rl->fill_module = pf ? module : -1;
+	rl->fill = pf;
 	*obs = (dfs_log_observer){observe_rows, rl, ROW_LENS_MIN_BYTES};
 }
 
@@ -174,11 +320,19 @@ size_t dfs_row_lens_take(struct dfs_row_lens *rl, const dfs_log *log,
 			                                      sizeof(uint32_t));
 			row_len[id] = len ? len : rl->len[id];
 			bytes += r->count * sizeof(uint32_t);
+			/* every row rendered: the last piece of the text */
+			if (id == rl->fill_module && !rl->fill_stopped &&
+			    rl->fill_rows == r->count && rl->carry_len)
+				rl->fill->store(rl->fill->ctx, rl->stored, rl->carry,
+				                rl->carry_len);
 		} else {
 			free(rl->len[id]);
 		}
 		rl->len[id] = NULL;
 	}
+	fill_stop(rl);
+	while (rl->npool)
+		dfs_buf_free(&rl->pool[--rl->npool]);
 	pthread_mutex_destroy(&rl->lock);
 	return bytes;
 }

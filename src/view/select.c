@@ -68,7 +68,6 @@ static void accumulate(struct selection *s, const dfs_module *m, int64_t nprocs)
 	dfs_accum_free(a);
 }
 
-#define MAX_DIR_FILTERS 32
 #define MAX_PREFETCH 8
 #define PREFETCH_AHEAD 16
 

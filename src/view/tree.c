@@ -312,6 +312,12 @@ static void settled_mtime(dfs_node_stat *st)
 int dfs_view_stat(dfs_view *v, const char *path, dfs_node_stat *st,
                   dfs_error *err)
 {
+	return dfs_view_stat_prefill(v, path, st, NULL, err);
+}
+
+int dfs_view_stat_prefill(dfs_view *v, const char *path, dfs_node_stat *st,
+                          const dfs_view_prefill *pf, dfs_error *err)
+{
 	struct node n;
 	if (dfs_resolve(v, path, &n, err))
 		return -1;
@@ -352,7 +358,7 @@ int dfs_view_stat(dfs_view *v, const char *path, dfs_node_stat *st,
 		settled_mtime(st);
 	if (ret == 0 && n.kind == N_FILE) {
 		later_mtime(st, &e->changed);
-		if (dfs_file_stat(v, e, &n, &st->size, &st->serial, err))
+		if (dfs_file_stat(v, e, &n, st, pf, err))
 			ret = -1;
 	}
 	dfs_entry_put(v, e);

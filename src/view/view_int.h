@@ -230,6 +230,12 @@ int dfs_entry_peek(dfs_view *v, struct entry *e, const struct stat *st,
 /* The decoded log, loading it if needed; NULL if the log cannot be read
  * (then err says why). */
 struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err);
+/* The same, rendering records.csv of `module` for pf->store as the log
+ * decodes (see dfs_view_prefill). */
+struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
+                                      const dfs_view_prefill *pf, dfs_error *err);
+/* logs smaller than this are not offered for a prefill */
+#define DFS_PREFILL_MIN_BYTES ((uint64_t)8 << 20)
 /* Memory added to (or freed from) a decoded log's caches. */
 void dfs_entry_account(dfs_view *v, struct entry *e, long delta);
 /* Account memory that stays with the decoded log whatever the filters. */
@@ -260,6 +266,7 @@ const dfs_derived_metrics *dfs_combined_metrics(dfs_view *v, struct entry *e,
 
 /* ---- directory filters ------------------------------------------------------ */
 
+#define MAX_DIR_FILTERS 32   /* directory filters applied to one log */
 /* Compiled filters of the directories above a log (its vpath), for module
  * id; references to release with dfs_dir_filters_release.  Returns the
  * count (at most `max`). */
@@ -323,15 +330,33 @@ void dfs_lazy_wait_idle(void);
 /* Memory a lazy snapshot holds, its rendering buffers included. */
 size_t dfs_lazy_memory(const dfs_content *c);
 /* lazy.c: the records.csv row lengths of a log's records, measured while
- * the log decodes (dfs_log_open_observed with the observer init gives). */
+ * the log decodes (dfs_log_open_observed with the observer init gives),
+ * and for a prefill (dfs_view_prefill) the text of one module's
+ * records.csv, rendered instead of measured and handed out in order. */
+struct fill_run;
+#define DFS_FILL_POOL 8
 struct dfs_row_lens {
 	pthread_mutex_t lock;
 	uint32_t *len[DFS_MOD_SLOTS];
 	size_t cap[DFS_MOD_SLOTS];
 	size_t seen[DFS_MOD_SLOTS];   /* rows measured so far */
 	bool missed[DFS_MOD_SLOTS];   /* some rows were not shown */
+	/* the prefill: the module whose rows are rendered (-1: none) */
+	int fill_module;
+	const dfs_view_prefill *fill;
+	bool fill_stopped;
+	size_t fill_rows;             /* rows whose text is in order so far */
+	uint64_t stored;              /* bytes handed to the store */
+	char carry[4096];             /* the text after those, not stored yet */
+	size_t carry_len;
+	struct fill_run *ahead;       /* runs rendered before their turn */
+	dfs_buf pool[DFS_FILL_POOL]; /* buffers to render runs into */
+	size_t npool;
 };
-void dfs_row_lens_init(struct dfs_row_lens *rl, dfs_log_observer *obs);
+/* Measure while the log decodes; render and store records.csv of
+ * `module` when pf is not NULL. */
+void dfs_row_lens_init(struct dfs_row_lens *rl, dfs_log_observer *obs,
+                       int module, const dfs_view_prefill *pf);
 /* Move the lengths of every module measured whole into the empty slots
  * of row_len (free the rest); returns the bytes moved. */
 size_t dfs_row_lens_take(struct dfs_row_lens *rl, const dfs_log *log,
@@ -352,7 +377,7 @@ dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
  * dfs_file_content would give, without rendering records.csv when its
  * rows' lengths are known. */
 int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
-                  uint64_t *size, uint64_t *serial, dfs_error *err);
+                  dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err);
 /* Content of jobs.csv, filter or filter.error of a source directory. */
 dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
                                   dfs_error *err);
