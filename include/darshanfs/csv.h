@@ -24,6 +24,17 @@ void dfs_csv_record(const dfs_log *log, const dfs_module *m,
 size_t dfs_csv_record_len(const dfs_log *log, const dfs_module *m,
                           const unsigned char *rec, size_t len);
 
+/* The same from a packed record (see dfs_records: the bitmap of its
+ * non-zero words, then those words), without unpacking it: zero fields
+ * straight from the bitmap.  Only for modules whose fields are their
+ * record's words, numbers, in order, and who name their records the
+ * plain way (dfs_csv_packed_ok); the text is dfs_csv_record's. */
+bool dfs_csv_packed_ok(const dfs_module *m);
+void dfs_csv_record_packed(const dfs_log *log, const dfs_module *m,
+                           const unsigned char *packed, dfs_buf *out);
+size_t dfs_csv_record_len_packed(const dfs_log *log, const dfs_module *m,
+                                 const unsigned char *packed);
+
 /* One field, quoted if needed. */
 void dfs_csv_field(dfs_buf *out, const char *s, size_t len);
 

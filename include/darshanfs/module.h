@@ -287,6 +287,12 @@ static inline const unsigned char *dfs_record_get(const dfs_records *r, size_t i
 	return scratch;
 }
 
+/* Where packed record i lies (its bitmap, then its non-zero words). */
+static inline const unsigned char *dfs_record_packed(const dfs_records *r, size_t i)
+{
+	return r->data + (size_t)r->pk_off[i] * 8;
+}
+
 /* The 8-byte word `w` (byte offset 8*w) of record i, packed or raw. */
 static inline uint64_t dfs_record_word(const dfs_records *r, size_t i, size_t w)
 {

@@ -1,4 +1,5 @@
 /* render.c - records, mounts and names as CSV text. */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "darshanfs/csv.h"
@@ -128,6 +129,88 @@ void dfs_csv_record(const dfs_log *log, const dfs_module *m,
 	}
 }
 
+/* ---- packed records ---------------------------------------------------------------- */
+
+/* Per module slot: 0 not known yet, 1 packed rendering applies, -1 not */
+static _Atomic signed char packed_ok[DFS_MOD_SLOTS];
+
+bool dfs_csv_packed_ok(const dfs_module *m)
+{
+	if (m->id < 0 || m->id >= DFS_MOD_SLOTS)
+		return false;
+	signed char k = atomic_load_explicit(&packed_ok[m->id], memory_order_relaxed);
+	if (k)
+		return k > 0;
+	bool ok = !m->place && !m->row_count && m->record_size % 8 == 0 &&
+	          m->record_size > 0 && m->record_size <= DFS_RECORD_MAX &&
+	          m->n_fields == m->record_size / 8;
+	for (size_t f = 0; ok && f < m->n_fields; f++) {
+		const dfs_field *fd = &m->fields[f];
+		ok = fd->offset == 8 * f && (fd->storage == DFS_S_I64 ||
+		                             fd->storage == DFS_S_U64 ||
+		                             fd->storage == DFS_S_F64);
+	}
+	atomic_store_explicit(&packed_ok[m->id], ok ? 1 : -1, memory_order_relaxed);
+	return ok;
+}
+
+/* The place columns of a packed record: its id is word 0 */
+static void packed_place(const dfs_log *log, const dfs_module *m,
+                         const unsigned char *packed, dfs_record_place *pl)
+{
+	uint64_t bits, id = 0;
+	memcpy(&bits, packed, 8);
+	if (bits & 1)
+		memcpy(&id, packed + ((m->record_size / 8 + 63) / 64) * 8, 8);
+	_Alignas(8) unsigned char head[8];
+	memcpy(head, &id, 8);
+	dfs_log_record_place(log, m, head, pl);
+}
+
+void dfs_csv_record_packed(const dfs_log *log, const dfs_module *m,
+                           const unsigned char *packed, dfs_buf *out)
+{
+	dfs_record_place pl;
+	packed_place(log, m, packed, &pl);
+	size_t nw = m->n_fields, nb = (nw + 63) / 64;
+	if (!dfs_buf_grow(out, nw * (DFS_FMT_DOUBLE_MAX + 1)))
+		return;
+	const unsigned char *vals = packed + nb * 8;
+	char *p = out->data + out->len;
+	for (size_t b = 0; b < nb; b++) {
+		uint64_t bits;
+		memcpy(&bits, packed + b * 8, 8);
+		size_t end = b * 64 + 64 < nw ? b * 64 + 64 : nw;
+		for (size_t f = b * 64; f < end; f++, bits >>= 1) {
+			if (!(bits & 1)) {
+				/* a zero word: 0 whatever the type (-0.0 is not one) */
+				memcpy(p, "0,", 2);
+				p += 2;
+				continue;
+			}
+			uint64_t v;
+			memcpy(&v, vals, 8);
+			vals += 8;
+			dfs_storage st = m->fields[f].storage;
+			if (st == DFS_S_F64) {
+				double d;
+				memcpy(&d, &v, 8);
+				p += dfs_fmt_double(p, d);
+			} else if (v < 10) {
+				*p++ = (char)('0' + v);
+			} else if (st == DFS_S_I64) {
+				p += dfs_fmt_i64(p, (int64_t)v);
+			} else {
+				p += dfs_fmt_u64(p, v);
+			}
+			*p++ = ',';
+		}
+	}
+	out->len = (size_t)(p - out->data);
+	out->data[out->len] = '\0';
+	add_place(&pl, out);
+}
+
 /* ---- lengths: what the functions above would write, without writing it ---- */
 
 static size_t field_len(const char *s, size_t len)
@@ -219,4 +302,40 @@ void dfs_csv_names(const dfs_log *log, dfs_buf *out)
 		dfs_csv_field(out, n->str, n->len);
 		dfs_buf_addc(out, '\n');
 	}
+}
+
+size_t dfs_csv_record_len_packed(const dfs_log *log, const dfs_module *m,
+                                 const unsigned char *packed)
+{
+	dfs_record_place pl;
+	packed_place(log, m, packed, &pl);
+	size_t nw = m->n_fields, nb = (nw + 63) / 64;
+	/* a comma after every field; a zero word is one digit */
+	size_t n = field_len(pl.name, pl.name_len) + field_len(pl.mount, pl.mount_len) +
+	           field_len(pl.fs_type, pl.fs_type_len) + 3 + 2 * nw;
+	const unsigned char *vals = packed + nb * 8;
+	for (size_t b = 0; b < nb; b++) {
+		uint64_t bits;
+		memcpy(&bits, packed + b * 8, 8);
+		while (bits) {
+			size_t f = b * 64 + (size_t)__builtin_ctzll(bits);
+			bits &= bits - 1;
+			uint64_t v;
+			memcpy(&v, vals, 8);
+			vals += 8;
+			dfs_storage st = m->fields[f].storage;
+			size_t len;
+			if (st == DFS_S_F64) {
+				double d;
+				memcpy(&d, &v, 8);
+				len = dfs_fmt_double_len(d);
+			} else if (st == DFS_S_I64) {
+				len = dfs_fmt_i64_len((int64_t)v);
+			} else {
+				len = dfs_fmt_u64_len(v);
+			}
+			n += len - 1;
+		}
+	}
+	return n;
 }

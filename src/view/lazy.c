@@ -81,12 +81,16 @@ static void render_rows(const dfs_log *log, const dfs_module *m, const dfs_recor
                         uint32_t *row_len)
 {
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	bool packed = r->packed && dfs_csv_packed_ok(m);
 	for (size_t k = from; k < to && dfs_buf_ok(out); k++) {
 		size_t i = index ? index[k] : k;
 		size_t before = out->len;
 		prefetch_places(log, r, index, k, to);
-		dfs_csv_record(log, m, dfs_record_get(r, i, scratch),
-		               dfs_record_size(r, i), out);
+		if (packed)
+			dfs_csv_record_packed(log, m, dfs_record_packed(r, i), out);
+		else
+			dfs_csv_record(log, m, dfs_record_get(r, i, scratch),
+			               dfs_record_size(r, i), out);
 		if (row_len) {
 			size_t n = out->len - before;
 			row_len[k - from] = n <= UINT32_MAX ? (uint32_t)n : 0;
@@ -107,12 +111,14 @@ static uint64_t measure_rows(const dfs_log *log, const dfs_module *m,
                              size_t from, size_t to, uint32_t *row_len)
 {
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	bool packed = r->packed && dfs_csv_packed_ok(m);
 	uint64_t total = 0;
 	for (size_t k = from; k < to; k++) {
 		size_t i = index ? index[k] : k;
 		prefetch_places(log, r, index, k, to);
-		size_t n = dfs_csv_record_len(log, m, dfs_record_get(r, i, scratch),
-		                              dfs_record_size(r, i));
+		size_t n = packed ? dfs_csv_record_len_packed(log, m, dfs_record_packed(r, i))
+		                  : dfs_csv_record_len(log, m, dfs_record_get(r, i, scratch),
+		                                       dfs_record_size(r, i));
 		if (row_len)
 			row_len[i] = n <= UINT32_MAX ? (uint32_t)n : 0;
 		total += n;
