@@ -83,20 +83,22 @@ enum dfs_log_flags {
 dfs_log *dfs_log_open(const char *path, unsigned flags, dfs_error *err);
 /* Something to do with the records of a log while it decodes, on the
  * core that would otherwise wait (the records.csv row lengths, say).
- * `records` is called with runs of raw records (current layout, host
- * order) of each module held packed, that together are the module's
- * records once each; `first` is the index of recs[0] among them.  The
- * runs are shown on a helper thread while the main one inflates, and on
- * the main one too when the helper falls behind: at most two runs at
- * once, in any order, except that a module read again starts again with
- * first == 0 after every run of its earlier reading was shown.  It may
- * look at the log's names and mounts, nothing else.  It is called
+ * `records` is called with runs of the records of each module held
+ * packed: `run` holds run->count records of module run->module (read
+ * them with dfs_record_get or dfs_record_packed; valid during the call),
+ * record k being the module's record first + k; together the runs are
+ * the module's records once each.  The runs are shown on a helper
+ * thread while the main one inflates, and on the main one too when the
+ * helper falls behind: at most two runs at once, oldest first (so they
+ * may finish out of order), except that a run with first == 0 (a module
+ * starts, or is read again) is shown alone, after every run before it.
+ * It may look at the log's names and mounts, nothing else.  It is called
  * only when the log is big enough (`min_bytes` of such compressed
  * records) and a helper thread runs, and may miss runs when memory is
  * short: whoever uses what it saw checks that it saw every record. */
 typedef struct dfs_log_observer {
-	void (*records)(void *ctx, const dfs_log *log, const dfs_module *m,
-	                const unsigned char *recs, size_t first, size_t count);
+	void (*records)(void *ctx, const dfs_log *log, const dfs_records *run,
+	                size_t first);
 	void *ctx;
 	uint64_t min_bytes;
 } dfs_log_observer;

@@ -231,6 +231,8 @@ void dfs_records_init_packed(dfs_records *r, const dfs_module *m,
  * called on an empty set: the set then grows without copying). */
 void dfs_records_pack_reserve(dfs_records *r, size_t bytes);
 int dfs_records_pack_add(dfs_records *r, const unsigned char *rec);
+/* Can n more records be packed into r without moving the packed data? */
+bool dfs_records_pack_fits(const dfs_records *r, size_t n);
 /* Give back unused capacity (after the last dfs_records_pack_add). */
 void dfs_records_pack_trim(dfs_records *r);
 /* Record i of a packed set in the current layout, into `out`

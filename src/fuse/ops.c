@@ -192,8 +192,10 @@ static int early_store(void *ctx, uint64_t off, const char *data, size_t len)
 	struct fuse_bufvec bv = FUSE_BUFVEC_INIT(len);
 	bv.buf[0].mem = (void *)data;
 	int r = fuse_lowlevel_notify_store(se, x->ino, (off_t)off, &bv, 0);
-	/* the kernel makes the inode once the lookup's caller runs again */
-	for (int tries = 0; r == -ENOENT && !x->stored && tries < 100; tries++) {
+	/* the kernel makes the inode once the lookup's caller runs again,
+	 * which may take a while when the decoding keeps every core busy:
+	 * sleep (giving it the core) and try again, for up to 2 s */
+	for (int tries = 0; r == -ENOENT && !x->stored && tries < 2000; tries++) {
 		nanosleep(&(struct timespec){0, 1000000}, NULL);
 		r = fuse_lowlevel_notify_store(se, x->ino, (off_t)off, &bv, 0);
 	}

@@ -148,7 +148,10 @@ static size_t pack_window(void *ctx, const unsigned char *data, size_t len,
 	if (!data) {
 		const dfs_module *m = ps->recs->module;
 		uint32_t ver = ps->recs->version;
-		/* the slab goes away: nothing may fault in its pages now */
+		/* the slab goes away: nothing may read it or fault in its
+		 * pages now */
+		if (ps->relay)
+			dfs_relay_quiesce(ps->relay);
 		dfs_slab_ahead_stop(ps->ahead);
 		ps->ahead = NULL;
 		dfs_records_free(ps->recs);
@@ -157,13 +160,16 @@ static size_t pack_window(void *ctx, const unsigned char *data, size_t len,
 		return 0;
 	}
 	size_t n = len / ps->size, first = ps->recs->count;
+	/* the relay's runs refer to the packed data where it lies */
+	if (ps->relay && !dfs_records_pack_fits(ps->recs, n))
+		dfs_relay_quiesce(ps->relay);
 	for (size_t i = 0; i < n; i++)
 		if (dfs_records_pack_add(ps->recs, data + i * ps->size)) {
 			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory packing records");
 			return (size_t)-1;
 		}
 	if (ps->relay && n)
-		dfs_relay_put(ps->relay, ps->recs->module, data, first, n);
+		dfs_relay_put(ps->relay, ps->recs, first, n);
 	dfs_slab_ahead_note(ps->ahead, ps->recs->slab.base, ps->recs->slab.cap,
 	                    ps->recs->size);
 	ps->used += n * ps->size;
@@ -205,6 +211,9 @@ static int load_region_packed(const struct source *src, const dfs_log_header *h,
 	                            r.len, read_piece, &rr, limit, ps.size,
 	                            pack_window, &ps, &leftover, err);
 	dfs_slab_ahead_stop(ps.ahead);
+	/* (trimming a slab leaves the packed bytes where they are) */
+	if (relay && !out->slab.base)
+		dfs_relay_quiesce(relay);
 	dfs_records_pack_trim(out);
 	*produced = ps.used + leftover;
 	return ret;
@@ -784,6 +793,9 @@ static void load_modules(dfs_log *log, const struct source *src, dfs_relay *rela
 			dfs_records_init_packed(&lm->records, m, ver);
 			if (load_region_packed(src, h, h->mods[id], left, &lm->records,
 			                       relay, &produced, &e)) {
+				/* its runs are shown before its records go */
+				if (relay)
+					dfs_relay_quiesce(relay);
 				budget_error(log, &e);
 				dfs_error_prefix(&e, "%s module", m->name);
 				module_fail(lm, &e);

@@ -1,4 +1,9 @@
-/* relay.c - see relay.h. */
+/* relay.c - see relay.h.
+ *
+ * The slots are a ring: run number n (counted from 0) goes to slot
+ * n % DFS_RELAY_SLOTS, runs are taken in their order, so the next run to
+ * show is number `taken` and the next put goes to number `puts`, once
+ * the run that had that slot before is done. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,43 +21,20 @@ void dfs_relay_init(dfs_relay *r, const dfs_log *log, const dfs_log_observer *ob
 void dfs_relay_destroy(dfs_relay *r)
 {
 	for (size_t i = 0; i < DFS_RELAY_SLOTS; i++)
-		free(r->slot[i].data);
+		free(r->slot[i].off);
 	pthread_mutex_destroy(&r->lock);
 	pthread_cond_destroy(&r->changed);
 }
 
-/* A slot in `state` (the oldest put for READY), or NULL.  (locked) */
-static struct dfs_relay_slot *find(dfs_relay *r, enum dfs_relay_state state)
+static struct dfs_relay_slot *slot_of(dfs_relay *r, uint64_t n)
 {
-	struct dfs_relay_slot *found = NULL;
-	for (size_t i = 0; i < DFS_RELAY_SLOTS; i++) {
-		struct dfs_relay_slot *s = &r->slot[i];
-		if (s->state == state && (!found || s->seq < found->seq))
-			found = s;
-	}
-	return found;
+	return &r->slot[n % DFS_RELAY_SLOTS];
 }
 
 /* Is any run put and not shown yet?  (locked) */
 static bool pending(const dfs_relay *r)
 {
-	for (size_t i = 0; i < DFS_RELAY_SLOTS; i++)
-		if (r->slot[i].state != DFS_RELAY_FREE)
-			return true;
-	return false;
-}
-
-/* Is a run that starts a module (first == 0) waiting or being shown?  It
- * is shown alone: the runs put after it wait until it is done.  (locked) */
-static bool start_pending(const dfs_relay *r)
-{
-	for (size_t i = 0; i < DFS_RELAY_SLOTS; i++) {
-		const struct dfs_relay_slot *s = &r->slot[i];
-		if ((s->state == DFS_RELAY_READY || s->state == DFS_RELAY_TAKEN) &&
-		    s->first == 0)
-			return true;
-	}
-	return false;
+	return r->taken != r->puts || r->nrunning > 0;
 }
 
 enum shown { SHOWN, NONE_READY, MUST_WAIT };
@@ -61,67 +43,85 @@ enum shown { SHOWN, NONE_READY, MUST_WAIT };
  * lock is dropped while the observer works) */
 static enum shown show_one(dfs_relay *r)
 {
-	struct dfs_relay_slot *s = find(r, DFS_RELAY_READY);
-	if (!s)
+	if (r->taken == r->puts)
 		return NONE_READY;
-	if (find(r, DFS_RELAY_TAKEN) && (s->first == 0 || start_pending(r)))
+	struct dfs_relay_slot *s = slot_of(r, r->taken);
+	bool start = s->first == 0;
+	if (r->nrunning > 0 && (start || r->start_running))
 		return MUST_WAIT;
+	r->taken++;
+	r->nrunning++;
+	r->start_running |= start;
 	s->state = DFS_RELAY_TAKEN;
 	pthread_mutex_unlock(&r->lock);
-	r->obs->records(r->obs->ctx, r->log, s->m, s->data, s->first, s->count);
+	/* a view of the run: the set's data, the run's offsets */
+	dfs_records run;
+	dfs_records_init_packed(&run, s->m, s->m->version);
+	run.data = (unsigned char *)s->data;
+	run.pk_off = s->off;
+	run.count = s->count;
+	r->obs->records(r->obs->ctx, r->log, &run, s->first);
 	pthread_mutex_lock(&r->lock);
 	s->state = DFS_RELAY_FREE;
+	r->nrunning--;
+	if (start)
+		r->start_running = false;
 	pthread_cond_broadcast(&r->changed);
 	return SHOWN;
 }
 
-void dfs_relay_put(dfs_relay *r, const dfs_module *m, const unsigned char *recs,
-                   size_t first, size_t count)
+/* Wait for something to change, or show a run meanwhile when the helper
+ * shows runs at all (inflating thread).  (locked) */
+static void help_or_wait(dfs_relay *r)
 {
-	size_t len = count * m->record_size;
+	if (!r->draining || show_one(r) != SHOWN)
+		pthread_cond_wait(&r->changed, &r->lock);
+}
+
+void dfs_relay_put(dfs_relay *r, const dfs_records *recs, size_t first, size_t count)
+{
 	pthread_mutex_lock(&r->lock);
 	/* a module read (again) from its start: after every earlier run */
 	while (first == 0 && !r->refused && pending(r))
-		pthread_cond_wait(&r->changed, &r->lock);
-	struct dfs_relay_slot *s;
-	while (!r->refused && !(s = find(r, DFS_RELAY_FREE))) {
-		if (r->draining && first != 0 && !start_pending(r)) {
-			/* the helper is behind: this run is shown here, now */
-			pthread_mutex_unlock(&r->lock);
-			r->obs->records(r->obs->ctx, r->log, m, recs, first, count);
-			return;
-		}
-		pthread_cond_wait(&r->changed, &r->lock);
-	}
+		help_or_wait(r);
+	struct dfs_relay_slot *s = slot_of(r, r->puts);
+	while (!r->refused && s->state != DFS_RELAY_FREE)
+		help_or_wait(r);
 	if (r->refused) {
 		pthread_mutex_unlock(&r->lock);
 		return;
 	}
-	/* the slot is ours while FILLING: copy without the lock */
-	s->state = DFS_RELAY_FILLING;
+	/* the slot is FREE and only this thread puts: fill it unlocked */
 	pthread_mutex_unlock(&r->lock);
-	if (len > s->cap) {
-		unsigned char *d = realloc(s->data, len);
-		if (!d) {
-			/* the observer must not see a gap as if nothing were missing */
-			pthread_mutex_lock(&r->lock);
-			s->state = DFS_RELAY_FREE;
-			r->refused = true;
-			pthread_cond_broadcast(&r->changed);
-			pthread_mutex_unlock(&r->lock);
+	if (count + 1 > s->off_cap) {
+		uint32_t *o = realloc(s->off, (count + 1) * sizeof(uint32_t));
+		if (!o) {
+			dfs_relay_refuse(r);
 			return;
 		}
-		s->data = d;
-		s->cap = len;
+		s->off = o;
+		s->off_cap = count + 1;
 	}
-	memcpy(s->data, recs, len);
-	s->m = m;
+	memcpy(s->off, recs->pk_off + first, (count + 1) * sizeof(uint32_t));
+	s->m = recs->module;
+	s->data = recs->data;
 	s->first = first;
 	s->count = count;
 	pthread_mutex_lock(&r->lock);
 	s->state = DFS_RELAY_READY;
-	s->seq = r->puts++;
+	r->puts++;
 	pthread_cond_broadcast(&r->changed);
+	pthread_mutex_unlock(&r->lock);
+}
+
+void dfs_relay_quiesce(dfs_relay *r)
+{
+	pthread_mutex_lock(&r->lock);
+	while (!r->refused && pending(r))
+		help_or_wait(r);
+	/* a refusing helper may still be in the middle of a run */
+	while (r->nrunning > 0)
+		pthread_cond_wait(&r->changed, &r->lock);
 	pthread_mutex_unlock(&r->lock);
 }
 

@@ -148,6 +148,12 @@ static bool use_avx512(void)
 #endif
 }
 
+bool dfs_records_pack_fits(const dfs_records *r, size_t n)
+{
+	size_t most = (bitmap_words(r->module) + words_of(r->module)) * 8;
+	return r->data && n <= (r->cap - r->size) / most;
+}
+
 int dfs_records_pack_add(dfs_records *r, const unsigned char *rec)
 {
 	const dfs_module *m = r->module;

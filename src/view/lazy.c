@@ -233,10 +233,12 @@ static void fill_add(struct dfs_row_lens *rl, size_t first, size_t count, dfs_bu
  * is measured (or rendered) on its own, then its lengths are put in place
  * under the lock (the array may move as it grows).  A run with first == 0
  * is shown alone, so it may start the module's count again. */
-static void observe_rows(void *ctx, const dfs_log *log, const dfs_module *m,
-                         const unsigned char *recs, size_t first, size_t count)
+static void observe_rows(void *ctx, const dfs_log *log, const dfs_records *run,
+                         size_t first)
 {
 	struct dfs_row_lens *rl = ctx;
+	const dfs_module *m = run->module;
+	size_t count = run->count;
 	int id = m->id;
 	dfs_buf text = DFS_BUF_INIT;
 	pthread_mutex_lock(&rl->lock);
@@ -252,22 +254,16 @@ static void observe_rows(void *ctx, const dfs_log *log, const dfs_module *m,
 		fill_buf_get(rl, &text);
 	pthread_mutex_unlock(&rl->lock);
 
-	/* the run as raw records where they lie (nothing to free) */
-	dfs_records run;
-	dfs_records_init(&run, m, m->version);
-	run.data = (unsigned char *)recs;
-	run.count = count;
-	run.size = count * m->record_size;
 	uint32_t *len = malloc((count ? count : 1) * sizeof(uint32_t));
 	if (len && filling) {
 		if (first == 0)
 			dfs_csv_header(m, &text);
-		render_rows(log, m, &run, NULL, 0, count, &text, len);
+		render_rows(log, m, run, NULL, 0, count, &text, len);
 		if (!dfs_buf_ok(&text) || text.len < FILL_PAGE)
 			filling = false;
 	}
 	if (len && !filling)
-		measure_rows(log, m, &run, NULL, 0, count, len);
+		measure_rows(log, m, run, NULL, 0, count, len);
 
 	pthread_mutex_lock(&rl->lock);
 	if (first == 0) {   /* the module is read (again) from its start */
