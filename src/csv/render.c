@@ -167,27 +167,34 @@ static void packed_place(const dfs_log *log, const dfs_module *m,
 	dfs_log_record_place(log, m, head, pl);
 }
 
+/* "0," 64 times: a run of zero words is one copy of its head */
+static const char zero_fields[128] =
+	"0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+	"0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,";
+
 void dfs_csv_record_packed(const dfs_log *log, const dfs_module *m,
                            const unsigned char *packed, dfs_buf *out)
 {
 	dfs_record_place pl;
 	packed_place(log, m, packed, &pl);
 	size_t nw = m->n_fields, nb = (nw + 63) / 64;
-	if (!dfs_buf_grow(out, nw * (DFS_FMT_DOUBLE_MAX + 1)))
+	/* (room for a whole copy of zero_fields past the last field) */
+	if (!dfs_buf_grow(out, nw * (DFS_FMT_DOUBLE_MAX + 1) + sizeof(zero_fields)))
 		return;
 	const unsigned char *vals = packed + nb * 8;
 	char *p = out->data + out->len;
 	for (size_t b = 0; b < nb; b++) {
 		uint64_t bits;
 		memcpy(&bits, packed + b * 8, 8);
-		size_t end = b * 64 + 64 < nw ? b * 64 + 64 : nw;
-		for (size_t f = b * 64; f < end; f++, bits >>= 1) {
-			if (!(bits & 1)) {
-				/* a zero word: 0 whatever the type (-0.0 is not one) */
-				memcpy(p, "0,", 2);
-				p += 2;
-				continue;
-			}
+		size_t f = b * 64, end = f + 64 < nw ? f + 64 : nw;
+		/* a zero word is "0" whatever its type (-0.0 is not one):
+		 * the zero words before each non-zero one in one copy */
+		while (bits) {
+			size_t zeros = (size_t)__builtin_ctzll(bits);
+			memcpy(p, zero_fields, sizeof(zero_fields));
+			p += 2 * zeros;
+			f += zeros;
+			bits = zeros < 63 ? bits >> (zeros + 1) : 0;
 			uint64_t v;
 			memcpy(&v, vals, 8);
 			vals += 8;
@@ -204,7 +211,10 @@ void dfs_csv_record_packed(const dfs_log *log, const dfs_module *m,
 				p += dfs_fmt_u64(p, v);
 			}
 			*p++ = ',';
+			f++;
 		}
+		memcpy(p, zero_fields, sizeof(zero_fields));
+		p += 2 * (end - f);
 	}
 	out->len = (size_t)(p - out->data);
 	out->data[out->len] = '\0';
