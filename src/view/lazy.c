@@ -8,8 +8,10 @@
  * sequential reader finds them ready and the rendering runs on the other
  * core while the kernel copies.  The offsets come from the rows' lengths
  * (dfs_csv_record_len, no rendering): measured while a big log decodes,
- * on the core that waits for the inflate, or else when first asked, on
- * every core; then summed for each new selection.
+ * beside the inflate, or else when first asked, on every core; then
+ * summed for each new selection.  A prefill (dfs_view_prefill) renders
+ * one module's rows instead of measuring them while the log decodes,
+ * and hands their text to a store in order (see "the prefill" below).
  *
  * A snapshot reads the same bytes for its whole life: nothing it renders
  * from changes (the log is immutable, the selection is its own copy). */
