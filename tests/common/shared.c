@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include "common/shared.h"
+#include "darshanfs/writer.h"
 
 const char *shared_dir(void)
 {
@@ -251,4 +252,19 @@ void sha256_hex(const void *data, size_t len, char out[65])
 		block(h, tail + 64);
 	for (int i = 0; i < 8; i++)
 		snprintf(out + 8 * i, 9, "%08x", h[i]);
+}
+
+struct dfs_log_writer *test_log_writer(dfs_buf *out, dfs_error *err)
+{
+	dfs_log_writer *w = dfs_log_writer_buf(out, NULL, err);
+	if (!w)
+		return NULL;
+	dfs_job job = {.uid = 1, .start_sec = 10, .end_sec = 20, .nprocs = 4,
+	               .jobid = 7, .metadata = "", .exe = "a.out"};
+	dfs_mount mt = {"/scratch", "lustre", 8};
+	if (dfs_log_writer_job(w, &job, &mt, 1, err)) {
+		dfs_log_writer_free(w);
+		return NULL;
+	}
+	return w;
 }

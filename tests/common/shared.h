@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "darshanfs/buf.h"
 #include "darshanfs/log.h"
 
 /* Directory of the shared material, or NULL (with a message on stderr). */
@@ -43,5 +44,11 @@ char *oracle_sha256(const char *log, const char *file);
 
 /* Whole file into memory; NULL if unreadable. */
 char *read_file(const char *path, size_t *len);
+
+/* A log writer into `out` with a small job (uid 1, jobid 7, 4 ranks) and
+ * one mount, /scratch on lustre, written: a test adds names and module
+ * records.  NULL (err set) on failure. */
+struct dfs_log_writer;
+struct dfs_log_writer *test_log_writer(dfs_buf *out, dfs_error *err);
 
 #endif

@@ -23,6 +23,8 @@ SRC=$TMP/src MNT=$TMP/mnt
 mkdir -p "$SRC"
 t "$GEN" -n 100000 -o "$SRC/big.darshan" >/dev/null || fail "darshanfs-gen failed"
 L=$MNT/big.darshan F=$MNT/big.darshan/POSIX/records.csv
+# cached FILE: bytes of FILE in the page cache
+cached() { local r; r=$(fincore --bytes --noheadings --output RES "$1") || fail "fincore $1 failed"; echo "${r// /}"; }
 t "$DFS_CAT" "$SRC/big.darshan" POSIX/records.csv >"$TMP/all.csv" ||
 	fail "darshanfs-cat records.csv failed"
 size=$(stat -c %s "$TMP/all.csv")
@@ -33,8 +35,7 @@ got=$(stat -c %s "$F") || fail "stat of records.csv failed"
 [ "$got" = "$size" ] || fail "records.csv: stat says $got bytes, darshanfs-cat prints $size"
 if [ "$(nproc)" -ge 2 ]; then
 	# (the text is rendered on the core that waits for the inflate)
-	res=$(fincore --bytes --noheadings --output RES "$F") || fail "fincore failed"
-	res=${res// /}
+	res=$(cached "$F") || fail "fincore failed"
 	pages=$(( (size + 4095) / 4096 * 4096 ))
 	[ "$res" -eq "$pages" ] ||
 		fail "after a stat, $res bytes of records.csv are in the page cache, want $pages"
@@ -50,8 +51,7 @@ say "ok: read every way after the stat, the bytes darshanfs-cat prints"
 dfs_mount "$SRC" "$MNT" -o noprefill
 got=$(stat -c %s "$F") || fail "stat of records.csv failed (noprefill)"
 [ "$got" = "$size" ] || fail "records.csv: stat says $got bytes with noprefill, want $size"
-res=$(fincore --bytes --noheadings --output RES "$F") || fail "fincore failed"
-res=${res// /}
+res=$(cached "$F") || fail "fincore failed"
 [ "$res" -eq 0 ] || fail "with noprefill, a stat put $res bytes of records.csv in the page cache"
 cmp -s "$F" "$TMP/all.csv" || fail "records.csv differs with noprefill"
 dfs_alive "$MNT"
@@ -95,8 +95,7 @@ echo "$EXPR" >"$MNT/filter" || fail "the directory filter was refused"
 got=$(stat -c %s "$F") || fail "stat of the filtered records.csv failed"
 [ "$got" = "$(stat -c %s "$TMP/sel.csv")" ] || fail "the filtered records.csv: stat says $got bytes"
 [ "$got" -lt "$size" ] || fail "the directory filter selects every row"
-res=$(fincore --bytes --noheadings --output RES "$F") || fail "fincore failed"
-res=${res// /}
+res=$(cached "$F") || fail "fincore failed"
 [ "$res" -eq 0 ] || fail "$res bytes of a filtered records.csv were put in the page cache before a read"
 cmp -s "$F" "$TMP/sel.csv" || fail "the filtered records.csv differs from darshanfs-cat's"
 dfs_alive "$MNT"

@@ -253,12 +253,8 @@ static void test_record_len_shapes(void **state)
 	};
 	dfs_buf out = DFS_BUF_INIT;
 	dfs_error err = {0};
-	dfs_log_writer *w = dfs_log_writer_buf(&out, NULL, &err);
+	dfs_log_writer *w = test_log_writer(&out, &err);
 	assert_non_null(w);
-	dfs_job job = {.uid = 1, .start_sec = 10, .end_sec = 20, .nprocs = 4,
-	               .jobid = 7, .metadata = "", .exe = "a.out"};
-	dfs_mount mt = {"/scratch", "lustre", 8};
-	assert_int_equal(dfs_log_writer_job(w, &job, &mt, 1, &err), 0);
 	size_t nn = sizeof(names) / sizeof(names[0]);
 	for (size_t i = 0; i < nn; i++)
 		assert_int_equal(dfs_log_writer_name(w, 100 + i, names[i],
