@@ -565,19 +565,20 @@ const dfs_name *dfs_log_name(const dfs_log *log, uint64_t id)
 }
 
 /* The inflated name table in *b (empty when the log has none). */
-static int inflate_names(dfs_log *log, const struct source *src, dfs_buf *b,
-                         dfs_error *err)
+/* The name table inflated into b, at most `limit` bytes (what is left of
+ * the budget: the caller takes b->len from it). */
+static int inflate_names(const dfs_log *log, const struct source *src, dfs_buf *b,
+                         size_t limit, dfs_error *err)
 {
 	const dfs_log_header *h = &log->hdr;
 	if (h->names.len == 0)
 		return 0;
-	if (load_region(src, h, h->names, log->inflate_left, 0, b, err)) {
+	if (load_region(src, h, h->names, limit, 0, b, err)) {
 		dfs_buf_free(b);
 		budget_error(log, err);
 		dfs_error_prefix(err, "name table");
 		return -1;
 	}
-	log->inflate_left -= b->len;
 	return 0;
 }
 
@@ -692,12 +693,22 @@ struct names_job {
 	int ret;
 	dfs_relay *relay;       /* non-NULL: records to show an observer
 	                         * once the names are built */
+	/* the table is inflated here too (beside the modules), from src,
+	 * within limit bytes; inflated gets its size */
+	const struct source *src;
+	size_t limit;
+	size_t inflated;
 };
 
 static void *names_worker(void *arg)
 {
 	struct names_job *j = arg;
-	j->ret = build_names(j->log, &j->table, &j->memory, &j->err);
+	if (j->src) {
+		j->ret = inflate_names(j->log, j->src, &j->table, j->limit, &j->err);
+		j->inflated = j->table.len;
+	}
+	if (j->ret == 0)
+		j->ret = build_names(j->log, &j->table, &j->memory, &j->err);
 	if (j->relay) {
 		if (j->ret)
 			dfs_relay_refuse(j->relay);
@@ -873,22 +884,32 @@ static dfs_log *open_source(const struct source *src, const char *label,
 	bool modules = !(flags & DFS_LOG_HEADER_ONLY);
 	if (modules && make_slots(log, err))
 		goto fail;
-	struct names_job nj = {log, DFS_BUF_INIT, 0, {0}, 0, NULL};
-	if (inflate_names(log, src, &nj.table, err))
-		goto fail;
+	struct names_job nj = {log, DFS_BUF_INIT, 0, {0}, 0, NULL, NULL, 0, 0};
 	/* a big name table is indexed on another core while the modules
 	 * inflate (neither touches what the other fills in); so are the
-	 * records shown to an observer */
+	 * records shown to an observer, and then the table is inflated
+	 * there too: the modules start at once, their runs wait on the
+	 * relay's queue until the names are built */
 	uint64_t observable = 0;
 	for (int id = 0; modules && obs && obs->records && id < DFS_MOD_SLOTS; id++)
 		if (packs_as_inflated(&log->hdr, id))
 			observable += log->hdr.mods[id].len;
 	bool observe = observable > 0 && observable >= obs->min_bytes;
+	bool cores = sysconf(_SC_NPROCESSORS_ONLN) > 1;
+	if (modules && observe && cores) {
+		/* (its size comes off the budget once it is known; until then
+		 * the modules may use all of what is left, as may the names) */
+		nj.src = src;
+		nj.limit = log->inflate_left;
+	} else {
+		if (inflate_names(log, src, &nj.table, log->inflate_left, err))
+			goto fail;
+		log->inflate_left -= nj.table.len;
+	}
 	dfs_relay relay;
 	pthread_t tid;
 	bool threaded = false;
-	if (modules && (nj.table.len >= NAMES_THREAD_MIN || observe) &&
-	    sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+	if (modules && (nj.table.len >= NAMES_THREAD_MIN || observe) && cores) {
 		if (observe) {
 			dfs_relay_init(&relay, log, obs);
 			nj.relay = &relay;
@@ -909,6 +930,7 @@ static dfs_log *open_source(const struct source *src, const char *label,
 		pthread_join(tid, NULL);
 	if (nj.relay)
 		dfs_relay_destroy(nj.relay);
+	log->inflate_left -= nj.inflated < log->inflate_left ? nj.inflated : log->inflate_left;
 	dfs_buf_free(&nj.table);
 	log->memory += nj.memory;
 	if (nj.ret) {

@@ -473,6 +473,53 @@ static void test_observer(void **state)
 	unlink(path);
 }
 
+/* With an observer the name table is inflated on the helper, beside the
+ * modules: damaged, the log is still refused with the table named, and
+ * the observer is shown nothing (it would look names up). */
+static void test_observer_damaged_names(void **state)
+{
+	(void)state;
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		skip();
+	dfs_buf out = DFS_BUF_INIT;
+	dfs_error err = {0};
+	dfs_log_writer *w = dfs_log_writer_buf(&out, NULL, &err);
+	assert_non_null(w);
+	dfs_synth_options o;
+	memset(&o, 0, sizeof(o));
+	o.seed = 12;
+	o.records = 20000;
+	dfs_synth_defaults(&o);
+	assert_int_equal(dfs_synth_write(w, &o, &err), 0);
+	dfs_log_writer_free(w);
+	dfs_log *log = dfs_log_open_mem(out.data, out.len, "synth", DFS_LOG_HEADER_ONLY, &err);
+	assert_non_null(log);
+	dfs_region names = dfs_log_get_header(log)->names;
+	dfs_log_free(log);
+	assert_true(names.len > 4096);
+	for (size_t i = 0; i < 64; i++)
+		out.data[names.off + names.len / 2 + i] ^= 0x5a;
+
+	struct seen s;
+	memset(&s, 0, sizeof(s));
+	pthread_mutex_init(&s.lock, NULL);
+	dfs_log_observer obs = {saw_records, &s, 0};
+	char path[] = "/tmp/dfs-observe-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, out.data, out.len), (ssize_t)out.len);
+	close(fd);
+	memset(&err, 0, sizeof(err));
+	log = dfs_log_open_observed(path, 0, &obs, &err);
+	assert_null(log);
+	assert_non_null(strstr(err.msg, "name table"));
+	assert_int_equal(s.nruns, 0);
+	seen_reset(&s);
+	pthread_mutex_destroy(&s.lock);
+	dfs_buf_free(&out);
+	unlink(path);
+}
+
 /* Records that compress far better than they pack outgrow the space
  * reserved for the packed set, which then moves while the observer may
  * still be reading runs of it: the relay lets every run be shown first.
@@ -611,6 +658,7 @@ int main(void)
 		cmocka_unit_test(test_corrupt_logs),
 		cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_observer_packed_set_moves),
+		cmocka_unit_test(test_observer_damaged_names),
 		cmocka_unit_test(test_name_lookup_orders),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
