@@ -56,6 +56,33 @@ void dfs_csv_header(const dfs_module *m, dfs_buf *out)
 	dfs_buf_adds(out, "file_name,mount_pt,fs_type\n");
 }
 
+/* One 8-byte number field of storage st (I64, U64 or F64) into p, as
+ * dfs_csv_value writes it; returns the bytes written. */
+static inline size_t put_word(char *p, dfs_storage st, uint64_t v)
+{
+	if (st == DFS_S_F64) {
+		double d;
+		memcpy(&d, &v, 8);
+		return dfs_fmt_double(p, d);
+	}
+	if (v < 10) { /* most counters: 0 and single digits */
+		*p = (char)('0' + v);
+		return 1;
+	}
+	return st == DFS_S_I64 ? dfs_fmt_i64(p, (int64_t)v) : dfs_fmt_u64(p, v);
+}
+
+/* The bytes put_word writes */
+static inline size_t word_len(dfs_storage st, uint64_t v)
+{
+	if (st == DFS_S_F64) {
+		double d;
+		memcpy(&d, &v, 8);
+		return dfs_fmt_double_len(d);
+	}
+	return st == DFS_S_I64 ? dfs_fmt_i64_len((int64_t)v) : dfs_fmt_u64_len(v);
+}
+
 /* The fields of a fixed-size record, numbers written without per-value
  * checks into space reserved once per row. */
 static void add_fields_fast(const dfs_module *m, const unsigned char *rec,
@@ -66,20 +93,11 @@ static void add_fields_fast(const dfs_module *m, const unsigned char *rec,
 	char *p = out->data + out->len;
 	for (size_t f = 0; f < m->n_fields; f++) {
 		const dfs_field *fd = &m->fields[f];
-		const unsigned char *src = rec + fd->offset;
-		if (fd->storage == DFS_S_I64 || fd->storage == DFS_S_U64) {
+		if (fd->storage == DFS_S_I64 || fd->storage == DFS_S_U64 ||
+		    fd->storage == DFS_S_F64) {
 			uint64_t v;
-			memcpy(&v, src, 8);
-			if (v < 10) /* most counters: 0 and single digits */
-				*p++ = (char)('0' + v);
-			else if (fd->storage == DFS_S_I64)
-				p += dfs_fmt_i64(p, (int64_t)v);
-			else
-				p += dfs_fmt_u64(p, v);
-		} else if (fd->storage == DFS_S_F64) {
-			double v;
-			memcpy(&v, src, 8);
-			p += dfs_fmt_double(p, v);
+			memcpy(&v, rec + fd->offset, 8);
+			p += put_word(p, fd->storage, v);
 		} else {
 			/* text and uuids: the general path */
 			out->len = (size_t)(p - out->data);
@@ -198,18 +216,7 @@ void dfs_csv_record_packed(const dfs_log *log, const dfs_module *m,
 			uint64_t v;
 			memcpy(&v, vals, 8);
 			vals += 8;
-			dfs_storage st = m->fields[f].storage;
-			if (st == DFS_S_F64) {
-				double d;
-				memcpy(&d, &v, 8);
-				p += dfs_fmt_double(p, d);
-			} else if (v < 10) {
-				*p++ = (char)('0' + v);
-			} else if (st == DFS_S_I64) {
-				p += dfs_fmt_i64(p, (int64_t)v);
-			} else {
-				p += dfs_fmt_u64(p, v);
-			}
+			p += put_word(p, m->fields[f].storage, v);
 			*p++ = ',';
 			f++;
 		}
@@ -258,18 +265,11 @@ size_t dfs_csv_record_len(const dfs_log *log, const dfs_module *m,
 		size_t n = m->n_fields + place;
 		for (size_t f = 0; f < m->n_fields; f++) {
 			const dfs_field *fd = &m->fields[f];
-			const unsigned char *src = rec + fd->offset;
-			uint64_t w;
-			if (fd->storage == DFS_S_I64) {
-				memcpy(&w, src, 8);
-				n += dfs_fmt_i64_len((int64_t)w);
-			} else if (fd->storage == DFS_S_U64) {
-				memcpy(&w, src, 8);
-				n += dfs_fmt_u64_len(w);
-			} else if (fd->storage == DFS_S_F64) {
-				double d;
-				memcpy(&d, src, 8);
-				n += dfs_fmt_double_len(d);
+			if (fd->storage == DFS_S_I64 || fd->storage == DFS_S_U64 ||
+			    fd->storage == DFS_S_F64) {
+				uint64_t w;
+				memcpy(&w, rec + fd->offset, 8);
+				n += word_len(fd->storage, w);
 			} else {
 				dfs_value v;
 				dfs_module_get_value(m, rec, len, 0, f, &v);
@@ -333,18 +333,8 @@ size_t dfs_csv_record_len_packed(const dfs_log *log, const dfs_module *m,
 			uint64_t v;
 			memcpy(&v, vals, 8);
 			vals += 8;
-			dfs_storage st = m->fields[f].storage;
-			size_t len;
-			if (st == DFS_S_F64) {
-				double d;
-				memcpy(&d, &v, 8);
-				len = dfs_fmt_double_len(d);
-			} else if (st == DFS_S_I64) {
-				len = dfs_fmt_i64_len((int64_t)v);
-			} else {
-				len = dfs_fmt_u64_len(v);
-			}
-			n += len - 1;
+			/* (in place of the one digit counted) */
+			n += word_len(m->fields[f].storage, v) - 1;
 		}
 	}
 	return n;

@@ -135,7 +135,7 @@ static uint64_t measure_rows(const dfs_log *log, const dfs_module *m,
  * comes: the store then gets whole pages (the kernel keeps no other)
  * straight from the run's buffer.  The buffers are reused: fresh memory
  * is dear. */
-#define FILL_PAGE ((size_t)4096)
+#define FILL_PAGE ((size_t)DFS_FILL_PAGE)
 
 /* A run rendered before the runs ahead of it were */
 struct fill_run {

@@ -335,6 +335,7 @@ size_t dfs_lazy_memory(const dfs_content *c);
  * records.csv, rendered instead of measured and handed out in order. */
 struct fill_run;
 #define DFS_FILL_POOL 8
+#define DFS_FILL_PAGE 4096   /* the text is stored in whole pages of this size */
 struct dfs_row_lens {
 	pthread_mutex_t lock;
 	uint32_t *len[DFS_MOD_SLOTS];
@@ -347,7 +348,7 @@ struct dfs_row_lens {
 	bool fill_stopped;
 	size_t fill_rows;             /* rows whose text is in order so far */
 	uint64_t stored;              /* bytes handed to the store */
-	char carry[4096];             /* the text after those, not stored yet */
+	char carry[DFS_FILL_PAGE];    /* the text after those, not stored yet */
 	size_t carry_len;
 	struct fill_run *ahead;       /* runs rendered before their turn */
 	dfs_buf pool[DFS_FILL_POOL]; /* buffers to render runs into */

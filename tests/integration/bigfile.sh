@@ -38,23 +38,8 @@ say "ok: $rows rows and a selection of $sel read every way equal darshanfs-cat"
 emptied=0
 for i in $(seq 50); do [ -s "$L/POSIX/filter" ] || { emptied=1; break; }; sleep 0.05; done
 [ "$emptied" = 1 ] || fail "the filter did not clear"
-t python3 - "$L/POSIX/records.csv" "$TMP/all.csv" "$IT_DIR" <<'PY' || fail "concurrent readers got other bytes (above)"
-import sys, threading
-sys.dont_write_bytecode = True   # leave no cache in the source tree
-sys.path.insert(0, sys.argv[3])
-from readers import read_chunks
-path, ref = sys.argv[1], open(sys.argv[2], "rb").read()
-bad = []
-def reader(size):
-    out = read_chunks(path, size)
-    if out != ref:
-        bad.append(f"{size}-byte reads: {len(out)} bytes, want {len(ref)}")
-ts = [threading.Thread(target=reader, args=(s,)) for s in (4096, 65536, 131072, 1000003)]
-for t in ts: t.start()
-for t in ts: t.join()
-for b in bad: print("  " + b, file=sys.stderr)
-sys.exit(1 if bad else 0)
-PY
+t python3 "$IT_DIR/readers.py" --at-once "$L/POSIX/records.csv" "$TMP/all.csv" \
+	4096 65536 131072 1000003 || fail "concurrent readers got other bytes (above)"
 say "ok: four concurrent readers read the same bytes"
 dfs_alive "$MNT"
 dfs_umount "$MNT"

@@ -25,6 +25,16 @@ t "$GEN" -n 100000 -o "$SRC/big.darshan" >/dev/null || fail "darshanfs-gen faile
 L=$MNT/big.darshan F=$MNT/big.darshan/POSIX/records.csv
 # cached FILE: bytes of FILE in the page cache
 cached() { local r; r=$(fincore --bytes --noheadings --output RES "$1") || fail "fincore $1 failed"; echo "${r// /}"; }
+# unfilled FILE REF WHAT: FILE has REF's size at a stat, none of its text
+# in the page cache before a read, then REF's bytes
+unfilled() {
+	local got res
+	got=$(stat -c %s "$1") || fail "stat of $3 failed"
+	[ "$got" = "$(stat -c %s "$2")" ] || fail "$3: stat says $got bytes, want $(stat -c %s "$2")"
+	res=$(cached "$1") || fail "fincore failed"
+	[ "$res" -eq 0 ] || fail "$3: a stat put $res bytes in the page cache before a read"
+	cmp -s "$1" "$2" || fail "$3 differs from darshanfs-cat's"
+}
 t "$DFS_CAT" "$SRC/big.darshan" POSIX/records.csv >"$TMP/all.csv" ||
 	fail "darshanfs-cat records.csv failed"
 size=$(stat -c %s "$TMP/all.csv")
@@ -52,39 +62,15 @@ say "ok: read every way after the stat, the bytes darshanfs-cat prints"
 
 # ---- -o noprefill: the size, nothing in the page cache before a read ----
 dfs_mount "$SRC" "$MNT" -o noprefill
-got=$(stat -c %s "$F") || fail "stat of records.csv failed (noprefill)"
-[ "$got" = "$size" ] || fail "records.csv: stat says $got bytes with noprefill, want $size"
-res=$(cached "$F") || fail "fincore failed"
-[ "$res" -eq 0 ] || fail "with noprefill, a stat put $res bytes of records.csv in the page cache"
-cmp -s "$F" "$TMP/all.csv" || fail "records.csv differs with noprefill"
+unfilled "$F" "$TMP/all.csv" "records.csv with noprefill"
 dfs_alive "$MNT"
 dfs_umount "$MNT"
 say "ok: -o noprefill: the size at a stat, the text only when read"
 
 # ---- readers at once, straight after the mount ----
 dfs_mount "$SRC" "$MNT"
-t python3 - "$F" "$TMP/all.csv" "$IT_DIR" <<'PY' || fail "readers at once got other bytes (above)"
-import subprocess, sys, threading
-sys.dont_write_bytecode = True   # leave no cache in the source tree
-sys.path.insert(0, sys.argv[3])
-from readers import read_chunks
-path, ref = sys.argv[1], open(sys.argv[2], "rb").read()
-bad = []
-def cat():
-    out = subprocess.run(["cat", path], stdout=subprocess.PIPE, check=True).stdout
-    if out != ref:
-        bad.append(f"cat: {len(out)} bytes, want {len(ref)}")
-def reader(size):
-    out = read_chunks(path, size)
-    if out != ref:
-        bad.append(f"{size}-byte reads: {len(out)} bytes, want {len(ref)}")
-ts = [threading.Thread(target=cat)]
-ts += [threading.Thread(target=reader, args=(s,)) for s in (4096, 131072, 1000003)]
-for t in ts: t.start()
-for t in ts: t.join()
-for b in bad: print("  " + b, file=sys.stderr)
-sys.exit(1 if bad else 0)
-PY
+t python3 "$IT_DIR/readers.py" --at-once "$F" "$TMP/all.csv" cat 4096 131072 1000003 ||
+	fail "readers at once got other bytes (above)"
 dfs_alive "$MNT"
 dfs_umount "$MNT"
 say "ok: cat and three readers at once on a fresh mount read the same bytes"
@@ -93,14 +79,10 @@ say "ok: cat and three readers at once on a fresh mount read the same bytes"
 EXPR='POSIX_READS > 2'
 t "$DFS_CAT" -w "filter=$EXPR" "$SRC" big.darshan/POSIX/records.csv >"$TMP/sel.csv" ||
 	fail "darshanfs-cat of the filtered records.csv failed"
+[ "$(stat -c %s "$TMP/sel.csv")" -lt "$size" ] || fail "the directory filter selects every row"
 dfs_mount "$SRC" "$MNT"
 echo "$EXPR" >"$MNT/filter" || fail "the directory filter was refused"
-got=$(stat -c %s "$F") || fail "stat of the filtered records.csv failed"
-[ "$got" = "$(stat -c %s "$TMP/sel.csv")" ] || fail "the filtered records.csv: stat says $got bytes"
-[ "$got" -lt "$size" ] || fail "the directory filter selects every row"
-res=$(cached "$F") || fail "fincore failed"
-[ "$res" -eq 0 ] || fail "$res bytes of a filtered records.csv were put in the page cache before a read"
-cmp -s "$F" "$TMP/sel.csv" || fail "the filtered records.csv differs from darshanfs-cat's"
+unfilled "$F" "$TMP/sel.csv" "the filtered records.csv"
 dfs_alive "$MNT"
 dfs_umount "$MNT"
 say "ok: with a directory filter, the selected rows and no prefill"

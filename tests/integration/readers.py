@@ -7,10 +7,17 @@ the mounted file equals the reference length; reads with odd chunk sizes
 (1, 7, 1000, 4097, 65537 bytes), pread at odd offsets, a read of the whole
 file and (records.csv) an mmap with MAP_PRIVATE and one with ACCESS_READ all
 return the reference bytes.  Prints the number of files and bytes checked;
-exits 1 at the first difference."""
+exits 1 at the first difference.
+
+    python3 readers.py --at-once FILE REFERENCE SIZE... [cat]
+reads FILE on one thread per SIZE at once, each in chunks of SIZE bytes
+(and with `cat` beside them when asked), and checks that every one gets
+the reference bytes; exits 1 naming those that did not."""
 import mmap
 import os
+import subprocess
 import sys
+import threading
 
 
 def fail(msg):
@@ -29,7 +36,35 @@ def read_chunks(path, size):
     return bytes(out)
 
 
+def at_once(path, ref_path, args):
+    with open(ref_path, "rb") as f:
+        ref = f.read()
+    bad = []
+
+    def check(what, out):
+        if out != ref:
+            bad.append(f"{what}: {len(out)} bytes, want {len(ref)}")
+
+    def cat():
+        check("cat", subprocess.run(["cat", path], stdout=subprocess.PIPE,
+                                    check=True).stdout)
+
+    ts = [threading.Thread(target=cat)] if "cat" in args else []
+    ts += [threading.Thread(target=lambda n=int(a): check(f"{n}-byte reads",
+                                                          read_chunks(path, n)))
+           for a in args if a != "cat"]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    for b in bad:
+        print("  " + b, file=sys.stderr)
+    sys.exit(1 if bad else 0)
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--at-once":
+        at_once(sys.argv[2], sys.argv[3], sys.argv[4:])
     nfiles = nbytes = nmaps = 0
     with open(sys.argv[1], encoding="utf-8", errors="surrogateescape") as lst:
         pairs = [line.rstrip("\n").split("\t") for line in lst if line.strip()]
