@@ -775,20 +775,23 @@ static inline bool in_r(const scaled *sc, uint64_t n4)
 static dfs_decimal shortest(const scaled *sc)
 {
 	uint64_t s = sc->vb >> 2;
-	uint64_t sp10 = s / 10 * 10, tp10 = sp10 + 10;
+	uint64_t s10 = s / 10, sp10 = s10 * 10, tp10 = sp10 + 10;
 	bool upin = sc->vbl + sc->open <= sp10 << 2;
 	bool wpin = (tp10 << 2) + sc->open <= sc->vbr;
+	/* (R is narrower than 10^(k+1): never both) */
 	if (upin != wpin)
-		return make_decimal(upin ? sp10 : tp10, sc->k);
+		return make_decimal(s10 + wpin, sc->k + 1);
+	/* neither multiple of 10 is in R, so s or t chosen here is none:
+	 * no trailing zero to take off */
 	uint64_t t = s + 1;
 	bool uin = sc->vbl + sc->open <= s << 2;
 	bool win = (t << 2) + sc->open <= sc->vbr;
 	if (uin != win)
-		return make_decimal(uin ? s : t, sc->k);
+		return (dfs_decimal){ uin ? s : t, sc->k };
 	/* both in R: the nearer, ties to even; vb vs the midpoint 4s + 2 */
 	uint64_t mid = (s << 2) + 2;
 	bool down = sc->vb < mid || (sc->vb == mid && (s & 1) == 0);
-	return make_decimal(down ? s : t, sc->k);
+	return (dfs_decimal){ down ? s : t, sc->k };
 }
 
 static int count_digits(uint64_t d)
