@@ -125,6 +125,25 @@ static void op_init(void *data, struct fuse_conn_info *conn)
 
 /* ---- names and attributes ------------------------------------------------------ */
 
+/* Send the entry of inode n (referenced for this lookup); the reference
+ * goes again when the reply cannot be sent.  0 once sent. */
+static int send_entry(fuse_req_t req, struct dfs_fs *fs, const struct dfs_inode *n,
+                      const dfs_node_stat *st, double entry_timeout,
+                      double attr_timeout)
+{
+	struct fuse_entry_param e;
+	memset(&e, 0, sizeof(e));
+	e.ino = n->ino;
+	fill_stat(st, n->ino, &e.attr);
+	e.entry_timeout = entry_timeout;
+	e.attr_timeout = attr_timeout;
+	if (fuse_reply_entry(req, &e) != 0) {
+		dfs_inode_forget(&fs->inodes, e.ino, 1);
+		return -1;
+	}
+	return 0;
+}
+
 static void reply_entry(fuse_req_t req, struct dfs_fs *fs, const char *path,
                         const dfs_node_stat *st)
 {
@@ -133,16 +152,10 @@ static void reply_entry(fuse_req_t req, struct dfs_fs *fs, const char *path,
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	struct fuse_entry_param e;
-	memset(&e, 0, sizeof(e));
-	e.ino = n->ino;
-	fill_stat(st, n->ino, &e.attr);
 	/* a file name may name another snapshot at any moment: never cache
 	 * it; its inode's attributes never change */
-	e.entry_timeout = st->is_dir ? fs->dir_timeout : 0;
-	e.attr_timeout = st->is_dir ? fs->dir_timeout : fs->file_timeout;
-	if (fuse_reply_entry(req, &e) != 0)
-		dfs_inode_forget(&fs->inodes, n->ino, 1);
+	send_entry(req, fs, n, st, st->is_dir ? fs->dir_timeout : 0,
+	           st->is_dir ? fs->dir_timeout : fs->file_timeout);
 }
 
 /* A lookup answered before its file's size is known: the kernel gets the
@@ -165,16 +178,13 @@ static int early_reply(void *ctx, const dfs_node_stat *st)
 	struct dfs_inode *n = dfs_inode_ref_pending(&x->fs->inodes, x->path, st);
 	if (!n)
 		return 1;   /* known with its size (or no memory): the plain way */
-	struct fuse_entry_param e;
-	memset(&e, 0, sizeof(e));
-	e.ino = n->ino;
-	fill_stat(st, n->ino, &e.attr);
 	x->replied = true;
-	if (fuse_reply_entry(x->req, &e) != 0) {
-		dfs_inode_forget(&x->fs->inodes, e.ino, 1);
+	/* (n may go with a forget as soon as the reply is out) */
+	fuse_ino_t ino = n->ino;
+	/* size 0 for now: neither the name nor the attributes may be kept */
+	if (send_entry(x->req, x->fs, n, st, 0, 0) != 0)
 		return 1;
-	}
-	x->ino = e.ino;
+	x->ino = ino;
 	x->serial = st->serial;
 	return 0;
 }
