@@ -564,9 +564,9 @@ const dfs_name *dfs_log_name(const dfs_log *log, uint64_t id)
 	}
 }
 
-/* The inflated name table in *b (empty when the log has none). */
-/* The name table inflated into b, at most `limit` bytes (what is left of
- * the budget: the caller takes b->len from it). */
+/* The name table inflated into b (empty when the log has none), at most
+ * `limit` bytes (what is left of the budget: the caller takes b->len from
+ * it). */
 static int inflate_names(const dfs_log *log, const struct source *src, dfs_buf *b,
                          size_t limit, dfs_error *err)
 {

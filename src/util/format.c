@@ -106,7 +106,6 @@ size_t dfs_fmt_i64(char *out, int64_t v)
 	return dfs_fmt_u64(out, (uint64_t)v);
 }
 
-
 /* d.ddde-XX: as %g prints the exponent, sign and at least two digits */
 static size_t fmt_exponential(char *out, uint64_t digits, int n, int x)
 {
