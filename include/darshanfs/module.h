@@ -289,6 +289,13 @@ static inline const unsigned char *dfs_record_get(const dfs_records *r, size_t i
 	return scratch;
 }
 
+/* Words of the bitmap in front of each packed record of m: one bit per
+ * 8-byte word of the record. */
+static inline size_t dfs_pack_bitmap_words(const dfs_module *m)
+{
+	return (m->record_size / 8 + 63) / 64;
+}
+
 /* Where packed record i lies (its bitmap, then its non-zero words). */
 static inline const unsigned char *dfs_record_packed(const dfs_records *r, size_t i)
 {
@@ -304,7 +311,7 @@ static inline uint64_t dfs_record_word(const dfs_records *r, size_t i, size_t w)
 		return v;
 	}
 	const unsigned char *p = r->data + (size_t)r->pk_off[i] * 8;
-	size_t b = w / 64, nb = (r->module->record_size / 8 + 63) / 64;
+	size_t b = w / 64, nb = dfs_pack_bitmap_words(r->module);
 	uint64_t bits, below = 0;
 	__builtin_memcpy(&bits, p + 8 * b, 8);
 	if (!(bits >> (w % 64) & 1))

@@ -179,7 +179,7 @@ static void packed_place(const dfs_log *log, const dfs_module *m,
 	uint64_t bits, id = 0;
 	memcpy(&bits, packed, 8);
 	if (bits & 1)
-		memcpy(&id, packed + ((m->record_size / 8 + 63) / 64) * 8, 8);
+		memcpy(&id, packed + dfs_pack_bitmap_words(m) * 8, 8);
 	_Alignas(8) unsigned char head[8];
 	memcpy(head, &id, 8);
 	dfs_log_record_place(log, m, head, pl);
@@ -195,7 +195,7 @@ void dfs_csv_record_packed(const dfs_log *log, const dfs_module *m,
 {
 	dfs_record_place pl;
 	packed_place(log, m, packed, &pl);
-	size_t nw = m->n_fields, nb = (nw + 63) / 64;
+	size_t nw = m->n_fields, nb = dfs_pack_bitmap_words(m);
 	/* (room for a whole copy of zero_fields past the last field) */
 	if (!dfs_buf_grow(out, nw * (DFS_FMT_DOUBLE_MAX + 1) + sizeof(zero_fields)))
 		return;
@@ -319,7 +319,7 @@ size_t dfs_csv_record_len_packed(const dfs_log *log, const dfs_module *m,
 {
 	dfs_record_place pl;
 	packed_place(log, m, packed, &pl);
-	size_t nw = m->n_fields, nb = (nw + 63) / 64;
+	size_t nw = m->n_fields, nb = dfs_pack_bitmap_words(m);
 	/* a comma after every field; a zero word is one digit */
 	size_t n = field_len(pl.name, pl.name_len) + field_len(pl.mount, pl.mount_len) +
 	           field_len(pl.fs_type, pl.fs_type_len) + 3 + 2 * nw;

@@ -17,11 +17,6 @@ static size_t words_of(const dfs_module *m)
 	return m->record_size / 8;
 }
 
-static size_t bitmap_words(const dfs_module *m)
-{
-	return (words_of(m) + 63) / 64;
-}
-
 bool dfs_module_packable(const dfs_module *m)
 {
 	if (!m || m->record_size == 0 || m->record_size % 8 != 0 ||
@@ -150,14 +145,14 @@ static bool use_avx512(void)
 
 bool dfs_records_pack_fits(const dfs_records *r, size_t n)
 {
-	size_t most = (bitmap_words(r->module) + words_of(r->module)) * 8;
+	size_t most = (dfs_pack_bitmap_words(r->module) + words_of(r->module)) * 8;
 	return r->data && n <= (r->cap - r->size) / most;
 }
 
 int dfs_records_pack_add(dfs_records *r, const unsigned char *rec)
 {
 	const dfs_module *m = r->module;
-	size_t nw = words_of(m), nb = bitmap_words(m);
+	size_t nw = words_of(m), nb = dfs_pack_bitmap_words(m);
 	if (grow_offsets(r) || grow_data(r, (nb + nw) * 8))
 		return -1;
 	uint64_t bits[DFS_RECORD_MAX / 8 / 64 + 1] = {0};
@@ -221,7 +216,7 @@ int dfs_records_pack(dfs_records *r)
 void dfs_record_unpack(const dfs_records *r, size_t i, unsigned char *out)
 {
 	const dfs_module *m = r->module;
-	size_t nb = bitmap_words(m);
+	size_t nb = dfs_pack_bitmap_words(m);
 	const unsigned char *p = r->data + (size_t)r->pk_off[i] * 8;
 	const unsigned char *v = p + nb * 8;
 	memset(out, 0, m->record_size);
@@ -270,7 +265,7 @@ int dfs_records_unpacked(const dfs_records *in, dfs_records *out)
 void dfs_record_unpack_words(const dfs_records *r, size_t i, const uint16_t *words,
                              size_t n, unsigned char *out)
 {
-	size_t nb = bitmap_words(r->module);
+	size_t nb = dfs_pack_bitmap_words(r->module);
 	const unsigned char *p = r->data + (size_t)r->pk_off[i] * 8;
 	uint64_t bits[DFS_RECORD_MAX / 8 / 64 + 1];
 	size_t before[DFS_RECORD_MAX / 8 / 64 + 1];
