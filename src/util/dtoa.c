@@ -4,50 +4,45 @@
  * doubles and the old way (snprintf with 15, 16, 17 digits plus a strtod
  * check each) cost several hundred nanoseconds per value.
  *
- * The algorithm is Schubfach, from Raffaello Giulietti, "The Schubfach way
- * to render doubles" (2020, revised 2021/2022).  In outline, for a finite
- * positive v = c * 2^q:
+ * Every real in the rounding interval R = [v - a, v + b] of a finite
+ * positive v = c * 2^q reads back as v: a = b = 2^q / 2, except a = 2^q / 4
+ * when c = 2^52 is the smallest significand of its binade (R is then
+ * "lopsided"); R is closed iff c is even, because strtod breaks ties to the
+ * even significand.  The answer is the decimal in R with the fewest digits,
+ * and among several of that length the one nearest to v (ties to even).
  *
- *  - Every real in the rounding interval R = [v - a, v + b] reads back as
- *    v (a = b = 2^q / 2, except a = 2^q / 4 when c = 2^52 is the smallest
- *    significand of its binade; R is closed iff c is even, because strtod
- *    breaks ties to the even significand).
- *  - Choose k = floor(log10(width of R)), so R is at least 10^k wide and
- *    narrower than 10^(k+1): R holds at least one multiple of 10^k and at
- *    most one multiple of 10^(k+1).
- *  - Scale v and both ends of R by 10^-k (times 4, so quarter units stay
- *    integral).  The product uses a 126-bit overestimate g of 10^-k
- *    normalised by a power of two, and is rounded "to odd": the result is
- *    the integer part with its lowest bit forced on when anything was cut
- *    off.  The paper proves that the non-integral values met here are
- *    far enough from integers for the estimate to have the right integer
- *    part, so it compares with any even integer exactly as the exact
- *    value does; every decision below is such a comparison, and so exact
- *    although the arithmetic is only 64 x 128 bits.
- *  - If exactly one multiple of 10^(k+1) lies in R, it is the answer (it
- *    is shorter than anything else in R).  Otherwise pick among s*10^k and
- *    (s+1)*10^k, s = floor(v / 10^k), the one in R, or the closer one when
- *    both are (ties to even s).
+ * Two published algorithms find it, both with one table of 128-bit
+ * approximations of powers of ten:
  *
- * Unlike the paper's Java code we do not force at least two digits for
- * the tiniest subnormals (Java prints 4.9E-324, printf's shortest is
- * 5e-324), which removes its special case for tiny significands.
+ *  - symmetric R (every double but the 2045 powers of two): Dragonbox, by
+ *    Junekey Jeon (2020), see nearest().  One 64 x 128-bit product gives
+ *    the upper end of R scaled by a power of ten; a division by 1000 and
+ *    at most one more product settle the answer.
+ *  - lopsided R: Schubfach, by Raffaello Giulietti, "The Schubfach way to
+ *    render doubles" (2020, revised 2021/2022), see scale_at() and
+ *    shortest(): v and both ends of R are scaled by 10^-k, k =
+ *    floor(log10(width of R)), with products rounded "to odd" so that
+ *    comparing them with even integers is exact; the one multiple of
+ *    10^(k+1) in R is the answer, else the better of s*10^k and
+ *    (s+1)*10^k, s = floor(v / 10^k).
  *
- * One more deviation serves %g compatibility.  The spec of dfs_fmt_double
- * is "the fewest digits p for which printf("%.*g", p, v) reads back",
- * i.e. among decimals of a given length only the one nearest to v counts.
- * For a symmetric R that is the same as Schubfach's answer.  When c = 2^52
- * the interval is lopsided (a = b/2) and the decimal Schubfach finds above
- * v may be farther from v than a same-length decimal below v that lies
- * outside R; printf would print the latter, which does not read back.
- * For those values only (powers of two) near_pow2() walks up the lengths
- * and picks the first correctly rounded decimal that lies in R.
+ * Neither forces at least two digits for the tiniest subnormals (Java's
+ * Schubfach prints 4.9E-324, printf's shortest is 5e-324).
  *
- * The table of 10^e approximations was computed with exact integer
- * arithmetic in Python and pasted here; for e in [-292, 324]:
+ * One deviation serves %g compatibility.  The spec of dfs_fmt_double is
+ * "the fewest digits p for which printf("%.*g", p, v) reads back", i.e.
+ * among decimals of a given length only the one nearest to v counts.  For
+ * a symmetric R that is the answer above.  For a lopsided R the decimal
+ * found above v may be farther from v than a same-length decimal below v
+ * that lies outside R; printf would print the latter, which does not read
+ * back.  For those values only near_pow2() walks up the lengths and picks
+ * the first correctly rounded decimal that lies in R.
  *
- *     r = floor(log2(10^e)) - 125          # exact, via bit lengths
- *     g = floor(10^e * 2^-r) + 1           # Python ints / exact division
+ * The table was computed with exact integer arithmetic in Python and
+ * pasted here; for e in [-292, 326]:
+ *
+ *     r = floor(log2(10^e)) - 127          # exact, via bit lengths
+ *     g = ceil(10^e * 2^-r)                # Python ints, exact division
  *     print("{0x%016x, 0x%016x}," % (g >> 64, g & (2**64 - 1)))
  *
  * tests/unit/test_format.c re-derives every entry with its own big-integer
@@ -68,623 +63,625 @@ typedef struct pow10_entry {
 } pow10_entry;
 
 static const pow10_entry pow10_table[DFS_DTOA_POW10_MAX - DFS_DTOA_POW10_MIN + 1] = {
-	{0x3fddec7f2faf3713, 0xc97a3a2704eec3df}, /* -292 */
-	{0x27eab3cf7dcd826c, 0x5dec645863153a6c}, /* -291 */
-	{0x31e560c35d40e307, 0x75677d6e7bda8906}, /* -290 */
-	{0x3e5eb8f434911bc9, 0x52c15cca1ad12b48}, /* -289 */
-	{0x26fb3398a0dab15d, 0xd3b8d9fe50c2bb0d}, /* -288 */
-	{0x30ba007ec9115db5, 0x48a7107de4f369d0}, /* -287 */
-	{0x3ce8809e7b55b522, 0x9ad0d49d5e304444}, /* -286 */
-	{0x261150630d159135, 0xa0c284e25ade2aab}, /* -285 */
-	{0x2f95a47bd05af583, 0x08f3261af195b555}, /* -284 */
-	{0x3b7b0d9ac471b2e3, 0xcb2fefa1adfb22ab}, /* -283 */
-	{0x252ce880bac70fce, 0x5efdf5c50cbcf5ab}, /* -282 */
-	{0x2e7822a0e978d3c1, 0xf6bd73364fec3315}, /* -281 */
-	{0x3a162b4923d708b2, 0x746cd003e3e73fdb}, /* -280 */
-	{0x244ddb0db666656f, 0x88c402026e7087e9}, /* -279 */
-	{0x2d6151d123fffecb, 0x6af502830a0ca9e3}, /* -278 */
-	{0x38b9a6456cfffe7e, 0x45b24323cc8fd45c}, /* -277 */
-	{0x237407eb641fff0e, 0xeb8f69f65fd9e4b9}, /* -276 */
-	{0x2c5109e63d27fed2, 0xa6734473f7d05de8}, /* -275 */
-	{0x37654c5fcc71fe87, 0x50101590f5c47561}, /* -274 */
-	{0x229f4fbbdfc73f14, 0x920a0d7a999ac95d}, /* -273 */
-	{0x2b4723aad7b90ed9, 0xb68c90d940017bb4}, /* -272 */
-	{0x3618ec958da75290, 0x242fb50f9001daa1}, /* -271 */
-	{0x21cf93dd7888939a, 0x169dd129ba0128a5}, /* -270 */
-	{0x2a4378d4d6aab880, 0x9c454574288172ce}, /* -269 */
-	{0x34d4570a0c5566a0, 0xc35696d132a1cf81}, /* -268 */
-	{0x2104b66647b56024, 0x7a161e42bfa521b1}, /* -267 */
-	{0x2945e3ffd9a2b82d, 0x989ba5d36f8e6a1d}, /* -266 */
-	{0x33975cffd00b6638, 0xfec28f484b7204a4}, /* -265 */
-	{0x203e9a1fe2071fe3, 0x9f39998d2f2742e7}, /* -264 */
-	{0x284e40a7da88e7dc, 0x8707fff07af113a1}, /* -263 */
-	{0x3261d0d1d12b21d3, 0xa8c9ffec99ad5889}, /* -262 */
-	{0x3efa45064575ea48, 0x92fc7fe7c018aeab}, /* -261 */
-	{0x275c6b23eb69b26d, 0x5bddcff0d80f6d2b}, /* -260 */
-	{0x313385ece6441f08, 0xb2d543ed0e134875}, /* -259 */
-	{0x3d8067681fd526ca, 0xdf8a94e851981a93}, /* -258 */
-	{0x267040a113e5383e, 0xcbb69d1132ff109c}, /* -257 */
-	{0x300c50c958de864e, 0x7ea444557fbed4c3}, /* -256 */
-	{0x3c0f64fbaf1627e2, 0x1e4d556adfae89f3}, /* -255 */
-	{0x25899f1d4d6dd8ed, 0x52f05562cbcd1638}, /* -254 */
-	{0x2eec06e4a0c94f28, 0xa7ac6abb7ec05bc6}, /* -253 */
-	{0x3aa7089dc8fba2f2, 0xd197856a5e7072b8}, /* -252 */
-	{0x24a865629d9d45d7, 0xc2feb3627b0647b3}, /* -251 */
-	{0x2dd27ebb4504974d, 0xb3be603b19c7d99f}, /* -250 */
-	{0x39471e6a1645bd21, 0x20adf849e039d007}, /* -249 */
-	{0x23cc73024deb9634, 0xb46cbb2e2c242205}, /* -248 */
-	{0x2cbf8fc2e1667bc1, 0xe187e9f9b72d2a86}, /* -247 */
-	{0x37ef73b399c01ab2, 0x59e9e47824f87527}, /* -246 */
-	{0x22f5a850401810af, 0x78322ecb171b4939}, /* -245 */
-	{0x2bb31264501e14db, 0x563eba7ddce21b87}, /* -244 */
-	{0x369fd6fd64259a12, 0x2bce691d541aa268}, /* -243 */
-	{0x2223e65e5e97804b, 0x5b6101b25490a581}, /* -242 */
-	{0x2aacdff5f63d605e, 0x3239421ee9b4cee1}, /* -241 */
-	{0x355817f373ccb875, 0xbec792a6a422029a}, /* -240 */
-	{0x21570ef8285ff349, 0x973cbba8269541a0}, /* -239 */
-	{0x29acd2b63277f01b, 0xfd0bea92303a9208}, /* -238 */
-	{0x34180763bf15ec22, 0xfc4ee536bc49368a}, /* -237 */
-	{0x208f049e576db395, 0xddb14f4235adc217}, /* -236 */
-	{0x28b2c5c5ed49207b, 0x551da312c319329c}, /* -235 */
-	{0x32df7737689b689a, 0x2a650bd773df7f43}, /* -234 */
-	{0x3f97550542c242c0, 0xb4fe4ecd50d75f14}, /* -233 */
-	{0x27be952349b969b8, 0x711ef14052869b6c}, /* -232 */
-	{0x31ae3a6c1c27c426, 0x8d66ad9067284247}, /* -231 */
-	{0x3e19c9072331b530, 0x30c058f480f252d9}, /* -230 */
-	{0x26d01da475ff113e, 0x1e783798d09773c8}, /* -229 */
-	{0x3084250d937ed58d, 0xa616457f04bd50ba}, /* -228 */
-	{0x3ca52e50f85e8af1, 0x0f9bd6dec5eca4e8}, /* -227 */
-	{0x25e73cf29b3b16d6, 0xa9c1664b3bb3e711}, /* -226 */
-	{0x2f610c2f4209dc8c, 0x5431bfde0aa0e0d5}, /* -225 */
-	{0x3b394f3b128c53af, 0x693e2fd58d49190b}, /* -224 */
-	{0x2503d184eb97b44d, 0xa1c6dde5784dafa7}, /* -223 */
-	{0x2e44c5e6267da161, 0x0a38955ed6611b90}, /* -222 */
-	{0x39d5f75fb01d09b9, 0x4cc6bab68bf96274}, /* -221 */
-	{0x2425ba9bce122613, 0xcffc34b2177bdd89}, /* -220 */
-	{0x2d2f2942c196af98, 0xc3fb41de9d5ad4eb}, /* -219 */
-	{0x387af39371fc5b7e, 0xf4fa125644b18a26}, /* -218 */
-	{0x234cd83c273db92f, 0x591c4b75eaeef658}, /* -217 */
-	{0x2c200e4b310d277b, 0x2f635e5365aab3ed}, /* -216 */
-	{0x372811ddfd507159, 0xfb3c35e83f1560e9}, /* -215 */
-	{0x22790b2abe5246d8, 0x3d05a1b1276d5c92}, /* -214 */
-	{0x2b174df56de6d88e, 0x4c470a1d7148b3b6}, /* -213 */
-	{0x35dd2172c9608eb1, 0xdf58cca4cd9ae0a3}, /* -212 */
-	{0x21aa34e7bddc592f, 0x2b977fe70080cc66}, /* -211 */
-	{0x2a14c221ad536f7a, 0xf67d5fe0c0a0ff80}, /* -210 */
-	{0x3499f2aa18a84b59, 0xb41cb7d8f0c93f5f}, /* -209 */
-	{0x20e037aa4f692f18, 0x1091f2e7967dc79c}, /* -208 */
-	{0x29184594e3437ade, 0x14b66fa17c1d3983}, /* -207 */
-	{0x335e56fa1c145995, 0x99e40b89db2487e3}, /* -206 */
-	{0x201af65c518cb7fd, 0x802e873628f6d4ee}, /* -205 */
-	{0x2821b3f365efe5fc, 0xe03a2903b3348a2a}, /* -204 */
-	{0x322a20f03f6bdf7c, 0x1848b344a001acb4}, /* -203 */
-	{0x3eb4a92c4f46d75b, 0x1e5ae015c80217e1}, /* -202 */
-	{0x2730e9bbb18c4698, 0xf2f8cc0d9d014eed}, /* -201 */
-	{0x30fd242a9def583f, 0x2fb6ff110441a2a8}, /* -200 */
-	{0x3d3c6d35456b2e4e, 0xfba4bed545520b52}, /* -199 */
-	{0x2645c4414b62fcf1, 0x5d46f7454b534713}, /* -198 */
-	{0x2fd735519e3bbc2d, 0xb498b5169e2818d8}, /* -197 */
-	{0x3bcd02a605caab39, 0x21bee25c45b21f0e}, /* -196 */
-	{0x256021a7c39eab03, 0xb5174d79ab8f5369}, /* -195 */
-	{0x2eb82a11b48655c4, 0xa25d20d816732843}, /* -194 */
-	{0x3a66349621a7eb35, 0xcaf4690e1c0ff253}, /* -193 */
-	{0x247fe0ddd508f301, 0x9ed8c1a8d189f774}, /* -192 */
-	{0x2d9fd9154a4b2fc2, 0x068ef21305ec7551}, /* -191 */
-	{0x3907cf5a9cddfbb2, 0x8832ae97c76792a5}, /* -190 */
-	{0x23a4e198a20abd4f, 0x951fad1edca0bba8}, /* -189 */
-	{0x2c8e19feca8d6ca3, 0x7a67986693c8ea91}, /* -188 */
-	{0x37b1a07e7d30c7cc, 0x59017e8038bb2536}, /* -187 */
-	{0x22cf044f0e3e7cdf, 0xb7a0ef102374f742}, /* -186 */
-	{0x2b82c562d1ce1c17, 0xa5892ad42c523512}, /* -185 */
-	{0x366376bb8641a31d, 0x8eeb75893766c256}, /* -184 */
-	{0x21fe2a3533e905f2, 0x79532975c2a03976}, /* -183 */
-	{0x2a7db4c280e3476f, 0x17a7f3d3334847d4}, /* -182 */
-	{0x351d21f3211c194a, 0xdd91f0c8001a59c8}, /* -181 */
-	{0x21323537f4b18fce, 0xca7b367d0010781d}, /* -180 */
-	{0x297ec285f1ddf3c2, 0x7d1a041c40149625}, /* -179 */
-	{0x33de73276e5570b3, 0x1c6085235019bbae}, /* -178 */
-	{0x206b07f8a4f5666f, 0xf1bc53361210154d}, /* -177 */
-	{0x2885c9f6ce32c00b, 0xee2b680396941aa0}, /* -176 */
-	{0x32a73c7481bf700e, 0xe9b642047c392148}, /* -175 */
-	{0x3f510b91a22f4c12, 0xa423d2859b476999}, /* -174 */
-	{0x2792a73b055d8f8b, 0xa6966393810ca200}, /* -173 */
-	{0x31775109c6b4f36e, 0x903bfc78614fca80}, /* -172 */
-	{0x3dd5254c3862304a, 0x344afb9679a3bd20}, /* -171 */
-	{0x26a5374fa33d5e2e, 0x60aedd3e0c065634}, /* -170 */
-	{0x304e85238c0cb5b9, 0xf8da948d8f07ebc1}, /* -169 */
-	{0x3c62266c6f0fe328, 0x771139b0f2c9e6b1}, /* -168 */
-	{0x25bd5803c569edf9, 0x4a6ac40e97be302f}, /* -167 */
-	{0x2f2cae04b6c46977, 0x9d0575123dadbc3a}, /* -166 */
-	{0x3af7d985e47583d5, 0x8446d256cd192b49}, /* -165 */
-	{0x24dae7f3aec97265, 0x72ac4376402fbb0e}, /* -164 */
-	{0x2e11a1f09a7bcefe, 0xcf575453d03ba9d1}, /* -163 */
-	{0x39960a6cc11ac2be, 0x832d2968c44a9445}, /* -162 */
-	{0x23fdc683f8b0b9b7, 0x11fc39e17aae9cab}, /* -161 */
-	{0x2cfd3824f6dce824, 0xd67b4859d95a43d6}, /* -160 */
-	{0x383c862e3494222e, 0x0c1a1a704fb0d4cc}, /* -159 */
-	{0x2325d3dce0dc955c, 0xc790508631ce84ff}, /* -158 */
-	{0x2bef48d41913bab3, 0xf97464a7be42263f}, /* -157 */
-	{0x36eb1b091f58a960, 0xf7d17dd1add2afcf}, /* -156 */
-	{0x2252f0e5b39769dc, 0x9ae2eea30ca3ade1}, /* -155 */
-	{0x2ae7ad1f207d4453, 0xc19baa4bcfcc995a}, /* -154 */
-	{0x35a19866e89c9568, 0xb20294dec3bfbfb0}, /* -153 */
-	{0x2184ff405161dd61, 0x6f419d0b3a57d7ce}, /* -152 */
-	{0x29e63f1065ba54b9, 0xcb12044e08edcdc2}, /* -151 */
-	{0x345fced47f28e9e8, 0x3dd685618b294132}, /* -150 */
-	{0x20bbe144cf799231, 0x26a6135cf6f9c8bf}, /* -149 */
-	{0x28ead9960357f6bd, 0x704f983434b83aef}, /* -148 */
-	{0x33258ffb842df46c, 0xcc637e4141e649ab}, /* -147 */
-	{0x3feef3fa65397187, 0xff7c5dd1925fdc15}, /* -146 */
-	{0x27f5587c7f43e6f4, 0xffadbaa2fb7be98d}, /* -145 */
-	{0x31f2ae9b9f14e0b2, 0x3f99294bba5ae3f1}, /* -144 */
-	{0x3e6f5a4286da18de, 0xcf7f739ea8f19ced}, /* -143 */
-	{0x2705986994484f8b, 0x41afa84329970214}, /* -142 */
-	{0x30c6fe83f95a636e, 0x121b9253f3fcc299}, /* -141 */
-	{0x3cf8be24f7b0fc49, 0x96a276e8f0fbf33f}, /* -140 */
-	{0x261b76d71ace9dad, 0xfe258a51969d7808}, /* -139 */
-	{0x2fa2548ce1824519, 0x7daeece5fc44d609}, /* -138 */
-	{0x3b8ae9b019e2d65f, 0xdd1aa81f7b560b8c}, /* -137 */
-	{0x2536d20e102dc5fb, 0xea30a913ad15c738}, /* -136 */
-	{0x2e8486919439377a, 0xe4bcd358985b3905}, /* -135 */
-	{0x3a25a835f9478559, 0x9dec082ebe720746}, /* -134 */
-	{0x24578921bbccb358, 0x02b3851d3707448c}, /* -133 */
-	{0x2d6d6b6a2abfe02e, 0x0360666484c915af}, /* -132 */
-	{0x38c8c644b56fd839, 0x84387ffda5fb5b1b}, /* -131 */
-	{0x237d7beaf165e723, 0xf2a34ffe87bd18f1}, /* -130 */
-	{0x2c5cdae5adbf60ec, 0xef4c23fe29ac5f2d}, /* -129 */
-	{0x3774119f192f3928, 0x2b1f2cfdb41776f8}, /* -128 */
-	{0x22a88b036fbd83b9, 0x1af37c1e908eaa5b}, /* -127 */
-	{0x2b52adc44bace4a7, 0x61b05b2634b254f2}, /* -126 */
-	{0x362759355e981dd1, 0x3a1c71efc1deea2e}, /* -125 */
-	{0x21d897c15b1f12a2, 0xc451c735d92b525d}, /* -124 */
-	{0x2a4ebdb1b1e6d74b, 0x756639034f7626f4}, /* -123 */
-	{0x34e26d1e1e608d1e, 0x52bfc7442353b0b1}, /* -122 */
-	{0x210d8432d2fc5832, 0xf3b7dc8a96144e6f}, /* -121 */
-	{0x2950e53f87bb6e3f, 0xb0a5d3ad3b99620b}, /* -120 */
-	{0x33a51e8f69aa49cf, 0x9ccf48988a7fba8d}, /* -119 */
-	{0x20473319a20a6e21, 0xc2018d5f568fd498}, /* -118 */
-	{0x2858ffe00a8d09aa, 0x3281f0b72c33c9be}, /* -117 */
-	{0x326f3fd80d304c14, 0xbf226ce4f740bc2e}, /* -116 */
-	{0x3f0b0fce107c5f19, 0xeeeb081e3510eb39}, /* -115 */
-	{0x2766e9e0ca4dbb70, 0x3552e512e12a9304}, /* -114 */
-	{0x3140a458fce12a4c, 0x42a79e57997537c5}, /* -113 */
-	{0x3d90cd6f3c1974df, 0x535185ed7fd285b6}, /* -112 */
-	{0x267a8065858fe90b, 0x9412f3b46fe39392}, /* -111 */
-	{0x3019207ee6f3e34e, 0x7917b0a18bdc7876}, /* -110 */
-	{0x3c1f689ea0b0dc22, 0x175d9cc9eed39694}, /* -109 */
-	{0x2593a163246e8995, 0x4e9a81fe35443e1c}, /* -108 */
-	{0x2ef889bbed8a2bfa, 0xa241227dc2954da3}, /* -107 */
-	{0x3ab6ac2ae8ecb6f9, 0x4ad16b1d333aa10c}, /* -106 */
-	{0x24b22b9ad193f25b, 0xcec2e2f24004a4a8}, /* -105 */
-	{0x2ddeb68185f8eef2, 0xc2739baed005cdd2}, /* -104 */
-	{0x39566421e7772aaf, 0x7310829a84074146}, /* -103 */
-	{0x23d5fe9530aa7aad, 0xa7ea51a0928488cc}, /* -102 */
-	{0x2ccb7e3a7cd51959, 0x11e4e608b725aaff}, /* -101 */
-	{0x37fe5dc91c0a5faf, 0x565e1f8ae4ef15be}, /* -100 */
-	{0x22fefa9db1867bcd, 0x95fad3b6cf156d97}, /* -99 */
-	{0x2bbeb9451de81ac0, 0xfb7988a482dac8fd}, /* -98 */
-	{0x36ae679665622171, 0x3a57eacda3917b3c}, /* -97 */
-	{0x222d00bdff5d54e6, 0xc476f2c0863aed06}, /* -96 */
-	{0x2ab840ed7f34aa20, 0x7594af70a7c9a847}, /* -95 */
-	{0x35665128df01d4a8, 0x92f9db4cd1bc1258}, /* -94 */
-	{0x215ff2b98b6124e9, 0x5bdc291003158b77}, /* -93 */
-	{0x29b7ef67ee396e23, 0xb2d3335403daee55}, /* -92 */
-	{0x3425eb41e9c7c9ac, 0x9f88002904d1a9ea}, /* -91 */
-	{0x2097b309321cde0b, 0xe3b50019a3030a33}, /* -90 */
-	{0x28bd9fcb7ea4158e, 0xdca240200bc3ccbf}, /* -89 */
-	{0x32ed07be5e4d1af2, 0x93cad0280eb4bfef}, /* -88 */
-	{0x3fa849adf5e061af, 0x38bd84321261efeb}, /* -87 */
-	{0x27c92e0cb9ac3d0d, 0x8376729f4b7d35f3}, /* -86 */
-	{0x31bb798fe8174c50, 0xe4540f471e5c836f}, /* -85 */
-	{0x3e2a57f3e21d1f65, 0x1d691318e5f3a44b}, /* -84 */
-	{0x26da76f86d52339f, 0x3261abef8fb846af}, /* -83 */
-	{0x309114b688a6c086, 0xfefa16eb73a6585b}, /* -82 */
-	{0x3cb559e42ad070a8, 0xbeb89ca6508fee71}, /* -81 */
-	{0x25f1582e9ac24669, 0x773361e7f259f507}, /* -80 */
-	{0x2f6dae3a4172d803, 0xd5003a61eef07249}, /* -79 */
-	{0x3b4919c8d1cf8e04, 0xca4048fa6aac8edb}, /* -78 */
-	{0x250db01d8321b8c2, 0xfe682d9c82abd949}, /* -77 */
-	{0x2e511c24e3ea26f3, 0xbe023903a356cf9b}, /* -76 */
-	{0x39e5632e1ce4b0b0, 0xad82c7448c2c8382}, /* -75 */
-	{0x242f5dfcd20eee6e, 0x6c71bc8ad79bd231}, /* -74 */
-	{0x2d3b357c0692aa0a, 0x078e2bad8d82c6bd}, /* -73 */
-	{0x388a02db0837548c, 0x8971b698f0e3786d}, /* -72 */
-	{0x235641c8e52294d7, 0xd5e7121f968e2b44}, /* -71 */
-	{0x2c2bd23b1e6b3a0d, 0xcb60d6a77c31b615}, /* -70 */
-	{0x3736c6c9e6060891, 0x3e390c515b3e239a}, /* -69 */
-	{0x22823c3e2fc3c55a, 0xc6e3a7b2d906d640}, /* -68 */
-	{0x2b22cb4dbbb4b6b1, 0x789c919f8f488bd0}, /* -67 */
-	{0x35eb7e212aa1e45d, 0xd6c3b607731aaec4}, /* -66 */
-	{0x21b32ed4baa52eba, 0xa63a51c4a7f0ad3b}, /* -65 */
-	{0x2a1ffa89e94e7a69, 0x4fc8e635d1ecd88a}, /* -64 */
-	{0x34a7f92c63a21903, 0xa3bb1fc346680eac}, /* -63 */
-	{0x20e8fbbbbe454fa2, 0x4654f3da0c01092c}, /* -62 */
-	{0x29233aaaadd6a38a, 0xd7ea30d08f014b76}, /* -61 */
-	{0x336c0955594c4c6d, 0x8de4bd04b2c19e54}, /* -60 */
-	{0x202385d557cfafc4, 0x78aef622efb902f5}, /* -59 */
-	{0x282c674aadc39bb5, 0x96dab3ababa743b2}, /* -58 */
-	{0x3237811d593482a2, 0xfc9160969691149e}, /* -57 */
-	{0x3ec56164af81a34b, 0xbbb5b8bc3c3559c5}, /* -56 */
-	{0x273b5cdeedb1060f, 0x55519375a5a1581b}, /* -55 */
-	{0x310a3416a91d4793, 0x2aa5f8530f09ae22}, /* -54 */
-	{0x3d4cc11c53649977, 0xf54f7667d2cc19ab}, /* -53 */
-	{0x264ff8b1b41edfea, 0xf951aa00e3bf900b}, /* -52 */
-	{0x2fe3f6de212697e5, 0xb7a614811caf740d}, /* -51 */
-	{0x3bdcf495a9703ddf, 0x258f99a163db5111}, /* -50 */
-	{0x256a18dd89e626ab, 0x7779c004de6912ab}, /* -49 */
-	{0x2ec49f14ec5fb056, 0x5558300616035755}, /* -48 */
-	{0x3a75c6da27779c6b, 0xeaae3c079b842d2a}, /* -47 */
-	{0x24899c4858aac1c3, 0x72ace584c1329c3b}, /* -46 */
-	{0x2dac035a6ed57234, 0x4f581ee5f17f4349}, /* -45 */
-	{0x391704310a8acec1, 0x632e269f6ddf141b}, /* -44 */
-	{0x23ae629ea696c138, 0xddfcd823a4ab6c91}, /* -43 */
-	{0x2c99fb46503c7187, 0x157c0e2c8dd647b5}, /* -42 */
-	{0x37c07a17e44b8de8, 0xdadb11b7b14bd9a3}, /* -41 */
-	{0x22d84c4eeeaf38b1, 0x88c8eb12cecf6806}, /* -40 */
-	{0x2b8e5f62aa5b06dd, 0xeafb25d782834207}, /* -39 */
-	{0x3671f73b54f1c895, 0x65b9ef4d63241289}, /* -38 */
-	{0x22073a8515171d5d, 0x5f9435905df68b96}, /* -37 */
-	{0x2a8909265a5ce4b4, 0xb77942f475742e7b}, /* -36 */
-	{0x352b4b6ff0f41de1, 0xe55793b192d13a1a}, /* -35 */
-	{0x213b0f25f69892ad, 0x2f56bc4efbc2c450}, /* -34 */
-	{0x2989d2ef743eb758, 0x7b2c6b62bab37564}, /* -33 */
-	{0x33ec47ab514e652e, 0x99f7863b696052bd}, /* -32 */
-	{0x2073accb12d0ff3d, 0x203ab3e521dc33b6}, /* -31 */
-	{0x289097fdd7853f0c, 0x684960de6a5340a4}, /* -30 */
-	{0x32b4bdfd4d668ecf, 0x825bb91604e810cd}, /* -29 */
-	{0x3f61ed7ca0c03283, 0x62f2a75b86221500}, /* -28 */
-	{0x279d346de4781f92, 0x1dd7a89933d54d20}, /* -27 */
-	{0x318481895d962776, 0xa54d92bf80caa068}, /* -26 */
-	{0x3de5a1ebb4fbb154, 0x4ea0f76f60fd4882}, /* -25 */
-	{0x26af8533511d4ed4, 0xb1249aa59c9e4d51}, /* -24 */
-	{0x305b66802564a289, 0xdd6dc14f03c5e0a5}, /* -23 */
-	{0x3c7240202ebdcb2c, 0x54c931a2c4b758cf}, /* -22 */
-	{0x25c768141d369efb, 0xb4fdbf05baf29781}, /* -21 */
-	{0x2f394219248446ba, 0xa23d2ec729af3d62}, /* -20 */
-	{0x3b07929f6da55869, 0x4acc7a78f41b0cba}, /* -19 */
-	{0x24e4bba3a4875741, 0xcebfcc8b9890e7f4}, /* -18 */
-	{0x2e1dea8c8da92d12, 0x426fbfae7eb521f1}, /* -17 */
-	{0x39a5652fb1137856, 0xd30baf9a1e626a6d}, /* -16 */
-	{0x24075f3dceac2b36, 0x43e74dc052fd8285}, /* -15 */
-	{0x2d09370d42573603, 0xd4e1213067bce326}, /* -14 */
-	{0x384b84d092ed0384, 0xca19697c81ac1bef}, /* -13 */
-	{0x232f33025bd42232, 0xfe4fe1edd10b9175}, /* -12 */
-	{0x2bfaffc2f2c92abf, 0xbde3da69454e75d3}, /* -11 */
-	{0x36f9bfb3af7b756f, 0xad5cd10396a21347}, /* -10 */
-	{0x225c17d04dad2965, 0xcc5a02a23e254c0d}, /* -9 */
-	{0x2af31dc4611873bf, 0x3f70834acdae9f10}, /* -8 */
-	{0x35afe535795e90af, 0x0f4ca41d811a46d4}, /* -7 */
-	{0x218def416bdb1a6d, 0x698fe69270b06c44}, /* -6 */
-	{0x29f16b11c6d1e108, 0xc3f3e0370cdc8755}, /* -5 */
-	{0x346dc5d63886594a, 0xf4f0d844d013a92b}, /* -4 */
-	{0x20c49ba5e353f7ce, 0xd916872b020c49bb}, /* -3 */
-	{0x28f5c28f5c28f5c2, 0x8f5c28f5c28f5c29}, /* -2 */
-	{0x3333333333333333, 0x3333333333333334}, /* -1 */
-	{0x2000000000000000, 0x0000000000000001}, /* 0 */
-	{0x2800000000000000, 0x0000000000000001}, /* 1 */
-	{0x3200000000000000, 0x0000000000000001}, /* 2 */
-	{0x3e80000000000000, 0x0000000000000001}, /* 3 */
-	{0x2710000000000000, 0x0000000000000001}, /* 4 */
-	{0x30d4000000000000, 0x0000000000000001}, /* 5 */
-	{0x3d09000000000000, 0x0000000000000001}, /* 6 */
-	{0x2625a00000000000, 0x0000000000000001}, /* 7 */
-	{0x2faf080000000000, 0x0000000000000001}, /* 8 */
-	{0x3b9aca0000000000, 0x0000000000000001}, /* 9 */
-	{0x2540be4000000000, 0x0000000000000001}, /* 10 */
-	{0x2e90edd000000000, 0x0000000000000001}, /* 11 */
-	{0x3a35294400000000, 0x0000000000000001}, /* 12 */
-	{0x246139ca80000000, 0x0000000000000001}, /* 13 */
-	{0x2d79883d20000000, 0x0000000000000001}, /* 14 */
-	{0x38d7ea4c68000000, 0x0000000000000001}, /* 15 */
-	{0x2386f26fc1000000, 0x0000000000000001}, /* 16 */
-	{0x2c68af0bb1400000, 0x0000000000000001}, /* 17 */
-	{0x3782dace9d900000, 0x0000000000000001}, /* 18 */
-	{0x22b1c8c1227a0000, 0x0000000000000001}, /* 19 */
-	{0x2b5e3af16b188000, 0x0000000000000001}, /* 20 */
-	{0x3635c9adc5dea000, 0x0000000000000001}, /* 21 */
-	{0x21e19e0c9bab2400, 0x0000000000000001}, /* 22 */
-	{0x2a5a058fc295ed00, 0x0000000000000001}, /* 23 */
-	{0x34f086f3b33b6840, 0x0000000000000001}, /* 24 */
-	{0x2116545850052128, 0x0000000000000001}, /* 25 */
-	{0x295be96e64066972, 0x0000000000000001}, /* 26 */
-	{0x33b2e3c9fd0803ce, 0x8000000000000001}, /* 27 */
-	{0x204fce5e3e250261, 0x1000000000000001}, /* 28 */
-	{0x2863c1f5cdae42f9, 0x5400000000000001}, /* 29 */
-	{0x327cb2734119d3b7, 0xa900000000000001}, /* 30 */
-	{0x3f1bdf10116048a5, 0x9340000000000001}, /* 31 */
-	{0x27716b6a0adc2d67, 0x7c08000000000001}, /* 32 */
-	{0x314dc6448d9338c1, 0x5b0a000000000001}, /* 33 */
-	{0x3da137d5b0f806f1, 0xb1cc800000000001}, /* 34 */
-	{0x2684c2e58e9b0457, 0x0f1fd00000000001}, /* 35 */
-	{0x3025f39ef241c56c, 0xd2e7c40000000001}, /* 36 */
-	{0x3c2f7086aed236c8, 0x07a1b50000000001}, /* 37 */
-	{0x259da6542d43623d, 0x04c5112000000001}, /* 38 */
-	{0x2f050fe938943acc, 0x45f6556800000001}, /* 39 */
-	{0x3ac653e386b9497f, 0x5773eac200000001}, /* 40 */
-	{0x24bbf46e3433cdef, 0x96a872b940000001}, /* 41 */
-	{0x2deaf189c140c16b, 0x7c528f6790000001}, /* 42 */
-	{0x3965adec3190f1c6, 0x5b67334174000001}, /* 43 */
-	{0x23df8cb39efa971b, 0xf9208008e8800001}, /* 44 */
-	{0x2cd76fe086b93ce2, 0xf768a00b22a00001}, /* 45 */
-	{0x380d4bd8a8678c1b, 0xb542c80deb480001}, /* 46 */
-	{0x23084f676940b791, 0x5149bd08b30d0001}, /* 47 */
-	{0x2bca63414390e575, 0xa59c2c4adfd04001}, /* 48 */
-	{0x36bcfc1194751ed3, 0x0f03375d97c45001}, /* 49 */
-	{0x22361d8afcc93343, 0xe962029a7edab201}, /* 50 */
-	{0x2ac3a4edbbfb8014, 0xe3ba83411e915e81}, /* 51 */
-	{0x35748e292afa601a, 0x1ca924116635b621}, /* 52 */
-	{0x2168d8d9badc7c10, 0x51e9b68adfe191d5}, /* 53 */
-	{0x29c30f1029939b14, 0x6664242d97d9f64a}, /* 54 */
-	{0x3433d2d433f881d9, 0x7ffd2d38fdd073dc}, /* 55 */
-	{0x20a063c4a07b5127, 0xeffe3c439ea2486a}, /* 56 */
-	{0x28c87cb5c89a2571, 0xebfdcb54864ada84}, /* 57 */
-	{0x32fa9be33ac0aece, 0x66fd3e29a7dd9125}, /* 58 */
-	{0x3fb942dc0970da82, 0x00bc8db411d4f56e}, /* 59 */
-	{0x27d3c9c985e68891, 0x4075d8908b251965}, /* 60 */
-	{0x31c8bc3be7602ab5, 0x90934eb4adee5fbe}, /* 61 */
-	{0x3e3aeb4ae1383562, 0xf4b82261d969f7ad}, /* 62 */
-	{0x26e4d30eccc3215d, 0xd8f3157d27e23acc}, /* 63 */
-	{0x309e07d27ff3e9b5, 0x4f2fdadc71dac97f}, /* 64 */
-	{0x3cc589c71ff0e422, 0xa2fbd1938e517bdf}, /* 65 */
-	{0x25fb761c73f68e95, 0xa5dd62fc38f2ed6c}, /* 66 */
-	{0x2f7a53a390f4323b, 0x0f54bbbb472fa8c6}, /* 67 */
-	{0x3b58e88c75313ec9, 0xd329eaaa18fb92f8}, /* 68 */
-	{0x25179157c93ec73e, 0x23fa32aa4f9d3bdb}, /* 69 */
-	{0x2e5d75adbb8e790d, 0xacf8bf54e3848ad2}, /* 70 */
-	{0x39f4d3192a721751, 0x1836ef2a1c65ad86}, /* 71 */
-	{0x243903efba874e92, 0xaf22557a51bf8c74}, /* 72 */
-	{0x2d4744eba9292237, 0x5aeaead8e62f6f91}, /* 73 */
-	{0x3899162693736ac5, 0x31a5a58f1fbb4b75}, /* 74 */
-	{0x235fadd81c2822bb, 0x3f07877973d50f29}, /* 75 */
-	{0x2c37994e23322b6a, 0x0ec96957d0ca52f3}, /* 76 */
-	{0x37457fa1abfeb644, 0x927bc3adc4fce7b0}, /* 77 */
-	{0x228b6fc50b7f31ea, 0xdb8d5a4c9b1e10ce}, /* 78 */
-	{0x2b2e4bb64e5efe65, 0x9270b0dfc1e59502}, /* 79 */
-	{0x35f9dea3e1f6bdfe, 0xf70cdd17b25efa42}, /* 80 */
-	{0x21bc2b266d3a36bf, 0x5a680a2ecf7b5c69}, /* 81 */
-	{0x2a2b35f00888c46f, 0x31020cba835a3384}, /* 82 */
-	{0x34b6036c0aaaf58a, 0xfd428fe92430c065}, /* 83 */
-	{0x20f1c22386aad976, 0xde4999f1b69e783f}, /* 84 */
-	{0x292e32ac68558fd4, 0x95dc006e2446164f}, /* 85 */
-	{0x3379bf57826af3c9, 0xbb530089ad579be2}, /* 86 */
-	{0x202c1796b182d85e, 0x1513e0560c56c16e}, /* 87 */
-	{0x28371d7c5de38e75, 0x9a58d86b8f6c71c9}, /* 88 */
-	{0x3244e4db755c7213, 0x00ef0e8673478e3b}, /* 89 */
-	{0x3ed61e1252b38e97, 0xc12ad228101971c9}, /* 90 */
-	{0x2745d2cb73b0391e, 0xd8bac3590a0fe71e}, /* 91 */
-	{0x3117477e509c4766, 0x8ee9742f4c93e0e6}, /* 92 */
-	{0x3d5d195de4c35940, 0x32a3d13b1fb8d91f}, /* 93 */
-	{0x265a2fdaaefa17c8, 0x1fa662c4f3d387b3}, /* 94 */
-	{0x2ff0bbd15ab89dba, 0x278ffb7630c869a0}, /* 95 */
-	{0x3beceac5b166c528, 0xb173fa53bcfa8408}, /* 96 */
-	{0x257412bb8ee03b39, 0x6ee87c74561c9285}, /* 97 */
-	{0x2ed1176a72984a07, 0xcaa29b916ba3b726}, /* 98 */
-	{0x3a855d450f3e5c89, 0xbd4b4275c68ca4f0}, /* 99 */
-	{0x24935a4b2986f9d6, 0x164f09899c17e716}, /* 100 */
-	{0x2db830ddf3e8b84b, 0x9be2cbec031de0dc}, /* 101 */
-	{0x39263d1570e2e65e, 0x82db7ee703e55912}, /* 102 */
-	{0x23b7e62d668dcffb, 0x11c92f50626f57ac}, /* 103 */
-	{0x2ca5dfb8c03143f9, 0xd63b7b247b0b2d96}, /* 104 */
-	{0x37cf57a6f03d94f8, 0x4bca59ed99cdf8fc}, /* 105 */
-	{0x22e196c856267d1b, 0x2f5e78348020bb9e}, /* 106 */
-	{0x2b99fc7a6bb01c61, 0xfb361641a028ea85}, /* 107 */
-	{0x36807b99069c237a, 0x7a039bd208332526}, /* 108 */
-	{0x22104d3fa421962c, 0x8c424163451ff738}, /* 109 */
-	{0x2a94608f8d29fbb7, 0xaf52d1bc1667f506}, /* 110 */
-	{0x353978b370747aa5, 0x9b27862b1c01f247}, /* 111 */
-	{0x2143eb702648cca7, 0x80f8b3daf181376d}, /* 112 */
-	{0x2994e64c2fdaffd1, 0x6136e0d1ade18548}, /* 113 */
-	{0x33fa1fdf3bd1bfc5, 0xb98499061959e699}, /* 114 */
-	{0x207c53eb856317db, 0x93f2dfa3cfd83020}, /* 115 */
-	{0x289b68e666bbddd2, 0x78ef978cc3ce3c28}, /* 116 */
-	{0x32c24320006ad547, 0x172b7d6ff4c1cb32}, /* 117 */
-	{0x3f72d3e800858a98, 0xdcf65ccbf1f23dfe}, /* 118 */
-	{0x27a7c4710053769f, 0x8a19f9ff773766bf}, /* 119 */
-	{0x3191b58d40685447, 0x6ca0787f5505406f}, /* 120 */
-	{0x3df622f090826959, 0x47c8969f2a46908a}, /* 121 */
-	{0x26b9d5d65a5181d7, 0xccdd5e237a6c1a57}, /* 122 */
-	{0x30684b4bf0e5e24d, 0xc014b5ac590720ec}, /* 123 */
-	{0x3c825e1eed1f5ae1, 0x3019e3176f48e927}, /* 124 */
-	{0x25d17ad3543398cc, 0xbe102deea58d91b9}, /* 125 */
-	{0x2f45d98829407eff, 0xed94396a4ef0f627}, /* 126 */
-	{0x3b174fea33909ebf, 0xe8f947c4e2ad33b0}, /* 127 */
-	{0x24ee91f2603a6337, 0xf19bccdb0dac404e}, /* 128 */
-	{0x2e2a366ef848fc05, 0xee02c011d1175062}, /* 129 */
-	{0x39b4c40ab65b3b07, 0x69837016455d247a}, /* 130 */
-	{0x2410fa86b1f904e4, 0xa1f2260deb5a36cc}, /* 131 */
-	{0x2d1539285e77461d, 0xca6eaf916630c47f}, /* 132 */
-	{0x385a8772761517a5, 0x3d0a5b75bfbcf59f}, /* 133 */
-	{0x233894a789cd2ec7, 0x4626792997d61984}, /* 134 */
-	{0x2c06b9d16c407a79, 0x17b01773fdcb9fe4}, /* 135 */
-	{0x37086845c7509917, 0x5d9c1d50fd3e87dd}, /* 136 */
-	{0x2265412b9c925fae, 0x9a8192529e4714eb}, /* 137 */
-	{0x2afe917683b6f79a, 0x4121f6e745d8da25}, /* 138 */
-	{0x35be35d424a4b580, 0xd16a74a1174f10ae}, /* 139 */
-	{0x2196e1a496e6f170, 0x82e288e4ae916a6d}, /* 140 */
-	{0x29fc9a0dbca0adcc, 0xa39b2b1dda35c508}, /* 141 */
-	{0x347bc0912bc8d93f, 0xcc81f5e550c3364a}, /* 142 */
-	{0x20cd585abb5d87c7, 0xdfd139af527a01ef}, /* 143 */
-	{0x2900ae716a34e9b9, 0xd7c5881b2718826a}, /* 144 */
-	{0x3340da0dc4c22428, 0x4db6ea21f0dea304}, /* 145 */
-	{0x200888489af95699, 0x30925255368b25e3}, /* 146 */
-	{0x280aaa5ac1b7ac3f, 0x7cb6e6ea842def5c}, /* 147 */
-	{0x320d54f17225974f, 0x5be4a0a525396b32}, /* 148 */
-	{0x3e90aa2dceaefd23, 0x32ddc8ce6e87c5ff}, /* 149 */
-	{0x271a6a5ca12d5e35, 0xffca9d810514dbbf}, /* 150 */
-	{0x30e104f3c978b5c3, 0x7fbd44e1465a12af}, /* 151 */
-	{0x3d194630bbd6e334, 0x5fac961997f0975b}, /* 152 */
-	{0x262fcbde75664e00, 0xbbcbddcffef65e99}, /* 153 */
-	{0x2fbbbed612bfe180, 0xeabed543feb3f63f}, /* 154 */
-	{0x3baaae8b976fd9e1, 0x256e8a94fe60f3cf}, /* 155 */
-	{0x254aad173ea5e82c, 0xb765169d1efc9861}, /* 156 */
-	{0x2e9d585d0e4f6237, 0xe53e5c4466bbbe7a}, /* 157 */
-	{0x3a44ae7451e33ac5, 0xde8df355806aae18}, /* 158 */
-	{0x246aed08b32e04bb, 0xab18b8157042accf}, /* 159 */
-	{0x2d85a84adff985ea, 0x95dee61acc535803}, /* 160 */
-	{0x38e7125d97f7e765, 0x3b569fa17f682e03}, /* 161 */
-	{0x23906b7a7efaf09f, 0x451623c4efa11cc2}, /* 162 */
-	{0x2c7486591eb9acc7, 0x165bacb62b8963f3}, /* 163 */
-	{0x3791a7ef666817f8, 0xdbf297e3b66bbcef}, /* 164 */
-	{0x22bb08f5a0010efb, 0x89779eee52035616}, /* 165 */
-	{0x2b69cb33080152ba, 0x6bd586a9e6842b9b}, /* 166 */
-	{0x36443dffca01a769, 0x06cae85460253682}, /* 167 */
-	{0x21eaa6bfde4108a1, 0xa43ed134bc174211}, /* 168 */
-	{0x2a65506fd5d14aca, 0x0d4e8581eb1d1295}, /* 169 */
-	{0x34fea48bcb459d7c, 0x90a226e265e4573b}, /* 170 */
-	{0x211f26d75f0b826d, 0xda65584d7faeb685}, /* 171 */
-	{0x2966f08d36ce6309, 0x50feae60df9a6426}, /* 172 */
-	{0x33c0acb08481fbcb, 0xa53e59f91780fd2f}, /* 173 */
-	{0x20586bee52d13d5f, 0x4746f83baeb09e3e}, /* 174 */
-	{0x286e86e9e7858cb7, 0x1918b64a9a5cc5cd}, /* 175 */
-	{0x328a28a46166efe4, 0xdf5ee3dd40f3f740}, /* 176 */
-	{0x3f2cb2cd79c0abde, 0x17369cd49130f510}, /* 177 */
-	{0x277befc06c186b6a, 0xce822204dabe992a}, /* 178 */
-	{0x315aebb0871e8645, 0x8222aa86116e3f75}, /* 179 */
-	{0x3db1a69ca8e627d6, 0xe2ab552795c9cf52}, /* 180 */
-	{0x268f0821e98fd8e6, 0x4dab1538bd9e2193}, /* 181 */
-	{0x3032ca2a63f3cf1f, 0xe115da86ed05a9f8}, /* 182 */
-	{0x3c3f7cb4fcf0c2e7, 0xd95b5128a8471476}, /* 183 */
-	{0x25a7adf11e1679d0, 0xe7d912b9692c6cca}, /* 184 */
-	{0x2f11996d659c1845, 0x21cf5767c37787fc}, /* 185 */
-	{0x3ad5ffc8bf031e56, 0x6a432d41b45569fb}, /* 186 */
-	{0x24c5bfdd7761f2f6, 0x0269fc4910b5623d}, /* 187 */
-	{0x2df72fd4d53a6fb3, 0x83047b5b54e2bacc}, /* 188 */
-	{0x3974fbca0a890ba0, 0x63c59a322a1b697f}, /* 189 */
-	{0x23e91d5e4695a744, 0x3e5b805f5a5121f0}, /* 190 */
-	{0x2ce364b5d83b1115, 0x4df2607730e56a6c}, /* 191 */
-	{0x381c3de34e49d55a, 0xa16ef894fd1ec506}, /* 192 */
-	{0x2311a6ae10ee2558, 0xa4e55b5d1e333b24}, /* 193 */
-	{0x2bd610599529aeae, 0xce1eb23465c009ed}, /* 194 */
-	{0x36cb946ffa741a5a, 0x81a65ec17f300c68}, /* 195 */
-	{0x223f3cc5fc889078, 0x9107fb38ef7e07c1}, /* 196 */
-	{0x2acf0bf77baab496, 0xb549fa072b5d89b1}, /* 197 */
-	{0x3582cef55a9561bc, 0x629c7888f634ec1e}, /* 198 */
-	{0x2171c159589d5d15, 0xbda1cb5599e11393}, /* 199 */
-	{0x29ce31afaec4b45b, 0x2d0a3e2b00595877}, /* 200 */
-	{0x3441be1b9a75e171, 0xf84ccdb5c06fae95}, /* 201 */
-	{0x20a916d14089ace7, 0x3b3000919845cd1d}, /* 202 */
-	{0x28d35c8590ac1821, 0x09fc00b5fe574065}, /* 203 */
-	{0x330833a6f4d71e29, 0x4c7b00e37ded107e}, /* 204 */
-	{0x3fca4090b20ce5b3, 0x9f99c11c5d68549d}, /* 205 */
-	{0x27de685a6f480f90, 0x43c018b1ba6134e2}, /* 206 */
-	{0x31d602710b1a1374, 0x54b01ede28f9821b}, /* 207 */
-	{0x3e4b830d4de09851, 0x69dc2695b337e2a1}, /* 208 */
-	{0x26ef31e850ac5f32, 0xe229981d9002eda5}, /* 209 */
-	{0x30aafe6264d776ff, 0x9ab3fe24f403a90e}, /* 210 */
-	{0x3cd5bdfafe0d54bf, 0x8160fdae31049351}, /* 211 */
-	{0x260596bcdec854f7, 0xb0dc9e8cdea2dc13}, /* 212 */
-	{0x2f86fc6c167a6a35, 0x9d13c630164b9318}, /* 213 */
-	{0x3b68bb871c1904c3, 0x0458b7bc1bde77dd}, /* 214 */
-	{0x25217534718fa2f9, 0xe2b772d5916b0aeb}, /* 215 */
-	{0x2e69d2818df38bb8, 0x5b654f8af5c5cda5}, /* 216 */
-	{0x3a044721f1706ea6, 0x723ea36db337410e}, /* 217 */
-	{0x2442ac7536e64528, 0x07672624900288a9}, /* 218 */
-	{0x2d535792849fd672, 0x0940efadb4032ad3}, /* 219 */
-	{0x38a82d7725c7cc0e, 0x8b912b992103f588}, /* 220 */
-	{0x23691c6a779cdf89, 0x173abb3fb4a27975}, /* 221 */
-	{0x2c4363851584176b, 0x5d096a0fa1cb17d2}, /* 222 */
-	{0x37543c665ae51d46, 0x344bc4938a3dddc7}, /* 223 */
-	{0x2294a5bff8cf324b, 0xe0af5adc3666aa9c}, /* 224 */
-	{0x2b39cf2ff702fede, 0xd8db319344005543}, /* 225 */
-	{0x360842fbf4c3be96, 0x8f11fdf815006a94}, /* 226 */
-	{0x21c529dd78fa571e, 0x196b3ebb0d20429d}, /* 227 */
-	{0x2a367454d738ece5, 0x9fc60e69d0685344}, /* 228 */
-	{0x34c4116a0d07281f, 0x07b7920444826815}, /* 229 */
-	{0x20fa8ae248247913, 0x64d2bb42aad1810d}, /* 230 */
-	{0x29392d9ada2d9758, 0x3e076a135585e150}, /* 231 */
-	{0x3387790190b8fd2e, 0x4d8944982ae759a4}, /* 232 */
-	{0x2034aba0fa739e3c, 0xf075cadf1ad09807}, /* 233 */
-	{0x2841d689391085cc, 0x2c933d96e184be08}, /* 234 */
-	{0x32524c2b8754a73f, 0x37b80cfc99e5ed8a}, /* 235 */
-	{0x3ee6df366929d10f, 0x05a6103bc05f68ed}, /* 236 */
-	{0x27504b8201ba22a9, 0x6387ca25583ba194}, /* 237 */
-	{0x31245e628228ab53, 0xbc69bcaeae4a89f9}, /* 238 */
-	{0x3d6d75fb22b2d628, 0xab842bda59dd2c77}, /* 239 */
-	{0x266469bcf5afc5d9, 0x6b329b68782a3bcb}, /* 240 */
-	{0x2ffd842c331bb74f, 0xc5ff42429634cabd}, /* 241 */
-	{0x3bfce5373fe2a523, 0xb77f12d33bc1fd6d}, /* 242 */
-	{0x257e0f4287eda736, 0x52af6bc405593e64}, /* 243 */
-	{0x2edd931329e91103, 0xe75b46b506af8dfd}, /* 244 */
-	{0x3a94f7d7f4635544, 0xe1321862485b717c}, /* 245 */
-	{0x249d1ae6f8be154b, 0x0cbf4f3d6d3926ee}, /* 246 */
-	{0x2dc461a0b6ed9a9d, 0xcfef230cc88770a9}, /* 247 */
-	{0x39357a08e4a90145, 0x43eaebcffaa94cd3}, /* 248 */
-	{0x23c16c458ee9a0cb, 0x4a72d361fca9d004}, /* 249 */
-	{0x2cb1c756f2a408fe, 0x1d0f883a7bd44405}, /* 250 */
-	{0x37de392caf4d0b3d, 0xa4536a491ac95506}, /* 251 */
-	{0x22eae3bbed902706, 0x86b4226db0bdd524}, /* 252 */
-	{0x2ba59caae8f430c8, 0x28612b091ced4a6d}, /* 253 */
-	{0x368f03d5a3313cfa, 0x327975cb64289d08}, /* 254 */
-	{0x2219626585fec61c, 0x5f8be99f1e996225}, /* 255 */
-	{0x2a9fbafee77e77a3, 0x776ee406e63fbaae}, /* 256 */
-	{0x3547a9bea15e158c, 0x554a9d089fcfa95a}, /* 257 */
-	{0x214cca1724dacd77, 0xb54ea22563e1c9d8}, /* 258 */
-	{0x299ffc9cee1180d5, 0xa2a24aaebcda3c4e}, /* 259 */
-	{0x3407fbc42995e10b, 0x0b4add5a6c10cb62}, /* 260 */
-	{0x2084fd5a99fdaca6, 0xe70eca58838a7f1d}, /* 261 */
-	{0x28a63cb1407d17d0, 0xa0d27ceea46d1ee4}, /* 262 */
-	{0x32cfcbdd909c5dc4, 0xc9071c2a4d88669d}, /* 263 */
-	{0x3f83bed4f4c37535, 0xfb48e334e0ea8045}, /* 264 */
-	{0x27b2574518fa2941, 0xbd0d8e010c92902b}, /* 265 */
-	{0x319eed165f38b392, 0x2c50f1814fb73436}, /* 266 */
-	{0x3e06a85bf706e076, 0xb7652de1a3a50143}, /* 267 */
-	{0x26c429397a644c4a, 0x329f3cad064720ca}, /* 268 */
-	{0x30753387d8fd5f5c, 0xbf470bd847d8e8fd}, /* 269 */
-	{0x3c928069cf3cb733, 0xef18cece59cf233c}, /* 270 */
-	{0x25db90422185f280, 0x756f8140f8217605}, /* 271 */
-	{0x2f527452a9e76f20, 0x92cb61913629d387}, /* 272 */
-	{0x3b27116754614ae8, 0xb77e39f583b44868}, /* 273 */
-	{0x24f86ae094bcced1, 0x72aee4397250ad41}, /* 274 */
-	{0x2e368598b9ec0285, 0xcf5a9d47cee4d891}, /* 275 */
-	{0x39c426fee8670327, 0x43314499c29e0eb6}, /* 276 */
-	{0x241a985f514061f8, 0x89fecae019a2c932}, /* 277 */
-	{0x2d213e7725907a76, 0xac7e7d98200b7b7e}, /* 278 */
-	{0x38698e14eef49914, 0x579e1cfe280e5a5d}, /* 279 */
-	{0x2341f8cd1558dfac, 0xb6c2d21ed908f87b}, /* 280 */
-	{0x2c1277005aaf1797, 0xe47386a68f4b3699}, /* 281 */
-	{0x371714c0715add7d, 0xdd906850331e043f}, /* 282 */
-	{0x226e6cf846d8ca6e, 0xaa7a41321ff2c2a8}, /* 283 */
-	{0x2b0a0836588efd0a, 0x5518d17ea7ef7352}, /* 284 */
-	{0x35cc8a43eeb2bc4c, 0xea5f05de51eb5026}, /* 285 */
-	{0x219fd66a752fb5b0, 0x127b63aaf3331218}, /* 286 */
-	{0x2a07cc05127ba31c, 0x171a3c95afffd69e}, /* 287 */
-	{0x3489bf06571a8be3, 0x1ce0cbbb1bffcc45}, /* 288 */
-	{0x20d61763f670976d, 0xf20c7f54f17fdfab}, /* 289 */
-	{0x290b9d3cf40cbd49, 0x6e8f9f2a2ddfd796}, /* 290 */
-	{0x334e848c310fec9b, 0xca3386f4b957cd7b}, /* 291 */
-	{0x201112d79ea9f3e1, 0x5e603458f3d6e06d}, /* 292 */
-	{0x2815578d865470d9, 0xb5f8416f30cc9888}, /* 293 */
-	{0x321aad70e7e98d10, 0x237651cafcffbeaa}, /* 294 */
-	{0x3ea158cd21e3f054, 0x2c53e63dbc3fae55}, /* 295 */
-	{0x2724d780352e7634, 0x9bb46fe695a7ccf5}, /* 296 */
-	{0x30ee0d60427a13c1, 0xc2a18be03b11c033}, /* 297 */
-	{0x3d2990b8531898b2, 0x3349eed849d6303f}, /* 298 */
-	{0x2639fa7333ef5f6f, 0x600e35472e25de28}, /* 299 */
-	{0x2fc8791000eb374b, 0x3811c298f9af55b1}, /* 300 */
-	{0x3bba97540126051e, 0x0616333f381b2b1e}, /* 301 */
-	{0x25549e9480b7c332, 0xc3cde0078310faf3}, /* 302 */
-	{0x2ea9c639a0e5b3ff, 0x74c1580963d539af}, /* 303 */
-	{0x3a5437c8091f20ff, 0x51f1ae0bbcca881b}, /* 304 */
-	{0x2474a2dd05b3749f, 0x93370cc755fe9511}, /* 305 */
-	{0x2d91cb94472051c7, 0x7804cff92b7e3a55}, /* 306 */
-	{0x38f63e7958e86639, 0x560603f7765dc8ea}, /* 307 */
-	{0x2399e70bd7913fe3, 0xd5c3c27aa9fa9d93}, /* 308 */
-	{0x2c8060cecd758fdc, 0xcb34b319547944f7}, /* 309 */
-	{0x37a0790280d2f3d3, 0xfe01dfdfa9979635}, /* 310 */
-	{0x22c44ba19083d864, 0x7ec12bebc9febde1}, /* 311 */
-	{0x2b755e89f4a4ce7d, 0x9e7176e6bc7e6d59}, /* 312 */
-	{0x3652b62c71ce021d, 0x060dd4a06b9e08b0}, /* 313 */
-	{0x21f3b1dbc720c152, 0x23c8a4e44342c56e}, /* 314 */
-	{0x2a709e52b8e8f1a6, 0xacbace1d541376c9}, /* 315 */
-	{0x350cc5e767232e10, 0x57e981a4a918547b}, /* 316 */
-	{0x2127fbb0a075fcca, 0x36f1f106e9af34cd}, /* 317 */
-	{0x2971fa9cc8937bfc, 0xc4ae6d48a41b0201}, /* 318 */
-	{0x33ce7943fab85afb, 0xf5da089acd21c281}, /* 319 */
-	{0x20610bca7cb338dd, 0x79a84560c0351991}, /* 320 */
-	{0x28794ebd1be00714, 0xd81256b8f0425ff5}, /* 321 */
-	{0x3297a26c62d808da, 0x0e16ec672c52f7f2}, /* 322 */
-	{0x3f3d8b077b8e0b10, 0x919ca780f767b5ee}, /* 323 */
-	{0x278676e4ad38c6ea, 0x5b01e8b09aa0d1b5}, /* 324 */
+	{0xff77b1fcbebcdc4f, 0x25e8e89c13bb0f7b}, /* -292 */
+	{0x9faacf3df73609b1, 0x77b191618c54e9ad}, /* -291 */
+	{0xc795830d75038c1d, 0xd59df5b9ef6a2418}, /* -290 */
+	{0xf97ae3d0d2446f25, 0x4b0573286b44ad1e}, /* -289 */
+	{0x9becce62836ac577, 0x4ee367f9430aec33}, /* -288 */
+	{0xc2e801fb244576d5, 0x229c41f793cda740}, /* -287 */
+	{0xf3a20279ed56d48a, 0x6b43527578c11110}, /* -286 */
+	{0x9845418c345644d6, 0x830a13896b78aaaa}, /* -285 */
+	{0xbe5691ef416bd60c, 0x23cc986bc656d554}, /* -284 */
+	{0xedec366b11c6cb8f, 0x2cbfbe86b7ec8aa9}, /* -283 */
+	{0x94b3a202eb1c3f39, 0x7bf7d71432f3d6aa}, /* -282 */
+	{0xb9e08a83a5e34f07, 0xdaf5ccd93fb0cc54}, /* -281 */
+	{0xe858ad248f5c22c9, 0xd1b3400f8f9cff69}, /* -280 */
+	{0x91376c36d99995be, 0x23100809b9c21fa2}, /* -279 */
+	{0xb58547448ffffb2d, 0xabd40a0c2832a78b}, /* -278 */
+	{0xe2e69915b3fff9f9, 0x16c90c8f323f516d}, /* -277 */
+	{0x8dd01fad907ffc3b, 0xae3da7d97f6792e4}, /* -276 */
+	{0xb1442798f49ffb4a, 0x99cd11cfdf41779d}, /* -275 */
+	{0xdd95317f31c7fa1d, 0x40405643d711d584}, /* -274 */
+	{0x8a7d3eef7f1cfc52, 0x482835ea666b2573}, /* -273 */
+	{0xad1c8eab5ee43b66, 0xda3243650005eed0}, /* -272 */
+	{0xd863b256369d4a40, 0x90bed43e40076a83}, /* -271 */
+	{0x873e4f75e2224e68, 0x5a7744a6e804a292}, /* -270 */
+	{0xa90de3535aaae202, 0x711515d0a205cb37}, /* -269 */
+	{0xd3515c2831559a83, 0x0d5a5b44ca873e04}, /* -268 */
+	{0x8412d9991ed58091, 0xe858790afe9486c3}, /* -267 */
+	{0xa5178fff668ae0b6, 0x626e974dbe39a873}, /* -266 */
+	{0xce5d73ff402d98e3, 0xfb0a3d212dc81290}, /* -265 */
+	{0x80fa687f881c7f8e, 0x7ce66634bc9d0b9a}, /* -264 */
+	{0xa139029f6a239f72, 0x1c1fffc1ebc44e81}, /* -263 */
+	{0xc987434744ac874e, 0xa327ffb266b56221}, /* -262 */
+	{0xfbe9141915d7a922, 0x4bf1ff9f0062baa9}, /* -261 */
+	{0x9d71ac8fada6c9b5, 0x6f773fc3603db4aa}, /* -260 */
+	{0xc4ce17b399107c22, 0xcb550fb4384d21d4}, /* -259 */
+	{0xf6019da07f549b2b, 0x7e2a53a146606a49}, /* -258 */
+	{0x99c102844f94e0fb, 0x2eda7444cbfc426e}, /* -257 */
+	{0xc0314325637a1939, 0xfa911155fefb5309}, /* -256 */
+	{0xf03d93eebc589f88, 0x793555ab7eba27cb}, /* -255 */
+	{0x96267c7535b763b5, 0x4bc1558b2f3458df}, /* -254 */
+	{0xbbb01b9283253ca2, 0x9eb1aaedfb016f17}, /* -253 */
+	{0xea9c227723ee8bcb, 0x465e15a979c1cadd}, /* -252 */
+	{0x92a1958a7675175f, 0x0bfacd89ec191eca}, /* -251 */
+	{0xb749faed14125d36, 0xcef980ec671f667c}, /* -250 */
+	{0xe51c79a85916f484, 0x82b7e12780e7401b}, /* -249 */
+	{0x8f31cc0937ae58d2, 0xd1b2ecb8b0908811}, /* -248 */
+	{0xb2fe3f0b8599ef07, 0x861fa7e6dcb4aa16}, /* -247 */
+	{0xdfbdcece67006ac9, 0x67a791e093e1d49b}, /* -246 */
+	{0x8bd6a141006042bd, 0xe0c8bb2c5c6d24e1}, /* -245 */
+	{0xaecc49914078536d, 0x58fae9f773886e19}, /* -244 */
+	{0xda7f5bf590966848, 0xaf39a475506a899f}, /* -243 */
+	{0x888f99797a5e012d, 0x6d8406c952429604}, /* -242 */
+	{0xaab37fd7d8f58178, 0xc8e5087ba6d33b84}, /* -241 */
+	{0xd5605fcdcf32e1d6, 0xfb1e4a9a90880a65}, /* -240 */
+	{0x855c3be0a17fcd26, 0x5cf2eea09a550680}, /* -239 */
+	{0xa6b34ad8c9dfc06f, 0xf42faa48c0ea481f}, /* -238 */
+	{0xd0601d8efc57b08b, 0xf13b94daf124da27}, /* -237 */
+	{0x823c12795db6ce57, 0x76c53d08d6b70859}, /* -236 */
+	{0xa2cb1717b52481ed, 0x54768c4b0c64ca6f}, /* -235 */
+	{0xcb7ddcdda26da268, 0xa9942f5dcf7dfd0a}, /* -234 */
+	{0xfe5d54150b090b02, 0xd3f93b35435d7c4d}, /* -233 */
+	{0x9efa548d26e5a6e1, 0xc47bc5014a1a6db0}, /* -232 */
+	{0xc6b8e9b0709f109a, 0x359ab6419ca1091c}, /* -231 */
+	{0xf867241c8cc6d4c0, 0xc30163d203c94b63}, /* -230 */
+	{0x9b407691d7fc44f8, 0x79e0de63425dcf1e}, /* -229 */
+	{0xc21094364dfb5636, 0x985915fc12f542e5}, /* -228 */
+	{0xf294b943e17a2bc4, 0x3e6f5b7b17b2939e}, /* -227 */
+	{0x979cf3ca6cec5b5a, 0xa705992ceecf9c43}, /* -226 */
+	{0xbd8430bd08277231, 0x50c6ff782a838354}, /* -225 */
+	{0xece53cec4a314ebd, 0xa4f8bf5635246429}, /* -224 */
+	{0x940f4613ae5ed136, 0x871b7795e136be9a}, /* -223 */
+	{0xb913179899f68584, 0x28e2557b59846e40}, /* -222 */
+	{0xe757dd7ec07426e5, 0x331aeada2fe589d0}, /* -221 */
+	{0x9096ea6f3848984f, 0x3ff0d2c85def7622}, /* -220 */
+	{0xb4bca50b065abe63, 0x0fed077a756b53aa}, /* -219 */
+	{0xe1ebce4dc7f16dfb, 0xd3e8495912c62895}, /* -218 */
+	{0x8d3360f09cf6e4bd, 0x64712dd7abbbd95d}, /* -217 */
+	{0xb080392cc4349dec, 0xbd8d794d96aacfb4}, /* -216 */
+	{0xdca04777f541c567, 0xecf0d7a0fc5583a1}, /* -215 */
+	{0x89e42caaf9491b60, 0xf41686c49db57245}, /* -214 */
+	{0xac5d37d5b79b6239, 0x311c2875c522ced6}, /* -213 */
+	{0xd77485cb25823ac7, 0x7d633293366b828c}, /* -212 */
+	{0x86a8d39ef77164bc, 0xae5dff9c02033198}, /* -211 */
+	{0xa8530886b54dbdeb, 0xd9f57f830283fdfd}, /* -210 */
+	{0xd267caa862a12d66, 0xd072df63c324fd7c}, /* -209 */
+	{0x8380dea93da4bc60, 0x4247cb9e59f71e6e}, /* -208 */
+	{0xa46116538d0deb78, 0x52d9be85f074e609}, /* -207 */
+	{0xcd795be870516656, 0x67902e276c921f8c}, /* -206 */
+	{0x806bd9714632dff6, 0x00ba1cd8a3db53b7}, /* -205 */
+	{0xa086cfcd97bf97f3, 0x80e8a40eccd228a5}, /* -204 */
+	{0xc8a883c0fdaf7df0, 0x6122cd128006b2ce}, /* -203 */
+	{0xfad2a4b13d1b5d6c, 0x796b805720085f82}, /* -202 */
+	{0x9cc3a6eec6311a63, 0xcbe3303674053bb1}, /* -201 */
+	{0xc3f490aa77bd60fc, 0xbedbfc4411068a9d}, /* -200 */
+	{0xf4f1b4d515acb93b, 0xee92fb5515482d45}, /* -199 */
+	{0x991711052d8bf3c5, 0x751bdd152d4d1c4b}, /* -198 */
+	{0xbf5cd54678eef0b6, 0xd262d45a78a0635e}, /* -197 */
+	{0xef340a98172aace4, 0x86fb897116c87c35}, /* -196 */
+	{0x9580869f0e7aac0e, 0xd45d35e6ae3d4da1}, /* -195 */
+	{0xbae0a846d2195712, 0x8974836059cca10a}, /* -194 */
+	{0xe998d258869facd7, 0x2bd1a438703fc94c}, /* -193 */
+	{0x91ff83775423cc06, 0x7b6306a34627ddd0}, /* -192 */
+	{0xb67f6455292cbf08, 0x1a3bc84c17b1d543}, /* -191 */
+	{0xe41f3d6a7377eeca, 0x20caba5f1d9e4a94}, /* -190 */
+	{0x8e938662882af53e, 0x547eb47b7282ee9d}, /* -189 */
+	{0xb23867fb2a35b28d, 0xe99e619a4f23aa44}, /* -188 */
+	{0xdec681f9f4c31f31, 0x6405fa00e2ec94d5}, /* -187 */
+	{0x8b3c113c38f9f37e, 0xde83bc408dd3dd05}, /* -186 */
+	{0xae0b158b4738705e, 0x9624ab50b148d446}, /* -185 */
+	{0xd98ddaee19068c76, 0x3badd624dd9b0958}, /* -184 */
+	{0x87f8a8d4cfa417c9, 0xe54ca5d70a80e5d7}, /* -183 */
+	{0xa9f6d30a038d1dbc, 0x5e9fcf4ccd211f4d}, /* -182 */
+	{0xd47487cc8470652b, 0x7647c32000696720}, /* -181 */
+	{0x84c8d4dfd2c63f3b, 0x29ecd9f40041e074}, /* -180 */
+	{0xa5fb0a17c777cf09, 0xf468107100525891}, /* -179 */
+	{0xcf79cc9db955c2cc, 0x7182148d4066eeb5}, /* -178 */
+	{0x81ac1fe293d599bf, 0xc6f14cd848405531}, /* -177 */
+	{0xa21727db38cb002f, 0xb8ada00e5a506a7d}, /* -176 */
+	{0xca9cf1d206fdc03b, 0xa6d90811f0e4851d}, /* -175 */
+	{0xfd442e4688bd304a, 0x908f4a166d1da664}, /* -174 */
+	{0x9e4a9cec15763e2e, 0x9a598e4e043287ff}, /* -173 */
+	{0xc5dd44271ad3cdba, 0x40eff1e1853f29fe}, /* -172 */
+	{0xf7549530e188c128, 0xd12bee59e68ef47d}, /* -171 */
+	{0x9a94dd3e8cf578b9, 0x82bb74f8301958cf}, /* -170 */
+	{0xc13a148e3032d6e7, 0xe36a52363c1faf02}, /* -169 */
+	{0xf18899b1bc3f8ca1, 0xdc44e6c3cb279ac2}, /* -168 */
+	{0x96f5600f15a7b7e5, 0x29ab103a5ef8c0ba}, /* -167 */
+	{0xbcb2b812db11a5de, 0x7415d448f6b6f0e8}, /* -166 */
+	{0xebdf661791d60f56, 0x111b495b3464ad22}, /* -165 */
+	{0x936b9fcebb25c995, 0xcab10dd900beec35}, /* -164 */
+	{0xb84687c269ef3bfb, 0x3d5d514f40eea743}, /* -163 */
+	{0xe65829b3046b0afa, 0x0cb4a5a3112a5113}, /* -162 */
+	{0x8ff71a0fe2c2e6dc, 0x47f0e785eaba72ac}, /* -161 */
+	{0xb3f4e093db73a093, 0x59ed216765690f57}, /* -160 */
+	{0xe0f218b8d25088b8, 0x306869c13ec3532d}, /* -159 */
+	{0x8c974f7383725573, 0x1e414218c73a13fc}, /* -158 */
+	{0xafbd2350644eeacf, 0xe5d1929ef90898fb}, /* -157 */
+	{0xdbac6c247d62a583, 0xdf45f746b74abf3a}, /* -156 */
+	{0x894bc396ce5da772, 0x6b8bba8c328eb784}, /* -155 */
+	{0xab9eb47c81f5114f, 0x066ea92f3f326565}, /* -154 */
+	{0xd686619ba27255a2, 0xc80a537b0efefebe}, /* -153 */
+	{0x8613fd0145877585, 0xbd06742ce95f5f37}, /* -152 */
+	{0xa798fc4196e952e7, 0x2c48113823b73705}, /* -151 */
+	{0xd17f3b51fca3a7a0, 0xf75a15862ca504c6}, /* -150 */
+	{0x82ef85133de648c4, 0x9a984d73dbe722fc}, /* -149 */
+	{0xa3ab66580d5fdaf5, 0xc13e60d0d2e0ebbb}, /* -148 */
+	{0xcc963fee10b7d1b3, 0x318df905079926a9}, /* -147 */
+	{0xffbbcfe994e5c61f, 0xfdf17746497f7053}, /* -146 */
+	{0x9fd561f1fd0f9bd3, 0xfeb6ea8bedefa634}, /* -145 */
+	{0xc7caba6e7c5382c8, 0xfe64a52ee96b8fc1}, /* -144 */
+	{0xf9bd690a1b68637b, 0x3dfdce7aa3c673b1}, /* -143 */
+	{0x9c1661a651213e2d, 0x06bea10ca65c084f}, /* -142 */
+	{0xc31bfa0fe5698db8, 0x486e494fcff30a63}, /* -141 */
+	{0xf3e2f893dec3f126, 0x5a89dba3c3efccfb}, /* -140 */
+	{0x986ddb5c6b3a76b7, 0xf89629465a75e01d}, /* -139 */
+	{0xbe89523386091465, 0xf6bbb397f1135824}, /* -138 */
+	{0xee2ba6c0678b597f, 0x746aa07ded582e2d}, /* -137 */
+	{0x94db483840b717ef, 0xa8c2a44eb4571cdd}, /* -136 */
+	{0xba121a4650e4ddeb, 0x92f34d62616ce414}, /* -135 */
+	{0xe896a0d7e51e1566, 0x77b020baf9c81d18}, /* -134 */
+	{0x915e2486ef32cd60, 0x0ace1474dc1d122f}, /* -133 */
+	{0xb5b5ada8aaff80b8, 0x0d819992132456bb}, /* -132 */
+	{0xe3231912d5bf60e6, 0x10e1fff697ed6c6a}, /* -131 */
+	{0x8df5efabc5979c8f, 0xca8d3ffa1ef463c2}, /* -130 */
+	{0xb1736b96b6fd83b3, 0xbd308ff8a6b17cb3}, /* -129 */
+	{0xddd0467c64bce4a0, 0xac7cb3f6d05ddbdf}, /* -128 */
+	{0x8aa22c0dbef60ee4, 0x6bcdf07a423aa96c}, /* -127 */
+	{0xad4ab7112eb3929d, 0x86c16c98d2c953c7}, /* -126 */
+	{0xd89d64d57a607744, 0xe871c7bf077ba8b8}, /* -125 */
+	{0x87625f056c7c4a8b, 0x11471cd764ad4973}, /* -124 */
+	{0xa93af6c6c79b5d2d, 0xd598e40d3dd89bd0}, /* -123 */
+	{0xd389b47879823479, 0x4aff1d108d4ec2c4}, /* -122 */
+	{0x843610cb4bf160cb, 0xcedf722a585139bb}, /* -121 */
+	{0xa54394fe1eedb8fe, 0xc2974eb4ee658829}, /* -120 */
+	{0xce947a3da6a9273e, 0x733d226229feea33}, /* -119 */
+	{0x811ccc668829b887, 0x0806357d5a3f5260}, /* -118 */
+	{0xa163ff802a3426a8, 0xca07c2dcb0cf26f8}, /* -117 */
+	{0xc9bcff6034c13052, 0xfc89b393dd02f0b6}, /* -116 */
+	{0xfc2c3f3841f17c67, 0xbbac2078d443ace3}, /* -115 */
+	{0x9d9ba7832936edc0, 0xd54b944b84aa4c0e}, /* -114 */
+	{0xc5029163f384a931, 0x0a9e795e65d4df12}, /* -113 */
+	{0xf64335bcf065d37d, 0x4d4617b5ff4a16d6}, /* -112 */
+	{0x99ea0196163fa42e, 0x504bced1bf8e4e46}, /* -111 */
+	{0xc06481fb9bcf8d39, 0xe45ec2862f71e1d7}, /* -110 */
+	{0xf07da27a82c37088, 0x5d767327bb4e5a4d}, /* -109 */
+	{0x964e858c91ba2655, 0x3a6a07f8d510f870}, /* -108 */
+	{0xbbe226efb628afea, 0x890489f70a55368c}, /* -107 */
+	{0xeadab0aba3b2dbe5, 0x2b45ac74ccea842f}, /* -106 */
+	{0x92c8ae6b464fc96f, 0x3b0b8bc90012929e}, /* -105 */
+	{0xb77ada0617e3bbcb, 0x09ce6ebb40173745}, /* -104 */
+	{0xe55990879ddcaabd, 0xcc420a6a101d0516}, /* -103 */
+	{0x8f57fa54c2a9eab6, 0x9fa946824a12232e}, /* -102 */
+	{0xb32df8e9f3546564, 0x47939822dc96abfa}, /* -101 */
+	{0xdff9772470297ebd, 0x59787e2b93bc56f8}, /* -100 */
+	{0x8bfbea76c619ef36, 0x57eb4edb3c55b65b}, /* -99 */
+	{0xaefae51477a06b03, 0xede622920b6b23f2}, /* -98 */
+	{0xdab99e59958885c4, 0xe95fab368e45ecee}, /* -97 */
+	{0x88b402f7fd75539b, 0x11dbcb0218ebb415}, /* -96 */
+	{0xaae103b5fcd2a881, 0xd652bdc29f26a11a}, /* -95 */
+	{0xd59944a37c0752a2, 0x4be76d3346f04960}, /* -94 */
+	{0x857fcae62d8493a5, 0x6f70a4400c562ddc}, /* -93 */
+	{0xa6dfbd9fb8e5b88e, 0xcb4ccd500f6bb953}, /* -92 */
+	{0xd097ad07a71f26b2, 0x7e2000a41346a7a8}, /* -91 */
+	{0x825ecc24c873782f, 0x8ed400668c0c28c9}, /* -90 */
+	{0xa2f67f2dfa90563b, 0x728900802f0f32fb}, /* -89 */
+	{0xcbb41ef979346bca, 0x4f2b40a03ad2ffba}, /* -88 */
+	{0xfea126b7d78186bc, 0xe2f610c84987bfa9}, /* -87 */
+	{0x9f24b832e6b0f436, 0x0dd9ca7d2df4d7ca}, /* -86 */
+	{0xc6ede63fa05d3143, 0x91503d1c79720dbc}, /* -85 */
+	{0xf8a95fcf88747d94, 0x75a44c6397ce912b}, /* -84 */
+	{0x9b69dbe1b548ce7c, 0xc986afbe3ee11abb}, /* -83 */
+	{0xc24452da229b021b, 0xfbe85badce996169}, /* -82 */
+	{0xf2d56790ab41c2a2, 0xfae27299423fb9c4}, /* -81 */
+	{0x97c560ba6b0919a5, 0xdccd879fc967d41b}, /* -80 */
+	{0xbdb6b8e905cb600f, 0x5400e987bbc1c921}, /* -79 */
+	{0xed246723473e3813, 0x290123e9aab23b69}, /* -78 */
+	{0x9436c0760c86e30b, 0xf9a0b6720aaf6522}, /* -77 */
+	{0xb94470938fa89bce, 0xf808e40e8d5b3e6a}, /* -76 */
+	{0xe7958cb87392c2c2, 0xb60b1d1230b20e05}, /* -75 */
+	{0x90bd77f3483bb9b9, 0xb1c6f22b5e6f48c3}, /* -74 */
+	{0xb4ecd5f01a4aa828, 0x1e38aeb6360b1af4}, /* -73 */
+	{0xe2280b6c20dd5232, 0x25c6da63c38de1b1}, /* -72 */
+	{0x8d590723948a535f, 0x579c487e5a38ad0f}, /* -71 */
+	{0xb0af48ec79ace837, 0x2d835a9df0c6d852}, /* -70 */
+	{0xdcdb1b2798182244, 0xf8e431456cf88e66}, /* -69 */
+	{0x8a08f0f8bf0f156b, 0x1b8e9ecb641b5900}, /* -68 */
+	{0xac8b2d36eed2dac5, 0xe272467e3d222f40}, /* -67 */
+	{0xd7adf884aa879177, 0x5b0ed81dcc6abb10}, /* -66 */
+	{0x86ccbb52ea94baea, 0x98e947129fc2b4ea}, /* -65 */
+	{0xa87fea27a539e9a5, 0x3f2398d747b36225}, /* -64 */
+	{0xd29fe4b18e88640e, 0x8eec7f0d19a03aae}, /* -63 */
+	{0x83a3eeeef9153e89, 0x1953cf68300424ad}, /* -62 */
+	{0xa48ceaaab75a8e2b, 0x5fa8c3423c052dd8}, /* -61 */
+	{0xcdb02555653131b6, 0x3792f412cb06794e}, /* -60 */
+	{0x808e17555f3ebf11, 0xe2bbd88bbee40bd1}, /* -59 */
+	{0xa0b19d2ab70e6ed6, 0x5b6aceaeae9d0ec5}, /* -58 */
+	{0xc8de047564d20a8b, 0xf245825a5a445276}, /* -57 */
+	{0xfb158592be068d2e, 0xeed6e2f0f0d56713}, /* -56 */
+	{0x9ced737bb6c4183d, 0x55464dd69685606c}, /* -55 */
+	{0xc428d05aa4751e4c, 0xaa97e14c3c26b887}, /* -54 */
+	{0xf53304714d9265df, 0xd53dd99f4b3066a9}, /* -53 */
+	{0x993fe2c6d07b7fab, 0xe546a8038efe402a}, /* -52 */
+	{0xbf8fdb78849a5f96, 0xde98520472bdd034}, /* -51 */
+	{0xef73d256a5c0f77c, 0x963e66858f6d4441}, /* -50 */
+	{0x95a8637627989aad, 0xdde7001379a44aa9}, /* -49 */
+	{0xbb127c53b17ec159, 0x5560c018580d5d53}, /* -48 */
+	{0xe9d71b689dde71af, 0xaab8f01e6e10b4a7}, /* -47 */
+	{0x9226712162ab070d, 0xcab3961304ca70e9}, /* -46 */
+	{0xb6b00d69bb55c8d1, 0x3d607b97c5fd0d23}, /* -45 */
+	{0xe45c10c42a2b3b05, 0x8cb89a7db77c506b}, /* -44 */
+	{0x8eb98a7a9a5b04e3, 0x77f3608e92adb243}, /* -43 */
+	{0xb267ed1940f1c61c, 0x55f038b237591ed4}, /* -42 */
+	{0xdf01e85f912e37a3, 0x6b6c46dec52f6689}, /* -41 */
+	{0x8b61313bbabce2c6, 0x2323ac4b3b3da016}, /* -40 */
+	{0xae397d8aa96c1b77, 0xabec975e0a0d081b}, /* -39 */
+	{0xd9c7dced53c72255, 0x96e7bd358c904a22}, /* -38 */
+	{0x881cea14545c7575, 0x7e50d64177da2e55}, /* -37 */
+	{0xaa242499697392d2, 0xdde50bd1d5d0b9ea}, /* -36 */
+	{0xd4ad2dbfc3d07787, 0x955e4ec64b44e865}, /* -35 */
+	{0x84ec3c97da624ab4, 0xbd5af13bef0b113f}, /* -34 */
+	{0xa6274bbdd0fadd61, 0xecb1ad8aeacdd58f}, /* -33 */
+	{0xcfb11ead453994ba, 0x67de18eda5814af3}, /* -32 */
+	{0x81ceb32c4b43fcf4, 0x80eacf948770ced8}, /* -31 */
+	{0xa2425ff75e14fc31, 0xa1258379a94d028e}, /* -30 */
+	{0xcad2f7f5359a3b3e, 0x096ee45813a04331}, /* -29 */
+	{0xfd87b5f28300ca0d, 0x8bca9d6e188853fd}, /* -28 */
+	{0x9e74d1b791e07e48, 0x775ea264cf55347e}, /* -27 */
+	{0xc612062576589dda, 0x95364afe032a819e}, /* -26 */
+	{0xf79687aed3eec551, 0x3a83ddbd83f52205}, /* -25 */
+	{0x9abe14cd44753b52, 0xc4926a9672793543}, /* -24 */
+	{0xc16d9a0095928a27, 0x75b7053c0f178294}, /* -23 */
+	{0xf1c90080baf72cb1, 0x5324c68b12dd6339}, /* -22 */
+	{0x971da05074da7bee, 0xd3f6fc16ebca5e04}, /* -21 */
+	{0xbce5086492111aea, 0x88f4bb1ca6bcf585}, /* -20 */
+	{0xec1e4a7db69561a5, 0x2b31e9e3d06c32e6}, /* -19 */
+	{0x9392ee8e921d5d07, 0x3aff322e62439fd0}, /* -18 */
+	{0xb877aa3236a4b449, 0x09befeb9fad487c3}, /* -17 */
+	{0xe69594bec44de15b, 0x4c2ebe687989a9b4}, /* -16 */
+	{0x901d7cf73ab0acd9, 0x0f9d37014bf60a11}, /* -15 */
+	{0xb424dc35095cd80f, 0x538484c19ef38c95}, /* -14 */
+	{0xe12e13424bb40e13, 0x2865a5f206b06fba}, /* -13 */
+	{0x8cbccc096f5088cb, 0xf93f87b7442e45d4}, /* -12 */
+	{0xafebff0bcb24aafe, 0xf78f69a51539d749}, /* -11 */
+	{0xdbe6fecebdedd5be, 0xb573440e5a884d1c}, /* -10 */
+	{0x89705f4136b4a597, 0x31680a88f8953031}, /* -9 */
+	{0xabcc77118461cefc, 0xfdc20d2b36ba7c3e}, /* -8 */
+	{0xd6bf94d5e57a42bc, 0x3d32907604691b4d}, /* -7 */
+	{0x8637bd05af6c69b5, 0xa63f9a49c2c1b110}, /* -6 */
+	{0xa7c5ac471b478423, 0x0fcf80dc33721d54}, /* -5 */
+	{0xd1b71758e219652b, 0xd3c36113404ea4a9}, /* -4 */
+	{0x83126e978d4fdf3b, 0x645a1cac083126ea}, /* -3 */
+	{0xa3d70a3d70a3d70a, 0x3d70a3d70a3d70a4}, /* -2 */
+	{0xcccccccccccccccc, 0xcccccccccccccccd}, /* -1 */
+	{0x8000000000000000, 0x0000000000000000}, /* 0 */
+	{0xa000000000000000, 0x0000000000000000}, /* 1 */
+	{0xc800000000000000, 0x0000000000000000}, /* 2 */
+	{0xfa00000000000000, 0x0000000000000000}, /* 3 */
+	{0x9c40000000000000, 0x0000000000000000}, /* 4 */
+	{0xc350000000000000, 0x0000000000000000}, /* 5 */
+	{0xf424000000000000, 0x0000000000000000}, /* 6 */
+	{0x9896800000000000, 0x0000000000000000}, /* 7 */
+	{0xbebc200000000000, 0x0000000000000000}, /* 8 */
+	{0xee6b280000000000, 0x0000000000000000}, /* 9 */
+	{0x9502f90000000000, 0x0000000000000000}, /* 10 */
+	{0xba43b74000000000, 0x0000000000000000}, /* 11 */
+	{0xe8d4a51000000000, 0x0000000000000000}, /* 12 */
+	{0x9184e72a00000000, 0x0000000000000000}, /* 13 */
+	{0xb5e620f480000000, 0x0000000000000000}, /* 14 */
+	{0xe35fa931a0000000, 0x0000000000000000}, /* 15 */
+	{0x8e1bc9bf04000000, 0x0000000000000000}, /* 16 */
+	{0xb1a2bc2ec5000000, 0x0000000000000000}, /* 17 */
+	{0xde0b6b3a76400000, 0x0000000000000000}, /* 18 */
+	{0x8ac7230489e80000, 0x0000000000000000}, /* 19 */
+	{0xad78ebc5ac620000, 0x0000000000000000}, /* 20 */
+	{0xd8d726b7177a8000, 0x0000000000000000}, /* 21 */
+	{0x878678326eac9000, 0x0000000000000000}, /* 22 */
+	{0xa968163f0a57b400, 0x0000000000000000}, /* 23 */
+	{0xd3c21bcecceda100, 0x0000000000000000}, /* 24 */
+	{0x84595161401484a0, 0x0000000000000000}, /* 25 */
+	{0xa56fa5b99019a5c8, 0x0000000000000000}, /* 26 */
+	{0xcecb8f27f4200f3a, 0x0000000000000000}, /* 27 */
+	{0x813f3978f8940984, 0x4000000000000000}, /* 28 */
+	{0xa18f07d736b90be5, 0x5000000000000000}, /* 29 */
+	{0xc9f2c9cd04674ede, 0xa400000000000000}, /* 30 */
+	{0xfc6f7c4045812296, 0x4d00000000000000}, /* 31 */
+	{0x9dc5ada82b70b59d, 0xf020000000000000}, /* 32 */
+	{0xc5371912364ce305, 0x6c28000000000000}, /* 33 */
+	{0xf684df56c3e01bc6, 0xc732000000000000}, /* 34 */
+	{0x9a130b963a6c115c, 0x3c7f400000000000}, /* 35 */
+	{0xc097ce7bc90715b3, 0x4b9f100000000000}, /* 36 */
+	{0xf0bdc21abb48db20, 0x1e86d40000000000}, /* 37 */
+	{0x96769950b50d88f4, 0x1314448000000000}, /* 38 */
+	{0xbc143fa4e250eb31, 0x17d955a000000000}, /* 39 */
+	{0xeb194f8e1ae525fd, 0x5dcfab0800000000}, /* 40 */
+	{0x92efd1b8d0cf37be, 0x5aa1cae500000000}, /* 41 */
+	{0xb7abc627050305ad, 0xf14a3d9e40000000}, /* 42 */
+	{0xe596b7b0c643c719, 0x6d9ccd05d0000000}, /* 43 */
+	{0x8f7e32ce7bea5c6f, 0xe4820023a2000000}, /* 44 */
+	{0xb35dbf821ae4f38b, 0xdda2802c8a800000}, /* 45 */
+	{0xe0352f62a19e306e, 0xd50b2037ad200000}, /* 46 */
+	{0x8c213d9da502de45, 0x4526f422cc340000}, /* 47 */
+	{0xaf298d050e4395d6, 0x9670b12b7f410000}, /* 48 */
+	{0xdaf3f04651d47b4c, 0x3c0cdd765f114000}, /* 49 */
+	{0x88d8762bf324cd0f, 0xa5880a69fb6ac800}, /* 50 */
+	{0xab0e93b6efee0053, 0x8eea0d047a457a00}, /* 51 */
+	{0xd5d238a4abe98068, 0x72a4904598d6d880}, /* 52 */
+	{0x85a36366eb71f041, 0x47a6da2b7f864750}, /* 53 */
+	{0xa70c3c40a64e6c51, 0x999090b65f67d924}, /* 54 */
+	{0xd0cf4b50cfe20765, 0xfff4b4e3f741cf6d}, /* 55 */
+	{0x82818f1281ed449f, 0xbff8f10e7a8921a5}, /* 56 */
+	{0xa321f2d7226895c7, 0xaff72d52192b6a0e}, /* 57 */
+	{0xcbea6f8ceb02bb39, 0x9bf4f8a69f764491}, /* 58 */
+	{0xfee50b7025c36a08, 0x02f236d04753d5b5}, /* 59 */
+	{0x9f4f2726179a2245, 0x01d762422c946591}, /* 60 */
+	{0xc722f0ef9d80aad6, 0x424d3ad2b7b97ef6}, /* 61 */
+	{0xf8ebad2b84e0d58b, 0xd2e0898765a7deb3}, /* 62 */
+	{0x9b934c3b330c8577, 0x63cc55f49f88eb30}, /* 63 */
+	{0xc2781f49ffcfa6d5, 0x3cbf6b71c76b25fc}, /* 64 */
+	{0xf316271c7fc3908a, 0x8bef464e3945ef7b}, /* 65 */
+	{0x97edd871cfda3a56, 0x97758bf0e3cbb5ad}, /* 66 */
+	{0xbde94e8e43d0c8ec, 0x3d52eeed1cbea318}, /* 67 */
+	{0xed63a231d4c4fb27, 0x4ca7aaa863ee4bde}, /* 68 */
+	{0x945e455f24fb1cf8, 0x8fe8caa93e74ef6b}, /* 69 */
+	{0xb975d6b6ee39e436, 0xb3e2fd538e122b45}, /* 70 */
+	{0xe7d34c64a9c85d44, 0x60dbbca87196b617}, /* 71 */
+	{0x90e40fbeea1d3a4a, 0xbc8955e946fe31ce}, /* 72 */
+	{0xb51d13aea4a488dd, 0x6babab6398bdbe42}, /* 73 */
+	{0xe264589a4dcdab14, 0xc696963c7eed2dd2}, /* 74 */
+	{0x8d7eb76070a08aec, 0xfc1e1de5cf543ca3}, /* 75 */
+	{0xb0de65388cc8ada8, 0x3b25a55f43294bcc}, /* 76 */
+	{0xdd15fe86affad912, 0x49ef0eb713f39ebf}, /* 77 */
+	{0x8a2dbf142dfcc7ab, 0x6e3569326c784338}, /* 78 */
+	{0xacb92ed9397bf996, 0x49c2c37f07965405}, /* 79 */
+	{0xd7e77a8f87daf7fb, 0xdc33745ec97be907}, /* 80 */
+	{0x86f0ac99b4e8dafd, 0x69a028bb3ded71a4}, /* 81 */
+	{0xa8acd7c0222311bc, 0xc40832ea0d68ce0d}, /* 82 */
+	{0xd2d80db02aabd62b, 0xf50a3fa490c30191}, /* 83 */
+	{0x83c7088e1aab65db, 0x792667c6da79e0fb}, /* 84 */
+	{0xa4b8cab1a1563f52, 0x577001b891185939}, /* 85 */
+	{0xcde6fd5e09abcf26, 0xed4c0226b55e6f87}, /* 86 */
+	{0x80b05e5ac60b6178, 0x544f8158315b05b5}, /* 87 */
+	{0xa0dc75f1778e39d6, 0x696361ae3db1c722}, /* 88 */
+	{0xc913936dd571c84c, 0x03bc3a19cd1e38ea}, /* 89 */
+	{0xfb5878494ace3a5f, 0x04ab48a04065c724}, /* 90 */
+	{0x9d174b2dcec0e47b, 0x62eb0d64283f9c77}, /* 91 */
+	{0xc45d1df942711d9a, 0x3ba5d0bd324f8395}, /* 92 */
+	{0xf5746577930d6500, 0xca8f44ec7ee3647a}, /* 93 */
+	{0x9968bf6abbe85f20, 0x7e998b13cf4e1ecc}, /* 94 */
+	{0xbfc2ef456ae276e8, 0x9e3fedd8c321a67f}, /* 95 */
+	{0xefb3ab16c59b14a2, 0xc5cfe94ef3ea101f}, /* 96 */
+	{0x95d04aee3b80ece5, 0xbba1f1d158724a13}, /* 97 */
+	{0xbb445da9ca61281f, 0x2a8a6e45ae8edc98}, /* 98 */
+	{0xea1575143cf97226, 0xf52d09d71a3293be}, /* 99 */
+	{0x924d692ca61be758, 0x593c2626705f9c57}, /* 100 */
+	{0xb6e0c377cfa2e12e, 0x6f8b2fb00c77836d}, /* 101 */
+	{0xe498f455c38b997a, 0x0b6dfb9c0f956448}, /* 102 */
+	{0x8edf98b59a373fec, 0x4724bd4189bd5ead}, /* 103 */
+	{0xb2977ee300c50fe7, 0x58edec91ec2cb658}, /* 104 */
+	{0xdf3d5e9bc0f653e1, 0x2f2967b66737e3ee}, /* 105 */
+	{0x8b865b215899f46c, 0xbd79e0d20082ee75}, /* 106 */
+	{0xae67f1e9aec07187, 0xecd8590680a3aa12}, /* 107 */
+	{0xda01ee641a708de9, 0xe80e6f4820cc9496}, /* 108 */
+	{0x884134fe908658b2, 0x3109058d147fdcde}, /* 109 */
+	{0xaa51823e34a7eede, 0xbd4b46f0599fd416}, /* 110 */
+	{0xd4e5e2cdc1d1ea96, 0x6c9e18ac7007c91b}, /* 111 */
+	{0x850fadc09923329e, 0x03e2cf6bc604ddb1}, /* 112 */
+	{0xa6539930bf6bff45, 0x84db8346b786151d}, /* 113 */
+	{0xcfe87f7cef46ff16, 0xe612641865679a64}, /* 114 */
+	{0x81f14fae158c5f6e, 0x4fcb7e8f3f60c07f}, /* 115 */
+	{0xa26da3999aef7749, 0xe3be5e330f38f09e}, /* 116 */
+	{0xcb090c8001ab551c, 0x5cadf5bfd3072cc6}, /* 117 */
+	{0xfdcb4fa002162a63, 0x73d9732fc7c8f7f7}, /* 118 */
+	{0x9e9f11c4014dda7e, 0x2867e7fddcdd9afb}, /* 119 */
+	{0xc646d63501a1511d, 0xb281e1fd541501b9}, /* 120 */
+	{0xf7d88bc24209a565, 0x1f225a7ca91a4227}, /* 121 */
+	{0x9ae757596946075f, 0x3375788de9b06959}, /* 122 */
+	{0xc1a12d2fc3978937, 0x0052d6b1641c83af}, /* 123 */
+	{0xf209787bb47d6b84, 0xc0678c5dbd23a49b}, /* 124 */
+	{0x9745eb4d50ce6332, 0xf840b7ba963646e1}, /* 125 */
+	{0xbd176620a501fbff, 0xb650e5a93bc3d899}, /* 126 */
+	{0xec5d3fa8ce427aff, 0xa3e51f138ab4cebf}, /* 127 */
+	{0x93ba47c980e98cdf, 0xc66f336c36b10138}, /* 128 */
+	{0xb8a8d9bbe123f017, 0xb80b0047445d4185}, /* 129 */
+	{0xe6d3102ad96cec1d, 0xa60dc059157491e6}, /* 130 */
+	{0x9043ea1ac7e41392, 0x87c89837ad68db30}, /* 131 */
+	{0xb454e4a179dd1877, 0x29babe4598c311fc}, /* 132 */
+	{0xe16a1dc9d8545e94, 0xf4296dd6fef3d67b}, /* 133 */
+	{0x8ce2529e2734bb1d, 0x1899e4a65f58660d}, /* 134 */
+	{0xb01ae745b101e9e4, 0x5ec05dcff72e7f90}, /* 135 */
+	{0xdc21a1171d42645d, 0x76707543f4fa1f74}, /* 136 */
+	{0x899504ae72497eba, 0x6a06494a791c53a9}, /* 137 */
+	{0xabfa45da0edbde69, 0x0487db9d17636893}, /* 138 */
+	{0xd6f8d7509292d603, 0x45a9d2845d3c42b7}, /* 139 */
+	{0x865b86925b9bc5c2, 0x0b8a2392ba45a9b3}, /* 140 */
+	{0xa7f26836f282b732, 0x8e6cac7768d7141f}, /* 141 */
+	{0xd1ef0244af2364ff, 0x3207d795430cd927}, /* 142 */
+	{0x8335616aed761f1f, 0x7f44e6bd49e807b9}, /* 143 */
+	{0xa402b9c5a8d3a6e7, 0x5f16206c9c6209a7}, /* 144 */
+	{0xcd036837130890a1, 0x36dba887c37a8c10}, /* 145 */
+	{0x802221226be55a64, 0xc2494954da2c978a}, /* 146 */
+	{0xa02aa96b06deb0fd, 0xf2db9baa10b7bd6d}, /* 147 */
+	{0xc83553c5c8965d3d, 0x6f92829494e5acc8}, /* 148 */
+	{0xfa42a8b73abbf48c, 0xcb772339ba1f17fa}, /* 149 */
+	{0x9c69a97284b578d7, 0xff2a760414536efc}, /* 150 */
+	{0xc38413cf25e2d70d, 0xfef5138519684abb}, /* 151 */
+	{0xf46518c2ef5b8cd1, 0x7eb258665fc25d6a}, /* 152 */
+	{0x98bf2f79d5993802, 0xef2f773ffbd97a62}, /* 153 */
+	{0xbeeefb584aff8603, 0xaafb550ffacfd8fb}, /* 154 */
+	{0xeeaaba2e5dbf6784, 0x95ba2a53f983cf39}, /* 155 */
+	{0x952ab45cfa97a0b2, 0xdd945a747bf26184}, /* 156 */
+	{0xba756174393d88df, 0x94f971119aeef9e5}, /* 157 */
+	{0xe912b9d1478ceb17, 0x7a37cd5601aab85e}, /* 158 */
+	{0x91abb422ccb812ee, 0xac62e055c10ab33b}, /* 159 */
+	{0xb616a12b7fe617aa, 0x577b986b314d600a}, /* 160 */
+	{0xe39c49765fdf9d94, 0xed5a7e85fda0b80c}, /* 161 */
+	{0x8e41ade9fbebc27d, 0x14588f13be847308}, /* 162 */
+	{0xb1d219647ae6b31c, 0x596eb2d8ae258fc9}, /* 163 */
+	{0xde469fbd99a05fe3, 0x6fca5f8ed9aef3bc}, /* 164 */
+	{0x8aec23d680043bee, 0x25de7bb9480d5855}, /* 165 */
+	{0xada72ccc20054ae9, 0xaf561aa79a10ae6b}, /* 166 */
+	{0xd910f7ff28069da4, 0x1b2ba1518094da05}, /* 167 */
+	{0x87aa9aff79042286, 0x90fb44d2f05d0843}, /* 168 */
+	{0xa99541bf57452b28, 0x353a1607ac744a54}, /* 169 */
+	{0xd3fa922f2d1675f2, 0x42889b8997915ce9}, /* 170 */
+	{0x847c9b5d7c2e09b7, 0x69956135febada12}, /* 171 */
+	{0xa59bc234db398c25, 0x43fab9837e699096}, /* 172 */
+	{0xcf02b2c21207ef2e, 0x94f967e45e03f4bc}, /* 173 */
+	{0x8161afb94b44f57d, 0x1d1be0eebac278f6}, /* 174 */
+	{0xa1ba1ba79e1632dc, 0x6462d92a69731733}, /* 175 */
+	{0xca28a291859bbf93, 0x7d7b8f7503cfdcff}, /* 176 */
+	{0xfcb2cb35e702af78, 0x5cda735244c3d43f}, /* 177 */
+	{0x9defbf01b061adab, 0x3a0888136afa64a8}, /* 178 */
+	{0xc56baec21c7a1916, 0x088aaa1845b8fdd1}, /* 179 */
+	{0xf6c69a72a3989f5b, 0x8aad549e57273d46}, /* 180 */
+	{0x9a3c2087a63f6399, 0x36ac54e2f678864c}, /* 181 */
+	{0xc0cb28a98fcf3c7f, 0x84576a1bb416a7de}, /* 182 */
+	{0xf0fdf2d3f3c30b9f, 0x656d44a2a11c51d6}, /* 183 */
+	{0x969eb7c47859e743, 0x9f644ae5a4b1b326}, /* 184 */
+	{0xbc4665b596706114, 0x873d5d9f0dde1fef}, /* 185 */
+	{0xeb57ff22fc0c7959, 0xa90cb506d155a7eb}, /* 186 */
+	{0x9316ff75dd87cbd8, 0x09a7f12442d588f3}, /* 187 */
+	{0xb7dcbf5354e9bece, 0x0c11ed6d538aeb30}, /* 188 */
+	{0xe5d3ef282a242e81, 0x8f1668c8a86da5fb}, /* 189 */
+	{0x8fa475791a569d10, 0xf96e017d694487bd}, /* 190 */
+	{0xb38d92d760ec4455, 0x37c981dcc395a9ad}, /* 191 */
+	{0xe070f78d3927556a, 0x85bbe253f47b1418}, /* 192 */
+	{0x8c469ab843b89562, 0x93956d7478ccec8f}, /* 193 */
+	{0xaf58416654a6babb, 0x387ac8d1970027b3}, /* 194 */
+	{0xdb2e51bfe9d0696a, 0x06997b05fcc0319f}, /* 195 */
+	{0x88fcf317f22241e2, 0x441fece3bdf81f04}, /* 196 */
+	{0xab3c2fddeeaad25a, 0xd527e81cad7626c4}, /* 197 */
+	{0xd60b3bd56a5586f1, 0x8a71e223d8d3b075}, /* 198 */
+	{0x85c7056562757456, 0xf6872d5667844e4a}, /* 199 */
+	{0xa738c6bebb12d16c, 0xb428f8ac016561dc}, /* 200 */
+	{0xd106f86e69d785c7, 0xe13336d701beba53}, /* 201 */
+	{0x82a45b450226b39c, 0xecc0024661173474}, /* 202 */
+	{0xa34d721642b06084, 0x27f002d7f95d0191}, /* 203 */
+	{0xcc20ce9bd35c78a5, 0x31ec038df7b441f5}, /* 204 */
+	{0xff290242c83396ce, 0x7e67047175a15272}, /* 205 */
+	{0x9f79a169bd203e41, 0x0f0062c6e984d387}, /* 206 */
+	{0xc75809c42c684dd1, 0x52c07b78a3e60869}, /* 207 */
+	{0xf92e0c3537826145, 0xa7709a56ccdf8a83}, /* 208 */
+	{0x9bbcc7a142b17ccb, 0x88a66076400bb692}, /* 209 */
+	{0xc2abf989935ddbfe, 0x6acff893d00ea436}, /* 210 */
+	{0xf356f7ebf83552fe, 0x0583f6b8c4124d44}, /* 211 */
+	{0x98165af37b2153de, 0xc3727a337a8b704b}, /* 212 */
+	{0xbe1bf1b059e9a8d6, 0x744f18c0592e4c5d}, /* 213 */
+	{0xeda2ee1c7064130c, 0x1162def06f79df74}, /* 214 */
+	{0x9485d4d1c63e8be7, 0x8addcb5645ac2ba9}, /* 215 */
+	{0xb9a74a0637ce2ee1, 0x6d953e2bd7173693}, /* 216 */
+	{0xe8111c87c5c1ba99, 0xc8fa8db6ccdd0438}, /* 217 */
+	{0x910ab1d4db9914a0, 0x1d9c9892400a22a3}, /* 218 */
+	{0xb54d5e4a127f59c8, 0x2503beb6d00cab4c}, /* 219 */
+	{0xe2a0b5dc971f303a, 0x2e44ae64840fd61e}, /* 220 */
+	{0x8da471a9de737e24, 0x5ceaecfed289e5d3}, /* 221 */
+	{0xb10d8e1456105dad, 0x7425a83e872c5f48}, /* 222 */
+	{0xdd50f1996b947518, 0xd12f124e28f7771a}, /* 223 */
+	{0x8a5296ffe33cc92f, 0x82bd6b70d99aaa70}, /* 224 */
+	{0xace73cbfdc0bfb7b, 0x636cc64d1001550c}, /* 225 */
+	{0xd8210befd30efa5a, 0x3c47f7e05401aa4f}, /* 226 */
+	{0x8714a775e3e95c78, 0x65acfaec34810a72}, /* 227 */
+	{0xa8d9d1535ce3b396, 0x7f1839a741a14d0e}, /* 228 */
+	{0xd31045a8341ca07c, 0x1ede48111209a051}, /* 229 */
+	{0x83ea2b892091e44d, 0x934aed0aab460433}, /* 230 */
+	{0xa4e4b66b68b65d60, 0xf81da84d56178540}, /* 231 */
+	{0xce1de40642e3f4b9, 0x36251260ab9d668f}, /* 232 */
+	{0x80d2ae83e9ce78f3, 0xc1d72b7c6b42601a}, /* 233 */
+	{0xa1075a24e4421730, 0xb24cf65b8612f820}, /* 234 */
+	{0xc94930ae1d529cfc, 0xdee033f26797b628}, /* 235 */
+	{0xfb9b7cd9a4a7443c, 0x169840ef017da3b2}, /* 236 */
+	{0x9d412e0806e88aa5, 0x8e1f289560ee864f}, /* 237 */
+	{0xc491798a08a2ad4e, 0xf1a6f2bab92a27e3}, /* 238 */
+	{0xf5b5d7ec8acb58a2, 0xae10af696774b1dc}, /* 239 */
+	{0x9991a6f3d6bf1765, 0xacca6da1e0a8ef2a}, /* 240 */
+	{0xbff610b0cc6edd3f, 0x17fd090a58d32af4}, /* 241 */
+	{0xeff394dcff8a948e, 0xddfc4b4cef07f5b1}, /* 242 */
+	{0x95f83d0a1fb69cd9, 0x4abdaf101564f98f}, /* 243 */
+	{0xbb764c4ca7a4440f, 0x9d6d1ad41abe37f2}, /* 244 */
+	{0xea53df5fd18d5513, 0x84c86189216dc5ee}, /* 245 */
+	{0x92746b9be2f8552c, 0x32fd3cf5b4e49bb5}, /* 246 */
+	{0xb7118682dbb66a77, 0x3fbc8c33221dc2a2}, /* 247 */
+	{0xe4d5e82392a40515, 0x0fabaf3feaa5334b}, /* 248 */
+	{0x8f05b1163ba6832d, 0x29cb4d87f2a7400f}, /* 249 */
+	{0xb2c71d5bca9023f8, 0x743e20e9ef511013}, /* 250 */
+	{0xdf78e4b2bd342cf6, 0x914da9246b255417}, /* 251 */
+	{0x8bab8eefb6409c1a, 0x1ad089b6c2f7548f}, /* 252 */
+	{0xae9672aba3d0c320, 0xa184ac2473b529b2}, /* 253 */
+	{0xda3c0f568cc4f3e8, 0xc9e5d72d90a2741f}, /* 254 */
+	{0x8865899617fb1871, 0x7e2fa67c7a658893}, /* 255 */
+	{0xaa7eebfb9df9de8d, 0xddbb901b98feeab8}, /* 256 */
+	{0xd51ea6fa85785631, 0x552a74227f3ea566}, /* 257 */
+	{0x8533285c936b35de, 0xd53a88958f872760}, /* 258 */
+	{0xa67ff273b8460356, 0x8a892abaf368f138}, /* 259 */
+	{0xd01fef10a657842c, 0x2d2b7569b0432d86}, /* 260 */
+	{0x8213f56a67f6b29b, 0x9c3b29620e29fc74}, /* 261 */
+	{0xa298f2c501f45f42, 0x8349f3ba91b47b90}, /* 262 */
+	{0xcb3f2f7642717713, 0x241c70a936219a74}, /* 263 */
+	{0xfe0efb53d30dd4d7, 0xed238cd383aa0111}, /* 264 */
+	{0x9ec95d1463e8a506, 0xf4363804324a40ab}, /* 265 */
+	{0xc67bb4597ce2ce48, 0xb143c6053edcd0d6}, /* 266 */
+	{0xf81aa16fdc1b81da, 0xdd94b7868e94050b}, /* 267 */
+	{0x9b10a4e5e9913128, 0xca7cf2b4191c8327}, /* 268 */
+	{0xc1d4ce1f63f57d72, 0xfd1c2f611f63a3f1}, /* 269 */
+	{0xf24a01a73cf2dccf, 0xbc633b39673c8ced}, /* 270 */
+	{0x976e41088617ca01, 0xd5be0503e085d814}, /* 271 */
+	{0xbd49d14aa79dbc82, 0x4b2d8644d8a74e19}, /* 272 */
+	{0xec9c459d51852ba2, 0xddf8e7d60ed1219f}, /* 273 */
+	{0x93e1ab8252f33b45, 0xcabb90e5c942b504}, /* 274 */
+	{0xb8da1662e7b00a17, 0x3d6a751f3b936244}, /* 275 */
+	{0xe7109bfba19c0c9d, 0x0cc512670a783ad5}, /* 276 */
+	{0x906a617d450187e2, 0x27fb2b80668b24c6}, /* 277 */
+	{0xb484f9dc9641e9da, 0xb1f9f660802dedf7}, /* 278 */
+	{0xe1a63853bbd26451, 0x5e7873f8a0396974}, /* 279 */
+	{0x8d07e33455637eb2, 0xdb0b487b6423e1e9}, /* 280 */
+	{0xb049dc016abc5e5f, 0x91ce1a9a3d2cda63}, /* 281 */
+	{0xdc5c5301c56b75f7, 0x7641a140cc7810fc}, /* 282 */
+	{0x89b9b3e11b6329ba, 0xa9e904c87fcb0a9e}, /* 283 */
+	{0xac2820d9623bf429, 0x546345fa9fbdcd45}, /* 284 */
+	{0xd732290fbacaf133, 0xa97c177947ad4096}, /* 285 */
+	{0x867f59a9d4bed6c0, 0x49ed8eabcccc485e}, /* 286 */
+	{0xa81f301449ee8c70, 0x5c68f256bfff5a75}, /* 287 */
+	{0xd226fc195c6a2f8c, 0x73832eec6fff3112}, /* 288 */
+	{0x83585d8fd9c25db7, 0xc831fd53c5ff7eac}, /* 289 */
+	{0xa42e74f3d032f525, 0xba3e7ca8b77f5e56}, /* 290 */
+	{0xcd3a1230c43fb26f, 0x28ce1bd2e55f35ec}, /* 291 */
+	{0x80444b5e7aa7cf85, 0x7980d163cf5b81b4}, /* 292 */
+	{0xa0555e361951c366, 0xd7e105bcc3326220}, /* 293 */
+	{0xc86ab5c39fa63440, 0x8dd9472bf3fefaa8}, /* 294 */
+	{0xfa856334878fc150, 0xb14f98f6f0feb952}, /* 295 */
+	{0x9c935e00d4b9d8d2, 0x6ed1bf9a569f33d4}, /* 296 */
+	{0xc3b8358109e84f07, 0x0a862f80ec4700c9}, /* 297 */
+	{0xf4a642e14c6262c8, 0xcd27bb612758c0fb}, /* 298 */
+	{0x98e7e9cccfbd7dbd, 0x8038d51cb897789d}, /* 299 */
+	{0xbf21e44003acdd2c, 0xe0470a63e6bd56c4}, /* 300 */
+	{0xeeea5d5004981478, 0x1858ccfce06cac75}, /* 301 */
+	{0x95527a5202df0ccb, 0x0f37801e0c43ebc9}, /* 302 */
+	{0xbaa718e68396cffd, 0xd30560258f54e6bb}, /* 303 */
+	{0xe950df20247c83fd, 0x47c6b82ef32a206a}, /* 304 */
+	{0x91d28b7416cdd27e, 0x4cdc331d57fa5442}, /* 305 */
+	{0xb6472e511c81471d, 0xe0133fe4adf8e953}, /* 306 */
+	{0xe3d8f9e563a198e5, 0x58180fddd97723a7}, /* 307 */
+	{0x8e679c2f5e44ff8f, 0x570f09eaa7ea7649}, /* 308 */
+	{0xb201833b35d63f73, 0x2cd2cc6551e513db}, /* 309 */
+	{0xde81e40a034bcf4f, 0xf8077f7ea65e58d2}, /* 310 */
+	{0x8b112e86420f6191, 0xfb04afaf27faf783}, /* 311 */
+	{0xadd57a27d29339f6, 0x79c5db9af1f9b564}, /* 312 */
+	{0xd94ad8b1c7380874, 0x18375281ae7822bd}, /* 313 */
+	{0x87cec76f1c830548, 0x8f2293910d0b15b6}, /* 314 */
+	{0xa9c2794ae3a3c69a, 0xb2eb3875504ddb23}, /* 315 */
+	{0xd433179d9c8cb841, 0x5fa60692a46151ec}, /* 316 */
+	{0x849feec281d7f328, 0xdbc7c41ba6bcd334}, /* 317 */
+	{0xa5c7ea73224deff3, 0x12b9b522906c0801}, /* 318 */
+	{0xcf39e50feae16bef, 0xd768226b34870a01}, /* 319 */
+	{0x81842f29f2cce375, 0xe6a1158300d46641}, /* 320 */
+	{0xa1e53af46f801c53, 0x60495ae3c1097fd1}, /* 321 */
+	{0xca5e89b18b602368, 0x385bb19cb14bdfc5}, /* 322 */
+	{0xfcf62c1dee382c42, 0x46729e03dd9ed7b6}, /* 323 */
+	{0x9e19db92b4e31ba9, 0x6c07a2c26a8346d2}, /* 324 */
+	{0xc5a05277621be293, 0xc7098b7305241886}, /* 325 */
+	{0xf70867153aa2db38, 0xb8cbee4fc66d1ea8}, /* 326 */
 };
 
 void dfs_dtoa_pow10_entry(int e, uint64_t *hi, uint64_t *lo)
@@ -715,7 +712,7 @@ static inline uint64_t umul128(uint64_t a, uint64_t b, uint64_t *hi)
 /* floor(cp * g / 2^127), rounded to odd: the lowest bit is set when bits
  * 64..126 of the product are not all zero.  The bits below 2^64 are
  * dropped on purpose: g exceeds the exact power by less than one unit, so
- * the product exceeds the exact one by less than cp < 2^61, and an exact
+ * the product exceeds the exact one by less than cp < 2^59, and an exact
  * (integral) result still comes out even. */
 static inline uint64_t round_to_odd(const pow10_entry *g, uint64_t cp)
 {
@@ -727,10 +724,26 @@ static inline uint64_t round_to_odd(const pow10_entry *g, uint64_t cp)
 	return ((mh << 1) | (ml >> 63)) | ((ml & MASK63) != 0);
 }
 
-/* A candidate d * 10^e, with trailing zeros of d removed */
+/* A candidate d * 10^e, with trailing zeros of d removed: none is the
+ * common case; short decimals lose up to 16, eight, four, two and one at
+ * a time */
 static dfs_decimal make_decimal(uint64_t d, int e)
 {
-	while (d != 0 && d % 10 == 0) {
+	if (d == 0 || d % 10 != 0)
+		return (dfs_decimal){ d, e };
+	while (d % 100000000 == 0) {
+		d /= 100000000;
+		e += 8;
+	}
+	if (d % 10000 == 0) {
+		d /= 10000;
+		e += 4;
+	}
+	if (d % 100 == 0) {
+		d /= 100;
+		e += 2;
+	}
+	if (d % 10 == 0) {
 		d /= 10;
 		e++;
 	}
@@ -744,19 +757,20 @@ typedef struct scaled {
 	unsigned open; /* 1 if R excludes its ends (odd significand) */
 } scaled;
 
-/* Scale by 10^-k.  Schubfach's own k keeps h in [2, 5], so cb << h <
- * 2^60.  near_pow2() also asks for k - 1 for some powers of two, where h
- * reaches 6 and cb << h 2^60 + 128; the paper's error analysis does not
- * cover that case, but only the 2045 powers of two get there and the unit
- * test checks every one of them against printf. */
-static scaled scale_at(uint64_t c, int q, bool lopsided, int k)
+/* Scale by 10^-k.  Schubfach's own k keeps h in [0, 3], so cb << h <
+ * 2^58.  near_pow2() also asks for k - 1, where h reaches 4.  The paper's
+ * error analysis is for its own table (126 bits, rounded up by one unit
+ * even where exact) and symmetric intervals; this path now serves only
+ * the 2045 powers of two, and the unit test checks every one of them
+ * against printf. */
+static scaled scale_at(uint64_t c, int q, int k)
 {
 	scaled sc;
 	uint64_t cb = c << 2;
-	uint64_t cbl = lopsided ? cb - 1 : cb - 2;
+	uint64_t cbl = cb - 1;   /* R is lopsided: a = b / 2 */
 	sc.k = k;
 	/* this h makes cp * g / 2^127 == cb * 2^q * 10^-k */
-	int h = q + dfs_flog2_pow10(-k) + 2;
+	int h = q + dfs_flog2_pow10(-k);
 	const pow10_entry *g = &pow10_table[-sc.k - DFS_DTOA_POW10_MIN];
 	sc.vb = round_to_odd(g, cb << h);
 	sc.vbl = round_to_odd(g, cbl << h);
@@ -771,7 +785,7 @@ static inline bool in_r(const scaled *sc, uint64_t n4)
 	return sc->vbl + sc->open <= n4 && n4 + sc->open <= sc->vbr;
 }
 
-/* Schubfach's choice for a symmetric interval */
+/* Schubfach's choice (for the lopsided intervals: see near_pow2) */
 static dfs_decimal shortest(const scaled *sc)
 {
 	uint64_t s = sc->vb >> 2;
@@ -831,13 +845,114 @@ static dfs_decimal near_pow2(uint64_t c, int q, const scaled *sc, dfs_decimal fi
 	if (-k17 > DFS_DTOA_POW10_MAX)
 		return first; /* not reached: only q = -1073 has k = -324, and
 		               * there s has 17 digits */
-	scaled s17 = len == 17 ? *sc : scale_at(c, q, true, k17);
+	scaled s17 = len == 17 ? *sc : scale_at(c, q, k17);
 	for (int p = n; p < 17; p++) {
 		uint64_t d = round_at(&s17, 17 - p);
 		if (in_r(&s17, d << 2))
 			return make_decimal(d, k17);
 	}
 	return make_decimal(round_at(&s17, 0), k17);
+}
+
+/* ---- symmetric intervals: Dragonbox ------------------------------------------ */
+
+/* Units of the first try: 10^(KAPPA+1) (BIG), the fallback: 10^KAPPA */
+#define KAPPA 2
+#define BIG 1000u
+#define SMALL 100u
+
+/* floor(x * g / 2^64): the integer part of x * g / 2^128 and whether
+ * that quotient is an integer (the 64 bits below the point are zero) */
+static inline uint64_t mul_upper(uint64_t x, const pow10_entry *g, bool *integral)
+{
+	uint64_t hi, lo_hi;
+	uint64_t lo = umul128(x, g->hi, &hi);
+	umul128(x, g->lo, &lo_hi);
+	uint64_t mid = lo + lo_hi;
+	hi += mid < lo;
+	*integral = mid == 0;
+	return hi;
+}
+
+/* For y = x * g / 2^(128 - beta): the parity of floor(y), and whether the
+ * 64 bits of y below the point are zero */
+static inline bool mul_parity(uint64_t x, const pow10_entry *g, int beta, bool *integral)
+{
+	uint64_t lo_hi;
+	uint64_t lo = umul128(x, g->lo, &lo_hi);
+	uint64_t mid = x * g->hi + lo_hi;   /* bits 64..127 of x * g */
+	*integral = ((mid << beta) | (lo >> (64 - beta))) == 0;
+	return (mid >> (64 - beta)) & 1;
+}
+
+/* The shortest decimal in R = [v - 2^q / 2, v + 2^q / 2] (closed iff c
+ * is even) nearest to v = c * 2^q, ties to even; Junekey Jeon's
+ * Dragonbox ("Dragonbox: A New Floating-Point Binary-to-Decimal
+ * Conversion Algorithm", 2020), its nearest-to-even normal case.
+ *
+ * With 10^k, k = KAPPA - floor(log10 2^q), the width of R scaled by 10^k
+ * lies in [10^KAPPA, 10^(KAPPA+1)).  z is the upper end of R so scaled;
+ * floor(z / BIG) * BIG is the only multiple of BIG that can lie in R.
+ * When it does it is the answer, shortened by its trailing zeros.  When
+ * it does not, the answer has KAPPA + 1 digits more than that and is the
+ * multiple of 10^k nearest to v, found from the distance to z.  The
+ * comparisons at the ends of R and the rounding of v, which the 128-bit
+ * estimate of 10^k cannot settle on its own, are settled exactly by
+ * the parity and integrality of two more products (the paper's proofs
+ * hold for the rounded-up 128-bit table above and this KAPPA). */
+static dfs_decimal nearest(uint64_t c, int q)
+{
+	int minus_k = dfs_flog10_pow2(q) - KAPPA;
+	const pow10_entry *g = &pow10_table[-minus_k - DFS_DTOA_POW10_MIN];
+	/* beta in [6, 9]: x << beta stays below 2^63 */
+	int beta = q + dfs_flog2_pow10(-minus_k);
+	uint64_t two_c = c << 1;
+	bool closed = (c & 1) == 0;
+	/* floor(2^q * 10^k): the width of R */
+	uint32_t delta = (uint32_t)(g->hi >> (63 - beta));
+	bool z_integral;
+	uint64_t z = mul_upper((two_c | 1) << beta, g, &z_integral);
+
+	uint64_t s = z / BIG;
+	uint32_t r = (uint32_t)(z - s * BIG);
+	if (r < delta) {
+		/* s * BIG is inside, unless it is the excluded upper end */
+		if (r == 0 && z_integral && !closed) {
+			s--;
+			r = BIG;
+			goto small;
+		}
+	} else if (r > delta) {
+		goto small;
+	} else {
+		/* on the lower end, give or take the fractions: the lower
+		 * end's own product decides */
+		bool x_integral;
+		bool x_odd = mul_parity(two_c - 1, g, beta, &x_integral);
+		if (!(x_odd || (x_integral && closed)))
+			goto small;
+	}
+	return make_decimal(s, minus_k + KAPPA + 1);
+
+small:;
+	/* the multiple of 10^k nearest to v: v sits delta / 2 below z */
+	s *= 10;
+	uint32_t dist = r - delta / 2 + SMALL / 2;
+	bool approx_odd = ((dist ^ (SMALL / 2)) & 1) != 0;
+	bool exact = dist % SMALL == 0;
+	s += dist / SMALL;
+	if (exact) {
+		/* v may be just past the middle, or on it: look at v itself */
+		bool y_integral;
+		bool y_odd = mul_parity(two_c, g, beta, &y_integral);
+		if (y_odd != approx_odd)
+			s--;
+		else if (y_integral && (s & 1))
+			s--;   /* a tie: to even */
+	}
+	/* (no trailing zero: a shorter decimal would have been the first
+	 * try's multiple of BIG) */
+	return (dfs_decimal){ s, minus_k + KAPPA };
 }
 
 dfs_decimal dfs_dtoa_shortest(double v)
@@ -848,9 +963,10 @@ dfs_decimal dfs_dtoa_shortest(double v)
 	uint64_t t = bits & (HIDDEN_BIT - 1);
 	uint64_t c = bq ? HIDDEN_BIT | t : t;
 	int q = bq ? (int)bq - 1075 : Q_MIN;
-	bool lopsided = t == 0 && bq > 1;
-	int k = lopsided ? dfs_flog10_three_quarters_pow2(q) : dfs_flog10_pow2(q);
-	scaled sc = scale_at(c, q, lopsided, k);
-	dfs_decimal d = shortest(&sc);
-	return lopsided ? near_pow2(c, q, &sc, d) : d;
+	if (t != 0 || bq <= 1)
+		return nearest(c, q);
+	/* c = 2^52: R is lopsided */
+	int k = dfs_flog10_three_quarters_pow2(q);
+	scaled sc = scale_at(c, q, k);
+	return near_pow2(c, q, &sc, shortest(&sc));
 }

@@ -1,7 +1,7 @@
 /* dtoa.h - internal interface of the shortest-digits double converter.
  *
- * dtoa.c finds the digits (Schubfach, see there); format.c lays them out
- * as text in printf's %g notation.  The floor-log helpers and the table
+ * dtoa.c finds the digits (Dragonbox and Schubfach, see there); format.c
+ * lays them out as text in printf's %g notation.  The floor-log helpers and the table
  * accessor are here so the unit test can check them against exact
  * arithmetic over their whole domain. */
 #ifndef DFS_UTIL_DTOA_H
@@ -48,10 +48,10 @@ static inline int dfs_flog2_pow10(int e)
 
 /* Range of e in the table of 10^e approximations */
 #define DFS_DTOA_POW10_MIN (-292)
-#define DFS_DTOA_POW10_MAX 324
+#define DFS_DTOA_POW10_MAX 326
 
-/* The table entry for 10^e: g = hi * 2^64 + lo with 2^125 <= g < 2^126
- * and g == floor(10^e / 2^(floor(log2(10^e)) - 125)) + 1. */
+/* The table entry for 10^e: g = hi * 2^64 + lo with 2^127 <= g < 2^128
+ * and g == ceil(10^e / 2^(floor(log2(10^e)) - 127)). */
 void dfs_dtoa_pow10_entry(int e, uint64_t *hi, uint64_t *lo);
 
 #endif

@@ -3,8 +3,8 @@
  * Integers use a two-digits-at-a-time table.  Doubles are printed in the
  * shortest form that reads back to the identical value: integral values
  * below 2^53 print as integers; everything else gets its digits from
- * dfs_dtoa_shortest() (dtoa.c, the Schubfach algorithm of R. Giulietti),
- * which are laid out here exactly as printf("%.*g", ndigits, v) would
+ * dfs_dtoa_shortest() (dtoa.c: Dragonbox, and Schubfach for powers of
+ * two), which are laid out here exactly as printf("%.*g", ndigits, v) would
  * print them: plain when the decimal exponent x satisfies -4 <= x <
  * ndigits, otherwise d.ddde+XX.  For normal doubles that is the very text
  * the earlier loop (snprintf "%.15g", 16, 17 with a strtod check each)

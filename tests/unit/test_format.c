@@ -537,13 +537,13 @@ static void test_pow10_table(void **state)
 	for (int e = DFS_DTOA_POW10_MIN; e <= DFS_DTOA_POW10_MAX; e++) {
 		uint64_t hi, lo;
 		dfs_dtoa_pow10_entry(e, &hi, &lo);
-		/* 2^125 <= g < 2^126 */
-		assert_true(hi >> 61 == 1);
-		/* g - 1 == floor(10^e / 2^r): (g - 1) 2^r <= 10^e < g 2^r */
-		int r = dfs_flog2_pow10(e) - 125;
+		/* 2^127 <= g < 2^128 */
+		assert_true(hi >> 63 == 1);
+		/* g == ceil(10^e / 2^r): (g - 1) 2^r < 10^e <= g 2^r */
+		int r = dfs_flog2_pow10(e) - 127;
 		uint64_t hi1 = hi - (lo == 0), lo1 = lo - 1;
-		assert_true(cmp_scaled(hi1, lo1, r, 0, 0, 1, 0, e) <= 0);
-		assert_true(cmp_scaled(0, 1, 0, e, hi, lo, r, 0) < 0);
+		assert_true(cmp_scaled(hi1, lo1, r, 0, 0, 1, 0, e) < 0);
+		assert_true(cmp_scaled(0, 1, 0, e, hi, lo, r, 0) <= 0);
 	}
 }
 
