@@ -127,10 +127,6 @@ static int load_region(const struct source *src, const dfs_log_header *h,
 	return ret;
 }
 
-/* Compressed regions from this size on have their packed records' pages
- * faulted in by a helper (see dfs_slab_ahead) */
-#define AHEAD_MIN_BYTES ((uint64_t)4 << 20)
-
 /* A region of fixed-size records in the current layout, packed as it
  * inflates (see dfs_records_pack): the region is never held inflated. */
 struct pack_sink {
@@ -138,7 +134,6 @@ struct pack_sink {
 	size_t size;            /* record size */
 	size_t used;            /* bytes packed */
 	dfs_relay *relay;       /* the records go on to an observer too */
-	dfs_slab_ahead *ahead;  /* faults in the packed records' pages */
 };
 
 static size_t pack_window(void *ctx, const unsigned char *data, size_t len,
@@ -148,12 +143,9 @@ static size_t pack_window(void *ctx, const unsigned char *data, size_t len,
 	if (!data) {
 		const dfs_module *m = ps->recs->module;
 		uint32_t ver = ps->recs->version;
-		/* the slab goes away: nothing may read it or fault in its
-		 * pages now */
+		/* the slab goes away: nothing may read it now */
 		if (ps->relay)
 			dfs_relay_quiesce(ps->relay);
-		dfs_slab_ahead_stop(ps->ahead);
-		ps->ahead = NULL;
 		dfs_records_free(ps->recs);
 		dfs_records_init_packed(ps->recs, m, ver);
 		ps->used = 0;
@@ -170,8 +162,6 @@ static size_t pack_window(void *ctx, const unsigned char *data, size_t len,
 		}
 	if (ps->relay && n)
 		dfs_relay_put(ps->relay, ps->recs, first, n);
-	dfs_slab_ahead_note(ps->ahead, ps->recs->slab.base, ps->recs->slab.cap,
-	                    ps->recs->size);
 	ps->used += n * ps->size;
 	return n * ps->size;
 }
@@ -196,21 +186,17 @@ static int load_region_packed(const struct source *src, const dfs_log_header *h,
 {
 	if (region_outside(src, r, err))
 		return -1;
-	struct pack_sink ps = {out, out->module->record_size, 0, relay, NULL};
+	struct pack_sink ps = {out, out->module->record_size, 0, relay};
 	/* records compress 4 to 20 times and pack to about a third: room
 	 * for the common case, without copies as the set grows */
 	size_t guess = r.len < SIZE_MAX / 8 ? (size_t)r.len * 8 : SIZE_MAX;
 	dfs_records_pack_reserve(out, limit && guess > limit ? limit : guess);
-	/* a big set's fresh pages are faulted in on the other core */
-	if (out->slab.base && r.len >= AHEAD_MIN_BYTES)
-		ps.ahead = dfs_slab_ahead_start();
 	/* the compressed bytes are read a few MiB at a time, not held whole */
 	struct region_reader rr = {src, r.off};
 	size_t leftover = 0;
 	int ret = dfs_region_stream(h->comp_type, src->mem ? src->mem + r.off : NULL,
 	                            r.len, read_piece, &rr, limit, ps.size,
 	                            pack_window, &ps, &leftover, err);
-	dfs_slab_ahead_stop(ps.ahead);
 	/* (trimming a slab leaves the packed bytes where they are) */
 	if (relay && !out->slab.base)
 		dfs_relay_quiesce(relay);

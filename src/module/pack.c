@@ -84,9 +84,6 @@ static int grow_data(dfs_records *r, size_t bytes)
 		return -1;
 	r->data = d;
 	r->cap = cap;
-	/* written once front to back: large sets fault in by 2 MiB */
-	if (cap >= ((size_t)8 << 20))
-		dfs_huge_advise(d + r->size, cap - r->size);
 	return 0;
 }
 
