@@ -581,6 +581,20 @@ static void test_integers(void **state)
 	out[n] = '\0';
 	assert_string_equal(out, "18446744073709551615");
 	assert_int_equal(dfs_fmt_u64_len(UINT64_MAX), 20);
+	/* eight digits at a time: every group of eight, in a sample of all
+	 * lengths (each eighth of a 64-bit pattern's bits kept, in turn) */
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	for (int i = 0; i < 2000000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		uint64_t v = x >> (i % 8 * 8);
+		n = dfs_fmt_u64(out, v);
+		out[n] = '\0';
+		snprintf(ref, sizeof(ref), "%" PRIu64, v);
+		if (strcmp(out, ref) != 0)
+			fail_msg("%s printed as %s", ref, out);
+	}
 }
 
 /* The scanners stop where the number ends and refuse what the whole-field
