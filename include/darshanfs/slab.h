@@ -8,7 +8,7 @@
  * thread faulting them in ahead of the writer) were tried and dropped: on
  * virtual machines that hand freed memory back to the host, a fresh 2 MiB
  * page cost about four times as much per byte as fresh 4 KiB pages, and
- * the first read of a 1M-record records.csv was 10-20% slower for it. */
+ * the first read of a 1M-record records.csv was about 20% slower for it. */
 #ifndef DARSHANFS_SLAB_H
 #define DARSHANFS_SLAB_H
 

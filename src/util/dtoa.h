@@ -1,9 +1,9 @@
 /* dtoa.h - internal interface of the shortest-digits double converter.
  *
  * dtoa.c finds the digits (Dragonbox and Schubfach, see there); format.c
- * lays them out as text in printf's %g notation.  The floor-log helpers and the table
- * accessor are here so the unit test can check them against exact
- * arithmetic over their whole domain. */
+ * lays them out as text in printf's %g notation.  The floor-log helpers
+ * and the table accessor are here so the unit test can check them against
+ * exact arithmetic over their whole domain. */
 #ifndef DFS_UTIL_DTOA_H
 #define DFS_UTIL_DTOA_H
 
