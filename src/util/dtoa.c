@@ -894,8 +894,8 @@ static inline bool mul_parity(uint64_t x, const pow10_entry *g, int beta, bool *
  * lies in [10^KAPPA, 10^(KAPPA+1)).  z is the upper end of R so scaled;
  * floor(z / BIG) * BIG is the only multiple of BIG that can lie in R.
  * When it does it is the answer, shortened by its trailing zeros.  When
- * it does not, the answer has KAPPA + 1 digits more than that and is the
- * multiple of 10^k nearest to v, found from the distance to z.  The
+ * it does not, the answer has one digit more: the multiple of SMALL
+ * nearest to v so scaled, found from v's distance to z.  The
  * comparisons at the ends of R and the rounding of v, which the 128-bit
  * estimate of 10^k cannot settle on its own, are settled exactly by
  * the parity and integrality of two more products (the paper's proofs
@@ -935,7 +935,7 @@ static dfs_decimal nearest(uint64_t c, int q)
 	return make_decimal(s, minus_k + KAPPA + 1);
 
 small:;
-	/* the multiple of 10^k nearest to v: v sits delta / 2 below z */
+	/* the multiple of SMALL nearest to v: v sits delta / 2 below z */
 	s *= 10;
 	uint32_t dist = r - delta / 2 + SMALL / 2;
 	bool approx_odd = ((dist ^ (SMALL / 2)) & 1) != 0;
