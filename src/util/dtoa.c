@@ -750,11 +750,11 @@ static dfs_decimal make_decimal(uint64_t d, int e)
 	return (dfs_decimal){ d, e };
 }
 
-/* The scaled quantities for one value: everything in units of 10^k / 4 */
+/* The scaled quantities for one value: everything in units of 10^k / 4.
+ * (R is closed: its significand, 2^52, is even.) */
 typedef struct scaled {
 	uint64_t vb, vbl, vbr; /* 4 v / 10^k and the ends of R, rounded to odd */
 	int k;
-	unsigned open; /* 1 if R excludes its ends (odd significand) */
 } scaled;
 
 /* Scale by 10^-k.  Schubfach's own k keeps h in [0, 3], so cb << h <
@@ -775,14 +775,13 @@ static scaled scale_at(uint64_t c, int q, int k)
 	sc.vb = round_to_odd(g, cb << h);
 	sc.vbl = round_to_odd(g, cbl << h);
 	sc.vbr = round_to_odd(g, (cb + 2) << h);
-	sc.open = (unsigned)(c & 1);
 	return sc;
 }
 
 /* Is n * 10^k (n given as 4n) inside R? */
 static inline bool in_r(const scaled *sc, uint64_t n4)
 {
-	return sc->vbl + sc->open <= n4 && n4 + sc->open <= sc->vbr;
+	return sc->vbl <= n4 && n4 <= sc->vbr;
 }
 
 /* Schubfach's choice (for the lopsided intervals: see near_pow2) */
@@ -790,16 +789,16 @@ static dfs_decimal shortest(const scaled *sc)
 {
 	uint64_t s = sc->vb >> 2;
 	uint64_t s10 = s / 10, sp10 = s10 * 10, tp10 = sp10 + 10;
-	bool upin = sc->vbl + sc->open <= sp10 << 2;
-	bool wpin = (tp10 << 2) + sc->open <= sc->vbr;
+	bool upin = sc->vbl <= sp10 << 2;
+	bool wpin = tp10 << 2 <= sc->vbr;
 	/* (R is narrower than 10^(k+1): never both) */
 	if (upin != wpin)
 		return make_decimal(s10 + wpin, sc->k + 1);
 	/* neither multiple of 10 is in R, so s or t chosen here is none:
 	 * no trailing zero to take off */
 	uint64_t t = s + 1;
-	bool uin = sc->vbl + sc->open <= s << 2;
-	bool win = (t << 2) + sc->open <= sc->vbr;
+	bool uin = sc->vbl <= s << 2;
+	bool win = t << 2 <= sc->vbr;
 	if (uin != win)
 		return (dfs_decimal){ uin ? s : t, sc->k };
 	/* both in R: the nearer, ties to even; vb vs the midpoint 4s + 2 */
