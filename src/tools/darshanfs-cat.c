@@ -4,6 +4,7 @@
  *   darshanfs-cat --filter 'rank == 0' LOG POSIX/derived_metrics.json
  *   darshanfs-cat --write filter='rank != -1' DIR 2026/11/job.darshan/POSIX/records.csv
  *   darshanfs-cat --list LOG POSIX
+ *   darshanfs-cat --list --recursive DIR     (the whole tree, one path a line)
  *   darshanfs-cat --extract OUT LOG          (every file, as a directory tree)
  *   darshanfs-cat --parser base LOG        (darshan-parser --show-incomplete --base)
  *
@@ -37,6 +38,8 @@ static void usage(FILE *out, const char *prog)
 		"  -w, --write FILE=TEXT    write TEXT into FILE (relative like PATH) first;\n"
 		"                           may be repeated, applied in order\n"
 		"  -l, --list               list the directory PATH instead of printing it\n"
+		"  -R, --recursive          with --list: every entry below PATH, as paths\n"
+		"                           relative to it (directories end in '/')\n"
 		"  -x, --extract DIR        write every file below PATH (default: all) into\n"
 		"                           DIR, as the mount shows them\n"
 		"  -p, --parser PARTS       print what darshan-parser --show-incomplete prints\n"
@@ -246,6 +249,35 @@ static int list_one(void *ctx, const char *name, const dfs_node_stat *st)
 	return 0;
 }
 
+/* --list --recursive: every entry below `path`, one per line, as a path
+ * relative to `top` (the listed directory), directories ending in '/'. */
+static int list_tree(dfs_view *v, const char *path, size_t top, dfs_error *err)
+{
+	struct extract x = {v, NULL, NULL, 0, 0};
+	if (dfs_view_readdir(v, path, collect, &x, err))
+		return -1;
+	int ret = 0;
+	for (size_t i = 0; i < x.n && ret == 0; i++) {
+		size_t pl = strlen(path), nl = strlen(x.names[i]);
+		char *sub = malloc(pl + nl + 2);
+		if (!sub) {
+			ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			break;
+		}
+		snprintf(sub, pl + nl + 2, "%s/%s", strcmp(path, "/") ? path : "", x.names[i]);
+		/* "/" lists as "x", "/a/b" as "a/b/x" less its "/a/b/" */
+		printf("%s%s\n", sub + top + (top > 1), x.dirs[i] ? "/" : "");
+		if (x.dirs[i])
+			ret = list_tree(v, sub, top, err);
+		free(sub);
+	}
+	for (size_t i = 0; i < x.n; i++)
+		free(x.names[i]);
+	free(x.names);
+	free(x.dirs);
+	return ret;
+}
+
 static int parser_mode(const char *source, const char *parts_text, dfs_error *err)
 {
 	unsigned parts = 0;
@@ -284,6 +316,7 @@ int main(int argc, char **argv)
 		{"filter", required_argument, NULL, 'f'},
 		{"write", required_argument, NULL, 'w'},
 		{"list", no_argument, NULL, 'l'},
+		{"recursive", no_argument, NULL, 'R'},
 		{"extract", required_argument, NULL, 'x'},
 		{"parser", required_argument, NULL, 'p'},
 		{"help", no_argument, NULL, 'h'},
@@ -293,13 +326,14 @@ int main(int argc, char **argv)
 	const char *filter = NULL, *parts = NULL, *extract_dir = NULL;
 	const char **writes = calloc((size_t)argc, sizeof(char *));
 	size_t nwrites = 0;
-	bool list = false;
+	bool list = false, recursive = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "f:w:lx:p:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:w:lRx:p:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': filter = optarg; break;
 		case 'w': writes[nwrites++] = optarg; break;
 		case 'l': list = true; break;
+		case 'R': recursive = true; break;
 		case 'x': extract_dir = optarg; break;
 		case 'p': parts = optarg; break;
 		case 'h': usage(stdout, argv[0]); return 0;
@@ -369,7 +403,10 @@ int main(int argc, char **argv)
 			err.msg[0] = '\0';
 		} else if (list) {
 			char *path = view_path(rel);
-			r = dfs_view_readdir(v, path, list_one, NULL, &err);
+			if (recursive)
+				r = list_tree(v, path, strlen(path), &err);
+			else
+				r = dfs_view_readdir(v, path, list_one, NULL, &err);
 			free(path);
 		} else {
 			r = print_file(v, rel, &err);

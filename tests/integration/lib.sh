@@ -193,6 +193,7 @@ decodes() {
 
 # make_tree DIR [LOG...]: copies of shared logs (all by default) at nested
 # paths below DIR; sets LOGREL (paths relative to DIR) in the same order.
+# One mkdir and one cp a sub-directory, not a process per log.
 LOGREL=()
 make_tree() {
 	local dir=$1 i=0 f sub
@@ -200,18 +201,25 @@ make_tree() {
 	local files=("$@")
 	[ ${#files[@]} -gt 0 ] || files=("$LOGS"/*.darshan)
 	LOGREL=()
+	local -A into=()
 	for f in "${files[@]}"; do
 		case $((i % 4)) in
 		0) sub=2026/11/29 ;;
-		1) sub=2025/$(printf %02d $((i % 12 + 1)))/$(printf %02d $((i % 28 + 1))) ;;
+		1) printf -v sub '2025/%02d/%02d' $((i % 12 + 1)) $((i % 28 + 1)) ;;
 		2) sub=2024/project\ x ;;
 		*) sub=. ;;
 		esac
-		mkdir -p "$dir/$sub"
-		cp "$f" "$dir/$sub/" || fail "cannot copy $f"
-		if [ "$sub" = . ]; then LOGREL+=("$(basename "$f")")
-		else LOGREL+=("$sub/$(basename "$f")"); fi
+		into[$sub]+="$f"$'\n'
+		if [ "$sub" = . ]; then LOGREL+=("${f##*/}")
+		else LOGREL+=("$sub/${f##*/}"); fi
 		i=$((i + 1))
+	done
+	local subs=()
+	for sub in "${!into[@]}"; do subs+=("$dir/$sub"); done
+	mkdir -p "${subs[@]}" || fail "cannot make the directories of $dir"
+	for sub in "${!into[@]}"; do
+		mapfile -t files < <(printf %s "${into[$sub]}")
+		cp "${files[@]}" "$dir/$sub/" || fail "cannot copy logs into $dir/$sub"
 	done
 }
 

@@ -19,6 +19,14 @@ accum/<log>/<MODULE>.json).
                derived_metrics (the partial-data warning paragraph aside) and
                every total_* line of total.txt is a line of total.
         Prints counts; exits 1 listing the first differences.
+    python3 oracle.py mount MOUNT ORACLE OUT LOGREL...
+        through the mount, in this one process: for every module of every
+        log LOGREL that the oracle accumulated, read derived_metrics and
+        total (unless darshan-parser failed on the log), then write each
+        case's filter into MODULE/filter as `echo` does (it must read back,
+        filter.error empty) and read derived_metrics.json and
+        derived_metrics; the filter is emptied after the module.  Keeps what
+        it read in OUT and checks it as `check` does.
     python3 oracle.py jobs JOBS_CSV ACCUM_DIR
         every row of jobs.csv (unfiltered) for a module the oracle
         accumulated holds darshan-util's numbers: records, total_bytes,
@@ -33,6 +41,12 @@ WARNING = re.compile(r"# \*WARNING\*: The \S+ module contains incomplete data!\n
 
 
 def cases(path):
+    for case, expr in case_list(path):
+        print(f"{case}\t{expr}")
+
+
+def case_list(path):
+    out = []
     o = json.load(open(path))
     extra = ""
     if o["n_records_pydarshan"] != o["n_records_in_log"]:
@@ -46,7 +60,8 @@ def cases(path):
             expr = extra[5:]
         elif extra:
             expr = f"({expr}){extra}"
-        print(f"{case}\t{expr}")
+        out.append((case, expr))
+    return out
 
 
 def diff(got, want, path=""):
@@ -146,6 +161,59 @@ def check(manifest):
         sys.exit(1)
 
 
+def copy_out(src, dst):
+    with open(src, "rb") as f:
+        data = f.read()
+    with open(dst, "wb") as f:
+        f.write(data)
+
+
+def mount(mnt, oracle, out, rels):
+    import os
+    man = os.path.join(out, "manifest")
+    nmods = nwrites = nskip = 0
+    with open(man, "w", encoding="utf-8", errors="surrogateescape") as mf:
+        for i, rel in enumerate(rels, 1):
+            name = os.path.basename(rel)
+            pdir = os.path.join(oracle, "parser", name)
+            for mod in ("POSIX", "MPI-IO", "STDIO", "DFS", "DAOS"):
+                oj = os.path.join(oracle, "accum", name, mod + ".json")
+                if not os.path.isfile(oj):
+                    continue
+                d = os.path.join(mnt, rel, mod)
+                if not os.path.isdir(d):
+                    sys.exit(f"FAIL: {rel}: the oracle has {mod}, the mount has no {mod} directory")
+                nmods += 1
+                o = os.path.join(out, f"{i}.{mod}")
+                if any(os.path.exists(os.path.join(pdir, k + ".rc")) for k in ("file", "total", "perf")):
+                    nskip += 1
+                else:
+                    copy_out(os.path.join(d, "derived_metrics"), o + ".dm")
+                    copy_out(os.path.join(d, "total"), o + ".total")
+                    mf.write(f"block\t{pdir}\t{mod}\t{o}.dm\t{o}.total\n")
+                    # the log-wide derived_metrics has the same blocks
+                    copy_out(os.path.join(mnt, rel, "derived_metrics"), o + ".logdm")
+                    mf.write(f"block\t{pdir}\t{mod}\t{o}.logdm\t{o}.total\n")
+                for case, expr in case_list(oj):
+                    with open(os.path.join(d, "filter"), "w") as f:
+                        f.write(expr + "\n")
+                    with open(os.path.join(d, "filter")) as f:
+                        got = f.read().rstrip("\n")
+                    if got != expr:
+                        sys.exit(f"FAIL: {rel}/{mod}/filter reads back {got!r}, not {expr!r}")
+                    if os.path.getsize(os.path.join(d, "filter.error")):
+                        sys.exit(f"FAIL: {rel}/{mod}/filter.error is not empty after a good filter")
+                    copy_out(os.path.join(d, "derived_metrics.json"), f"{o}.{case}.json")
+                    copy_out(os.path.join(d, "derived_metrics"), f"{o}.{case}.dm")
+                    mf.write(f"json\t{oj}\t{case}\t{o}.{case}.json\t{o}.{case}.dm\n")
+                    nwrites += 1
+                with open(os.path.join(d, "filter"), "w"):
+                    pass
+    print(f"{nwrites} filters written to {nmods} module directories "
+          f"({nskip} modules without a clean darshan-parser run)")
+    check(man)
+
+
 def jobs(path, accum):
     import csv
     import os
@@ -197,6 +265,8 @@ def jobs(path, accum):
 if __name__ == "__main__":
     if sys.argv[1] == "cases":
         cases(sys.argv[2])
+    elif sys.argv[1] == "mount":
+        mount(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
     elif sys.argv[1] == "jobs":
         jobs(sys.argv[2], sys.argv[3])
     else:

@@ -6,8 +6,16 @@ LIST has lines "MOUNT_FILE<TAB>REFERENCE_FILE".  For each pair: st_size of
 the mounted file equals the reference length; reads with odd chunk sizes
 (1, 7, 1000, 4097, 65537 bytes), pread at odd offsets, a read of the whole
 file and (records.csv) an mmap with MAP_PRIVATE and one with ACCESS_READ all
-return the reference bytes.  Prints the number of files and bytes checked;
+return the reference bytes.  1- and 7-byte reads (every 4th file) cover
+the first 4200 and 8200 bytes (one and two page boundaries), then the rest
+of the file is read in 64 KiB chunks from the same descriptor.  Prints the number of files and bytes checked;
 exits 1 at the first difference.
+
+    python3 readers.py --tree MOUNT REFERENCE LIST
+the mount holds the same files as the directory REFERENCE (what
+darshanfs-cat --extract wrote): the same paths, each file with st_size and
+bytes of its reference (read whole); writes LIST (the pairs, for the mode
+above) and prints "FILES BYTES".
 
     python3 readers.py --at-once FILE REFERENCE SIZE... [cat]
 reads FILE on one thread per SIZE at once, each in chunks of SIZE bytes
@@ -25,15 +33,52 @@ def fail(msg):
     sys.exit(1)
 
 
-def read_chunks(path, size):
+def read_chunks(path, size, upto=None):
+    """the file in reads of `size` bytes (up to `upto` bytes, then 64 KiB)"""
     out = bytearray()
     with open(path, "rb", buffering=0) as f:
         while True:
-            b = f.read(size)
+            n = size if upto is None or len(out) < upto else 65536
+            b = f.read(n)
             if not b:
                 break
             out += b
     return bytes(out)
+
+
+def files_below(root):
+    out = []
+    for d, dirs, files in os.walk(root):
+        dirs.sort()
+        rel = os.path.relpath(d, root)
+        for f in sorted(files):
+            out.append(f if rel == "." else os.path.join(rel, f))
+    return out
+
+
+def tree(mount, ref, listing):
+    want, got = files_below(ref), files_below(mount)
+    if want != got:
+        extra, missing = sorted(set(got) - set(want)), sorted(set(want) - set(got))
+        fail(f"the mount lists other files than darshanfs-cat --extract wrote: "
+             f"only in the mount {extra[:5]}, missing {missing[:5]}")
+    nbytes = 0
+    with open(listing, "w", encoding="utf-8", errors="surrogateescape") as lst:
+        for rel in want:
+            m, r = os.path.join(mount, rel), os.path.join(ref, rel)
+            with open(r, "rb") as f:
+                data = f.read()
+            size = os.stat(m).st_size
+            if size != len(data):
+                fail(f"{rel}: st_size is {size}, darshanfs-cat prints {len(data)} bytes")
+            with open(m, "rb") as f:
+                got_data = f.read()
+            if got_data != data:
+                fail(f"{rel}: reading it gives {len(got_data)} bytes that differ from "
+                     f"darshanfs-cat's {len(data)}")
+            nbytes += len(data)
+            lst.write(f"{m}\t{r}\n")
+    print(len(want), nbytes)
 
 
 def at_once(path, ref_path, args):
@@ -65,19 +110,24 @@ def at_once(path, ref_path, args):
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--at-once":
         at_once(sys.argv[2], sys.argv[3], sys.argv[4:])
+    if len(sys.argv) > 1 and sys.argv[1] == "--tree":
+        tree(sys.argv[2], sys.argv[3], sys.argv[4])
+        return
     nfiles = nbytes = nmaps = 0
     with open(sys.argv[1], encoding="utf-8", errors="surrogateescape") as lst:
         pairs = [line.rstrip("\n").split("\t") for line in lst if line.strip()]
-    for mpath, rpath in pairs:
+    for i, (mpath, rpath) in enumerate(pairs):
         with open(rpath, "rb") as f:
             want = f.read()
         st = os.stat(mpath)
         if st.st_size != len(want):
             fail(f"{mpath}: st_size {st.st_size} but darshanfs-cat gives {len(want)} bytes")
         # big files: fewer chunk sizes, the tiny ones would take minutes
-        sizes = (1, 7, 1000, 4097, 65537) if len(want) < 200_000 else (4097, 65537, 1 << 20)
+        sizes = (1000, 4097, 65537) if len(want) < 200_000 else (4097, 65537, 1 << 20)
+        if i % 4 == 0:
+            sizes = (1, 7) + sizes
         for cs in sizes:
-            got = read_chunks(mpath, cs)
+            got = read_chunks(mpath, cs, {1: 4200, 7: 8200}.get(cs))
             if got != want:
                 fail(f"{mpath}: reading in chunks of {cs} gives {len(got)} bytes "
                      f"that differ from darshanfs-cat ({len(want)} bytes)")

@@ -12,42 +12,10 @@ nlogs=${#LOGREL[@]}
 dfs_mount "$SRC" "$MNT"
 
 # ---- the expected tree, from the view code without a mount
-# (darshanfs-cat --list, recursively: "name/" is a directory)
+# (darshanfs-cat --list --recursive: "name/" is a directory)
 exp=$TMP/expected.txt
-: >"$exp"
-list_rec() {
-	local rel=$1 name
-	ref --list "$SRC" "$rel" >"$TMP/l.$BASHPID" || fail "darshanfs-cat --list '$rel' failed"
-	local names=()
-	mapfile -t names <"$TMP/l.$BASHPID"
-	for name in "${names[@]}"; do
-		local p=${rel:+$rel/}${name%/}
-		case $name in
-		*/) echo "d $p" >>"$exp"; list_rec "$p" ;;
-		*) echo "f $p" >>"$exp" ;;
-		esac
-	done
-}
-list_rec ""
-nmod=0
-for rel in "${LOGREL[@]}"; do
-	hdr_mods=$(ref "$SRC" "$rel/header.txt" | sed -n 's/^# \(.*\) module: .*/\1/p' |
-		sed 's|BG/Q|BGQ|' | grep -vx APXC | sort | tr '\n' ' ')
-	ls_mods=$(grep "^d $rel/[^/]*\$" "$exp" | sed "s|^d $rel/||" | sort | tr '\n' ' ')
-	[ "$hdr_mods" = "$ls_mods" ] ||
-		fail "$rel: module directories [$ls_mods] differ from the header's regions [$hdr_mods]"
-	grep -qx "d $rel" "$exp" || fail "$rel is not a directory for darshanfs-cat --list"
-	for f in header.txt mounts.csv names.csv filter filter.error; do
-		grep -qx "f $rel/$f" "$exp" || fail "$rel/$f is missing"
-	done
-	for m in $ls_mods; do
-		nmod=$((nmod + 1))
-		for f in records.csv filter filter.error; do
-			grep -qx "f $rel/$m/$f" "$exp" || fail "$rel/$m/$f is missing"
-		done
-	done
-done
-sort -o "$exp" "$exp"
+ref --list --recursive "$SRC" >"$TMP/list-r.txt" || fail "darshanfs-cat --list --recursive failed"
+python3 "$IT_DIR/listing.py" expected "$TMP/list-r.txt" >"$exp"
 
 # ---- ls -R through the mount
 [ "$(decodes "$MNT")" = 0 ] || fail "decodes is not 0 right after mounting"
@@ -60,11 +28,9 @@ if ! cmp -s "$exp" "$TMP/actual.txt"; then
 	fail "ls -R differs from the expected tree"
 fi
 nfiles=$(grep -c '^f ' "$exp")
-nlogdirs=0
-for rel in "${LOGREL[@]}"; do
-	[ -d "$MNT/$rel" ] || fail "$rel is not a directory in the mount"
-	nlogdirs=$((nlogdirs + 1))
-done
+nlogdirs=$(grep -c '^d .*\.darshan$' "$exp")
+[ "$nlogdirs" = "$nlogs" ] || fail "$nlogdirs log directories listed, $nlogs logs in SOURCE"
+nmod=$(grep -c '^d .*\.darshan/[^/]*$' "$exp")
 d=$(decodes "$MNT")
 [ "$d" = 0 ] || fail "ls -R decoded $d logs (expected 0)"
 say "ok: ls -R of $nlogs logs in a nested tree: $nlogdirs log directories, $nmod module directories, $nfiles files, 0 decodes (${lstime}s)"
@@ -75,11 +41,16 @@ cmp -s "$exp" "$TMP/find.txt" || { diff "$exp" "$TMP/find.txt" | head >&2; fail 
 [ "$(decodes "$MNT")" = 0 ] || fail "find decoded logs"
 say "ok: find lists the same $(wc -l <"$TMP/find.txt") entries, 0 decodes"
 
-# the counter is live: reading a header decodes that log
-t cat "$MNT/${LOGREL[0]}/header.txt" >/dev/null || fail "cat header.txt failed"
+# every log directory has its files and the module directories its
+# header names (this reads every header.txt: it decodes)
+out=$(python3 "$IT_DIR/listing.py" logs "$exp" "$MNT" "${LOGREL[@]}") || fail "a log directory is wrong (above)"
+read -r nlogs nmod <<<"$out"
+say "ok: $nlogs log directories hold their files and $nmod module directories, as their headers say"
+
+# the counter is live: reading headers decodes logs
 d=$(decodes "$MNT")
-[ "$d" -ge 1 ] || fail "decodes is still $d after reading a header.txt"
-say "ok: reading one header.txt makes decodes $d"
+[ "$d" -ge "$nlogs" ] || fail "decodes is $d after reading $nlogs header.txt files"
+say "ok: reading $nlogs header.txt files makes decodes $d"
 
 # ---- logs appearing and disappearing under a mounted tree
 # (the kernel keeps listings until the directory's time moves, checked
@@ -130,19 +101,10 @@ dfs_umount "$MNT"
 # ---- a tree of a few thousand logs: listing stays cheap and decodes nothing
 NBIG=${DFS_IT_BIG_LOGS:-3000}
 BIG=$TMP/big BMNT=$TMP/bigmnt
-small=()
-for f in "$LOGS"/*.darshan; do
-	[ "$(stat -c %s "$f")" -le 200000 ] && small+=("$f")
-done
-i=0
-while [ $i -lt "$NBIG" ]; do
-	f=${small[$((i % ${#small[@]}))]}
-	dir=$BIG/$((2020 + i % 7))/$(printf %02d $((i / 7 % 12 + 1)))/$(printf %02d $((i / 84 % 28 + 1)))
-	[ -d "$dir" ] || mkdir -p "$dir"
-	b=$(basename "$f" .darshan)
-	cp "$f" "$dir/job$(printf %05d $i)_$b.darshan"
-	i=$((i + 1))
-done
+# (hard links to the copies in $SRC: the shared logs are never linked)
+mapfile -t srclogs < <(find "$SRC" -name '*.darshan' | sort)
+python3 "$IT_DIR/listing.py" bigtree "$BIG" "$NBIG" "${srclogs[@]}" ||
+	fail "cannot make the tree of $NBIG logs"
 dfs_mount "$BIG" "$BMNT"
 start=$(now)
 t ls -R --color=never "$BMNT" >"$TMP/big.txt" || fail "ls -R of the big tree failed"
