@@ -22,31 +22,58 @@ shell_write() {
 	t bash -c 'echo "$1" '"$op"' "$2"' _ "$1" "$2" 2>"$TMP/err"
 }
 
+# the checks read files with bash builtins (no process per check: the
+# script makes thousands of them)
+# slurp VAR FILE: VAR = the text of FILE less its trailing newlines, as
+# $(cat FILE) gives it; empty when FILE cannot be read
+slurp() {
+	local -n _v=$1
+	_v=
+	IFS= read -r -d '' _v 2>/dev/null <"$2"
+	while [[ $_v == *$'\n' ]]; do _v=${_v%$'\n'}; done
+	return 0
+}
+# same_text FILE1 FILE2: the two files hold the same text
+same_text() {
+	local a b
+	slurp a "$1"
+	slurp b "$2"
+	[ "$a" = "$b" ]
+}
+# nlines TEXT: its number of lines (as wc -l of TEXT plus a newline)
+nlines() {
+	local n=${1//[!$'\n']/}
+	echo $((${#n} + 1))
+}
+
 nbad=0 ngood=0
 # bad_with FILE DESCRIPTION COMMAND...: COMMAND (run by bash with FILE as
 # "$1") writes something bad into FILE: the write fails with "Invalid
 # argument", nothing changes, filter.error gets one line
 bad_with() {
-	local f=$1 what=$2 dir before_f
+	local f=$1 what=$2 dir before_f before_json after err e
 	shift 2
-	dir=$(dirname "$f")
-	before_f=$(cat "$f")
-	cat "$dir/derived_metrics.json" >"$TMP/before.json" 2>/dev/null || : >"$TMP/before.json"
+	dir=${f%/*}
+	slurp before_f "$f"
+	slurp before_json "$dir/derived_metrics.json"
 	if t bash -c "$*" _ "$f" 2>"$TMP/err"; then
 		fail "writing $what to ${f#$MNT/} succeeded"
 	fi
-	grep -q "Invalid argument" "$TMP/err" ||
-		fail "writing $what to ${f#$MNT/}: the shell says '$(cat "$TMP/err")', not Invalid argument"
-	[ "$(cat "$f")" = "$before_f" ] ||
-		fail "writing $what to ${f#$MNT/} changed the filter from '$before_f' to '$(head -c 200 "$f")'"
-	if [ -s "$TMP/before.json" ]; then
-		cmp -s "$TMP/before.json" "$dir/derived_metrics.json" ||
+	slurp err "$TMP/err"
+	[[ $err == *"Invalid argument"* ]] ||
+		fail "writing $what to ${f#$MNT/}: the shell says '$err', not Invalid argument"
+	slurp after "$f"
+	[ "$after" = "$before_f" ] ||
+		fail "writing $what to ${f#$MNT/} changed the filter from '$before_f' to '${after:0:200}'"
+	if [ -n "$before_json" ]; then
+		slurp after "$dir/derived_metrics.json"
+		[ "$after" = "$before_json" ] ||
 			fail "writing $what to ${f#$MNT/} changed derived_metrics.json"
 	fi
-	local e="$f.error"
-	[ -s "$e" ] || fail "writing $what to ${f#$MNT/}: filter.error is empty"
-	[ "$(wc -l <"$e")" = 1 ] ||
-		fail "writing $what to ${f#$MNT/}: filter.error has $(wc -l <"$e") lines: $(cat "$e")"
+	slurp e "$f.error"
+	[ -n "$e" ] || fail "writing $what to ${f#$MNT/}: filter.error is empty"
+	[ "$(nlines "$e")" = 1 ] ||
+		fail "writing $what to ${f#$MNT/}: filter.error has $(nlines "$e") lines: $e"
 	nbad=$((nbad + 1))
 }
 # bad FILE EXPR: `echo EXPR > FILE` (the shell's own write) is refused
@@ -61,7 +88,7 @@ bad_file() { bad_with "$1" "$3" 'cat "'"$2"'" > "$1"'; }
 # releases the file, which it reports just after close() returns
 emptied() {   # emptied FILE: wait up to 2.5 s for it to read empty
 	local i
-	for i in $(seq 50); do
+	for ((i = 0; i < 50; i++)); do
 		[ -s "$1" ] || return 0
 		sleep 0.05
 	done
@@ -69,9 +96,12 @@ emptied() {   # emptied FILE: wait up to 2.5 s for it to read empty
 }
 
 good() {   # good FILE EXPR
+	local got e
 	shell_write "$2" "$1" || fail "echo '$2' > ${1#$MNT/} failed: $(cat "$TMP/err")"
-	[ "$(cat "$1")" = "$2" ] || fail "${1#$MNT/} reads back '$(cat "$1")' after '$2'"
-	[ -s "$1.error" ] && fail "${1#$MNT/}.error is '$(cat "$1.error")' after the good filter '$2'"
+	slurp got "$1"
+	[ "$got" = "$2" ] || fail "${1#$MNT/} reads back '$got' after '$2'"
+	slurp e "$1.error"
+	[ -n "$e" ] && fail "${1#$MNT/}.error is '$e' after the good filter '$2'"
 	ngood=$((ngood + 1))
 }
 
@@ -79,13 +109,13 @@ nmods=0
 for rel in "${LOGREL[@]}"; do
 	for d in "$MNT/$rel"/*/; do
 		d=${d%/}
-		mod=$(basename "$d")
+		mod=${d##*/}
 		[ -f "$d/derived_metrics.json" ] || continue
 		nmods=$((nmods + 1))
 		f=$d/filter
-		cat "$d/derived_metrics.json" >"$TMP/all.json"
+		cp "$d/derived_metrics.json" "$TMP/all.json"
 		good "$f" "rank == 0"
-		cat "$d/derived_metrics.json" >"$TMP/rank0.json"
+		cp "$d/derived_metrics.json" "$TMP/rank0.json"
 		bad "$f" "rank =="
 		bad "$f" "NO_SUCH_COUNTER > 1"
 		bad "$f" "${mod//-/}_NO_SUCH > 1"
@@ -98,36 +128,38 @@ for rel in "${LOGREL[@]}"; do
 		bad_with "$f" "binary garbage (printf)" "printf '\\x00\\x01\\x02\\xfe\\xff garbage\\x7f\\n' > \"\$1\""
 		head -c 4096 /dev/urandom >"$TMP/rand.txt"
 		bad_file "$f" "$TMP/rand.txt" "4 KB of random bytes"
-		cmp -s "$TMP/rank0.json" "$d/derived_metrics.json" || fail "$rel/$mod: derived_metrics.json changed"
+		same_text "$TMP/rank0.json" "$d/derived_metrics.json" || fail "$rel/$mod: derived_metrics.json changed"
 		# a good filter empties filter.error
 		good "$f" "rank == 0 or rank == -1"
 		# >> appends to the expression
 		good "$f" "rank == 0"
 		shell_write "or rank == -1" "$f" '>>' || fail "echo ... >> ${f#$MNT/} failed: $(cat "$TMP/err")"
-		[ "$(cat "$f")" = "$(printf 'rank == 0\nor rank == -1')" ] ||
-			fail "$rel/$mod/filter after >> reads '$(cat "$f")'"
-		cat "$d/derived_metrics.json" >"$TMP/appended.json"
+		slurp got "$f"
+		[ "$got" = $'rank == 0\nor rank == -1' ] ||
+			fail "$rel/$mod/filter after >> reads '$got'"
+		cp "$d/derived_metrics.json" "$TMP/appended.json"
 		good "$f" "rank == 0 or rank == -1"
-		cmp -s "$TMP/appended.json" "$d/derived_metrics.json" ||
+		same_text "$TMP/appended.json" "$d/derived_metrics.json" ||
 			fail "$rel/$mod: 'rank == 0' >> 'or rank == -1' differs from 'rank == 0 or rank == -1'"
 		# a bad >> leaves the filter alone
 		printf 'and and\n' >"$TMP/text"
 		if t bash -c 'cat "$1" >> "$2"' _ "$TMP/text" "$f" 2>"$TMP/err"; then
 			fail "appending 'and and' to $rel/$mod/filter succeeded"
 		fi
-		[ "$(cat "$f")" = "rank == 0 or rank == -1" ] || fail "a refused >> changed $rel/$mod/filter"
+		slurp got "$f"
+		[ "$got" = "rank == 0 or rank == -1" ] || fail "a refused >> changed $rel/$mod/filter"
 		# : > filter clears the filter (and filter.error)
 		bad "$f" "rank =="
 		t bash -c ': > "$1"' _ "$f" || fail ": > $rel/$mod/filter failed"
 		[ -s "$f" ] && fail "$rel/$mod/filter is '$(cat "$f")' after : >"
 		[ -s "$f.error" ] && fail "$rel/$mod/filter.error is '$(cat "$f.error")' after : >"
-		cmp -s "$TMP/all.json" "$d/derived_metrics.json" ||
+		same_text "$TMP/all.json" "$d/derived_metrics.json" ||
 			fail "$rel/$mod: derived_metrics.json after : > filter differs from the unfiltered one"
 		# comments and blank lines are an empty filter; `true` is all records
 		good "$f" "true"
-		cmp -s "$TMP/all.json" "$d/derived_metrics.json" || fail "$rel/$mod: 'true' is not every record"
+		same_text "$TMP/all.json" "$d/derived_metrics.json" || fail "$rel/$mod: 'true' is not every record"
 		t bash -c 'printf "# nothing\n\n" > "$1"' _ "$f" || fail "a comment-only filter was refused"
-		cmp -s "$TMP/all.json" "$d/derived_metrics.json" || fail "$rel/$mod: a comment-only filter is not every record"
+		same_text "$TMP/all.json" "$d/derived_metrics.json" || fail "$rel/$mod: a comment-only filter is not every record"
 		: >"$f"
 	done
 done
@@ -149,7 +181,7 @@ for rel in "${LOGREL[@]}"; do
 	good "$L/filter" "rank == 0"
 	for d in "$L"/*/; do
 		d=${d%/}
-		mod=$(basename "$d")
+		mod=${d##*/}
 		head -1 "$d/records.csv" | tr ',' '\n' | grep -qx rank || continue
 		n=$(rows_all "$d/records.csv" "rank == 0") || fail "$rel/$mod/records.csv has rows with rank != 0 under the log-wide filter"
 		want=$(ref --write filter='rank == 0' "$SRC" "$rel/$mod/records.csv" | python3 -c 'import csv,sys; print(sum(1 for _ in csv.reader(sys.stdin)) - 1)')
@@ -192,7 +224,7 @@ nbelow=0 nother=0
 for rel in "${LOGREL[@]}"; do
 	for d in "$MNT/$rel"/*/; do
 		d=${d%/}
-		mod=$(basename "$d")
+		mod=${d##*/}
 		head -1 "$d/records.csv" | tr ',' '\n' | grep -qx rank || continue
 		case $rel in
 		2026/*)
