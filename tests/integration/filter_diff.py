@@ -1,26 +1,32 @@
 #!/usr/bin/env python3
-"""filter_diff.py DARSHANFS_CAT [N] [SEED]
+"""filter_diff.py DARSHANFS DARSHANFS_CAT [N] [SEED]
 
 Differential test of the filter language.  For every module of every
-shared log, N random expressions are evaluated twice: by darshanfs
-(darshanfs-cat --filter, the view code the mount uses) and by the
-evaluator below, written independently from docs/filter-language.md and
-run over the unfiltered records.csv.  The selected rows must be
+shared log, N random expressions are evaluated twice: by darshanfs (one
+mount of the shared logs, each expression written into MODULE/filter or
+the log-wide filter and records.csv read back, in this process) and by
+the evaluator below, written independently from docs/filter-language.md
+and run over the unfiltered records.csv.  The selected rows must be
 identical.  A record of a multi-row module (LUSTRE, DXT, HEATMAP) is
 selected when any of its rows matches.  Some expressions are written to the
 log-wide filter instead, naming counters of the log's other modules, which
-are missing values in this one.  Exit 77 without the shared logs.
+are missing values in this one.  Exit 77 without the shared logs or FUSE.
 """
-import csv, glob, io, os, random, re, subprocess, sys
+import atexit, csv, glob, io, os, random, re, subprocess, sys, tempfile, time
 
-CAT = sys.argv[1]
-N = int(sys.argv[2]) if len(sys.argv) > 2 else 6
-SEED = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+DFS = os.path.abspath(sys.argv[1])
+CAT = os.path.abspath(sys.argv[2])
+N = int(sys.argv[3]) if len(sys.argv) > 3 else 6
+SEED = int(sys.argv[4]) if len(sys.argv) > 4 else 1
 SHARED = os.environ.get("DFS_SHARED") or os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared")
-LOGS = sorted(glob.glob(os.path.join(SHARED, "darshan-logs", "*.darshan")))
+LOGDIR = os.path.join(SHARED, "darshan-logs")
+LOGS = sorted(glob.glob(os.path.join(LOGDIR, "*.darshan")))
 if not LOGS:
     print("SKIP: no shared logs in %s (set DFS_SHARED)" % SHARED)
+    sys.exit(77)
+if not os.path.exists("/dev/fuse"):
+    print("SKIP: /dev/fuse is missing")
     sys.exit(77)
 TEXTCOLS = {"file_name", "mount_pt", "fs_type"}
 LO, HI = -2**63, 2**64
@@ -30,12 +36,70 @@ class DivZero(Exception):
     pass
 
 
+def mounted(mnt):
+    with open("/proc/mounts") as f:
+        return any(line.split()[1] == mnt for line in f)
+
+
+def mount():
+    """darshanfs -f over the shared logs (read only: nothing is written to
+    them); unmounted at exit"""
+    tmp = tempfile.mkdtemp(prefix="dfs-filter-diff.")
+    mnt = os.path.join(tmp, "mnt")
+    os.mkdir(mnt)
+    log = open(os.path.join(tmp, "darshanfs.log"), "w")
+    proc = subprocess.Popen([DFS, "-f", LOGDIR, mnt], stdin=subprocess.DEVNULL,
+                            stdout=log, stderr=log)
+
+    def done():
+        if mounted(mnt):
+            subprocess.run(["fusermount3", "-u", mnt], timeout=30)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        os.rmdir(mnt)
+        log.close()
+        os.unlink(log.name)
+        os.rmdir(tmp)
+    atexit.register(done)
+    for _ in range(200):
+        if mounted(mnt):
+            return mnt
+        if proc.poll() is not None:
+            sys.exit("FAIL: darshanfs exited with %d before mounting" % proc.returncode)
+        time.sleep(0.05)
+    sys.exit("FAIL: darshanfs did not mount within 10 s")
+
+
+MNT = None
+
+
+def write_filter(path, text):
+    """what `echo TEXT > path` does: O_TRUNC, one write, close"""
+    fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
+    try:
+        os.write(fd, (text + "\n").encode("utf-8", "surrogateescape"))
+    finally:
+        os.close(fd)
+
+
 def run(log, mod, expr, logwide=False):
-    how = ["--write", "filter=" + expr] if logwide else ["--filter", expr]
-    p = subprocess.run([CAT] + how + [log, mod + "/records.csv"],
-                       capture_output=True)
-    return (p.returncode, p.stdout.decode("utf-8", "surrogateescape"),
-            p.stderr.decode("utf-8", "replace"))
+    d = os.path.join(MNT, os.path.basename(log))
+    target = os.path.join(d, "filter") if logwide else os.path.join(d, mod, "filter")
+    try:
+        if expr:
+            write_filter(target, expr)
+        with open(os.path.join(d, mod, "records.csv"), "rb") as f:
+            return 0, f.read().decode("utf-8", "surrogateescape"), ""
+    except OSError as e:
+        with open(target + ".error", encoding="utf-8", errors="replace") as f:
+            return 1, "", "%s: %s" % (e.strerror, f.read())
+    finally:
+        if expr:
+            # an empty line is the empty filter (installed at close, as a
+            # filter; `: >` alone would clear it only at release)
+            write_filter(target, "")
 
 
 def conv(col, v):
@@ -82,12 +146,11 @@ def cmp(op, a, b):
             ">": a > b, ">=": a >= b}[op]
 
 
-def check(log, mod, rnd, foreign):
-    rc, text, err = run(log, mod, "")
-    if rc != 0:
-        print("FAIL %s %s: unfiltered records.csv: %s" % (log, mod, err.strip()))
+def check(log, mod, rnd, foreign, table):
+    if table is None:
+        print("FAIL %s %s: unfiltered records.csv cannot be read" % (log, mod))
         return 1
-    rows = list(csv.reader(io.StringIO(text)))
+    rows = table
     header, rows = rows[0], rows[1:]
     if not rows:
         return 0
@@ -271,6 +334,8 @@ def check(log, mod, rnd, foreign):
 
 
 def main():
+    global MNT
+    MNT = mount()
     rnd = random.Random(SEED)
     bad = pairs = 0
     for log in LOGS:
@@ -279,10 +344,11 @@ def main():
             continue   # damaged logs have their own tests
         mods = [l[:-1] for l in p.stdout.split() if l.endswith("/")]
         # the numeric counters of every module of the log
-        cols = {}
+        cols, tables = {}, {}
         for mod in mods:
             rc, text, err = run(log, mod, "")
             table = list(csv.reader(io.StringIO(text))) if rc == 0 else []
+            tables[mod] = table if rc == 0 else None
             # counters with a number in some row (not text ones)
             cols[mod] = [c for i, c in enumerate(table[0] if table else [])
                          if "_" in c and c.split("_")[0].isupper()
@@ -291,7 +357,7 @@ def main():
         for mod in mods:
             pairs += 1
             foreign = sorted({c for m2 in mods if m2 != mod for c in cols[m2]})
-            bad += check(log, mod, rnd, foreign)
+            bad += check(log, mod, rnd, foreign, tables[mod])
     print("filter language: %d logs, %d modules, %d expressions each: %d differ"
           % (len(LOGS), pairs, N, bad))
     return 1 if bad else 0
