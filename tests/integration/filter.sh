@@ -22,30 +22,6 @@ shell_write() {
 	t bash -c 'echo "$1" '"$op"' "$2"' _ "$1" "$2" 2>"$TMP/err"
 }
 
-# the checks read files with bash builtins (no process per check: the
-# script makes thousands of them)
-# slurp VAR FILE: VAR = the text of FILE less its trailing newlines, as
-# $(cat FILE) gives it; empty when FILE cannot be read
-slurp() {
-	local -n _v=$1
-	_v=
-	IFS= read -r -d '' _v 2>/dev/null <"$2"
-	while [[ $_v == *$'\n' ]]; do _v=${_v%$'\n'}; done
-	return 0
-}
-# same_text FILE1 FILE2: the two files hold the same text
-same_text() {
-	local a b
-	slurp a "$1"
-	slurp b "$2"
-	[ "$a" = "$b" ]
-}
-# nlines TEXT: its number of lines (as wc -l of TEXT plus a newline)
-nlines() {
-	local n=${1//[!$'\n']/}
-	echo $((${#n} + 1))
-}
-
 nbad=0 ngood=0
 # bad_with FILE DESCRIPTION COMMAND...: COMMAND (run by bash with FILE as
 # "$1") writes something bad into FILE: the write fails with "Invalid

@@ -245,5 +245,29 @@ listed_within() {
 	fail "not listed in $dir after $secs s:$missing"
 }
 
+# Checks that read files with bash builtins: no process per check (a
+# script that makes thousands of checks would spend minutes starting them).
+# slurp VAR FILE: VAR = the text of FILE less its trailing newlines, as
+# $(cat FILE) gives it; empty when FILE cannot be read
+slurp() {
+	local -n _v=$1
+	_v=
+	IFS= read -r -d '' _v 2>/dev/null <"$2"
+	while [[ $_v == *$'\n' ]]; do _v=${_v%$'\n'}; done
+	return 0
+}
+# same_text FILE1 FILE2: the two files hold the same text (to a NUL byte)
+same_text() {
+	local a= b=
+	IFS= read -r -d '' a 2>/dev/null <"$1"
+	IFS= read -r -d '' b 2>/dev/null <"$2"
+	[ "$a" = "$b" ]
+}
+# nlines TEXT: its number of lines (as wc -l of TEXT plus a newline)
+nlines() {
+	local n=${1//[!$'\n']/}
+	echo $((${#n} + 1))
+}
+
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
