@@ -9,7 +9,22 @@
  * keep reading their snapshot; a new path lookup (entries of files are
  * never cached) finds the new inode.  Directories keep one inode, and
  * are not opened where the kernel allows it: it keeps their listings
- * until their modification time moves (see dfs_view_stat). */
+ * until their modification time moves (see dfs_view_stat).
+ *
+ * Writers get inodes of their own.  The kernel cuts an inode to size 0
+ * when it is opened with O_TRUNC and moves its size with every write:
+ * done to the inode that readers of the snapshot share, their reads
+ * would end early.  So an open for writing of a readers' inode is
+ * answered ESTALE and the path's next lookups by the same thread (for a
+ * second at most, until the writer's open comes) give the snapshot's
+ * writer inode: the kernel retries the open once after ESTALE, with a new
+ * lookup.
+ *
+ * An open of a readers' inode whose file changed since the lookup is
+ * answered ESTALE too (its snapshot may be gone); the retry's lookup
+ * then takes the snapshot it tells of along in the inode ("pins" it), so
+ * that the open that follows gets exactly that one, however often the
+ * file changes in between. */
 #ifndef DFS_FUSE_FS_H
 #define DFS_FUSE_FS_H
 
@@ -18,6 +33,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "darshanfs/view.h"
 
@@ -42,7 +58,23 @@ struct dfs_inode {
 	struct dfs_dirlist *listing;   /* being read without an opendir */
 	bool pending;            /* a file whose size the lookup did not tell:
 	                          * st.size is not known yet */
+	bool writer;             /* opened for writing only (see above) */
+	dfs_content *pin;        /* the snapshot opens get (see above) */
+	uint64_t pin_until_ns;   /* until then */
 	struct dfs_inode *by_ino, *by_key;
+};
+
+/* A path whose lookups by thread `pid` give writer inodes
+ * (DFS_MARK_WRITER), or pin their snapshots (DFS_MARK_PIN), until
+ * `until_ns` (CLOCK_MONOTONIC); kept apart from the inodes, which the
+ * kernel may forget between an ESTALE and its new lookup. */
+#define DFS_REDIRECTS 32
+enum { DFS_MARK_WRITER = 1, DFS_MARK_PIN = 2 };
+struct dfs_redirect {
+	char *path;
+	pid_t pid;
+	uint64_t until_ns;
+	int kinds;
 };
 
 struct dfs_inodes {
@@ -50,6 +82,7 @@ struct dfs_inodes {
 	struct dfs_inode **ino_table, **key_table;
 	size_t size, count;
 	fuse_ino_t next;
+	struct dfs_redirect redirect[DFS_REDIRECTS];
 };
 
 struct handle;
@@ -78,14 +111,15 @@ void dfs_fuse_close_handles(struct dfs_fs *fs);
 int dfs_inodes_init(struct dfs_inodes *t);
 void dfs_inodes_free(struct dfs_inodes *t);
 /* The inode of (path, serial), created if needed, with one more lookup
- * reference; NULL when out of memory. */
+ * reference, for a lookup by thread pid (a writer's: its writer inode);
+ * NULL when out of memory. */
 struct dfs_inode *dfs_inode_ref(struct dfs_inodes *t, const char *path,
-                                const dfs_node_stat *st);
+                                const dfs_node_stat *st, pid_t pid);
 /* The same for a lookup answered before its file's size is known: a new
  * inode is marked pending; NULL when the inode is known already with its
  * size (or out of memory). */
 struct dfs_inode *dfs_inode_ref_pending(struct dfs_inodes *t, const char *path,
-                                        const dfs_node_stat *st);
+                                        const dfs_node_stat *st, pid_t pid);
 /* The attributes of a pending inode, now known (st NULL: still unknown,
  * the lookup failed after its answer). */
 void dfs_inode_settle(struct dfs_inodes *t, fuse_ino_t ino, const dfs_node_stat *st);
@@ -93,6 +127,22 @@ void dfs_inode_settle(struct dfs_inodes *t, fuse_ino_t ino, const dfs_node_stat 
  * *pending (may be NULL) tells whether st.size is not known yet. */
 char *dfs_inode_path(struct dfs_inodes *t, fuse_ino_t ino, uint64_t *serial,
                      dfs_node_stat *st, bool *pending);
+/* Is ino a writer inode? */
+bool dfs_inode_is_writer(struct dfs_inodes *t, fuse_ino_t ino);
+/* Mark the path of inode ino for thread pid, for a second:
+ * DFS_MARK_WRITER (a writer is about to open the readers' inode ino: its
+ * lookups give the writer inode of the same snapshot) or DFS_MARK_PIN
+ * (its lookups pin their snapshots). */
+void dfs_inode_mark(struct dfs_inodes *t, fuse_ino_t ino, int kind, pid_t pid);
+/* Does a mark of this kind hold for path and thread pid? */
+bool dfs_inode_marked(struct dfs_inodes *t, const char *path, int kind, pid_t pid);
+/* The writer inode ino was opened by thread pid: its lookups give the
+ * readers' inode again. */
+void dfs_inode_redirect_done(struct dfs_inodes *t, fuse_ino_t ino, pid_t pid);
+/* Keep snapshot c (the caller's reference) for the opens of ino in the
+ * next second; and a reference to it for such an open (NULL if none). */
+void dfs_inode_pin(struct dfs_inodes *t, fuse_ino_t ino, dfs_content *c);
+dfs_content *dfs_inode_pinned(struct dfs_inodes *t, fuse_ino_t ino);
 /* The listing an inode is being read with, with a reference of the
  * caller's (NULL: none); set one (or none) in its place.  A listing goes
  * when its last reference does (dfs_dirlist_put). */

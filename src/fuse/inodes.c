@@ -3,19 +3,31 @@
  *
  * The same path and serial always map to the same inode while the kernel
  * holds it, so reading an unchanged file again hits the page cache; a new
- * serial gets a new inode.  The root is inode 1 and is never forgotten. */
+ * serial gets a new inode, and so does a writer (see fs.h).  The root is
+ * inode 1 and is never forgotten. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "darshanfs/hash.h"
 #include "fuse/fs.h"
 
 static void dirlist_unref(struct dfs_dirlist *dl);
 
-static size_t hash_key(const char *path, uint64_t serial)
+static size_t hash_key(const char *path, uint64_t serial, bool writer)
 {
 	uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT ^ serial, path, strlen(path));
+	h ^= writer ? 0x5bd1e995ULL : 0;
 	return (size_t)(h ^ (h >> 31));
+}
+
+#define REDIRECT_NS 1000000000ULL   /* how long a writer's redirect lasts */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
 static size_t hash_ino(fuse_ino_t ino)
@@ -39,7 +51,7 @@ static int grow(struct dfs_inodes *t)
 			size_t h = hash_ino(n->ino) & (size - 1);
 			n->by_ino = a[h];
 			a[h] = n;
-			size_t k = hash_key(n->path, n->serial) & (size - 1);
+			size_t k = hash_key(n->path, n->serial, n->writer) & (size - 1);
 			n->by_key = b[k];
 			b[k] = n;
 		}
@@ -65,11 +77,14 @@ void dfs_inodes_free(struct dfs_inodes *t)
 		for (struct dfs_inode *n = t->ino_table[i], *next; n; n = next) {
 			next = n->by_ino;
 			dirlist_unref(n->listing);
+			dfs_content_release(n->pin);
 			free(n->path);
 			free(n);
 		}
 	free(t->ino_table);
 	free(t->key_table);
+	for (int i = 0; i < DFS_REDIRECTS; i++)
+		free(t->redirect[i].path);
 	pthread_mutex_destroy(&t->lock);
 	memset(t, 0, sizeof(*t));
 }
@@ -82,15 +97,54 @@ static struct dfs_inode *find_ino(struct dfs_inodes *t, fuse_ino_t ino)
 	return n;
 }
 
+/* (lock held) */
+static struct dfs_inode *find_key(struct dfs_inodes *t, const char *path,
+                                  uint64_t serial, bool writer)
+{
+	struct dfs_inode *n = t->key_table[hash_key(path, serial, writer) & (t->size - 1)];
+	while (n && !(n->serial == serial && n->writer == writer && strcmp(n->path, path) == 0))
+		n = n->by_key;
+	return n;
+}
+
+/* The redirect of path (or a free slot when make), NULL if none; expired
+ * ones are freed on the way (lock held). */
+static struct dfs_redirect *find_redirect(struct dfs_inodes *t, const char *path,
+                                          pid_t pid, bool make)
+{
+	uint64_t now = now_ns();
+	struct dfs_redirect *free_slot = NULL;
+	for (int i = 0; i < DFS_REDIRECTS; i++) {
+		struct dfs_redirect *r = &t->redirect[i];
+		if (r->path && r->until_ns <= now) {
+			free(r->path);
+			r->path = NULL;
+		}
+		if (r->path && r->pid == pid && strcmp(r->path, path) == 0)
+			return r;
+		if (!r->path && !free_slot)
+			free_slot = r;
+	}
+	return make ? free_slot : NULL;
+}
+
+static bool marked(struct dfs_inodes *t, const char *path, int kind, pid_t pid)
+{
+	struct dfs_redirect *r = find_redirect(t, path, pid, false);
+	return r && (r->kinds & kind);
+}
+
 static struct dfs_inode *ref(struct dfs_inodes *t, const char *path,
-                              const dfs_node_stat *st, bool pending)
+                              const dfs_node_stat *st, bool pending, pid_t pid)
 {
 	uint64_t serial = st->is_dir ? 0 : st->serial;
 	pthread_mutex_lock(&t->lock);
-	size_t k = hash_key(path, serial) & (t->size - 1);
-	struct dfs_inode *n = t->key_table[k];
-	while (n && !(n->serial == serial && strcmp(n->path, path) == 0))
-		n = n->by_key;
+	bool writer = !st->is_dir && marked(t, path, DFS_MARK_WRITER, pid);
+	if (writer && pending) {   /* the writer's lookup: the plain way */
+		pthread_mutex_unlock(&t->lock);
+		return NULL;
+	}
+	struct dfs_inode *n = find_key(t, path, serial, writer);
 	if (n && pending && !n->pending) {
 		/* the same snapshot, its size known */
 		pthread_mutex_unlock(&t->lock);
@@ -110,10 +164,11 @@ static struct dfs_inode *ref(struct dfs_inodes *t, const char *path,
 		bool root = strcmp(path, "/") == 0;
 		n->ino = root ? FUSE_ROOT_ID : t->next++;
 		n->serial = serial;
+		n->writer = writer;
 		size_t h = hash_ino(n->ino) & (t->size - 1);
 		n->by_ino = t->ino_table[h];
 		t->ino_table[h] = n;
-		k = hash_key(path, serial) & (t->size - 1);
+		size_t k = hash_key(path, serial, writer) & (t->size - 1);
 		n->by_key = t->key_table[k];
 		t->key_table[k] = n;
 		t->count++;
@@ -127,15 +182,15 @@ static struct dfs_inode *ref(struct dfs_inodes *t, const char *path,
 }
 
 struct dfs_inode *dfs_inode_ref(struct dfs_inodes *t, const char *path,
-                                const dfs_node_stat *st)
+                                const dfs_node_stat *st, pid_t pid)
 {
-	return ref(t, path, st, false);
+	return ref(t, path, st, false, pid);
 }
 
 struct dfs_inode *dfs_inode_ref_pending(struct dfs_inodes *t, const char *path,
-                                        const dfs_node_stat *st)
+                                        const dfs_node_stat *st, pid_t pid)
 {
-	return ref(t, path, st, true);
+	return ref(t, path, st, true, pid);
 }
 
 void dfs_inode_settle(struct dfs_inodes *t, fuse_ino_t ino, const dfs_node_stat *st)
@@ -172,6 +227,81 @@ char *dfs_inode_path(struct dfs_inodes *t, fuse_ino_t ino, uint64_t *serial,
 	}
 	pthread_mutex_unlock(&t->lock);
 	return path;
+}
+
+bool dfs_inode_is_writer(struct dfs_inodes *t, fuse_ino_t ino)
+{
+	pthread_mutex_lock(&t->lock);
+	struct dfs_inode *n = find_ino(t, ino);
+	bool writer = n && n->writer;
+	pthread_mutex_unlock(&t->lock);
+	return writer;
+}
+
+/* (with every slot taken, by 32 marks within a second, the retried
+ * open fails with ESTALE) */
+void dfs_inode_mark(struct dfs_inodes *t, fuse_ino_t ino, int kind, pid_t pid)
+{
+	pthread_mutex_lock(&t->lock);
+	struct dfs_inode *n = find_ino(t, ino);
+	struct dfs_redirect *r = n ? find_redirect(t, n->path, pid, true) : NULL;
+	if (r && !r->path && (r->path = strdup(n->path))) {
+		r->kinds = 0;
+		r->pid = pid;
+	}
+	if (r && r->path) {
+		r->until_ns = now_ns() + REDIRECT_NS;
+		r->kinds |= kind;
+	}
+	pthread_mutex_unlock(&t->lock);
+}
+
+bool dfs_inode_marked(struct dfs_inodes *t, const char *path, int kind, pid_t pid)
+{
+	pthread_mutex_lock(&t->lock);
+	bool m = marked(t, path, kind, pid);
+	pthread_mutex_unlock(&t->lock);
+	return m;
+}
+
+void dfs_inode_redirect_done(struct dfs_inodes *t, fuse_ino_t ino, pid_t pid)
+{
+	pthread_mutex_lock(&t->lock);
+	struct dfs_inode *w = find_ino(t, ino);
+	struct dfs_redirect *r = w ? find_redirect(t, w->path, pid, false) : NULL;
+	if (r)
+		r->kinds &= ~DFS_MARK_WRITER;
+	pthread_mutex_unlock(&t->lock);
+}
+
+void dfs_inode_pin(struct dfs_inodes *t, fuse_ino_t ino, dfs_content *c)
+{
+	pthread_mutex_lock(&t->lock);
+	struct dfs_inode *n = find_ino(t, ino);
+	dfs_content *old = c;
+	if (n && dfs_content_serial(c) == n->serial) {
+		old = n->pin;
+		n->pin = c;
+		n->pin_until_ns = now_ns() + REDIRECT_NS;
+	}
+	pthread_mutex_unlock(&t->lock);
+	dfs_content_release(old);
+}
+
+dfs_content *dfs_inode_pinned(struct dfs_inodes *t, fuse_ino_t ino)
+{
+	dfs_content *c = NULL, *old = NULL;
+	pthread_mutex_lock(&t->lock);
+	struct dfs_inode *n = find_ino(t, ino);
+	if (n && n->pin && n->pin_until_ns <= now_ns()) {
+		old = n->pin;   /* kept long enough */
+		n->pin = NULL;
+	} else if (n && n->pin) {
+		c = dfs_content_ref(n->pin);
+	}
+	pthread_mutex_unlock(&t->lock);
+	dfs_content_release(old);
+	return c;
 }
 
 static void dirlist_free(struct dfs_dirlist *dl)
@@ -232,19 +362,22 @@ static void unlink_from(struct dfs_inode **head, struct dfs_inode *n, bool by_in
 
 void dfs_inode_forget(struct dfs_inodes *t, fuse_ino_t ino, uint64_t nl)
 {
+	dfs_content *pin = NULL;
 	pthread_mutex_lock(&t->lock);
 	struct dfs_inode *n = find_ino(t, ino);
 	if (n && ino != FUSE_ROOT_ID) {
 		n->nlookup = nl >= n->nlookup ? 0 : n->nlookup - nl;
 		if (n->nlookup == 0) {
 			unlink_from(&t->ino_table[hash_ino(n->ino) & (t->size - 1)], n, true);
-			unlink_from(&t->key_table[hash_key(n->path, n->serial) & (t->size - 1)],
-			            n, false);
+			unlink_from(&t->key_table[hash_key(n->path, n->serial, n->writer) &
+			                          (t->size - 1)], n, false);
 			t->count--;
 			dirlist_unref(n->listing);
+			pin = n->pin;
 			free(n->path);
 			free(n);
 		}
 	}
 	pthread_mutex_unlock(&t->lock);
+	dfs_content_release(pin);
 }

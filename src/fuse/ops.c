@@ -147,7 +147,7 @@ static int send_entry(fuse_req_t req, struct dfs_fs *fs, const struct dfs_inode 
 static void reply_entry(fuse_req_t req, struct dfs_fs *fs, const char *path,
                         const dfs_node_stat *st)
 {
-	struct dfs_inode *n = dfs_inode_ref(&fs->inodes, path, st);
+	struct dfs_inode *n = dfs_inode_ref(&fs->inodes, path, st, fuse_req_ctx(req)->pid);
 	if (!n) {
 		fuse_reply_err(req, ENOMEM);
 		return;
@@ -156,6 +156,30 @@ static void reply_entry(fuse_req_t req, struct dfs_fs *fs, const char *path,
 	 * it; its inode's attributes never change */
 	send_entry(req, fs, n, st, st->is_dir ? fs->dir_timeout : 0,
 	           st->is_dir ? fs->dir_timeout : fs->file_timeout);
+}
+
+/* The entry of a file with the snapshot an open right now gets, kept for
+ * the open that follows (see fs.h). */
+static void reply_pinned(fuse_req_t req, struct dfs_fs *fs, const char *path,
+                         dfs_node_stat *st)
+{
+	dfs_error err = {0};
+	dfs_content *c = dfs_view_open_file(fs->view, path, &err);
+	if (!c) {
+		fuse_reply_err(req, errno_of(&err));
+		return;
+	}
+	st->size = dfs_content_size(c);
+	st->serial = dfs_content_serial(c);
+	struct dfs_inode *n = dfs_inode_ref(&fs->inodes, path, st, fuse_req_ctx(req)->pid);
+	if (!n) {
+		dfs_content_release(c);
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	fuse_ino_t ino = n->ino;
+	dfs_inode_pin(&fs->inodes, ino, c);
+	send_entry(req, fs, n, st, 0, fs->file_timeout);
 }
 
 /* A lookup answered before its file's size is known: the kernel gets the
@@ -175,7 +199,8 @@ struct early {
 static int early_reply(void *ctx, const dfs_node_stat *st)
 {
 	struct early *x = ctx;
-	struct dfs_inode *n = dfs_inode_ref_pending(&x->fs->inodes, x->path, st);
+	struct dfs_inode *n = dfs_inode_ref_pending(&x->fs->inodes, x->path, st,
+	                                            fuse_req_ctx(x->req)->pid);
 	if (!n)
 		return 1;   /* known with its size (or no memory): the plain way */
 	x->replied = true;
@@ -228,11 +253,16 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	dfs_error err = {0};
 	struct early x = {.req = req, .fs = fs, .path = path};
 	dfs_view_prefill pf = {early_reply, early_store, &x};
+	/* the lookup after an open found its file changed: it takes the
+	 * snapshot it tells of along (see fs.h) */
+	bool pin = dfs_inode_marked(&fs->inodes, path, DFS_MARK_PIN, fuse_req_ctx(req)->pid);
 	int r = dfs_view_stat_prefill(fs->view, path, &st,
-	                              fs->se && fs->prefill ? &pf : NULL, &err);
+	                              fs->se && fs->prefill && !pin ? &pf : NULL, &err);
 	if (!x.replied) {
 		if (r)
 			fuse_reply_err(req, errno_of(&err));
+		else if (pin && !st.is_dir)
+			reply_pinned(req, fs, path, &st);
 		else
 			reply_entry(req, fs, path, &st);
 	} else if (x.ino) {
@@ -317,9 +347,11 @@ static void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		int ret = h && h->write
 		                  ? dfs_write_truncate(h->write, (uint64_t)attr->st_size, &err)
 		                  : dfs_view_truncate(fs->view, path, (uint64_t)attr->st_size, &err);
+		/* the readers' inode keeps its snapshot's size: the change
+		 * makes a new snapshot, which the next lookup finds */
 		if (ret)
 			e = errno_of(&err);
-		else
+		else if (dfs_inode_is_writer(&fs->inodes, ino))
 			st.size = (uint64_t)attr->st_size;
 	}
 	/* chmod, chown and utimes of writable files are accepted and
@@ -477,20 +509,43 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 	dfs_error err = {0};
 	int acc = fi->flags & O_ACCMODE, e = 0;
+	pid_t pid = fuse_req_ctx(req)->pid;
+	bool direct = false;
 	if (acc != O_RDONLY) {
-		if (!dfs_view_is_writable(fs->view, path))
+		if (!dfs_view_is_writable(fs->view, path)) {
 			e = EACCES;
-		else if (!(h->write = dfs_view_open_write(fs->view, path,
-		                                          fi->flags & O_TRUNC, &err)))
-			e = errno_of(&err);
+		} else if (!dfs_inode_is_writer(&fs->inodes, ino)) {
+			/* not on the readers' inode: the kernel looks up again
+			 * and finds the writer inode (see fs.h) */
+			dfs_inode_mark(&fs->inodes, ino, DFS_MARK_WRITER, pid);
+			e = ESTALE;
+		} else {
+			dfs_inode_redirect_done(&fs->inodes, ino, pid);
+			if (!(h->write = dfs_view_open_write(fs->view, path,
+			                                     fi->flags & O_TRUNC, &err)))
+				e = errno_of(&err);
+		}
 		fi->direct_io = 1;
 	}
 	if (!e && acc != O_WRONLY) {
-		h->content = dfs_view_open_file(fs->view, path, &err);
+		bool writer = dfs_inode_is_writer(&fs->inodes, ino);
+		if (!writer)
+			h->content = dfs_inode_pinned(&fs->inodes, ino);
 		if (!h->content)
+			h->content = dfs_view_open_file(fs->view, path, &err);
+		if (!h->content) {
 			e = errno_of(&err);
-		else if (dfs_content_serial(h->content) != serial && acc == O_RDONLY)
-			e = ESTALE; /* changed since the lookup: the kernel looks up again */
+		} else if (writer) {
+			/* a reader that came upon a writer's inode: its size
+			 * moves with the writes, the page cache is not this
+			 * snapshot's */
+			direct = true;
+		} else if (dfs_content_serial(h->content) != serial) {
+			/* changed since the lookup: the kernel looks up again,
+			 * and that lookup keeps the snapshot it tells of */
+			dfs_inode_mark(&fs->inodes, ino, DFS_MARK_PIN, pid);
+			e = ESTALE;
+		}
 	}
 	free(path);
 	if (e) {
@@ -499,7 +554,9 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		return;
 	}
 	/* this inode's bytes never change */
-	fi->keep_cache = acc == O_RDONLY;
+	if (direct)
+		fi->direct_io = 1;
+	fi->keep_cache = acc == O_RDONLY && !direct;
 	fi->fh = (uint64_t)(uintptr_t)h;
 	/* linked before the reply: the release may come at once */
 	handle_link(fs, h);
