@@ -107,13 +107,14 @@ static struct dfs_inode *find_key(struct dfs_inodes *t, const char *path,
 	return n;
 }
 
-/* The redirect of path (or a free slot when make), NULL if none; expired
- * ones are freed on the way (lock held). */
+/* The mark of (path, pid), or when make and there is none a free slot
+ * (the one nearest its end when none is free); NULL if none.  Marks
+ * past their time are freed on the way (lock held). */
 static struct dfs_redirect *find_redirect(struct dfs_inodes *t, const char *path,
                                           pid_t pid, bool make)
 {
 	uint64_t now = now_ns();
-	struct dfs_redirect *free_slot = NULL;
+	struct dfs_redirect *slot = NULL;
 	for (int i = 0; i < DFS_REDIRECTS; i++) {
 		struct dfs_redirect *r = &t->redirect[i];
 		if (r->path && r->until_ns <= now) {
@@ -122,10 +123,14 @@ static struct dfs_redirect *find_redirect(struct dfs_inodes *t, const char *path
 		}
 		if (r->path && r->pid == pid && strcmp(r->path, path) == 0)
 			return r;
-		if (!r->path && !free_slot)
-			free_slot = r;
+		if (!slot || (slot->path && (!r->path || r->until_ns < slot->until_ns)))
+			slot = r;
 	}
-	return make ? free_slot : NULL;
+	if (!make)
+		return NULL;
+	free(slot->path);
+	slot->path = NULL;
+	return slot;
 }
 
 static bool marked(struct dfs_inodes *t, const char *path, int kind, pid_t pid)
@@ -238,8 +243,6 @@ bool dfs_inode_is_writer(struct dfs_inodes *t, fuse_ino_t ino)
 	return writer;
 }
 
-/* (with every slot taken, by 32 marks within a second, the retried
- * open fails with ESTALE) */
 void dfs_inode_mark(struct dfs_inodes *t, fuse_ino_t ino, int kind, pid_t pid)
 {
 	pthread_mutex_lock(&t->lock);
@@ -264,13 +267,14 @@ bool dfs_inode_marked(struct dfs_inodes *t, const char *path, int kind, pid_t pi
 	return m;
 }
 
-void dfs_inode_redirect_done(struct dfs_inodes *t, fuse_ino_t ino, pid_t pid)
+void dfs_inode_unmark(struct dfs_inodes *t, const char *path, int kind, pid_t pid)
 {
 	pthread_mutex_lock(&t->lock);
-	struct dfs_inode *w = find_ino(t, ino);
-	struct dfs_redirect *r = w ? find_redirect(t, w->path, pid, false) : NULL;
-	if (r)
-		r->kinds &= ~DFS_MARK_WRITER;
+	struct dfs_redirect *r = find_redirect(t, path, pid, false);
+	if (r && !(r->kinds &= ~kind)) {
+		free(r->path);
+		r->path = NULL;
+	}
 	pthread_mutex_unlock(&t->lock);
 }
 

@@ -178,6 +178,7 @@ static void reply_pinned(fuse_req_t req, struct dfs_fs *fs, const char *path,
 		return;
 	}
 	fuse_ino_t ino = n->ino;
+	/* (the mark stays: the kernel may look up twice before it opens) */
 	dfs_inode_pin(&fs->inodes, ino, c);
 	send_entry(req, fs, n, st, 0, fs->file_timeout);
 }
@@ -520,7 +521,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 			dfs_inode_mark(&fs->inodes, ino, DFS_MARK_WRITER, pid);
 			e = ESTALE;
 		} else {
-			dfs_inode_redirect_done(&fs->inodes, ino, pid);
+			dfs_inode_unmark(&fs->inodes, path, DFS_MARK_WRITER, pid);
 			if (!(h->write = dfs_view_open_write(fs->view, path,
 			                                     fi->flags & O_TRUNC, &err)))
 				e = errno_of(&err);

@@ -1,14 +1,5 @@
 """csvcount.py - count the rows of CSV files the way programs read them.
 
-    python3 csvcount.py python FILE     rows after the header (python csv);
-                                        every row must have as many fields
-                                        as the header
-    python3 csvcount.py json FILE       records in a JSON array (mlr --ojson)
-    python3 csvcount.py check LIST      for every line of LIST (tab-separated:
-                                        path, sqlite3 count, mlr count,
-                                        records expected or '-'), the python
-                                        csv count must equal the others;
-                                        prints "files rows"
     python3 csvcount.py tree MOUNT ACCUM LOGREL...
         every CSV file of the log directories LOGREL below MOUNT, read by
         python csv, by one sqlite3 (.import --csv) and by one mlr: the same
@@ -42,23 +33,6 @@ def count_python(path):
             if len(row) != len(header):
                 raise ValueError(f"row {n} has {len(row)} fields, the header {len(header)}")
     return n
-
-
-def check(listing):
-    files = rows = 0
-    for line in open(listing, encoding="utf-8", errors="surrogateescape"):
-        path, sq, ml, want = line.rstrip("\n").split("\t")
-        try:
-            py = count_python(path)
-        except (ValueError, csv.Error) as e:
-            sys.exit(f"FAIL: python csv cannot read {path}: {e}")
-        if str(py) != sq or str(py) != ml:
-            sys.exit(f"FAIL: {path}: rows: python csv {py}, sqlite3 {sq}, mlr {ml}")
-        if want != "-" and str(py) != want:
-            sys.exit(f"FAIL: {path}: {py} rows, expected {want}")
-        files += 1
-        rows += py
-    print(files, rows)
 
 
 SELECTED = re.compile(r"^# darshanfs: (\d+) of (\d+) records selected$", re.M)
@@ -193,23 +167,11 @@ def tree(mount, accum, rels):
 
 
 def main():
-    if sys.argv[1] == "tree":
-        try:
-            tree(sys.argv[2], sys.argv[3], sys.argv[4:])
-        except (ValueError, csv.Error, OSError, subprocess.SubprocessError) as e:
-            print(f"FAIL: {e}", file=sys.stderr)
-            sys.exit(1)
-        return
-    mode, path = sys.argv[1], sys.argv[2]
+    if len(sys.argv) < 4 or sys.argv[1] != "tree":
+        sys.exit("usage: csvcount.py tree MOUNT ACCUM LOGREL...")
     try:
-        if mode == "python":
-            print(count_python(path))
-        elif mode == "json":
-            text = open(path, encoding="utf-8", errors="surrogateescape").read().strip()
-            print(len(json.loads(text)) if text else 0)
-        elif mode == "check":
-            check(path)
-    except (ValueError, csv.Error) as e:
+        tree(sys.argv[2], sys.argv[3], sys.argv[4:])
+    except (ValueError, csv.Error, OSError, subprocess.SubprocessError) as e:
         print(f"FAIL: {e}", file=sys.stderr)
         sys.exit(1)
 

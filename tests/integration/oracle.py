@@ -2,23 +2,6 @@
 darshan-util (the oracle: parser/<log>/{file,perf,total}.txt and
 accum/<log>/<MODULE>.json).
 
-    python3 oracle.py cases ORACLE_JSON
-        print "CASE<TAB>FILTER" for the cases all, rank0, read_bytes_gt0 and
-        shared of the module.  When pydarshan dropped records the C library
-        returns (records without a name record, whose rank is outside the
-        job), the filter also keeps rank < nprocs so it selects what the
-        oracle accumulated.
-    python3 oracle.py check MANIFEST
-        MANIFEST lines (tab separated):
-          json  ORACLE_JSON CASE GOT_JSON GOT_DERIVED_METRICS
-          block PARSER_DIR MODULE GOT_DERIVED_METRICS GOT_TOTAL
-        json:  every field of the oracle's derived_metrics (empty selection:
-               c_accumulator_with_zero_records) equals the parsed JSON exactly
-               (floats too) and derived_metrics counts the case's records.
-        block: the module's block of file.txt and perf.txt appears verbatim in
-               derived_metrics (the partial-data warning paragraph aside) and
-               every total_* line of total.txt is a line of total.
-        Prints counts; exits 1 listing the first differences.
     python3 oracle.py mount MOUNT ORACLE OUT LOGREL...
         through the mount, in this one process: for every module of every
         log LOGREL that the oracle accumulated, read derived_metrics and
@@ -26,7 +9,17 @@ accum/<log>/<MODULE>.json).
         case's filter into MODULE/filter as `echo` does (it must read back,
         filter.error empty) and read derived_metrics.json and
         derived_metrics; the filter is emptied after the module.  Keeps what
-        it read in OUT and checks it as `check` does.
+        it read in OUT, listed in OUT/manifest, and checks it (check):
+          json:  every field of the oracle's derived_metrics (empty
+                 selection: c_accumulator_with_zero_records) equals the
+                 parsed JSON exactly (floats too) and derived_metrics
+                 counts the case's records;
+          block: the module's block of file.txt and perf.txt appears
+                 verbatim in derived_metrics (the partial-data warning
+                 paragraph aside) and every total_* line of total.txt is a
+                 line of total.
+        The cases are all, rank0, read_bytes_gt0 and shared (case_list).
+        Prints counts; exits 1 listing the first differences.
     python3 oracle.py jobs JOBS_CSV ACCUM_DIR
         every row of jobs.csv (unfiltered) for a module the oracle
         accumulated holds darshan-util's numbers: records, total_bytes,
@@ -40,12 +33,11 @@ WARNING = re.compile(r"# \*WARNING\*: The \S+ module contains incomplete data!\n
                      r"(#.*\n)*\n(#.*\n)*\n")
 
 
-def cases(path):
-    for case, expr in case_list(path):
-        print(f"{case}\t{expr}")
-
-
 def case_list(path):
+    """(case, filter) of a module's oracle.  When pydarshan dropped records
+    the C library returns (records without a name record, whose rank is
+    outside the job), the filter also keeps rank < nprocs so it selects
+    what the oracle accumulated."""
     out = []
     o = json.load(open(path))
     extra = ""
@@ -263,11 +255,9 @@ def jobs(path, accum):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "cases":
-        cases(sys.argv[2])
-    elif sys.argv[1] == "mount":
+    if sys.argv[1] == "mount":
         mount(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
     elif sys.argv[1] == "jobs":
         jobs(sys.argv[2], sys.argv[3])
     else:
-        check(sys.argv[2])
+        sys.exit(f"oracle.py: unknown mode {sys.argv[1]}")
