@@ -27,14 +27,14 @@ typedef struct dfs_filter dfs_filter;
  * and its type (DFS_T_I64, DFS_T_U64, DFS_T_F64 or DFS_T_STR), or -1 when
  * there is no such column.  It may return an index with type DFS_T_NONE for
  * a column that exists in the language but has no value in this context:
- * every comparison on it is false. */
+ * every comparison on it is UNKNOWN (SQL's NULL). */
 typedef struct dfs_filter_columns {
 	int (*resolve)(void *ctx, const char *name, size_t len, dfs_type *type);
 	void *ctx;
 } dfs_filter_columns;
 
 /* Value of column `column` for the row being evaluated.  A getter may
- * return DFS_T_NONE (missing value: comparisons on it are false). */
+ * return DFS_T_NONE (missing value: comparisons on it are UNKNOWN). */
 typedef void (*dfs_filter_getter)(void *row, int column, dfs_value *out);
 
 /* Compile `len` bytes of `text`.  Empty text (only blanks and comments) and
@@ -64,7 +64,7 @@ struct dfs_log;
 /* Compile against the columns of module m: its fields (as records.csv
  * names them; counters also without the prefix; any case as a second
  * chance) and file_name, mount_pt, fs_type.  `lenient` turns unknown names
- * into missing values (comparisons on them are false) instead of errors:
+ * into missing values (comparisons on them are UNKNOWN) instead of errors:
  * what a log-wide or directory filter needs in modules that lack a column
  * it names. */
 dfs_filter *dfs_filter_compile_module(const dfs_module *m, const char *text,

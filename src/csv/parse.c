@@ -4,7 +4,6 @@
  * quoted with '"' (a doubled quote inside stands for one).  Every row is
  * checked against the module's fields and packed into the current record
  * layout; any error refuses the whole input with the line and column. */
-#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,6 +192,16 @@ static void columns_free(struct columns *cols)
 	free(cols->present);
 }
 
+/* A UTF-8 byte order mark (what spreadsheet tools write first) is not
+ * part of the first column's name. */
+static void skip_bom(const char **data, size_t *len)
+{
+	if (*len >= 3 && memcmp(*data, "\xef\xbb\xbf", 3) == 0) {
+		*data += 3;
+		*len -= 3;
+	}
+}
+
 int dfs_csv_check_header(const dfs_module *m, const char *data, size_t len,
                          dfs_error *err)
 {
@@ -200,6 +209,7 @@ int dfs_csv_check_header(const dfs_module *m, const char *data, size_t len,
 		return dfs_error_set(err, DFS_ERR_INVAL,
 		                     "%s records cannot be imported from CSV "
 		                     "(only fixed-size modules can)", m->name);
+	skip_bom(&data, &len);
 	struct cursor c = {data, data + len, 1, 1, DFS_BUF_INIT};
 	struct columns cols;
 	int ret = parse_header(&c, m, &cols, err);
@@ -242,16 +252,134 @@ static bool parse_uuid(const char *s, size_t len, unsigned char out[16])
 	return true;
 }
 
-/* an integer column also takes "12.0" (what pandas writes for integer
- * columns that held a missing value) when the value is exact */
-static bool parse_integral(const char *s, size_t len, double lo, double hi,
-                           double *out)
+/* ---- integers: exact or refused --------------------------------------------- */
+
+/* Integers up to 2^53 survive a trip through a double exactly. */
+#define EXACT_IN_DOUBLE ((int64_t)1 << 53)
+
+/* "12.0", "-3.00": what pandas writes for an integer column that held a
+ * missing value.  Taken only without an exponent, with a fraction of
+ * zeros and up to 2^53 (the caller checks), where the double it came
+ * from held the integer exactly; the text before the point goes to
+ * *int_len. */
+static bool zero_fraction(const char *s, size_t len, size_t *int_len)
 {
-	double d;
-	if (!dfs_parse_double(s, len, &d) || d != floor(d) || d < lo || d > hi)
+	const char *dot = memchr(s, '.', len);
+	if (!dot || dot == s || !(dot[-1] >= '0' && dot[-1] <= '9'))
 		return false;
-	*out = d;
+	for (const char *p = dot + 1; p < s + len; p++)
+		if (*p != '0')
+			return false;
+	*int_len = (size_t)(dot - s);
 	return true;
+}
+
+static bool exact_in_double(int64_t v)
+{
+	return v >= -EXACT_IN_DOUBLE && v <= EXACT_IN_DOUBLE;
+}
+
+/* 0x followed by 1 to 16 hex digits */
+static bool parse_hex_u64(const char *s, size_t len, uint64_t *out)
+{
+	if (len < 3 || len > 18 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return false;
+	uint64_t v = 0;
+	for (size_t i = 2; i < len; i++) {
+		int h = hexval(s[i]);
+		if (h < 0)
+			return false;
+		v = v << 4 | (uint64_t)h;
+	}
+	*out = v;
+	return true;
+}
+
+/* The value of an unsigned column (record ids are 64-bit hashes), also
+ * written as a signed 64-bit integer: its two's complement, what a tool
+ * with only signed integers holds. */
+static bool parse_u64_signed(const char *s, size_t len, uint64_t *out)
+{
+	int64_t i;
+	if (dfs_parse_u64(s, len, out))
+		return true;
+	if (!dfs_parse_i64(s, len, &i))
+		return false;
+	*out = (uint64_t)i;
+	return true;
+}
+
+/* ... or as hex, or as "12.0" */
+static bool parse_u64_any(const char *s, size_t len, uint64_t *out)
+{
+	size_t n;
+	if (parse_u64_signed(s, len, out) || parse_hex_u64(s, len, out))
+		return true;
+	return zero_fraction(s, len, &n) && parse_u64_signed(s, n, out) &&
+	       exact_in_double((int64_t)*out);
+}
+
+static bool parse_i64_any(const char *s, size_t len, int64_t *out)
+{
+	size_t n;
+	if (dfs_parse_i64(s, len, out))
+		return true;
+	return zero_fraction(s, len, &n) && dfs_parse_i64(s, n, out) &&
+	       exact_in_double(*out);
+}
+
+/* Written the way floating-point numbers are: with a point or an
+ * exponent. */
+static bool float_form(const char *s, size_t len)
+{
+	size_t sign = len && (s[0] == '-' || s[0] == '+');
+	if (len > sign + 1 && s[sign] == '0' && (s[sign + 1] | 0x20) == 'x')
+		return false; /* hex digits hold e */
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == '.' || s[i] == 'e' || s[i] == 'E')
+			return true;
+	return false;
+}
+
+/* A number that is not an exact integer (1.9148580059744957e+18, 2.5,
+ * 1e3) in an integer column: refused, never rounded, with the fix. */
+static int inexact_integer(const dfs_field *f, const char *s, size_t len,
+                           size_t line, size_t column, dfs_error *err)
+{
+	bool u = f->storage == DFS_S_U64;
+	return dfs_error_set(err, DFS_ERR_INVAL,
+	                     "line %zu, column %zu: %s: %.*s is not an exact "
+	                     "integer; read %s as %s 64-bit integer (DuckDB "
+	                     "types={'%s':'%s'}, pandas dtype={'%s':'%s'})",
+	                     line, column, f->name, (int)(len > 60 ? 60 : len), s,
+	                     f->name, u ? "an unsigned" : "a signed", f->name,
+	                     u ? "UBIGINT" : "BIGINT", f->name,
+	                     u ? "uint64" : "int64");
+}
+
+static int store_integer(const dfs_field *f, const char *s, size_t len,
+                         unsigned char *rec, size_t line, size_t column,
+                         dfs_error *err)
+{
+	union {
+		uint64_t u;
+		int64_t i;
+		double d;
+	} v;
+	bool ok = f->storage == DFS_S_U64 ? parse_u64_any(s, len, &v.u)
+	                                  : parse_i64_any(s, len, &v.i);
+	if (ok) {
+		dfs_store_u64(rec + f->offset, v.u);
+		return 0;
+	}
+	if (dfs_parse_double(s, len, &v.d) && float_form(s, len))
+		return inexact_integer(f, s, len, line, column, err);
+	return dfs_error_set(err, DFS_ERR_INVAL,
+	                     "line %zu, column %zu (%s): '%.*s' is not %s", line,
+	                     column, f->name, (int)(len > 60 ? 60 : len), s,
+	                     f->storage == DFS_S_U64 ?
+	                     "an unsigned 64-bit integer" :
+	                     "a signed 64-bit integer");
 }
 
 static int store_value(const dfs_field *f, const char *s, size_t len,
@@ -260,31 +388,9 @@ static int store_value(const dfs_field *f, const char *s, size_t len,
 {
 	const char *what = NULL;
 	switch (f->storage) {
-	case DFS_S_I64: {
-		int64_t v;
-		double d;
-		if (dfs_parse_i64(s, len, &v)) {
-			dfs_store_i64(rec + f->offset, v);
-		} else if (parse_integral(s, len, -9223372036854775808.0,
-		                          9223372036854774784.0, &d)) {
-			dfs_store_i64(rec + f->offset, (int64_t)d);
-		} else {
-			what = "a signed 64-bit integer";
-		}
-		break;
-	}
-	case DFS_S_U64: {
-		uint64_t v;
-		double d;
-		if (dfs_parse_u64(s, len, &v)) {
-			dfs_store_u64(rec + f->offset, v);
-		} else if (parse_integral(s, len, 0, 18446744073709549568.0, &d)) {
-			dfs_store_u64(rec + f->offset, (uint64_t)d);
-		} else {
-			what = "an unsigned 64-bit integer";
-		}
-		break;
-	}
+	case DFS_S_I64:
+	case DFS_S_U64:
+		return store_integer(f, s, len, rec, line, column, err);
 	case DFS_S_F64: {
 		double v;
 		if (dfs_parse_double(s, len, &v))
@@ -608,6 +714,7 @@ int dfs_csv_import(const dfs_log *log, const dfs_module *m, const char *data,
 {
 	if (m->record_size == 0)
 		return dfs_csv_check_header(m, data, len, err);
+	skip_bom(&data, &len);
 	struct cursor c = {data, data + len, 1, 1, DFS_BUF_INIT};
 	struct columns cols;
 	struct id_index ix = {NULL, 0};

@@ -5,7 +5,11 @@
  * threads at once on the same filter): it walks the instruction array
  * with a value stack on the C stack, asks the getter for the columns it
  * needs, never allocates and never writes to the filter.  The parser has
- * proved the stack never holds more than DFS_FLT_STACK values. */
+ * proved the stack never holds more than DFS_FLT_STACK values.
+ *
+ * Truth values are SQL's three (enum truth): a test on an undefined value
+ * (a missing column, a division by zero) is UNKNOWN, which `and`, `or`
+ * and `not` carry as SQL does, and only a TRUE result selects the row. */
 #include <stdlib.h>
 
 #include "filter/filter_int.h"
@@ -30,7 +34,8 @@ static void column_number(dfs_filter_getter get, void *row, uint32_t col,
 		out->v.d = v.v.d;
 		break;
 	default:
-		out->kind = NK_NONE; /* missing, or text where a number was due */
+		out->kind = NK_NONE; /* missing, or text where a number was due:
+		                      * undefined */
 		break;
 	}
 }
@@ -99,32 +104,58 @@ static bool regex_finds(const regex_t *re, const char *s, size_t len)
 	return regexec(re, s, 1, m, REG_STARTEND) == 0;
 }
 
-/* The text instructions: the truth value they push. */
-static bool text_insn(const dfs_filter *f, const struct insn *in,
-                      dfs_filter_getter get, void *row)
+static int truth(bool b)
+{
+	return b ? TV_TRUE : TV_FALSE;
+}
+
+/* The text instructions: the truth value they push (UNKNOWN when a text
+ * is missing). */
+static int text_insn(const dfs_filter *f, const struct insn *in,
+                     dfs_filter_getter get, void *row)
 {
 	dfs_value va, vb;
 	const char *a, *b;
 	size_t an, bn;
 	if (!text_operand(f, in->refs & REF_A_COL, in->a, get, row, &va, &a, &an))
-		return false;
+		return TV_UNKNOWN;
 	switch (in->op) {
 	case OP_SCMP:
 		if (!text_operand(f, in->refs & REF_B_COL, in->b, get, row, &vb,
 		                  &b, &bn))
-			return false;
-		return dfs_flt_cmp_test(in->cmp, dfs_flt_text_order(a, an, b, bn));
+			return TV_UNKNOWN;
+		return truth(dfs_flt_cmp_test(in->cmp,
+		                              dfs_flt_text_order(a, an, b, bn)));
 	case OP_SIN:
-		return in_texts(f->texts + in->b, in->n, a, an) != in->neg;
+		return truth(in_texts(f->texts + in->b, in->n, a, an) != in->neg);
 	default:
-		return regex_finds(f->res[in->b], a, an) != in->neg;
+		return truth(regex_finds(f->res[in->b], a, an) != in->neg);
 	}
 }
 
-static void set_bool(struct num *x, bool b)
+/* x in (list), x not in (list): UNKNOWN for an undefined x */
+static int in_insn(const dfs_filter *f, const struct insn *in,
+                   const struct num *x)
+{
+	if (x->kind == NK_NONE)
+		return TV_UNKNOWN;
+	return truth(in_numbers(f->nums + in->b, in->n, x) != in->neg);
+}
+
+static void set_truth(struct num *x, int t)
 {
 	x->kind = NK_BOOL;
-	x->v.i = b;
+	x->v.i = t;
+}
+
+static int64_t lesser(int64_t a, int64_t b)
+{
+	return a < b ? a : b;
+}
+
+static int64_t greater(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
 }
 
 bool dfs_filter_match(const dfs_filter *f, dfs_filter_getter get, void *row)
@@ -153,52 +184,49 @@ bool dfs_filter_match(const dfs_filter *f, dfs_filter_getter get, void *row)
 		case OP_MUL:
 		case OP_DIV:
 			sp--;
-			if (!dfs_flt_num_arith(in->op, &st[sp - 1], &st[sp],
-			                       &st[sp - 1]))
-				return false; /* division by zero */
+			dfs_flt_num_arith(in->op, &st[sp - 1], &st[sp], &st[sp - 1]);
 			break;
 		case OP_CMP:
 			sp--;
-			set_bool(&st[sp - 1], dfs_flt_cmp_test(in->cmp,
-			         dfs_flt_num_order(&st[sp - 1], &st[sp])));
+			set_truth(&st[sp - 1], dfs_flt_cmp_truth(in->cmp,
+			          dfs_flt_num_order(&st[sp - 1], &st[sp])));
 			break;
 		case OP_CMP_COL:
 			column_number(get, row, in->a, &x);
-			set_bool(&st[sp++], dfs_flt_cmp_test(in->cmp,
-			         dfs_flt_num_order(&x, &in->k)));
+			set_truth(&st[sp++], dfs_flt_cmp_truth(in->cmp,
+			          dfs_flt_num_order(&x, &in->k)));
 			break;
 		case OP_IN:
 			x = st[sp - 1];
-			set_bool(&st[sp - 1], x.kind != NK_NONE &&
-			         in_numbers(f->nums + in->b, in->n, &x) != in->neg);
+			set_truth(&st[sp - 1], in_insn(f, in, &x));
 			break;
 		case OP_SCMP:
 		case OP_SIN:
 		case OP_SRE:
-			set_bool(&st[sp++], text_insn(f, in, get, row));
+			set_truth(&st[sp++], text_insn(f, in, get, row));
 			break;
 		case OP_NOT:
-			st[sp - 1].v.i = !st[sp - 1].v.i;
-			break;
-		case OP_FALSE:
-			sp -= in->a;
-			set_bool(&st[sp++], false);
+			st[sp - 1].v.i = TV_TRUE - st[sp - 1].v.i;
 			break;
 		case OP_AND:
-			if (!st[sp - 1].v.i)
+			if (st[sp - 1].v.i == TV_FALSE)
 				pc = in->a - 1;
-			else
-				sp--;
 			break;
 		case OP_OR:
-			if (st[sp - 1].v.i)
+			if (st[sp - 1].v.i == TV_TRUE)
 				pc = in->a - 1;
-			else
-				sp--;
+			break;
+		case OP_AND_END:
+			sp--;
+			st[sp - 1].v.i = lesser(st[sp - 1].v.i, st[sp].v.i);
+			break;
+		case OP_OR_END:
+			sp--;
+			st[sp - 1].v.i = greater(st[sp - 1].v.i, st[sp].v.i);
 			break;
 		}
 	}
-	return sp == 1 && st[0].kind == NK_BOOL && st[0].v.i;
+	return sp == 1 && st[0].kind == NK_BOOL && st[0].v.i == TV_TRUE;
 }
 
 bool dfs_filter_matches_all(const dfs_filter *f)

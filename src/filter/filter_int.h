@@ -26,12 +26,18 @@
 
 /* A value on the evaluation stack: a number, a truth value or nothing. */
 enum num_kind {
-	NK_NONE, /* missing: every comparison on it is false */
+	NK_NONE, /* undefined (missing, x / 0): every comparison on it is
+	          * UNKNOWN */
 	NK_I64,
 	NK_U64,
 	NK_F64,
-	NK_BOOL, /* v.i is 0 or 1 */
+	NK_BOOL, /* v.i is an enum truth */
 };
+
+/* SQL's three truth values, ordered so that `and` is the lesser of its
+ * operands, `or` the greater and `not x` is TV_TRUE - x.  A row is
+ * selected only when the whole expression is TV_TRUE. */
+enum truth { TV_FALSE = 0, TV_UNKNOWN = 1, TV_TRUE = 2 };
 
 struct num {
 	uint8_t kind;
@@ -49,10 +55,12 @@ enum ord { ORD_LT, ORD_EQ, ORD_GT, ORD_UN /* NaN */, ORD_NONE /* missing */ };
 /* num.c */
 int dfs_flt_num_order(const struct num *a, const struct num *b);
 bool dfs_flt_cmp_test(int cmp, int ord);
+/* the truth of `a cmp b` given their order: UNKNOWN for ORD_NONE */
+int dfs_flt_cmp_truth(int cmp, int ord);
 int dfs_flt_cmp_flip(int cmp);        /* a < b  <=>  b > a */
-/* op is OP_ADD, OP_SUB, OP_MUL or OP_DIV; out may alias a or b.  Returns
- * false on division by zero (the row does not match). */
-bool dfs_flt_num_arith(int op, const struct num *a, const struct num *b,
+/* op is OP_ADD, OP_SUB, OP_MUL or OP_DIV; out may alias a or b.  An
+ * undefined operand or a zero divisor gives an undefined result. */
+void dfs_flt_num_arith(int op, const struct num *a, const struct num *b,
                        struct num *out);
 void dfs_flt_num_neg(struct num *x);
 /* bytewise order of two texts: memcmp, then the shorter one first */
@@ -127,18 +135,18 @@ enum op {
 	OP_ADD,     /* pop b and a, push a op b */
 	OP_SUB,
 	OP_MUL,
-	OP_DIV,     /* divisor zero: the row does not match */
+	OP_DIV,     /* divisor zero: an undefined value */
 	OP_CMP,     /* pop b and a, push a cmp b */
 	OP_CMP_COL, /* push (column a) cmp k */
 	OP_IN,      /* pop x, push x in nums[b .. b+n) (neg: not in) */
 	OP_SCMP,    /* push text a cmp text b */
 	OP_SIN,     /* push text a in texts[b .. b+n) (neg: not in) */
 	OP_SRE,     /* push text a ~ res[b] (neg: !~) */
-	OP_NOT,     /* flip the truth value on top */
-	OP_AND,     /* top false: jump to a, else pop it */
-	OP_OR,      /* top true: jump to a, else pop it */
-	OP_FALSE,   /* pop a values, push false (a test on a missing value
-	             * whose operands hold a division still evaluates them) */
+	OP_NOT,     /* TRUE <-> FALSE on top; UNKNOWN stays */
+	OP_AND,     /* top FALSE: jump to a (it is the result), else keep it */
+	OP_OR,      /* top TRUE: jump to a (it is the result), else keep it */
+	OP_AND_END, /* pop b and a, push a and b (the lesser) */
+	OP_OR_END,  /* pop b and a, push a or b (the greater) */
 };
 
 /* A text operand is a column (REF_A_COL / REF_B_COL set) or an index
@@ -163,9 +171,10 @@ struct text {
 };
 
 /* Values the stack can hold at once.  The parser proves every program
- * fits (and refuses the rare one that would not): and/or need no extra
- * slot, so a nesting level adds at most one slot for a comparison, one
- * for + - and one for * /. */
+ * fits (and refuses the rare one that would not): a level of logic adds
+ * at most two slots (the left sides of an `or` and of an `and`, kept to
+ * be combined with the right side: UNKNOWN decides nothing), a level of
+ * arithmetic two (+ - and * /), and one comparison holds one more. */
 #define DFS_FLT_STACK (3 * (DFS_FILTER_MAX_DEPTH + 2) + 8)
 
 struct dfs_filter {

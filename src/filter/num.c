@@ -6,7 +6,8 @@
  * near 2^64 compare correctly.  Integer + - * is done on a sign and a
  * 64-bit magnitude, which covers every i64 and u64 result exactly; only a
  * result outside [-2^63, 2^64) falls back to double.  Division always
- * gives a double; a zero divisor is reported to the caller. */
+ * gives a double; a zero divisor gives an undefined value (NK_NONE), as
+ * a missing operand does. */
 #include <string.h>
 
 #include "filter/filter_int.h"
@@ -114,6 +115,13 @@ bool dfs_flt_cmp_test(int cmp, int ord)
 		[CMP_GE] = 1u << ORD_GT | 1u << ORD_EQ,
 	};
 	return (masks[cmp] >> ord) & 1u;
+}
+
+int dfs_flt_cmp_truth(int cmp, int ord)
+{
+	if (ord == ORD_NONE)
+		return TV_UNKNOWN;
+	return dfs_flt_cmp_test(cmp, ord) ? TV_TRUE : TV_FALSE;
 }
 
 int dfs_flt_cmp_flip(int cmp)
@@ -224,17 +232,19 @@ static double double_op(int op, double a, double b)
 	}
 }
 
-bool dfs_flt_num_arith(int op, const struct num *a, const struct num *b,
+void dfs_flt_num_arith(int op, const struct num *a, const struct num *b,
                        struct num *out)
 {
 	if (!is_number(a) || !is_number(b)) {
 		out->kind = NK_NONE;
-		return true;
+		return;
 	}
 	double x = to_double(a);
 	double y = to_double(b);
-	if (op == OP_DIV && y == 0)
-		return false;
+	if (op == OP_DIV && y == 0) {
+		out->kind = NK_NONE;
+		return;
+	}
 	if (op != OP_DIV && a->kind != NK_F64 && b->kind != NK_F64) {
 		struct smag sa = to_smag(a);
 		struct smag sb = to_smag(b);
@@ -243,11 +253,10 @@ bool dfs_flt_num_arith(int op, const struct num *a, const struct num *b,
 		bool exact = op == OP_MUL ? mul_smag(sa, sb, out)
 		                          : add_smag(sa, sb, out);
 		if (exact)
-			return true;
+			return;
 	}
 	out->kind = NK_F64;
 	out->v.d = double_op(op, x, y);
-	return true;
 }
 
 void dfs_flt_num_neg(struct num *x)

@@ -9,7 +9,7 @@
  *
  * Types are known at compile time: a comparison (truth value), a number,
  * text, or "none" (a column without values in this context, whose
- * comparisons are all false).  Text never goes on the value stack; a text
+ * comparisons are all UNKNOWN).  Text never goes on the value stack; a text
  * operand is remembered as a reference and named by the instruction that
  * uses it. */
 #include <stdio.h>
@@ -201,9 +201,9 @@ static int emit_push(struct parser *p, struct num k)
 	return 0;
 }
 
-static int emit_bool(struct parser *p, bool b)
+static int emit_truth(struct parser *p, enum truth t)
 {
-	struct num k = {.kind = NK_BOOL, .v.i = b};
+	struct num k = {.kind = NK_BOOL, .v.i = t};
 	return emit_push(p, k);
 }
 
@@ -216,29 +216,14 @@ static struct insn *lone_push(struct parser *p, const struct opnd *o)
 	return in;
 }
 
-/* Replace the code of an operand by a constant false (a comparison with a
- * column that has no values). */
-/* A test on a missing value is false: its code (from o's first
- * instruction on) is replaced by a constant -- unless it divides, since a
- * division by zero makes the whole row not match whatever it is part of:
- * then the code stays and its values are dropped for false. */
-static int emit_false_for(struct parser *p, struct opnd *o)
+/* A test on a column without values is UNKNOWN whatever the other side
+ * holds: its code (from o's first instruction on) becomes that constant. */
+static int emit_unknown_for(struct parser *p, struct opnd *o)
 {
-	bool divides = false;
-	for (size_t i = o->code; i < p->f->ncode; i++)
-		divides = divides || p->f->code[i].op == OP_DIV;
 	o->type = ST_BOOL;
-	if (divides) {
-		int values = (int)(p->sp - o->sp);
-		struct insn *in = emit(p, OP_FALSE, 1 - values);
-		if (!in)
-			return -1;
-		in->a = (uint32_t)values;
-		return 0;
-	}
 	p->f->ncode = o->code;
 	p->sp = o->sp;
-	return emit_bool(p, false);
+	return emit_truth(p, TV_UNKNOWN);
 }
 
 static int add_text(struct parser *p, const struct token *t, uint32_t *index)
@@ -344,7 +329,7 @@ static int parse_primary(struct parser *p, struct opnd *o)
 	case TK_TRUE:
 	case TK_FALSE:
 		o->type = ST_BOOL;
-		if (emit_bool(p, p->tok.type == TK_TRUE) < 0)
+		if (emit_truth(p, p->tok.type == TK_TRUE ? TV_TRUE : TV_FALSE) < 0)
 			return -1;
 		return advance(p);
 	case TK_IDENT:
@@ -452,7 +437,7 @@ static int emit_compare(struct parser *p, struct opnd *l,
 	if (need_value(p, l) < 0 || need_value(p, r) < 0)
 		return -1;
 	if (l->type == ST_NONE || r->type == ST_NONE)
-		return emit_false_for(p, l);
+		return emit_unknown_for(p, l);
 	if ((l->type == ST_STR) != (r->type == ST_STR))
 		return FAIL(p, op_off, "cannot compare text with a number");
 	l->type = ST_BOOL;
@@ -506,7 +491,7 @@ static int parse_match(struct parser *p, struct opnd *o)
 		return -1;
 	f->res[f->nres++] = re;
 	if (o->type == ST_NONE)
-		return emit_false_for(p, o) < 0 ? -1 : advance(p);
+		return emit_unknown_for(p, o) < 0 ? -1 : advance(p);
 	struct insn *in = emit(p, OP_SRE, 1);
 	if (!in)
 		return -1;
@@ -573,7 +558,7 @@ static int parse_in(struct parser *p, struct opnd *o)
 			return -1;
 	}
 	if (o->type == ST_NONE)
-		return emit_false_for(p, o) < 0 ? -1 : advance(p);
+		return emit_unknown_for(p, o) < 0 ? -1 : advance(p);
 	struct insn *in = emit(p, o->type == ST_STR ? OP_SIN : OP_IN,
 	                       o->type == ST_STR ? 1 : 0);
 	if (!in)
@@ -637,7 +622,7 @@ static int parse_not(struct parser *p, struct opnd *o)
 		return -1;
 	struct insn *k = lone_push(p, o);
 	if (k)
-		k->k.v.i = !k->k.v.i;
+		k->k.v.i = TV_TRUE - k->k.v.i;
 	else if (!emit(p, OP_NOT, 0))
 		return -1;
 	o->pos = not_off;
@@ -656,7 +641,9 @@ static void patch(dfs_filter *f, uint32_t chain, size_t target)
 }
 
 /* 'and' chains (is_or false) and 'or' chains: each operand but the last
- * is followed by a jump to the end taken when it decides the result. */
+ * is followed by a jump to the end taken when it decides the result
+ * (FALSE for and, TRUE for or); otherwise it stays on the stack to be
+ * combined with the next operand, since an UNKNOWN decides nothing. */
 static int parse_logic(struct parser *p, struct opnd *o, bool is_or)
 {
 	enum tok word = is_or ? TK_OR : TK_AND;
@@ -668,7 +655,7 @@ static int parse_logic(struct parser *p, struct opnd *o, bool is_or)
 		struct opnd r;
 		if (need_bool(p, o) < 0)
 			return -1;
-		struct insn *jump = emit(p, is_or ? OP_OR : OP_AND, -1);
+		struct insn *jump = emit(p, is_or ? OP_OR : OP_AND, 0);
 		if (!jump)
 			return -1;
 		jump->a = chain;
@@ -676,7 +663,8 @@ static int parse_logic(struct parser *p, struct opnd *o, bool is_or)
 		if (advance(p) < 0)
 			return -1;
 		rc = is_or ? parse_logic(p, &r, false) : parse_not(p, &r);
-		if (rc < 0 || need_bool(p, &r) < 0)
+		if (rc < 0 || need_bool(p, &r) < 0 ||
+		    !emit(p, is_or ? OP_OR_END : OP_AND_END, -1))
 			return -1;
 	}
 	patch(p->f, chain, p->f->ncode);
@@ -776,7 +764,7 @@ static int finish(struct parser *p)
 	}
 	const struct insn *c = f->code;
 	f->all = f->ncode == 1 && c[0].op == OP_PUSH &&
-	         c[0].k.kind == NK_BOOL && c[0].k.v.i;
+	         c[0].k.kind == NK_BOOL && c[0].k.v.i == TV_TRUE;
 	return list_columns(p);
 }
 
@@ -787,7 +775,7 @@ static int parse_all(struct parser *p)
 		return -1;
 	p->has_prev = false;
 	if (p->tok.type == TK_EOF)
-		return emit_bool(p, true);
+		return emit_truth(p, TV_TRUE);
 	if (parse_or(p, &o) < 0)
 		return -1;
 	if (p->tok.type != TK_EOF)

@@ -11,6 +11,10 @@ identical.  A record of a multi-row module (LUSTRE, DXT, HEATMAP) is
 selected when any of its rows matches.  Some expressions are written to the
 log-wide filter instead, naming counters of the log's other modules, which
 are missing values in this one.  Exit 77 without the shared logs or FUSE.
+
+Truth values follow SQL: None stands for UNKNOWN (a test on a missing
+value or on a division by zero), `and`/`or`/`not` are Kleene's, and a row
+is selected only when the whole expression is True.
 """
 import atexit, csv, glob, io, os, random, re, subprocess, sys, tempfile, time
 
@@ -30,10 +34,6 @@ if not os.path.exists("/dev/fuse"):
     sys.exit(77)
 TEXTCOLS = {"file_name", "mount_pt", "fs_type"}
 LO, HI = -2**63, 2**64
-
-
-class DivZero(Exception):
-    pass
 
 
 def mounted(mnt):
@@ -120,7 +120,7 @@ def arith(op, a, b):
         return None
     if op == "/":
         if b == 0:
-            raise DivZero()
+            return None   # undefined, like a missing value
         return float(a) / float(b)
     if isinstance(a, int) and isinstance(b, int):
         r = a + b if op == "+" else a - b if op == "-" else a * b
@@ -136,9 +136,29 @@ def neg(a):
     return arith("-", 0, a) if isinstance(a, int) else -a
 
 
+def t_not(a):
+    return None if a is None else not a
+
+
+def t_and(a, b):
+    if a is False or b is False:
+        return False
+    if a is None or b is None:
+        return None
+    return True
+
+
+def t_or(a, b):
+    if a is True or b is True:
+        return True
+    if a is None or b is None:
+        return None
+    return False
+
+
 def cmp(op, a, b):
     if a is None or b is None:
-        return False
+        return None
     if isinstance(a, str):
         a = a.encode("utf-8", "surrogateescape")
         b = b.encode("utf-8", "surrogateescape")
@@ -261,7 +281,7 @@ def check(log, mod, rnd, foreign, table):
                 def f(r, i=i, rx=rx, neg=neg):
                     v = r[i]
                     if v is None:
-                        return False
+                        return None
                     m = rx.search(v) is not None
                     return (not m) if neg else m
                 return "%s %s '%s'" % (col_name(i), "!~" if neg else "~", pat), f
@@ -273,7 +293,7 @@ def check(log, mod, rnd, foreign, table):
                 def f(r, i=i, items=items, neg=neg):
                     v = r[i]
                     if v is None:
-                        return False
+                        return None
                     m = any(v == x for x in items)
                     return (not m) if neg else m
                 return "%s %sin (%s)" % (col_name(i), "not " if neg else "", txt), f
@@ -287,19 +307,16 @@ def check(log, mod, rnd, foreign, table):
         if k < 0.6:
             t, f = bool_expr(depth - 1)
             w = rnd.choice(["not ", "! "])
-            return "%s(%s)" % (w, t), (lambda r, f=f: not f(r))
+            return "%s(%s)" % (w, t), (lambda r, f=f: t_not(f(r)))
         op = rnd.choice(["and", "or", "&&", "||"])
         ta, fa = bool_expr(depth - 1)
         tb, fb = bool_expr(depth - 1)
         if op in ("and", "&&"):
-            return "(%s %s %s)" % (ta, op, tb), (lambda r, fa=fa, fb=fb: fa(r) and fb(r))
-        return "(%s %s %s)" % (ta, op, tb), (lambda r, fa=fa, fb=fb: fa(r) or fb(r))
+            return "(%s %s %s)" % (ta, op, tb), (lambda r, fa=fa, fb=fb: t_and(fa(r), fb(r)))
+        return "(%s %s %s)" % (ta, op, tb), (lambda r, fa=fa, fb=fb: t_or(fa(r), fb(r)))
 
     def row_ok(f, d):
-        try:
-            return bool(f(d))
-        except DivZero:
-            return False
+        return f(d) is True
 
     def ref_select(f):
         out = []

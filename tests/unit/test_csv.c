@@ -343,8 +343,19 @@ static void test_bad_input(void **state)
 	             "appears twice");
 	expect_error(log, "record_id,rank,POSIX_OPENS\n1,0,abc\n",
 	             "line 2, column 3 (POSIX_OPENS): 'abc' is not a signed 64-bit integer");
-	expect_error(log, "record_id,rank,POSIX_OPENS\n-1,0,1\n",
-	             "line 2, column 1 (record_id): '-1' is not an unsigned");
+	expect_error(log, "record_id,rank,POSIX_OPENS\n-99999999999999999999,0,1\n",
+	             "line 2, column 1 (record_id): '-99999999999999999999' is not "
+	             "an unsigned 64-bit integer");
+	expect_error(log, "record_id,rank,POSIX_OPENS\n0x,0,1\n",
+	             "(record_id): '0x' is not an unsigned");
+	expect_error(log, "record_id,rank,POSIX_OPENS\n0x1234567890abcdef0,0,1\n",
+	             "(record_id): '0x1234567890abcdef0' is not an unsigned");
+	expect_error(log, "record_id,rank,POSIX_OPENS\n0x12g,0,1\n",
+	             "(record_id): '0x12g' is not an unsigned");
+	expect_error(log, "record_id,rank,POSIX_OPENS\n1,0,0x10\n",
+	             "(POSIX_OPENS): '0x10' is not a signed 64-bit integer");
+	expect_error(log, "record_id,rank,POSIX_OPENS\n1,0,inf\n",
+	             "(POSIX_OPENS): 'inf' is not a signed 64-bit integer");
 	expect_error(log, "record_id,rank,POSIX_OPENS\n1,0,99999999999999999999\n",
 	             "is not a signed 64-bit integer");
 	expect_error(log, "record_id,rank,POSIX_F_READ_TIME\n1,0,1.5.5\n", "is not a number");
@@ -463,6 +474,130 @@ static void test_partial_columns(void **state)
 	dfs_log_free(log);
 }
 
+/* A record of the sample log whose id has the top bit set (a signed
+ * 64-bit integer holds it as a negative number), or NULL. */
+static const unsigned char *high_id_record(const dfs_records *r,
+                                           unsigned char *scratch)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		const unsigned char *rec = dfs_record_get(r, i, scratch);
+		if (dfs_record_id(rec) >> 63)
+			return rec;
+	}
+	return NULL;
+}
+
+/* `csv` (a header and one row) imports to exactly `want` */
+static void expect_record(const dfs_log *log, const dfs_module *m,
+                          const char *csv, const unsigned char *want)
+{
+	dfs_records out;
+	dfs_records_init(&out, m, m->version);
+	dfs_error err = {0};
+	if (dfs_csv_import(log, m, csv, strlen(csv), &out, &err))
+		fail_msg("refused %s: %s", csv, err.msg);
+	assert_int_equal(out.count, 1);
+	assert_memory_equal(out.data, want, m->record_size);
+	dfs_records_free(&out);
+}
+
+/* record_id as the unsigned value, the signed two's complement and hex
+ * all name the same record; what a double made of it is refused with the
+ * fix, never rounded. */
+static void test_record_id_forms(void **state)
+{
+	(void)state;
+	dfs_log *log = open_sample();
+	if (!log)
+		skip();
+	const dfs_records *r = dfs_log_records(log, DFS_MOD_POSIX);
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	const unsigned char *rec = high_id_record(r, scratch);
+	assert_non_null(rec);
+	const dfs_module *m = r->module;
+	uint64_t id = dfs_record_id(rec);
+	long long rank = (long long)dfs_record_rank(rec);
+	char csv[256];
+	const char *const forms[] = {"%llu", "%lld", "0x%llx", "0X%llX",
+	                             "0x%016llx", "\"%llu\""};
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		char value[64];
+		snprintf(value, sizeof(value), forms[i], (unsigned long long)id);
+		snprintf(csv, sizeof(csv), "record_id,rank\n%s,%lld\n", value, rank);
+		expect_record(log, m, csv, rec);
+	}
+	/* the same with a UTF-8 byte order mark and CRLF (spreadsheets) */
+	snprintf(csv, sizeof(csv), "\xef\xbb\xbfrecord_id,rank\r\n%llu,%lld\r\n",
+	         (unsigned long long)id, rank);
+	expect_record(log, m, csv, rec);
+	snprintf(csv, sizeof(csv), "\xef\xbb\xbf\"rank\",record_id\n%lld,%llu\n",
+	         rank, (unsigned long long)id);
+	expect_record(log, m, csv, rec);
+	/* a double of it, as DuckDB, pandas and sqlite3 print one */
+	const char *const doubles[] = {"%.17g", "%.16e", "%.15g", "%.1f", "%lld.0"};
+	for (size_t i = 0; i < sizeof(doubles) / sizeof(doubles[0]); i++) {
+		char value[64], want[256];
+		if (i < 4)
+			snprintf(value, sizeof(value), doubles[i], (double)id);
+		else
+			snprintf(value, sizeof(value), doubles[i], (long long)id);
+		snprintf(csv, sizeof(csv), "record_id,rank\n%s,%lld\n", value, rank);
+		snprintf(want, sizeof(want), "line 2, column 1: record_id: %s is "
+		         "not an exact integer; read record_id as an unsigned 64-bit "
+		         "integer (DuckDB types={'record_id':'UBIGINT'}, pandas "
+		         "dtype={'record_id':'uint64'})", value);
+		expect_error(log, csv, want);
+	}
+	dfs_log_free(log);
+}
+
+/* Integer counters: "12.0" (pandas' integers beside a missing value) up
+ * to 2^53 where a double is exact; no fraction, exponent or bigger value. */
+static void test_integer_forms(void **state)
+{
+	(void)state;
+	dfs_log *log = open_sample();
+	if (!log)
+		skip();
+	const dfs_records *r = dfs_log_records(log, DFS_MOD_POSIX);
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX], want[DFS_RECORD_MAX];
+	const unsigned char *rec = dfs_record_get(r, 0, scratch);
+	const dfs_module *m = r->module;
+	memcpy(want, rec, m->record_size);
+	static const struct {
+		const char *text;
+		int64_t value;
+	} good[] = {
+		{"12.0", 12}, {"-3.00", -3}, {"7.", 7}, {"+5", 5}, {"0.0", 0},
+		{"9007199254740992.0", 9007199254740992LL},
+		{"-9007199254740992.0", -9007199254740992LL},
+		{"9223372036854775807", INT64_MAX},
+	};
+	char csv[256];
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		snprintf(csv, sizeof(csv), "record_id,rank,POSIX_OPENS\n%llu,%lld,%s\n",
+		         (unsigned long long)dfs_record_id(rec),
+		         (long long)dfs_record_rank(rec), good[i].text);
+		memcpy(want + m->int_offset, &good[i].value, 8);
+		expect_record(log, m, csv, want);
+	}
+	static const char *const bad[] = {
+		"2.5", "1e3", "1E3", "1.0e2", "9007199254740993.0",
+		"9007199254740994.0", "1.5e+18", ".0", "12.01",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char need[128];
+		snprintf(csv, sizeof(csv), "record_id,rank,POSIX_OPENS\n1,0,%s\n", bad[i]);
+		snprintf(need, sizeof(need), "POSIX_OPENS: %s is not an exact integer; "
+		         "read POSIX_OPENS as a signed 64-bit integer", bad[i]);
+		expect_error(log, csv, need);
+	}
+	/* a byte order mark counts only at the very start */
+	expect_error(log, "record_id,\xef\xbb\xbfrank\n1,0\n", "unknown column");
+	expect_error(log, "\xef\xbb\xbf", "header line");
+	dfs_log_free(log);
+}
+
 static void test_variable_modules_refused(void **state)
 {
 	(void)state;
@@ -484,6 +619,8 @@ int main(void)
 		cmocka_unit_test(test_record_len_shapes),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_partial_columns),
+		cmocka_unit_test(test_record_id_forms),
+		cmocka_unit_test(test_integer_forms),
 		cmocka_unit_test(test_variable_modules_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
