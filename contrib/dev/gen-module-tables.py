@@ -126,7 +126,6 @@ for ident in sorted(counters):
         for n in names:
             print('    "%s",' % n)
         print("};")
-    print("const size_t dfs_%s_n_int = %d, dfs_%s_n_float = %d;" % (ident, len(ints), ident, len(floats)))
 print("const char *const dfs_apmpi_sync_names[16] = {")
 for n in apmpi_sync:
     print('    "%s",' % n)

@@ -72,12 +72,6 @@ dfs_accum *dfs_accum_create_combined(int64_t job_nprocs, dfs_error *err);
 int dfs_accum_inject(dfs_accum *a, const dfs_module *m, const void *records,
                      size_t count, dfs_error *err);
 
-/* The same for records of a fixed-size module chosen by position: record
- * index[i] of the array at `base` (record_size bytes each), for i < count,
- * in that order -- a selection injected without copying it first. */
-int dfs_accum_inject_index(dfs_accum *a, const dfs_module *m, const void *base,
-                           const size_t *index, size_t count, dfs_error *err);
-
 /* The same from a record set (raw or packed: module.h): record index[i]
  * for i < count, or all of them in order when `index` is NULL. */
 int dfs_accum_inject_records(dfs_accum *a, const dfs_records *recs,

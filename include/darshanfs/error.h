@@ -38,9 +38,6 @@ void dfs_error_prefix(dfs_error *err, const char *fmt, ...)
 
 void dfs_error_clear(dfs_error *err);
 
-/* A short name of a status code ("corrupt log", "invalid input", ...). */
-const char *dfs_status_str(dfs_status code);
-
 /* The errno value that best describes a status (EIO, ENOMEM, EINVAL...). */
 int dfs_status_errno(dfs_status code);
 

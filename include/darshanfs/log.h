@@ -110,18 +110,16 @@ dfs_log *dfs_log_open_observed(const char *path, unsigned flags,
 dfs_log *dfs_log_open_mem(const void *data, size_t len, const char *label,
                           unsigned flags, dfs_error *err);
 /* Drop a reference; the last one frees the log. */
-void dfs_log_free(dfs_log *log);
+void dfs_log_free(const dfs_log *log);
 /* Another reference, for a reader that may outlive its opener's (a file
- * rendered on demand); dropped with dfs_log_release. */
+ * rendered on demand); dropped with dfs_log_free. */
 const dfs_log *dfs_log_ref(const dfs_log *log);
-void dfs_log_release(const dfs_log *log);
 
 /* Read and check only the header of a log file (region map, versions,
  * partial flags): cheap, no decompression.  Used to list a log directory
  * without decoding the log. */
 int dfs_log_peek(const char *path, dfs_log_header *hdr, dfs_error *err);
 
-const char *dfs_log_label(const dfs_log *log);
 const dfs_log_header *dfs_log_get_header(const dfs_log *log);
 const dfs_job *dfs_log_job(const dfs_log *log);
 uint64_t dfs_log_file_size(const dfs_log *log);

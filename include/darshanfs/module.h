@@ -214,8 +214,6 @@ void dfs_records_free(dfs_records *r);
 unsigned char *dfs_records_append(dfs_records *r, size_t len);
 /* make room for `bytes` more bytes of records (a hint; 0 or -1) */
 int dfs_records_reserve(dfs_records *r, size_t bytes);
-/* drop the last record appended */
-void dfs_records_pop(dfs_records *r);
 
 /* Packing (pack.c).  A module's records can be packed when they have one
  * fixed size made of 8-byte words, at most DFS_RECORD_MAX bytes. */

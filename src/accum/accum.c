@@ -629,13 +629,6 @@ int dfs_accum_inject(dfs_accum *a, const dfs_module *m, const void *records,
 	return inject_gather(a, &g, err);
 }
 
-int dfs_accum_inject_index(dfs_accum *a, const dfs_module *m, const void *base,
-                           const size_t *index, size_t count, dfs_error *err)
-{
-	struct gather g = {m, base, NULL, index, count};
-	return inject_gather(a, &g, err);
-}
-
 int dfs_accum_inject_records(dfs_accum *a, const dfs_records *recs,
                              const size_t *index, size_t count, dfs_error *err)
 {

@@ -996,13 +996,9 @@ const dfs_log *dfs_log_ref(const dfs_log *log)
 	return log;
 }
 
-void dfs_log_release(const dfs_log *log)
+void dfs_log_free(const dfs_log *shared)
 {
-	dfs_log_free((dfs_log *)log);
-}
-
-void dfs_log_free(dfs_log *log)
-{
+	dfs_log *log = (dfs_log *)shared;   /* the last reference owns it */
 	if (!log || atomic_fetch_sub(&log->refs, 1) != 1)
 		return;
 	for (int id = 0; log->mods && id < DFS_MOD_SLOTS; id++) {
@@ -1023,7 +1019,6 @@ void dfs_log_free(dfs_log *log)
 	free(log);
 }
 
-const char *dfs_log_label(const dfs_log *log) { return log->label; }
 const dfs_log_header *dfs_log_get_header(const dfs_log *log) { return &log->hdr; }
 const dfs_job *dfs_log_job(const dfs_log *log) { return &log->job; }
 uint64_t dfs_log_file_size(const dfs_log *log) { return log->file_size; }

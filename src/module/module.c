@@ -246,14 +246,6 @@ unsigned char *dfs_records_append(dfs_records *r, size_t len)
 	return p;
 }
 
-void dfs_records_pop(dfs_records *r)
-{
-	if (r->count == 0)
-		return;
-	r->size -= dfs_record_size(r, r->count - 1);
-	r->count--;
-}
-
 /* ---- generic decoding of fixed-size modules ------------------------------ */
 
 int dfs_decode_fixed(const dfs_decode_in *in, dfs_records *out,

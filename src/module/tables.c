@@ -626,7 +626,6 @@ const char *const dfs_apmpi_float_names[222] = {
     "MPI_WIN_SYNC_MIN_TIME",
     "MPI_WIN_SYNC_MAX_TIME",
 };
-const size_t dfs_apmpi_n_int = 396, dfs_apmpi_n_float = 222;
 const char *const dfs_bgq_int_names[11] = {
     "BGQ_CSJOBID",
     "BGQ_NNODES",
@@ -643,7 +642,6 @@ const char *const dfs_bgq_int_names[11] = {
 const char *const dfs_bgq_float_names[1] = {
     "BGQ_F_TIMESTAMP",
 };
-const size_t dfs_bgq_n_int = 11, dfs_bgq_n_float = 1;
 const char *const dfs_daos_int_names[64] = {
     "DAOS_OBJ_OPENS",
     "DAOS_OBJ_FETCHES",
@@ -727,7 +725,6 @@ const char *const dfs_daos_float_names[15] = {
     "DAOS_F_FASTEST_RANK_TIME",
     "DAOS_F_SLOWEST_RANK_TIME",
 };
-const size_t dfs_daos_n_int = 64, dfs_daos_n_float = 15;
 const char *const dfs_dfs_int_names[52] = {
     "DFS_OPENS",
     "DFS_GLOBAL_OPENS",
@@ -799,7 +796,6 @@ const char *const dfs_dfs_float_names[15] = {
     "DFS_F_FASTEST_RANK_TIME",
     "DFS_F_SLOWEST_RANK_TIME",
 };
-const size_t dfs_dfs_n_int = 52, dfs_dfs_n_float = 15;
 const char *const dfs_h5d_int_names[94] = {
     "H5D_OPENS",
     "H5D_READS",
@@ -915,7 +911,6 @@ const char *const dfs_h5d_float_names[17] = {
     "H5D_F_VARIANCE_RANK_TIME",
     "H5D_F_VARIANCE_RANK_BYTES",
 };
-const size_t dfs_h5d_n_int = 94, dfs_h5d_n_float = 17;
 const char *const dfs_h5f_int_names[3] = {
     "H5F_OPENS",
     "H5F_FLUSHES",
@@ -928,7 +923,6 @@ const char *const dfs_h5f_float_names[5] = {
     "H5F_F_CLOSE_END_TIMESTAMP",
     "H5F_F_META_TIME",
 };
-const size_t dfs_h5f_n_int = 3, dfs_h5f_n_float = 5;
 const char *const dfs_mdhim_int_names[5] = {
     "MDHIM_PUTS",
     "MDHIM_GETS",
@@ -942,7 +936,6 @@ const char *const dfs_mdhim_float_names[4] = {
     "MDHIM_F_PUT_MAX_DURATION",
     "MDHIM_F_GET_MAX_DURATION",
 };
-const size_t dfs_mdhim_n_int = 5, dfs_mdhim_n_float = 4;
 const char *const dfs_mpiio_int_names[51] = {
     "MPIIO_INDEP_OPENS",
     "MPIIO_COLL_OPENS",
@@ -1015,7 +1008,6 @@ const char *const dfs_mpiio_float_names[17] = {
     "MPIIO_F_VARIANCE_RANK_TIME",
     "MPIIO_F_VARIANCE_RANK_BYTES",
 };
-const size_t dfs_mpiio_n_int = 51, dfs_mpiio_n_float = 17;
 const char *const dfs_pnetcdf_file_int_names[9] = {
     "PNETCDF_FILE_CREATES",
     "PNETCDF_FILE_OPENS",
@@ -1037,7 +1029,6 @@ const char *const dfs_pnetcdf_file_float_names[8] = {
     "PNETCDF_FILE_F_META_TIME",
     "PNETCDF_FILE_F_WAIT_TIME",
 };
-const size_t dfs_pnetcdf_file_n_int = 9, dfs_pnetcdf_file_n_float = 8;
 const char *const dfs_pnetcdf_var_int_names[120] = {
     "PNETCDF_VAR_OPENS",
     "PNETCDF_VAR_INDEP_READS",
@@ -1179,7 +1170,6 @@ const char *const dfs_pnetcdf_var_float_names[17] = {
     "PNETCDF_VAR_F_VARIANCE_RANK_TIME",
     "PNETCDF_VAR_F_VARIANCE_RANK_BYTES",
 };
-const size_t dfs_pnetcdf_var_n_int = 120, dfs_pnetcdf_var_n_float = 17;
 const char *const dfs_posix_int_names[69] = {
     "POSIX_OPENS",
     "POSIX_FILENOS",
@@ -1270,7 +1260,6 @@ const char *const dfs_posix_float_names[17] = {
     "POSIX_F_VARIANCE_RANK_TIME",
     "POSIX_F_VARIANCE_RANK_BYTES",
 };
-const size_t dfs_posix_n_int = 69, dfs_posix_n_float = 17;
 const char *const dfs_stdio_int_names[14] = {
     "STDIO_OPENS",
     "STDIO_FDOPENS",
@@ -1304,7 +1293,6 @@ const char *const dfs_stdio_float_names[15] = {
     "STDIO_F_VARIANCE_RANK_TIME",
     "STDIO_F_VARIANCE_RANK_BYTES",
 };
-const size_t dfs_stdio_n_int = 14, dfs_stdio_n_float = 15;
 const char *const dfs_apmpi_sync_names[16] = {
     "MPI_BARRIER_TOTAL_SYNC_TIME",
     "MPI_BCAST_TOTAL_SYNC_TIME",

@@ -11,8 +11,7 @@
 
 #define DFS_DECLARE_NAMES(m)                                        \
 	extern const char *const dfs_##m##_int_names[];             \
-	extern const char *const dfs_##m##_float_names[];           \
-	extern const size_t dfs_##m##_n_int, dfs_##m##_n_float
+	extern const char *const dfs_##m##_float_names[]
 DFS_DECLARE_NAMES(posix);
 DFS_DECLARE_NAMES(mpiio);
 DFS_DECLARE_NAMES(h5f);

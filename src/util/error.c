@@ -40,21 +40,6 @@ void dfs_error_clear(dfs_error *err)
 	err->msg[0] = '\0';
 }
 
-const char *dfs_status_str(dfs_status code)
-{
-	switch (code) {
-	case DFS_OK: return "success";
-	case DFS_ERR_NOMEM: return "out of memory";
-	case DFS_ERR_IO: return "I/O error";
-	case DFS_ERR_FORMAT: return "corrupt or unreadable log";
-	case DFS_ERR_UNSUPPORTED: return "unsupported";
-	case DFS_ERR_INVAL: return "invalid input";
-	case DFS_ERR_NOENT: return "not found";
-	case DFS_ERR_TOOBIG: return "too large";
-	}
-	return "unknown error";
-}
-
 int dfs_status_errno(dfs_status code)
 {
 	switch (code) {

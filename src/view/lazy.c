@@ -649,7 +649,7 @@ void dfs_lazy_free(struct lazy_csv *z)
 		dfs_buf_free(&z->slots[i].text);
 	pthread_mutex_destroy(&z->lock);
 	pthread_cond_destroy(&z->cond);
-	dfs_log_release(z->log);
+	dfs_log_free(z->log);
 	dfs_import_release(z->rows);
 	free(z->index);
 	free(z->batch_off);
