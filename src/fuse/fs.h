@@ -100,6 +100,7 @@ struct dfs_fs {
 	double file_timeout;     /* attr timeout of files (their bytes never change) */
 	bool prefill;            /* render big records.csv files into the page
 	                          * cache as their logs decode (dfs_view_prefill) */
+	bool debug;              /* -d: errors' messages go to the debug output */
 	struct dfs_inodes inodes;
 };
 

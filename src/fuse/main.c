@@ -244,6 +244,7 @@ int main(int argc, char **argv)
 	}
 	fs.dir_timeout = conf.attr_timeout;
 	fs.prefill = conf.prefill != 0;
+	fs.debug = opts.debug != 0;
 	fs.file_timeout = 86400; /* an inode's bytes never change */
 	if (dfs_inodes_init(&fs.inodes)) {
 		status = EXIT_RUNTIME;

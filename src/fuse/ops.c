@@ -72,8 +72,12 @@ void dfs_fuse_close_handles(struct dfs_fs *fs)
 	}
 }
 
-static int errno_of(const dfs_error *err)
+/* The errno value of a view error; under -d its message goes to the
+ * debug output too (the kernel only passes the number on). */
+static int errno_of(const struct dfs_fs *fs, const dfs_error *err)
 {
+	if (fs->debug && err->msg[0])
+		fuse_log(FUSE_LOG_DEBUG, "   darshanfs: %s\n", err->msg);
 	int e = dfs_status_errno(err->code);
 	return e ? e : EIO;
 }
@@ -166,7 +170,7 @@ static void reply_pinned(fuse_req_t req, struct dfs_fs *fs, const char *path,
 	dfs_error err = {0};
 	dfs_content *c = dfs_view_open_file(fs->view, path, &err);
 	if (!c) {
-		fuse_reply_err(req, errno_of(&err));
+		fuse_reply_err(req, errno_of(fs_of(req), &err));
 		return;
 	}
 	st->size = dfs_content_size(c);
@@ -261,7 +265,7 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	                              fs->se && fs->prefill && !pin ? &pf : NULL, &err);
 	if (!x.replied) {
 		if (r)
-			fuse_reply_err(req, errno_of(&err));
+			fuse_reply_err(req, errno_of(fs_of(req), &err));
 		else if (pin && !st.is_dir)
 			reply_pinned(req, fs, path, &st);
 		else
@@ -311,7 +315,7 @@ static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	if ((ino == FUSE_ROOT_ID || st.is_dir || pending) &&
 	    dfs_view_stat(fs->view, path, &st, &err)) {
 		free(path);
-		fuse_reply_err(req, errno_of(&err));
+		fuse_reply_err(req, errno_of(fs_of(req), &err));
 		return;
 	}
 	free(path);
@@ -351,7 +355,7 @@ static void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		/* the readers' inode keeps its snapshot's size: the change
 		 * makes a new snapshot, which the next lookup finds */
 		if (ret)
-			e = errno_of(&err);
+			e = errno_of(fs_of(req), &err);
 		else if (dfs_inode_is_writer(&fs->inodes, ino))
 			st.size = (uint64_t)attr->st_size;
 	}
@@ -410,7 +414,7 @@ static struct dfs_dirlist *list_dir(struct dfs_fs *fs, fuse_ino_t ino, int *e)
 	free(path);
 	if (ret) {
 		dfs_dirlist_put(&fs->inodes, dl);
-		*e = errno_of(&err);
+		*e = errno_of(fs, &err);
 		return NULL;
 	}
 	return dl;
@@ -524,7 +528,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 			dfs_inode_unmark(&fs->inodes, path, DFS_MARK_WRITER, pid);
 			if (!(h->write = dfs_view_open_write(fs->view, path,
 			                                     fi->flags & O_TRUNC, &err)))
-				e = errno_of(&err);
+				e = errno_of(fs_of(req), &err);
 		}
 		fi->direct_io = 1;
 	}
@@ -535,7 +539,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		if (!h->content)
 			h->content = dfs_view_open_file(fs->view, path, &err);
 		if (!h->content) {
-			e = errno_of(&err);
+			e = errno_of(fs_of(req), &err);
 		} else if (writer) {
 			/* a reader that came upon a writer's inode: its size
 			 * moves with the writes, the page cache is not this
@@ -586,7 +590,7 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	int r = dfs_content_pin(c, (uint64_t)off, size, &data, &len, &pin, &err);
 	if (r != 0) {
 		if (r < 0)
-			fuse_reply_err(req, errno_of(&err));
+			fuse_reply_err(req, errno_of(fs_of(req), &err));
 		else
 			fuse_reply_buf(req, data, len);
 		dfs_content_unpin(c, pin);
@@ -601,7 +605,7 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	}
 	long n = dfs_content_read(h->content, buf, size, (uint64_t)off, &err);
 	if (n < 0)
-		fuse_reply_err(req, errno_of(&err));
+		fuse_reply_err(req, errno_of(fs_of(req), &err));
 	else
 		fuse_reply_buf(req, buf, (size_t)n);
 	free(buf);
@@ -616,7 +620,7 @@ static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 	if (!h->write)
 		fuse_reply_err(req, EBADF);
 	else if (dfs_write_data(h->write, buf, size, (uint64_t)off, &err))
-		fuse_reply_err(req, errno_of(&err));
+		fuse_reply_err(req, errno_of(fs_of(req), &err));
 	else
 		fuse_reply_write(req, size);
 }
@@ -627,7 +631,7 @@ static void op_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
 	dfs_error err = {0};
 	if (h->write && dfs_write_flush(h->write, &err))
-		fuse_reply_err(req, errno_of(&err));
+		fuse_reply_err(req, errno_of(fs_of(req), &err));
 	else
 		fuse_reply_err(req, 0);
 }
