@@ -327,7 +327,8 @@ static int parser_mode(const char *source, const char *parts_text, dfs_error *er
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* `writes` has room for every argument's --write */
+static int run(int argc, char **argv, const char **writes)
 {
 	static const struct option longopts[] = {
 		{"filter", required_argument, NULL, 'f'},
@@ -341,7 +342,6 @@ int main(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const char *filter = NULL, *parts = NULL, *extract_dir = NULL;
-	const char **writes = calloc((size_t)argc, sizeof(char *));
 	size_t nwrites = 0;
 	bool list = false, recursive = false;
 	int c;
@@ -440,6 +440,17 @@ int main(int argc, char **argv)
 		}
 	}
 	dfs_view_free(v);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	const char **writes = calloc((size_t)argc, sizeof(char *));
+	if (!writes) {
+		fprintf(stderr, "darshanfs-cat: out of memory\n");
+		return 1;
+	}
+	int ret = run(argc, argv, writes);
 	free(writes);
 	return ret;
 }
