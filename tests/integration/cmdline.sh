@@ -141,8 +141,12 @@ t "$DFS_CAT" --help | grep -q "6 PATH is a directory" || fail "darshanfs-cat --h
 say "ok: darshanfs-cat LOG POSIX -> 6, darshanfs-cat LOG lists $(wc -l <"$TMP/out") names"
 
 # ---- -s (single-threaded), -o options that tune it
+# (with a log compressed as a whole file beside: hidden, as the README says)
+gzip -c "$LOGS/sample.darshan" >"$SRC/whole.darshan.gz"
 dfs_mount "$SRC" "$MNT" -s -o cache_size=16M,attr_timeout=0,import_limit=1M
 t cat "$MNT/${LOGREL[1]}/POSIX/records.csv" >/dev/null || fail "cannot read through a -s mount"
+t ls "$MNT" | grep -q 'whole' && fail "a .darshan.gz log is listed"
+rm -f "$SRC/whole.darshan.gz"
 echo 'rank == 0' >"$MNT/${LOGREL[1]}/POSIX/filter" || fail "cannot filter through a -s mount"
 dfs_umount "$MNT"
 say "ok: -s -o cache_size=16M,attr_timeout=0,import_limit=1M mounts and serves"
