@@ -31,6 +31,10 @@ typedef struct dfs_filter dfs_filter;
 typedef struct dfs_filter_columns {
 	int (*resolve)(void *ctx, const char *name, size_t len, dfs_type *type);
 	void *ctx;
+	/* Optional: for a name `resolve` refused, write a hint for the message
+	 * into out (cap bytes, NUL-terminated, "" if none), e.g. which other
+	 * module has that column; it follows "unknown column 'NAME'". */
+	void (*hint)(void *ctx, const char *name, size_t len, char *out, size_t cap);
 } dfs_filter_columns;
 
 /* Value of column `column` for the row being evaluated.  A getter may

@@ -49,7 +49,8 @@ typedef enum dfs_type {
 
 typedef struct dfs_value {
 	dfs_type type;
-	char scratch[48]; /* holds formatted text (uuids); do not copy values */
+	char scratch[96]; /* holds formatted text (uuids, LUSTRE flags); do not
+	                   * copy values */
 	union {
 		int64_t i;
 		uint64_t u;

@@ -3,6 +3,7 @@
  * prefix, and in any case as a second chance) plus file_name, mount_pt
  * and fs_type as darshan-parser shows them.  The compiled filter reads
  * them through a getter that computes a record's place only if asked. */
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -48,11 +49,37 @@ static int resolve(void *ctx, const char *name, size_t len, dfs_type *type)
 	return -1;
 }
 
+/* " (a column of STDIO: use ...)" when modules other than rc->m have the
+ * column: a module filter names its own columns only */
+static void other_modules(void *ctx, const char *name, size_t len, char *out,
+                          size_t cap)
+{
+	struct resolve_ctx *rc = ctx;
+	const char *names[DFS_MOD_KNOWN];
+	size_t n = 0;
+	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
+		const dfs_module *o = dfs_module_get(id);
+		struct resolve_ctx oc = {o, false};
+		dfs_type type;
+		if (o && o != rc->m && resolve(&oc, name, len, &type) >= 0)
+			names[n++] = o->dirname;
+	}
+	out[0] = '\0';
+	if (n == 0)
+		return;
+	size_t k = (size_t)snprintf(out, cap, " (a column of ");
+	for (size_t i = 0; i < n && k < cap; i++)
+		k += (size_t)snprintf(out + k, cap - k, "%s%s", names[i],
+		                      i + 1 == n ? "" : i + 2 == n ? " and " : ", ");
+	if (k < cap)
+		snprintf(out + k, cap - k, ": use the log-wide filter LOG/filter)");
+}
+
 dfs_filter *dfs_filter_compile_module(const dfs_module *m, const char *text,
                                       size_t len, bool lenient, dfs_error *err)
 {
 	struct resolve_ctx rc = {m, lenient};
-	dfs_filter_columns cols = {resolve, &rc};
+	dfs_filter_columns cols = {resolve, &rc, lenient ? NULL : other_modules};
 	return dfs_filter_compile(text, len, &cols, err);
 }
 
@@ -86,7 +113,7 @@ int dfs_filter_compile_modules(const char *text, size_t len, uint64_t modules,
 		if (dfs_module_get(id))
 			mods[n++] = dfs_module_get(id);
 	struct any_ctx ac = {mods, n};
-	dfs_filter_columns cols = {resolve_any, &ac};
+	dfs_filter_columns cols = {resolve_any, &ac, NULL};
 	dfs_filter *any = dfs_filter_compile(text, len, &cols, err);
 	if (!any)
 		return -1;

@@ -272,9 +272,12 @@ static int parse_column(struct parser *p, struct opnd *o)
 	if (p->cols && p->cols->resolve)
 		c = p->cols->resolve(p->cols->ctx, p->lx.s + t->off, t->len, &type);
 	if (c < 0 || (unsigned)type > DFS_T_NONE) {
-		char q[DFS_FLT_QUOTE_CAP];
+		char q[DFS_FLT_QUOTE_CAP], hint[160] = "";
 		dfs_flt_quote(q, p->lx.s + t->off, t->len);
-		return FAIL(p, t->off, "unknown column '%s'", q);
+		if (p->cols && p->cols->hint)
+			p->cols->hint(p->cols->ctx, p->lx.s + t->off, t->len, hint,
+			              sizeof(hint));
+		return FAIL(p, t->off, "unknown column '%s'%s", q, hint);
 	}
 	if (type == DFS_T_STR) {
 		o->type = ST_STR;

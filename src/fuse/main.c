@@ -15,6 +15,8 @@
 #include <libgen.h>
 #include <limits.h>
 #include <malloc.h>
+#include <math.h>
+#include <mntent.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <stddef.h>
@@ -35,7 +37,7 @@ struct config {
 	char *mountpoint_arg;
 	char *cache_size;
 	char *import_limit;
-	double attr_timeout;
+	char *attr_timeout;
 	int prefill;
 	int show_help;
 	int show_version;
@@ -46,7 +48,7 @@ struct config {
 static const struct fuse_opt dfs_opts[] = {
 	OPT("cache_size=%s", cache_size),
 	OPT("import_limit=%s", import_limit),
-	OPT("attr_timeout=%lf", attr_timeout),
+	OPT("attr_timeout=%s", attr_timeout),
 	{"prefill", offsetof(struct config, prefill), 1},
 	{"noprefill", offsetof(struct config, prefill), 0},
 	OPT("-h", show_help),
@@ -108,6 +110,35 @@ static int parse_size(const char *s, size_t *out)
 		return -1;
 	*out = (size_t)(v * mult);
 	return 0;
+}
+
+/* SECS: a finite number >= 0 (seconds, fractions allowed) */
+static int parse_seconds(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Is `dir` already the mount point of a darshanfs mount?  Mounting there
+ * again would stack a second file system over the first. */
+static bool darshanfs_mounted_on(const char *dir)
+{
+	char *real = realpath(dir, NULL);
+	FILE *f = real ? setmntent("/proc/self/mounts", "r") : NULL;
+	bool found = false;
+	struct mntent *e;
+	while (f && !found && (e = getmntent(f)))
+		found = strcmp(e->mnt_dir, real) == 0 &&
+		        strcmp(e->mnt_type, "fuse.darshanfs") == 0;
+	if (f)
+		endmntent(f);
+	free(real);
+	return found;
 }
 
 static int opt_proc(void *data, const char *arg, int key, struct fuse_args *out)
@@ -184,7 +215,7 @@ int main(int argc, char **argv)
 		strip_mount_flags(&argc, argv);
 
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
-	struct config conf = {.attr_timeout = 1.0, .prefill = 1};
+	struct config conf = {.prefill = 1};
 	struct fuse_cmdline_opts opts = {0};
 	struct dfs_fs fs = {0};
 	int status = EXIT_USAGE;
@@ -218,6 +249,13 @@ int main(int argc, char **argv)
 		status = EXIT_MOUNT;
 		goto out;
 	}
+	if (conf.mountpoint_arg && darshanfs_mounted_on(conf.mountpoint_arg)) {
+		fprintf(stderr, "darshanfs: %s: already a darshanfs mount point "
+		        "(unmount it first: fusermount3 -u %s)\n",
+		        conf.mountpoint_arg, conf.mountpoint_arg);
+		status = EXIT_MOUNT;
+		goto out;
+	}
 	if (fuse_parse_cmdline(&args, &opts) != 0)
 		goto out;
 	if (!conf.source || !opts.mountpoint) {
@@ -233,6 +271,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "darshanfs: bad import_limit '%s'\n", conf.import_limit);
 		goto out;
 	}
+	double attr_timeout = 1.0;
+	if (conf.attr_timeout && parse_seconds(conf.attr_timeout, &attr_timeout)) {
+		fprintf(stderr, "darshanfs: bad attr_timeout '%s' (seconds: a number "
+		        ">= 0)\n", conf.attr_timeout);
+		goto out;
+	}
 
 	/* check SOURCE now, while errors still reach the terminal */
 	dfs_error err = {0};
@@ -242,7 +286,7 @@ int main(int argc, char **argv)
 		status = EXIT_SOURCE;
 		goto out;
 	}
-	fs.dir_timeout = conf.attr_timeout;
+	fs.dir_timeout = attr_timeout;
 	fs.prefill = conf.prefill != 0;
 	fs.debug = opts.debug != 0;
 	fs.file_timeout = 86400; /* an inode's bytes never change */
@@ -319,6 +363,7 @@ out:
 	free(conf.mountpoint_arg);
 	free(conf.cache_size);
 	free(conf.import_limit);
+	free(conf.attr_timeout);
 	fuse_opt_free_args(&args);
 	free(prog_copy);
 	return status;

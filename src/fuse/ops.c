@@ -687,6 +687,67 @@ static void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 		fuse_reply_buf(req, XATTR_DECODES, n);
 }
 
+/* ---- the tree's shape is fixed ------------------------------------------------ */
+
+/* Creating, removing, renaming or linking names: EPERM, as read-only
+ * virtual file systems answer (without these operations the kernel says
+ * ENOSYS, "Function not implemented").  On a ro mount the kernel answers
+ * EROFS before asking.  Writing filter and records.csv goes through open
+ * and write, not through these. */
+static void refuse(fuse_req_t req)
+{
+	fuse_reply_err(req, EPERM);
+}
+
+static void op_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
+                     mode_t mode, dev_t rdev)
+{
+	(void)parent, (void)name, (void)mode, (void)rdev;
+	refuse(req);
+}
+
+static void op_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
+                     mode_t mode)
+{
+	(void)parent, (void)name, (void)mode;
+	refuse(req);
+}
+
+static void op_remove(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	(void)parent, (void)name;
+	refuse(req);
+}
+
+static void op_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
+                       const char *name)
+{
+	(void)link, (void)parent, (void)name;
+	refuse(req);
+}
+
+static void op_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
+                      fuse_ino_t newparent, const char *newname,
+                      unsigned int flags)
+{
+	(void)parent, (void)name, (void)newparent, (void)newname, (void)flags;
+	refuse(req);
+}
+
+static void op_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
+                    const char *newname)
+{
+	(void)ino, (void)newparent, (void)newname;
+	refuse(req);
+}
+
+static void op_create(fuse_req_t req, fuse_ino_t parent, const char *name,
+                      mode_t mode, struct fuse_file_info *fi)
+{
+	(void)parent, (void)name, (void)mode, (void)fi;
+	refuse(req);
+}
+
 const struct fuse_lowlevel_ops dfs_fuse_ops = {
 	.init = op_init,
 	.lookup = op_lookup,
@@ -694,6 +755,14 @@ const struct fuse_lowlevel_ops dfs_fuse_ops = {
 	.forget_multi = op_forget_multi,
 	.getattr = op_getattr,
 	.setattr = op_setattr,
+	.mknod = op_mknod,
+	.mkdir = op_mkdir,
+	.unlink = op_remove,
+	.rmdir = op_remove,
+	.symlink = op_symlink,
+	.rename = op_rename,
+	.link = op_link,
+	.create = op_create,
 	.opendir = op_opendir,
 	.readdir = op_readdir,
 	.releasedir = op_releasedir,

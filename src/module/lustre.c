@@ -9,7 +9,10 @@
  * recomputed.
  *
  * records.csv shows one row per (component, OST): a component without OSTs
- * and a record without components still get one row. */
+ * and a record without components still get one row.  STRIPE_PATTERN,
+ * FLAGS and POOL_NAME are text there, as darshan-parser prints them
+ * ("raid0", "prefrd,prefwr,init", "N/A"), and filters compare them as
+ * text. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -187,8 +190,8 @@ static const dfs_field fields[F_COUNT_FIELDS] = {
 	{"component", DFS_S_VIRTUAL, DFS_T_I64, 0, 0, false},
 	{"LUSTRE_COMP_STRIPE_SIZE", DFS_S_VIRTUAL, DFS_T_I64, 0, 0, true},
 	{"LUSTRE_COMP_STRIPE_COUNT", DFS_S_VIRTUAL, DFS_T_I64, 8, 0, true},
-	{"LUSTRE_COMP_STRIPE_PATTERN", DFS_S_VIRTUAL, DFS_T_I64, 16, 0, true},
-	{"LUSTRE_COMP_FLAGS", DFS_S_VIRTUAL, DFS_T_I64, 24, 0, true},
+	{"LUSTRE_COMP_STRIPE_PATTERN", DFS_S_VIRTUAL, DFS_T_STR, 16, 0, true},
+	{"LUSTRE_COMP_FLAGS", DFS_S_VIRTUAL, DFS_T_STR, 24, 0, true},
 	{"LUSTRE_COMP_EXT_START", DFS_S_VIRTUAL, DFS_T_I64, 32, 0, true},
 	{"LUSTRE_COMP_EXT_END", DFS_S_VIRTUAL, DFS_T_I64, 40, 0, true},
 	{"LUSTRE_COMP_MIRROR_ID", DFS_S_VIRTUAL, DFS_T_I64, 48, 0, true},
@@ -196,6 +199,63 @@ static const dfs_field fields[F_COUNT_FIELDS] = {
 	{"ost_index", DFS_S_VIRTUAL, DFS_T_I64, 0, 0, false},
 	{"LUSTRE_COMP_OST_ID", DFS_S_VIRTUAL, DFS_T_I64, 0, 0, true},
 };
+
+/* ---- text values, as darshan-parser prints them -------------------------- */
+
+/* STRIPE_PATTERN: the layout patterns upstream names, else "N/A" */
+static const char *pattern_text(int64_t v)
+{
+	switch (v) {
+	case 0: return "raid0";
+	case 2: return "mdt";
+	case 4: return "raid0,overstriped";
+	case 8: return "foreign";
+	default: return "N/A";
+	}
+}
+
+/* FLAGS: "N/A" for -1, else the names of bits 0..11 joined by commas,
+ * "0" when none of them is set.  `out` holds LUSTRE_FLAGS_TEXT_MAX bytes;
+ * returns the length. */
+#define LUSTRE_FLAGS_TEXT_MAX 96
+_Static_assert(sizeof(((dfs_value *)0)->scratch) >= LUSTRE_FLAGS_TEXT_MAX,
+               "a dfs_value holds the longest flags text");
+static size_t flags_text(int64_t v, char *out)
+{
+	static const char *const names[12] = {
+		"stale", "prefrd", "prefwr", "offline", "init", "nosync",
+		"extension", "parity", "compress", "partial", "nocompr", "neg",
+	};
+	if (v == -1)
+		return (size_t)snprintf(out, LUSTRE_FLAGS_TEXT_MAX, "N/A");
+	size_t k = 0;
+	out[0] = '\0';
+	for (int b = 0; b < 12; b++) {
+		if (!((uint64_t)v & (1ULL << b)))
+			continue;
+		k += (size_t)snprintf(out + k, LUSTRE_FLAGS_TEXT_MAX - k, "%s%s",
+		                      k ? "," : "", names[b]);
+	}
+	if (k == 0)
+		k = (size_t)snprintf(out, LUSTRE_FLAGS_TEXT_MAX, "0");
+	return k;
+}
+
+/* POOL_NAME: the NUL-padded name, "N/A" when empty */
+static void pool_text(const unsigned char *cp, const char **ptr, size_t *len)
+{
+	*len = strnlen((const char *)cp + 56, 16);
+	*ptr = *len ? (const char *)cp + 56 : "N/A";
+	if (!*len)
+		*len = 3;
+}
+
+static void set_text(dfs_value *out, const char *s, size_t len)
+{
+	out->type = DFS_T_STR;
+	out->v.s.ptr = s;
+	out->v.s.len = len;
+}
 
 static void get_field(const unsigned char *rec, size_t len, size_t row,
                       size_t f, dfs_value *out)
@@ -212,10 +272,18 @@ static void get_field(const unsigned char *rec, size_t len, size_t row,
 		out->type = DFS_T_I64;
 		out->v.i = c + 1;
 		return;
+	case F_PATTERN: {
+		const char *t = pattern_text(get_i(cp + fields[f].offset));
+		set_text(out, t, strlen(t));
+		return;
+	}
+	case F_FLAGS:
+		set_text(out, out->scratch, flags_text(get_i(cp + fields[f].offset),
+		                                       out->scratch));
+		return;
 	case F_POOL:
 		out->type = DFS_T_STR;
-		out->v.s.ptr = (const char *)cp + 56;
-		out->v.s.len = strnlen(out->v.s.ptr, 16);
+		pool_text(cp, &out->v.s.ptr, &out->v.s.len);
 		return;
 	case F_OST_INDEX:
 	case F_OST:
@@ -230,43 +298,6 @@ static void get_field(const unsigned char *rec, size_t len, size_t row,
 		out->v.i = get_i(cp + fields[f].offset);
 		return;
 	}
-}
-
-/* ---- darshan-parser lines ------------------------------------------------ */
-
-static void pattern_text(int64_t v, char *out, size_t n)
-{
-	const char *s = "N/A";
-	if (v == 0)
-		s = "raid0";
-	else if (v == 2)
-		s = "mdt";
-	else if (v == 4)
-		s = "raid0,overstriped";
-	else if (v == 8)
-		s = "foreign";
-	snprintf(out, n, "%s", s);
-}
-
-static void flags_text(int64_t v, char *out, size_t n)
-{
-	static const char *const names[12] = {
-		"stale", "prefrd", "prefwr", "offline", "init", "nosync",
-		"extension", "parity", "compress", "partial", "nocompr", "neg",
-	};
-	if (v == -1) {
-		snprintf(out, n, "N/A");
-		return;
-	}
-	size_t k = 0;
-	out[0] = '\0';
-	for (int b = 0; b < 12; b++) {
-		if (!((uint64_t)v & (1ULL << b)))
-			continue;
-		k += (size_t)snprintf(out + k, n - k, "%s%s", k ? "," : "", names[b]);
-	}
-	if (k == 0)
-		snprintf(out, n, "0");
 }
 
 static void print_base(const dfs_log *log, const dfs_records *recs, size_t i,
@@ -291,18 +322,20 @@ static void print_base(const dfs_log *log, const dfs_records *recs, size_t i,
 		for (int k = 0; k < 7; k++) {
 			int64_t v = get_i(cp + 8 * k);
 			if (k == 2)
-				pattern_text(v, val, sizeof(val));
+				snprintf(val, sizeof(val), "%s", pattern_text(v));
 			else if (k == 3)
-				flags_text(v, val, sizeof(val));
+				flags_text(v, val);
 			else
 				snprintf(val, sizeof(val), "%" PRId64, v);
 			snprintf(name, sizeof(name), "LUSTRE_COMP%" PRId64 "_%s", c + 1, ints[k]);
 			dfs_print_line(out, m, rec, &pl, name, val);
 		}
-		size_t plen = strnlen((const char *)cp + 56, 16);
-		snprintf(val, sizeof(val), "%.*s", (int)plen, (const char *)cp + 56);
+		const char *pool;
+		size_t plen;
+		pool_text(cp, &pool, &plen);
+		snprintf(val, sizeof(val), "%.*s", (int)plen, pool);
 		snprintf(name, sizeof(name), "LUSTRE_COMP%" PRId64 "_POOL_NAME", c + 1);
-		dfs_print_line(out, m, rec, &pl, name, plen ? val : "N/A");
+		dfs_print_line(out, m, rec, &pl, name, val);
 		int64_t cnt = get_i(cp + 8);
 		for (int64_t k = 0; k < cnt && next_ost < nstripes(rec); k++) {
 			snprintf(name, sizeof(name), "LUSTRE_COMP%" PRId64 "_OST_ID_%" PRId64,

@@ -5,6 +5,7 @@
  *   darshanfs-cat --write filter='rank != -1' DIR 2026/11/job.darshan/POSIX/records.csv
  *   darshanfs-cat --list LOG POSIX
  *   darshanfs-cat --list --recursive DIR     (the whole tree, one path a line)
+ *   darshanfs-cat LOG                       (no PATH: lists the log, as --list)
  *   darshanfs-cat --extract OUT LOG          (every file, as a directory tree)
  *   darshanfs-cat --parser base LOG        (darshan-parser --show-incomplete --base)
  *
@@ -21,7 +22,10 @@
 #include "darshanfs/report.h"
 #include "darshanfs/view.h"
 
-enum { EXIT_USAGE = 2, EXIT_NOENT = 3, EXIT_BADLOG = 4, EXIT_INVAL = 5 };
+enum {
+	EXIT_USAGE = 2, EXIT_NOENT = 3, EXIT_BADLOG = 4, EXIT_INVAL = 5,
+	EXIT_ISDIR = 6, /* PATH is a directory: list it with --list */
+};
 
 static void usage(FILE *out, const char *prog)
 {
@@ -30,7 +34,8 @@ static void usage(FILE *out, const char *prog)
 		"\n"
 		"Print the file PATH of the darshanfs tree of SOURCE (a Darshan log or a\n"
 		"directory of logs) without mounting it.  PATH is relative to the log's\n"
-		"directory when SOURCE is a log, to SOURCE when it is a directory.\n"
+		"directory when SOURCE is a log, to SOURCE when it is a directory;\n"
+		"without PATH, the top of the tree is listed (as with --list).\n"
 		"\n"
 		"options:\n"
 		"  -f, --filter EXPR        write EXPR into the filter next to PATH first\n"
@@ -49,7 +54,8 @@ static void usage(FILE *out, const char *prog)
 		"  -V, --version            show the version\n"
 		"\n"
 		"exit status: 0 success, 2 usage, 3 no such file, 4 unreadable log,\n"
-		"5 refused write (bad filter), 1 other errors.\n",
+		"5 refused write (bad filter or CSV), 6 PATH is a directory (use --list),\n"
+		"1 other errors.\n",
 		prog);
 }
 
@@ -128,6 +134,17 @@ static char *filter_beside(dfs_view *v, const char *rel)
 	}
 	free(path);
 	return NULL;
+}
+
+/* Is PATH a directory of the tree? */
+static bool is_dir(dfs_view *v, const char *rel)
+{
+	char *path = view_path(rel);
+	dfs_node_stat st;
+	dfs_error err = {0};
+	bool dir = path && dfs_view_stat(v, path, &st, &err) == 0 && st.is_dir;
+	free(path);
+	return dir;
 }
 
 static int print_file(dfs_view *v, const char *rel, dfs_error *err)
@@ -310,7 +327,8 @@ static int parser_mode(const char *source, const char *parts_text, dfs_error *er
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* `writes` has room for every argument's --write */
+static int run(int argc, char **argv, const char **writes)
 {
 	static const struct option longopts[] = {
 		{"filter", required_argument, NULL, 'f'},
@@ -324,7 +342,6 @@ int main(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const char *filter = NULL, *parts = NULL, *extract_dir = NULL;
-	const char **writes = calloc((size_t)argc, sizeof(char *));
 	size_t nwrites = 0;
 	bool list = false, recursive = false;
 	int c;
@@ -342,12 +359,14 @@ int main(int argc, char **argv)
 		}
 	}
 	int nargs = argc - optind;
-	if (nargs < 1 || nargs > 2 || (!parts && !list && !extract_dir && nargs != 2)) {
+	if (nargs < 1 || nargs > 2) {
 		usage(stderr, argv[0]);
 		return EXIT_USAGE;
 	}
 	const char *source = argv[optind];
 	const char *rel = nargs == 2 ? argv[optind + 1] : "";
+	if (nargs == 1 && !extract_dir)
+		list = true; /* SOURCE alone: what is in it */
 	dfs_error err = {0};
 	if (parts) {
 		if (parser_mode(source, parts, &err)) {
@@ -408,8 +427,11 @@ int main(int argc, char **argv)
 			else
 				r = dfs_view_readdir(v, path, list_one, NULL, &err);
 			free(path);
-		} else {
-			r = print_file(v, rel, &err);
+		} else if ((r = print_file(v, rel, &err)) != 0 && is_dir(v, rel)) {
+			fprintf(stderr, "darshanfs-cat: %s: is a directory (list it with "
+			        "--list)\n", rel);
+			ret = EXIT_ISDIR;
+			r = 0;
 		}
 		if (r) {
 			if (err.msg[0])
@@ -418,6 +440,17 @@ int main(int argc, char **argv)
 		}
 	}
 	dfs_view_free(v);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	const char **writes = calloc((size_t)argc, sizeof(char *));
+	if (!writes) {
+		fprintf(stderr, "darshanfs-cat: out of memory\n");
+		return 1;
+	}
+	int ret = run(argc, argv, writes);
 	free(writes);
 	return ret;
 }

@@ -3,7 +3,11 @@
 # errors with their exit status (nothing mounted), a single log as SOURCE,
 # -f in the foreground ended by SIGTERM, SIGINT or SIGHUP (clean unmount,
 # status 0), -s, the daemon mode, and fstab-style mounting through
-# mount.fuse3 (type fuse.darshanfs) and the mount.darshanfs helper.
+# mount.fuse3 (type fuse.darshanfs) and the mount.darshanfs helper.  Also:
+# a second mount on a darshanfs mount point is refused, the tree's names
+# cannot be created, removed, renamed or linked (EPERM, EROFS when ro), a
+# module filter naming another module's column says so, and
+# darshanfs-cat's status for a directory and its listing without PATH.
 . "$(dirname "$0")/lib.sh"
 
 SRC=$TMP/src MNT=$TMP/mnt
@@ -51,6 +55,9 @@ expect_status 2 "a SOURCE that is a log cut short" "$TMP/short.darshan" "$MNT"
 expect_status 1 "a bad -o option" -o no_such_option "$SRC" "$MNT"
 expect_status 1 "a bad cache_size" -o cache_size=lots "$SRC" "$MNT"
 expect_status 1 "a bad import_limit" -o import_limit=-1 "$SRC" "$MNT"
+expect_status 1 "a negative attr_timeout" -o attr_timeout=-1 "$SRC" "$MNT"
+expect_status 1 "a non-numeric attr_timeout" -o attr_timeout=soon "$SRC" "$MNT"
+expect_status 1 "an infinite attr_timeout" -o attr_timeout=inf "$SRC" "$MNT"
 expect_status 1 "an unknown command-line flag" --no-such-flag "$SRC" "$MNT"
 expect_status 1 "no arguments"
 expect_status 1 "no MOUNTPOINT" "$SRC"
@@ -65,12 +72,81 @@ dfs_mount "$LOGS/sample.darshan" "$MNT"
 [ -f "$MNT/header.txt" ] && [ -d "$MNT/POSIX" ] || fail "a log as SOURCE: no header.txt or POSIX/ at the root"
 t cmp -s "$MNT/header.txt" <(ref "$LOGS/sample.darshan" header.txt) || fail "a log as SOURCE: header.txt differs"
 echo 'rank == 0' >"$MNT/POSIX/filter" || fail "a log as SOURCE: cannot write POSIX/filter"
-dfs_umount "$MNT"
 say "ok: a single log as SOURCE mounts as its directory"
 
+# ---- a second darshanfs on the same mount point: refused, status 3
+mounts_on() { awk -v m="$1" '$2 == m' /proc/mounts | wc -l; }
+for target in "$MNT" "$MNT/"; do
+	run "$LOGS/dxt.darshan" "$target"
+	st=$?
+	[ "$st" = 3 ] || fail "a second mount on $target: exit status $st, expected 3 (stderr: $(cat "$TMP/err"))"
+	grep -q "already a darshanfs mount point" "$TMP/err" || fail "a second mount on $target: '$(cat "$TMP/err")'"
+	[ "$(mounts_on "$MNT")" = 1 ] || fail "a second mount on $target was stacked: $(grep " $MNT " /proc/mounts)"
+done
+t cmp -s "$MNT/header.txt" <(ref "$LOGS/sample.darshan" header.txt) || fail "the first mount changed under a refused second one"
+say "ok: a second mount on a darshanfs mount point -> 3: $(head -1 "$TMP/err")"
+
+# ---- the tree's names are fixed: EPERM (EROFS on a ro mount), never ENOSYS
+# shape_fixed DIR REGEX: every change of names under DIR fails with a
+# message matching REGEX, and DIR lists the same afterwards
+shape_fixed() {
+	local d=$1 re=$2 what before
+	before=$(t ls -R "$d")
+	while IFS='|' read -r what cmd; do
+		if (cd "$d" && eval "t $cmd") 2>"$TMP/shape.err" >/dev/null; then
+			fail "$what in $d succeeded"
+		fi
+		grep -Eq "$re" "$TMP/shape.err" || fail "$what in $d: '$(cat "$TMP/shape.err")', expected /$re/"
+	done <<-'EOF'
+		touch a new file|touch new.txt
+		rm a file|rm -f header.txt
+		rm -r a module directory|rm -rf POSIX
+		mkdir|mkdir newdir
+		mv a file|mv header.txt moved.txt
+		mv a filter|mv POSIX/filter POSIX/filter2
+		ln|ln header.txt hard.txt
+		ln -s|ln -s header.txt soft.txt
+		redirect into a new file|sh -c ': > new.csv'
+	EOF
+	[ "$(t ls -R "$d")" = "$before" ] || fail "the names under $d changed"
+}
+shape_fixed "$MNT" "Operation not permitted|Permission denied"
+echo 'rank == 1' >"$MNT/POSIX/filter" || fail "filters are no longer writable"
+t cp "$MNT/POSIX/records.csv" "$TMP/sel.csv" && t cp "$TMP/sel.csv" "$MNT/POSIX/records.csv" ||
+	fail "records.csv no longer takes a CSV"
+say "ok: touch, rm, mkdir, mv, ln on the tree -> EPERM; filter and records.csv still take writes"
+
+# ---- a module filter naming another module's column says where it is
+if echo 'STDIO_BYTES_READ > 0' 2>/dev/null >"$MNT/POSIX/filter"; then
+	fail "POSIX/filter took a column of STDIO"
+fi
+grep -qF "unknown column 'STDIO_BYTES_READ' (a column of STDIO: use the log-wide filter LOG/filter)" \
+	"$MNT/POSIX/filter.error" || fail "POSIX/filter.error: '$(cat "$MNT/POSIX/filter.error")'"
+echo 'STDIO_BYTES_READ > 0' >"$MNT/filter" || fail "the log-wide filter refused a column of STDIO"
+: >"$MNT/filter"
+say "ok: $(cat "$MNT/POSIX/filter.error")"
+dfs_umount "$MNT"
+
+# ---- darshanfs-cat: a directory as PATH (status 6), no PATH lists the log
+t "$DFS_CAT" "$LOGS/sample.darshan" POSIX >"$TMP/out" 2>"$TMP/err"
+st=$?
+[ "$st" = 6 ] || fail "darshanfs-cat LOG POSIX: exit status $st, expected 6 (stderr: $(cat "$TMP/err"))"
+grep -q "is a directory" "$TMP/err" || fail "darshanfs-cat LOG POSIX: '$(cat "$TMP/err")'"
+[ -s "$TMP/out" ] && fail "darshanfs-cat LOG POSIX printed something"
+t "$DFS_CAT" "$LOGS/sample.darshan" >"$TMP/out" 2>"$TMP/err" || fail "darshanfs-cat LOG failed: $(cat "$TMP/err")"
+t "$DFS_CAT" --list "$LOGS/sample.darshan" >"$TMP/list" || fail "darshanfs-cat --list LOG failed"
+cmp -s "$TMP/out" "$TMP/list" || fail "darshanfs-cat LOG does not list the log: $(head -3 "$TMP/out")"
+grep -qx "POSIX/" "$TMP/out" || fail "darshanfs-cat LOG: no POSIX/ in '$(cat "$TMP/out")'"
+t "$DFS_CAT" --help | grep -q "6 PATH is a directory" || fail "darshanfs-cat --help does not document status 6"
+say "ok: darshanfs-cat LOG POSIX -> 6, darshanfs-cat LOG lists $(wc -l <"$TMP/out") names"
+
 # ---- -s (single-threaded), -o options that tune it
+# (with a log compressed as a whole file beside: hidden, as the README says)
+gzip -c "$LOGS/sample.darshan" >"$SRC/whole.darshan.gz"
 dfs_mount "$SRC" "$MNT" -s -o cache_size=16M,attr_timeout=0,import_limit=1M
 t cat "$MNT/${LOGREL[1]}/POSIX/records.csv" >/dev/null || fail "cannot read through a -s mount"
+t ls "$MNT" | grep -q 'whole' && fail "a .darshan.gz log is listed"
+rm -f "$SRC/whole.darshan.gz"
 echo 'rank == 0' >"$MNT/${LOGREL[1]}/POSIX/filter" || fail "cannot filter through a -s mount"
 dfs_umount "$MNT"
 say "ok: -s -o cache_size=16M,attr_timeout=0,import_limit=1M mounts and serves"
@@ -117,6 +193,7 @@ check_fstab_mount() {   # check_fstab_mount HOW RO(1/0)
 	if [ "$2" = 1 ]; then
 		if echo 'rank == 0' 2>"$TMP/err" >"$MNT/${LOGREL[0]}/POSIX/filter"; then fail "$1: a ro mount took a filter"; fi
 		grep -q "Read-only file system" "$TMP/err" || fail "$1: writing a filter on a ro mount: '$(cat "$TMP/err")'"
+		shape_fixed "$MNT/${LOGREL[0]}" "Read-only file system"
 	else
 		echo 'rank == 0' >"$MNT/${LOGREL[0]}/POSIX/filter" || fail "$1: a rw mount refused a filter"
 	fi

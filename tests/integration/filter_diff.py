@@ -32,7 +32,9 @@ if not LOGS:
 if not os.path.exists("/dev/fuse"):
     print("SKIP: /dev/fuse is missing")
     sys.exit(77)
-TEXTCOLS = {"file_name", "mount_pt", "fs_type"}
+TEXTCOLS = {"file_name", "mount_pt", "fs_type",
+            # LUSTRE shows these as darshan-parser prints them ('raid0', 'N/A')
+            "LUSTRE_COMP_STRIPE_PATTERN", "LUSTRE_COMP_FLAGS", "LUSTRE_COMP_POOL_NAME"}
 LO, HI = -2**63, 2**64
 
 

@@ -132,7 +132,7 @@ static void get(void *rowp, int column, dfs_value *out)
 	}
 }
 
-static const dfs_filter_columns cols = {resolve, NULL};
+static const dfs_filter_columns cols = {resolve, NULL, NULL};
 
 static struct row base_row(void)
 {
@@ -1268,7 +1268,7 @@ static void test_errors_grammar(void **state)
 	assert_null(dfs_filter_compile("a == 1", 6, NULL, &err));
 	assert_int_equal(err.code, DFS_ERR_INVAL);
 	assert_string_equal(err.msg, "at 1: unknown column 'a'");
-	dfs_filter_columns none = {NULL, NULL};
+	dfs_filter_columns none = {NULL, NULL, NULL};
 	assert_null(dfs_filter_compile("a == 1", 6, &none, &err));
 	assert_string_equal(err.msg, "at 1: unknown column 'a'");
 	/* a NULL error pointer is allowed */

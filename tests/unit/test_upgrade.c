@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "darshanfs/buf.h"
+#include "darshanfs/filter.h"
 #include "darshanfs/module.h"
 #include "log/region.h"
 
@@ -445,7 +446,9 @@ static void test_lustre_v1_and_truncation(void **state)
 	dfs_module_get_value(m, rec, len, 1, (size_t)ost, &v);
 	assert_int_equal(v.v.i, 9);
 	dfs_module_get_value(m, rec, len, 0, (size_t)pat, &v);
-	assert_int_equal(v.v.i, -1);
+	assert_int_equal(v.type, DFS_T_STR);
+	assert_int_equal(v.v.s.len, 3);
+	assert_memory_equal(v.v.s.ptr, "N/A", 3); /* -1, as v1 upgrades give */
 	dfs_records_free(&r);
 
 	/* v2 with two component slots, the second unused (STRIPE_SIZE -1) */
@@ -474,6 +477,99 @@ static void test_lustre_v1_and_truncation(void **state)
 	dfs_module_get_value(m, rec, len, 0, (size_t)ost, &v);
 	assert_int_equal(v.v.i, 11);
 	dfs_records_free(&r);
+}
+
+/* ---- LUSTRE text columns, as darshan-parser prints them ----------------------- */
+
+static void lustre_comp(struct image *im, int64_t pattern, int64_t flags,
+                        const char *pool)
+{
+	int64_t c[7] = {1 << 20, 1, pattern, flags, 0, -1, 0};
+	for (int i = 0; i < 7; i++)
+		put64(im, (uint64_t)c[i]);
+	memset(im->b + im->len, 0, 16);
+	memcpy(im->b + im->len, pool, strlen(pool)); /* 16 bytes: no NUL */
+	im->len += 16;
+}
+
+/* the text of column `name` in row `row` of record 0 */
+static void lustre_text(const dfs_records *r, size_t row, const char *name,
+                        const char *want)
+{
+	const dfs_module *m = r->module;
+	int f = dfs_module_field_index(m, name, strlen(name));
+	assert_true(f >= 0);
+	assert_int_equal(m->fields[f].type, DFS_T_STR);
+	dfs_value v;
+	dfs_module_get_value(m, dfs_record(r, 0), dfs_record_size(r, 0), row,
+	                     (size_t)f, &v);
+	assert_int_equal(v.type, DFS_T_STR);
+	if (v.v.s.len != strlen(want) || memcmp(v.v.s.ptr, want, v.v.s.len))
+		fail_msg("%s row %zu: '%.*s', want '%s'", name, row, (int)v.v.s.len,
+		         v.v.s.ptr, want);
+}
+
+/* does record 0 match `expr` (-1: the expression is refused) */
+static int lustre_match(const dfs_records *r, const char *expr)
+{
+	dfs_error err = {0};
+	dfs_filter *f = dfs_filter_compile_module(r->module, expr, strlen(expr),
+	                                          false, &err);
+	if (!f)
+		return -1;
+	const dfs_filter *fs[1] = {f};
+	bool m = dfs_filter_match_record(fs, 1, NULL, r->module, dfs_record(r, 0),
+	                                 dfs_record_size(r, 0));
+	dfs_filter_free(f);
+	return m;
+}
+
+static void test_lustre_text_columns(void **state)
+{
+	(void)state;
+	for (int big = 0; big < 2; big++) {
+		struct image im;
+		memset(&im, 0, sizeof(im));
+		im.big = big;
+		put64(&im, 21);
+		put64(&im, -1);
+		put64(&im, 4);          /* num_comps */
+		put64(&im, 4);          /* num_stripes */
+		lustre_comp(&im, 0, 0x16, "ddn_ssd");
+		lustre_comp(&im, 4, 0, "");
+		lustre_comp(&im, -1, -1, "sixteen_chars_xx");
+		/* every named bit, and bits past them that have no name */
+		lustre_comp(&im, 7, 0xfff | (1 << 20), "p");
+		for (int k = 0; k < 4; k++)
+			put64(&im, (uint64_t)(100 + k));
+		dfs_records r = decode(DFS_MOD_LUSTRE, 2, &im, 1);
+		assert_int_equal(r.count, 1);
+		lustre_text(&r, 0, "LUSTRE_COMP_STRIPE_PATTERN", "raid0");
+		lustre_text(&r, 0, "LUSTRE_COMP_FLAGS", "prefrd,prefwr,init");
+		lustre_text(&r, 0, "LUSTRE_COMP_POOL_NAME", "ddn_ssd");
+		lustre_text(&r, 1, "LUSTRE_COMP_STRIPE_PATTERN", "raid0,overstriped");
+		lustre_text(&r, 1, "LUSTRE_COMP_FLAGS", "0");
+		lustre_text(&r, 1, "LUSTRE_COMP_POOL_NAME", "N/A");
+		lustre_text(&r, 2, "LUSTRE_COMP_STRIPE_PATTERN", "N/A");
+		lustre_text(&r, 2, "LUSTRE_COMP_FLAGS", "N/A");
+		lustre_text(&r, 2, "LUSTRE_COMP_POOL_NAME", "sixteen_chars_xx");
+		lustre_text(&r, 3, "LUSTRE_COMP_STRIPE_PATTERN", "N/A");
+		lustre_text(&r, 3, "LUSTRE_COMP_FLAGS",
+		            "stale,prefrd,prefwr,offline,init,nosync,extension,"
+		            "parity,compress,partial,nocompr,neg");
+		/* filters compare the text; numeric columns stay numbers */
+		assert_int_equal(lustre_match(&r, "LUSTRE_COMP_STRIPE_PATTERN == 'raid0'"), 1);
+		assert_int_equal(lustre_match(&r, "COMP_STRIPE_PATTERN == 'mdt'"), 0);
+		assert_int_equal(lustre_match(&r, "LUSTRE_COMP_FLAGS ~ '(^|,)init(,|$)' and "
+		                                  "LUSTRE_COMP_POOL_NAME == 'ddn_ssd'"), 1);
+		assert_int_equal(lustre_match(&r, "LUSTRE_COMP_FLAGS == 'N/A' and "
+		                                  "LUSTRE_COMP_OST_ID == 102"), 1);
+		assert_int_equal(lustre_match(&r, "LUSTRE_COMP_POOL_NAME == 'N/A' and "
+		                                  "LUSTRE_COMP_OST_ID != 101"), 0);
+		assert_int_equal(lustre_match(&r, "LUSTRE_COMP_STRIPE_SIZE >= 1MiB"), 1);
+		assert_int_equal(lustre_match(&r, "LUSTRE_COMP_STRIPE_PATTERN == 0"), -1);
+		dfs_records_free(&r);
+	}
 }
 
 static void test_dfs_uuid_swap(void **state)
@@ -783,6 +879,7 @@ int main(void)
 		cmocka_unit_test(test_h5_pnetcdf),
 		cmocka_unit_test(test_heatmap_correction),
 		cmocka_unit_test(test_lustre_v1_and_truncation),
+		cmocka_unit_test(test_lustre_text_columns),
 		cmocka_unit_test(test_dfs_uuid_swap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -555,6 +555,14 @@ static void test_filters_across_modules(void **state)
 	assert_int_equal(write_text(fx->v, fpath, "POSIX_OPENS > 0 or NOPE > 1", &err), -1);
 	assert_non_null(strstr(err.msg, "at 20: unknown column 'NOPE'"));
 	assert_int_equal(write_text(fx->v, "/c/filter", "NOPE > 1", &err), -1);
+	/* a module filter names its own columns; another module's column
+	 * is refused with a word on where it belongs */
+	snprintf(path, sizeof(path), "%s/POSIX/filter", log);
+	assert_int_equal(write_text(fx->v, path, "STDIO_BYTES_READ > 0", &err), -1);
+	assert_string_equal(err.msg, "at 1: unknown column 'STDIO_BYTES_READ' (a column "
+	                    "of STDIO: use the log-wide filter LOG/filter)");
+	assert_int_equal(write_text(fx->v, path, "POSIX_BYTES_RAED > 0", &err), -1);
+	assert_null(strstr(err.msg, "a column of"));
 	/* a type error in the one module that has the column is an error */
 	assert_int_equal(write_text(fx->v, fpath, "LUSTRE_COMP_POOL_NAME > 3", &err), -1);
 	assert_non_null(strstr(err.msg, "cannot compare text with a number"));
