@@ -248,4 +248,17 @@ exec 3<&-
 unset "MNT_PID[$MNT]"
 say "ok: darshanfs -f with a file still open exits 0 on SIGTERM"
 
+# ---- -d: an error's reason reaches the debug output, not only its errno
+head -c 3000 "$LOGS/dxt.darshan" >"$SRC/cut.darshan"
+dfs_mount "$SRC" "$MNT" -d
+if t cat "$MNT/cut.darshan/POSIX/records.csv" >/dev/null 2>"$TMP/err"; then
+	fail "a log cut at 3000 bytes read"
+fi
+grep -q "Input/output error" "$TMP/err" || fail "a cut log: '$(cat "$TMP/err")', not EIO"
+dfs_umount "$MNT"
+grep -h '^   darshanfs: .*cut.darshan' "$TMP"/darshanfs.*.log | grep -q 'outside the file\|truncated' ||
+	fail "darshanfs -d did not log why reading cut.darshan failed"
+rm "$SRC/cut.darshan"
+say "ok: -d logs an error's message: $(grep -h -m1 '^   darshanfs: .*cut.darshan' "$TMP"/darshanfs.*.log)"
+
 say "PASS"
