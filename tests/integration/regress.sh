@@ -1,6 +1,6 @@
 #!/bin/bash
-# regress.sh CASE - one known darshanfs bug per case, each reproduced
-# through a real mount (they fail until the bug is fixed):
+# regress.sh CASE - one darshanfs bug per case, each reproduced through a
+# real mount; the bugs are fixed, and each case fails if its bug returns:
 #   logwide-syntax     a syntax error written to a log-wide filter crashes
 #                      the daemon (src/view/write.c compile_log_filter frees
 #                      uninitialized slots)
@@ -20,6 +20,8 @@
 #                      reads short: the kernel caps reads at the new size
 #   concurrent-reads   files read while another process changes the filter
 #                      come out cut or mixed (invalid JSON, ragged CSV)
+#   fifo               a FIFO put where a log was hangs the daemon (and
+#                      its callers) for good: the log is opened blocking
 . "$(dirname "$0")/lib.sh"
 CASE=${1:?usage: regress.sh DARSHANFS DARSHANFS_CAT CASE}
 
@@ -181,6 +183,30 @@ print(f"{reads[0]} good reads, {len(bad)} damaged", file=sys.stderr)
 for b in bad[:5]: print("  " + b, file=sys.stderr)
 sys.exit(1 if bad else 0)
 PY
+	;;
+fifo)
+	# a client call that hangs fails the case instead of the suite
+	T=15
+	cp "$LOGS/dxt.darshan" "$TMP/one.darshan"
+	ONE=$TMP/one
+	dfs_mount "$TMP/one.darshan" "$ONE"
+	rm "$TMP/one.darshan"
+	mkfifo "$TMP/one.darshan"
+	t ls "$ONE" >"$TMP/ls.txt" || fail "ls of a single-log mount whose log became a FIFO failed or hung (status $?)"
+	grep -qx ERROR "$TMP/ls.txt" || fail "no ERROR file for a FIFO log: $(tr '\n' ' ' <"$TMP/ls.txt")"
+	t cat "$ONE/ERROR" >"$TMP/error.txt" || fail "cat ERROR failed"
+	grep -q "not a regular file" "$TMP/error.txt" || fail "ERROR says '$(cat "$TMP/error.txt")'"
+	if t cat "$ONE/header.txt" >/dev/null 2>"$TMP/err"; then fail "header.txt of a FIFO reads"; fi
+	grep -q "Input/output error" "$TMP/err" || fail "header.txt of a FIFO: '$(cat "$TMP/err")', not EIO"
+	dfs_alive "$ONE"
+	dfs_umount "$ONE"
+	# in a tree: a FIFO named like a log, and a link to one, are no logs
+	mkfifo "$SRC/x.darshan"
+	ln -s "$SRC/x.darshan" "$SRC/y.darshan"
+	dfs_mount "$SRC" "$MNT"
+	t cat "$MNT/jobs.csv" >"$TMP/jobs.csv" || fail "jobs.csv over a FIFO named x.darshan failed or hung"
+	grep -q "^${LOGREL[0]}," "$TMP/jobs.csv" || fail "jobs.csv lost the real log: $(cat "$TMP/jobs.csv")"
+	if grep -q "^[xy]\.darshan," "$TMP/jobs.csv"; then fail "jobs.csv has a row for a FIFO"; fi
 	;;
 *) fail "unknown case $CASE" ;;
 esac
