@@ -46,8 +46,7 @@ struct job_row {
 
 struct job_summary {
 	uint64_t gen, dir_gen;
-	struct timespec mtime;
-	off_t size;
+	struct src_id src;          /* the version of the log summarized */
 	char *error;                /* the log cannot be read */
 	char *exe;
 	int64_t jobid, uid, nprocs, start, end;
@@ -95,8 +94,7 @@ static struct job_summary *summarize(dfs_view *v, struct entry *e,
 	struct loaded *l = dfs_entry_load(v, e, &err);
 	s->gen = e->gen;
 	s->dir_gen = dir_gen;
-	s->mtime = e->loaded_mtime;
-	s->size = e->loaded_size;
+	s->src = e->loaded_id;
 	if (!l) {
 		s->error = strdup(err.msg[0] ? err.msg : "unreadable log");
 		return s;
@@ -315,9 +313,7 @@ static void summarize_item(dfs_view *v, struct log_item *it)
 	struct stat st;
 	bool fresh = e->summary && stat(e->src, &st) == 0 &&
 	             e->summary->gen == e->gen && e->summary->dir_gen == dir_gen &&
-	             e->summary->mtime.tv_sec == st.st_mtim.tv_sec &&
-	             e->summary->mtime.tv_nsec == st.st_mtim.tv_nsec &&
-	             e->summary->size == st.st_size;
+	             dfs_src_same(&e->summary->src, &st);
 	if (!fresh) {
 		struct job_summary *s = summarize(v, e, dir_gen);
 		if (s) {

@@ -22,6 +22,8 @@
 #                      come out cut or mixed (invalid JSON, ragged CSV)
 #   fifo               a FIFO put where a log was hangs the daemon (and
 #                      its callers) for good: the log is opened blocking
+#   replaced-log       a log replaced by another of the same size and
+#                      mtime (cp B t; touch -r A t; mv t A) goes unnoticed
 . "$(dirname "$0")/lib.sh"
 CASE=${1:?usage: regress.sh DARSHANFS DARSHANFS_CAT CASE}
 
@@ -207,6 +209,27 @@ fifo)
 	t cat "$MNT/jobs.csv" >"$TMP/jobs.csv" || fail "jobs.csv over a FIFO named x.darshan failed or hung"
 	grep -q "^${LOGREL[0]}," "$TMP/jobs.csv" || fail "jobs.csv lost the real log: $(cat "$TMP/jobs.csv")"
 	if grep -q "^[xy]\.darshan," "$TMP/jobs.csv"; then fail "jobs.csv has a row for a FIFO"; fi
+	;;
+replaced-log)
+	A=$SRC/${LOGREL[0]}
+	dfs_mount "$SRC" "$MNT"
+	t cat "$L/header.txt" | grep -q "^# jobid: 1537455$" || fail "header.txt of dxt.darshan: no jobid 1537455"
+	t cat "$MNT/jobs.csv" | grep -q "^${LOGREL[0]},POSIX,.*,1537455," || fail "jobs.csv: no row of job 1537455"
+	t cat "$L/POSIX/records.csv" >/dev/null || fail "records.csv does not read"
+	# another log, padded to the same size, given the same mtime
+	cp "$LOGS/skew-app.darshan" "$TMP/t"
+	truncate -s "$(stat -c %s "$A")" "$TMP/t"
+	touch -r "$A" "$TMP/t"
+	mv "$TMP/t" "$A"
+	sleep 1.2   # the kernel's attributes (attr_timeout) expire
+	t cat "$L/header.txt" >"$TMP/h.txt" || fail "header.txt of the replaced log does not read"
+	grep -q "^# jobid: 75746776$" "$TMP/h.txt" ||
+		fail "a log replaced by one of the same size and mtime still shows the old header ($(grep jobid "$TMP/h.txt"))"
+	t cat "$MNT/jobs.csv" >"$TMP/jobs.csv" || fail "jobs.csv does not read"
+	grep -q "^${LOGREL[0]},POSIX,.*,75746776," "$TMP/jobs.csv" ||
+		fail "jobs.csv still summarizes the replaced log: $(grep "^${LOGREL[0]},POSIX," "$TMP/jobs.csv")"
+	n=$(t cat "$L/POSIX/records.csv" | wc -l)
+	[ "$n" = 2 ] || fail "records.csv of the replaced log (1 POSIX record) has $n lines"
 	;;
 *) fail "unknown case $CASE" ;;
 esac
