@@ -124,8 +124,10 @@ typedef struct dfs_write dfs_write;
  * otherwise it starts with the current text (so >> appends). */
 dfs_write *dfs_view_open_write(dfs_view *v, const char *path, bool truncate,
                                dfs_error *err);
-/* Returns -1 with DFS_ERR_INVAL when the text so far is a complete but
- * invalid expression (nothing changes; the reason goes to filter.error). */
+/* Returns -1 with DFS_ERR_INVAL when the text so far cannot be (the
+ * beginning of) a valid expression: text ending with a newline must be
+ * valid whole, other text only the beginning of a valid one (nothing
+ * changes; the reason goes to filter.error). */
 int dfs_write_data(dfs_write *w, const char *data, size_t len, uint64_t off,
                    dfs_error *err);
 int dfs_write_truncate(dfs_write *w, uint64_t size, dfs_error *err);

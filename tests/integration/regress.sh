@@ -24,6 +24,8 @@
 #                      its callers) for good: the log is opened blocking
 #   replaced-log       a log replaced by another of the same size and
 #                      mtime (cp B t; touch -r A t; mv t A) goes unnoticed
+#   filter-chunks      a valid filter longer than one write() (awk, dd) is
+#                      refused when a chunk ends after '(' or an operator
 . "$(dirname "$0")/lib.sh"
 CASE=${1:?usage: regress.sh DARSHANFS DARSHANFS_CAT CASE}
 
@@ -230,6 +232,46 @@ replaced-log)
 		fail "jobs.csv still summarizes the replaced log: $(grep "^${LOGREL[0]},POSIX," "$TMP/jobs.csv")"
 	n=$(t cat "$L/POSIX/records.csv" | wc -l)
 	[ "$n" = 2 ] || fail "records.csv of the replaced log (1 POSIX record) has $n lines"
+	;;
+filter-chunks)
+	F=$L/POSIX/filter
+	dfs_mount "$SRC" "$MNT"
+	t cat "$L/POSIX/records.csv" | tail -n +2 | cut -d, -f1 >"$TMP/ids"
+	nreal=$(wc -l <"$TMP/ids")
+	for i in $(seq $((400 - nreal))); do echo $((1000000000000 + i)); done >>"$TMP/ids"
+	# as the issue did it: awk writes the list through its stdio buffer
+	t awk 'BEGIN { printf "record_id in (" } { printf "%s%s", (NR > 1 ? ", " : ""), $1 }
+	       END { print ")" }' "$TMP/ids" >"$F" 2>"$TMP/err" ||
+		fail "a 400-id filter written by awk was refused: $(cat "$TMP/err") ($(cat "$L/POSIX/filter.error"))"
+	awk 'BEGIN { printf "record_id in (" } { printf "%s%s", (NR > 1 ? ", " : ""), $1 }
+	     END { print ")" }' "$TMP/ids" >"$TMP/list"
+	[ "$(t cat "$F")" = "$(cat "$TMP/list")" ] || fail "the 400-id filter reads back different"
+	n=$(t cat "$L/POSIX/records.csv" | wc -l)
+	[ "$n" = $((nreal + 1)) ] || fail "the 400-id filter selects $((n - 1)) records, not $nreal"
+	# a long 'or' chain, and the same made bad only at its end, by dd at
+	# several block sizes (cut in words, after operators, in numbers)
+	python3 -c 'import sys; sys.stdout.write(" or ".join("rank == %d" % i for i in range(700)) + "\n")' >"$TMP/chain"
+	head -c -1 "$TMP/chain" >"$TMP/bad-end"
+	printf ' or rank ==' >>"$TMP/bad-end"
+	for bs in 1 7 4096 4097; do
+		echo 'rank == -1' >"$F" || fail "a good filter was refused"
+		t dd if="$TMP/chain" of="$F" bs=$bs status=none 2>"$TMP/err" ||
+			fail "dd bs=$bs of a valid $(stat -c %s "$TMP/chain")-byte filter was refused: $(cat "$TMP/err") ($(cat "$L/POSIX/filter.error"))"
+		[ "$(t cat "$F")" = "$(cat "$TMP/chain")" ] || fail "dd bs=$bs: the filter reads back different"
+		echo 'rank == -1' >"$F" || fail "a good filter was refused"
+		t dd if="$TMP/bad-end" of="$F" bs=$bs status=none 2>/dev/null
+		[ "$(t cat "$F")" = "rank == -1" ] || fail "dd bs=$bs of a filter bad at its end changed the filter"
+		grep -q "expected a value after '=='" "$L/POSIX/filter.error" ||
+			fail "dd bs=$bs of a filter bad only at its end: filter.error is '$(cat "$L/POSIX/filter.error")'"
+	done
+	# what no continuation can mend is refused at the write() that has it
+	{ printf 'rank == 0 or rank @ 1 or '; cat "$TMP/chain"; } >"$TMP/bad-early"
+	if t dd if="$TMP/bad-early" of="$F" bs=4096 status=none 2>"$TMP/err"; then
+		fail "a filter with '@' in its first line was accepted"
+	fi
+	grep -q "error writing" "$TMP/err" || fail "the '@' was not refused at write(): $(cat "$TMP/err")"
+	grep -q "unexpected character '@'" "$L/POSIX/filter.error" || fail "filter.error is '$(cat "$L/POSIX/filter.error")'"
+	[ "$(t cat "$F")" = "rank == -1" ] || fail "a refused filter changed the filter"
 	;;
 *) fail "unknown case $CASE" ;;
 esac
