@@ -124,6 +124,11 @@ typedef struct dfs_write dfs_write;
  * otherwise it starts with the current text (so >> appends). */
 dfs_write *dfs_view_open_write(dfs_view *v, const char *path, bool truncate,
                                dfs_error *err);
+/* The file was opened with O_APPEND: every write of a filter goes to the
+ * end of its text, whatever offset the caller computed from the size it
+ * saw (after an import, `cat filter` shows a comment that is no text of
+ * the filter: `>>` then starts a new expression). */
+void dfs_write_set_append(dfs_write *w);
 /* Returns -1 with DFS_ERR_INVAL when the text so far cannot be (the
  * beginning of) a valid expression: text ending with a newline must be
  * valid whole, other text only the beginning of a valid one (nothing

@@ -24,6 +24,7 @@ struct dfs_write {
 	bool truncated;    /* opened with O_TRUNC, or truncated since */
 	bool pending;      /* the text differs from what is installed */
 	bool failed;       /* a write was refused: the session installs nothing */
+	bool append;       /* opened with O_APPEND: a filter's writes go to its end */
 	bool header_checked;
 	unsigned flushes;
 };
@@ -420,10 +421,19 @@ dfs_write *dfs_view_open_write(dfs_view *v, const char *path, bool truncate,
 	return w;
 }
 
+void dfs_write_set_append(dfs_write *w)
+{
+	w->append = true;
+}
+
 /* Put `len` bytes at `off` into the session's text (up to `limit`). */
 static int place(dfs_write *w, const char *data, size_t len, uint64_t off,
                  size_t limit, dfs_error *err)
 {
+	/* the caller's offset is the size it last saw, which is not the
+	 * text's after an import (`cat filter` shows a comment then) */
+	if (w->append && !w->import)
+		off = w->text.len;
 	if (off > limit || len > limit - off) {
 		if (w->import)
 			return dfs_error_set(err, DFS_ERR_TOOBIG,

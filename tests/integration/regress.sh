@@ -26,6 +26,8 @@
 #                      mtime (cp B t; touch -r A t; mv t A) goes unnoticed
 #   filter-chunks      a valid filter longer than one write() (awk, dd) is
 #                      refused when a chunk ends after '(' or an operator
+#   append-import      `echo x >> filter` after an import into records.csv
+#                      fails with "unexpected character '\x00'"
 . "$(dirname "$0")/lib.sh"
 CASE=${1:?usage: regress.sh DARSHANFS DARSHANFS_CAT CASE}
 
@@ -272,6 +274,22 @@ filter-chunks)
 	grep -q "error writing" "$TMP/err" || fail "the '@' was not refused at write(): $(cat "$TMP/err")"
 	grep -q "unexpected character '@'" "$L/POSIX/filter.error" || fail "filter.error is '$(cat "$L/POSIX/filter.error")'"
 	[ "$(t cat "$F")" = "rank == -1" ] || fail "a refused filter changed the filter"
+	;;
+append-import)
+	F=$L/POSIX/filter
+	dfs_mount "$SRC" "$MNT"
+	t head -2 "$L/POSIX/records.csv" >"$TMP/one.csv"
+	t cp "$TMP/one.csv" "$L/POSIX/records.csv" || fail "a 1-row import failed"
+	[ "$(t cat "$F")" = "# imported: 1 rows" ] || fail "filter after an import: '$(cat "$F")'"
+	if t bash -c 'echo x >>"$1"' _ "$F" 2>"$TMP/err"; then fail "echo x >> filter was accepted"; fi
+	grep -q "unknown column 'x'" "$L/POSIX/filter.error" ||
+		fail "echo x >> filter after an import: filter.error is '$(cat "$L/POSIX/filter.error")', not unknown column 'x'"
+	[ "$(t cat "$F")" = "# imported: 1 rows" ] || fail "a refused >> changed the selection"
+	t bash -c 'echo "rank == 0" >>"$1"' _ "$F" 2>"$TMP/err" ||
+		fail "echo 'rank == 0' >> filter after an import was refused: $(cat "$TMP/err") ($(cat "$L/POSIX/filter.error"))"
+	[ "$(t cat "$F")" = "rank == 0" ] || fail "after >> the filter is '$(cat "$F")'"
+	t bash -c 'echo "or rank == 1" >>"$1"' _ "$F" || fail ">> to a filter was refused"
+	[ "$(t cat "$F")" = "$(printf 'rank == 0\nor rank == 1')" ] || fail "after a second >> the filter is '$(cat "$F")'"
 	;;
 *) fail "unknown case $CASE" ;;
 esac
