@@ -135,6 +135,9 @@ void dfs_write_set_append(dfs_write *w);
  * changes; the reason goes to filter.error). */
 int dfs_write_data(dfs_write *w, const char *data, size_t len, uint64_t off,
                    dfs_error *err);
+/* A filter may be truncated to 0 bytes (cleared) or to its own size (no
+ * change); any other size is refused with DFS_ERR_INVAL (the reason goes
+ * to filter.error).  records.csv takes any size. */
 int dfs_write_truncate(dfs_write *w, uint64_t size, dfs_error *err);
 /* At close: applies what is pending; an incomplete expression is refused. */
 int dfs_write_flush(dfs_write *w, dfs_error *err);

@@ -491,6 +491,13 @@ int dfs_write_data(dfs_write *w, const char *data, size_t len, uint64_t off,
 
 int dfs_write_truncate(dfs_write *w, uint64_t size, dfs_error *err)
 {
+	if (!w->import && size != 0 && size != w->text.len) {
+		/* a filter cut at some byte is no filter anyone meant */
+		dfs_error_set(err, DFS_ERR_INVAL, "a filter can only be truncated to 0 "
+		              "bytes (which clears it), not to %llu", (unsigned long long)size);
+		refuse(w, err);
+		return -1;
+	}
 	size_t limit = w->import ? w->v->opt.import_limit : DFS_FILTER_MAX_LEN;
 	if (size > limit)
 		return dfs_error_set(err, w->import ? DFS_ERR_TOOBIG : DFS_ERR_INVAL,

@@ -28,6 +28,7 @@
 #                      refused when a chunk ends after '(' or an operator
 #   append-import      `echo x >> filter` after an import into records.csv
 #                      fails with "unexpected character '\x00'"
+#   filter-truncate    `truncate -s 4 filter` exits 0 although refused
 . "$(dirname "$0")/lib.sh"
 CASE=${1:?usage: regress.sh DARSHANFS DARSHANFS_CAT CASE}
 
@@ -290,6 +291,23 @@ append-import)
 	[ "$(t cat "$F")" = "rank == 0" ] || fail "after >> the filter is '$(cat "$F")'"
 	t bash -c 'echo "or rank == 1" >>"$1"' _ "$F" || fail ">> to a filter was refused"
 	[ "$(t cat "$F")" = "$(printf 'rank == 0\nor rank == 1')" ] || fail "after a second >> the filter is '$(cat "$F")'"
+	;;
+filter-truncate)
+	F=$L/POSIX/filter
+	dfs_mount "$SRC" "$MNT"
+	echo 'rank == 0' >"$F" || fail "a good filter was refused"
+	if t truncate -s 4 "$F" 2>"$TMP/err"; then
+		fail "truncate -s 4 filter exited 0 (filter: '$(cat "$F")', filter.error: '$(cat "$L/POSIX/filter.error")')"
+	fi
+	grep -q "Invalid argument" "$TMP/err" || fail "truncate -s 4 filter: '$(cat "$TMP/err")', not EINVAL"
+	grep -q "truncated to 0" "$L/POSIX/filter.error" || fail "filter.error is '$(cat "$L/POSIX/filter.error")'"
+	[ "$(t cat "$F")" = "rank == 0" ] || fail "a refused truncate changed the filter to '$(cat "$F")'"
+	# truncate(2) of the path, without an open file
+	t python3 -c 'import os, sys; os.truncate(sys.argv[1], 4)' "$F" 2>/dev/null &&
+		fail "truncate(2) of a filter to 4 bytes succeeded"
+	[ "$(t cat "$F")" = "rank == 0" ] || fail "a refused truncate(2) changed the filter"
+	t truncate -s 0 "$F" || fail "truncate -s 0 filter failed"
+	[ -z "$(t cat "$F")" ] || fail "truncate -s 0 left the filter '$(cat "$F")'"
 	;;
 *) fail "unknown case $CASE" ;;
 esac
