@@ -29,6 +29,8 @@
 #   append-import      `echo x >> filter` after an import into records.csv
 #                      fails with "unexpected character '\x00'"
 #   filter-truncate    `truncate -s 4 filter` exits 0 although refused
+#   jobs-deep          jobs.csv silently skips logs more than 64
+#                      directories down
 . "$(dirname "$0")/lib.sh"
 CASE=${1:?usage: regress.sh DARSHANFS DARSHANFS_CAT CASE}
 
@@ -308,6 +310,17 @@ filter-truncate)
 	[ "$(t cat "$F")" = "rank == 0" ] || fail "a refused truncate(2) changed the filter"
 	t truncate -s 0 "$F" || fail "truncate -s 0 filter failed"
 	[ -z "$(t cat "$F")" ] || fail "truncate -s 0 left the filter '$(cat "$F")'"
+	;;
+jobs-deep)
+	deep=$SRC/deep
+	for i in $(seq 70); do deep=$deep/d; done
+	mkdir -p "$deep"
+	cp "$LOGS/dxt.darshan" "$deep/"
+	dfs_mount "$SRC" "$MNT"
+	t cat "$MNT/jobs.csv" >"$TMP/jobs.csv" || fail "jobs.csv does not read"
+	grep -q "^${LOGREL[0]},POSIX," "$TMP/jobs.csv" || fail "jobs.csv lost the shallow log"
+	grep -q "^deep/\(d/\)*d,.*nested deeper than 64 levels" "$TMP/jobs.csv" ||
+		fail "jobs.csv says nothing of a log 71 directories down: $(cut -c1-80 "$TMP/jobs.csv")"
 	;;
 *) fail "unknown case $CASE" ;;
 esac
