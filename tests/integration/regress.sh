@@ -31,6 +31,8 @@
 #   filter-truncate    `truncate -s 4 filter` exits 0 although refused
 #   jobs-deep          jobs.csv silently skips logs more than 64
 #                      directories down
+#   jobs-names         log names with invalid UTF-8 or control characters
+#                      are not quoted in jobs.csv (the README says they are)
 . "$(dirname "$0")/lib.sh"
 CASE=${1:?usage: regress.sh DARSHANFS DARSHANFS_CAT CASE}
 
@@ -321,6 +323,24 @@ jobs-deep)
 	grep -q "^${LOGREL[0]},POSIX," "$TMP/jobs.csv" || fail "jobs.csv lost the shallow log"
 	grep -q "^deep/\(d/\)*d,.*nested deeper than 64 levels" "$TMP/jobs.csv" ||
 		fail "jobs.csv says nothing of a log 71 directories down: $(cut -c1-80 "$TMP/jobs.csv")"
+	;;
+jobs-names)
+	cp "$LOGS/dxt.darshan" "$SRC/"$'bad\xffname.darshan'
+	cp "$LOGS/dxt.darshan" "$SRC/"$'tab\there.darshan'
+	dfs_mount "$SRC" "$MNT"
+	t cat "$MNT/jobs.csv" >"$TMP/jobs.csv" || fail "jobs.csv does not read"
+	for name in $'bad\xffname.darshan' $'tab\there.darshan'; do
+		grep -qF "\"$name\",POSIX," "$TMP/jobs.csv" ||
+			fail "jobs.csv does not quote the name $(printf %q "$name"): $(grep -a POSIX, "$TMP/jobs.csv" | cut -c1-30 | od -c | head -5)"
+	done
+	# and every reader finds the same rows
+	python3 - "$TMP/jobs.csv" <<'PY' || fail "python's csv reads jobs.csv differently (above)"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="", encoding="utf-8", errors="surrogateescape")))
+bad = [r for r in rows if len(r) != len(rows[0])]
+if bad:
+    sys.exit(f"rows of {len(bad[0])} fields, not {len(rows[0])}: {bad[0][:2]}")
+PY
 	;;
 *) fail "unknown case $CASE" ;;
 esac
