@@ -934,13 +934,15 @@ fail:
 /* Open a source log for reading: never blocking (a FIFO or a device put
  * where a log was would wait for a writer for good), and only a regular
  * file, judged on the descriptor opened (the path may change meanwhile).
- * Returns the descriptor (its size in *size), or -1 with err. */
-static int open_regular(const char *path, uint64_t *size, dfs_error *err)
+ * Returns the descriptor (its size in *size), or -1 with err (which names
+ * the file `label`). */
+static int open_regular(const char *path, const char *label, uint64_t *size,
+                        dfs_error *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return dfs_error_set(err, errno == ENOENT ? DFS_ERR_NOENT : DFS_ERR_IO,
-		                     "%s: %s", path, strerror(errno));
+		                     "%s: %s", label, strerror(errno));
 	struct stat st;
 	const char *why = NULL;
 	int fl;
@@ -951,7 +953,7 @@ static int open_regular(const char *path, uint64_t *size, dfs_error *err)
 	else if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0)
 		why = strerror(errno);
 	if (why) {
-		dfs_error_set(err, DFS_ERR_IO, "%s: %s", path, why);
+		dfs_error_set(err, DFS_ERR_IO, "%s: %s", label, why);
 		close(fd);
 		return -1;
 	}
@@ -959,16 +961,22 @@ static int open_regular(const char *path, uint64_t *size, dfs_error *err)
 	return fd;
 }
 
+dfs_log *dfs_log_open_as(const char *path, const char *label, unsigned flags,
+                         const dfs_log_observer *obs, dfs_error *err)
+{
+	struct source src = {.fd = -1, .mem = NULL, .size = 0};
+	src.fd = open_regular(path, label, &src.size, err);
+	if (src.fd < 0)
+		return NULL;
+	dfs_log *log = open_source(&src, label, flags, obs, err);
+	close(src.fd);
+	return log;
+}
+
 dfs_log *dfs_log_open_observed(const char *path, unsigned flags,
                                const dfs_log_observer *obs, dfs_error *err)
 {
-	struct source src = {.fd = -1, .mem = NULL, .size = 0};
-	src.fd = open_regular(path, &src.size, err);
-	if (src.fd < 0)
-		return NULL;
-	dfs_log *log = open_source(&src, path, flags, obs, err);
-	close(src.fd);
-	return log;
+	return dfs_log_open_as(path, path, flags, obs, err);
 }
 
 dfs_log *dfs_log_open(const char *path, unsigned flags, dfs_error *err)
@@ -976,17 +984,23 @@ dfs_log *dfs_log_open(const char *path, unsigned flags, dfs_error *err)
 	return dfs_log_open_observed(path, flags, NULL, err);
 }
 
-int dfs_log_peek(const char *path, dfs_log_header *hdr, dfs_error *err)
+int dfs_log_peek_as(const char *path, const char *label, dfs_log_header *hdr,
+                    dfs_error *err)
 {
 	struct source src = {.fd = -1, .mem = NULL, .size = 0};
-	src.fd = open_regular(path, &src.size, err);
+	src.fd = open_regular(path, label, &src.size, err);
 	if (src.fd < 0)
 		return -1;
 	int ret = parse_header(&src, hdr, err);
 	if (ret)
-		dfs_error_prefix(err, "%s", path);
+		dfs_error_prefix(err, "%s", label);
 	close(src.fd);
 	return ret;
+}
+
+int dfs_log_peek(const char *path, dfs_log_header *hdr, dfs_error *err)
+{
+	return dfs_log_peek_as(path, path, hdr, err);
 }
 
 dfs_log *dfs_log_open_mem(const void *data, size_t len, const char *label,

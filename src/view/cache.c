@@ -118,6 +118,21 @@ bool dfs_src_same(const struct src_id *id, const struct stat *st)
 	       same_time(&id->ctime, &st->st_ctim);
 }
 
+/* How errors name a log: its path relative to SOURCE (the file name of
+ * a one-log mount), never the server's absolute path. */
+static const char *entry_label(const dfs_view *v, const struct entry *e)
+{
+	size_t n = strlen(v->source);
+	if (v->single || strncmp(e->src, v->source, n) != 0) {
+		const char *slash = strrchr(e->src, '/');
+		return slash && slash[1] ? slash + 1 : e->src;
+	}
+	const char *rel = e->src + n;
+	while (*rel == '/')
+		rel++;
+	return *rel ? rel : e->src;
+}
+
 int dfs_entry_peek(dfs_view *v, struct entry *e, const struct stat *st,
                    dfs_error *err)
 {
@@ -128,7 +143,7 @@ int dfs_entry_peek(dfs_view *v, struct entry *e, const struct stat *st,
 		e->peek_status = DFS_OK;
 		dfs_log_header hdr;
 		e->present = e->partial = 0;
-		if (dfs_log_peek(e->src, &hdr, &perr)) {
+		if (dfs_log_peek_as(e->src, entry_label(v, e), &hdr, &perr)) {
 			e->peek_status = perr.code ? perr.code : DFS_ERR_FORMAT;
 			e->peek_error = strdup(perr.msg);
 		} else {
@@ -316,7 +331,7 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 	struct stat st;
 	if (stat(e->src, &st) != 0) {
 		dfs_error_set(err, errno == ENOENT ? DFS_ERR_NOENT : DFS_ERR_IO, "%s: %s",
-		              e->src, strerror(errno));
+		              entry_label(v, e), strerror(errno));
 		return NULL;
 	}
 	if (e->loaded && !dfs_src_same(&e->loaded_id, &st)) {
@@ -344,7 +359,7 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 		struct dfs_row_lens rl;
 		dfs_log_observer obs;
 		dfs_row_lens_init(&rl, &obs, module, pf);
-		l->log = dfs_log_open_observed(e->src, 0, &obs, &lerr);
+		l->log = dfs_log_open_as(e->src, entry_label(v, e), 0, &obs, &lerr);
 		uint32_t *row_len[DFS_MOD_SLOTS] = {NULL};
 		size_t row_bytes = dfs_row_lens_take(&rl, l->log, row_len);
 		atomic_fetch_add(&v->decodes, 1);

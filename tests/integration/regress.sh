@@ -33,6 +33,8 @@
 #                      directories down
 #   jobs-names         log names with invalid UTF-8 or control characters
 #                      are not quoted in jobs.csv (the README says they are)
+#   error-relative     ERROR files and jobs.csv's error column show the
+#                      server's absolute source paths
 . "$(dirname "$0")/lib.sh"
 CASE=${1:?usage: regress.sh DARSHANFS DARSHANFS_CAT CASE}
 
@@ -341,6 +343,31 @@ bad = [r for r in rows if len(r) != len(rows[0])]
 if bad:
     sys.exit(f"rows of {len(bad[0])} fields, not {len(rows[0])}: {bad[0][:2]}")
 PY
+	;;
+error-relative)
+	# a one-log mount names the log by its file name
+	cp "$LOGS/dxt.darshan" "$TMP/one.darshan"
+	dfs_mount "$TMP/one.darshan" "$TMP/one"
+	t cat "$TMP/one/header.txt" >/dev/null || fail "header.txt of the one log does not read"
+	truncate -s 100 "$TMP/one.darshan"
+	sleep 1.2   # the kernel's attributes (attr_timeout) expire
+	t cat "$TMP/one/ERROR" >"$TMP/error.txt" 2>/dev/null || fail "a log truncated while mounted has no ERROR"
+	grep -q "^one.darshan: truncated header" "$TMP/error.txt" || fail "ERROR of a one-log mount is '$(cat "$TMP/error.txt")'"
+	dfs_umount "$TMP/one"
+	# a tree: the path below SOURCE
+	mkdir -p "$SRC/sub"
+	head -c 100 "$LOGS/dxt.darshan" >"$SRC/sub/tiny.darshan"
+	dfs_mount "$SRC" "$MNT"
+	t cat "$MNT/sub/tiny.darshan/ERROR" >"$TMP/error.txt" || fail "cat ERROR failed"
+	t cat "$MNT/jobs.csv" >"$TMP/jobs.csv" || fail "jobs.csv does not read"
+	t cat "$MNT/sub/jobs.csv" >>"$TMP/jobs.csv" || fail "sub/jobs.csv does not read"
+	if grep -F "$TMP" "$TMP/error.txt" "$TMP/jobs.csv"; then
+		fail "the server's absolute path $SRC shows (above)"
+	fi
+	grep -q "^sub/tiny.darshan: truncated header" "$TMP/error.txt" ||
+		fail "ERROR is '$(cat "$TMP/error.txt")', not 'sub/tiny.darshan: truncated header...'"
+	[ "$(grep -c ',"\?sub/tiny.darshan: truncated header' "$TMP/jobs.csv")" = 2 ] ||
+		fail "jobs.csv error column: $(grep tiny "$TMP/jobs.csv")"
 	;;
 *) fail "unknown case $CASE" ;;
 esac
