@@ -225,7 +225,9 @@ fifo)
 	;;
 replaced-log)
 	A=$SRC/${LOGREL[0]}
+	touch -d '2020-01-02 03:04:05' "$A"   # an old time: listings are cached by it
 	dfs_mount "$SRC" "$MNT"
+	t ls "$L" | grep -qx DXT_POSIX || fail "dxt.darshan lists no DXT_POSIX"
 	t cat "$L/header.txt" | grep -q "^# jobid: 1537455$" || fail "header.txt of dxt.darshan: no jobid 1537455"
 	t cat "$MNT/jobs.csv" | grep -q "^${LOGREL[0]},POSIX,.*,1537455," || fail "jobs.csv: no row of job 1537455"
 	t cat "$L/POSIX/records.csv" >/dev/null || fail "records.csv does not read"
@@ -243,6 +245,9 @@ replaced-log)
 		fail "jobs.csv still summarizes the replaced log: $(grep "^${LOGREL[0]},POSIX," "$TMP/jobs.csv")"
 	n=$(t cat "$L/POSIX/records.csv" | wc -l)
 	[ "$n" = 2 ] || fail "records.csv of the replaced log (1 POSIX record) has $n lines"
+	t ls "$L" >"$TMP/ls.txt" || fail "ls of the replaced log's directory failed"
+	grep -qx MPI-IO "$TMP/ls.txt" && ! grep -qx DXT_POSIX "$TMP/ls.txt" ||
+		fail "the replaced log's directory lists the old modules: $(tr '\n' ' ' <"$TMP/ls.txt")"
 	;;
 filter-chunks)
 	F=$L/POSIX/filter
