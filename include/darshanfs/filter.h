@@ -82,6 +82,18 @@ dfs_filter *dfs_filter_compile_module(const dfs_module *m, const char *text,
 int dfs_filter_compile_modules(const char *text, size_t len, uint64_t modules,
                                dfs_filter *out[DFS_MOD_KNOWN], dfs_error *err);
 
+/* For a filter that arrives in pieces (several write() calls): are `len`
+ * bytes of text the beginning of a valid filter of module m (or, m NULL,
+ * of the modules in the bit mask `modules`, as dfs_filter_compile_modules
+ * judges)?  0 when the text is valid as it stands, or when more text could
+ * make it valid because the compiler failed only where the text ends (an
+ * open parenthesis, a trailing operator, a word, number or quoted text cut
+ * short); -1 with err when no continuation can (an unexpected character,
+ * a complete unknown name, an operator out of place, a type error before
+ * the end). */
+int dfs_filter_check_prefix(const dfs_module *m, uint64_t modules,
+                            const char *text, size_t len, dfs_error *err);
+
 /* Does a record of module m match every one of `n` filters compiled with
  * dfs_filter_compile_module?  A record of several rows (LUSTRE, DXT,
  * HEATMAP...) matches when one of its rows does. */

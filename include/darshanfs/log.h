@@ -106,6 +106,10 @@ typedef struct dfs_log_observer {
 /* dfs_log_open with an observer (NULL: none). */
 dfs_log *dfs_log_open_observed(const char *path, unsigned flags,
                                const dfs_log_observer *obs, dfs_error *err);
+/* The same, naming the file `label` in errors and in dfs_log_label (a
+ * path relative to a directory the user knows, say). */
+dfs_log *dfs_log_open_as(const char *path, const char *label, unsigned flags,
+                         const dfs_log_observer *obs, dfs_error *err);
 /* Same from a buffer (the buffer is not kept); `label` names it in errors. */
 dfs_log *dfs_log_open_mem(const void *data, size_t len, const char *label,
                           unsigned flags, dfs_error *err);
@@ -119,6 +123,9 @@ const dfs_log *dfs_log_ref(const dfs_log *log);
  * partial flags): cheap, no decompression.  Used to list a log directory
  * without decoding the log. */
 int dfs_log_peek(const char *path, dfs_log_header *hdr, dfs_error *err);
+/* The same, naming the file `label` in errors. */
+int dfs_log_peek_as(const char *path, const char *label, dfs_log_header *hdr,
+                    dfs_error *err);
 
 const dfs_log_header *dfs_log_get_header(const dfs_log *log);
 const dfs_job *dfs_log_job(const dfs_log *log);

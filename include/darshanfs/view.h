@@ -124,10 +124,20 @@ typedef struct dfs_write dfs_write;
  * otherwise it starts with the current text (so >> appends). */
 dfs_write *dfs_view_open_write(dfs_view *v, const char *path, bool truncate,
                                dfs_error *err);
-/* Returns -1 with DFS_ERR_INVAL when the text so far is a complete but
- * invalid expression (nothing changes; the reason goes to filter.error). */
+/* The file was opened with O_APPEND: every write of a filter goes to the
+ * end of its text, whatever offset the caller computed from the size it
+ * saw (after an import, `cat filter` shows a comment that is no text of
+ * the filter: `>>` then starts a new expression). */
+void dfs_write_set_append(dfs_write *w);
+/* Returns -1 with DFS_ERR_INVAL when the text so far cannot be (the
+ * beginning of) a valid expression: text ending with a newline must be
+ * valid whole, other text only the beginning of a valid one (nothing
+ * changes; the reason goes to filter.error). */
 int dfs_write_data(dfs_write *w, const char *data, size_t len, uint64_t off,
                    dfs_error *err);
+/* A filter may be truncated to 0 bytes (cleared) or to its own size (no
+ * change); any other size is refused with DFS_ERR_INVAL (the reason goes
+ * to filter.error).  records.csv takes any size. */
 int dfs_write_truncate(dfs_write *w, uint64_t size, dfs_error *err);
 /* At close: applies what is pending; an incomplete expression is refused. */
 int dfs_write_flush(dfs_write *w, dfs_error *err);

@@ -9,6 +9,7 @@
 
 #include "darshanfs/filter.h"
 #include "darshanfs/log.h"
+#include "filter/filter_int.h"
 
 enum { PLACE_NAME, PLACE_MOUNT, PLACE_FSTYPE, PLACE_COLUMNS };
 static const char *const place_columns[PLACE_COLUMNS] = {
@@ -75,12 +76,19 @@ static void other_modules(void *ctx, const char *name, size_t len, char *out,
 		snprintf(out + k, cap - k, ": use the log-wide filter LOG/filter)");
 }
 
-dfs_filter *dfs_filter_compile_module(const dfs_module *m, const char *text,
-                                      size_t len, bool lenient, dfs_error *err)
+static dfs_filter *compile_module(const dfs_module *m, const char *text,
+                                  size_t len, bool lenient, bool *more,
+                                  dfs_error *err)
 {
 	struct resolve_ctx rc = {m, lenient};
 	dfs_filter_columns cols = {resolve, &rc, lenient ? NULL : other_modules};
-	return dfs_filter_compile(text, len, &cols, err);
+	return dfs_flt_compile(text, len, &cols, more, err);
+}
+
+dfs_filter *dfs_filter_compile_module(const dfs_module *m, const char *text,
+                                      size_t len, bool lenient, dfs_error *err)
+{
+	return compile_module(m, text, len, lenient, NULL, err);
 }
 
 /* A column of any of several modules: resolved in the first that has it. */
@@ -101,8 +109,17 @@ static int resolve_any(void *ctx, const char *name, size_t len, dfs_type *type)
 	return -1;
 }
 
-int dfs_filter_compile_modules(const char *text, size_t len, uint64_t modules,
-                               dfs_filter *out[DFS_MOD_KNOWN], dfs_error *err)
+static void free_all(dfs_filter *out[DFS_MOD_KNOWN])
+{
+	for (int k = 0; k < DFS_MOD_KNOWN; k++) {
+		dfs_filter_free(out[k]);
+		out[k] = NULL;
+	}
+}
+
+static int compile_modules(const char *text, size_t len, uint64_t modules,
+                           dfs_filter *out[DFS_MOD_KNOWN], bool *more,
+                           dfs_error *err)
 {
 	for (int id = 0; id < DFS_MOD_KNOWN; id++)
 		out[id] = NULL;
@@ -114,7 +131,7 @@ int dfs_filter_compile_modules(const char *text, size_t len, uint64_t modules,
 			mods[n++] = dfs_module_get(id);
 	struct any_ctx ac = {mods, n};
 	dfs_filter_columns cols = {resolve_any, &ac, NULL};
-	dfs_filter *any = dfs_filter_compile(text, len, &cols, err);
+	dfs_filter *any = dfs_flt_compile(text, len, &cols, more, err);
 	if (!any)
 		return -1;
 	dfs_filter_free(any);
@@ -123,16 +140,42 @@ int dfs_filter_compile_modules(const char *text, size_t len, uint64_t modules,
 	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
 		if (!((modules >> id) & 1) || !dfs_module_get(id))
 			continue;
-		out[id] = dfs_filter_compile_module(dfs_module_get(id), text, len, true, err);
+		out[id] = compile_module(dfs_module_get(id), text, len, true, more, err);
 		if (!out[id]) {
-			for (int k = 0; k < DFS_MOD_KNOWN; k++) {
-				dfs_filter_free(out[k]);
-				out[k] = NULL;
-			}
+			free_all(out);
 			return -1;
 		}
 	}
 	return 0;
+}
+
+int dfs_filter_compile_modules(const char *text, size_t len, uint64_t modules,
+                               dfs_filter *out[DFS_MOD_KNOWN], dfs_error *err)
+{
+	return compile_modules(text, len, modules, out, NULL, err);
+}
+
+int dfs_filter_check_prefix(const dfs_module *m, uint64_t modules,
+                            const char *text, size_t len, dfs_error *err)
+{
+	bool more = false;
+	dfs_error why = {0};
+	int ret;
+	if (m) {
+		dfs_filter *f = compile_module(m, text, len, false, &more, &why);
+		ret = f ? 0 : -1;
+		dfs_filter_free(f);
+	} else {
+		dfs_filter *out[DFS_MOD_KNOWN];
+		ret = compile_modules(text, len, modules, out, &more, &why);
+		if (ret == 0)
+			free_all(out);
+	}
+	if (ret == 0 || more)
+		return 0;
+	if (err)
+		*err = why;
+	return -1;
 }
 
 struct row_ctx {

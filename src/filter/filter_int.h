@@ -89,6 +89,9 @@ struct lexer {
 	size_t pos;      /* next byte to look at */
 	size_t prev_end; /* end of the last token returned */
 	dfs_error *err;  /* may be NULL (peeking) */
+	/* a token read (or refused) so far reached the end of the text, or
+	 * the end itself was read: more text could change what was read */
+	bool at_end;
 };
 
 /* lex.c */
@@ -107,6 +110,13 @@ void dfs_flt_quote(char *out, const char *s, size_t len);
 /* Contents of a string token without quotes and escapes; out needs
  * t->len bytes.  Returns the length. */
 size_t dfs_flt_unescape(char *out, const char *text, const struct token *t);
+
+/* parse.c: dfs_filter_compile that, when it fails, tells in *more
+ * (may be NULL) whether the error came only once the end of the text
+ * was reached, so that more text could make it valid. */
+dfs_filter *dfs_flt_compile(const char *text, size_t len,
+                            const dfs_filter_columns *cols, bool *more,
+                            dfs_error *err);
 
 /* ---- regular expressions (regex.c) ------------------------------------ */
 

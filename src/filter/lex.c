@@ -399,10 +399,12 @@ static int lex_string(struct lexer *lx, struct token *t)
 	char quote = s[lx->pos];
 	size_t p = lx->pos + 1;
 	for (;;) {
-		if (p >= lx->len)
+		if (p >= lx->len) {
+			lx->at_end = true;
 			return dfs_flt_fail(lx, lx->pos, DFS_ERR_INVAL,
 			                    "unterminated text: missing closing quote %c",
 			                    quote);
+		}
 		if (s[p] == '\0')
 			return bad_char(lx, p, "");
 		if (is_escape(s, lx->len, p, quote)) {
@@ -479,6 +481,26 @@ static void skip_blanks(struct lexer *lx)
 	}
 }
 
+/* After a refused token at lx->pos: does it run into the end of the
+ * text, so that more text could make it valid?  A number ("1e", "0x",
+ * "12Ki", a too large integer that a fraction would make a double) or
+ * the first half of '==', '&&' or '||'.  (Unterminated text says so
+ * itself.) */
+static bool refused_at_end(const struct lexer *lx)
+{
+	const char *s = lx->s;
+	size_t p = lx->pos;
+	unsigned char c = (unsigned char)s[p];
+	if (c == '=' || c == '&' || c == '|')
+		return p + 1 == lx->len;
+	if (!is_digit(c) && c != '.')
+		return false;
+	while (p < lx->len && (is_word((unsigned char)s[p]) || s[p] == '.' ||
+	                       s[p] == '+' || s[p] == '-'))
+		p++;
+	return p == lx->len;
+}
+
 int dfs_flt_lex(struct lexer *lx, struct token *t)
 {
 	skip_blanks(lx);
@@ -488,6 +510,7 @@ int dfs_flt_lex(struct lexer *lx, struct token *t)
 	if (lx->pos >= lx->len) {
 		t->type = TK_EOF;
 		t->off = lx->prev_end;
+		lx->at_end = true;
 		return 0;
 	}
 	unsigned char c = (unsigned char)lx->s[lx->pos];
@@ -502,9 +525,13 @@ int dfs_flt_lex(struct lexer *lx, struct token *t)
 		rc = lex_string(lx, t);
 	else
 		rc = lex_punct(lx, t);
-	if (rc < 0)
+	if (rc < 0) {
+		lx->at_end = lx->at_end || refused_at_end(lx);
 		return -1;
+	}
 	lx->pos += t->len;
 	lx->prev_end = lx->pos;
+	/* a word, number or operator that ends the text may go on */
+	lx->at_end = lx->at_end || lx->pos >= lx->len;
 	return 0;
 }

@@ -86,15 +86,16 @@ static int advance(struct parser *p)
 	return dfs_flt_lex(&p->lx, &p->tok);
 }
 
-/* The token after the current one, without consuming anything. */
-static enum tok peek(const struct parser *p)
+/* The token after the current one, without consuming anything (but
+ * whether it reached the end of the text counts). */
+static enum tok peek(struct parser *p)
 {
 	struct lexer copy = p->lx;
 	struct token t;
 	copy.err = NULL;
-	if (dfs_flt_lex(&copy, &t) < 0)
-		return TK_EOF;
-	return t.type;
+	int rc = dfs_flt_lex(&copy, &t);
+	p->lx.at_end = copy.at_end;
+	return rc < 0 ? TK_EOF : t.type;
 }
 
 /* 'span' of a token for a message; text tokens show their own quotes */
@@ -580,7 +581,7 @@ static int parse_in(struct parser *p, struct opnd *o)
 	return advance(p);
 }
 
-static bool starts_comparison(const struct parser *p)
+static bool starts_comparison(struct parser *p)
 {
 	int cmp;
 	enum tok t = p->tok.type;
@@ -789,6 +790,15 @@ static int parse_all(struct parser *p)
 dfs_filter *dfs_filter_compile(const char *text, size_t len,
                                const dfs_filter_columns *cols, dfs_error *err)
 {
+	return dfs_flt_compile(text, len, cols, NULL, err);
+}
+
+dfs_filter *dfs_flt_compile(const char *text, size_t len,
+                            const dfs_filter_columns *cols, bool *more,
+                            dfs_error *err)
+{
+	if (more)
+		*more = false;
 	struct parser p;
 	memset(&p, 0, sizeof(p));
 	p.lx.s = text ? text : "";
@@ -811,6 +821,8 @@ dfs_filter *dfs_filter_compile(const char *text, size_t len,
 	/* chars is never NULL, so an empty literal has a valid pointer */
 	p.f->chars = reserve(&p, NULL, &p.cap_chars, 1, 1);
 	if (!p.f->chars || parse_all(&p) < 0 || finish(&p) < 0) {
+		if (more)
+			*more = p.lx.at_end;
 		dfs_filter_free(p.f);
 		return NULL;
 	}

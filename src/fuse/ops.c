@@ -529,6 +529,8 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 			if (!(h->write = dfs_view_open_write(fs->view, path,
 			                                     fi->flags & O_TRUNC, &err)))
 				e = errno_of(fs_of(req), &err);
+			else if (fi->flags & O_APPEND)
+				dfs_write_set_append(h->write);
 		}
 		fi->direct_io = 1;
 	}

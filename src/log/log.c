@@ -931,30 +931,52 @@ fail:
 	return NULL;
 }
 
+/* Open a source log for reading: never blocking (a FIFO or a device put
+ * where a log was would wait for a writer for good), and only a regular
+ * file, judged on the descriptor opened (the path may change meanwhile).
+ * Returns the descriptor (its size in *size), or -1 with err (which names
+ * the file `label`). */
+static int open_regular(const char *path, const char *label, uint64_t *size,
+                        dfs_error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return dfs_error_set(err, errno == ENOENT ? DFS_ERR_NOENT : DFS_ERR_IO,
+		                     "%s: %s", label, strerror(errno));
+	struct stat st;
+	const char *why = NULL;
+	int fl;
+	if (fstat(fd, &st) != 0)
+		why = strerror(errno);
+	else if (!S_ISREG(st.st_mode))
+		why = "not a regular file";
+	else if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0)
+		why = strerror(errno);
+	if (why) {
+		dfs_error_set(err, DFS_ERR_IO, "%s: %s", label, why);
+		close(fd);
+		return -1;
+	}
+	*size = (uint64_t)st.st_size;
+	return fd;
+}
+
+dfs_log *dfs_log_open_as(const char *path, const char *label, unsigned flags,
+                         const dfs_log_observer *obs, dfs_error *err)
+{
+	struct source src = {.fd = -1, .mem = NULL, .size = 0};
+	src.fd = open_regular(path, label, &src.size, err);
+	if (src.fd < 0)
+		return NULL;
+	dfs_log *log = open_source(&src, label, flags, obs, err);
+	close(src.fd);
+	return log;
+}
+
 dfs_log *dfs_log_open_observed(const char *path, unsigned flags,
                                const dfs_log_observer *obs, dfs_error *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		dfs_error_set(err, errno == ENOENT ? DFS_ERR_NOENT : DFS_ERR_IO,
-		              "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	struct stat st;
-	if (fstat(fd, &st) != 0) {
-		dfs_error_set(err, DFS_ERR_IO, "%s: %s", path, strerror(errno));
-		close(fd);
-		return NULL;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		dfs_error_set(err, DFS_ERR_FORMAT, "%s: not a regular file", path);
-		close(fd);
-		return NULL;
-	}
-	struct source src = {.fd = fd, .mem = NULL, .size = (uint64_t)st.st_size};
-	dfs_log *log = open_source(&src, path, flags, obs, err);
-	close(fd);
-	return log;
+	return dfs_log_open_as(path, path, flags, obs, err);
 }
 
 dfs_log *dfs_log_open(const char *path, unsigned flags, dfs_error *err)
@@ -962,24 +984,23 @@ dfs_log *dfs_log_open(const char *path, unsigned flags, dfs_error *err)
 	return dfs_log_open_observed(path, flags, NULL, err);
 }
 
+int dfs_log_peek_as(const char *path, const char *label, dfs_log_header *hdr,
+                    dfs_error *err)
+{
+	struct source src = {.fd = -1, .mem = NULL, .size = 0};
+	src.fd = open_regular(path, label, &src.size, err);
+	if (src.fd < 0)
+		return -1;
+	int ret = parse_header(&src, hdr, err);
+	if (ret)
+		dfs_error_prefix(err, "%s", label);
+	close(src.fd);
+	return ret;
+}
+
 int dfs_log_peek(const char *path, dfs_log_header *hdr, dfs_error *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return dfs_error_set(err, errno == ENOENT ? DFS_ERR_NOENT : DFS_ERR_IO,
-		                     "%s: %s", path, strerror(errno));
-	struct stat st;
-	int ret = -1;
-	if (fstat(fd, &st) != 0) {
-		dfs_error_set(err, DFS_ERR_IO, "%s: %s", path, strerror(errno));
-	} else {
-		struct source src = {.fd = fd, .mem = NULL, .size = (uint64_t)st.st_size};
-		ret = parse_header(&src, hdr, err);
-		if (ret)
-			dfs_error_prefix(err, "%s", path);
-	}
-	close(fd);
-	return ret;
+	return dfs_log_peek_as(path, path, hdr, err);
 }
 
 dfs_log *dfs_log_open_mem(const void *data, size_t len, const char *label,

@@ -2,8 +2,9 @@
  * (kept for the life of the view) and the decoded log with everything
  * derived from it (kept in an LRU cache bounded by a byte budget).
  *
- * A source log that changes on disk (size or mtime) is decoded again on
- * next access; its filters are kept. */
+ * A source log that changes on disk (another file, size, mtime or ctime:
+ * see struct src_id) is decoded again on next access; its filters are
+ * kept. */
 #include <errno.h>
 #include <malloc.h>
 #include <stdlib.h>
@@ -96,23 +97,53 @@ void dfs_entry_put(dfs_view *v, struct entry *e)
 	pthread_mutex_unlock(&v->lock);
 }
 
-static bool same_file(const struct timespec *t, off_t size, const struct stat *st)
+void dfs_src_id(struct src_id *id, const struct stat *st)
 {
-	return t->tv_sec == st->st_mtim.tv_sec && t->tv_nsec == st->st_mtim.tv_nsec &&
-	       size == st->st_size;
+	id->dev = st->st_dev;
+	id->ino = st->st_ino;
+	id->size = st->st_size;
+	id->mtime = st->st_mtim;
+	id->ctime = st->st_ctim;
+}
+
+static bool same_time(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
+
+bool dfs_src_same(const struct src_id *id, const struct stat *st)
+{
+	return id->dev == st->st_dev && id->ino == st->st_ino &&
+	       id->size == st->st_size && same_time(&id->mtime, &st->st_mtim) &&
+	       same_time(&id->ctime, &st->st_ctim);
+}
+
+/* How errors name a log: its path relative to SOURCE (the file name of
+ * a one-log mount), never the server's absolute path. */
+static const char *entry_label(const dfs_view *v, const struct entry *e)
+{
+	size_t n = strlen(v->source);
+	if (v->single || strncmp(e->src, v->source, n) != 0) {
+		const char *slash = strrchr(e->src, '/');
+		return slash && slash[1] ? slash + 1 : e->src;
+	}
+	const char *rel = e->src + n;
+	while (*rel == '/')
+		rel++;
+	return *rel ? rel : e->src;
 }
 
 int dfs_entry_peek(dfs_view *v, struct entry *e, const struct stat *st,
                    dfs_error *err)
 {
-	if (!e->peeked || !same_file(&e->peek_mtime, e->peek_size, st)) {
+	if (!e->peeked || !dfs_src_same(&e->peek_id, st)) {
 		dfs_error perr = {0};
 		free(e->peek_error);
 		e->peek_error = NULL;
 		e->peek_status = DFS_OK;
 		dfs_log_header hdr;
 		e->present = e->partial = 0;
-		if (dfs_log_peek(e->src, &hdr, &perr)) {
+		if (dfs_log_peek_as(e->src, entry_label(v, e), &hdr, &perr)) {
 			e->peek_status = perr.code ? perr.code : DFS_ERR_FORMAT;
 			e->peek_error = strdup(perr.msg);
 		} else {
@@ -129,8 +160,7 @@ int dfs_entry_peek(dfs_view *v, struct entry *e, const struct stat *st,
 			e->partial = hdr.partial_flag;
 		}
 		e->peeked = true;
-		e->peek_mtime = st->st_mtim;
-		e->peek_size = st->st_size;
+		dfs_src_id(&e->peek_id, st);
 	}
 	if (e->peek_status != DFS_OK)
 		return dfs_error_set(err, e->peek_status, "%s",
@@ -301,10 +331,10 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 	struct stat st;
 	if (stat(e->src, &st) != 0) {
 		dfs_error_set(err, errno == ENOENT ? DFS_ERR_NOENT : DFS_ERR_IO, "%s: %s",
-		              e->src, strerror(errno));
+		              entry_label(v, e), strerror(errno));
 		return NULL;
 	}
-	if (e->loaded && !same_file(&e->loaded_mtime, e->loaded_size, &st)) {
+	if (e->loaded && !dfs_src_same(&e->loaded_id, &st)) {
 		pthread_mutex_lock(&v->lock);
 		v->cached_bytes -= e->loaded->bytes;
 		lru_unlink(v, e);
@@ -329,7 +359,7 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 		struct dfs_row_lens rl;
 		dfs_log_observer obs;
 		dfs_row_lens_init(&rl, &obs, module, pf);
-		l->log = dfs_log_open_observed(e->src, 0, &obs, &lerr);
+		l->log = dfs_log_open_as(e->src, entry_label(v, e), 0, &obs, &lerr);
 		uint32_t *row_len[DFS_MOD_SLOTS] = {NULL};
 		size_t row_bytes = dfs_row_lens_take(&rl, l->log, row_len);
 		atomic_fetch_add(&v->decodes, 1);
@@ -359,8 +389,7 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 		l->dir_gen = v->dir_gen;
 		pthread_mutex_unlock(&v->lock);
 		e->loaded = l;
-		e->loaded_mtime = st.st_mtim;
-		e->loaded_size = st.st_size;
+		dfs_src_id(&e->loaded_id, &st);
 		pthread_mutex_lock(&v->lock);
 		v->cached_bytes += l->bytes;
 		lru_front(v, e);

@@ -404,11 +404,13 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
  * be told before it is rendered.  (Big contents' serials keep the top bit
  * clear, like the counter's.) */
 static uint64_t serial_of(const struct entry *e, uint64_t dir_gen, int module,
-                          off_t size, struct timespec mtime)
+                          const struct src_id *src)
 {
 	const uint64_t parts[] = {
-		e->gen, dir_gen, (uint64_t)module, (uint64_t)size,
-		(uint64_t)mtime.tv_sec, (uint64_t)mtime.tv_nsec,
+		e->gen, dir_gen, (uint64_t)module, (uint64_t)src->size,
+		(uint64_t)src->mtime.tv_sec, (uint64_t)src->mtime.tv_nsec,
+		(uint64_t)src->ctime.tv_sec, (uint64_t)src->ctime.tv_nsec,
+		(uint64_t)src->dev, (uint64_t)src->ino,
 	};
 	uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT, e->vpath, strlen(e->vpath));
 	h = dfs_fnv1a(h, parts, sizeof(parts));
@@ -419,7 +421,7 @@ static uint64_t serial_of(const struct entry *e, uint64_t dir_gen, int module,
 static uint64_t records_serial(const struct entry *e, const struct loaded *l,
                                int module)
 {
-	return serial_of(e, l->dir_gen, module, e->loaded_size, e->loaded_mtime);
+	return serial_of(e, l->dir_gen, module, &e->loaded_id);
 }
 
 /* The row lengths to fill while rendering s, when its rows are the log's
@@ -552,7 +554,7 @@ static bool offer_prefill(dfs_view *v, struct entry *e, const struct node *n,
 {
 	struct stat fst;
 	if (!pf || n->file != F_RECORDS || n->module < 0 || e->loaded ||
-	    (uint64_t)e->peek_size < DFS_PREFILL_MIN_BYTES ||
+	    (uint64_t)e->peek_id.size < DFS_PREFILL_MIN_BYTES ||
 	    !shows_every_record(v, e, n->module) || stat(e->src, &fst) != 0)
 		return false;
 	pthread_mutex_lock(&v->lock);
@@ -560,7 +562,9 @@ static bool offer_prefill(dfs_view *v, struct entry *e, const struct node *n,
 	pthread_mutex_unlock(&v->lock);
 	dfs_node_stat early = *st;
 	early.size = 0;
-	early.serial = serial_of(e, dir_gen, n->module, fst.st_size, fst.st_mtim);
+	struct src_id src;
+	dfs_src_id(&src, &fst);
+	early.serial = serial_of(e, dir_gen, n->module, &src);
 	return pf->early(pf->ctx, &early) == 0;
 }
 

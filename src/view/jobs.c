@@ -22,6 +22,9 @@
 #define MAX_ROWS 8
 #define CACHE_SECONDS 1.0
 #define CACHE_SLOTS 16
+#define MAX_DEPTH 64      /* directories below a jobs.csv walked into */
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 static const char header[] =
 	"log,module,exe,jobid,uid,nprocs,start_time,end_time,run_time,partial,"
@@ -46,8 +49,7 @@ struct job_row {
 
 struct job_summary {
 	uint64_t gen, dir_gen;
-	struct timespec mtime;
-	off_t size;
+	struct src_id src;          /* the version of the log summarized */
 	char *error;                /* the log cannot be read */
 	char *exe;
 	int64_t jobid, uid, nprocs, start, end;
@@ -95,8 +97,7 @@ static struct job_summary *summarize(dfs_view *v, struct entry *e,
 	struct loaded *l = dfs_entry_load(v, e, &err);
 	s->gen = e->gen;
 	s->dir_gen = dir_gen;
-	s->mtime = e->loaded_mtime;
-	s->size = e->loaded_size;
+	s->src = e->loaded_id;
 	if (!l) {
 		s->error = strdup(err.msg[0] ? err.msg : "unreadable log");
 		return s;
@@ -207,6 +208,7 @@ struct log_item {
 	char *rel;       /* path relative to the jobs.csv directory */
 	char *src;
 	char *vpath;
+	const char *error;   /* not a log: a directory not walked, and why */
 	dfs_buf rows;
 };
 
@@ -221,11 +223,45 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A new item at the end of the walk, zeroed; NULL when memory runs out. */
+static struct log_item *add_item(struct walk *w)
+{
+	if (w->n == w->cap) {
+		size_t c = w->cap ? w->cap * 2 : 256;
+		struct log_item *it = realloc(w->items, c * sizeof(*it));
+		if (!it) {
+			w->oom = true;
+			return NULL;
+		}
+		w->items = it;
+		w->cap = c;
+	}
+	struct log_item *it = &w->items[w->n++];
+	memset(it, 0, sizeof(*it));
+	dfs_buf_init(&it->rows);
+	return it;
+}
+
+/* A directory too deep to walk gets a row that says so. */
+static void too_deep(struct walk *w, const char *rel)
+{
+	struct log_item *it = add_item(w);
+	if (it && !(it->rel = strdup(rel))) {
+		w->oom = true;
+		w->n--;
+	} else if (it) {
+		it->error = "directory nested deeper than " STR(MAX_DEPTH)
+		            " levels below this jobs.csv: its logs are not summarized";
+	}
+}
+
 static void walk_dir(struct walk *w, const char *src, const char *rel,
                      const char *vpath, int depth)
 {
-	if (depth > 64)
+	if (depth > MAX_DEPTH) {
+		too_deep(w, rel);
 		return;
+	}
 	DIR *d = opendir(src);
 	if (!d)
 		return;
@@ -259,23 +295,11 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		if (kind == N_SRCDIR) {
 			walk_dir(w, path, r, vp, depth + 1);
 		} else if (kind == N_LOGDIR) {
-			if (w->n == w->cap) {
-				size_t c = w->cap ? w->cap * 2 : 256;
-				struct log_item *it = realloc(w->items, c * sizeof(*it));
-				if (!it) {
-					w->oom = true;
-					kind = -1;
-				} else {
-					w->items = it;
-					w->cap = c;
-				}
-			}
-			if (kind == N_LOGDIR) {
-				struct log_item *it = &w->items[w->n++];
+			struct log_item *it = add_item(w);
+			if (it) {
 				it->rel = r;
 				it->src = path;
 				it->vpath = vp;
-				dfs_buf_init(&it->rows);
 				r = path = vp = NULL;
 			}
 		}
@@ -296,6 +320,12 @@ struct pool {
 
 static void summarize_item(dfs_view *v, struct log_item *it)
 {
+	if (it->error) {
+		struct job_summary s = {0};
+		s.error = (char *)it->error;
+		render_rows(&s, it->rel, &it->rows);
+		return;
+	}
 	struct node n;
 	memset(&n, 0, sizeof(n));
 	n.src = it->src;
@@ -315,9 +345,7 @@ static void summarize_item(dfs_view *v, struct log_item *it)
 	struct stat st;
 	bool fresh = e->summary && stat(e->src, &st) == 0 &&
 	             e->summary->gen == e->gen && e->summary->dir_gen == dir_gen &&
-	             e->summary->mtime.tv_sec == st.st_mtim.tv_sec &&
-	             e->summary->mtime.tv_nsec == st.st_mtim.tv_nsec &&
-	             e->summary->size == st.st_size;
+	             dfs_src_same(&e->summary->src, &st);
 	if (!fresh) {
 		struct job_summary *s = summarize(v, e, dir_gen);
 		if (s) {

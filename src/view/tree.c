@@ -354,6 +354,10 @@ int dfs_view_stat_prefill(dfs_view *v, const char *path, dfs_node_stat *st,
 	}
 	if (ret == 0 && n.kind == N_LOGDIR)
 		later_mtime(st, &e->errors_seen);
+	/* a log replaced by another with the same mtime (a rename sets the
+	 * change time) lists other modules: its directories' times move */
+	if (ret == 0 && n.kind != N_FILE)
+		later_mtime(st, &n.st.st_ctim);
 	if (ret == 0 && n.kind != N_FILE)
 		settled_mtime(st);
 	if (ret == 0 && n.kind == N_FILE) {

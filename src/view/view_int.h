@@ -126,6 +126,21 @@ struct loaded {
 	bool combined_ready;
 };
 
+/* Which version of a source log a cache holds.  Size and modification
+ * time are not enough: a log replaced by another of the same size with
+ * its time copied (cp B t; touch -r A t; mv t A) has another device or
+ * inode, and the rename moves its change time. */
+struct src_id {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime, ctime;
+};
+
+/* cache.c: the version st describes; is it the one id holds? */
+void dfs_src_id(struct src_id *id, const struct stat *st);
+bool dfs_src_same(const struct src_id *id, const struct stat *st);
+
 /* cache.c: slot id of l, made (empty) when first asked; NULL without
  * memory. */
 struct loaded_mod *dfs_loaded_mod(struct loaded *l, int id);
@@ -139,8 +154,7 @@ struct entry {
 
 	/* from the header, read without decoding (for listings) */
 	bool peeked;
-	struct timespec peek_mtime;
-	off_t peek_size;
+	struct src_id peek_id;        /* the version peeked */
 	uint64_t present;             /* modules with data */
 	uint64_t partial;             /* modules flagged incomplete */
 	bool damaged;                 /* a region runs past the end of the file */
@@ -163,8 +177,7 @@ struct entry {
 
 	/* decoded form, NULL when evicted */
 	struct loaded *loaded;
-	struct timespec loaded_mtime;
-	off_t loaded_size;
+	struct src_id loaded_id;      /* the version decoded */
 	struct entry *lru_prev, *lru_next;
 };
 

@@ -2,13 +2,13 @@
  *
  * `echo EXPR > filter` opens with O_TRUNC, writes one or more chunks and
  * closes.  The session collects the bytes (at their offsets) and after each
- * write tries the text so far: a valid expression takes effect at once; an
- * expression that is cut short (the error is at its very end and the text
- * does not end with a newline) waits for more data; anything else is
- * refused with DFS_ERR_INVAL, leaving the active filter and all results as
- * they were and the reason in filter.error.  At close, whatever is still
- * pending must be complete. */
-#include <stdio.h>
+ * write checks the text so far: text that ends with a newline must be a
+ * valid expression (a newline ends one, so `echo` hears of an error);
+ * other text must be the beginning of one (a long filter arrives in
+ * chunks cut anywhere: in a word, after an open parenthesis or an
+ * operator).  What fails is refused with DFS_ERR_INVAL, leaving the active
+ * filter and all results as they were and the reason in filter.error.
+ * The text takes effect at close, judged whole. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +24,7 @@ struct dfs_write {
 	bool truncated;    /* opened with O_TRUNC, or truncated since */
 	bool pending;      /* the text differs from what is installed */
 	bool failed;       /* a write was refused: the session installs nothing */
+	bool append;       /* opened with O_APPEND: a filter's writes go to its end */
 	bool header_checked;
 	unsigned flushes;
 };
@@ -65,16 +66,23 @@ static void trimmed(const char *s, size_t len, size_t *start, size_t *end)
 	*end = b;
 }
 
+/* The modules of a log, as a bit mask. */
+static uint64_t present_modules(const struct entry *e)
+{
+	uint64_t present = 0;
+	for (int id = 0; id < DFS_MOD_KNOWN; id++)
+		if (dfs_entry_has_module(e, id))
+			present |= 1ULL << id;
+	return present;
+}
+
 /* Compile the log-wide filter for every module of the log (see
  * dfs_filter_compile_modules: it may combine counters of several
  * modules). */
 static int compile_log_filter(struct entry *e, const char *text, size_t len,
                               dfs_filter *out[DFS_MOD_SLOTS], dfs_error *err)
 {
-	uint64_t present = 0;
-	for (int id = 0; id < DFS_MOD_KNOWN; id++)
-		if (dfs_entry_has_module(e, id))
-			present |= 1ULL << id;
+	uint64_t present = present_modules(e);
 	for (int id = DFS_MOD_KNOWN; id < DFS_MOD_SLOTS; id++)
 		out[id] = NULL;
 	if (dfs_filter_compile_modules(text, len, present, out, err))
@@ -200,40 +208,6 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 }
 
 
-/* Position of a compile error ("at N: ..."), 0 if none. */
-static size_t error_position(const dfs_error *err)
-{
-	size_t pos = 0;
-	if (sscanf(err->msg, "at %zu:", &pos) != 1)
-		return 0;
-	return pos;
-}
-
-/* Byte offset of the n-th character (0-based) of UTF-8 text. */
-static size_t char_offset(const char *t, size_t len, size_t n)
-{
-	size_t i = 0;
-	for (; i < len; i++)
-		if (((unsigned char)t[i] & 0xC0) != 0x80 && n-- == 0)
-			break;
-	return i;
-}
-
-/* After a refused expression: true if it only looks cut short, so more
- * data may still come (no newline ended it, and the error lies in its
- * last word, e.g. a column name split between two write() calls). */
-static bool cut_short(const dfs_write *w, const dfs_error *err)
-{
-	const char *t = w->text.data ? w->text.data : "";
-	size_t len = w->text.len, pos = error_position(err);
-	if (err->code != DFS_ERR_INVAL || pos == 0 || (len && t[len - 1] == '\n'))
-		return false;
-	for (size_t i = char_offset(t, len, pos - 1); i < len; i++)
-		if (strchr(" \t\r\n", t[i]))
-			return false;
-	return true;
-}
-
 /* Notify every decoded log below a directory (their files changed). */
 static void notify_logs_below(dfs_view *v, const char *dir)
 {
@@ -308,30 +282,52 @@ static void refuse(dfs_write *w, dfs_error *err)
 	free(vpath);
 }
 
-/* Is the text so far a valid filter?  (compiled, then thrown away) */
+/* Is t a valid filter of the log's (or module's) node n, whole or, when
+ * more may come, as the beginning of one?  (compiled, then thrown away) */
+static int check_log_text(struct entry *e, const struct node *n, const char *t,
+                          size_t len, bool whole, dfs_error *err)
+{
+	if (!whole) {
+		if (n->file != F_LOG_FILTER)
+			return dfs_filter_check_prefix(dfs_module_get(n->module), 0, t, len, err);
+		uint64_t present = present_modules(e);
+		if (!present)
+			return dfs_error_set(err, DFS_ERR_INVAL, "this log has no module to filter");
+		return dfs_filter_check_prefix(NULL, present, t, len, err);
+	}
+	if (n->file == F_LOG_FILTER) {
+		dfs_filter *compiled[DFS_MOD_SLOTS];
+		int ret = compile_log_filter(e, t, len, compiled, err);
+		for (int id = 0; ret == 0 && id < DFS_MOD_SLOTS; id++)
+			dfs_filter_free(compiled[id]);
+		return ret;
+	}
+	dfs_filter *f = dfs_filter_compile_module(dfs_module_get(n->module), t, len,
+	                                          false, err);
+	int ret = f ? 0 : -1;
+	dfs_filter_free(f);
+	return ret;
+}
+
+/* Is the text so far acceptable?  Whole when it ends with a newline,
+ * else as the beginning of a filter (see the top of this file). */
 static int check_filter(dfs_write *w, dfs_error *err)
 {
 	const char *t = session_text(w);
-	if (w->text.len > DFS_FILTER_MAX_LEN)
+	size_t len = w->text.len;
+	bool whole = len > 0 && t[len - 1] == '\n';
+	if (len > DFS_FILTER_MAX_LEN)
 		return dfs_error_set(err, DFS_ERR_INVAL, "filter longer than %d bytes",
 		                     DFS_FILTER_MAX_LEN);
 	if (w->n.file == F_DIR_FILTER)
-		return dfs_dir_filter_check(t, w->text.len, err);
+		return whole ? dfs_dir_filter_check(t, len, err)
+		             : dfs_filter_check_prefix(NULL, ~0ULL, t, len, err);
 	struct entry *e = dfs_entry_get(w->v, &w->n, err);
 	if (!e)
 		return -1;
 	int ret = dfs_entry_peek(w->v, e, &w->n.st, err);
-	if (ret == 0 && w->n.file == F_LOG_FILTER) {
-		dfs_filter *compiled[DFS_MOD_SLOTS];
-		ret = compile_log_filter(e, t, w->text.len, compiled, err);
-		for (int id = 0; ret == 0 && id < DFS_MOD_SLOTS; id++)
-			dfs_filter_free(compiled[id]);
-	} else if (ret == 0) {
-		dfs_filter *f = dfs_filter_compile_module(dfs_module_get(w->n.module), t,
-		                                       w->text.len, false, err);
-		ret = f ? 0 : -1;
-		dfs_filter_free(f);
-	}
+	if (ret == 0)
+		ret = check_log_text(e, &w->n, t, len, whole, err);
 	dfs_entry_put(w->v, e);
 	return ret;
 }
@@ -425,10 +421,19 @@ dfs_write *dfs_view_open_write(dfs_view *v, const char *path, bool truncate,
 	return w;
 }
 
+void dfs_write_set_append(dfs_write *w)
+{
+	w->append = true;
+}
+
 /* Put `len` bytes at `off` into the session's text (up to `limit`). */
 static int place(dfs_write *w, const char *data, size_t len, uint64_t off,
                  size_t limit, dfs_error *err)
 {
+	/* the caller's offset is the size it last saw, which is not the
+	 * text's after an import (`cat filter` shows a comment then) */
+	if (w->append && !w->import)
+		off = w->text.len;
 	if (off > limit || len > limit - off) {
 		if (w->import)
 			return dfs_error_set(err, DFS_ERR_TOOBIG,
@@ -476,7 +481,7 @@ int dfs_write_data(dfs_write *w, const char *data, size_t len, uint64_t off,
 		return 0;
 	}
 	/* a filter is checked at every write; it takes effect at close */
-	if (check_filter(w, err) && !cut_short(w, err)) {
+	if (check_filter(w, err)) {
 		refuse(w, err);
 		return -1;
 	}
@@ -486,6 +491,13 @@ int dfs_write_data(dfs_write *w, const char *data, size_t len, uint64_t off,
 
 int dfs_write_truncate(dfs_write *w, uint64_t size, dfs_error *err)
 {
+	if (!w->import && size != 0 && size != w->text.len) {
+		/* a filter cut at some byte is no filter anyone meant */
+		dfs_error_set(err, DFS_ERR_INVAL, "a filter can only be truncated to 0 "
+		              "bytes (which clears it), not to %llu", (unsigned long long)size);
+		refuse(w, err);
+		return -1;
+	}
 	size_t limit = w->import ? w->v->opt.import_limit : DFS_FILTER_MAX_LEN;
 	if (size > limit)
 		return dfs_error_set(err, w->import ? DFS_ERR_TOOBIG : DFS_ERR_INVAL,

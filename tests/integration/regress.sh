@@ -1,6 +1,6 @@
 #!/bin/bash
-# regress.sh CASE - one known darshanfs bug per case, each reproduced
-# through a real mount (they fail until the bug is fixed):
+# regress.sh CASE - one darshanfs bug per case, each reproduced through a
+# real mount; the bugs are fixed, and each case fails if its bug returns:
 #   logwide-syntax     a syntax error written to a log-wide filter crashes
 #                      the daemon (src/view/write.c compile_log_filter frees
 #                      uninitialized slots)
@@ -20,8 +20,25 @@
 #                      reads short: the kernel caps reads at the new size
 #   concurrent-reads   files read while another process changes the filter
 #                      come out cut or mixed (invalid JSON, ragged CSV)
+#   fifo               a FIFO put where a log was hangs the daemon (and
+#                      its callers) for good: the log is opened blocking
+#   replaced-log       a log replaced by another of the same size and
+#                      mtime (cp B t; touch -r A t; mv t A) goes unnoticed
+#   filter-chunks      a valid filter longer than one write() (awk, dd) is
+#                      refused when a chunk ends after '(' or an operator
+#   append-import      `echo x >> filter` after an import into records.csv
+#                      fails with "unexpected character '\x00'"
+#   filter-truncate    `truncate -s 4 filter` exits 0 although refused
+#   jobs-deep          jobs.csv silently skips logs more than 64
+#                      directories down
+#   jobs-names         log names with invalid UTF-8 or control characters
+#                      are not quoted in jobs.csv (the README says they are)
+#   error-relative     ERROR files and jobs.csv's error column show the
+#                      server's absolute source paths
 . "$(dirname "$0")/lib.sh"
 CASE=${1:?usage: regress.sh DARSHANFS DARSHANFS_CAT CASE}
+# a client call (t) that hangs fails its case well within meson's 120 s
+T=${T:-30}
 
 SRC=$TMP/src MNT=$TMP/mnt
 make_tree "$SRC" "$LOGS"/dxt.darshan
@@ -181,6 +198,183 @@ print(f"{reads[0]} good reads, {len(bad)} damaged", file=sys.stderr)
 for b in bad[:5]: print("  " + b, file=sys.stderr)
 sys.exit(1 if bad else 0)
 PY
+	;;
+fifo)
+	# a client call that hangs fails the case instead of the suite
+	T=15
+	cp "$LOGS/dxt.darshan" "$TMP/one.darshan"
+	ONE=$TMP/one
+	dfs_mount "$TMP/one.darshan" "$ONE"
+	rm "$TMP/one.darshan"
+	mkfifo "$TMP/one.darshan"
+	t ls "$ONE" >"$TMP/ls.txt" || fail "ls of a single-log mount whose log became a FIFO failed or hung (status $?)"
+	grep -qx ERROR "$TMP/ls.txt" || fail "no ERROR file for a FIFO log: $(tr '\n' ' ' <"$TMP/ls.txt")"
+	t cat "$ONE/ERROR" >"$TMP/error.txt" || fail "cat ERROR failed"
+	grep -q "not a regular file" "$TMP/error.txt" || fail "ERROR says '$(cat "$TMP/error.txt")'"
+	if t cat "$ONE/header.txt" >/dev/null 2>"$TMP/err"; then fail "header.txt of a FIFO reads"; fi
+	grep -q "Input/output error" "$TMP/err" || fail "header.txt of a FIFO: '$(cat "$TMP/err")', not EIO"
+	dfs_alive "$ONE"
+	dfs_umount "$ONE"
+	# in a tree: a FIFO named like a log, and a link to one, are no logs
+	mkfifo "$SRC/x.darshan"
+	ln -s "$SRC/x.darshan" "$SRC/y.darshan"
+	dfs_mount "$SRC" "$MNT"
+	t cat "$MNT/jobs.csv" >"$TMP/jobs.csv" || fail "jobs.csv over a FIFO named x.darshan failed or hung"
+	grep -q "^${LOGREL[0]}," "$TMP/jobs.csv" || fail "jobs.csv lost the real log: $(cat "$TMP/jobs.csv")"
+	if grep -q "^[xy]\.darshan," "$TMP/jobs.csv"; then fail "jobs.csv has a row for a FIFO"; fi
+	;;
+replaced-log)
+	A=$SRC/${LOGREL[0]}
+	touch -d '2020-01-02 03:04:05' "$A"   # an old time: listings are cached by it
+	dfs_mount "$SRC" "$MNT"
+	t ls "$L" | grep -qx DXT_POSIX || fail "dxt.darshan lists no DXT_POSIX"
+	t cat "$L/header.txt" | grep -q "^# jobid: 1537455$" || fail "header.txt of dxt.darshan: no jobid 1537455"
+	t cat "$MNT/jobs.csv" | grep -q "^${LOGREL[0]},POSIX,.*,1537455," || fail "jobs.csv: no row of job 1537455"
+	t cat "$L/POSIX/records.csv" >/dev/null || fail "records.csv does not read"
+	# another log, padded to the same size, given the same mtime
+	cp "$LOGS/skew-app.darshan" "$TMP/t"
+	truncate -s "$(stat -c %s "$A")" "$TMP/t"
+	touch -r "$A" "$TMP/t"
+	mv "$TMP/t" "$A"
+	sleep 1.2   # the kernel's attributes (attr_timeout) expire
+	t cat "$L/header.txt" >"$TMP/h.txt" || fail "header.txt of the replaced log does not read"
+	grep -q "^# jobid: 75746776$" "$TMP/h.txt" ||
+		fail "a log replaced by one of the same size and mtime still shows the old header ($(grep jobid "$TMP/h.txt"))"
+	t cat "$MNT/jobs.csv" >"$TMP/jobs.csv" || fail "jobs.csv does not read"
+	grep -q "^${LOGREL[0]},POSIX,.*,75746776," "$TMP/jobs.csv" ||
+		fail "jobs.csv still summarizes the replaced log: $(grep "^${LOGREL[0]},POSIX," "$TMP/jobs.csv")"
+	n=$(t cat "$L/POSIX/records.csv" | wc -l)
+	[ "$n" = 2 ] || fail "records.csv of the replaced log (1 POSIX record) has $n lines"
+	t ls "$L" >"$TMP/ls.txt" || fail "ls of the replaced log's directory failed"
+	grep -qx MPI-IO "$TMP/ls.txt" && ! grep -qx DXT_POSIX "$TMP/ls.txt" ||
+		fail "the replaced log's directory lists the old modules: $(tr '\n' ' ' <"$TMP/ls.txt")"
+	;;
+filter-chunks)
+	F=$L/POSIX/filter
+	dfs_mount "$SRC" "$MNT"
+	t cat "$L/POSIX/records.csv" | tail -n +2 | cut -d, -f1 >"$TMP/ids"
+	nreal=$(wc -l <"$TMP/ids")
+	for i in $(seq $((400 - nreal))); do echo $((1000000000000 + i)); done >>"$TMP/ids"
+	# as the issue did it: awk writes the list through its stdio buffer
+	t awk 'BEGIN { printf "record_id in (" } { printf "%s%s", (NR > 1 ? ", " : ""), $1 }
+	       END { print ")" }' "$TMP/ids" >"$F" 2>"$TMP/err" ||
+		fail "a 400-id filter written by awk was refused: $(cat "$TMP/err") ($(cat "$L/POSIX/filter.error"))"
+	awk 'BEGIN { printf "record_id in (" } { printf "%s%s", (NR > 1 ? ", " : ""), $1 }
+	     END { print ")" }' "$TMP/ids" >"$TMP/list"
+	[ "$(t cat "$F")" = "$(cat "$TMP/list")" ] || fail "the 400-id filter reads back different"
+	n=$(t cat "$L/POSIX/records.csv" | wc -l)
+	[ "$n" = $((nreal + 1)) ] || fail "the 400-id filter selects $((n - 1)) records, not $nreal"
+	# a long 'or' chain, and the same made bad only at its end, by dd at
+	# several block sizes (cut in words, after operators, in numbers)
+	python3 -c 'import sys; sys.stdout.write(" or ".join("rank == %d" % i for i in range(700)) + "\n")' >"$TMP/chain"
+	head -c -1 "$TMP/chain" >"$TMP/bad-end"
+	printf ' or rank ==' >>"$TMP/bad-end"
+	for bs in 1 7 4096 4097; do
+		echo 'rank == -1' >"$F" || fail "a good filter was refused"
+		t dd if="$TMP/chain" of="$F" bs=$bs status=none 2>"$TMP/err" ||
+			fail "dd bs=$bs of a valid $(stat -c %s "$TMP/chain")-byte filter was refused: $(cat "$TMP/err") ($(cat "$L/POSIX/filter.error"))"
+		[ "$(t cat "$F")" = "$(cat "$TMP/chain")" ] || fail "dd bs=$bs: the filter reads back different"
+		echo 'rank == -1' >"$F" || fail "a good filter was refused"
+		t dd if="$TMP/bad-end" of="$F" bs=$bs status=none 2>/dev/null
+		[ "$(t cat "$F")" = "rank == -1" ] || fail "dd bs=$bs of a filter bad at its end changed the filter"
+		grep -q "expected a value after '=='" "$L/POSIX/filter.error" ||
+			fail "dd bs=$bs of a filter bad only at its end: filter.error is '$(cat "$L/POSIX/filter.error")'"
+	done
+	# what no continuation can mend is refused at the write() that has it
+	{ printf 'rank == 0 or rank @ 1 or '; cat "$TMP/chain"; } >"$TMP/bad-early"
+	if t dd if="$TMP/bad-early" of="$F" bs=4096 status=none 2>"$TMP/err"; then
+		fail "a filter with '@' in its first line was accepted"
+	fi
+	grep -q "error writing" "$TMP/err" || fail "the '@' was not refused at write(): $(cat "$TMP/err")"
+	grep -q "unexpected character '@'" "$L/POSIX/filter.error" || fail "filter.error is '$(cat "$L/POSIX/filter.error")'"
+	[ "$(t cat "$F")" = "rank == -1" ] || fail "a refused filter changed the filter"
+	;;
+append-import)
+	F=$L/POSIX/filter
+	dfs_mount "$SRC" "$MNT"
+	t head -2 "$L/POSIX/records.csv" >"$TMP/one.csv"
+	t cp "$TMP/one.csv" "$L/POSIX/records.csv" || fail "a 1-row import failed"
+	[ "$(t cat "$F")" = "# imported: 1 rows" ] || fail "filter after an import: '$(cat "$F")'"
+	if t bash -c 'echo x >>"$1"' _ "$F" 2>"$TMP/err"; then fail "echo x >> filter was accepted"; fi
+	grep -q "unknown column 'x'" "$L/POSIX/filter.error" ||
+		fail "echo x >> filter after an import: filter.error is '$(cat "$L/POSIX/filter.error")', not unknown column 'x'"
+	[ "$(t cat "$F")" = "# imported: 1 rows" ] || fail "a refused >> changed the selection"
+	t bash -c 'echo "rank == 0" >>"$1"' _ "$F" 2>"$TMP/err" ||
+		fail "echo 'rank == 0' >> filter after an import was refused: $(cat "$TMP/err") ($(cat "$L/POSIX/filter.error"))"
+	[ "$(t cat "$F")" = "rank == 0" ] || fail "after >> the filter is '$(cat "$F")'"
+	t bash -c 'echo "or rank == 1" >>"$1"' _ "$F" || fail ">> to a filter was refused"
+	[ "$(t cat "$F")" = "$(printf 'rank == 0\nor rank == 1')" ] || fail "after a second >> the filter is '$(cat "$F")'"
+	;;
+filter-truncate)
+	F=$L/POSIX/filter
+	dfs_mount "$SRC" "$MNT"
+	echo 'rank == 0' >"$F" || fail "a good filter was refused"
+	if t truncate -s 4 "$F" 2>"$TMP/err"; then
+		fail "truncate -s 4 filter exited 0 (filter: '$(cat "$F")', filter.error: '$(cat "$L/POSIX/filter.error")')"
+	fi
+	grep -q "Invalid argument" "$TMP/err" || fail "truncate -s 4 filter: '$(cat "$TMP/err")', not EINVAL"
+	grep -q "truncated to 0" "$L/POSIX/filter.error" || fail "filter.error is '$(cat "$L/POSIX/filter.error")'"
+	[ "$(t cat "$F")" = "rank == 0" ] || fail "a refused truncate changed the filter to '$(cat "$F")'"
+	# truncate(2) of the path, without an open file
+	t python3 -c 'import os, sys; os.truncate(sys.argv[1], 4)' "$F" 2>/dev/null &&
+		fail "truncate(2) of a filter to 4 bytes succeeded"
+	[ "$(t cat "$F")" = "rank == 0" ] || fail "a refused truncate(2) changed the filter"
+	t truncate -s 0 "$F" || fail "truncate -s 0 filter failed"
+	[ -z "$(t cat "$F")" ] || fail "truncate -s 0 left the filter '$(cat "$F")'"
+	;;
+jobs-deep)
+	deep=$SRC/deep
+	for i in $(seq 70); do deep=$deep/d; done
+	mkdir -p "$deep"
+	cp "$LOGS/dxt.darshan" "$deep/"
+	dfs_mount "$SRC" "$MNT"
+	t cat "$MNT/jobs.csv" >"$TMP/jobs.csv" || fail "jobs.csv does not read"
+	grep -q "^${LOGREL[0]},POSIX," "$TMP/jobs.csv" || fail "jobs.csv lost the shallow log"
+	grep -q "^deep/\(d/\)*d,.*nested deeper than 64 levels" "$TMP/jobs.csv" ||
+		fail "jobs.csv says nothing of a log 71 directories down: $(cut -c1-80 "$TMP/jobs.csv")"
+	;;
+jobs-names)
+	cp "$LOGS/dxt.darshan" "$SRC/"$'bad\xffname.darshan'
+	cp "$LOGS/dxt.darshan" "$SRC/"$'tab\there.darshan'
+	dfs_mount "$SRC" "$MNT"
+	t cat "$MNT/jobs.csv" >"$TMP/jobs.csv" || fail "jobs.csv does not read"
+	for name in $'bad\xffname.darshan' $'tab\there.darshan'; do
+		grep -qF "\"$name\",POSIX," "$TMP/jobs.csv" ||
+			fail "jobs.csv does not quote the name $(printf %q "$name"): $(grep -a POSIX, "$TMP/jobs.csv" | cut -c1-30 | od -c | head -5)"
+	done
+	# and every reader finds the same rows
+	python3 - "$TMP/jobs.csv" <<'PY' || fail "python's csv reads jobs.csv differently (above)"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="", encoding="utf-8", errors="surrogateescape")))
+bad = [r for r in rows if len(r) != len(rows[0])]
+if bad:
+    sys.exit(f"rows of {len(bad[0])} fields, not {len(rows[0])}: {bad[0][:2]}")
+PY
+	;;
+error-relative)
+	# a one-log mount names the log by its file name
+	cp "$LOGS/dxt.darshan" "$TMP/one.darshan"
+	dfs_mount "$TMP/one.darshan" "$TMP/one"
+	t cat "$TMP/one/header.txt" >/dev/null || fail "header.txt of the one log does not read"
+	truncate -s 100 "$TMP/one.darshan"
+	sleep 1.2   # the kernel's attributes (attr_timeout) expire
+	t cat "$TMP/one/ERROR" >"$TMP/error.txt" 2>/dev/null || fail "a log truncated while mounted has no ERROR"
+	grep -q "^one.darshan: truncated header" "$TMP/error.txt" || fail "ERROR of a one-log mount is '$(cat "$TMP/error.txt")'"
+	dfs_umount "$TMP/one"
+	# a tree: the path below SOURCE
+	mkdir -p "$SRC/sub"
+	head -c 100 "$LOGS/dxt.darshan" >"$SRC/sub/tiny.darshan"
+	dfs_mount "$SRC" "$MNT"
+	t cat "$MNT/sub/tiny.darshan/ERROR" >"$TMP/error.txt" || fail "cat ERROR failed"
+	t cat "$MNT/jobs.csv" >"$TMP/jobs.csv" || fail "jobs.csv does not read"
+	t cat "$MNT/sub/jobs.csv" >>"$TMP/jobs.csv" || fail "sub/jobs.csv does not read"
+	if grep -F "$TMP" "$TMP/error.txt" "$TMP/jobs.csv"; then
+		fail "the server's absolute path $SRC shows (above)"
+	fi
+	grep -q "^sub/tiny.darshan: truncated header" "$TMP/error.txt" ||
+		fail "ERROR is '$(cat "$TMP/error.txt")', not 'sub/tiny.darshan: truncated header...'"
+	[ "$(grep -c ',"\?sub/tiny.darshan: truncated header' "$TMP/jobs.csv")" = 2 ] ||
+		fail "jobs.csv error column: $(grep tiny "$TMP/jobs.csv")"
 	;;
 *) fail "unknown case $CASE" ;;
 esac

@@ -111,6 +111,32 @@ static void test_quoting(void **state)
 	dfs_buf_free(&b);
 }
 
+/* Control characters and bytes that are not UTF-8 are quoted too (the
+ * README promises it for names); well-formed UTF-8 is not. */
+static void test_quoting_bytes(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *s;
+		bool quoted;
+	} cases[] = {
+		{"caf\xc3\xa9", false}, {"\xe2\x82\xac 5", false}, {"\xf0\x9f\x98\x80", false},
+		{"\xf4\x8f\xbf\xbf", false}, {"tab\there", true}, {"bell\x07", true},
+		{"del\x7f", true}, {"bad\xffname", true}, {"cut\xc3", true},
+		{"\xc0\x80", true}, {"\xe0\x80\x80", true}, {"\xed\xa0\x80", true},
+		{"\xf4\x90\x80\x80", true}, {"\xf5\x80\x80\x80", true}, {"\x80", true},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		dfs_buf b = DFS_BUF_INIT;
+		size_t len = strlen(cases[i].s);
+		dfs_csv_field(&b, cases[i].s, len);
+		bool quoted = b.len == len + 2 && b.data[0] == '"';
+		if (quoted != cases[i].quoted || (!quoted && b.len != len))
+			fail_msg("case %zu: '%s' rendered as '%s'", i, cases[i].s, b.data);
+		dfs_buf_free(&b);
+	}
+}
+
 /* Render one record as a two-line CSV, import it, compare the bytes. */
 static void roundtrip_record(const dfs_log *log, const dfs_module *m,
                              const unsigned char *rec, const char *logname,
@@ -613,6 +639,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_double_like_strtod),
 		cmocka_unit_test(test_quoting),
+		cmocka_unit_test(test_quoting_bytes),
 		cmocka_unit_test(test_big_import),
 		cmocka_unit_test(test_roundtrip_every_record),
 		cmocka_unit_test(test_record_len_every_record),

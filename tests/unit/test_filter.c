@@ -1550,6 +1550,58 @@ static uint64_t next_random(uint64_t *state)
 }
 
 /* An error message must start with "at <n>: " and be one printable line. */
+/* A filter arriving in pieces: a prefix is refused only when no
+ * continuation can make it valid. */
+static void expect_prefix(const char *text, int want)
+{
+	const dfs_module *posix = dfs_module_get(DFS_MOD_POSIX);
+	dfs_error err = {0};
+	int got = dfs_filter_check_prefix(posix, 0, text, strlen(text), &err);
+	if (got != want)
+		fail_msg("prefix '%s': %d, not %d (%s)", text, got, want, err.msg);
+	got = dfs_filter_check_prefix(NULL, 1ULL << DFS_MOD_POSIX, text, strlen(text), &err);
+	if (got != want)
+		fail_msg("prefix '%s' (log-wide): %d, not %d (%s)", text, got, want, err.msg);
+}
+
+static void test_prefix(void **state)
+{
+	(void)state;
+	/* may go on */
+	static const char *const open[] = {
+		"", "rank == 0", "ra", "rank", "rank ==", "rank == 0 or", "rank == 0 an",
+		"(rank == 0", "record_id in (1, 2,", "record_id in (1, 2", "rank not",
+		"rank not ", "file_name ~ '/tm", "file_name == \"a\\",
+		"rank =", "rank == 1 &", "rank == 1 |", "rank == 1e", "rank == 0x",
+		"rank == 12Ki", "rank == 1.", "rank < ", "rank <", "not", "-", "(((",
+		"POSIX_BYTES_", "rank == 0 # comment", "rank + 1",
+		"rank == 123456789012345678901234",
+	};
+	for (size_t i = 0; i < sizeof(open) / sizeof(open[0]); i++)
+		expect_prefix(open[i], 0);
+	/* no continuation helps */
+	static const char *const bad[] = {
+		"rank @", "rank == 0 @ ", "POSIX_BYTES_RAED ", "POSIX_BYTES_RAED == 1 or",
+		"rank == == ", "rank == 0 ) ", "rank == 0 rank ", "file_name == 1 or rank",
+		"rank and ", "rank = 1", "rank = ", "rank == 1x ",
+		"file_name ~ 1 ", "rank in 1 ", "rank == 0 xyz ",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		expect_prefix(bad[i], -1);
+	/* a 400-id list cut at every place is the beginning of a filter */
+	char list[16384];
+	size_t n = (size_t)snprintf(list, sizeof(list), "record_id in (");
+	for (int k = 0; k < 400; k++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%llu", k ? ", " : "",
+		                      11344915649860608681ULL - (unsigned long long)k * 7919);
+	n += (size_t)snprintf(list + n, sizeof(list) - n, ")");
+	for (size_t cut = 0; cut <= n; cut += 13) {
+		dfs_error err = {0};
+		assert_int_equal(dfs_filter_check_prefix(dfs_module_get(DFS_MOD_POSIX), 0, list,
+		                                         cut, &err), 0);
+	}
+}
+
 static void check_message(const dfs_error *err, const char *text, size_t len)
 {
 	size_t at;
@@ -1767,6 +1819,7 @@ int main(void)
 		cmocka_unit_test(test_errors_regex),
 		cmocka_unit_test(test_depth_limit),
 		cmocka_unit_test(test_length_limit),
+		cmocka_unit_test(test_prefix),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_speed),

@@ -256,6 +256,8 @@ static void test_sizes_and_errors(void **state)
 	assert_non_null(e);
 	assert_true(len > 0);
 	printf("broken log: %s", e);
+	/* named by its path below SOURCE, not the server's absolute path */
+	assert_true(strncmp(e, "c/broken.darshan: ", 18) == 0);
 	free(e);
 	dfs_error err = {0};
 	assert_null(dfs_view_open_file(fx->v, "/c/broken.darshan/header.txt", &err));
