@@ -150,12 +150,6 @@ int dfs_view_truncate(dfs_view *v, const char *path, uint64_t size,
 /* Is the path a writable file (filter, records.csv)? */
 bool dfs_view_is_writable(dfs_view *v, const char *path);
 
-/* Called (outside any lock) after a write with what changed, so a front
- * end can drop cached pages: every file of the log directory `path`
- * (log_dir true), or the single file `path`. */
-typedef void (*dfs_view_changed_fn)(void *ctx, const char *path, bool log_dir);
-void dfs_view_set_changed(dfs_view *v, dfs_view_changed_fn fn, void *ctx);
-
 /* Number of logs fully decoded so far (tests check that listing parses
  * nothing). */
 uint64_t dfs_view_decode_count(dfs_view *v);

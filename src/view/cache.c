@@ -532,37 +532,3 @@ uint64_t dfs_view_decode_count(dfs_view *v)
 {
 	return atomic_load(&v->decodes);
 }
-
-void dfs_view_set_changed(dfs_view *v, dfs_view_changed_fn fn, void *ctx)
-{
-	v->changed = fn;
-	v->changed_ctx = ctx;
-}
-
-void dfs_view_notify(dfs_view *v, const char *vpath, bool log_dir)
-{
-	if (v->changed)
-		v->changed(v->changed_ctx, vpath, log_dir);
-}
-
-void dfs_view_notify_ancestors(dfs_view *v, const char *vpath)
-{
-	if (!v->changed || v->single)
-		return;
-	char *p = strdup(vpath);
-	if (!p)
-		return;
-	for (;;) {
-		char *slash = strrchr(p, '/');
-		if (!slash)
-			break;
-		*slash = '\0';
-		char *file = dfs_path_join(*p ? p : "/", "jobs.csv");
-		if (file)
-			v->changed(v->changed_ctx, file, false);
-		free(file);
-		if (!*p)
-			break;
-	}
-	free(p);
-}

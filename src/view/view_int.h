@@ -192,8 +192,6 @@ struct dfs_view {
 	size_t cached_bytes;
 	size_t untrimmed;             /* bytes evicted since the last trim */
 	atomic_ullong decodes;
-	dfs_view_changed_fn changed;
-	void *changed_ctx;
 	/* directory filters (view->lock) */
 	struct dirstate *dirs;
 	uint64_t dir_gen;             /* bumped by every directory filter change */
@@ -399,11 +397,5 @@ dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
 /* ---- helpers ------------------------------------------------------------------ */
 
 char *dfs_path_join(const char *a, const char *b);
-/* Tell the front end: a log directory's files changed (log_dir), or one
- * file changed. */
-void dfs_view_notify(dfs_view *v, const char *vpath, bool log_dir);
-/* Notify the jobs.csv of every directory from the root down to `vpath`'s
- * parent (they summarize the log at vpath). */
-void dfs_view_notify_ancestors(dfs_view *v, const char *vpath);
 
 #endif

@@ -208,50 +208,6 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 }
 
 
-/* Notify every decoded log below a directory (their files changed). */
-static void notify_logs_below(dfs_view *v, const char *dir)
-{
-	size_t n = 0, cap = 0;
-	char **list = NULL;
-	size_t dlen = strlen(dir);
-	pthread_mutex_lock(&v->lock);
-	for (size_t i = 0; i < v->table_size; i++)
-		for (struct entry *e = v->table[i]; e; e = e->hnext) {
-			if (!e->loaded || (dlen > 1 && (strncmp(e->vpath, dir, dlen) != 0 ||
-			                                e->vpath[dlen] != '/')))
-				continue;
-			if (n == cap) {
-				cap = cap ? cap * 2 : 16;
-				char **l = realloc(list, cap * sizeof(char *));
-				if (!l)
-					goto out;
-				list = l;
-			}
-			if ((list[n] = strdup(e->vpath)))
-				n++;
-		}
-out:
-	pthread_mutex_unlock(&v->lock);
-	for (size_t i = 0; i < n; i++) {
-		dfs_view_notify(v, list[i], true);
-		free(list[i]);
-	}
-	free(list);
-}
-
-static void notify_dir(dfs_view *v, const char *dir)
-{
-	static const char *const files[] = {"jobs.csv", "filter", "filter.error"};
-	for (size_t k = 0; k < 3; k++) {
-		char *p = dfs_path_join(dir, files[k]);
-		if (p)
-			dfs_view_notify(v, p, false);
-		free(p);
-	}
-	dfs_view_notify_ancestors(v, dir);
-	notify_logs_below(v, dir);
-}
-
 static const char *session_text(const dfs_write *w)
 {
 	return w->text.data ? w->text.data : "";
@@ -267,7 +223,6 @@ static void refuse(dfs_write *w, dfs_error *err)
 	dfs_view *v = w->v;
 	if (w->n.file == F_DIR_FILTER) {
 		dfs_dir_filter_set_error(v, w->n.dir_vpath, err->msg);
-		notify_dir(v, w->n.dir_vpath);
 		return;
 	}
 	dfs_error ignored;
@@ -275,11 +230,7 @@ static void refuse(dfs_write *w, dfs_error *err)
 	if (!e)
 		return;
 	set_error_text(e, &w->n, err->msg);
-	char *vpath = strdup(e->vpath);
 	dfs_entry_put(v, e);
-	if (vpath)
-		dfs_view_notify(v, vpath, true);
-	free(vpath);
 }
 
 /* Is t a valid filter of the log's (or module's) node n, whole or, when
@@ -345,7 +296,6 @@ static int install(dfs_write *w, dfs_error *err)
 		if (dfs_dir_filter_install(v, w->n.dir_vpath, t, w->text.len, err))
 			return -1;
 		w->pending = false;
-		notify_dir(v, w->n.dir_vpath);
 		return 0;
 	}
 	struct entry *e = dfs_entry_get(v, &w->n, err);
@@ -355,14 +305,9 @@ static int install(dfs_write *w, dfs_error *err)
 	if (ret == 0)
 		ret = w->import ? install_import(v, e, &w->n, t, w->text.len, err)
 		                : install_filter(v, e, &w->n, t, w->text.len, err);
-	char *vpath = ret == 0 ? strdup(e->vpath) : NULL;
 	dfs_entry_put(v, e);
-	if (vpath) {
+	if (ret == 0)
 		w->pending = false;
-		dfs_view_notify(v, vpath, true);
-		dfs_view_notify_ancestors(v, vpath);
-		free(vpath);
-	}
 	return ret;
 }
 
