@@ -186,6 +186,27 @@ void dfs_csv_record(const dfs_log *log, const dfs_module *m,
 	}
 }
 
+void dfs_csv_summary(const dfs_log *log, const dfs_module *m,
+                     const unsigned char *rec, size_t len, dfs_buf *out)
+{
+	uint64_t id = 0;
+	if (len >= 8)
+		memcpy(&id, rec, 8);
+	if (id != 0 || !m->record_size || m->row_count) {
+		dfs_csv_record(log, m, rec, len, out);
+		return;
+	}
+	/* the sum of several files: no id, no name, no mount point */
+	size_t start = out->len;
+	add_fields_fast(m, rec, len, out);
+	if (out->len >= start + 2 && out->data[start] == '0' && out->data[start + 1] == ',') {
+		memmove(out->data + start, out->data + start + 1, out->len - start - 1);
+		out->len--;
+		out->data[out->len] = '\0';
+	}
+	dfs_buf_adds(out, ",,\n");
+}
+
 /* ---- packed records ---------------------------------------------------------------- */
 
 /* Per module slot: 0 not known yet, 1 packed rendering applies, -1 not */

@@ -369,7 +369,7 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
 			break;
 		case F_TOTAL_CSV:
 			dfs_csv_header(m, out);
-			dfs_csv_record(log, m, s->summary, m->record_size, out);
+			dfs_csv_summary(log, m, s->summary, m->record_size, out);
 			break;
 		default:
 			return dfs_error_set(err, DFS_ERR_NOENT, "no such file");

@@ -268,6 +268,42 @@ static void test_sizes_and_errors(void **state)
 	free(h);
 }
 
+/* total.csv: the sum of several files has no record_id, file_name,
+ * mount_pt or fs_type; a selection of one file keeps them */
+static void test_total_csv(void **state)
+{
+	struct fixture *fx = *state;
+	if (!fx)
+		skip();
+	const char *dir = "/c/partial_data_stdio.darshan/STDIO";
+	char path[256], fpath[256];
+	snprintf(path, sizeof(path), "%s/total.csv", dir);
+	snprintf(fpath, sizeof(fpath), "%s/filter", dir);
+	size_t len;
+	char *sum = slurp(fx->v, path, &len);
+	assert_non_null(sum);
+	const char *row = strchr(sum, '\n') + 1;
+	assert_true(row[0] == ',');                       /* empty record_id */
+	assert_true(len >= 4 && strcmp(sum + len - 3, ",,\n") == 0);
+	assert_null(strstr(sum, "(null)"));
+	/* one file: its id and name */
+	char *recs = slurp(fx->v, "/c/partial_data_stdio.darshan/STDIO/records.csv", &len);
+	const char *first = strchr(recs, '\n') + 1;
+	char expr[64];
+	snprintf(expr, sizeof(expr), "record_id == %.*s and rank == %.*s\n",
+	         (int)strcspn(first, ","), first,
+	         (int)strcspn(first + strcspn(first, ",") + 1, ","), first + strcspn(first, ",") + 1);
+	dfs_error err = {0};
+	assert_int_equal(write_text(fx->v, fpath, expr, &err), 0);
+	char *one = slurp(fx->v, path, &len);
+	row = strchr(one, '\n') + 1;
+	assert_true(strncmp(row, first, strcspn(first, ",") + 1) == 0);
+	assert_int_equal(write_text(fx->v, fpath, "", &err), 0);
+	free(one);
+	free(recs);
+	free(sum);
+}
+
 static void test_filter_write(void **state)
 {
 	struct fixture *fx = *state;
@@ -712,6 +748,7 @@ int main(void)
 		cmocka_unit_test(test_import_equals_filter),
 		cmocka_unit_test(test_dir_filter_and_jobs),
 		cmocka_unit_test(test_filters_across_modules),
+		cmocka_unit_test(test_total_csv),
 		cmocka_unit_test(test_records_size_without_render),
 		cmocka_unit_test(test_concurrent_readers_and_writer),
 	};
