@@ -165,10 +165,19 @@ void dfs_content_unpin(dfs_content *c, void *pin)
 
 /* ---- generators --------------------------------------------------------------- */
 
-static void render_selection_note(const struct selection *s, dfs_buf *out)
+/* The warning of a module whose data is incomplete (darshan-parser
+ * refuses it without --show-incomplete) */
+static const char partial_warning[] =
+	"the module's data is incomplete (PARTIAL): the job ran out of room "
+	"for its records, so these numbers cover only the records kept";
+
+static void render_selection_note(const struct selection *s, bool partial,
+                                  dfs_buf *out)
 {
 	dfs_buf_printf(out, "\n# darshanfs: %zu of %zu records selected\n",
 	               s->count, s->total);
+	if (partial)
+		dfs_buf_printf(out, "# warning: %s\n", partial_warning);
 	for (size_t i = 0; i < s->n_warnings; i++)
 		dfs_buf_printf(out, "# warning: %s\n", s->warnings[i]);
 	if (s->warnings_total > s->n_warnings)
@@ -176,7 +185,21 @@ static void render_selection_note(const struct selection *s, dfs_buf *out)
 		               s->warnings_total - s->n_warnings);
 }
 
-static void render_json(const struct selection *s, dfs_buf *out)
+static void add_json_string(const char *text, dfs_buf *out)
+{
+	dfs_buf_addc(out, '"');
+	for (const char *p = text; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			dfs_buf_addc(out, '\\');
+		if ((unsigned char)*p < 0x20)
+			dfs_buf_printf(out, "\\u%04x", (unsigned char)*p);
+		else
+			dfs_buf_addc(out, *p);
+	}
+	dfs_buf_addc(out, '"');
+}
+
+static void render_json(const struct selection *s, bool partial, dfs_buf *out)
 {
 	dfs_buf json = DFS_BUF_INIT;
 	dfs_render_derived_json(&s->dm, &json);
@@ -192,18 +215,14 @@ static void render_json(const struct selection *s, dfs_buf *out)
 	while (out->len > 0 && (out->data[out->len - 1] == '\n' ||
 	                        out->data[out->len - 1] == ' '))
 		out->len--;
-	dfs_buf_adds(out, ",\n  \"warnings\": [");
+	dfs_buf_printf(out, ",\n  \"partial\": %s,\n  \"warnings\": [",
+	               partial ? "true" : "false");
+	if (partial)
+		add_json_string(partial_warning, out);
 	for (size_t i = 0; i < s->n_warnings; i++) {
-		dfs_buf_adds(out, i ? ", \"" : "\"");
-		for (const char *p = s->warnings[i]; *p; p++) {
-			if (*p == '"' || *p == '\\')
-				dfs_buf_addc(out, '\\');
-			if ((unsigned char)*p < 0x20)
-				dfs_buf_printf(out, "\\u%04x", (unsigned char)*p);
-			else
-				dfs_buf_addc(out, *p);
-		}
-		dfs_buf_addc(out, '"');
+		if (i || partial)
+			dfs_buf_adds(out, ", ");
+		add_json_string(s->warnings[i], out);
 	}
 	dfs_buf_adds(out, "]\n}\n");
 	dfs_buf_free(&json);
@@ -230,7 +249,7 @@ static void render_log_derived(dfs_view *v, struct entry *e, struct loaded *l,
 		}
 		dfs_render_file_counts(&s->dm, out);
 		dfs_render_perf(&s->dm, out);
-		render_selection_note(s, out);
+		render_selection_note(s, lm->partial, out);
 		dfs_buf_addc(out, '\n');
 	}
 	if (posix && stdio) {
@@ -355,14 +374,15 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
 		if (n->file != F_RECORDS && !s->accumulated)
 			return dfs_error_set(err, DFS_ERR_NOENT, "no derived metrics for %s",
 			                     m->name);
+		bool partial = dfs_log_get_module(log, n->module)->partial;
 		switch (n->file) {
 		case F_DERIVED:
 			dfs_render_file_counts(&s->dm, out);
 			dfs_render_perf(&s->dm, out);
-			render_selection_note(s, out);
+			render_selection_note(s, partial, out);
 			break;
 		case F_DERIVED_JSON:
-			render_json(s, out);
+			render_json(s, partial, out);
 			break;
 		case F_TOTAL:
 			dfs_render_total(m, s->summary, out);

@@ -304,6 +304,27 @@ static void test_total_csv(void **state)
 	free(sum);
 }
 
+/* a module with incomplete data says so in its derived files */
+static void test_partial_warning(void **state)
+{
+	struct fixture *fx = *state;
+	if (!fx)
+		skip();
+	size_t len;
+	char *dm = slurp(fx->v, "/c/partial_data_stdio.darshan/STDIO/derived_metrics", &len);
+	char *js = slurp(fx->v, "/c/partial_data_stdio.darshan/STDIO/derived_metrics.json", &len);
+	char *ok = slurp(fx->v, "/a/b/sample.darshan/POSIX/derived_metrics.json", &len);
+	assert_non_null(dm);
+	assert_non_null(js);
+	assert_non_null(ok);
+	assert_non_null(strstr(dm, "# warning: the module's data is incomplete (PARTIAL)"));
+	assert_non_null(strstr(js, "\"partial\": true"));
+	assert_non_null(strstr(ok, "\"partial\": false"));
+	free(dm);
+	free(js);
+	free(ok);
+}
+
 static void test_filter_write(void **state)
 {
 	struct fixture *fx = *state;
@@ -749,6 +770,7 @@ int main(void)
 		cmocka_unit_test(test_dir_filter_and_jobs),
 		cmocka_unit_test(test_filters_across_modules),
 		cmocka_unit_test(test_total_csv),
+		cmocka_unit_test(test_partial_warning),
 		cmocka_unit_test(test_records_size_without_render),
 		cmocka_unit_test(test_concurrent_readers_and_writer),
 	};
