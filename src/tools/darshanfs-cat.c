@@ -192,6 +192,24 @@ static int collect(void *ctx, const char *name, const dfs_node_stat *st)
 	return 0;
 }
 
+static void listing_free(struct extract *x)
+{
+	for (size_t i = 0; i < x->n; i++)
+		free(x->names[i]);
+	free(x->names);
+	free(x->dirs);
+}
+
+/* "/" + "x" -> "/x", "/a" + "x" -> "/a/x" (NULL when out of memory) */
+static char *child_of(const char *path, const char *name)
+{
+	size_t pl = strlen(path), nl = strlen(name);
+	char *sub = malloc(pl + nl + 2);
+	if (sub)
+		snprintf(sub, pl + nl + 2, "%s/%s", strcmp(path, "/") ? path : "", name);
+	return sub;
+}
+
 static int copy_out(dfs_view *v, const char *path, const char *out, dfs_error *err)
 {
 	dfs_content *c = dfs_view_open_file(v, path, err);
@@ -238,11 +256,11 @@ static int extract(dfs_view *v, const char *path, const char *out, int *failed)
 	}
 	int ret = 0;
 	for (size_t i = 0; i < x.n && ret == 0; i++) {
-		size_t pl = strlen(path), nl = strlen(x.names[i]), ol = strlen(out);
-		char *sub = malloc(pl + nl + 2), *dst = malloc(ol + nl + 2);
-		snprintf(sub, pl + nl + 2, "%s/%s", strcmp(path, "/") ? path : "", x.names[i]);
-		snprintf(dst, ol + nl + 2, "%s/%s", out, x.names[i]);
-		if (x.dirs[i]) {
+		char *sub = child_of(path, x.names[i]), *dst = child_of(out, x.names[i]);
+		if (!sub || !dst) {
+			fprintf(stderr, "darshanfs-cat: out of memory\n");
+			ret = -1;
+		} else if (x.dirs[i]) {
 			ret = extract(v, sub, dst, failed);
 		} else if (copy_out(v, sub, dst, &err)) {
 			fprintf(stderr, "darshanfs-cat: %s: %s\n", sub, err.msg);
@@ -252,10 +270,7 @@ static int extract(dfs_view *v, const char *path, const char *out, int *failed)
 		free(sub);
 		free(dst);
 	}
-	for (size_t i = 0; i < x.n; i++)
-		free(x.names[i]);
-	free(x.names);
-	free(x.dirs);
+	listing_free(&x);
 	return ret;
 }
 
@@ -275,23 +290,18 @@ static int list_tree(dfs_view *v, const char *path, size_t top, dfs_error *err)
 		return -1;
 	int ret = 0;
 	for (size_t i = 0; i < x.n && ret == 0; i++) {
-		size_t pl = strlen(path), nl = strlen(x.names[i]);
-		char *sub = malloc(pl + nl + 2);
+		char *sub = child_of(path, x.names[i]);
 		if (!sub) {
 			ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 			break;
 		}
-		snprintf(sub, pl + nl + 2, "%s/%s", strcmp(path, "/") ? path : "", x.names[i]);
 		/* "/" lists as "x", "/a/b" as "a/b/x" less its "/a/b/" */
 		printf("%s%s\n", sub + top + (top > 1), x.dirs[i] ? "/" : "");
 		if (x.dirs[i])
 			ret = list_tree(v, sub, top, err);
 		free(sub);
 	}
-	for (size_t i = 0; i < x.n; i++)
-		free(x.names[i]);
-	free(x.names);
-	free(x.dirs);
+	listing_free(&x);
 	return ret;
 }
 
