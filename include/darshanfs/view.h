@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "darshanfs/error.h"
 
@@ -84,6 +85,21 @@ typedef struct dfs_view_prefill {
 int dfs_view_stat_prefill(dfs_view *v, const char *path, dfs_node_stat *st,
                           const dfs_view_prefill *pf, dfs_error *err);
 
+/* Who asks.  A file that sums up many logs (jobs.csv) shows a caller only
+ * the logs it may read on disk, below directories it may search, judged
+ * by the owner, group and mode bits as the kernel's default_permissions
+ * judges the mirrored files; uid 0 and a NULL caller see every log. */
+typedef struct dfs_caller {
+	uid_t uid;
+	gid_t gid;
+	const gid_t *groups;      /* supplementary groups */
+	size_t ngroups;
+} dfs_caller;
+
+/* dfs_view_stat_prefill and dfs_view_open_file for a caller (above). */
+int dfs_view_stat_as(dfs_view *v, const char *path, const dfs_caller *who,
+                     dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err);
+
 /* List a directory; `fill` gets each name with its type and mode (sizes
  * are not computed: listing never decodes a log). */
 typedef int (*dfs_view_filler)(void *ctx, const char *name,
@@ -96,6 +112,8 @@ int dfs_view_readdir(dfs_view *v, const char *path, dfs_view_filler fill,
 typedef struct dfs_content dfs_content;
 
 dfs_content *dfs_view_open_file(dfs_view *v, const char *path, dfs_error *err);
+dfs_content *dfs_view_open_file_as(dfs_view *v, const char *path,
+                                   const dfs_caller *who, dfs_error *err);
 uint64_t dfs_content_size(const dfs_content *c);
 /* Copy up to `len` bytes at `off`; returns the count (0 at the end) or -1
  * with err set. */

@@ -162,13 +162,39 @@ static void reply_entry(fuse_req_t req, struct dfs_fs *fs, const char *path,
 	           st->is_dir ? fs->dir_timeout : fs->file_timeout);
 }
 
+/* The caller of a request, for the files that sum up many logs (jobs.csv
+ * shows each user only the logs they may read): NULL for root and for
+ * every other file (asking for the groups reads /proc). */
+struct caller {
+	dfs_caller who;
+	gid_t groups[64];
+};
+
+static const dfs_caller *caller_of(fuse_req_t req, const char *path,
+                                   struct caller *c)
+{
+	const struct fuse_ctx *ctx = fuse_req_ctx(req);
+	const char *base = strrchr(path, '/');
+	if (ctx->uid == 0 || !base || strcmp(base + 1, "jobs.csv") != 0)
+		return NULL;
+	c->who.uid = ctx->uid;
+	c->who.gid = ctx->gid;
+	/* (beyond 64 groups the rest are not counted: fewer logs show) */
+	int n = fuse_req_getgroups(req, 64, c->groups);
+	c->who.groups = c->groups;
+	c->who.ngroups = n > 0 ? (size_t)(n < 64 ? n : 64) : 0;
+	return &c->who;
+}
+
 /* The entry of a file with the snapshot an open right now gets, kept for
  * the open that follows (see fs.h). */
 static void reply_pinned(fuse_req_t req, struct dfs_fs *fs, const char *path,
                          dfs_node_stat *st)
 {
 	dfs_error err = {0};
-	dfs_content *c = dfs_view_open_file(fs->view, path, &err);
+	struct caller cl;
+	dfs_content *c = dfs_view_open_file_as(fs->view, path, caller_of(req, path, &cl),
+	                                       &err);
 	if (!c) {
 		fuse_reply_err(req, errno_of(fs_of(req), &err));
 		return;
@@ -261,8 +287,9 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	/* the lookup after an open found its file changed: it takes the
 	 * snapshot it tells of along (see fs.h) */
 	bool pin = dfs_inode_marked(&fs->inodes, path, DFS_MARK_PIN, fuse_req_ctx(req)->pid);
-	int r = dfs_view_stat_prefill(fs->view, path, &st,
-	                              fs->se && fs->prefill && !pin ? &pf : NULL, &err);
+	struct caller cl;
+	int r = dfs_view_stat_as(fs->view, path, caller_of(req, path, &cl), &st,
+	                         fs->se && fs->prefill && !pin ? &pf : NULL, &err);
 	if (!x.replied) {
 		if (r)
 			fuse_reply_err(req, errno_of(fs_of(req), &err));
@@ -538,8 +565,10 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		bool writer = dfs_inode_is_writer(&fs->inodes, ino);
 		if (!writer)
 			h->content = dfs_inode_pinned(&fs->inodes, ino);
+		struct caller cl;
 		if (!h->content)
-			h->content = dfs_view_open_file(fs->view, path, &err);
+			h->content = dfs_view_open_file_as(fs->view, path,
+			                                   caller_of(req, path, &cl), &err);
 		if (!h->content) {
 			e = errno_of(fs_of(req), &err);
 		} else if (writer) {

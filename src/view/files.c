@@ -621,10 +621,10 @@ int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
 
 /* jobs.csv, filter and filter.error of a source directory */
 dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
-                                  dfs_error *err)
+                                  const dfs_caller *who, dfs_error *err)
 {
 	if (n->file == F_JOBS)
-		return dfs_jobs_content(v, n, err);
+		return dfs_jobs_content(v, n, who, err);
 	char *text = dfs_dir_filter_text(v, n->dir_vpath, n->file == F_DIR_FILTER_ERROR);
 	if (!text) {
 		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
@@ -638,9 +638,15 @@ dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
 
 dfs_content *dfs_view_open_file(dfs_view *v, const char *path, dfs_error *err)
 {
+	return dfs_view_open_file_as(v, path, NULL, err);
+}
+
+dfs_content *dfs_view_open_file_as(dfs_view *v, const char *path,
+                                   const dfs_caller *who, dfs_error *err)
+{
 	dfs_node_stat st;
 	/* the stat checks existence of the file in this log */
-	if (dfs_view_stat(v, path, &st, err))
+	if (dfs_view_stat_as(v, path, who, &st, NULL, err))
 		return NULL;
 	if (st.is_dir) {
 		dfs_error_set(err, DFS_ERR_INVAL, "%s: is a directory", path);
@@ -650,7 +656,7 @@ dfs_content *dfs_view_open_file(dfs_view *v, const char *path, dfs_error *err)
 	if (dfs_resolve(v, path, &n, err))
 		return NULL;
 	if (n.kind == N_FILE && dfs_file_defs[n.file].level == LEVEL_DIR) {
-		dfs_content *c = dfs_dir_file_content(v, &n, err);
+		dfs_content *c = dfs_dir_file_content(v, &n, who, err);
 		dfs_node_free(&n);
 		return c;
 	}

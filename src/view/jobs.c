@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "darshanfs/csv.h"
+#include "darshanfs/hash.h"
 #include "darshanfs/workers.h"
 #include "view/view_int.h"
 
@@ -216,7 +217,26 @@ struct walk {
 	struct log_item *items;
 	size_t n, cap;
 	bool oom;
+	const dfs_caller *who;   /* shows only what it may read (NULL: all) */
 };
+
+/* May the caller do `want` (4 read, 1 search) to a file with st's owner,
+ * group and mode, as the kernel's permission check judges mode bits? */
+static bool may(const dfs_caller *who, const struct stat *st, unsigned want)
+{
+	if (!who || who->uid == 0)
+		return true;
+	unsigned bits;
+	if (who->uid == st->st_uid) {
+		bits = (st->st_mode >> 6) & 7;
+	} else {
+		bool member = who->gid == st->st_gid;
+		for (size_t i = 0; i < who->ngroups && !member; i++)
+			member = who->groups[i] == st->st_gid;
+		bits = member ? (st->st_mode >> 3) & 7 : st->st_mode & 7;
+	}
+	return (bits & want) == want;
+}
 
 static int cmp_name(const void *a, const void *b)
 {
@@ -292,6 +312,12 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		char *vp = dfs_path_join(vpath, names[i]);
 		struct stat st;
 		int kind = path && r && vp ? dfs_source_kind(path, names[i], &st) : -1;
+		/* what the caller could not reach on disk is not there for it:
+		 * no row, no error row */
+		if (kind == N_SRCDIR && !may(w->who, &st, 1))
+			kind = -1;
+		else if (kind == N_LOGDIR && !may(w->who, &st, 4))
+			kind = -1;
 		if (kind == N_SRCDIR) {
 			walk_dir(w, path, r, vp, depth + 1);
 		} else if (kind == N_LOGDIR) {
@@ -381,6 +407,7 @@ static void summarize_all(dfs_view *v, struct log_item *items, size_t n)
 struct jobs_cache {
 	struct {
 		char *vpath;
+		uint64_t who;           /* caller_key of whom it was made for */
 		uint64_t change_gen;
 		struct timespec made;
 		dfs_content *content;
@@ -395,22 +422,34 @@ static double since(const struct timespec *t)
 	return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
 }
 
-static dfs_content *cache_find(dfs_view *v, const char *vpath)
+/* Callers that see the same logs share rendered files: the key of
+ * everyone who sees all is 0, of others their ids and groups. */
+static uint64_t caller_key(const dfs_caller *who)
+{
+	if (!who || who->uid == 0)
+		return 0;
+	uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT, &who->uid, sizeof(who->uid));
+	h = dfs_fnv1a(h, &who->gid, sizeof(who->gid));
+	h = dfs_fnv1a(h, who->groups, who->ngroups * sizeof(gid_t));
+	return h | 1;
+}
+
+static dfs_content *cache_find(dfs_view *v, const char *vpath, uint64_t who)
 {
 	dfs_content *c = NULL;
 	pthread_mutex_lock(&v->lock);
 	struct jobs_cache *jc = v->jobs;
 	for (size_t i = 0; jc && i < CACHE_SLOTS && !c; i++)
 		if (jc->slot[i].vpath && !strcmp(jc->slot[i].vpath, vpath) &&
-		    jc->slot[i].change_gen == v->change_gen &&
+		    jc->slot[i].who == who && jc->slot[i].change_gen == v->change_gen &&
 		    since(&jc->slot[i].made) < CACHE_SECONDS)
 			c = dfs_content_ref(jc->slot[i].content);
 	pthread_mutex_unlock(&v->lock);
 	return c;
 }
 
-static void cache_store(dfs_view *v, const char *vpath, uint64_t change_gen,
-                        dfs_content *c)
+static void cache_store(dfs_view *v, const char *vpath, uint64_t who,
+                        uint64_t change_gen, dfs_content *c)
 {
 	pthread_mutex_lock(&v->lock);
 	if (!v->jobs)
@@ -421,6 +460,7 @@ static void cache_store(dfs_view *v, const char *vpath, uint64_t change_gen,
 		free(jc->slot[i].vpath);
 		dfs_content_release(jc->slot[i].content);
 		jc->slot[i].vpath = strdup(vpath);
+		jc->slot[i].who = who;
 		jc->slot[i].change_gen = change_gen;
 		clock_gettime(CLOCK_MONOTONIC, &jc->slot[i].made);
 		jc->slot[i].content = dfs_content_ref(c);
@@ -441,15 +481,17 @@ void dfs_jobs_cache_free(dfs_view *v)
 	v->jobs = NULL;
 }
 
-dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n, dfs_error *err)
+dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
+                              const dfs_caller *who, dfs_error *err)
 {
-	dfs_content *c = cache_find(v, n->dir_vpath);
+	uint64_t key = caller_key(who);
+	dfs_content *c = cache_find(v, n->dir_vpath, key);
 	if (c)
 		return c;
 	pthread_mutex_lock(&v->lock);
 	uint64_t change_gen = v->change_gen;
 	pthread_mutex_unlock(&v->lock);
-	struct walk w = {0};
+	struct walk w = {.who = who};
 	walk_dir(&w, n->src, "", n->dir_vpath, 0);
 	if (!w.oom)
 		summarize_all(v, w.items, w.n);
@@ -472,6 +514,6 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n, dfs_error *err)
 	}
 	c = dfs_content_from_buf(&out, err);
 	if (c)
-		cache_store(v, n->dir_vpath, change_gen, c);
+		cache_store(v, n->dir_vpath, key, change_gen, c);
 	return c;
 }

@@ -254,10 +254,10 @@ static void node_stat(const struct node *n, dfs_node_stat *st)
 }
 
 /* jobs.csv, filter and filter.error of a source directory */
-static int dir_file_stat(dfs_view *v, const struct node *n, dfs_node_stat *st,
-                         dfs_error *err)
+static int dir_file_stat(dfs_view *v, const struct node *n, const dfs_caller *who,
+                         dfs_node_stat *st, dfs_error *err)
 {
-	dfs_content *c = dfs_dir_file_content(v, n, err);
+	dfs_content *c = dfs_dir_file_content(v, n, who, err);
 	if (!c)
 		return -1;
 	st->size = c->size;
@@ -318,6 +318,12 @@ int dfs_view_stat(dfs_view *v, const char *path, dfs_node_stat *st,
 int dfs_view_stat_prefill(dfs_view *v, const char *path, dfs_node_stat *st,
                           const dfs_view_prefill *pf, dfs_error *err)
 {
+	return dfs_view_stat_as(v, path, NULL, st, pf, err);
+}
+
+int dfs_view_stat_as(dfs_view *v, const char *path, const dfs_caller *who,
+                     dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err)
+{
 	struct node n;
 	if (dfs_resolve(v, path, &n, err))
 		return -1;
@@ -329,7 +335,7 @@ int dfs_view_stat_prefill(dfs_view *v, const char *path, dfs_node_stat *st,
 		return 0;
 	}
 	if (n.kind == N_FILE && dfs_file_defs[n.file].level == LEVEL_DIR) {
-		ret = dir_file_stat(v, &n, st, err);
+		ret = dir_file_stat(v, &n, who, st, err);
 		dfs_node_free(&n);
 		return ret;
 	}

@@ -298,7 +298,8 @@ void dfs_dirs_free(dfs_view *v);
 
 struct job_summary;
 void dfs_job_summary_free(struct job_summary *s);
-dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n, dfs_error *err);
+dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
+                              const dfs_caller *who, dfs_error *err);
 void dfs_jobs_cache_free(dfs_view *v);
 
 /* ---- content ------------------------------------------------------------------ */
@@ -392,6 +393,7 @@ int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
                   dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err);
 /* Content of jobs.csv, filter or filter.error of a source directory. */
 dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
+                                  const dfs_caller *who,
                                   dfs_error *err);
 
 /* ---- helpers ------------------------------------------------------------------ */

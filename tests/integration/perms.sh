@@ -22,6 +22,17 @@ chmod 0400 "$SRC/2026/11/secret.darshan"
 chmod 0644 "$SRC/2026/11/public.darshan"
 chown $U:$U "$SRC/2026/11/theirs.darshan"
 chmod 0600 "$SRC/2026/11/theirs.darshan"
+# for jobs.csv: a damaged 0600 root log, a 0700 directory and a 0711 one
+# (searchable, not listable) holding a 0700 one further down
+head -c 500 "$LOGS/dxt.darshan" >"$SRC/2026/11/broken.darshan"
+chmod 0600 "$SRC/2026/11/broken.darshan"
+mkdir -p "$SRC/2026/11/private" "$SRC/2026/11/deep/open/closed"
+cp "$LOGS/sample.darshan" "$SRC/2026/11/private/hidden.darshan"
+cp "$LOGS/sample.darshan" "$SRC/2026/11/deep/open/closed/deeper.darshan"
+chmod 0644 "$SRC/2026/11/private/hidden.darshan" "$SRC/2026/11/deep/open/closed/deeper.darshan"
+chmod 0700 "$SRC/2026/11/private" "$SRC/2026/11/deep/open/closed"
+chmod 0711 "$SRC/2026/11/deep"
+chmod 0755 "$SRC/2026/11/deep/open"
 as_user test -r "$SRC/2026/11/public.darshan" || skip "user $U cannot reach $SRC (a private TMPDIR?)"
 dfs_mount "$SRC" "$MNT" -o allow_other
 D=$MNT/2026/11
@@ -62,6 +73,41 @@ chmod 644 "$TMP/hdr.csv"
 if as_user cp "$TMP/hdr.csv" "$D/public.darshan/POSIX/records.csv" 2>/dev/null; then fail "user $U could import into a root log"; fi
 [ "$(cat "$D/public.darshan/POSIX/filter")" = "rank == -1" ] || fail "user $U changed a root log's selection"
 say "ok: a 0644 root log is readable to user $U, its filters and records.csv are not writable"
+
+# jobs.csv shows the user only the logs they may read on disk, below
+# directories they may search: not a 0400 root log, not a damaged 0600
+# one (its error row), nothing below a 0700 directory at any depth; root
+# sees them all, and neither gets the other's cached bytes
+for who in root user root user; do
+	for dir in "" 2026 2026/11 2026/11/deep; do
+		j=${dir:+$dir/}jobs.csv
+		if [ $who = user ] && [ "$dir" = 2026/11/deep ]; then
+			# (a 0711 directory: its jobs.csv is as unreadable as its listing)
+			as_user cat "$MNT/$j" >/dev/null 2>&1 && fail "user $U can read $j of a 0711 directory"
+			continue
+		fi
+		if [ $who = root ]; then t cat "$MNT/$j" >"$TMP/jobs.csv"
+		else as_user cat "$MNT/$j" >"$TMP/jobs.csv"; fi ||
+			fail "$who cannot read $j"
+		if [ "$dir" = 2026/11/deep ]; then
+			readable=() private=(deeper.darshan)
+		else
+			readable=(public.darshan theirs.darshan)
+			private=(secret.darshan broken.darshan hidden.darshan deeper.darshan)
+		fi
+		for name in "${readable[@]}"; do
+			grep -q "$name" "$TMP/jobs.csv" || fail "$who: $j has no row of $name"
+		done
+		for name in "${private[@]}"; do
+			if [ $who = root ]; then
+				grep -q "$name" "$TMP/jobs.csv" || fail "root: $j has no row of $name"
+			elif grep -q "$name" "$TMP/jobs.csv"; then
+				fail "user $U sees $name in $j: $(grep "$name" "$TMP/jobs.csv" | head -1)"
+			fi
+		done
+	done
+done
+say "ok: jobs.csv at every level shows user $U only the logs they may read (no 0400 log, no damaged 0600 log, nothing below a 0700 directory); root sees them all"
 
 # the user's own 0600 log: readable and filterable by them
 as_user cat "$D/theirs.darshan/header.txt" >/dev/null || fail "user $U cannot read their own log"
