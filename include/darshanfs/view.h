@@ -29,6 +29,7 @@ typedef struct dfs_view dfs_view;
 typedef struct dfs_view_options {
 	size_t cache_size;          /* bytes of decoded logs to keep (0: default) */
 	size_t import_limit;        /* largest records.csv write (0: default) */
+	bool nofollow_outside;      /* hide symbolic links to logs outside SOURCE */
 } dfs_view_options;
 
 #define DFS_VIEW_DEFAULT_CACHE ((size_t)1 << 30)

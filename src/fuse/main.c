@@ -39,18 +39,24 @@ struct config {
 	char *import_limit;
 	char *attr_timeout;
 	int prefill;
+	int follow_outside;      /* -1: not said (then: not with allow_other) */
+	int allow_other;
 	int show_help;
 	int show_version;
 	int nonopts;
 };
 
 #define OPT(t, p) {t, offsetof(struct config, p), 1}
+enum { KEY_ALLOW_OTHER = 1 };
 static const struct fuse_opt dfs_opts[] = {
 	OPT("cache_size=%s", cache_size),
 	OPT("import_limit=%s", import_limit),
 	OPT("attr_timeout=%s", attr_timeout),
 	{"prefill", offsetof(struct config, prefill), 1},
 	{"noprefill", offsetof(struct config, prefill), 0},
+	{"follow_outside", offsetof(struct config, follow_outside), 1},
+	{"nofollow_outside", offsetof(struct config, follow_outside), 0},
+	FUSE_OPT_KEY("allow_other", KEY_ALLOW_OTHER),
 	OPT("-h", show_help),
 	OPT("--help", show_help),
 	OPT("-V", show_version),
@@ -79,6 +85,9 @@ static void usage(const char *prog)
 	       "    -o noprefill           do not render a big records.csv into the\n"
 	       "                           page cache while its log decodes (-o prefill:\n"
 	       "                           do, the default)\n"
+	       "    -o nofollow_outside    hide symbolic links to logs outside SOURCE\n"
+	       "                           (the default with allow_other; -o\n"
+	       "                           follow_outside shows them)\n"
 	       "    -h, --help             print help and exit\n"
 	       "    -V, --version          print version and exit\n"
 	       "\n"
@@ -158,6 +167,10 @@ static int opt_proc(void *data, const char *arg, int key, struct fuse_args *out)
 		fprintf(stderr, "darshanfs: unexpected argument '%s'\n", arg);
 		return -1;
 	}
+	if (key == KEY_ALLOW_OTHER) {
+		c->allow_other = 1;
+		return 1;   /* libfuse's too */
+	}
 	if (key == FUSE_OPT_KEY_OPT) {
 		for (const char **m = mount_only_options; *m; m++)
 			if (strcmp(arg, *m) == 0)
@@ -215,7 +228,7 @@ int main(int argc, char **argv)
 		strip_mount_flags(&argc, argv);
 
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
-	struct config conf = {.prefill = 1};
+	struct config conf = {.prefill = 1, .follow_outside = -1};
 	struct fuse_cmdline_opts opts = {0};
 	struct dfs_fs fs = {0};
 	int status = EXIT_USAGE;
@@ -267,6 +280,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "darshanfs: bad cache_size '%s'\n", conf.cache_size);
 		goto out;
 	}
+	/* on a shared mount a link must not show another user what lies
+	 * outside SOURCE */
+	vopt.nofollow_outside = conf.follow_outside < 0 ? conf.allow_other
+	                                                : !conf.follow_outside;
 	if (conf.import_limit && parse_size(conf.import_limit, &vopt.import_limit)) {
 		fprintf(stderr, "darshanfs: bad import_limit '%s'\n", conf.import_limit);
 		goto out;

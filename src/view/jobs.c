@@ -218,6 +218,7 @@ struct walk {
 	size_t n, cap;
 	bool oom;
 	const dfs_caller *who;   /* shows only what it may read (NULL: all) */
+	const dfs_view *v;
 };
 
 /* May the caller do `want` (4 read, 1 search) to a file with st's owner,
@@ -311,7 +312,7 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		char *r = *rel ? dfs_path_join(rel, names[i]) : strdup(names[i]);
 		char *vp = dfs_path_join(vpath, names[i]);
 		struct stat st;
-		int kind = path && r && vp ? dfs_source_kind(path, names[i], &st) : -1;
+		int kind = path && r && vp ? dfs_source_kind(w->v, path, names[i], &st) : -1;
 		/* what the caller could not reach on disk is not there for it:
 		 * no row, no error row */
 		if (kind == N_SRCDIR && !may(w->who, &st, 1))
@@ -491,7 +492,7 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 	pthread_mutex_lock(&v->lock);
 	uint64_t change_gen = v->change_gen;
 	pthread_mutex_unlock(&v->lock);
-	struct walk w = {.who = who};
+	struct walk w = {.who = who, .v = v};
 	walk_dir(&w, n->src, "", n->dir_vpath, 0);
 	if (!w.oom)
 		summarize_all(v, w.items, w.n);

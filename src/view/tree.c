@@ -73,7 +73,19 @@ static bool is_log_name(const char *name)
 
 /* A source entry shown in the view: a directory (not through a symlink,
  * so the tree has no cycles) or a regular file named *.darshan. */
-int dfs_source_kind(const char *path, const char *name, struct stat *st)
+/* Does the link at path lead to a file below SOURCE? */
+static bool link_inside(const dfs_view *v, const char *path)
+{
+	char *real = realpath(path, NULL);
+	size_t n = strlen(v->source);
+	bool inside = real && strncmp(real, v->source, n) == 0 &&
+	              (real[n] == '/' || (n == 1 && v->source[0] == '/'));
+	free(real);
+	return inside;
+}
+
+int dfs_source_kind(const dfs_view *v, const char *path, const char *name,
+                    struct stat *st)
 {
 	if (lstat(path, st) != 0)
 		return -1;
@@ -81,6 +93,8 @@ int dfs_source_kind(const char *path, const char *name, struct stat *st)
 		return N_SRCDIR;
 	if (S_ISLNK(st->st_mode)) {
 		if (!is_log_name(name) || stat(path, st) != 0 || !S_ISREG(st->st_mode))
+			return -1;
+		if (v->opt.nofollow_outside && !link_inside(v, path))
 			return -1;
 		return N_LOGDIR;
 	}
@@ -144,7 +158,7 @@ int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err)
 			if (!next)
 				goto nomem;
 			struct stat st;
-			int kind = dfs_source_kind(next, name, &st);
+			int kind = dfs_source_kind(v, next, name, &st);
 			if (kind < 0) {
 				free(next);
 				goto enoent;
@@ -378,8 +392,8 @@ int dfs_view_stat_as(dfs_view *v, const char *path, const dfs_caller *who,
 
 /* ---- listing ---------------------------------------------------------------- */
 
-static int list_source_dir(const struct node *n, dfs_view_filler fill,
-                           void *ctx, dfs_error *err)
+static int list_source_dir(const dfs_view *v, const struct node *n,
+                           dfs_view_filler fill, void *ctx, dfs_error *err)
 {
 	DIR *d = opendir(n->src);
 	if (!d)
@@ -409,7 +423,7 @@ static int list_source_dir(const struct node *n, dfs_view_filler fill,
 			break;
 		}
 		struct stat st;
-		int kind = dfs_source_kind(path, de->d_name, &st);
+		int kind = dfs_source_kind(v, path, de->d_name, &st);
 		free(path);
 		if (kind < 0)
 			continue;
@@ -520,7 +534,7 @@ int dfs_view_readdir(dfs_view *v, const char *path, dfs_view_filler fill,
 	dfs_error_clear(err);
 	switch (n.kind) {
 	case N_SRCDIR:
-		ret = list_source_dir(&n, fill, ctx, err);
+		ret = list_source_dir(v, &n, fill, ctx, err);
 		break;
 	case N_LOGDIR:
 		ret = list_log_dir(v, &n, fill, ctx, err);

@@ -226,8 +226,10 @@ struct node {
 };
 
 int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err);
-/* What a source entry is in the view: N_SRCDIR, N_LOGDIR or -1 (hidden). */
-int dfs_source_kind(const char *path, const char *name, struct stat *st);
+/* What a source entry is in the view: N_SRCDIR, N_LOGDIR or -1 (hidden:
+ * also a link to a log outside SOURCE when the view says nofollow_outside). */
+int dfs_source_kind(const dfs_view *v, const char *path, const char *name,
+                    struct stat *st);
 void dfs_node_free(struct node *n);
 
 /* ---- entries ---------------------------------------------------------------- */

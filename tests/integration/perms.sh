@@ -33,6 +33,12 @@ chmod 0644 "$SRC/2026/11/private/hidden.darshan" "$SRC/2026/11/deep/open/closed/
 chmod 0700 "$SRC/2026/11/private" "$SRC/2026/11/deep/open/closed"
 chmod 0711 "$SRC/2026/11/deep"
 chmod 0755 "$SRC/2026/11/deep/open"
+# links to logs: one to a root-only log outside SOURCE, one inside it
+mkdir -p "$TMP/outside"
+cp "$LOGS/sample.darshan" "$TMP/outside/private.darshan"
+chmod 0600 "$TMP/outside/private.darshan"
+ln -s "$TMP/outside/private.darshan" "$SRC/2026/11/away.darshan"
+ln -s ../11/public.darshan "$SRC/2026/11/near.darshan"
 as_user test -r "$SRC/2026/11/public.darshan" || skip "user $U cannot reach $SRC (a private TMPDIR?)"
 dfs_mount "$SRC" "$MNT" -o allow_other
 D=$MNT/2026/11
@@ -109,6 +115,14 @@ for who in root user root user; do
 done
 say "ok: jobs.csv at every level shows user $U only the logs they may read (no 0400 log, no damaged 0600 log, nothing below a 0700 directory); root sees them all"
 
+# with allow_other, a link to a log outside SOURCE is hidden (nofollow_outside)
+ls "$D" >"$TMP/ls" || fail "ls $D failed"
+grep -qx away.darshan "$TMP/ls" && fail "a link out of SOURCE is listed on an allow_other mount"
+grep -qx near.darshan "$TMP/ls" || fail "a link within SOURCE is not listed"
+[ -e "$D/away.darshan" ] && fail "a link out of SOURCE can be looked up"
+t cat "$MNT/jobs.csv" | grep -q away.darshan && fail "root's jobs.csv has a row of a link out of SOURCE"
+say "ok: with allow_other a link to a log outside SOURCE is hidden (ls, lookup, jobs.csv); one within it shows"
+
 # the user's own 0600 log: readable and filterable by them
 as_user cat "$D/theirs.darshan/header.txt" >/dev/null || fail "user $U cannot read their own log"
 as_user bash -c 'echo "rank == 0" > "$1"' _ "$D/theirs.darshan/POSIX/filter" || fail "user $U cannot filter their own log"
@@ -117,10 +131,20 @@ say "ok: user $U reads and filters a log they own"
 dfs_alive "$MNT"
 dfs_umount "$MNT"
 
-# without allow_other nobody else may enter the mount
+# without allow_other nobody else may enter the mount, and links are
+# followed (-o nofollow_outside hides them there too)
 dfs_mount "$SRC" "$MNT"
+[ -f "$D/away.darshan/header.txt" ] || fail "without allow_other a link out of SOURCE is hidden"
 if as_user ls "$D/public.darshan" >/dev/null 2>&1; then fail "user $U can enter a mount without allow_other"; fi
 ls "$D/public.darshan" >/dev/null || fail "root cannot list its own mount"
-say "ok: without allow_other user $U cannot enter the mount"
+say "ok: without allow_other user $U cannot enter the mount; links out of SOURCE show"
 dfs_umount "$MNT"
+dfs_mount "$SRC" "$MNT" -o nofollow_outside
+[ -e "$D/away.darshan" ] && fail "-o nofollow_outside shows a link out of SOURCE"
+[ -f "$D/near.darshan/header.txt" ] || fail "-o nofollow_outside hides a link within SOURCE"
+dfs_umount "$MNT"
+dfs_mount "$SRC" "$MNT" -o allow_other,follow_outside
+[ -f "$D/away.darshan/header.txt" ] || fail "-o follow_outside hides a link out of SOURCE"
+dfs_umount "$MNT"
+say "ok: -o nofollow_outside and -o follow_outside override the default"
 say "PASS"
