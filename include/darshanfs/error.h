@@ -18,6 +18,7 @@ typedef enum dfs_status {
 	DFS_ERR_INVAL,       /* bad user input: filter expression, CSV */
 	DFS_ERR_NOENT,       /* no such thing (module, file, column) */
 	DFS_ERR_TOOBIG,      /* input over a documented size limit */
+	DFS_ERR_ACCESS,      /* the caller may not read it */
 } dfs_status;
 
 #define DFS_ERROR_MSG_MAX 512

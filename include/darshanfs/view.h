@@ -97,6 +97,12 @@ typedef struct dfs_caller {
 	size_t ngroups;
 } dfs_caller;
 
+/* May the caller read the file at path?  The kernel has judged the
+ * mirrored mode bits already; this judges the source log itself, its
+ * access ACL included (0, or -1 with DFS_ERR_ACCESS). */
+int dfs_view_access(dfs_view *v, const char *path, const dfs_caller *who,
+                    dfs_error *err);
+
 /* dfs_view_stat_prefill and dfs_view_open_file for a caller (above). */
 int dfs_view_stat_as(dfs_view *v, const char *path, const dfs_caller *who,
                      dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err);

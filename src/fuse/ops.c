@@ -170,12 +170,11 @@ struct caller {
 	gid_t groups[64];
 };
 
-static const dfs_caller *caller_of(fuse_req_t req, const char *path,
-                                   struct caller *c)
+/* The caller with its groups; NULL for root */
+static const dfs_caller *caller(fuse_req_t req, struct caller *c)
 {
 	const struct fuse_ctx *ctx = fuse_req_ctx(req);
-	const char *base = strrchr(path, '/');
-	if (ctx->uid == 0 || !base || strcmp(base + 1, "jobs.csv") != 0)
+	if (ctx->uid == 0)
 		return NULL;
 	c->who.uid = ctx->uid;
 	c->who.gid = ctx->gid;
@@ -184,6 +183,15 @@ static const dfs_caller *caller_of(fuse_req_t req, const char *path,
 	c->who.groups = c->groups;
 	c->who.ngroups = n > 0 ? (size_t)(n < 64 ? n : 64) : 0;
 	return &c->who;
+}
+
+static const dfs_caller *caller_of(fuse_req_t req, const char *path,
+                                   struct caller *c)
+{
+	const char *base = strrchr(path, '/');
+	if (!base || strcmp(base + 1, "jobs.csv") != 0)
+		return NULL;
+	return caller(req, c);
 }
 
 /* The entry of a file with the snapshot an open right now gets, kept for
@@ -543,7 +551,12 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	int acc = fi->flags & O_ACCMODE, e = 0;
 	pid_t pid = fuse_req_ctx(req)->pid;
 	bool direct = false;
-	if (acc != O_RDONLY) {
+	/* the kernel judged the mirrored mode bits; the source log's ACL is
+	 * judged here (a non-root caller's opens only) */
+	struct caller cl;
+	if (dfs_view_access(fs->view, path, caller(req, &cl), &err))
+		e = errno_of(fs, &err);
+	if (!e && acc != O_RDONLY) {
 		if (!dfs_view_is_writable(fs->view, path)) {
 			e = EACCES;
 		} else if (!dfs_inode_is_writer(&fs->inodes, ino)) {
@@ -565,7 +578,6 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		bool writer = dfs_inode_is_writer(&fs->inodes, ino);
 		if (!writer)
 			h->content = dfs_inode_pinned(&fs->inodes, ino);
-		struct caller cl;
 		if (!h->content)
 			h->content = dfs_view_open_file_as(fs->view, path,
 			                                   caller_of(req, path, &cl), &err);

@@ -221,24 +221,6 @@ struct walk {
 	const dfs_view *v;
 };
 
-/* May the caller do `want` (4 read, 1 search) to a file with st's owner,
- * group and mode, as the kernel's permission check judges mode bits? */
-static bool may(const dfs_caller *who, const struct stat *st, unsigned want)
-{
-	if (!who || who->uid == 0)
-		return true;
-	unsigned bits;
-	if (who->uid == st->st_uid) {
-		bits = (st->st_mode >> 6) & 7;
-	} else {
-		bool member = who->gid == st->st_gid;
-		for (size_t i = 0; i < who->ngroups && !member; i++)
-			member = who->groups[i] == st->st_gid;
-		bits = member ? (st->st_mode >> 3) & 7 : st->st_mode & 7;
-	}
-	return (bits & want) == want;
-}
-
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -315,9 +297,9 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		int kind = path && r && vp ? dfs_source_kind(w->v, path, names[i], &st) : -1;
 		/* what the caller could not reach on disk is not there for it:
 		 * no row, no error row */
-		if (kind == N_SRCDIR && !may(w->who, &st, 1))
+		if (kind == N_SRCDIR && !dfs_may_access(w->who, path, &st, 1))
 			kind = -1;
-		else if (kind == N_LOGDIR && !may(w->who, &st, 4))
+		else if (kind == N_LOGDIR && !dfs_may_access(w->who, path, &st, 4))
 			kind = -1;
 		if (kind == N_SRCDIR) {
 			walk_dir(w, path, r, vp, depth + 1);

@@ -226,6 +226,12 @@ struct node {
 };
 
 int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err);
+/* access.c: may the caller do `want` (4 read, 1 search) to the source
+ * file at path (stat st), judged by its owner, group, mode bits and access
+ * ACL?  A NULL caller and uid 0 may do anything. */
+bool dfs_may_access(const dfs_caller *who, const char *path,
+                    const struct stat *st, unsigned want);
+
 /* What a source entry is in the view: N_SRCDIR, N_LOGDIR or -1 (hidden:
  * also a link to a log outside SOURCE when the view says nofollow_outside). */
 int dfs_source_kind(const dfs_view *v, const char *path, const char *name,

@@ -33,6 +33,18 @@ chmod 0644 "$SRC/2026/11/private/hidden.darshan" "$SRC/2026/11/deep/open/closed/
 chmod 0700 "$SRC/2026/11/private" "$SRC/2026/11/deep/open/closed"
 chmod 0711 "$SRC/2026/11/deep"
 chmod 0755 "$SRC/2026/11/deep/open"
+# a 0644 log whose ACL denies the user (user:U:---)
+cp "$LOGS/sample.darshan" "$SRC/2026/11/acl.darshan"
+chmod 0644 "$SRC/2026/11/acl.darshan"
+python3 - "$SRC/2026/11/acl.darshan" $U <<'PY' || skip "cannot set an ACL on $SRC (no ACL support)"
+import os, struct, sys
+# system.posix_acl_access: version 2, then (tag, perm, id) sorted by tag
+entries = [(0x01, 6, 0xffffffff), (0x02, 0, int(sys.argv[2])), (0x04, 4, 0xffffffff),
+           (0x10, 4, 0xffffffff), (0x20, 4, 0xffffffff)]
+os.setxattr(sys.argv[1], "system.posix_acl_access",
+            struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *e) for e in entries))
+PY
+as_user cat "$SRC/2026/11/acl.darshan" >/dev/null 2>&1 && skip "the ACL on $SRC does not deny user $U"
 # links to logs: one to a root-only log outside SOURCE, one inside it
 mkdir -p "$TMP/outside"
 cp "$LOGS/sample.darshan" "$TMP/outside/private.darshan"
@@ -99,7 +111,7 @@ for who in root user root user; do
 			readable=() private=(deeper.darshan)
 		else
 			readable=(public.darshan theirs.darshan)
-			private=(secret.darshan broken.darshan hidden.darshan deeper.darshan)
+			private=(secret.darshan broken.darshan hidden.darshan deeper.darshan acl.darshan)
 		fi
 		for name in "${readable[@]}"; do
 			grep -q "$name" "$TMP/jobs.csv" || fail "$who: $j has no row of $name"
@@ -114,6 +126,16 @@ for who in root user root user; do
 	done
 done
 say "ok: jobs.csv at every level shows user $U only the logs they may read (no 0400 log, no damaged 0600 log, nothing below a 0700 directory); root sees them all"
+
+# a log whose ACL denies the user: its files are Permission denied to them
+for p in header.txt POSIX/records.csv; do
+	if as_user cat "$D/acl.darshan/$p" >/dev/null 2>"$TMP/err"; then
+		fail "user $U reads $p of a log whose ACL denies them"
+	fi
+	grep -q "Permission denied" "$TMP/err" || fail "acl.darshan/$p as $U: '$(cat "$TMP/err")'"
+done
+t cat "$D/acl.darshan/header.txt" >/dev/null || fail "root cannot read acl.darshan/header.txt"
+say "ok: a 0644 log whose ACL says user:$U:--- is Permission denied to $U (and not in their jobs.csv)"
 
 # with allow_other, a link to a log outside SOURCE is hidden (nofollow_outside)
 ls "$D" >"$TMP/ls" || fail "ls $D failed"
