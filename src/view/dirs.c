@@ -174,6 +174,33 @@ char *dfs_dir_filter_text(dfs_view *v, const char *vpath, bool error)
 	return out;
 }
 
+size_t dfs_dir_filters_above(dfs_view *v, const char *log_vpath, char **dirs,
+                             char **texts, size_t max)
+{
+	size_t n = 0;
+	pthread_mutex_lock(&v->lock);
+	for (struct dirstate *d = v->dirs; d && n < max; d = d->next) {
+		if (!d->text || !*d->text || !is_above(d->vpath, log_vpath))
+			continue;
+		dirs[n] = strdup(d->vpath);
+		texts[n] = strdup(d->text);
+		if (!dirs[n] || !texts[n]) {
+			free(dirs[n]);
+			free(texts[n]);
+			break;
+		}
+		n++;
+	}
+	pthread_mutex_unlock(&v->lock);
+	/* from the top down: a directory above another has the shorter path */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && strlen(dirs[j]) < strlen(dirs[j - 1]); j--) {
+			char *t = dirs[j]; dirs[j] = dirs[j - 1]; dirs[j - 1] = t;
+			t = texts[j]; texts[j] = texts[j - 1]; texts[j - 1] = t;
+		}
+	return n;
+}
+
 void dfs_dirs_free(dfs_view *v)
 {
 	struct dirstate *d = v->dirs;

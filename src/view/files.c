@@ -3,6 +3,7 @@
  * Generated text is built once per generation of the log's filters and
  * cached; an open handle keeps a reference to the snapshot it opened, so
  * it reads the same bytes whatever happens to the filters meanwhile. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,6 +172,95 @@ static const char partial_warning[] =
 	"the module's data is incomplete (PARTIAL): the job ran out of room "
 	"for its records, so these numbers cover only the records kept";
 
+/* The filters that made a module's selection, one per level from the top
+ * down: directory filters, the log's, the module's (or its imported rows).
+ * `file` is the filter file (relative to the mount), `text` its expression
+ * on one line; rows > 0 for an import. */
+struct level {
+	char *file, *text;
+	size_t rows;
+};
+#define MAX_LEVELS (MAX_DIR_FILTERS + 2)
+
+static char *one_line(const char *text)
+{
+	char *t = strdup(text);
+	for (char *p = t; p && *p; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	size_t n = t ? strlen(t) : 0;
+	while (n > 0 && t[n - 1] == ' ')
+		t[--n] = '\0';
+	return t;
+}
+
+/* "/a/b" + "filter" -> "a/b/filter", "/" + "filter" -> "filter" */
+static char *below_mount(const char *vpath, const char *name)
+{
+	return dfs_path_join(strcmp(vpath, "/") ? vpath + 1 : "", name);
+}
+
+static size_t filter_levels(dfs_view *v, const struct entry *e, int module,
+                            struct level *lv)
+{
+	char *dirs[MAX_DIR_FILTERS], *texts[MAX_DIR_FILTERS];
+	size_t nd = dfs_dir_filters_above(v, e->vpath, dirs, texts, MAX_DIR_FILTERS);
+	size_t n = 0;
+	for (size_t i = 0; i < nd; i++) {
+		lv[n].file = below_mount(dirs[i], "filter");
+		lv[n].text = one_line(texts[i]);
+		lv[n].rows = 0;
+		free(dirs[i]);
+		free(texts[i]);
+		if (lv[n].file && lv[n].text)
+			n++;
+	}
+	if (e->log_filter_text && *e->log_filter_text) {
+		lv[n].file = below_mount(e->vpath, "filter");
+		lv[n].text = one_line(e->log_filter_text);
+		lv[n].rows = 0;
+		if (lv[n].file && lv[n].text)
+			n++;
+	}
+	const struct module_state *ms = dfs_entry_mod_get(e, module);
+	char name[64];
+	if (ms && (ms->imported || (ms->filter_text && *ms->filter_text))) {
+		snprintf(name, sizeof(name), "%s/%s", dfs_module_slot_name(module),
+		         ms->imported ? "records.csv" : "filter");
+		lv[n].file = below_mount(e->vpath, name);
+		lv[n].text = one_line(ms->imported ? "" : ms->filter_text);
+		lv[n].rows = ms->imported ? ms->imported->recs.count : 0;
+		if (lv[n].file && lv[n].text)
+			n++;
+	}
+	return n;
+}
+
+static void levels_free(struct level *lv, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(lv[i].file);
+		free(lv[i].text);
+	}
+}
+
+/* "# filter 2026/filter: rank == 0" lines ("# filters: none" without) */
+static void render_filters(dfs_view *v, const struct entry *e, int module,
+                           dfs_buf *out)
+{
+	struct level lv[MAX_LEVELS];
+	size_t n = filter_levels(v, e, module, lv);
+	if (n == 0)
+		dfs_buf_adds(out, "# filters: none (every record)\n");
+	for (size_t i = 0; i < n; i++) {
+		if (lv[i].rows || !*lv[i].text)
+			dfs_buf_printf(out, "# imported %s: %zu rows\n", lv[i].file, lv[i].rows);
+		else
+			dfs_buf_printf(out, "# filter %s: %s\n", lv[i].file, lv[i].text);
+	}
+	levels_free(lv, n);
+}
+
 static void render_selection_note(const struct selection *s, bool partial,
                                   dfs_buf *out)
 {
@@ -250,6 +340,7 @@ static void render_log_derived(dfs_view *v, struct entry *e, struct loaded *l,
 		dfs_render_file_counts(&s->dm, out);
 		dfs_render_perf(&s->dm, out);
 		render_selection_note(s, lm->partial, out);
+		render_filters(v, e, id, out);
 		dfs_buf_addc(out, '\n');
 	}
 	if (posix && stdio) {
@@ -380,6 +471,7 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
 			dfs_render_file_counts(&s->dm, out);
 			dfs_render_perf(&s->dm, out);
 			render_selection_note(s, partial, out);
+			render_filters(v, e, n->module, out);
 			break;
 		case F_DERIVED_JSON:
 			render_json(s, partial, out);

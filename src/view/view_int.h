@@ -298,6 +298,10 @@ int dfs_dir_filter_check(const char *text, size_t len, dfs_error *err);
 int dfs_dir_filter_install(dfs_view *v, const char *vpath, const char *text,
                            size_t len, dfs_error *err);
 void dfs_dir_filter_set_error(dfs_view *v, const char *vpath, const char *msg);
+/* The directories above a log that have a filter, and their texts (each
+ * malloc'd), from the top down; returns the count (at most max). */
+size_t dfs_dir_filters_above(dfs_view *v, const char *log_vpath, char **dirs,
+                             char **texts, size_t max);
 /* Text of the filter / filter.error of a directory (malloc'd, "" if none). */
 char *dfs_dir_filter_text(dfs_view *v, const char *vpath, bool error);
 void dfs_dirs_free(dfs_view *v);

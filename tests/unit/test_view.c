@@ -325,6 +325,30 @@ static void test_partial_warning(void **state)
 	free(ok);
 }
 
+/* the derived files say which filters made the selection */
+static void test_filters_in_force(void **state)
+{
+	struct fixture *fx = *state;
+	if (!fx)
+		skip();
+	const char *dm = "/c/partial_data_stdio.darshan/STDIO/derived_metrics";
+	size_t len;
+	dfs_error err = {0};
+	char *none = slurp(fx->v, dm, &len);
+	assert_non_null(strstr(none, "# filters: none (every record)\n"));
+	assert_int_equal(write_text(fx->v, "/c/filter", "rank >= 0\n", &err), 0);
+	assert_int_equal(write_text(fx->v, "/c/partial_data_stdio.darshan/STDIO/filter",
+	                            "STDIO_WRITES > 0\nor rank == 0\n", &err), 0);
+	char *some = slurp(fx->v, dm, &len);
+	assert_non_null(strstr(some, "# filter c/filter: rank >= 0\n"
+	                             "# filter c/partial_data_stdio.darshan/STDIO/filter: "
+	                             "STDIO_WRITES > 0 or rank == 0\n"));
+	assert_int_equal(write_text(fx->v, "/c/filter", "", &err), 0);
+	assert_int_equal(write_text(fx->v, "/c/partial_data_stdio.darshan/STDIO/filter", "", &err), 0);
+	free(none);
+	free(some);
+}
+
 static void test_filter_write(void **state)
 {
 	struct fixture *fx = *state;
@@ -771,6 +795,7 @@ int main(void)
 		cmocka_unit_test(test_filters_across_modules),
 		cmocka_unit_test(test_total_csv),
 		cmocka_unit_test(test_partial_warning),
+		cmocka_unit_test(test_filters_in_force),
 		cmocka_unit_test(test_records_size_without_render),
 		cmocka_unit_test(test_concurrent_readers_and_writer),
 	};
