@@ -137,8 +137,8 @@ bool dfs_inode_is_writer(struct dfs_inodes *t, fuse_ino_t ino);
 void dfs_inode_mark(struct dfs_inodes *t, fuse_ino_t ino, int kind, pid_t pid);
 /* Does a mark of this kind hold for path and thread pid? */
 bool dfs_inode_marked(struct dfs_inodes *t, const char *path, int kind, pid_t pid);
-/* The mark has done its work (the writer's open came, the snapshot was
- * pinned). */
+/* The mark has done its work (the writer's open came); a pin mark
+ * stays its second, the kernel may look a name up twice before it opens. */
 void dfs_inode_unmark(struct dfs_inodes *t, const char *path, int kind, pid_t pid);
 /* Keep snapshot c (the caller's reference) for the opens of ino in the
  * next second; and a reference to it for such an open (NULL if none). */

@@ -21,7 +21,7 @@ static size_t hash_key(const char *path, uint64_t serial, bool writer)
 	return (size_t)(h ^ (h >> 31));
 }
 
-#define REDIRECT_NS 1000000000ULL   /* how long a writer's redirect lasts */
+#define REDIRECT_NS 1000000000ULL   /* how long a mark or a pin lasts */
 
 static uint64_t now_ns(void)
 {

@@ -204,7 +204,7 @@ static void reply_pinned(fuse_req_t req, struct dfs_fs *fs, const char *path,
 	dfs_content *c = dfs_view_open_file_as(fs->view, path, caller_of(req, path, &cl),
 	                                       &err);
 	if (!c) {
-		fuse_reply_err(req, errno_of(fs_of(req), &err));
+		fuse_reply_err(req, errno_of(fs, &err));
 		return;
 	}
 	st->size = dfs_content_size(c);
@@ -300,7 +300,7 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	                         fs->se && fs->prefill && !pin ? &pf : NULL, &err);
 	if (!x.replied) {
 		if (r)
-			fuse_reply_err(req, errno_of(fs_of(req), &err));
+			fuse_reply_err(req, errno_of(fs, &err));
 		else if (pin && !st.is_dir)
 			reply_pinned(req, fs, path, &st);
 		else
@@ -350,7 +350,7 @@ static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	if ((ino == FUSE_ROOT_ID || st.is_dir || pending) &&
 	    dfs_view_stat(fs->view, path, &st, &err)) {
 		free(path);
-		fuse_reply_err(req, errno_of(fs_of(req), &err));
+		fuse_reply_err(req, errno_of(fs, &err));
 		return;
 	}
 	free(path);
@@ -390,7 +390,7 @@ static void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		/* the readers' inode keeps its snapshot's size: the change
 		 * makes a new snapshot, which the next lookup finds */
 		if (ret)
-			e = errno_of(fs_of(req), &err);
+			e = errno_of(fs, &err);
 		else if (dfs_inode_is_writer(&fs->inodes, ino))
 			st.size = (uint64_t)attr->st_size;
 	}
@@ -550,7 +550,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	dfs_error err = {0};
 	int acc = fi->flags & O_ACCMODE, e = 0;
 	pid_t pid = fuse_req_ctx(req)->pid;
-	bool direct = false;
+	bool writer = dfs_inode_is_writer(&fs->inodes, ino), direct = false;
 	/* the kernel judged the mirrored mode bits; the source log's ACL is
 	 * judged here (a non-root caller's opens only) */
 	struct caller cl;
@@ -559,7 +559,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	if (!e && acc != O_RDONLY) {
 		if (!dfs_view_is_writable(fs->view, path)) {
 			e = EACCES;
-		} else if (!dfs_inode_is_writer(&fs->inodes, ino)) {
+		} else if (!writer) {
 			/* not on the readers' inode: the kernel looks up again
 			 * and finds the writer inode (see fs.h) */
 			dfs_inode_mark(&fs->inodes, ino, DFS_MARK_WRITER, pid);
@@ -568,21 +568,20 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 			dfs_inode_unmark(&fs->inodes, path, DFS_MARK_WRITER, pid);
 			if (!(h->write = dfs_view_open_write(fs->view, path,
 			                                     fi->flags & O_TRUNC, &err)))
-				e = errno_of(fs_of(req), &err);
+				e = errno_of(fs, &err);
 			else if (fi->flags & O_APPEND)
 				dfs_write_set_append(h->write);
 		}
 		fi->direct_io = 1;
 	}
 	if (!e && acc != O_WRONLY) {
-		bool writer = dfs_inode_is_writer(&fs->inodes, ino);
 		if (!writer)
 			h->content = dfs_inode_pinned(&fs->inodes, ino);
 		if (!h->content)
 			h->content = dfs_view_open_file_as(fs->view, path,
 			                                   caller_of(req, path, &cl), &err);
 		if (!h->content) {
-			e = errno_of(fs_of(req), &err);
+			e = errno_of(fs, &err);
 		} else if (writer) {
 			/* a reader that came upon a writer's inode: its size
 			 * moves with the writes, the page cache is not this

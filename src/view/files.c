@@ -175,9 +175,10 @@ static const char partial_warning[] =
 /* The filters that made a module's selection, one per level from the top
  * down: directory filters, the log's, the module's (or its imported rows).
  * `file` is the filter file (relative to the mount), `text` its expression
- * on one line; rows > 0 for an import. */
+ * on one line; an import has `rows` instead. */
 struct level {
 	char *file, *text;
+	bool imported;
 	size_t rows;
 };
 #define MAX_LEVELS (MAX_DIR_FILTERS + 2)
@@ -194,10 +195,23 @@ static char *one_line(const char *text)
 	return t;
 }
 
-/* "/a/b" + "filter" -> "a/b/filter", "/" + "filter" -> "filter" */
-static char *below_mount(const char *vpath, const char *name)
+/* Add the level of filter file `name` below vpath ("/a/b" + "filter" ->
+ * "a/b/filter", "/" + "filter" -> "filter"); text NULL for an import of
+ * `rows`.  A level that finds no memory is left out. */
+static void add_level(struct level *lv, size_t *n, const char *vpath,
+                      const char *name, const char *text, size_t rows)
 {
-	return dfs_path_join(strcmp(vpath, "/") ? vpath + 1 : "", name);
+	struct level *l = &lv[*n];
+	l->file = dfs_path_join(strcmp(vpath, "/") ? vpath + 1 : "", name);
+	l->text = one_line(text ? text : "");
+	l->imported = !text;
+	l->rows = rows;
+	if (l->file && l->text) {
+		(*n)++;
+	} else {
+		free(l->file);
+		free(l->text);
+	}
 }
 
 static size_t filter_levels(dfs_view *v, const struct entry *e, int module,
@@ -207,31 +221,21 @@ static size_t filter_levels(dfs_view *v, const struct entry *e, int module,
 	size_t nd = dfs_dir_filters_above(v, e->vpath, dirs, texts, MAX_DIR_FILTERS);
 	size_t n = 0;
 	for (size_t i = 0; i < nd; i++) {
-		lv[n].file = below_mount(dirs[i], "filter");
-		lv[n].text = one_line(texts[i]);
-		lv[n].rows = 0;
+		add_level(lv, &n, dirs[i], "filter", texts[i], 0);
 		free(dirs[i]);
 		free(texts[i]);
-		if (lv[n].file && lv[n].text)
-			n++;
 	}
-	if (e->log_filter_text && *e->log_filter_text) {
-		lv[n].file = below_mount(e->vpath, "filter");
-		lv[n].text = one_line(e->log_filter_text);
-		lv[n].rows = 0;
-		if (lv[n].file && lv[n].text)
-			n++;
-	}
+	if (e->log_filter_text && *e->log_filter_text)
+		add_level(lv, &n, e->vpath, "filter", e->log_filter_text, 0);
 	const struct module_state *ms = dfs_entry_mod_get(e, module);
 	char name[64];
 	if (ms && (ms->imported || (ms->filter_text && *ms->filter_text))) {
 		snprintf(name, sizeof(name), "%s/%s", dfs_module_slot_name(module),
 		         ms->imported ? "records.csv" : "filter");
-		lv[n].file = below_mount(e->vpath, name);
-		lv[n].text = one_line(ms->imported ? "" : ms->filter_text);
-		lv[n].rows = ms->imported ? ms->imported->recs.count : 0;
-		if (lv[n].file && lv[n].text)
-			n++;
+		if (ms->imported)
+			add_level(lv, &n, e->vpath, name, NULL, ms->imported->recs.count);
+		else
+			add_level(lv, &n, e->vpath, name, ms->filter_text, 0);
 	}
 	return n;
 }
@@ -253,7 +257,7 @@ static void render_filters(dfs_view *v, const struct entry *e, int module,
 	if (n == 0)
 		dfs_buf_adds(out, "# filters: none (every record)\n");
 	for (size_t i = 0; i < n; i++) {
-		if (lv[i].rows || !*lv[i].text)
+		if (lv[i].imported)
 			dfs_buf_printf(out, "# imported %s: %zu rows\n", lv[i].file, lv[i].rows);
 		else
 			dfs_buf_printf(out, "# filter %s: %s\n", lv[i].file, lv[i].text);

@@ -71,8 +71,6 @@ static bool is_log_name(const char *name)
 	return n > 8 && strcmp(name + n - 8, ".darshan") == 0;
 }
 
-/* A source entry shown in the view: a directory (not through a symlink,
- * so the tree has no cycles) or a regular file named *.darshan. */
 /* Does the link at path lead to a file below SOURCE? */
 static bool link_inside(const dfs_view *v, const char *path)
 {
@@ -83,6 +81,10 @@ static bool link_inside(const dfs_view *v, const char *path)
 	free(real);
 	return inside;
 }
+
+/* A source entry shown in the view: a directory (not through a symlink,
+ * so the tree has no cycles) or a regular file named *.darshan (or a
+ * link to one, inside SOURCE when the view says nofollow_outside). */
 
 int dfs_source_kind(const dfs_view *v, const char *path, const char *name,
                     struct stat *st)
@@ -376,10 +378,10 @@ int dfs_view_stat_as(dfs_view *v, const char *path, const dfs_caller *who,
 		later_mtime(st, &e->errors_seen);
 	/* a log replaced by another with the same mtime (a rename sets the
 	 * change time) lists other modules: its directories' times move */
-	if (ret == 0 && n.kind != N_FILE)
+	if (ret == 0 && n.kind != N_FILE) {
 		later_mtime(st, &n.st.st_ctim);
-	if (ret == 0 && n.kind != N_FILE)
 		settled_mtime(st);
+	}
 	if (ret == 0 && n.kind == N_FILE) {
 		later_mtime(st, &e->changed);
 		if (dfs_file_stat(v, e, &n, st, pf, err))
