@@ -35,6 +35,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "darshanfs/buf.h"
 #include "darshanfs/view.h"
 
 /* A directory's entries, as listed at its opendir (or, when the kernel
@@ -86,6 +87,7 @@ struct dfs_inodes {
 };
 
 struct handle;
+struct dfs_early_kept;
 
 struct dfs_fs {
 	dfs_view *view;
@@ -102,6 +104,10 @@ struct dfs_fs {
 	                          * cache as their logs decode (dfs_view_prefill) */
 	bool debug;              /* -d: errors' messages go to the debug output */
 	struct dfs_inodes inodes;
+	/* text stored early whose inode the kernel had not made (early.c) */
+	pthread_mutex_t early_lock;
+	struct dfs_early_kept *early;
+	size_t early_bytes, early_count;
 };
 
 extern const struct fuse_lowlevel_ops dfs_fuse_ops;
@@ -153,5 +159,25 @@ void dfs_inode_set_listing(struct dfs_inodes *t, fuse_ino_t ino,
 void dfs_dirlist_put(struct dfs_inodes *t, struct dfs_dirlist *dl);
 /* Drop n lookup references; the inode goes away at zero. */
 void dfs_inode_forget(struct dfs_inodes *t, fuse_ino_t ino, uint64_t n);
+
+/* The text of a lookup's file stored into the page cache as its log
+ * decodes (early.c): fs and ino set by the lookup, the rest zero. */
+struct dfs_early {
+	struct dfs_fs *fs;
+	fuse_ino_t ino;
+	bool stored;             /* some text is in the kernel's cache */
+	dfs_buf held;            /* refused before the kernel made the inode */
+	uint64_t held_off;
+};
+/* dfs_view_prefill's store: never waits; nonzero stops the storing. */
+int dfs_early_store(struct dfs_early *x, uint64_t off, const char *data, size_t len);
+/* The lookup is over: text still held is kept for the inode's first
+ * getattr or open (keep: its snapshot is the file's), or dropped. */
+void dfs_early_finish(struct dfs_early *x, bool keep);
+/* A request on inode ino came (the kernel has it): store its kept text. */
+void dfs_early_arrived(struct dfs_fs *fs, fuse_ino_t ino);
+/* The kernel forgot inode ino: drop its kept text. */
+void dfs_early_forget(struct dfs_fs *fs, fuse_ino_t ino);
+void dfs_early_free_all(struct dfs_fs *fs);
 
 #endif

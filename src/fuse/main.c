@@ -312,6 +312,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	pthread_mutex_init(&fs.handles_lock, NULL);
+	pthread_mutex_init(&fs.early_lock, NULL);
 
 	char *fsname = escape_commas(conf.source);
 	char *fsopt = malloc(strlen(fsname ? fsname : "") + 64);
@@ -372,6 +373,8 @@ out:
 	if (fs.inodes.size) {
 		dfs_fuse_close_handles(&fs);
 		pthread_mutex_destroy(&fs.handles_lock);
+		dfs_early_free_all(&fs);
+		pthread_mutex_destroy(&fs.early_lock);
 		dfs_inodes_free(&fs.inodes);
 	}
 	dfs_view_free(fs.view);

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
-#include <time.h>
 
 #include "darshanfs/hash.h"
 #include "fuse/fs.h"
@@ -223,22 +222,21 @@ static void reply_pinned(fuse_req_t req, struct dfs_fs *fs, const char *path,
 
 /* A lookup answered before its file's size is known: the kernel gets the
  * inode at once, with attributes it may not keep, and the file's text
- * while the log decodes; the size comes with the first getattr, which
- * waits for the decoding (see dfs_view_prefill). */
+ * while the log decodes (early.c); the size comes with the first getattr,
+ * which waits for the decoding (see dfs_view_prefill). */
 struct early {
 	fuse_req_t req;
-	struct dfs_fs *fs;
 	const char *path;
 	bool replied;
-	fuse_ino_t ino;           /* 0 when the reply did not go out */
 	uint64_t serial;
-	bool stored;              /* some text is in the kernel's cache */
+	struct dfs_early text;    /* text.ino 0 when the reply did not go out */
 };
 
 static int early_reply(void *ctx, const dfs_node_stat *st)
 {
 	struct early *x = ctx;
-	struct dfs_inode *n = dfs_inode_ref_pending(&x->fs->inodes, x->path, st,
+	struct dfs_fs *fs = x->text.fs;
+	struct dfs_inode *n = dfs_inode_ref_pending(&fs->inodes, x->path, st,
 	                                            fuse_req_ctx(x->req)->pid);
 	if (!n)
 		return 1;   /* known with its size (or no memory): the plain way */
@@ -246,36 +244,16 @@ static int early_reply(void *ctx, const dfs_node_stat *st)
 	/* (n may go with a forget as soon as the reply is out) */
 	fuse_ino_t ino = n->ino;
 	/* size 0 for now: neither the name nor the attributes may be kept */
-	if (send_entry(x->req, x->fs, n, st, 0, 0) != 0)
+	if (send_entry(x->req, fs, n, st, 0, 0) != 0)
 		return 1;
-	x->ino = ino;
+	x->text.ino = ino;
 	x->serial = st->serial;
 	return 0;
 }
 
 static int early_store(void *ctx, uint64_t off, const char *data, size_t len)
 {
-	struct early *x = ctx;
-	struct fuse_session *se = x->fs->se;
-	if (!data) {
-		if (x->stored)
-			fuse_lowlevel_notify_inval_inode(se, x->ino, 0, 0);
-		x->stored = false;
-		return 0;
-	}
-	struct fuse_bufvec bv = FUSE_BUFVEC_INIT(len);
-	bv.buf[0].mem = (void *)data;
-	int r = fuse_lowlevel_notify_store(se, x->ino, (off_t)off, &bv, 0);
-	/* the kernel makes the inode once the lookup's caller runs again,
-	 * which may take a while when the decoding keeps every core busy:
-	 * sleep (giving it the core) and try again, for up to 2 s */
-	for (int tries = 0; r == -ENOENT && !x->stored && tries < 2000; tries++) {
-		nanosleep(&(struct timespec){0, 1000000}, NULL);
-		r = fuse_lowlevel_notify_store(se, x->ino, (off_t)off, &bv, 0);
-	}
-	if (r == 0)
-		x->stored = true;
-	return r != 0;
+	return dfs_early_store(&((struct early *)ctx)->text, off, data, len);
 }
 
 static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
@@ -290,7 +268,7 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	}
 	dfs_node_stat st;
 	dfs_error err = {0};
-	struct early x = {.req = req, .fs = fs, .path = path};
+	struct early x = {.req = req, .path = path, .text = {.fs = fs}};
 	dfs_view_prefill pf = {early_reply, early_store, &x};
 	/* the lookup after an open found its file changed: it takes the
 	 * snapshot it tells of along (see fs.h) */
@@ -305,18 +283,20 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 			reply_pinned(req, fs, path, &st);
 		else
 			reply_entry(req, fs, path, &st);
-	} else if (x.ino) {
+	} else if (x.text.ino) {
 		bool same = r == 0 && st.serial == x.serial;
-		dfs_inode_settle(&fs->inodes, x.ino, same ? &st : NULL);
+		dfs_inode_settle(&fs->inodes, x.text.ino, same ? &st : NULL);
 		/* text of a snapshot nobody can open any more */
-		if (!same && x.stored)
-			fuse_lowlevel_notify_inval_inode(fs->se, x.ino, 0, 0);
+		if (!same && x.text.stored)
+			fuse_lowlevel_notify_inval_inode(fs->se, x.text.ino, 0, 0);
 	}
+	dfs_early_finish(&x.text, x.text.ino && r == 0 && st.serial == x.serial);
 	free(path);
 }
 
 static void op_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
 {
+	dfs_early_forget(fs_of(req), ino);
 	dfs_inode_forget(&fs_of(req)->inodes, ino, nlookup);
 	fuse_reply_none(req);
 }
@@ -324,14 +304,17 @@ static void op_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
 static void op_forget_multi(fuse_req_t req, size_t count,
                             struct fuse_forget_data *forgets)
 {
-	for (size_t i = 0; i < count; i++)
+	for (size_t i = 0; i < count; i++) {
+		dfs_early_forget(fs_of(req), forgets[i].ino);
 		dfs_inode_forget(&fs_of(req)->inodes, forgets[i].ino, forgets[i].nlookup);
+	}
 	fuse_reply_none(req);
 }
 
 static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct dfs_fs *fs = fs_of(req);
+	dfs_early_arrived(fs, ino);
 	dfs_node_stat st;
 	uint64_t serial;
 	bool pending;
@@ -538,6 +521,7 @@ static void op_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info 
 static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct dfs_fs *fs = fs_of(req);
+	dfs_early_arrived(fs, ino);
 	uint64_t serial;
 	char *path = dfs_inode_path(&fs->inodes, ino, &serial, NULL, NULL);
 	struct handle *h = calloc(1, sizeof(*h));
