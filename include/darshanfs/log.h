@@ -149,9 +149,6 @@ const dfs_records *dfs_log_records(const dfs_log *log, int id);
 /* Bytes of memory held by the decoded log (for cache budgets). */
 size_t dfs_log_memory(const dfs_log *log);
 
-/* Record id of a name: Jenkins' 64-bit lookup8 hash, seed 0. */
-uint64_t dfs_hash_name(const void *key, size_t len);
-
 /* Fill the place columns for a record of module `m` (file name, mount
  * point, fs type as darshan-parser prints them). */
 /* The log's tables as module callbacks see them (module.h) */
