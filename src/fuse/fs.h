@@ -101,6 +101,7 @@ struct dfs_fs {
 	bool prefill;            /* render big records.csv files into the page
 	                          * cache as their logs decode (dfs_view_prefill) */
 	bool debug;              /* -d: errors' messages go to the debug output */
+	bool per_user;           /* allow_other: each user has filters of their own */
 	struct dfs_inodes inodes;
 };
 

@@ -4,7 +4,8 @@
  *
  * A source log that changes on disk (another file, size, mtime or ctime:
  * see struct src_id) is decoded again on next access; its filters are
- * kept. */
+ * kept.  A log has an entry per state that reads it (view_int.h): the
+ * table is keyed by (source path, state). */
 #include <errno.h>
 #include <malloc.h>
 #include <stdlib.h>
@@ -16,9 +17,10 @@
 #include "darshanfs/hash.h"
 #include "view/view_int.h"
 
-static size_t hash_str(const char *s)
+static size_t hash_key(const char *s, uint64_t state)
 {
-	return (size_t)dfs_fnv1a(DFS_FNV1A_INIT, s, strlen(s));
+	uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT, s, strlen(s));
+	return (size_t)dfs_fnv1a(h, &state, sizeof(state));
 }
 
 static int grow_table(dfs_view *v)
@@ -31,7 +33,7 @@ static int grow_table(dfs_view *v)
 		struct entry *e = v->table[i];
 		while (e) {
 			struct entry *next = e->hnext;
-			size_t h = hash_str(e->src) & (size - 1);
+			size_t h = hash_key(e->src, e->state) & (size - 1);
 			e->hnext = t[h];
 			t[h] = e;
 			e = next;
@@ -56,7 +58,18 @@ static struct entry *entry_new(const struct node *n)
 		free(e);
 		return NULL;
 	}
+	e->state = n->state;
 	pthread_mutex_init(&e->lock, NULL);
+	return e;
+}
+
+/* view->lock held */
+static struct entry *entry_find(dfs_view *v, const char *src, uint64_t state)
+{
+	size_t h = hash_key(src, state) & (v->table_size - 1);
+	struct entry *e = v->table[h];
+	while (e && (e->state != state || strcmp(e->src, src) != 0))
+		e = e->hnext;
 	return e;
 }
 
@@ -68,10 +81,8 @@ struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err)
 		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
-	size_t h = hash_str(n->src) & (v->table_size - 1);
-	struct entry *e = v->table[h];
-	while (e && strcmp(e->src, n->src) != 0)
-		e = e->hnext;
+	size_t h = hash_key(n->src, n->state) & (v->table_size - 1);
+	struct entry *e = entry_find(v, n->src, n->state);
 	if (!e) {
 		e = entry_new(n);
 		if (!e) {
@@ -87,6 +98,51 @@ struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err)
 	pthread_mutex_unlock(&v->lock);
 	pthread_mutex_lock(&e->lock);
 	return e;
+}
+
+/* view->lock held */
+static bool has_state(const dfs_view *v, uid_t uid)
+{
+	for (size_t i = 0; i < v->nusers; i++)
+		if (v->users[i] == uid)
+			return true;
+	return false;
+}
+
+int dfs_node_state(dfs_view *v, struct node *n, const dfs_caller *who,
+                   bool writing, dfs_error *err)
+{
+	n->state = STATE_BASE;
+	if (!v->opt.per_user || !who || who->uid == v->opt.owner)
+		return 0;
+	uint64_t own = STATE_UID(who->uid);
+	pthread_mutex_lock(&v->lock);
+	if (writing && !has_state(v, who->uid)) {
+		if (v->nusers == v->users_cap) {
+			size_t cap = v->users_cap ? v->users_cap * 2 : 8;
+			uid_t *u = realloc(v->users, cap * sizeof(*u));
+			if (!u) {
+				pthread_mutex_unlock(&v->lock);
+				return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			}
+			v->users = u;
+			v->users_cap = cap;
+		}
+		v->users[v->nusers++] = who->uid;
+	}
+	if (writing)
+		n->state = own;
+	else if (!has_state(v, who->uid))
+		n->state = STATE_CLEAN;
+	else if (n->kind == N_SRCDIR || (n->kind == N_FILE && !n->log_vpath))
+		n->state = own;   /* a source directory's files */
+	else if ((n->src && entry_find(v, n->src, own)) ||
+	         dfs_dir_state_above(v, own, n->log_vpath ? n->log_vpath : "/"))
+		n->state = own;
+	else
+		n->state = STATE_CLEAN;
+	pthread_mutex_unlock(&v->lock);
+	return 0;
 }
 
 void dfs_entry_put(dfs_view *v, struct entry *e)
@@ -521,6 +577,7 @@ void dfs_view_free(dfs_view *v)
 		}
 	}
 	free(v->table);
+	free(v->users);
 	dfs_dirs_free(v);
 	dfs_jobs_cache_free(v);
 	pthread_mutex_destroy(&v->lock);
