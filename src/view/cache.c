@@ -376,6 +376,28 @@ static void evict(dfs_view *v, struct entry *keep, size_t room)
 	}
 }
 
+/* The decoded log of another state's entry of the same source, when it
+ * holds the version st describes: states share decoded logs (read only),
+ * each makes its own selections of it.  (view->lock held; e->loaded and
+ * loaded_id of an entry change only under it.)  Its bytes count in the
+ * cache of each entry that holds it: the budget errs on the safe side. */
+static const dfs_log *shared_log(dfs_view *v, const struct entry *e,
+                                 const struct stat *st)
+{
+	if (!v->opt.per_user)
+		return NULL;
+	for (size_t k = 0; k < v->nusers + 2; k++) {
+		uint64_t state = k == 0 ? STATE_BASE : k == 1 ? STATE_CLEAN
+		                                             : STATE_UID(v->users[k - 2]);
+		const struct entry *o = state == e->state ? NULL
+		                                          : entry_find(v, e->src, state);
+		if (o && o->loaded && o->loaded->log &&
+		    dfs_src_same(&o->loaded_id, st))
+			return dfs_log_ref(o->loaded->log);
+	}
+	return NULL;
+}
+
 struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
 {
 	return dfs_entry_load_prefill(v, e, -1, NULL, err);
@@ -391,12 +413,15 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 		return NULL;
 	}
 	if (e->loaded && !dfs_src_same(&e->loaded_id, &st)) {
+		/* (detached under view->lock: other states' entries look at it
+		 * there, see shared_log) */
 		pthread_mutex_lock(&v->lock);
-		v->cached_bytes -= e->loaded->bytes;
+		struct loaded *old = e->loaded;
+		v->cached_bytes -= old->bytes;
 		lru_unlink(v, e);
-		pthread_mutex_unlock(&v->lock);
-		loaded_free(e->loaded);
 		e->loaded = NULL;
+		pthread_mutex_unlock(&v->lock);
+		loaded_free(old);
 		dfs_entry_bump(v, e);
 	}
 	if (!e->loaded) {
@@ -410,15 +435,21 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 			return NULL;
 		}
 		dfs_error lerr = {0};
-		/* the records.csv row lengths are measured on the core that
-		 * waits while the log inflates */
 		struct dfs_row_lens rl;
 		dfs_log_observer obs;
-		dfs_row_lens_init(&rl, &obs, module, pf);
-		l->log = dfs_log_open_as(e->src, entry_label(v, e), 0, &obs, &lerr);
 		uint32_t *row_len[DFS_MOD_SLOTS] = {NULL};
-		size_t row_bytes = dfs_row_lens_take(&rl, l->log, row_len);
-		atomic_fetch_add(&v->decodes, 1);
+		size_t row_bytes = 0;
+		pthread_mutex_lock(&v->lock);
+		l->log = (dfs_log *)shared_log(v, e, &st);
+		pthread_mutex_unlock(&v->lock);
+		if (!l->log) {
+			/* the records.csv row lengths are measured on the core
+			 * that waits while the log inflates */
+			dfs_row_lens_init(&rl, &obs, module, pf);
+			l->log = dfs_log_open_as(e->src, entry_label(v, e), 0, &obs, &lerr);
+			row_bytes = dfs_row_lens_take(&rl, l->log, row_len);
+			atomic_fetch_add(&v->decodes, 1);
+		}
 		if (!l->log) {
 			l->status = lerr.code ? lerr.code : DFS_ERR_FORMAT;
 			l->error = strdup(lerr.msg);
@@ -443,10 +474,8 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 			clock_gettime(CLOCK_REALTIME, &e->errors_seen);
 		pthread_mutex_lock(&v->lock);
 		l->dir_gen = v->dir_gen;
-		pthread_mutex_unlock(&v->lock);
 		e->loaded = l;
 		dfs_src_id(&e->loaded_id, &st);
-		pthread_mutex_lock(&v->lock);
 		v->cached_bytes += l->bytes;
 		lru_front(v, e);
 		pthread_mutex_unlock(&v->lock);

@@ -674,8 +674,11 @@ static void test_per_user_filters(void **state)
 	assert_string_equal(fb, "# from filter: rank != 545454\n"
 	                        "# from c/partial_data_stdio.darshan/filter: "
 	                        "rank >= 0 and rank != 535353\n");
+	uint64_t decodes = dfs_view_decode_count(v);
 	char *ra = slurp_as(v, rec, &a);
 	assert_true(count_lines(ra) < count_lines(all));
+	/* the log decoded for the owner serves the user's selection too */
+	assert_int_equal(dfs_view_decode_count(v), decodes);
 	/* the owner and a user who wrote nothing: every record, no filter */
 	const dfs_caller *clean[] = {NULL, &c};
 	for (size_t i = 0; i < 2; i++) {
