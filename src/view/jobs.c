@@ -1,6 +1,7 @@
 /* jobs.c - jobs.csv: one row per (log, module with an accumulator) for
  * every log below a directory, plus a POSIX+STDIO row per log, with the
- * numbers that log's own derived_metrics shows for its current selection.
+ * numbers that log's own derived_metrics shows for its current selection
+ * and the filters that made it (the caller's: view_int.h, "Whose state").
  *
  * The source subtree is walked on each request; logs are summarized in
  * parallel on all cores, through the LRU cache (a tree of 100,000 logs
