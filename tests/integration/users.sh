@@ -4,6 +4,7 @@
 #  - each user writes filters of their own everywhere: the top directory,
 #    a sub-directory, a shared log's log-wide and module filters, an
 #    import into records.csv, the filter of a log only they may read;
+#    nobody writes a filter where they may not read;
 #  - no byte of a user's private logs (exe, file names, the error of a
 #    damaged one) nor of their filters reaches the other user or root
 #    through any file of the tree (every file each one may read is read);
@@ -160,6 +161,17 @@ elif step == "b1":
     for rel in ["filter", "shared/filter", f"{C}/filter", f"{C}/POSIX/filter"]:
         if read(rel):
             err(f"user b: {rel} reads {read(rel)!r} before they wrote anything")
+    # no filter where they may not read: user a's directory and log
+    for rel in ["a/filter", "shared/2026/a_own.darshan/POSIX/filter",
+                "shared/2026/a_own.darshan/filter"]:
+        try:
+            write(rel, "rank != 880009\n")
+            err(f"user b could write {rel}")
+        except PermissionError:
+            pass
+    for rel in ["filter", f"{C}/filter", f"{C}/POSIX/filter"]:
+        if os.stat(p(rel)).st_mode & 0o777 != 0o666:
+            err(f"{rel} is {oct(os.stat(p(rel)).st_mode)}, not writable by whoever reads it")
     for rel, text in B_FILTERS.items():
         write(rel, text + "\n")
     check_own(B_FILTERS, "b")
