@@ -619,9 +619,12 @@ static char *slurp_as(dfs_view *v, const char *path, const dfs_caller *who)
 	dfs_content *c = dfs_view_open_file_as(v, path, who, &err);
 	if (!c)
 		fail_msg("%s: %s", path, err.msg);
-	size_t size = dfs_content_size(c);
+	size_t size = dfs_content_size(c), off = 0;
 	char *buf = malloc(size + 1);
-	assert_int_equal(dfs_content_read(c, buf, size, 0, &err), (long)size);
+	long n;
+	while ((n = dfs_content_read(c, buf + off, size - off, off, &err)) > 0)
+		off += (size_t)n;
+	assert_int_equal(off, size);
 	buf[size] = '\0';
 	dfs_content_release(c);
 	return buf;
