@@ -103,6 +103,7 @@ struct dfs_fs {
 	bool prefill;            /* render big records.csv files into the page
 	                          * cache as their logs decode (dfs_view_prefill) */
 	bool debug;              /* -d: errors' messages go to the debug output */
+	bool per_user;           /* allow_other: each user has filters of their own */
 	struct dfs_inodes inodes;
 	/* text stored early whose inode the kernel had not made (early.c) */
 	pthread_mutex_t early_lock;

@@ -162,21 +162,25 @@ static void reply_entry(fuse_req_t req, struct dfs_fs *fs, const char *path,
 }
 
 /* The caller of a request, for the files that sum up many logs (jobs.csv
- * shows each user only the logs they may read): NULL for root and for
- * every other file (asking for the groups reads /proc). */
+ * shows each user only the logs they may read) and, on a shared mount,
+ * for every file (each user has filters of their own: the view reads
+ * and writes the caller's); NULL for root on a single-user mount and for
+ * every file there but jobs.csv (asking for the groups reads /proc). */
 struct caller {
 	dfs_caller who;
 	gid_t groups[64];
 };
 
-/* The caller with its groups; NULL for root */
+/* The caller with its groups; NULL for root on a single-user mount */
 static const dfs_caller *caller(fuse_req_t req, struct caller *c)
 {
 	const struct fuse_ctx *ctx = fuse_req_ctx(req);
-	if (ctx->uid == 0)
-		return NULL;
 	c->who.uid = ctx->uid;
 	c->who.gid = ctx->gid;
+	c->who.groups = NULL;
+	c->who.ngroups = 0;
+	if (ctx->uid == 0)
+		return fs_of(req)->per_user ? &c->who : NULL;
 	/* (beyond 64 groups the rest are not counted: fewer logs show) */
 	int n = fuse_req_getgroups(req, 64, c->groups);
 	c->who.groups = c->groups;
@@ -188,9 +192,17 @@ static const dfs_caller *caller_of(fuse_req_t req, const char *path,
                                    struct caller *c)
 {
 	const char *base = strrchr(path, '/');
-	if (!base || strcmp(base + 1, "jobs.csv") != 0)
+	if (base && strcmp(base + 1, "jobs.csv") == 0)
+		return caller(req, c);
+	if (!fs_of(req)->per_user)
 		return NULL;
-	return caller(req, c);
+	/* whose filters: the id is enough */
+	const struct fuse_ctx *ctx = fuse_req_ctx(req);
+	c->who.uid = ctx->uid;
+	c->who.gid = ctx->gid;
+	c->who.groups = NULL;
+	c->who.ngroups = 0;
+	return &c->who;
 }
 
 /* The entry of a file with the snapshot an open right now gets, kept for
@@ -329,9 +341,11 @@ static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 		pending = false;
 	}
 	dfs_error err = {0};
+	struct caller cl;
 	/* a pending file's size: waits while its log decodes */
 	if ((ino == FUSE_ROOT_ID || st.is_dir || pending) &&
-	    dfs_view_stat(fs->view, path, &st, &err)) {
+	    dfs_view_stat_as(fs->view, path, caller_of(req, path, &cl), &st, NULL,
+	                     &err)) {
 		free(path);
 		fuse_reply_err(req, errno_of(fs, &err));
 		return;
@@ -367,9 +381,12 @@ static void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		e = EPERM;
 	} else if (to_set & FUSE_SET_ATTR_SIZE) {
 		struct handle *h = fi && fi->fh ? (struct handle *)(uintptr_t)fi->fh : NULL;
+		struct caller cl;
+		uint64_t size = (uint64_t)attr->st_size;
 		int ret = h && h->write
-		                  ? dfs_write_truncate(h->write, (uint64_t)attr->st_size, &err)
-		                  : dfs_view_truncate(fs->view, path, (uint64_t)attr->st_size, &err);
+		                  ? dfs_write_truncate(h->write, size, &err)
+		                  : dfs_view_truncate_as(fs->view, path,
+		                                         caller_of(req, path, &cl), size, &err);
 		/* the readers' inode keeps its snapshot's size: the change
 		 * makes a new snapshot, which the next lookup finds */
 		if (ret)
@@ -550,8 +567,9 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 			e = ESTALE;
 		} else {
 			dfs_inode_unmark(&fs->inodes, path, DFS_MARK_WRITER, pid);
-			if (!(h->write = dfs_view_open_write(fs->view, path,
-			                                     fi->flags & O_TRUNC, &err)))
+			if (!(h->write = dfs_view_open_write_as(fs->view, path,
+			                                        caller_of(req, path, &cl),
+			                                        fi->flags & O_TRUNC, &err)))
 				e = errno_of(fs, &err);
 			else if (fi->flags & O_APPEND)
 				dfs_write_set_append(h->write);
