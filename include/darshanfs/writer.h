@@ -210,9 +210,10 @@ typedef struct dfs_export {
  * versions; header padding, partial flags and the job struct as stored.
  *
  * - The job region is copied, its metadata extended by x->metadata (the
- *   metadata keeps a terminating NUL within its 1024 bytes: a line that
- *   does not fit whole is cut to end in "...", and a line with no room at
- *   all is DFS_ERR_TOOBIG).
+ *   metadata keeps a terminating NUL within its 1024 bytes: when the lines
+ *   do not fit, the longest are cut to end in "...", as little as lets
+ *   every line in; when not even "key=..." of every line fits,
+ *   DFS_ERR_TOOBIG).
  * - A module not filtered is copied byte for byte.  A filtered one is
  *   written anew from the stored bytes of the records kept (the bytes as
  *   written, whatever their version and byte order); APMPI keeps its header

@@ -374,7 +374,8 @@ static void provenance_key(const struct entry *e, const struct level *l,
 {
 	const char *logdir = strcmp(e->vpath, "/") ? e->vpath + 1 : "";
 	size_t n = strlen(logdir);
-	const char *f = l->file, *rest = NULL;
+	/* (a file at the top of the mount is "/filter") */
+	const char *f = l->file + (l->file[0] == '/'), *rest = NULL;
 	if (n == 0)
 		rest = f;
 	else if (strncmp(f, logdir, n) == 0 && f[n] == '/')

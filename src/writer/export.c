@@ -204,7 +204,8 @@ static int copy_region(struct exporter *ex, dfs_region src, dfs_region *dst,
 
 /* ---- job region --------------------------------------------------------- */
 
-/* What a line needs at least: "key=...\n" (or the whole line if shorter). */
+/* What a line (len bytes, without its newline) needs at least: all of
+ * it, or "key=...\n" if that is shorter. */
 static size_t line_min(const char *line, size_t len)
 {
 	const char *eq = memchr(line, '=', len);
@@ -212,18 +213,51 @@ static size_t line_min(const char *line, size_t len)
 	return key + 4 < len + 1 ? key + 4 : len + 1;
 }
 
-/* Append the lines of `add` to the metadata text `text` (len bytes, room
- * for METADATA_SIZE - 1 and a NUL).  Every line gets a place: the room
- * the later lines need at least is kept for them, and a line longer than
- * what is left is cut to end in "...". */
-static int add_lines(char *text, size_t *len, const char *add, dfs_error *err)
+/* Bytes line i takes when no line may take more than `cap` (but each
+ * takes at least its minimum). */
+static size_t line_size(const char *line, size_t len, size_t cap)
 {
-	size_t reserve = 0;
+	if (len + 1 <= cap)
+		return len + 1;
+	size_t min = line_min(line, len);
+	return cap > min ? cap : min;
+}
+
+/* Bytes all the lines of `add` take under `cap`; *longest gets the
+ * longest line. */
+static size_t lines_size(const char *add, size_t cap, size_t *longest)
+{
+	size_t total = 0;
+	*longest = 0;
 	for (const char *p = add; *p;) {
 		size_t n = strcspn(p, "\n");
-		if (n)
-			reserve += line_min(p, n);
+		if (n) {
+			total += line_size(p, n, cap);
+			*longest = n + 1 > *longest ? n + 1 : *longest;
+		}
 		p += n + (p[n] == '\n');
+	}
+	return total;
+}
+
+/* Append the lines of `add` to the metadata text `text` (len bytes, room
+ * for METADATA_SIZE - 1 and a NUL).  When they do not fit, the longest
+ * lines are cut, to end in "...", to the largest length that lets every
+ * line in; when not even "key=..." of each fits, nothing is added. */
+static int add_lines(char *text, size_t *len, const char *add, dfs_error *err)
+{
+	size_t room = METADATA_SIZE - 1 - *len, longest;
+	if (lines_size(add, 0, &longest) > room)
+		return dfs_error_set(err, DFS_ERR_TOOBIG,
+		                     "the job's metadata (%d bytes) has no room for "
+		                     "the lines naming the filters", METADATA_SIZE);
+	size_t lo = 0, hi = longest;   /* lines_size(lo) fits */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo + 1) / 2, ignored;
+		if (lines_size(add, mid, &ignored) <= room)
+			lo = mid;
+		else
+			hi = mid - 1;
 	}
 	for (const char *p = add; *p;) {
 		size_t n = strcspn(p, "\n");
@@ -231,22 +265,15 @@ static int add_lines(char *text, size_t *len, const char *add, dfs_error *err)
 		p += n + (p[n] == '\n');
 		if (n == 0)
 			continue;
-		reserve -= line_min(line, n);
-		size_t room = METADATA_SIZE - 1 - *len;
-		room = room > reserve ? room - reserve : 0;
-		if (n + 1 <= room) {
+		size_t size = line_size(line, n, lo);
+		if (size == n + 1) {
 			memcpy(text + *len, line, n);
 			text[*len + n] = '\n';
-			*len += n + 1;
-		} else if (line_min(line, n) <= room) {
-			memcpy(text + *len, line, room - 4);
-			memcpy(text + *len + room - 4, "...\n", 4);
-			*len += room;
 		} else {
-			return dfs_error_set(err, DFS_ERR_TOOBIG,
-			                     "the job's metadata (%d bytes) has no room "
-			                     "left for '%.*s'", METADATA_SIZE, (int)n, line);
+			memcpy(text + *len, line, size - 4);
+			memcpy(text + *len + size - 4, "...\n", 4);
 		}
+		*len += size;
 	}
 	return 0;
 }
