@@ -219,9 +219,11 @@ typedef struct dfs_export {
  *   written, whatever their version and byte order); APMPI keeps its header
  *   record whenever it keeps another.  A filtered module that failed to
  *   decode is an error (its status, naming it): the log would silently
- *   lose its records.  Imported rows are written in the current layout,
- *   possible only when the log stores the module at its current version in
- *   host byte order (else DFS_ERR_UNSUPPORTED).
+ *   lose its records.  Imported rows have no stored bytes: they are
+ *   written at the module's current version (the header says so for that
+ *   module) in the log's byte order; refused (DFS_ERR_UNSUPPORTED) for a
+ *   variable-size module stored at an older version, and in a log of the
+ *   other byte order for a module with fields other than 8-byte numbers.
  * - Names: copied as they are when no module is filtered; otherwise the
  *   entries of the ids that only left-out records use are dropped (entries
  *   no decoded record uses stay: modules copied undecoded may use them).

@@ -53,6 +53,7 @@ struct exporter {
 	uint64_t region_off;
 	dfs_region names;
 	dfs_region mods[DFS_MOD_SLOTS];
+	uint32_t new_ver[DFS_MOD_SLOTS]; /* version written, 0: the stored one */
 	struct pick picks[DFS_MOD_SLOTS];
 };
 
@@ -546,50 +547,70 @@ static int write_stored(struct exporter *ex, int id, dfs_error *err)
 	return ret;
 }
 
-/* One imported row as stored at the current version, in host order:
- * the current layout, except that DXT stores "no thread id" as 0. */
-static const unsigned char *row_bytes(int id, const unsigned char *rec, size_t len,
-                                      dfs_buf *scratch)
+/* Is every field of the module's records an 8-byte number?  (Then a row
+ * is stored in the other byte order by reversing each 8-byte word.) */
+static bool words_only(const dfs_module *m)
 {
-	if (!dfs_writer_short_dxt_version(id) || len < DFS_DXT_FIXED)
+	if (!m->record_size || m->record_size % 8)
+		return false;
+	for (size_t f = 0; f < m->n_fields; f++)
+		if (m->fields[f].storage != DFS_S_I64 && m->fields[f].storage != DFS_S_U64 &&
+		    m->fields[f].storage != DFS_S_F64)
+			return false;
+	return true;
+}
+
+/* One imported row as stored at the current version in the log's byte
+ * order: the current layout (DXT stores "no thread id" as 0), each word
+ * reversed for a log in the other byte order. */
+static const unsigned char *row_bytes(int id, bool swap, const unsigned char *rec,
+                                      size_t len, dfs_buf *scratch)
+{
+	bool dxt = dfs_writer_short_dxt_version(id) && len >= DFS_DXT_FIXED;
+	if (!dxt && !swap)
 		return rec;
 	dfs_buf_reset(scratch);
 	dfs_buf_add(scratch, rec, len);
 	if (!dfs_buf_ok(scratch))
 		return NULL;
 	unsigned char *d = (unsigned char *)scratch->data;
-	for (size_t s = DFS_DXT_FIXED; s + DFS_DXT_SEG <= len; s += DFS_DXT_SEG)
+	for (size_t s = DFS_DXT_FIXED; dxt && s + DFS_DXT_SEG <= len; s += DFS_DXT_SEG)
 		if (dfs_load_u64(d + s + 32, false) == DFS_DXT_NO_THREAD)
 			dfs_store_u64(d + s + 32, 0);
+	for (size_t w = 0; swap && w + 8 <= len; w += 8)
+		dfs_store_u64(d + w, __builtin_bswap64(dfs_load_u64(d + w, false)));
 	return d;
 }
 
-/* A module whose rows were imported from a CSV. */
+/* A module whose rows were imported from a CSV: they have no stored bytes,
+ * so they are stored at the module's current version (which the header
+ * then gives for the module). */
 static int write_rows(struct exporter *ex, int id, dfs_error *err)
 {
 	const dfs_module *m = dfs_module_get(id);
 	const dfs_records *rows = ex->x->module[id].rows;
 	const struct pick *p = &ex->picks[id];
-	if (ex->h->mod_ver[id] != m->version || ex->h->swapped)
+	bool swap = ex->h->swapped;
+	if (swap ? !words_only(m) : !m->record_size && ex->h->mod_ver[id] != m->version)
 		return dfs_error_set(err, DFS_ERR_UNSUPPORTED,
-		                     "%s: imported rows can be written only into a log "
-		                     "that stores the module at version %u in this "
-		                     "machine's byte order (this one: version %u%s)",
-		                     m->name, m->version, ex->h->mod_ver[id],
-		                     ex->h->swapped ? ", other byte order" : "");
+		                     "%s: imported rows cannot be stored in this log "
+		                     "(%s records, version %u, %s byte order)", m->name,
+		                     m->record_size ? "fixed-size" : "variable-size",
+		                     ex->h->mod_ver[id], swap ? "the other" : "this machine's");
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	dfs_buf conv = DFS_BUF_INIT;
 	int ret = region_begin(ex, err);
 	for (size_t k = 0; k < p->count && ret == 0; k++) {
 		size_t i = p->index ? p->index[k] : k;
 		size_t len = dfs_record_size(rows, i);
-		const unsigned char *rec = row_bytes(id, dfs_record_get(rows, i, scratch),
+		const unsigned char *rec = row_bytes(id, swap, dfs_record_get(rows, i, scratch),
 		                                     len, &conv);
 		ret = rec ? region_add(ex, rec, len, err)
 		          : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
 	if (ret == 0)
 		ret = region_end(ex, &ex->mods[id], err);
+	ex->new_ver[id] = m->version;
 	dfs_buf_free(&conv);
 	return ret;
 }
@@ -621,10 +642,14 @@ static void write_header(struct exporter *ex)
 	put_file_u64(d + (old ? 24 : 32), ex->names.off, sw);
 	put_file_u64(d + (old ? 32 : 40), ex->names.len, sw);
 	int nslots = old ? 16 : DFS_MOD_SLOTS, maps = old ? 40 : 48;
+	int vers = old ? 296 : 1072;
 	for (int s = 0; s < nslots; s++) {
 		int id = slot_id(h, s);
 		put_file_u64(d + maps + 16 * s, ex->mods[id].off, sw);
 		put_file_u64(d + maps + 16 * s + 8, ex->mods[id].len, sw);
+		if (ex->new_ver[id])
+			dfs_store_u32(d + vers + 4 * s, sw ? __builtin_bswap32(ex->new_ver[id])
+			                                   : ex->new_ver[id]);
 	}
 }
 

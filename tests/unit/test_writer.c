@@ -30,8 +30,9 @@
  *   versions, reads back as those records decoded from the source, and
  *   loses exactly the names only left-out records used; the provenance
  *   metadata is cut to fit or refused; a damaged module is copied when
- *   unfiltered and refused (naming it) when filtered; imported rows; a log
- *   that changed since it was read. */
+ *   unfiltered and refused (naming it) when filtered; imported rows (at
+ *   the current version, also into old and big-endian logs); a log that
+ *   changed since it was read. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -1521,8 +1522,8 @@ static void test_export_damaged_and_imported(void **state)
 	dfs_log_free(log);
 	unlink(tmp);
 
-	/* imported rows: written where the log stores the module at its
-	 * current version in host order, refused elsewhere */
+	/* imported rows: stored at the current version in the log's byte
+	 * order, whatever version the log stores */
 	memset(x, 0, sizeof(*x));
 	shared_path("mpi-io-test-x86_64-3.5.0.darshan", path, sizeof(path));
 	log = dfs_log_open(path, 0, &err);
@@ -1538,14 +1539,32 @@ static void test_export_damaged_and_imported(void **state)
 	assert_true(same_records(posix, last, dfs_log_records(back, DFS_MOD_POSIX), 0));
 	dfs_log_free(back);
 	dfs_log_free(log);
-	shared_path("mpi-io-test-ppc64-3.1.8.darshan", path, sizeof(path));
-	log = dfs_log_open(path, 0, &err);
-	assert_non_null(log);
-	posix = dfs_log_records(log, DFS_MOD_POSIX);
-	x->module[DFS_MOD_POSIX] = (dfs_export_module){true, NULL, 0, posix};
-	assert_int_equal(dfs_log_export(log, path, x, &out, &err), -1);
-	assert_int_equal(err.code, DFS_ERR_UNSUPPORTED);
-	dfs_log_free(log);
+	static const char *const old_logs[] = {"mpi-io-test-ppc64-3.1.0.darshan",
+	                                       "mpi-io-test-x86_64-3.0.0.darshan"};
+	for (size_t k = 0; k < 2; k++) {
+		shared_path(old_logs[k], path, sizeof(path));
+		log = dfs_log_open(path, 0, &err);
+		assert_non_null(log);
+		const dfs_log_header *ho = dfs_log_get_header(log);
+		posix = dfs_log_records(log, DFS_MOD_POSIX);
+		assert_true(ho->mod_ver[DFS_MOD_POSIX] < 4 && posix->count > 0);
+		x->module[DFS_MOD_POSIX] = (dfs_export_module){true, NULL, 0, posix};
+		dfs_buf_reset(&out);
+		assert_int_equal(dfs_log_export(log, path, x, &out, &err), 0);
+		back = reopen(&out, old_logs[k]);
+		assert_non_null(back);
+		h = dfs_log_get_header(back);
+		assert_string_equal(h->version, ho->version);
+		assert_int_equal(h->swapped, ho->swapped);
+		assert_int_equal(h->mod_ver[DFS_MOD_POSIX], 4);
+		assert_int_equal(h->mod_ver[DFS_MOD_MPIIO], ho->mod_ver[DFS_MOD_MPIIO]);
+		const dfs_records *rb = dfs_log_records(back, DFS_MOD_POSIX);
+		assert_int_equal(rb->count, posix->count);
+		for (size_t i = 0; i < rb->count; i++)
+			assert_true(same_records(posix, i, rb, i));
+		dfs_log_free(back);
+		dfs_log_free(log);
+	}
 	free(x);
 	dfs_buf_free(&data);
 	dfs_buf_free(&out);
