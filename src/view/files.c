@@ -484,10 +484,19 @@ static void render_error(const struct entry *e, const struct loaded *l,
 		dfs_buf_printf(out, "%s\n", l->error ? l->error : "unreadable log");
 		return;
 	}
+	const dfs_log_header *h = dfs_log_get_header(l->log);
+	uint64_t size = dfs_log_file_size(l->log);
 	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
 		const dfs_log_module *lm = dfs_log_get_module(l->log, id);
+		dfs_region r = h->mods[id];
 		if (lm->present && lm->status != DFS_OK)
 			dfs_buf_printf(out, "%s\n", lm->error ? lm->error : "module unreadable");
+		/* a region never decoded (filtered.darshan would copy it) */
+		else if (lm->present && !lm->module && (r.len > size || r.off > size - r.len))
+			dfs_buf_printf(out, "%s module (id %d): region [%llu, +%llu) lies "
+			               "outside the file (%llu bytes)\n",
+			               dfs_module_slot_name(id), id, (unsigned long long)r.off,
+			               (unsigned long long)r.len, (unsigned long long)size);
 	}
 }
 

@@ -185,10 +185,16 @@ static int region_end(struct exporter *ex, dfs_region *r, dfs_error *err)
 	return 0;
 }
 
-/* Source region `src` copied byte for byte. */
-static int copy_region(struct exporter *ex, dfs_region src, dfs_region *dst,
-                       dfs_error *err)
+/* Source region `src` (of `what`) copied byte for byte. */
+static int copy_region(struct exporter *ex, const char *what, dfs_region src,
+                       dfs_region *dst, dfs_error *err)
 {
+	uint64_t size = dfs_log_file_size(ex->log);
+	if (src.len > size || src.off > size - src.len)
+		return dfs_error_set(err, DFS_ERR_FORMAT, "%s: region [%llu, +%llu) lies "
+		                     "outside the file (%llu bytes)", what,
+		                     (unsigned long long)src.off, (unsigned long long)src.len,
+		                     (unsigned long long)size);
 	dst->off = out_pos(ex);
 	dst->len = src.len;
 	for (uint64_t done = 0; done < src.len;) {
@@ -302,7 +308,7 @@ static int write_job(struct exporter *ex, dfs_error *err)
 	dfs_region job;
 	const char *add = ex->x->metadata;
 	if (!add || !*add)
-		return copy_region(ex, h->job, &job, err);
+		return copy_region(ex, "job data", h->job, &job, err);
 	dfs_buf b = DFS_BUF_INIT;
 	size_t meta_off = old_header(h) ? 40 : 56;
 	int ret = inflate_region(ex, h->job, &b, err);
@@ -441,7 +447,7 @@ static int write_names(struct exporter *ex, bool any_filtered, dfs_error *err)
 	if (h->names.len == 0)
 		return 0;
 	if (!any_filtered)
-		return copy_region(ex, h->names, &ex->names, err);
+		return copy_region(ex, "name table", h->names, &ex->names, err);
 	struct dfs_id_set kept = {0}, gone = {0};
 	dfs_buf table = DFS_BUF_INIT, keep = DFS_BUF_INIT;
 	int ret = name_sets(ex, &kept, &gone, err);
@@ -625,7 +631,7 @@ static int write_module(struct exporter *ex, int id, dfs_error *err)
 		return 0;
 	}
 	if (!is_filtered(ex, id))
-		return copy_region(ex, src, &ex->mods[id], err);
+		return copy_region(ex, dfs_module_slot_name(id), src, &ex->mods[id], err);
 	if (ex->x->module[id].rows)
 		return write_rows(ex, id, err);
 	return write_stored(ex, id, err);

@@ -22,7 +22,9 @@
           and in the filtered module's block the same description and
           warnings and exactly the original record lines the filter
           selects.
-        Each filtered copy is left in OUT/<index>.darshan.
+        Each filtered copy is left in OUT/<index>.darshan.  With
+        DFS_TEST_QUICK=1 (sanitizer builds) only every fourth log (and the
+        big-endian 3.1.8 one) is filtered.
 """
 import concurrent.futures
 import os
@@ -74,12 +76,12 @@ def first_record(lines, name):
     return len(lines)
 
 
-def check_unfiltered(mnt, src, cat, rel):
+def check_unfiltered(mnt, src, cat, rel, need_parser):
     data = open(os.path.join(mnt, rel, "filtered.darshan"), "rb").read()
     orig_bytes = open(os.path.join(src, rel), "rb").read()
-    orig = parser_lines(cat, os.path.join(src, rel))
     if data == orig_bytes:
-        return orig, True
+        return parser_lines(cat, os.path.join(src, rel)) if need_parser else None, True
+    orig = parser_lines(cat, os.path.join(src, rel))
     tmp = os.path.join(os.environ["EXPORT_TMP"], rel.replace("/", "_") + ".u")
     open(tmp, "wb").write(data)
     got = parser_lines(cat, tmp)
@@ -154,19 +156,28 @@ def check_filtered(mnt, cat, rel, orig, out_path):
 
 
 def one_log(args):
-    i, mnt, src, cat, out, rel = args
-    orig, same = check_unfiltered(mnt, src, cat, rel)
+    i, mnt, src, cat, out, rel, filtered = args
+    orig, same = check_unfiltered(mnt, src, cat, rel, filtered)
+    if not filtered:
+        return same, None
     res = check_filtered(mnt, cat, rel, orig, os.path.join(out, "%d.darshan" % i))
     return same, res
 
 
 def mount_checks(mnt, src, cat, out, rels):
     os.environ.setdefault("EXPORT_TMP", out)
-    jobs = [(i, mnt, src, cat, out, rel) for i, rel in enumerate(rels)]
+    # sanitizer builds (DFS_TEST_QUICK=1) filter every fourth log only, and
+    # the big-endian 3.1.8 log that export.sh copies
+    quick = os.environ.get("DFS_TEST_QUICK") == "1"
+    jobs = [(i, mnt, src, cat, out, rel,
+             not quick or i % 4 == 0 or rel.endswith("/mpi-io-test-ppc64-3.1.8.darshan") or
+             rel == "mpi-io-test-ppc64-3.1.8.darshan")
+            for i, rel in enumerate(rels)]
     same = filtered = removed = 0
     failures = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
         futures = {pool.submit(one_log, j): j[5] for j in jobs}
+        tried = sum(1 for j in jobs if j[6])
         for fut in concurrent.futures.as_completed(futures):
             try:
                 s, res = fut.result()
@@ -182,9 +193,9 @@ def mount_checks(mnt, src, cat, out, rels):
     if failures:
         return 1
     print("%d logs: unfiltered filtered.darshan reads as the original (%d byte for "
-          "byte); filtered on one module, %d logs read the same but for that "
-          "module's records (%d lost records to the filter)" %
-          (len(rels), same, filtered, removed))
+          "byte); filtered on one module, %d of %d logs tried read the same but "
+          "for that module's records (%d lost records to the filter)" %
+          (len(rels), same, filtered, tried, removed))
     return 0
 
 

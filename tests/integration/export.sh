@@ -23,7 +23,7 @@ python3 "$IT_DIR/export.py" damage "$LOGS/sample-dxt-simple.darshan" \
 dfs_mount "$SRC" "$MNT"
 
 start=$(now)
-out=$(EXPORT_TMP=$TMP t python3 "$IT_DIR/export.py" mount "$MNT" "$SRC" "$DFS_CAT" \
+out=$(EXPORT_TMP=$TMP T=400 t python3 "$IT_DIR/export.py" mount "$MNT" "$SRC" "$DFS_CAT" \
 	"$OUT" "${LOGREL[@]}") || { echo "$out" >&2; fail "filtered.darshan differs from its log (above)"; }
 say "ok: $out ($(elapsed "$start")s)"
 
