@@ -1,5 +1,7 @@
 /* writer.h - writing Darshan logs: format 3.41, host byte order (little-
- * endian on x86_64), one zlib or bzip2 stream per region.
+ * endian on x86_64), one zlib or bzip2 stream per region; and exports of
+ * a selection of a log in that log's own format (dfs_log_export, below:
+ * the filesystem's filtered.darshan).
  *
  * A dfs_log_writer is a destination (a file descriptor or a dfs_buf) plus
  * compression options.  It is driven either by one call that writes a whole

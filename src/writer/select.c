@@ -1,6 +1,7 @@
 /* select.c - writing whole logs: a description of every part
  * (dfs_log_write), or the selected records of an opened log
- * (dfs_log_write_selection, the filesystem's filtered.darshan).
+ * (dfs_log_write_selection: a selection rewritten as a 3.41 log; the
+ * filesystem's filtered.darshan keeps the source's format: export.c).
  *
  * Both drive the step-by-step writer of writer.c.  This file owns the
  * decisions about what a written log contains: the stored version of each

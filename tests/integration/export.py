@@ -36,20 +36,25 @@ BANNER = "# " + "*" * 55
 
 
 def parser_lines(cat, path):
-    out = subprocess.run([cat, "--parser", "all", path], capture_output=True,
-                         check=True).stdout
-    return out.decode("utf-8", "surrogateescape").split("\n")
+    """darshan-parser --all's output: stdout, then its stderr lines (the
+    warnings about modules it skips) marked "stderr: "."""
+    p = subprocess.run([cat, "--parser", "all", path], capture_output=True,
+                       check=True)
+    err = p.stderr.decode("utf-8", "surrogateescape").split("\n")
+    return (p.stdout.decode("utf-8", "surrogateescape").split("\n") +
+            ["stderr: " + l for l in err if l])
 
 
 def split_blocks(lines):
-    """Header part, then [(module name, lines)] per module block."""
+    """Header part (and the stderr lines), then [(module name, lines)] per
+    module block."""
     head, blocks, i = [], [], 0
     while i < len(lines):
         if (lines[i] == BANNER and i + 1 < len(lines) and
                 lines[i + 1].endswith(" module data")):
             name = lines[i + 1][2:-len(" module data")]
             blocks.append((name, []))
-        if blocks:
+        if blocks and not lines[i].startswith("stderr: "):
             blocks[-1][1].append(lines[i])
         else:
             head.append(lines[i])
