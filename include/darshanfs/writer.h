@@ -221,11 +221,13 @@ typedef struct dfs_export {
  *   written, whatever their version and byte order); APMPI keeps its header
  *   record whenever it keeps another.  A filtered module that failed to
  *   decode is an error (its status, naming it): the log would silently
- *   lose its records.  Imported rows have no stored bytes: they are
- *   written at the module's current version (the header says so for that
- *   module) in the log's byte order; refused (DFS_ERR_UNSUPPORTED) for a
- *   variable-size module stored at an older version, and in a log of the
- *   other byte order for a module with fields other than 8-byte numbers.
+ *   lose its records.  Rows given instead of the log's (imported from a
+ *   CSV) have no stored bytes: they are written at the module's current
+ *   version (the header says so for that module) in the log's byte order;
+ *   DXT rows without thread ids in a log of 32-byte segments keep them
+ *   (DXT_POSIX v1 / DXT_MPIIO v2).  Refused (DFS_ERR_UNSUPPORTED): other
+ *   variable-size modules stored at an older version or in the other byte
+ *   order, and DFS/DAOS (uuids) in the other byte order.
  * - Names: copied as they are when no module is filtered; otherwise the
  *   entries of the ids that only left-out records use are dropped (entries
  *   no decoded record uses stay: modules copied undecoded may use them).

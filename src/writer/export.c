@@ -566,38 +566,107 @@ static bool words_only(const dfs_module *m)
 	return true;
 }
 
-/* One imported row as stored at the current version in the log's byte
- * order: the current layout (DXT stores "no thread id" as 0), each word
- * reversed for a log in the other byte order. */
-static const unsigned char *row_bytes(int id, bool swap, const unsigned char *rec,
-                                      size_t len, dfs_buf *scratch)
+/* How rows without stored bytes (imported from a CSV) are stored. */
+enum row_form {
+	ROW_REFUSED,
+	ROW_WORDS,      /* fixed size, every word a number: reversed if swapped */
+	ROW_AS_IS,      /* the current layout, in host order */
+	ROW_DXT,        /* DXT, 40-byte segments (version current) */
+	ROW_DXT_SHORT,  /* DXT, 32-byte segments (the short version) */
+};
+
+/* Do all the segments of the DXT rows lack a thread id? */
+static bool dxt_rows_threadless(const dfs_records *rows, const struct pick *p)
 {
-	bool dxt = dfs_writer_short_dxt_version(id) && len >= DFS_DXT_FIXED;
-	if (!dxt && !swap)
-		return rec;
-	dfs_buf_reset(scratch);
-	dfs_buf_add(scratch, rec, len);
-	if (!dfs_buf_ok(scratch))
-		return NULL;
-	unsigned char *d = (unsigned char *)scratch->data;
-	for (size_t s = DFS_DXT_FIXED; dxt && s + DFS_DXT_SEG <= len; s += DFS_DXT_SEG)
-		if (dfs_load_u64(d + s + 32, false) == DFS_DXT_NO_THREAD)
-			dfs_store_u64(d + s + 32, 0);
-	for (size_t w = 0; swap && w + 8 <= len; w += 8)
-		dfs_store_u64(d + w, __builtin_bswap64(dfs_load_u64(d + w, false)));
-	return d;
+	for (size_t k = 0; k < p->count; k++) {
+		size_t i = p->index ? p->index[k] : k, len = dfs_record_size(rows, i);
+		const unsigned char *rec = dfs_record(rows, i);
+		for (size_t s = DFS_DXT_FIXED; s + DFS_DXT_SEG <= len; s += DFS_DXT_SEG)
+			if (dfs_load_u64(rec + s + 32, false) != DFS_DXT_NO_THREAD)
+				return false;
+	}
+	return true;
+}
+
+/* The form of the rows of module `id`, and the version it stores. */
+static enum row_form row_form(const struct exporter *ex, int id, uint32_t *version)
+{
+	const dfs_module *m = dfs_module_get(id);
+	const dfs_records *rows = ex->x->module[id].rows;
+	bool swap = ex->h->swapped;
+	uint32_t short_version = dfs_writer_short_dxt_version(id);
+	*version = m->version;
+	if (short_version) {
+		/* thread ids where the log has none: the short segments */
+		if (dxt_rows_threadless(rows, &ex->picks[id]) &&
+		    ex->h->mod_ver[id] <= short_version) {
+			*version = short_version;
+			return ROW_DXT_SHORT;
+		}
+		return ROW_DXT;
+	}
+	if (words_only(m))
+		return ROW_WORDS;
+	if (!swap && (m->record_size || ex->h->mod_ver[id] == m->version))
+		return ROW_AS_IS;
+	return ROW_REFUSED;
+}
+
+/* One DXT row in the log's byte order: the fixed part (hostname as
+ * text), segments of `seg` bytes; a thread id is never swapped (as
+ * readers expect) and "none" is stored as 0. */
+static void dxt_row(const unsigned char *rec, size_t len, size_t seg, bool swap,
+                    dfs_buf *out)
+{
+	size_t n = (len - DFS_DXT_FIXED) / DFS_DXT_SEG;
+	unsigned char *d = dfs_buf_add_zeros(out, DFS_DXT_FIXED + seg * n);
+	if (!d)
+		return;
+	memcpy(d, rec, DFS_DXT_FIXED);
+	static const size_t words[] = {0, 8, 16, 88, 96};
+	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++)
+		dfs_copy8(d + words[w], rec + words[w], swap);
+	for (size_t k = 0; k < n; k++) {
+		const unsigned char *s = rec + DFS_DXT_FIXED + DFS_DXT_SEG * k;
+		unsigned char *o = d + DFS_DXT_FIXED + seg * k;
+		for (int f = 0; f < 4; f++)
+			dfs_copy8(o + 8 * f, s + 8 * f, swap);
+		if (seg == DFS_DXT_SEG) {
+			uint64_t t = dfs_load_u64(s + 32, false);
+			dfs_store_u64(o + 32, t == DFS_DXT_NO_THREAD ? 0 : t);
+		}
+	}
+}
+
+/* One row as stored in `form`, into `out`. */
+static void row_bytes(enum row_form form, bool swap, const unsigned char *rec,
+                      size_t len, dfs_buf *out)
+{
+	dfs_buf_reset(out);
+	if (form == ROW_DXT || form == ROW_DXT_SHORT) {
+		if (len >= DFS_DXT_FIXED && (len - DFS_DXT_FIXED) % DFS_DXT_SEG == 0)
+			dxt_row(rec, len, form == ROW_DXT ? DFS_DXT_SEG : DFS_DXT_SEG_SHORT,
+			        swap, out);
+		return;
+	}
+	dfs_buf_add(out, rec, len);
+	for (size_t w = 0; form == ROW_WORDS && swap && w + 8 <= len; w += 8)
+		dfs_copy8(out->data + w, rec + w, true);
 }
 
 /* A module whose rows were imported from a CSV: they have no stored bytes,
- * so they are stored at the module's current version (which the header
- * then gives for the module). */
+ * so they are stored at the module's current version (the short DXT
+ * version for DXT rows without thread ids in a log without them), which
+ * the header then gives for the module. */
 static int write_rows(struct exporter *ex, int id, dfs_error *err)
 {
 	const dfs_module *m = dfs_module_get(id);
 	const dfs_records *rows = ex->x->module[id].rows;
 	const struct pick *p = &ex->picks[id];
 	bool swap = ex->h->swapped;
-	if (swap ? !words_only(m) : !m->record_size && ex->h->mod_ver[id] != m->version)
+	uint32_t version;
+	enum row_form form = row_form(ex, id, &version);
+	if (form == ROW_REFUSED)
 		return dfs_error_set(err, DFS_ERR_UNSUPPORTED,
 		                     "%s: imported rows cannot be stored in this log "
 		                     "(%s records, version %u, %s byte order)", m->name,
@@ -608,15 +677,15 @@ static int write_rows(struct exporter *ex, int id, dfs_error *err)
 	int ret = region_begin(ex, err);
 	for (size_t k = 0; k < p->count && ret == 0; k++) {
 		size_t i = p->index ? p->index[k] : k;
-		size_t len = dfs_record_size(rows, i);
-		const unsigned char *rec = row_bytes(id, swap, dfs_record_get(rows, i, scratch),
-		                                     len, &conv);
-		ret = rec ? region_add(ex, rec, len, err)
-		          : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		row_bytes(form, swap, dfs_record_get(rows, i, scratch),
+		          dfs_record_size(rows, i), &conv);
+		ret = dfs_buf_ok(&conv) ? region_add(ex, conv.data, conv.len, err)
+		                        : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
 	if (ret == 0)
 		ret = region_end(ex, &ex->mods[id], err);
-	ex->new_ver[id] = m->version;
+	if (version != ex->h->mod_ver[id])
+		ex->new_ver[id] = version;
 	dfs_buf_free(&conv);
 	return ret;
 }
