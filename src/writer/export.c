@@ -8,7 +8,9 @@
  * stored bytes of the records it keeps, which the module's decoder points
  * out (dfs_decode_in's `stored` hook): no record is converted between
  * versions or byte orders, so every reader sees the values, warnings and
- * quirks of the original.  The job region changes only in its metadata
+ * quirks of the original.  (A fixed-size module stored at the current
+ * version in host order is held by the log as stored: its records are
+ * written from memory.)  The job region changes only in its metadata
  * text (the filters that made the selection). */
 #include <errno.h>
 #include <fcntl.h>
@@ -501,28 +503,22 @@ static int find_spans(struct exporter *ex, int id, const dfs_buf *region,
 {
 	const dfs_module *m = dfs_module_get(id);
 	uint32_t ver = ex->h->mod_ver[id];
-	if (m->record_size && ver == m->version && !ex->h->swapped) {
-		/* stored as the reader holds them */
-		for (size_t i = 0; i < region->len / m->record_size; i++)
-			span_add(sp, i * m->record_size, m->record_size);
-	} else {
-		dfs_records tmp;
-		dfs_records_init(&tmp, m, ver);
-		dfs_decode_in in = {
-			.data = (const unsigned char *)region->data,
-			.len = region->len,
-			.version = ver,
-			.swap = ex->h->swapped,
-			.h5f_version = ex->h->mod_ver[DFS_MOD_H5F],
-			.stored = span_add,
-			.stored_ctx = sp,
-		};
-		int ret = m->decode(&in, &tmp, err);
-		dfs_records_free(&tmp);
-		if (ret) {
-			dfs_error_prefix(err, "%s module", m->name);
-			return -1;
-		}
+	dfs_records tmp;
+	dfs_records_init(&tmp, m, ver);
+	dfs_decode_in in = {
+		.data = (const unsigned char *)region->data,
+		.len = region->len,
+		.version = ver,
+		.swap = ex->h->swapped,
+		.h5f_version = ex->h->mod_ver[DFS_MOD_H5F],
+		.stored = span_add,
+		.stored_ctx = sp,
+	};
+	int ret = m->decode(&in, &tmp, err);
+	dfs_records_free(&tmp);
+	if (ret) {
+		dfs_error_prefix(err, "%s module", m->name);
+		return -1;
 	}
 	if (sp->nomem)
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
@@ -531,20 +527,37 @@ static int find_spans(struct exporter *ex, int id, const dfs_buf *region,
 	return 0;
 }
 
-/* A filtered module from the stored bytes of the records it keeps. */
+/* Are the records the log holds of module `id` its stored bytes?  (A
+ * fixed-size module stored at the current version in host order is read
+ * as it lies; packing loses nothing.) */
+static bool held_as_stored(const struct exporter *ex, int id)
+{
+	const dfs_module *m = dfs_module_get(id);
+	return m->record_size && ex->h->mod_ver[id] == m->version && !ex->h->swapped;
+}
+
+/* A filtered module from the stored bytes of the records it keeps: those
+ * the log holds, or else found again in the inflated region. */
 static int write_stored(struct exporter *ex, int id, dfs_error *err)
 {
 	const struct pick *p = &ex->picks[id];
+	const dfs_records *own = decoded(ex, id);
 	dfs_buf region = DFS_BUF_INIT;
 	struct spans sp = {0};
-	int ret = inflate_region(ex, ex->h->mods[id], &region, err);
-	if (ret == 0)
+	bool held = held_as_stored(ex, id);
+	int ret = held ? 0 : inflate_region(ex, ex->h->mods[id], &region, err);
+	if (ret == 0 && !held)
 		ret = find_spans(ex, id, &region, &sp, err);
 	if (ret == 0)
 		ret = region_begin(ex, err);
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	for (size_t k = 0; k < p->count && ret == 0; k++) {
 		size_t i = p->index ? p->index[k] : k;
-		ret = region_add(ex, region.data + sp.at[2 * i], sp.at[2 * i + 1], err);
+		if (held)
+			ret = region_add(ex, dfs_record_get(own, i, scratch),
+			                 own->module->record_size, err);
+		else
+			ret = region_add(ex, region.data + sp.at[2 * i], sp.at[2 * i + 1], err);
 	}
 	if (ret == 0)
 		ret = region_end(ex, &ex->mods[id], err);
