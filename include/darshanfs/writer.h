@@ -228,6 +228,8 @@ typedef struct dfs_export {
  *   (DXT_POSIX v1 / DXT_MPIIO v2).  Refused (DFS_ERR_UNSUPPORTED): other
  *   variable-size modules stored at an older version or in the other byte
  *   order, and DFS/DAOS (uuids) in the other byte order.
+ * - A filtered module left with no record is an empty stream (present,
+ *   no records); in an uncompressed log it has length 0 (absent).
  * - Names: copied as they are when no module is filtered; otherwise the
  *   entries of the ids that only left-out records use are dropped (entries
  *   no decoded record uses stay: modules copied undecoded may use them).
