@@ -531,22 +531,27 @@ static void provenance_line(const struct entry *e, const struct level *l,
 static void render_provenance(dfs_view *v, const struct entry *e,
                               const dfs_log *log, dfs_buf *out)
 {
-	struct level lv[MAX_LEVELS];
-	size_t n = filter_levels(v, e, -1, lv);
-	for (size_t i = 0; i < n; i++)
-		provenance_line(e, &lv[i], out);
-	levels_free(lv, n);
-	size_t shared = n;
+	struct level shared[MAX_LEVELS], lv[MAX_LEVELS];
+	size_t ns = filter_levels(v, e, -1, shared);
+	for (size_t i = 0; i < ns; i++)
+		provenance_line(e, &shared[i], out);
 	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
 		const dfs_log_module *lm = dfs_log_get_module(log, id);
 		if (!lm->present || !lm->module)
 			continue;
-		n = filter_levels(v, e, id, lv);
-		/* the levels past the shared ones are the module's own */
-		for (size_t i = shared; i < n; i++)
-			provenance_line(e, &lv[i], out);
+		size_t n = filter_levels(v, e, id, lv);
+		/* the module's own levels: its filter, or its import (which
+		 * stands for every level: then the shared ones are not its) */
+		for (size_t i = 0; i < n; i++) {
+			bool seen = false;
+			for (size_t k = 0; k < ns && !seen; k++)
+				seen = strcmp(lv[i].file, shared[k].file) == 0;
+			if (!seen)
+				provenance_line(e, &lv[i], out);
+		}
 		levels_free(lv, n);
 	}
+	levels_free(shared, ns);
 }
 
 /* filtered.darshan: the log in its own format minus the records the
