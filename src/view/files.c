@@ -265,6 +265,21 @@ static void render_filters(dfs_view *v, const struct entry *e, int module,
 	levels_free(lv, n);
 }
 
+void dfs_filters_line(dfs_view *v, const struct entry *e, int module, dfs_buf *out)
+{
+	struct level lv[MAX_LEVELS];
+	size_t n = filter_levels(v, e, module, lv);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			dfs_buf_adds(out, "; ");
+		if (lv[i].imported)
+			dfs_buf_printf(out, "%s: %zu imported rows", lv[i].file, lv[i].rows);
+		else
+			dfs_buf_printf(out, "%s: %s", lv[i].file, lv[i].text);
+	}
+	levels_free(lv, n);
+}
+
 static void render_selection_note(const struct selection *s, bool partial,
                                   dfs_buf *out)
 {
@@ -507,7 +522,13 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
 		break;
 	case F_FILTERED:
 		return render_filtered(v, e, l, out, err);
+	case F_SUMMARY:
+	case F_INSIGHTS:
+	case F_INSIGHTS_CSV:
+		return dfs_render_summary(v, e, l, n->file, out, err);
 	default:
+		if (dfs_plot_of_file(n->file) >= 0)
+			return dfs_render_summary(v, e, l, n->file, out, err);
 		return dfs_error_set(err, DFS_ERR_NOENT, "no such file");
 	}
 	return 0;

@@ -24,9 +24,10 @@
 #include "darshanfs/buf.h"
 #include "darshanfs/filter.h"
 #include "darshanfs/log.h"
+#include "darshanfs/summary.h"
 #include "darshanfs/view.h"
 
-enum node_kind { N_SRCDIR, N_LOGDIR, N_MODDIR, N_FILE };
+enum node_kind { N_SRCDIR, N_LOGDIR, N_MODDIR, N_FILE, N_SUMDIR };
 
 /* Every generated or writable file of the tree. */
 enum file_kind {
@@ -38,10 +39,14 @@ enum file_kind {
 	/* in a module directory */
 	F_RECORDS, F_FILTER, F_FILTER_ERROR, F_DERIVED, F_DERIVED_JSON, F_TOTAL,
 	F_TOTAL_CSV, F_PARTIAL,
+	/* in a log directory: the job at a glance (summary.c) */
+	F_SUMMARY, F_INSIGHTS, F_INSIGHTS_CSV,
+	/* in LOG/summary/: one per plot of darshanfs/summary.h */
+	F_PLOT_FIRST, F_PLOT_LAST = F_PLOT_FIRST + 12,
 	F_KINDS
 };
 
-enum file_level { LEVEL_DIR, LEVEL_LOG, LEVEL_MODULE };
+enum file_level { LEVEL_DIR, LEVEL_LOG, LEVEL_MODULE, LEVEL_SUMMARY };
 
 struct file_def {
 	const char *name;
@@ -197,6 +202,9 @@ struct dfs_view {
 	uint64_t dir_gen;             /* bumped by every directory filter change */
 	uint64_t change_gen;          /* bumped by every accepted write anywhere */
 	struct jobs_cache *jobs;      /* recently rendered jobs.csv files */
+	/* thresholds of the insights (-o insights=FILE), else the defaults */
+	bool thresholds_set;
+	dfs_insight_thresholds thresholds;
 };
 
 /* The filter of one source directory. */
@@ -407,6 +415,16 @@ int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
 dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
                                   const dfs_caller *who,
                                   dfs_error *err);
+
+/* files.c: the filters in force for a module, on one line ("2026/filter:
+ * rank == 0; x.darshan/POSIX/filter: ...", nothing without). */
+void dfs_filters_line(dfs_view *v, const struct entry *e, int module, dfs_buf *out);
+
+/* summary.c: the plot a file kind shows (-1: none); summary.html,
+ * insights.txt, insights.csv or a plot of a loaded log (entry locked). */
+int dfs_plot_of_file(enum file_kind k);
+int dfs_render_summary(dfs_view *v, struct entry *e, struct loaded *l,
+                       enum file_kind k, dfs_buf *out, dfs_error *err);
 
 /* ---- helpers ------------------------------------------------------------------ */
 

@@ -1,0 +1,81 @@
+/* summary.c - summary.html, summary/<plot>.svg, insights.txt and
+ * insights.csv of a log: the selections of the log's modules handed to
+ * the summary renderer (src/summary), which knows nothing of the tree. */
+#include <string.h>
+
+#include "darshanfs/summary.h"
+#include "view/view_int.h"
+
+/* The plot a file kind shows, -1 when it is no plot. */
+int dfs_plot_of_file(enum file_kind k)
+{
+	return k >= F_PLOT_FIRST && k < F_PLOT_FIRST + DFS_PLOTS ? (int)(k - F_PLOT_FIRST) : -1;
+}
+
+static void add_filters(dfs_view *v, struct entry *e, int id, dfs_buf *all)
+{
+	dfs_buf one = DFS_BUF_INIT;
+	dfs_filters_line(v, e, id, &one);
+	dfs_buf_addc(&one, '\0');
+	dfs_buf_addc(all, '\0');
+	all->len--;
+	if (one.len > 1 && dfs_buf_ok(&one) && dfs_buf_ok(all) && !strstr(all->data, one.data)) {
+		one.len--;
+		if (all->len)
+			dfs_buf_adds(all, "; ");
+		dfs_buf_add(all, one.data, one.len);
+	}
+	dfs_buf_free(&one);
+}
+
+int dfs_render_summary(dfs_view *v, struct entry *e, struct loaded *l,
+                       enum file_kind k, dfs_buf *out, dfs_error *err)
+{
+	dfs_summary_input in;
+	memset(&in, 0, sizeof(in));
+	in.log = l->log;
+	/* the log's name: its directory's, or its file's on a one-log mount */
+	const char *slash = strrchr(e->vpath, '/');
+	if (!slash || !slash[1])
+		slash = strrchr(e->src, '/');
+	in.title = slash ? slash + 1 : e->src;
+	in.thresholds = v->thresholds_set ? &v->thresholds : NULL;
+	dfs_buf filters = DFS_BUF_INIT;
+	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+		const dfs_log_module *lm = dfs_log_get_module(l->log, id);
+		dfs_summary_module *sm = &in.mod[id];
+		if (!lm->present)
+			continue;
+		sm->partial = lm->partial;
+		if (!lm->module || lm->status != DFS_OK) {
+			sm->error = lm->error ? lm->error : "unreadable";
+			continue;
+		}
+		struct selection *s = dfs_selection_metrics(v, e, l, id);
+		if (s->status != DFS_OK) {
+			sm->error = s->error ? s->error : "unavailable";
+			continue;
+		}
+		sm->records = s->records;
+		sm->index = s->index;
+		sm->count = s->count;
+		sm->total = s->total;
+		sm->dm = s->accumulated ? &s->dm : NULL;
+		if (id < DFS_MOD_KNOWN)
+			add_filters(v, e, id, &filters);
+	}
+	dfs_buf_addc(&filters, '\0');
+	in.filters = filters.data;
+	int ret;
+	int plot = dfs_plot_of_file(k);
+	if (plot >= 0)
+		ret = dfs_summary_svg(&in, plot, out, err);
+	else if (k == F_SUMMARY)
+		ret = dfs_summary_html(&in, out, err);
+	else if (k == F_INSIGHTS)
+		ret = dfs_insights_text(&in, out, err);
+	else
+		ret = dfs_insights_csv(&in, NULL, true, out, err);
+	dfs_buf_free(&filters);
+	return ret;
+}
