@@ -55,6 +55,9 @@ void dfs_insight_thresholds_default(dfs_insight_thresholds *t);
  * err naming the line. */
 int dfs_insight_thresholds_parse(dfs_insight_thresholds *t, const char *text,
                                  dfs_error *err);
+/* The same from a file (at most 64 KiB); err names the file. */
+int dfs_insight_thresholds_load(dfs_insight_thresholds *t, const char *path,
+                                dfs_error *err);
 
 typedef struct dfs_summary_input {
 	const dfs_log *log;

@@ -23,6 +23,7 @@
 #include <sys/types.h>
 
 #include "darshanfs/error.h"
+#include "darshanfs/summary.h"
 
 typedef struct dfs_view dfs_view;
 
@@ -30,6 +31,8 @@ typedef struct dfs_view_options {
 	size_t cache_size;          /* bytes of decoded logs to keep (0: default) */
 	size_t import_limit;        /* largest records.csv write (0: default) */
 	bool nofollow_outside;      /* hide symbolic links to logs outside SOURCE */
+	/* thresholds of the insights (copied; NULL: the defaults) */
+	const dfs_insight_thresholds *thresholds;
 } dfs_view_options;
 
 #define DFS_VIEW_DEFAULT_CACHE ((size_t)1 << 30)

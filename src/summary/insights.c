@@ -120,6 +120,32 @@ int dfs_insight_thresholds_parse(dfs_insight_thresholds *t, const char *text,
 	return 0;
 }
 
+int dfs_insight_thresholds_load(dfs_insight_thresholds *t, const char *path,
+                                dfs_error *err)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return dfs_error_set(err, DFS_ERR_IO, "%s: %s", path, strerror(errno));
+	char *text = malloc(65537);
+	size_t n = text ? fread(text, 1, 65537, f) : 0;
+	bool bad = ferror(f);
+	fclose(f);
+	if (!text)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	if (bad || n > 65536 || memchr(text, '\0', n)) {
+		free(text);
+		return dfs_error_set(err, DFS_ERR_INVAL, "%s: %s", path,
+		                     bad ? "unreadable" : "not a thresholds file");
+	}
+	text[n] = '\0';
+	dfs_error e = {0};
+	int ret = dfs_insight_thresholds_parse(t, text, &e);
+	free(text);
+	if (ret)
+		return dfs_error_set(err, e.code, "%s: %s", path, e.msg);
+	return 0;
+}
+
 /* ---- findings ----------------------------------------------------------------- */
 
 struct findings {
