@@ -740,7 +740,7 @@ int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
 dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
                                   const dfs_caller *who, dfs_error *err)
 {
-	if (n->file == F_JOBS)
+	if (n->file == F_JOBS || n->file == F_DIR_INSIGHTS)
 		return dfs_jobs_content(v, n, who, err);
 	char *text = dfs_dir_filter_text(v, n->dir_vpath, n->file == F_DIR_FILTER_ERROR);
 	if (!text) {

@@ -3,6 +3,7 @@
  * the summary renderer (src/summary), which knows nothing of the tree. */
 #include <string.h>
 
+#include "darshanfs/csv.h"
 #include "darshanfs/summary.h"
 #include "view/view_int.h"
 
@@ -28,22 +29,22 @@ static void add_filters(dfs_view *v, struct entry *e, int id, dfs_buf *all)
 	dfs_buf_free(&one);
 }
 
-int dfs_render_summary(dfs_view *v, struct entry *e, struct loaded *l,
-                       enum file_kind k, dfs_buf *out, dfs_error *err)
+/* The input of the renderer: the selections of every module of the log;
+ * `filters` receives the text that in->filters points to. */
+static void build_input(dfs_view *v, struct entry *e, struct loaded *l,
+                        dfs_summary_input *in, dfs_buf *filters)
 {
-	dfs_summary_input in;
-	memset(&in, 0, sizeof(in));
-	in.log = l->log;
+	memset(in, 0, sizeof(*in));
+	in->log = l->log;
 	/* the log's name: its directory's, or its file's on a one-log mount */
 	const char *slash = strrchr(e->vpath, '/');
 	if (!slash || !slash[1])
 		slash = strrchr(e->src, '/');
-	in.title = slash ? slash + 1 : e->src;
-	in.thresholds = v->thresholds_set ? &v->thresholds : NULL;
-	dfs_buf filters = DFS_BUF_INIT;
+	in->title = slash ? slash + 1 : e->src;
+	in->thresholds = v->thresholds_set ? &v->thresholds : NULL;
 	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
 		const dfs_log_module *lm = dfs_log_get_module(l->log, id);
-		dfs_summary_module *sm = &in.mod[id];
+		dfs_summary_module *sm = &in->mod[id];
 		if (!lm->present)
 			continue;
 		sm->partial = lm->partial;
@@ -62,10 +63,18 @@ int dfs_render_summary(dfs_view *v, struct entry *e, struct loaded *l,
 		sm->total = s->total;
 		sm->dm = s->accumulated ? &s->dm : NULL;
 		if (id < DFS_MOD_KNOWN)
-			add_filters(v, e, id, &filters);
+			add_filters(v, e, id, filters);
 	}
-	dfs_buf_addc(&filters, '\0');
-	in.filters = filters.data;
+	dfs_buf_addc(filters, '\0');
+	in->filters = dfs_buf_ok(filters) ? filters->data : "";
+}
+
+int dfs_render_summary(dfs_view *v, struct entry *e, struct loaded *l,
+                       enum file_kind k, dfs_buf *out, dfs_error *err)
+{
+	dfs_summary_input in;
+	dfs_buf filters = DFS_BUF_INIT;
+	build_input(v, e, l, &in, &filters);
 	int ret;
 	int plot = dfs_plot_of_file(k);
 	if (plot >= 0)
@@ -78,4 +87,24 @@ int dfs_render_summary(dfs_view *v, struct entry *e, struct loaded *l,
 		ret = dfs_insights_csv(&in, NULL, true, out, err);
 	dfs_buf_free(&filters);
 	return ret;
+}
+
+void dfs_insight_rows(dfs_view *v, struct entry *e, const char *rel, dfs_buf *out)
+{
+	dfs_error err = {0};
+	struct loaded *l = dfs_entry_load(v, e, &err);
+	if (l) {
+		dfs_summary_input in;
+		dfs_buf filters = DFS_BUF_INIT;
+		build_input(v, e, l, &in, &filters);
+		int ret = dfs_insights_csv(&in, rel, false, out, &err);
+		dfs_buf_free(&filters);
+		if (ret == 0)
+			return;
+	}
+	dfs_csv_field(out, rel, strlen(rel));
+	dfs_buf_adds(out, ",D_UNREADABLE,WARN,,");
+	const char *msg = err.msg[0] ? err.msg : "unreadable log";
+	dfs_csv_field(out, msg, strlen(msg));
+	dfs_buf_adds(out, ",,,,\n");
 }

@@ -32,7 +32,7 @@ enum node_kind { N_SRCDIR, N_LOGDIR, N_MODDIR, N_FILE, N_SUMDIR };
 /* Every generated or writable file of the tree. */
 enum file_kind {
 	/* in a source directory */
-	F_JOBS, F_DIR_FILTER, F_DIR_FILTER_ERROR,
+	F_JOBS, F_DIR_FILTER, F_DIR_FILTER_ERROR, F_DIR_INSIGHTS,
 	/* in a log directory */
 	F_HEADER, F_MOUNTS, F_NAMES, F_LOG_FILTER, F_LOG_FILTER_ERROR,
 	F_LOG_DERIVED, F_FILTERED, F_ERROR,
@@ -425,6 +425,10 @@ void dfs_filters_line(dfs_view *v, const struct entry *e, int module, dfs_buf *o
 int dfs_plot_of_file(enum file_kind k);
 int dfs_render_summary(dfs_view *v, struct entry *e, struct loaded *l,
                        enum file_kind k, dfs_buf *out, dfs_error *err);
+/* The rows of a log's insights.csv, each line led by `rel` (CSV-quoted)
+ * and a comma: the log's rows of its directories' insights.csv (entry
+ * locked; a log that cannot be read gets a row that says why). */
+void dfs_insight_rows(dfs_view *v, struct entry *e, const char *rel, dfs_buf *out);
 
 /* ---- helpers ------------------------------------------------------------------ */
 

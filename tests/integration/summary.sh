@@ -123,5 +123,40 @@ t sqlite3 :memory: ".import --csv '$dxt/insights.csv' i" \
 	fail "dxt.darshan: no P_SMALL_READS finding"
 say "insights.csv read by sqlite3"
 
+# 5. every directory's insights.csv: the rows of every log below, with its path
+for rel in "${LOGREL[@]}"; do
+	own=$(($(wc -l <"$MNT/$rel/insights.csv") - 1))
+	got=$(t sqlite3 :memory: ".import --csv '$MNT/insights.csv' i" \
+		"select count(*) from i where log = '$rel'") || fail "sqlite3 insights.csv"
+	[ "$own" = "$got" ] || fail "$rel: $own rows of its own, $got in the root's insights.csv"
+	dir=${rel%/*}
+	if [ "$dir" != "$rel" ]; then
+		got=$(t sqlite3 :memory: ".import --csv '$MNT/$dir/insights.csv' i" \
+			"select count(*) from i where log = '${rel##*/}'")
+		[ "$own" = "$got" ] || fail "$rel: $own rows, $got in $dir/insights.csv"
+	fi
+done
+# the example of the README: which logs read in small requests?
+t sqlite3 :memory: ".import --csv '$MNT/insights.csv' i" \
+	"select log from i where code = 'P_SMALL_READS'" | grep -q 'dxt.darshan$' ||
+	fail "the root's insights.csv lacks dxt.darshan's small reads"
+say "directory insights.csv"
 dfs_umount "$MNT"
+
+# 6. -o insights=FILE moves the thresholds; a bad file is a bad option
+printf '# no alarm for small requests\nsmall_requests_absolute = 1e12\n' >"$TMP/thr"
+MNT2=$TMP/mnt2
+dfs_mount "$SRC" "$MNT2" -o insights="$TMP/thr"
+grep -q P_SMALL_READS "$MNT2/${LOGREL[0]}/insights.csv" &&
+	fail "-o insights=FILE did not raise small_requests_absolute"
+grep -q P_MISALIGNED_FILE "$MNT2/${LOGREL[0]}/insights.csv" ||
+	fail "-o insights=FILE lost another finding"
+dfs_umount "$MNT2"
+printf 'small_requests = lots\n' >"$TMP/bad"
+mkdir -p "$TMP/mnt3"
+t "$DARSHANFS" -f -o insights="$TMP/bad" "$SRC" "$TMP/mnt3" 2>"$TMP/bad.err"
+st=$?
+[ $st = 1 ] || fail "a bad insights file: exit $st, not 1"
+grep -q 'line 1' "$TMP/bad.err" || fail "the error does not name the line: $(cat "$TMP/bad.err")"
+say "-o insights=FILE"
 say "PASS"
