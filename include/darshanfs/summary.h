@@ -95,4 +95,10 @@ int dfs_insights_text(const dfs_summary_input *in, dfs_buf *out, dfs_error *err)
 int dfs_insights_csv(const dfs_summary_input *in, const char *log, bool header,
                      dfs_buf *out, dfs_error *err);
 
+/* summary.html of a directory, from the text of its jobs.csv (the
+ * columns README.md gives for it): jobs over time, bytes and performance
+ * per job, top jobs by bytes and by I/O time, totals per module. */
+int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
+                         dfs_buf *out, dfs_error *err);
+
 #endif

@@ -29,7 +29,7 @@ struct idmap {
 static struct file_acc *idmap_get(struct idmap *m, uint64_t id)
 {
 	if (m->n * 2 >= m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 1024;
+		size_t cap = m->cap ? m->cap * 2 : 64;
 		struct file_acc *s = calloc(cap, sizeof(*s));
 		if (!s)
 			return NULL;
@@ -72,6 +72,18 @@ static double value(const dfs_module *m, const unsigned char *rec, size_t len,
 {
 	if (f < 0)
 		return 0;
+	const dfs_field *fd = &m->fields[f];
+	if (fd->storage == DFS_S_I64 || fd->storage == DFS_S_F64) {
+		/* stored as it is shown: read it in place */
+		int64_t i;
+		double d;
+		if (fd->storage == DFS_S_F64) {
+			memcpy(&d, rec + fd->offset, 8);
+			return d;
+		}
+		memcpy(&i, rec + fd->offset, 8);
+		return (double)i;
+	}
 	dfs_value v;
 	dfs_module_get_value(m, rec, len, row, (size_t)f, &v);
 	switch (v.type) {
@@ -238,9 +250,13 @@ static void io_fields(struct io_facts *io, struct io_fields *fl)
 	fl->write_end = field(m, "F_WRITE_END_TIMESTAMP");
 }
 
-/* the most common access sizes of a module: a small table of sizes */
+/* the most common access sizes of a module: an open-addressing table of
+ * sizes (a job uses few distinct sizes; past COMMON of them new ones are
+ * not counted) */
+#define COMMON 1024
 struct common {
-	double size[512], count[512];
+	double size[COMMON], count[COMMON];
+	bool used[COMMON];
 	size_t n;
 };
 
@@ -248,14 +264,18 @@ static void common_add(struct common *c, double size, double count)
 {
 	if (count <= 0)
 		return;
-	for (size_t i = 0; i < c->n; i++)
-		if (c->size[i] == size) {
-			c->count[i] += count;
-			return;
-		}
-	if (c->n < 512) {
-		c->size[c->n] = size;
-		c->count[c->n++] = count;
+	uint64_t bits;
+	memcpy(&bits, &size, 8);
+	size_t k = (size_t)((bits * 0x9e3779b97f4a7c15ULL) >> 54) & (COMMON - 1);
+	while (c->used[k] && c->size[k] != size)
+		k = (k + 1) & (COMMON - 1);
+	if (c->used[k]) {
+		c->count[k] += count;
+	} else if (c->n < COMMON / 2) {
+		c->used[k] = true;
+		c->size[k] = size;
+		c->count[k] = count;
+		c->n++;
 	}
 }
 
@@ -292,7 +312,7 @@ static void gather_io(struct facts *f, struct io_facts *io, struct idmap *files,
 		memset(sr->write, 0, sr->n * sizeof(double));
 		memset(sr->meta, 0, sr->n * sizeof(double));
 	}
-	cm->n = 0;
+	memset(cm, 0, sizeof(*cm));
 	double small_t = f->thr.small_bytes;
 	FOR_SELECTED(sm, k, i) {
 		const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
@@ -439,11 +459,13 @@ static void gather_io(struct facts *f, struct io_facts *io, struct idmap *files,
 	}
 	/* the four most common sizes */
 	for (size_t t = 0; t < 4; t++) {
-		size_t best = cm->n;
-		for (size_t c = 0; c < cm->n; c++)
-			if (cm->count[c] > 0 && (best == cm->n || cm->count[c] > cm->count[best]))
+		size_t best = COMMON;
+		for (size_t c = 0; c < COMMON; c++)
+			if (cm->used[c] && cm->count[c] > 0 &&
+			    (best == COMMON || cm->count[c] > cm->count[best] ||
+			     (cm->count[c] == cm->count[best] && cm->size[c] < cm->size[best])))
 				best = c;
-		if (best == cm->n)
+		if (best == COMMON)
 			break;
 		io->common_size[t] = cm->size[best];
 		io->common_count[t] = cm->count[best];
@@ -599,10 +621,19 @@ static size_t time_col(double t, double span)
 	return c < TIME_BINS ? c : TIME_BINS - 1;
 }
 
+static bool heat_alloc(struct facts *f)
+{
+	if (!f->heat_read) {
+		f->heat_read = calloc(RANK_BINS, sizeof(*f->heat_read));
+		f->heat_write = calloc(RANK_BINS, sizeof(*f->heat_write));
+	}
+	return f->heat_read && f->heat_write;
+}
+
 static void gather_heatmap(struct facts *f)
 {
 	const dfs_summary_module *sm = selected(f->in, DFS_MOD_HEATMAP);
-	if (!sm || sm->count == 0)
+	if (!sm || sm->count == 0 || !heat_alloc(f))
 		return;
 	unsigned char scratch[DFS_RECORD_MAX];
 	double span = 0;
@@ -677,6 +708,14 @@ static size_t dur_bin(double d)
 static void gather_dxt(struct facts *f)
 {
 	struct host_set hosts = {.n = 0};
+	const dfs_summary_module *a = selected(f->in, DFS_MOD_DXT_POSIX);
+	const dfs_summary_module *b = selected(f->in, DFS_MOD_DXT_MPIIO);
+	if ((!a || !a->count) && (!b || !b->count))
+		return;
+	f->dxt_read = calloc(OFF_BINS, sizeof(*f->dxt_read));
+	f->dxt_write = calloc(OFF_BINS, sizeof(*f->dxt_write));
+	if (!f->dxt_read || !f->dxt_write || (!f->has_heat && a && !heat_alloc(f)))
+		return;
 	for (int pass = 0; pass < 2; pass++) {
 		for (int id = DFS_MOD_DXT_POSIX; id <= DFS_MOD_DXT_MPIIO; id++) {
 			const dfs_summary_module *sm = selected(f->in, id);
@@ -907,5 +946,11 @@ struct facts *dfs_facts_new(const dfs_summary_input *in)
 
 void dfs_facts_free(struct facts *f)
 {
+	if (!f)
+		return;
+	free(f->heat_read);
+	free(f->heat_write);
+	free(f->dxt_read);
+	free(f->dxt_write);
 	free(f);
 }

@@ -91,11 +91,13 @@ struct facts {
 	/* heatmap: bytes per (rank bin, time bin) */
 	bool heat_from_dxt, has_heat;
 	double heat_span;
-	double heat_read[RANK_BINS][TIME_BINS], heat_write[RANK_BINS][TIME_BINS];
+	/* RANK_BINS rows each, allocated only for a log with HEATMAP or DXT
+	 * records (a facts struct is made per file rendered: it stays small) */
+	double (*heat_read)[TIME_BINS], (*heat_write)[TIME_BINS];
 	/* DXT */
 	bool has_dxt;
 	double dxt_span, dxt_max_off;
-	double dxt_read[OFF_BINS][TIME_BINS], dxt_write[OFF_BINS][TIME_BINS];
+	double (*dxt_read)[TIME_BINS], (*dxt_write)[TIME_BINS];   /* OFF_BINS rows */
 	double dur_read[DUR_BINS], dur_write[DUR_BINS];
 	size_t dxt_hosts;
 	/* mounts and top-level paths */

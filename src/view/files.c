@@ -742,6 +742,8 @@ dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
 {
 	if (n->file == F_JOBS || n->file == F_DIR_INSIGHTS)
 		return dfs_jobs_content(v, n, who, err);
+	if (n->file == F_DIR_SUMMARY)
+		return dfs_dir_summary_content(v, n, who, err);
 	char *text = dfs_dir_filter_text(v, n->dir_vpath, n->file == F_DIR_FILTER_ERROR);
 	if (!text) {
 		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");

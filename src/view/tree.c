@@ -16,6 +16,7 @@ const struct file_def dfs_file_defs[F_KINDS] = {
 	{"filter", F_DIR_FILTER, LEVEL_DIR, true, false, false},
 	{"filter.error", F_DIR_FILTER_ERROR, LEVEL_DIR, false, false, false},
 	{"insights.csv", F_DIR_INSIGHTS, LEVEL_DIR, false, false, true},
+	{"summary.html", F_DIR_SUMMARY, LEVEL_DIR, false, false, true},
 	{"header.txt", F_HEADER, LEVEL_LOG, false, false, false},
 	{"mounts.csv", F_MOUNTS, LEVEL_LOG, false, false, false},
 	{"names.csv", F_NAMES, LEVEL_LOG, false, false, false},

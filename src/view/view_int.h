@@ -32,7 +32,7 @@ enum node_kind { N_SRCDIR, N_LOGDIR, N_MODDIR, N_FILE, N_SUMDIR };
 /* Every generated or writable file of the tree. */
 enum file_kind {
 	/* in a source directory */
-	F_JOBS, F_DIR_FILTER, F_DIR_FILTER_ERROR, F_DIR_INSIGHTS,
+	F_JOBS, F_DIR_FILTER, F_DIR_FILTER_ERROR, F_DIR_INSIGHTS, F_DIR_SUMMARY,
 	/* in a log directory */
 	F_HEADER, F_MOUNTS, F_NAMES, F_LOG_FILTER, F_LOG_FILTER_ERROR,
 	F_LOG_DERIVED, F_FILTERED, F_ERROR,
@@ -429,6 +429,9 @@ int dfs_render_summary(dfs_view *v, struct entry *e, struct loaded *l,
  * and a comma: the log's rows of its directories' insights.csv (entry
  * locked; a log that cannot be read gets a row that says why). */
 void dfs_insight_rows(dfs_view *v, struct entry *e, const char *rel, dfs_buf *out);
+/* summary.html of a source directory, from its jobs.csv for the caller */
+dfs_content *dfs_dir_summary_content(dfs_view *v, const struct node *n,
+                                     const dfs_caller *who, dfs_error *err);
 
 /* ---- helpers ------------------------------------------------------------------ */
 

@@ -41,6 +41,15 @@ for rel in "${LOGREL[@]}"; do
 	t cmp -s "$TMP/cat.html" "$d/summary.html" || fail "$rel: darshanfs-cat and the mount differ"
 	ls "$d/summary" | grep -qx io_cost.svg || fail "$rel/summary lists no io_cost.svg"
 done
+# the directory's page: the jobs of every log below, from its jobs.csv
+size=$(stat -c %s "$MNT/summary.html") || fail "stat summary.html"
+t cat "$MNT/summary.html" >"$TMP/dir.html" || fail "cat summary.html"
+[ "$size" = "$(stat -c %s "$TMP/dir.html")" ] || fail "the root's summary.html: st_size $size"
+xmllint --noout "$TMP/dir.html" || fail "the root's summary.html is not well-formed"
+grep -q "<p id=\"jobs\">${#LOGREL[@]} jobs" "$TMP/dir.html" ||
+	fail "the root's summary.html does not count ${#LOGREL[@]} jobs"
+grep -q "<p id=\"jobs\">1 jobs" "$MNT/2026/11/29/summary.html" ||
+	fail "2026/11/29/summary.html does not count its one job"
 say "pages and plots well-formed, sizes exact ($(elapsed "$T0") s)"
 
 # 2. Chromium: open each page from the mount (in parallel: its start is
@@ -57,6 +66,9 @@ for rel in "${LOGREL[@]}"; do
 		>"$TMP/chrome.$i.out" 2>"$TMP/chrome.$i.err" &
 	i=$((i + 1))
 done
+chrome $i --screenshot="$TMP/shot.$i.png" "file://$MNT/summary.html" \
+	>"$TMP/chrome.$i.out" 2>"$TMP/chrome.$i.err" &
+i=$((i + 1))
 chrome dom --dump-dom "file://$MNT/${LOGREL[0]}/summary.html" >"$TMP/dom.html" \
 	2>"$TMP/chrome.dom.err" || fail "chromium --dump-dom failed"
 wait
@@ -140,7 +152,17 @@ done
 t sqlite3 :memory: ".import --csv '$MNT/insights.csv' i" \
 	"select log from i where code = 'P_SMALL_READS'" | grep -q 'dxt.darshan$' ||
 	fail "the root's insights.csv lacks dxt.darshan's small reads"
-say "directory insights.csv"
+# the README's query of each finding, verbatim but for the mount point
+n=0
+while IFS= read -r line; do
+	line=${line//\/mnt\/darshan/$MNT}
+	out=$(eval "t $line" 2>&1) || fail "the README's query failed: $line: $out"
+	n=$((n + 1))
+done < <(awk '/^### summary.html and the insights/ { on = 1 }
+	on && /^## Filters/ { exit }
+	on && /^sqlite3 .*insights.csv/ { print }' "$REPO/README.md")
+[ "$n" -ge 20 ] || fail "only $n insight queries found in the README"
+say "directory insights.csv, $n README queries"
 dfs_umount "$MNT"
 
 # 6. -o insights=FILE moves the thresholds; a bad file is a bad option
