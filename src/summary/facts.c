@@ -515,6 +515,26 @@ struct pattern {
 	struct top_file t;
 };
 
+/* twice the room; the old table is freed (NULL without memory) */
+static struct pattern *pattern_grow(struct pattern *pt, size_t *cap)
+{
+	size_t nc = *cap * 2;
+	struct pattern *np = calloc(nc, sizeof(*np));
+	if (np) {
+		for (size_t i = 0; i < *cap; i++) {
+			if (!pt[i].t.files)
+				continue;
+			size_t k = (size_t)pt[i].key & (nc - 1);
+			while (np[k].t.files)
+				k = (k + 1) & (nc - 1);
+			np[k] = pt[i];
+		}
+		*cap = nc;
+	}
+	free(pt);
+	return np;
+}
+
 static void gather_files(struct facts *f, struct idmap *files)
 {
 	const dfs_log *log = f->in->log;
@@ -526,9 +546,8 @@ static void gather_files(struct facts *f, struct idmap *files)
 	}
 	f->mount[f->nmounts].path = "UNKNOWN";
 	f->mount[f->nmounts].type = "UNKNOWN";
-	size_t cap = 1;
-	while (cap < files->n * 2 + 2)
-		cap *= 2;
+	/* patterns are few (digit runs collapse): the table grows as needed */
+	size_t cap = 256, npt = 0;
 	struct pattern *pt = calloc(cap, sizeof(*pt));
 	for (size_t s = 0; s < files->cap; s++) {
 		struct file_acc *fa = &files->slot[s];
@@ -587,12 +606,15 @@ static void gather_files(struct facts *f, struct idmap *files)
 		else
 			snprintf(t.name, sizeof(t.name), "(record %llu)", (unsigned long long)fa->id);
 		uint64_t key = dfs_fnv1a(DFS_FNV1A_INIT, t.name, strlen(t.name));
+		if (npt * 2 >= cap && !(pt = pattern_grow(pt, &cap)))
+			continue;
 		size_t k = (size_t)key & (cap - 1);
 		while (pt[k].t.files && pt[k].key != key)
 			k = (k + 1) & (cap - 1);
 		if (!pt[k].t.files) {
 			pt[k].key = key;
 			memcpy(pt[k].t.name, t.name, sizeof(t.name));
+			npt++;
 		}
 		pt[k].t.bytes += fa->bytes;
 		pt[k].t.time += fa->time;
