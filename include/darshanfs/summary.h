@@ -87,6 +87,12 @@ int dfs_summary_html(const dfs_summary_input *in, dfs_buf *out, dfs_error *err);
 int dfs_summary_svg(const dfs_summary_input *in, int plot, dfs_buf *out,
                     dfs_error *err);
 
+/* Everything of a log at once, from one pass over its records: the page,
+ * every plot (svg[plot]), insights.txt and insights.csv (with header). */
+int dfs_summary_render_all(const dfs_summary_input *in, dfs_buf *html,
+                           dfs_buf svg[DFS_PLOTS], dfs_buf *txt, dfs_buf *csv,
+                           dfs_error *err);
+
 /* The insights: one finding per paragraph (txt) or one CSV row per
  * finding with the header
  *   code,level,module,message,value,threshold,count,total

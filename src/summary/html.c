@@ -262,14 +262,8 @@ static void render_plot(const struct facts *f, int plot, dfs_buf *out)
 	}
 }
 
-int dfs_summary_svg(const dfs_summary_input *in, int plot, dfs_buf *out,
-                    dfs_error *err)
+static void svg_of(const struct facts *f, int plot, dfs_buf *out)
 {
-	if (plot < 0 || plot >= DFS_PLOTS)
-		return dfs_error_set(err, DFS_ERR_NOENT, "no such plot");
-	struct facts *f = dfs_facts_new(in);
-	if (!f)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	dfs_buf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	if (plot == DFS_PLOT_RANKS) {
 		/* two plots stacked in one document */
@@ -282,6 +276,17 @@ int dfs_summary_svg(const dfs_summary_input *in, int plot, dfs_buf *out,
 	} else {
 		render_plot(f, plot, out);
 	}
+}
+
+int dfs_summary_svg(const dfs_summary_input *in, int plot, dfs_buf *out,
+                    dfs_error *err)
+{
+	if (plot < 0 || plot >= DFS_PLOTS)
+		return dfs_error_set(err, DFS_ERR_NOENT, "no such plot");
+	struct facts *f = dfs_facts_new(in);
+	if (!f)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	svg_of(f, plot, out);
 	dfs_facts_free(f);
 	return dfs_buf_ok(out) ? 0 : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 }
@@ -579,11 +584,9 @@ static const char style[] =
 	"figure{margin:.5em 0}figcaption{font-size:11px;color:#666}"
 	"nav a{margin-right:1em}";
 
-int dfs_summary_html(const dfs_summary_input *in, dfs_buf *out, dfs_error *err)
+static void html_of(const struct facts *f, dfs_buf *out)
 {
-	struct facts *f = dfs_facts_new(in);
-	if (!f)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	const dfs_summary_input *in = f->in;
 	dfs_buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>");
 	dfs_xml_str(out, in->title);
 	dfs_buf_printf(out, " - darshanfs summary</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", style);
@@ -628,6 +631,35 @@ int dfs_summary_html(const dfs_summary_input *in, dfs_buf *out, dfs_error *err)
 	h2(out, "apmpi", "MPI communication (APMPI)");
 	figure(f, DFS_PLOT_APMPI, out);
 	dfs_buf_adds(out, "</body>\n</html>\n");
+}
+
+int dfs_summary_html(const dfs_summary_input *in, dfs_buf *out, dfs_error *err)
+{
+	struct facts *f = dfs_facts_new(in);
+	if (!f)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	html_of(f, out);
 	dfs_facts_free(f);
 	return dfs_buf_ok(out) ? 0 : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+}
+
+int dfs_summary_render_all(const dfs_summary_input *in, dfs_buf *html,
+                           dfs_buf svg[DFS_PLOTS], dfs_buf *txt, dfs_buf *csv,
+                           dfs_error *err)
+{
+	struct facts *f = dfs_facts_new(in);
+	if (!f)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	bool ok = true;
+	html_of(f, html);
+	ok = ok && dfs_buf_ok(html);
+	for (int p = 0; p < DFS_PLOTS; p++) {
+		svg_of(f, p, &svg[p]);
+		ok = ok && dfs_buf_ok(&svg[p]);
+	}
+	dfs_insights_text_of(f, txt);
+	dfs_insights_csv_of(f, NULL, true, csv);
+	ok = ok && dfs_buf_ok(txt) && dfs_buf_ok(csv);
+	dfs_facts_free(f);
+	return ok ? 0 : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 }

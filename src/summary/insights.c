@@ -387,11 +387,9 @@ size_t dfs_findings(const struct facts *fa, struct finding *out, size_t max)
 
 /* ---- text and CSV ------------------------------------------------------------- */
 
-int dfs_insights_text(const dfs_summary_input *in, dfs_buf *out, dfs_error *err)
+void dfs_insights_text_of(const struct facts *fa, dfs_buf *out)
 {
-	struct facts *fa = dfs_facts_new(in);
-	if (!fa)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	const dfs_summary_input *in = fa->in;
 	struct finding fd[MAX_FINDINGS];
 	size_t n = dfs_findings(fa, fd, MAX_FINDINGS);
 	dfs_buf_printf(out, "Insights for %s: %zu finding%s\n", in->title ? in->title : "log",
@@ -401,6 +399,14 @@ int dfs_insights_text(const dfs_summary_input *in, dfs_buf *out, dfs_error *err)
 	for (size_t i = 0; i < n; i++)
 		dfs_buf_printf(out, "\n[%s] %s (%s)\n  %s\n", fd[i].level, fd[i].code,
 		               fd[i].module, fd[i].message);
+}
+
+int dfs_insights_text(const dfs_summary_input *in, dfs_buf *out, dfs_error *err)
+{
+	struct facts *fa = dfs_facts_new(in);
+	if (!fa)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	dfs_insights_text_of(fa, out);
 	dfs_facts_free(fa);
 	return dfs_buf_ok(out) ? 0 : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 }
@@ -421,12 +427,9 @@ static void csv_field(dfs_buf *out, const char *s)
 	dfs_buf_addc(out, '"');
 }
 
-int dfs_insights_csv(const dfs_summary_input *in, const char *log, bool header,
-                     dfs_buf *out, dfs_error *err)
+void dfs_insights_csv_of(const struct facts *fa, const char *log, bool header,
+                         dfs_buf *out)
 {
-	struct facts *fa = dfs_facts_new(in);
-	if (!fa)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	struct finding fd[MAX_FINDINGS];
 	size_t n = dfs_findings(fa, fd, MAX_FINDINGS);
 	if (header)
@@ -451,6 +454,15 @@ int dfs_insights_csv(const dfs_summary_input *in, const char *log, bool header,
 		dfs_buf_add_double(out, fd[i].total);
 		dfs_buf_addc(out, '\n');
 	}
+}
+
+int dfs_insights_csv(const dfs_summary_input *in, const char *log, bool header,
+                     dfs_buf *out, dfs_error *err)
+{
+	struct facts *fa = dfs_facts_new(in);
+	if (!fa)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	dfs_insights_csv_of(fa, log, header, out);
 	dfs_facts_free(fa);
 	return dfs_buf_ok(out) ? 0 : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 }

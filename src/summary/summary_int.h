@@ -138,6 +138,10 @@ struct finding {
 };
 #define MAX_FINDINGS 48
 size_t dfs_findings(const struct facts *f, struct finding *out, size_t max);
+/* insights.txt and insights.csv of facts already gathered */
+void dfs_insights_text_of(const struct facts *f, dfs_buf *out);
+void dfs_insights_csv_of(const struct facts *f, const char *log, bool header,
+                         dfs_buf *out);
 
 /* svg.c */
 void dfs_xml_text(dfs_buf *out, const char *s, size_t len);

@@ -522,13 +522,7 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
 		break;
 	case F_FILTERED:
 		return render_filtered(v, e, l, out, err);
-	case F_SUMMARY:
-	case F_INSIGHTS:
-	case F_INSIGHTS_CSV:
-		return dfs_render_summary(v, e, l, n->file, out, err);
 	default:
-		if (dfs_plot_of_file(n->file) >= 0)
-			return dfs_render_summary(v, e, l, n->file, out, err);
 		return dfs_error_set(err, DFS_ERR_NOENT, "no such file");
 	}
 	return 0;
@@ -632,6 +626,9 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 		                     records_row_len(v, e, l, n->module, s), err);
 		if (c)
 			c->serial = records_serial(e, l, n->module);
+	} else if (dfs_is_summary_file(n->file)) {
+		/* one pass makes them all: the others go to the cache */
+		c = dfs_summary_contents(v, e, l, cache, n->file, err);
 	} else {
 		dfs_buf b = DFS_BUF_INIT;
 		if (render_heavy(v, e, l, n, &b, err)) {

@@ -70,24 +70,52 @@ static void build_input(dfs_view *v, struct entry *e, struct loaded *l,
 	in->filters = dfs_buf_ok(filters) ? filters->data : "";
 }
 
-int dfs_render_summary(dfs_view *v, struct entry *e, struct loaded *l,
-                       enum file_kind k, dfs_buf *out, dfs_error *err)
+bool dfs_is_summary_file(enum file_kind k)
+{
+	return k == F_SUMMARY || k == F_INSIGHTS || k == F_INSIGHTS_CSV ||
+	       dfs_plot_of_file(k) >= 0;
+}
+
+dfs_content *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *l,
+                                  struct content_cache *cache, enum file_kind want,
+                                  dfs_error *err)
 {
 	dfs_summary_input in;
 	dfs_buf filters = DFS_BUF_INIT;
 	build_input(v, e, l, &in, &filters);
-	int ret;
-	int plot = dfs_plot_of_file(k);
-	if (plot >= 0)
-		ret = dfs_summary_svg(&in, plot, out, err);
-	else if (k == F_SUMMARY)
-		ret = dfs_summary_html(&in, out, err);
-	else if (k == F_INSIGHTS)
-		ret = dfs_insights_text(&in, out, err);
-	else
-		ret = dfs_insights_csv(&in, NULL, true, out, err);
+	enum { NTEXT = DFS_PLOTS + 3 };
+	dfs_buf text[NTEXT];
+	enum file_kind kind[NTEXT];
+	for (int i = 0; i < NTEXT; i++)
+		dfs_buf_init(&text[i]);
+	for (int p = 0; p < DFS_PLOTS; p++)
+		kind[p] = (enum file_kind)(F_PLOT_FIRST + p);
+	kind[DFS_PLOTS] = F_SUMMARY;
+	kind[DFS_PLOTS + 1] = F_INSIGHTS;
+	kind[DFS_PLOTS + 2] = F_INSIGHTS_CSV;
+	int ret = dfs_summary_render_all(&in, &text[DFS_PLOTS], text, &text[DFS_PLOTS + 1],
+	                                 &text[DFS_PLOTS + 2], err);
 	dfs_buf_free(&filters);
-	return ret;
+	dfs_content *got = NULL;
+	for (int i = 0; i < NTEXT; i++) {
+		if (ret) {
+			dfs_buf_free(&text[i]);
+			continue;
+		}
+		dfs_error ignored = {0};
+		dfs_content *c = dfs_content_from_buf(&text[i], kind[i] == want ? err : &ignored);
+		if (!c)
+			continue;
+		if (kind[i] == want) {
+			got = c;
+		} else if (!cache->file[kind[i]]) {
+			cache->file[kind[i]] = c;
+			dfs_entry_account(v, e, (long)(c->size + sizeof(*c)));
+		} else {
+			dfs_content_release(c);
+		}
+	}
+	return got;
 }
 
 void dfs_insight_rows(dfs_view *v, struct entry *e, const char *rel, dfs_buf *out)

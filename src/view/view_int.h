@@ -423,8 +423,13 @@ void dfs_filters_line(dfs_view *v, const struct entry *e, int module, dfs_buf *o
 /* summary.c: the plot a file kind shows (-1: none); summary.html,
  * insights.txt, insights.csv or a plot of a loaded log (entry locked). */
 int dfs_plot_of_file(enum file_kind k);
-int dfs_render_summary(dfs_view *v, struct entry *e, struct loaded *l,
-                       enum file_kind k, dfs_buf *out, dfs_error *err);
+bool dfs_is_summary_file(enum file_kind k);
+/* The content of summary file `want` of a loaded log; the other summary
+ * files, rendered in the same pass, are put in `cache` where it has none
+ * (and accounted to the entry). */
+dfs_content *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *l,
+                                  struct content_cache *cache, enum file_kind want,
+                                  dfs_error *err);
 /* The rows of a log's insights.csv, each line led by `rel` (CSV-quoted)
  * and a comma: the log's rows of its directories' insights.csv (entry
  * locked; a log that cannot be read gets a row that says why). */
