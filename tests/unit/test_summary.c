@@ -619,9 +619,30 @@ static void render_all(const dfs_log *log, const size_t *index, size_t count,
 		}
 	}
 	dfs_error err = {0};
+	/* one pass for all gives the bytes of each rendered alone */
+	dfs_buf all[DFS_PLOTS + 3];
+	for (int i = 0; i < DFS_PLOTS + 3; i++)
+		dfs_buf_init(&all[i]);
+	assert_int_equal(dfs_summary_render_all(&in, &all[DFS_PLOTS], all, &all[DFS_PLOTS + 1],
+	                                        &all[DFS_PLOTS + 2], &err), 0);
+	dfs_buf alone = DFS_BUF_INIT;
+	assert_int_equal(dfs_summary_html(&in, &alone, &err), 0);
+	assert_int_equal(alone.len, all[DFS_PLOTS].len);
+	assert_memory_equal(alone.data, all[DFS_PLOTS].data, alone.len);
+	dfs_buf_reset(&alone);
+	assert_int_equal(dfs_insights_text(&in, &alone, &err), 0);
+	assert_int_equal(alone.len, all[DFS_PLOTS + 1].len);
+	assert_memory_equal(alone.data, all[DFS_PLOTS + 1].data, alone.len);
+	dfs_buf_reset(&alone);
+	assert_int_equal(dfs_insights_csv(&in, NULL, true, &alone, &err), 0);
+	assert_int_equal(alone.len, all[DFS_PLOTS + 2].len);
+	assert_memory_equal(alone.data, all[DFS_PLOTS + 2].data, alone.len);
+	dfs_buf_free(&alone);
 	for (int p = 0; p < DFS_PLOTS; p++) {
 		dfs_buf b = DFS_BUF_INIT;
 		assert_int_equal(dfs_summary_svg(&in, p, &b, &err), 0);
+		assert_int_equal(b.len, all[p].len);
+		assert_memory_equal(b.data, all[p].data, b.len);
 		dfs_buf_addc(&b, '\0');
 		check_svg(b.data, b.len - 1);
 		char file[64];
@@ -629,6 +650,8 @@ static void render_all(const dfs_log *log, const size_t *index, size_t count,
 		assert_int_equal(dfs_summary_plot_by_file(file), p);
 		dfs_buf_free(&b);
 	}
+	for (int i = 0; i < DFS_PLOTS + 3; i++)
+		dfs_buf_free(&all[i]);
 	dfs_buf b = DFS_BUF_INIT;
 	assert_int_equal(dfs_summary_html(&in, &b, &err), 0);
 	dfs_buf_addc(&b, '\0');
