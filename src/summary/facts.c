@@ -26,6 +26,15 @@ struct idmap {
 	size_t cap, n;
 };
 
+/* every bit of the key reaches the low bits of the slot number */
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
 static struct file_acc *idmap_get(struct idmap *m, uint64_t id)
 {
 	if (m->n * 2 >= m->cap) {
@@ -36,7 +45,7 @@ static struct file_acc *idmap_get(struct idmap *m, uint64_t id)
 		for (size_t i = 0; i < m->cap; i++) {
 			if (!m->slot[i].used)
 				continue;
-			size_t k = (size_t)(m->slot[i].id * 0x9e3779b97f4a7c15ULL) & (cap - 1);
+			size_t k = (size_t)mix(m->slot[i].id) & (cap - 1);
 			while (s[k].used)
 				k = (k + 1) & (cap - 1);
 			s[k] = m->slot[i];
@@ -45,7 +54,7 @@ static struct file_acc *idmap_get(struct idmap *m, uint64_t id)
 		m->slot = s;
 		m->cap = cap;
 	}
-	size_t k = (size_t)(id * 0x9e3779b97f4a7c15ULL) & (m->cap - 1);
+	size_t k = (size_t)mix(id) & (m->cap - 1);
 	while (m->slot[k].used && m->slot[k].id != id)
 		k = (k + 1) & (m->cap - 1);
 	if (!m->slot[k].used) {
