@@ -27,6 +27,8 @@ typedef struct dfs_summary_module {
 	const dfs_derived_metrics *dm;   /* NULL: no accumulator */
 	bool partial;                    /* the module's data is incomplete */
 	const char *error;               /* why the module is unusable, or NULL */
+	char *const *warnings;           /* about the selection (derived_metrics') */
+	size_t n_warnings;
 } dfs_summary_module;
 
 /* Thresholds of the insights, Drishti's defaults unless changed (see

@@ -19,6 +19,7 @@ struct file_acc {
 	double min_rank_bytes, max_rank_bytes;
 	uint32_t nranks;
 	bool shared, used;
+	bool striped;           /* its LUSTRE record was counted */
 };
 
 struct idmap {
@@ -833,7 +834,12 @@ static void gather_lustre(struct facts *f, struct idmap *files)
 		while (b < 8 && (double)(1u << b) < stripes)
 			b++;
 		struct file_acc *fa = idmap_get(files, rec_id(rec));
-		double size = fa ? fmax(fa->size, fa->bytes) : 0;
+		/* each rank has a record of the file's layout: count it once */
+		if (fa && fa->striped)
+			continue;
+		if (fa)
+			fa->striped = true;
+		double size = fa ? (fa->size > 0 ? fa->size : fa->bytes) : 0;
 		f->stripe_files[b]++;
 		f->stripe_bytes[b] += size;
 		f->lustre_files++;

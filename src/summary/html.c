@@ -383,6 +383,20 @@ static void section_job(const struct facts *f, dfs_buf *out)
 		dfs_buf_adds(out, "</tr>\n");
 	}
 	dfs_buf_adds(out, "</table>\n");
+	bool any = false;
+	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+		const dfs_summary_module *sm = &f->in->mod[id];
+		for (size_t w = 0; w < sm->n_warnings; w++) {
+			dfs_buf_adds(out, any ? "<li>" : "<ul class=\"warnings\"><li>");
+			dfs_xml_str(out, dfs_module_slot_name(id));
+			dfs_buf_adds(out, ": ");
+			dfs_xml_str(out, sm->warnings[w]);
+			dfs_buf_adds(out, "</li>\n");
+			any = true;
+		}
+	}
+	if (any)
+		dfs_buf_adds(out, "</ul>\n");
 }
 
 static void section_insights(const struct facts *f, dfs_buf *out)
@@ -624,9 +638,24 @@ static void html_of(const struct facts *f, dfs_buf *out)
 	figure(f, DFS_PLOT_DXT_OFFSETS, out);
 	figure(f, DFS_PLOT_DXT_DURATIONS, out);
 	h2(out, "lustre", "Lustre");
-	if (f->has_lustre)
+	if (f->has_lustre) {
 		dfs_buf_printf(out, "<p>%zu files on Lustre, %zu OSTs used.</p>\n",
 		               f->lustre_files, f->osts_used);
+		static const char *const bins[] = {"1", "2", "3-4", "5-8", "9-16", "17-32",
+		                                   "33-64", "65-128", "more"};
+		dfs_buf_adds(out, "<table>\n<tr><th>stripes</th><th>files</th>"
+		                  "<th>total size</th><th>average size</th></tr>\n");
+		for (int b = 0; b < 9; b++) {
+			if (!f->stripe_files[b])
+				continue;
+			dfs_buf_printf(out, "<tr><td>%s</td>", bins[b]);
+			cell_num(out, f->stripe_files[b], false);
+			cell_num(out, f->stripe_bytes[b], true);
+			cell_num(out, f->stripe_bytes[b] / f->stripe_files[b], true);
+			dfs_buf_adds(out, "</tr>\n");
+		}
+		dfs_buf_adds(out, "</table>\n");
+	}
 	figure(f, DFS_PLOT_LUSTRE, out);
 	h2(out, "apmpi", "MPI communication (APMPI)");
 	figure(f, DFS_PLOT_APMPI, out);

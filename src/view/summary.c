@@ -63,6 +63,8 @@ static void build_input(dfs_view *v, struct entry *e, struct loaded *l,
 		sm->count = s->count;
 		sm->total = s->total;
 		sm->dm = s->accumulated ? &s->dm : NULL;
+		sm->warnings = s->warnings;
+		sm->n_warnings = s->n_warnings;
 		if (id < DFS_MOD_KNOWN)
 			add_filters(v, e, id, filters);
 	}
