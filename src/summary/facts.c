@@ -737,6 +737,43 @@ static size_t dur_bin(double d)
 	return b >= DUR_BINS ? DUR_BINS - 1 : (size_t)b;
 }
 
+/* the TRACED_FILES files with the most requests (per: requests in
+ * `bytes`, largest offset in `size`) */
+static void pick_traced(struct facts *f, struct idmap *per)
+{
+	for (size_t s = 0; s < per->cap; s++) {
+		const struct file_acc *fa = &per->slot[s];
+		if (!fa->used)
+			continue;
+		size_t pos = f->ntraced;
+		while (pos > 0 && fa->bytes > f->traced_count[pos - 1])
+			pos--;
+		if (pos >= TRACED_FILES)
+			continue;
+		size_t last = f->ntraced < TRACED_FILES ? f->ntraced : TRACED_FILES - 1;
+		for (size_t k = last; k > pos; k--) {
+			f->traced_id[k] = f->traced_id[k - 1];
+			f->traced_count[k] = f->traced_count[k - 1];
+			f->traced_max_off[k] = f->traced_max_off[k - 1];
+		}
+		f->traced_id[pos] = fa->id;
+		f->traced_count[pos] = fa->bytes;
+		f->traced_max_off[pos] = fa->size;
+		if (f->ntraced < TRACED_FILES)
+			f->ntraced++;
+	}
+	if (f->ntraced && !(f->traced = calloc(TRACED_FILES, sizeof(*f->traced))))
+		f->ntraced = 0;
+}
+
+static int traced_of(const struct facts *f, uint64_t id)
+{
+	for (size_t k = 0; k < f->ntraced; k++)
+		if (f->traced_id[k] == id)
+			return (int)k;
+	return -1;
+}
+
 static void gather_dxt(struct facts *f)
 {
 	struct host_set hosts = {.n = 0};
@@ -748,7 +785,11 @@ static void gather_dxt(struct facts *f)
 	f->dxt_write = calloc(OFF_BINS, sizeof(*f->dxt_write));
 	if (!f->dxt_read || !f->dxt_write || (!f->has_heat && a && !heat_alloc(f)))
 		return;
+	/* requests and largest offset per file, for the files shown alone */
+	struct idmap per = {NULL, 0, 0};
 	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1)
+			pick_traced(f, &per);
 		for (int id = DFS_MOD_DXT_POSIX; id <= DFS_MOD_DXT_MPIIO; id++) {
 			const dfs_summary_module *sm = selected(f->in, id);
 			if (!sm)
@@ -773,6 +814,8 @@ static void gather_dxt(struct facts *f)
 						host_add(&hosts, v.v.s.ptr, v.v.s.len);
 				}
 				size_t row_bin = rank_bin(f, rec_rank(rec));
+				struct file_acc *fa = pass == 0 ? idmap_get(&per, rec_id(rec)) : NULL;
+				int tf = pass == 1 ? traced_of(f, rec_id(rec)) : -1;
 				for (size_t r = 0; r < rows; r++) {
 					double off = value(m, rec, len, r, foff);
 					double ln = value(m, rec, len, r, flen);
@@ -783,12 +826,22 @@ static void gather_dxt(struct facts *f)
 							f->dxt_span = e;
 						if (off + ln > f->dxt_max_off)
 							f->dxt_max_off = off + ln;
+						if (fa) {
+							fa->bytes += 1;
+							if (off + ln > fa->size)
+								fa->size = off + ln;
+						}
 						continue;
+					}
+					if (tf >= 0) {
+						size_t fo = (size_t)(off_row(off, f->traced_max_off[tf]) *
+						                     FILE_OFF_BINS / OFF_BINS);
+						f->traced[tf][fo][time_col(s, f->dxt_span)] += 1;
 					}
 					bool w = (double)r < writes;
 					size_t c = time_col(s, f->dxt_span);
 					size_t o = off_row(off, f->dxt_max_off);
-					(w ? f->dxt_write : f->dxt_read)[OFF_BINS - 1 - o][c] += 1;
+					(w ? f->dxt_write : f->dxt_read)[o][c] += 1;
 					(w ? f->dur_write : f->dur_read)[dur_bin(e - s)] += 1;
 					if (!f->has_heat && id == DFS_MOD_DXT_POSIX) {
 						size_t hr = row_bin < RANK_BINS ? row_bin : 0;
@@ -801,6 +854,7 @@ static void gather_dxt(struct facts *f)
 			}
 		}
 	}
+	free(per.slot);
 	if (f->heat_from_dxt) {
 		f->has_heat = true;
 		f->heat_span = f->tl_end > f->dxt_span ? f->tl_end : f->dxt_span;
@@ -989,5 +1043,6 @@ void dfs_facts_free(struct facts *f)
 	free(f->heat_write);
 	free(f->dxt_read);
 	free(f->dxt_write);
+	free(f->traced);
 	free(f);
 }

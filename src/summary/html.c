@@ -195,10 +195,29 @@ static void plot_dxt_offsets(const struct facts *f, dfs_buf *out)
 		dfs_svg_empty(out, "DXT: offset against time", "no DXT records in the selection");
 		return;
 	}
-	/* reads and writes in one grid: writes drawn over reads */
-	dfs_svg_grid(out, "DXT: file offset against time (reads blue, writes red)",
+	/* reads and writes in one grid: writes drawn over reads; then the
+	 * files with the most requests, each on its own offsets */
+	int h = 0;
+	dfs_buf_printf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"720\" "
+	               "height=\"%d\">\n<g>\n", 384 + (int)f->ntraced * 224);
+	dfs_svg_grid(out, "DXT: file offset against time, every file (reads blue, writes red)",
 	             "seconds", "offset", f->dxt_span, f->dxt_max_off, OFF_BINS,
 	             TIME_BINS, &f->dxt_read[0][0], READ_C, &f->dxt_write[0][0], WRITE_C);
+	h += 384;
+	for (size_t k = 0; k < f->ntraced; k++) {
+		char title[200];
+		const dfs_name *nm = dfs_log_name(f->in->log, f->traced_id[k]);
+		/* the end of a long name says more than its start */
+		size_t skip = nm && nm->len > 90 ? nm->len - 87 : 0;
+		snprintf(title, sizeof(title), "%s%.*s: %.0f requests", skip ? "..." : "",
+		         nm ? (int)(nm->len - skip) : 9, nm ? nm->str + skip : "(no name)",
+		         f->traced_count[k]);
+		dfs_buf_printf(out, "</g>\n<g transform=\"translate(0,%d)\">\n", h);
+		dfs_svg_grid(out, title, "seconds", "offset", f->dxt_span, f->traced_max_off[k],
+		             FILE_OFF_BINS, TIME_BINS, &f->traced[k][0][0], "#444444", NULL, NULL);
+		h += 224;
+	}
+	dfs_buf_adds(out, "</g>\n</svg>\n");
 }
 
 static void plot_dxt_durations(const struct facts *f, dfs_buf *out)

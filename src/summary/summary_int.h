@@ -15,6 +15,8 @@
 #define TOP_FILES 15
 #define SIZE_BINS 10
 #define MAX_OPS 20
+#define TRACED_FILES 4     /* files of the DXT plot shown on their own */
+#define FILE_OFF_BINS 24
 
 /* One ranked file pattern (digit runs collapsed to '*'). */
 struct top_file {
@@ -99,6 +101,12 @@ struct facts {
 	double dxt_span, dxt_max_off;
 	double (*dxt_read)[TIME_BINS], (*dxt_write)[TIME_BINS];   /* OFF_BINS rows */
 	double dur_read[DUR_BINS], dur_write[DUR_BINS];
+	/* the files with the most traced requests, each with its own grid
+	 * (FILE_OFF_BINS rows of requests, reads and writes together) */
+	size_t ntraced;
+	uint64_t traced_id[TRACED_FILES];
+	double traced_count[TRACED_FILES], traced_max_off[TRACED_FILES];
+	double (*traced)[FILE_OFF_BINS][TIME_BINS];
 	size_t dxt_hosts;
 	/* mounts and top-level paths */
 	struct mount_facts mount[64];
