@@ -3,7 +3,8 @@
 #
 #   contrib/deps.sh build    compiler, meson, libfuse3, zlib, bzip2
 #   contrib/deps.sh test     build + cmocka and the clients the tests use
-#                            (sqlite3, miller, python3, pandas, setpriv, valgrind)
+#                            (sqlite3, miller, python3, pandas, setpriv, valgrind,
+#                            chromium and xmllint for summary.html)
 #
 # Uses sudo when not run as root.  Sourced by contrib/demo.sh and
 # tests/run; safe to run again (installs only what is missing).
@@ -13,7 +14,7 @@ dfs_packages() {
 	local build="gcc libc6-dev meson ninja-build pkg-config libfuse3-dev fuse3 zlib1g-dev libbz2-dev libisal-dev"
 	case "${1:-build}" in
 	build) echo "$build" ;;
-	test) echo "$build libcmocka-dev sqlite3 miller python3 python3-pandas util-linux attr valgrind procps" ;;
+	test) echo "$build libcmocka-dev sqlite3 miller python3 python3-pandas util-linux attr valgrind procps chromium libxml2-utils" ;;
 	*) echo "deps.sh: unknown set '$1' (build or test)" >&2; return 2 ;;
 	esac
 }

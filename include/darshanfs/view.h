@@ -23,6 +23,7 @@
 #include <sys/types.h>
 
 #include "darshanfs/error.h"
+#include "darshanfs/summary.h"
 
 typedef struct dfs_view dfs_view;
 
@@ -35,6 +36,8 @@ typedef struct dfs_view_options {
 	 * an id (NULL) */
 	bool per_user;
 	uid_t owner;
+	/* thresholds of the insights (copied; NULL: the defaults) */
+	const dfs_insight_thresholds *thresholds;
 } dfs_view_options;
 
 #define DFS_VIEW_DEFAULT_CACHE ((size_t)1 << 30)

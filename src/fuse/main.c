@@ -38,6 +38,7 @@ struct config {
 	char *mountpoint_arg;
 	char *cache_size;
 	char *import_limit;
+	char *insights;
 	char *attr_timeout;
 	int prefill;
 	int follow_outside;      /* -1: not said (then: not with allow_other) */
@@ -52,6 +53,7 @@ enum { KEY_ALLOW_OTHER = 1 };
 static const struct fuse_opt dfs_opts[] = {
 	OPT("cache_size=%s", cache_size),
 	OPT("import_limit=%s", import_limit),
+	OPT("insights=%s", insights),
 	OPT("attr_timeout=%s", attr_timeout),
 	{"prefill", offsetof(struct config, prefill), 1},
 	{"noprefill", offsetof(struct config, prefill), 0},
@@ -80,6 +82,7 @@ static void usage(const char *prog)
 	       "darshanfs options:\n"
 	       "    -o cache_size=SIZE     memory for decoded logs (default 1G; K, M, G, T)\n"
 	       "    -o import_limit=SIZE   largest CSV written to a records.csv (default 1G)\n"
+	       "    -o insights=FILE       thresholds of the insights (name = value lines)\n"
 	       "    -o attr_timeout=SECS   how long the kernel caches directory entries\n"
 	       "                           and attributes, and trusts its listings\n"
 	       "                           (default 1)\n"
@@ -292,6 +295,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "darshanfs: bad import_limit '%s'\n", conf.import_limit);
 		goto out;
 	}
+	dfs_insight_thresholds thresholds;
+	if (conf.insights) {
+		dfs_error terr = {0};
+		dfs_insight_thresholds_default(&thresholds);
+		if (dfs_insight_thresholds_load(&thresholds, conf.insights, &terr)) {
+			fprintf(stderr, "darshanfs: bad insights: %s\n", terr.msg);
+			goto out;
+		}
+		vopt.thresholds = &thresholds;
+	}
 	double attr_timeout = 1.0;
 	if (conf.attr_timeout && parse_seconds(conf.attr_timeout, &attr_timeout)) {
 		fprintf(stderr, "darshanfs: bad attr_timeout '%s' (seconds: a number "
@@ -388,6 +401,7 @@ out:
 	free(conf.mountpoint_arg);
 	free(conf.cache_size);
 	free(conf.import_limit);
+	free(conf.insights);
 	free(conf.attr_timeout);
 	fuse_opt_free_args(&args);
 	free(prog_copy);

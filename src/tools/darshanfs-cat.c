@@ -50,6 +50,8 @@ static void usage(FILE *out, const char *prog)
 		"  -p, --parser PARTS       print what darshan-parser --show-incomplete prints\n"
 		"                           for the log SOURCE: PARTS is a comma-separated list\n"
 		"                           of base, total, file, perf, all\n"
+		"  -i, --insights FILE      thresholds of the insights (as -o insights=FILE\n"
+		"                           of darshanfs)\n"
 		"  -h, --help               show this help\n"
 		"  -V, --version            show the version\n"
 		"\n"
@@ -347,15 +349,16 @@ static int run(int argc, char **argv, const char **writes)
 		{"recursive", no_argument, NULL, 'R'},
 		{"extract", required_argument, NULL, 'x'},
 		{"parser", required_argument, NULL, 'p'},
+		{"insights", required_argument, NULL, 'i'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *filter = NULL, *parts = NULL, *extract_dir = NULL;
+	const char *filter = NULL, *parts = NULL, *extract_dir = NULL, *insights = NULL;
 	size_t nwrites = 0;
 	bool list = false, recursive = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "f:w:lRx:p:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:w:lRx:p:i:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': filter = optarg; break;
 		case 'w': writes[nwrites++] = optarg; break;
@@ -363,6 +366,7 @@ static int run(int argc, char **argv, const char **writes)
 		case 'R': recursive = true; break;
 		case 'x': extract_dir = optarg; break;
 		case 'p': parts = optarg; break;
+		case 'i': insights = optarg; break;
 		case 'h': usage(stdout, argv[0]); return 0;
 		case 'V': printf("darshanfs-cat %s\n", DFS_VERSION); return 0;
 		default: usage(stderr, argv[0]); return EXIT_USAGE;
@@ -385,7 +389,17 @@ static int run(int argc, char **argv, const char **writes)
 		}
 		return 0;
 	}
-	dfs_view *v = dfs_view_new(source, NULL, &err);
+	dfs_insight_thresholds thresholds;
+	dfs_view_options vopt = {0};
+	if (insights) {
+		dfs_insight_thresholds_default(&thresholds);
+		if (dfs_insight_thresholds_load(&thresholds, insights, &err)) {
+			fprintf(stderr, "darshanfs-cat: bad insights: %s\n", err.msg);
+			return EXIT_USAGE;
+		}
+		vopt.thresholds = &thresholds;
+	}
+	dfs_view *v = dfs_view_new(source, &vopt, &err);
 	if (!v) {
 		fprintf(stderr, "darshanfs-cat: %s\n", err.msg);
 		return exit_code(&err);

@@ -552,6 +552,11 @@ dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
 		v->opt.cache_size = DFS_VIEW_DEFAULT_CACHE;
 	if (!v->opt.import_limit)
 		v->opt.import_limit = DFS_VIEW_DEFAULT_IMPORT_LIMIT;
+	if (v->opt.thresholds) {
+		v->thresholds = *v->opt.thresholds;
+		v->thresholds_set = true;
+		v->opt.thresholds = NULL;
+	}
 	pthread_mutex_init(&v->lock, NULL);
 	if (grow_table(v)) {
 		dfs_view_free(v);

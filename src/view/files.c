@@ -836,6 +836,9 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 		                     records_row_len(v, e, l, n->module, s), err);
 		if (c)
 			c->serial = records_serial(e, l, n->module);
+	} else if (dfs_is_summary_file(n->file)) {
+		/* one pass makes them all: the others go to the cache */
+		c = dfs_summary_contents(v, e, l, cache, n->file, err);
 	} else {
 		dfs_buf b = DFS_BUF_INIT;
 		if (render_heavy(v, e, l, n, &b, err)) {
@@ -945,8 +948,10 @@ int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
 dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
                                   const dfs_caller *who, dfs_error *err)
 {
-	if (n->file == F_JOBS)
+	if (n->file == F_JOBS || n->file == F_DIR_INSIGHTS)
 		return dfs_jobs_content(v, n, who, err);
+	if (n->file == F_DIR_SUMMARY)
+		return dfs_dir_summary_content(v, n, who, err);
 	char *text = dfs_dir_filter_text(v, n->state, n->dir_vpath,
 	                                 n->file == F_DIR_FILTER_ERROR);
 	if (!text) {

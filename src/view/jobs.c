@@ -1,7 +1,8 @@
 /* jobs.c - jobs.csv: one row per (log, module with an accumulator) for
  * every log below a directory, plus a POSIX+STDIO row per log, with the
  * numbers that log's own derived_metrics shows for its current selection
- * and the filters that made it (the caller's: view_int.h, "Whose state").
+ * and the filters that made it (the caller's: view_int.h, "Whose state");
+ * and insights.csv, the rows of every log's insights.csv with its path.
  *
  * The source subtree is walked on each request; logs are summarized in
  * parallel on all cores, through the LRU cache (a tree of 100,000 logs
@@ -57,6 +58,10 @@ struct job_summary {
 	char *exe;
 	int64_t jobid, uid, nprocs, start, end;
 	double run_time;
+	/* the log's insights.csv rows (each led by "<rel>,"), NULL until
+	 * a directory's insights.csv asks */
+	char *insights;
+	char *insights_rel;
 	size_t nrows;
 	struct job_row rows[];      /* nrows of them */
 };
@@ -83,6 +88,8 @@ void dfs_job_summary_free(struct job_summary *s)
 		return;
 	free(s->error);
 	free(s->exe);
+	free(s->insights);
+	free(s->insights_rel);
 	for (size_t i = 0; i < s->nrows; i++) {
 		free(s->rows[i].error);
 		free(s->rows[i].filters);
@@ -235,6 +242,7 @@ struct log_item {
 };
 
 struct walk {
+	bool insights;           /* insights.csv, not jobs.csv */
 	struct log_item *items;
 	size_t n, cap;
 	bool oom;
@@ -342,6 +350,7 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 }
 
 struct pool {
+	bool insights;
 	dfs_view *v;
 	const dfs_caller *who;   /* whose filters the rows follow */
 	struct log_item *items;
@@ -349,9 +358,50 @@ struct pool {
 	atomic_size_t next;
 };
 
-static void summarize_item(dfs_view *v, const dfs_caller *who,
-                           struct log_item *it)
+/* insights.csv rows of a log, kept with its summary (entry locked) */
+static void render_insights(dfs_view *v, struct entry *e, const char *rel,
+                            dfs_buf *out)
 {
+	struct job_summary *s = e->summary;
+	if (!s || !s->insights || strcmp(s->insights_rel, rel) != 0) {
+		dfs_buf b = DFS_BUF_INIT;
+		dfs_insight_rows(v, e, rel, &b);
+		dfs_buf_addc(&b, '\0');
+		if (!s || !dfs_buf_ok(&b)) {
+			if (dfs_buf_ok(&b))
+				dfs_buf_add(out, b.data, b.len - 1);
+			dfs_buf_free(&b);
+			return;
+		}
+		free(s->insights);
+		free(s->insights_rel);
+		s->insights = dfs_buf_detach(&b, NULL);
+		s->insights_rel = strdup(rel);
+		if (!s->insights_rel) {
+			free(s->insights);
+			s->insights = NULL;
+			dfs_insight_rows(v, e, rel, out);
+			return;
+		}
+	}
+	dfs_buf_adds(out, s->insights);
+}
+
+static void insight_error(const char *rel, const char *error, dfs_buf *out)
+{
+	dfs_csv_field(out, rel, strlen(rel));
+	dfs_buf_adds(out, ",D_UNREADABLE,WARN,,");
+	dfs_csv_field(out, error, strlen(error));
+	dfs_buf_adds(out, ",,,,\n");
+}
+
+static void summarize_item(dfs_view *v, const dfs_caller *who,
+                           struct log_item *it, bool insights)
+{
+	if (it->error && insights) {
+		insight_error(it->rel, it->error, &it->rows);
+		return;
+	}
 	if (it->error) {
 		struct job_summary s = {0};
 		s.error = (char *)it->error;
@@ -367,6 +417,10 @@ static void summarize_item(dfs_view *v, const dfs_caller *who,
 	dfs_error err = {0};
 	struct entry *e = dfs_node_state(v, &n, who, false, &err) ? NULL
 	                                                          : dfs_entry_get(v, &n, &err);
+	if (!e && insights) {
+		insight_error(it->rel, err.msg, &it->rows);
+		return;
+	}
 	if (!e) {
 		struct job_summary s = {0};
 		s.error = err.msg;
@@ -387,7 +441,9 @@ static void summarize_item(dfs_view *v, const dfs_caller *who,
 			e->summary = s;
 		}
 	}
-	if (e->summary)
+	if (insights)
+		render_insights(v, e, it->rel, &it->rows);
+	else if (e->summary)
 		render_rows(e->summary, it->rel, &it->rows);
 	dfs_entry_put(v, e);
 }
@@ -399,15 +455,15 @@ static void *worker(void *arg)
 		size_t i = atomic_fetch_add(&p->next, 1);
 		if (i >= p->n)
 			break;
-		summarize_item(p->v, p->who, &p->items[i]);
+		summarize_item(p->v, p->who, &p->items[i], p->insights);
 	}
 	return NULL;
 }
 
 static void summarize_all(dfs_view *v, const dfs_caller *who,
-                          struct log_item *items, size_t n)
+                          struct log_item *items, size_t n, bool insights)
 {
-	struct pool p = {v, who, items, n, 0};
+	struct pool p = {insights, v, who, items, n, 0};
 	dfs_workers_run(dfs_workers(DFS_WORKERS_MAX, n), worker, &p);
 }
 
@@ -494,19 +550,23 @@ void dfs_jobs_cache_free(dfs_view *v)
 dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
                               const dfs_caller *who, dfs_error *err)
 {
-	uint64_t key = caller_key(v, who);
+	bool insights = n->file == F_DIR_INSIGHTS;
+	/* both files of a directory share the cache: insights.csv's key
+	 * differs in its second bit */
+	uint64_t key = caller_key(v, who) ^ (insights ? 2 : 0);
 	dfs_content *c = cache_find(v, n->dir_vpath, key);
 	if (c)
 		return c;
 	pthread_mutex_lock(&v->lock);
 	uint64_t change_gen = v->change_gen;
 	pthread_mutex_unlock(&v->lock);
-	struct walk w = {.who = who, .v = v};
+	struct walk w = {.insights = insights, .who = who, .v = v};
 	walk_dir(&w, n->src, "", n->dir_vpath, 0);
 	if (!w.oom)
-		summarize_all(v, who, w.items, w.n);
+		summarize_all(v, who, w.items, w.n, insights);
 	dfs_buf out = DFS_BUF_INIT;
-	dfs_buf_adds(&out, header);
+	dfs_buf_adds(&out, insights ? "log,code,level,module,message,value,threshold,"
+	                              "count,total\n" : header);
 	for (size_t i = 0; i < w.n; i++) {
 		dfs_buf_add(&out, w.items[i].rows.data, w.items[i].rows.len);
 		if (!dfs_buf_ok(&w.items[i].rows))

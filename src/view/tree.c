@@ -15,6 +15,8 @@ const struct file_def dfs_file_defs[F_KINDS] = {
 	{"jobs.csv", F_JOBS, LEVEL_DIR, false, false, true},
 	{"filter", F_DIR_FILTER, LEVEL_DIR, true, false, false},
 	{"filter.error", F_DIR_FILTER_ERROR, LEVEL_DIR, false, false, false},
+	{"insights.csv", F_DIR_INSIGHTS, LEVEL_DIR, false, false, true},
+	{"summary.html", F_DIR_SUMMARY, LEVEL_DIR, false, false, true},
 	{"header.txt", F_HEADER, LEVEL_LOG, false, false, false},
 	{"mounts.csv", F_MOUNTS, LEVEL_LOG, false, false, false},
 	{"names.csv", F_NAMES, LEVEL_LOG, false, false, false},
@@ -31,7 +33,25 @@ const struct file_def dfs_file_defs[F_KINDS] = {
 	{"total", F_TOTAL, LEVEL_MODULE, false, true, true},
 	{"total.csv", F_TOTAL_CSV, LEVEL_MODULE, false, true, true},
 	{"PARTIAL", F_PARTIAL, LEVEL_MODULE, false, false, false},
+	{"summary.html", F_SUMMARY, LEVEL_LOG, false, false, true},
+	{"insights.txt", F_INSIGHTS, LEVEL_LOG, false, false, true},
+	{"insights.csv", F_INSIGHTS_CSV, LEVEL_LOG, false, false, true},
+	/* the plots, in the order of enum dfs_summary_plot */
+	{"io_cost.svg", F_PLOT_FIRST + DFS_PLOT_IO_COST, LEVEL_SUMMARY, false, false, true},
+	{"operations.svg", F_PLOT_FIRST + DFS_PLOT_OPERATIONS, LEVEL_SUMMARY, false, false, true},
+	{"access_sizes.svg", F_PLOT_FIRST + DFS_PLOT_ACCESS_SIZES, LEVEL_SUMMARY, false, false, true},
+	{"access_pattern.svg", F_PLOT_FIRST + DFS_PLOT_ACCESS_PATTERN, LEVEL_SUMMARY, false, false, true},
+	{"mounts.svg", F_PLOT_FIRST + DFS_PLOT_MOUNTS, LEVEL_SUMMARY, false, false, true},
+	{"ranks.svg", F_PLOT_FIRST + DFS_PLOT_RANKS, LEVEL_SUMMARY, false, false, true},
+	{"timeline.svg", F_PLOT_FIRST + DFS_PLOT_TIMELINE, LEVEL_SUMMARY, false, false, true},
+	{"heatmap_read.svg", F_PLOT_FIRST + DFS_PLOT_HEATMAP_READ, LEVEL_SUMMARY, false, false, true},
+	{"heatmap_write.svg", F_PLOT_FIRST + DFS_PLOT_HEATMAP_WRITE, LEVEL_SUMMARY, false, false, true},
+	{"dxt_offsets.svg", F_PLOT_FIRST + DFS_PLOT_DXT_OFFSETS, LEVEL_SUMMARY, false, false, true},
+	{"dxt_durations.svg", F_PLOT_FIRST + DFS_PLOT_DXT_DURATIONS, LEVEL_SUMMARY, false, false, true},
+	{"lustre.svg", F_PLOT_FIRST + DFS_PLOT_LUSTRE, LEVEL_SUMMARY, false, false, true},
+	{"apmpi.svg", F_PLOT_FIRST + DFS_PLOT_APMPI, LEVEL_SUMMARY, false, false, true},
 };
+_Static_assert(F_PLOT_LAST + 1 - F_PLOT_FIRST == DFS_PLOTS, "one file kind per plot");
 
 const struct file_def *dfs_file_def_by_name(enum file_level level,
                                             const char *name)
@@ -187,6 +207,10 @@ int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err)
 				n->file = fd->kind;
 				break;
 			}
+			if (strcmp(name, "summary") == 0) {
+				n->kind = N_SUMDIR;
+				break;
+			}
 			const dfs_module *m = dfs_module_by_name(name);
 			if (!m || strcmp(m->dirname, name) != 0)
 				goto enoent;
@@ -194,8 +218,10 @@ int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err)
 			n->module = m->id;
 			break;
 		}
+		case N_SUMDIR:
 		case N_MODDIR: {
-			const struct file_def *fd = dfs_file_def_by_name(LEVEL_MODULE, name);
+			const struct file_def *fd = dfs_file_def_by_name(
+				n->kind == N_SUMDIR ? LEVEL_SUMMARY : LEVEL_MODULE, name);
 			if (!fd)
 				goto enoent;
 			n->kind = N_FILE;
@@ -265,6 +291,7 @@ static void node_stat(const dfs_view *v, const struct node *n,
 		break;
 	case N_LOGDIR:
 	case N_MODDIR:
+	case N_SUMDIR:
 		st->is_dir = true;
 		st->mode = dir_mode(&n->st);
 		break;
@@ -291,6 +318,8 @@ static int dir_file_stat(dfs_view *v, const struct node *n, const dfs_caller *wh
 static bool file_exists(const struct entry *e, int module, enum file_kind k)
 {
 	const struct file_def *fd = &dfs_file_defs[k];
+	if (fd->level == LEVEL_SUMMARY)
+		return e->peek_status == DFS_OK;
 	if (fd->level == LEVEL_LOG) {
 		if (k == F_ERROR)
 			return e->peek_status != DFS_OK || e->damaged ||
@@ -502,6 +531,11 @@ static int list_log_dir(dfs_view *v, const struct node *n, dfs_view_filler fill,
 		ns.mode = dir_mode(&n->st);
 		listing_add(&ls, dfs_module_get(id)->dirname, &ns);
 	}
+	if (e->peek_status == DFS_OK) {
+		ns.is_dir = true;
+		ns.mode = dir_mode(&n->st);
+		listing_add(&ls, "summary", &ns);
+	}
 	dfs_entry_put(v, e);
 	listing_fill(&ls, fill, ctx);
 	return 0;
@@ -514,7 +548,8 @@ static int list_module_dir(dfs_view *v, const struct node *n,
 	if (!e)
 		return -1;
 	int ret = 0;
-	if (dfs_entry_peek(v, e, &n->st, err) || !dfs_entry_has_module(e, n->module)) {
+	if (dfs_entry_peek(v, e, &n->st, err) ||
+	    (n->kind == N_MODDIR && !dfs_entry_has_module(e, n->module))) {
 		ret = -1;
 		if (err->code == DFS_OK)
 			not_found(err, n->log_vpath);
@@ -525,7 +560,8 @@ static int list_module_dir(dfs_view *v, const struct node *n,
 	base_stat(&n->st, &ns);
 	for (int k = 0; k < F_KINDS && ret == 0; k++) {
 		const struct file_def *fd = &dfs_file_defs[k];
-		if (fd->level != LEVEL_MODULE || !file_exists(e, n->module, fd->kind))
+		enum file_level want = n->kind == N_SUMDIR ? LEVEL_SUMMARY : LEVEL_MODULE;
+		if (fd->level != want || !file_exists(e, n->module, fd->kind))
 			continue;
 		ns.mode = file_mode(v, &n->st, writable(fd->kind, n->module));
 		listing_add(&ls, fd->name, &ns);
@@ -551,6 +587,7 @@ int dfs_view_readdir(dfs_view *v, const char *path, dfs_view_filler fill,
 		ret = list_log_dir(v, &n, fill, ctx, err);
 		break;
 	case N_MODDIR:
+	case N_SUMDIR:
 		ret = list_module_dir(v, &n, fill, ctx, err);
 		break;
 	default:

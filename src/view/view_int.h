@@ -36,24 +36,29 @@
 #include "darshanfs/buf.h"
 #include "darshanfs/filter.h"
 #include "darshanfs/log.h"
+#include "darshanfs/summary.h"
 #include "darshanfs/view.h"
 
-enum node_kind { N_SRCDIR, N_LOGDIR, N_MODDIR, N_FILE };
+enum node_kind { N_SRCDIR, N_LOGDIR, N_MODDIR, N_FILE, N_SUMDIR };
 
 /* Every generated or writable file of the tree. */
 enum file_kind {
 	/* in a source directory */
-	F_JOBS, F_DIR_FILTER, F_DIR_FILTER_ERROR,
+	F_JOBS, F_DIR_FILTER, F_DIR_FILTER_ERROR, F_DIR_INSIGHTS, F_DIR_SUMMARY,
 	/* in a log directory */
 	F_HEADER, F_MOUNTS, F_NAMES, F_LOG_FILTER, F_LOG_FILTER_ERROR,
 	F_LOG_DERIVED, F_FILTERED, F_ERROR,
 	/* in a module directory */
 	F_RECORDS, F_FILTER, F_FILTER_ERROR, F_DERIVED, F_DERIVED_JSON, F_TOTAL,
 	F_TOTAL_CSV, F_PARTIAL,
+	/* in a log directory: the job at a glance (summary.c) */
+	F_SUMMARY, F_INSIGHTS, F_INSIGHTS_CSV,
+	/* in LOG/summary/: one per plot of darshanfs/summary.h */
+	F_PLOT_FIRST, F_PLOT_LAST = F_PLOT_FIRST + 12,
 	F_KINDS
 };
 
-enum file_level { LEVEL_DIR, LEVEL_LOG, LEVEL_MODULE };
+enum file_level { LEVEL_DIR, LEVEL_LOG, LEVEL_MODULE, LEVEL_SUMMARY };
 
 struct file_def {
 	const char *name;
@@ -218,6 +223,9 @@ struct dfs_view {
 	/* users with a state of their own (view->lock) */
 	uid_t *users;
 	size_t nusers, users_cap;
+	/* thresholds of the insights (-o insights=FILE), else the defaults */
+	bool thresholds_set;
+	dfs_insight_thresholds thresholds;
 };
 
 /* The filter of one source directory. */
@@ -450,6 +458,24 @@ void dfs_drop_inherited(char *text);
 dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
                                   const dfs_caller *who,
                                   dfs_error *err);
+
+/* summary.c: the plot a file kind shows (-1: none); summary.html,
+ * insights.txt, insights.csv or a plot of a loaded log (entry locked). */
+int dfs_plot_of_file(enum file_kind k);
+bool dfs_is_summary_file(enum file_kind k);
+/* The content of summary file `want` of a loaded log; the other summary
+ * files, rendered in the same pass, are put in `cache` where it has none
+ * (and accounted to the entry). */
+dfs_content *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *l,
+                                  struct content_cache *cache, enum file_kind want,
+                                  dfs_error *err);
+/* The rows of a log's insights.csv, each line led by `rel` (CSV-quoted)
+ * and a comma: the log's rows of its directories' insights.csv (entry
+ * locked; a log that cannot be read gets a row that says why). */
+void dfs_insight_rows(dfs_view *v, struct entry *e, const char *rel, dfs_buf *out);
+/* summary.html of a source directory, from its jobs.csv for the caller */
+dfs_content *dfs_dir_summary_content(dfs_view *v, const struct node *n,
+                                     const dfs_caller *who, dfs_error *err);
 
 /* ---- helpers ------------------------------------------------------------------ */
 

@@ -1,6 +1,7 @@
 #!/bin/bash
 # layers.sh LIBDARSHANFS - the core library's directories call only down:
-#   util < module < log < {filter, csv, accum, writer} < view
+#   util < module < log < {filter, csv, accum, writer} < summary < view
+# (summary: above accum and csv only)
 # judged from the object files (a symbol one directory's objects use and
 # another's define), so that an include or a call upward fails the build's
 # tests, not a review.
@@ -16,7 +17,8 @@ declare -A allowed=(
 	[csv]="util module log csv"
 	[accum]="util module log accum"
 	[writer]="util module log writer"
-	[view]="util module log filter csv accum writer view"
+	[summary]="util module log accum csv summary"
+	[view]="util module log filter csv accum writer summary view"
 )
 # "SYMBOL DIR" for every symbol an object defines, then every one it uses
 dir_of='{ n = split($1, a, "/"); m = a[n]; sub(/:.*/, "", m); sub(/_.*/, "", m); print $NF, m }'

@@ -1,0 +1,112 @@
+/* summary.h - a job at a glance: summary.html, its plots as SVG, and the
+ * insights (problems found in the I/O of the job, with the numbers behind
+ * them) of one decoded log for a selection of its records.
+ *
+ * The renderer knows nothing of the tree or of filters: it is handed the
+ * decoded log, the records selected in each module and the derived metrics
+ * of the modules that have them, and renders text.  Every plot aggregates
+ * into a bounded number of bins (ranks, time, offsets), never one element
+ * per record, so its size does not grow with the log. */
+#ifndef DARSHANFS_SUMMARY_H
+#define DARSHANFS_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "darshanfs/accum.h"
+#include "darshanfs/buf.h"
+#include "darshanfs/error.h"
+#include "darshanfs/log.h"
+
+/* The selection of one module. */
+typedef struct dfs_summary_module {
+	const dfs_records *records;      /* NULL: absent or unreadable */
+	const size_t *index;             /* selected record indices (NULL: all) */
+	size_t count;                    /* records selected */
+	size_t total;                    /* records before filtering */
+	const dfs_derived_metrics *dm;   /* NULL: no accumulator */
+	bool partial;                    /* the module's data is incomplete */
+	const char *error;               /* why the module is unusable, or NULL */
+	char *const *warnings;           /* about the selection (derived_metrics') */
+	size_t n_warnings;
+} dfs_summary_module;
+
+/* Thresholds of the insights, Drishti's defaults unless changed (see
+ * dfs_insight_thresholds_parse for the file format). */
+typedef struct dfs_insight_thresholds {
+	double imbalance_operations;     /* read/write intensity: |r-w|/(r+w) */
+	double small_bytes;              /* a request below this is small */
+	double small_requests;           /* share of small requests */
+	double small_requests_absolute;  /* and at least this many */
+	double misaligned_requests;      /* share of misaligned requests */
+	double metadata_time_rank;       /* seconds of metadata time on a rank */
+	double random_operations;        /* share of random requests */
+	double random_operations_absolute;
+	double imbalance_stragglers;     /* shared file: (slowest-fastest)/total */
+	double imbalance_size;           /* one file's ranks: (max-min)/max bytes */
+	double interface_stdio;          /* STDIO's share of the bytes */
+	double collective_operations;    /* share of independent MPI-IO requests */
+	double collective_operations_absolute;
+	double lustre_large_file;        /* bytes of a shared file on one stripe */
+	double worst_rank_share;         /* worst rank's share of the I/O time */
+} dfs_insight_thresholds;
+
+void dfs_insight_thresholds_default(dfs_insight_thresholds *t);
+/* Read "name = value" lines (# comments, blank lines; names as the fields
+ * above; values may carry KiB MiB GiB suffixes) over *t; 0, or -1 with
+ * err naming the line. */
+int dfs_insight_thresholds_parse(dfs_insight_thresholds *t, const char *text,
+                                 dfs_error *err);
+/* The same from a file (at most 64 KiB); err names the file. */
+int dfs_insight_thresholds_load(dfs_insight_thresholds *t, const char *path,
+                                dfs_error *err);
+
+typedef struct dfs_summary_input {
+	const dfs_log *log;
+	const char *title;                        /* the log's name */
+	dfs_summary_module mod[DFS_MOD_SLOTS];
+	const char *filters;                      /* lines: the filters in force */
+	const dfs_insight_thresholds *thresholds; /* NULL: defaults */
+} dfs_summary_input;
+
+/* The plots, each also a file LOG/summary/<name>.svg. */
+enum dfs_summary_plot {
+	DFS_PLOT_IO_COST, DFS_PLOT_OPERATIONS, DFS_PLOT_ACCESS_SIZES,
+	DFS_PLOT_ACCESS_PATTERN, DFS_PLOT_MOUNTS, DFS_PLOT_RANKS,
+	DFS_PLOT_TIMELINE, DFS_PLOT_HEATMAP_READ, DFS_PLOT_HEATMAP_WRITE,
+	DFS_PLOT_DXT_OFFSETS, DFS_PLOT_DXT_DURATIONS, DFS_PLOT_LUSTRE,
+	DFS_PLOT_APMPI,
+	DFS_PLOTS
+};
+
+/* "io_cost", ... (the file is name + ".svg"); plot by that file name. */
+const char *dfs_summary_plot_name(int plot);
+int dfs_summary_plot_by_file(const char *file);
+
+/* The whole page: self-contained HTML, plots inline, no script. */
+int dfs_summary_html(const dfs_summary_input *in, dfs_buf *out, dfs_error *err);
+/* One plot as a standalone SVG document. */
+int dfs_summary_svg(const dfs_summary_input *in, int plot, dfs_buf *out,
+                    dfs_error *err);
+
+/* Everything of a log at once, from one pass over its records: the page,
+ * every plot (svg[plot]), insights.txt and insights.csv (with header). */
+int dfs_summary_render_all(const dfs_summary_input *in, dfs_buf *html,
+                           dfs_buf svg[DFS_PLOTS], dfs_buf *txt, dfs_buf *csv,
+                           dfs_error *err);
+
+/* The insights: one finding per paragraph (txt) or one CSV row per
+ * finding with the header
+ *   code,level,module,message,value,threshold,count,total
+ * (`log` prepended, with its value, when `log` is not NULL). */
+int dfs_insights_text(const dfs_summary_input *in, dfs_buf *out, dfs_error *err);
+int dfs_insights_csv(const dfs_summary_input *in, const char *log, bool header,
+                     dfs_buf *out, dfs_error *err);
+
+/* summary.html of a directory, from the text of its jobs.csv (the
+ * columns README.md gives for it): jobs over time, bytes and performance
+ * per job, top jobs by bytes and by I/O time, totals per module. */
+int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
+                         dfs_buf *out, dfs_error *err);
+
+#endif

@@ -1,0 +1,302 @@
+/* dir.c - summary.html of a directory: the jobs of every log below it, from
+ * the text of that directory's jobs.csv (jobs over time, bytes and
+ * performance per job, the top jobs by bytes and by I/O time, totals per
+ * module).  Like the page of a log, it is self-contained and its plots are
+ * bounded in size however many jobs there are. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "summary/summary_int.h"
+
+/* the jobs.csv columns read here */
+enum { C_LOG, C_MODULE, C_EXE, C_JOBID, C_UID, C_NPROCS, C_START, C_END,
+       C_RUN, C_READ = 12, C_WRITTEN = 13, C_TIME = 20, C_PERF = 21, C_ERROR = 22,
+       C_COLS = 23 };
+
+/* One CSV record of `text` at *pos (RFC 4180: quotes, doubled quotes,
+ * line breaks inside quotes): the fields, unquoted, into `store`; returns
+ * the number of fields, 0 at the end. */
+static size_t csv_record(const char *text, size_t len, size_t *pos, dfs_buf *store,
+                         size_t *start, size_t max)
+{
+	size_t p = *pos, n = 0;
+	if (p >= len)
+		return 0;
+	dfs_buf_reset(store);
+	for (;;) {
+		if (n < max)
+			start[n] = store->len;
+		n++;
+		if (p < len && text[p] == '"') {
+			p++;
+			while (p < len) {
+				if (text[p] == '"' && p + 1 < len && text[p + 1] == '"') {
+					dfs_buf_addc(store, '"');
+					p += 2;
+				} else if (text[p] == '"') {
+					p++;
+					break;
+				} else {
+					dfs_buf_addc(store, text[p++]);
+				}
+			}
+		}
+		while (p < len && text[p] != ',' && text[p] != '\n')
+			dfs_buf_addc(store, text[p++]);
+		dfs_buf_addc(store, '\0');
+		if (p < len && text[p] == ',') {
+			p++;
+			continue;
+		}
+		if (p < len)
+			p++;
+		break;
+	}
+	*pos = p;
+	return n;
+}
+
+struct job {
+	char *log, *exe;
+	int64_t jobid, uid, nprocs, start;
+	double run_time, bytes, time, perf;
+	bool counted;
+};
+
+struct module_total {
+	char name[24];
+	size_t jobs;
+	double bytes_read, bytes_written, time;
+};
+
+/* the row that stands for the job's own I/O: POSIX+STDIO, else the
+ * largest of the others (MPI-IO goes through POSIX: never summed) */
+static void take_row(struct job *j, const char *module, double bytes, double time,
+                     double perf)
+{
+	bool combined = strcmp(module, "POSIX+STDIO") == 0;
+	if (combined || (!j->counted && bytes >= j->bytes)) {
+		j->bytes = bytes;
+		j->time = time;
+		j->perf = perf;
+		j->counted = combined;
+	}
+}
+
+static int by_bytes(const void *a, const void *b)
+{
+	double x = (*(struct job *const *)a)->bytes, y = (*(struct job *const *)b)->bytes;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	double x = (*(struct job *const *)a)->time, y = (*(struct job *const *)b)->time;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static void job_table(dfs_buf *out, const char *title, struct job **jobs, size_t n)
+{
+	dfs_buf_printf(out, "<h3>%s</h3>\n<table>\n<tr><th>log</th><th>executable</th>"
+	                    "<th>job id</th><th>processes</th><th>bytes</th>"
+	                    "<th>I/O time by slowest (s)</th><th>MiB/s</th></tr>\n", title);
+	char b[64];
+	for (size_t i = 0; i < n && i < TOP_FILES; i++) {
+		dfs_buf_adds(out, "<tr><td>");
+		dfs_xml_str(out, jobs[i]->log);
+		dfs_buf_adds(out, "</td><td>");
+		dfs_xml_text(out, jobs[i]->exe, strlen(jobs[i]->exe) > 80 ? 80 : strlen(jobs[i]->exe));
+		dfs_buf_printf(out, "</td><td class=\"n\">%lld</td><td class=\"n\">%lld</td>",
+		               (long long)jobs[i]->jobid, (long long)jobs[i]->nprocs);
+		dfs_human_bytes(b, sizeof(b), jobs[i]->bytes);
+		dfs_buf_printf(out, "<td class=\"n\">%s</td>", b);
+		dfs_human_num(b, sizeof(b), jobs[i]->time);
+		dfs_buf_printf(out, "<td class=\"n\">%s</td>", b);
+		dfs_human_num(b, sizeof(b), jobs[i]->perf);
+		dfs_buf_printf(out, "<td class=\"n\">%s</td></tr>\n", b);
+	}
+	dfs_buf_adds(out, "</table>\n");
+}
+
+/* a histogram over decades of a positive measure */
+static void decades(dfs_buf *out, const char *title, struct job *jobs, size_t n,
+                    bool perf, bool bytes)
+{
+	enum { DEC = 16 };
+	double count[DEC] = {0};
+	char names[DEC][32];
+	const char *labels[DEC];
+	double lo = bytes ? 1 : 1e-3;
+	for (size_t i = 0; i < n; i++) {
+		double v = perf ? jobs[i].perf : jobs[i].bytes;
+		int d = v > lo ? (int)floor(log10(v / lo)) + 1 : 0;
+		count[d < 0 ? 0 : d >= DEC ? DEC - 1 : d]++;
+	}
+	for (int d = 0; d < DEC; d++) {
+		double edge = lo * pow(10, d);
+		if (d == 0)
+			snprintf(names[d], sizeof(names[d]), "< %g%s", lo, bytes ? " B" : "");
+		else if (bytes)
+			dfs_human_bytes(names[d], sizeof(names[d]), edge / 10), strcat(names[d], "+");
+		else
+			snprintf(names[d], sizeof(names[d]), ">= %g", edge / 10);
+		labels[d] = names[d];
+	}
+	struct series s = {"jobs", "#555599", count};
+	dfs_svg_bars(out, title, labels, DEC, &s, 1, false);
+}
+
+int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
+                         dfs_buf *out, dfs_error *err)
+{
+	dfs_buf store = DFS_BUF_INIT;
+	size_t start[C_COLS + 1], pos = 0, nf;
+	struct job *jobs = NULL;
+	size_t n = 0, cap = 0, errors = 0;
+	struct module_total mods[16];
+	size_t nmods = 0;
+	int ret = 0;
+	csv_record(jobs_csv, len, &pos, &store, start, C_COLS);   /* the header */
+	while ((nf = csv_record(jobs_csv, len, &pos, &store, start, C_COLS)) > 0) {
+		if (nf < C_COLS || !dfs_buf_ok(&store))
+			continue;
+		const char *f[C_COLS];
+		for (int c = 0; c < C_COLS; c++)
+			f[c] = store.data + start[c];
+		if (*f[C_ERROR] && !*f[C_MODULE]) {
+			errors++;
+			continue;
+		}
+		if (n == 0 || strcmp(jobs[n - 1].log, f[C_LOG]) != 0) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 256;
+				struct job *nj = realloc(jobs, cap * sizeof(*jobs));
+				if (!nj) {
+					ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+					goto out;
+				}
+				jobs = nj;
+			}
+			struct job *j = &jobs[n++];
+			memset(j, 0, sizeof(*j));
+			j->log = strdup(f[C_LOG]);
+			j->exe = strdup(f[C_EXE]);
+			if (!j->log || !j->exe) {
+				n--;
+				free(j->log);
+				free(j->exe);
+				ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+				goto out;
+			}
+			j->jobid = strtoll(f[C_JOBID], NULL, 10);
+			j->uid = strtoll(f[C_UID], NULL, 10);
+			j->nprocs = strtoll(f[C_NPROCS], NULL, 10);
+			j->start = strtoll(f[C_START], NULL, 10);
+			j->run_time = strtod(f[C_RUN], NULL);
+		}
+		if (!*f[C_MODULE] || *f[C_ERROR])
+			continue;
+		double br = strtod(f[C_READ], NULL), bw = strtod(f[C_WRITTEN], NULL);
+		double t = strtod(f[C_TIME], NULL), perf = strtod(f[C_PERF], NULL);
+		take_row(&jobs[n - 1], f[C_MODULE], br + bw, t, perf);
+		size_t m;
+		for (m = 0; m < nmods && strcmp(mods[m].name, f[C_MODULE]); m++)
+			;
+		if (m == nmods && nmods < 16) {
+			memset(&mods[m], 0, sizeof(mods[m]));
+			snprintf(mods[m].name, sizeof(mods[m].name), "%s", f[C_MODULE]);
+			nmods++;
+		}
+		if (m < nmods) {
+			mods[m].jobs++;
+			mods[m].bytes_read += br;
+			mods[m].bytes_written += bw;
+			mods[m].time += t;
+		}
+	}
+
+	dfs_buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>");
+	dfs_xml_str(out, title);
+	dfs_buf_adds(out, " - darshanfs jobs</title>\n<style>body{font-family:sans-serif;margin:1em 2em}"
+	                  "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;"
+	                  "padding:2px 6px;font-size:13px;text-align:left}td.n{text-align:right}"
+	                  "th{background:#f0f0f0}</style>\n</head>\n<body>\n<h1>");
+	dfs_xml_str(out, title);
+	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+	double total = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (jobs[i].start > 0 && jobs[i].start < t0)
+			t0 = jobs[i].start;
+		if (jobs[i].start > t1)
+			t1 = jobs[i].start;
+		total += jobs[i].bytes;
+	}
+	char tb[64], a[64], b[64];
+	dfs_human_bytes(tb, sizeof(tb), total);
+	dfs_buf_printf(out, "</h1>\n<p id=\"jobs\">%zu jobs, %s moved", n, tb);
+	if (t0 <= t1 && t0 != INT64_MAX) {
+		time_t x = (time_t)t0, y = (time_t)t1;
+		struct tm tm;
+		strftime(a, sizeof(a), "%Y-%m-%d %H:%M UTC", gmtime_r(&x, &tm));
+		strftime(b, sizeof(b), "%Y-%m-%d %H:%M UTC", gmtime_r(&y, &tm));
+		dfs_buf_printf(out, ", started from %s to %s", a, b);
+	}
+	if (errors)
+		dfs_buf_printf(out, "; %zu logs could not be read (see jobs.csv)", errors);
+	dfs_buf_adds(out, ".</p>\n<h2>Jobs over time</h2>\n");
+	double per_bin[TIME_BINS] = {0}, bytes_bin[TIME_BINS] = {0};
+	double span = t1 > t0 && t0 != INT64_MAX ? (double)(t1 - t0) : 1;
+	for (size_t i = 0; i < n; i++) {
+		if (jobs[i].start <= 0 || t0 == INT64_MAX)
+			continue;
+		size_t c = (size_t)((double)(jobs[i].start - t0) / span * (TIME_BINS - 1));
+		per_bin[c]++;
+		bytes_bin[c] += jobs[i].bytes;
+	}
+	struct series s1 = {"jobs started", "#1f77b4", per_bin};
+	dfs_svg_columns(out, "Jobs started over time", "days since the first job", 0,
+	                span / 86400, TIME_BINS, &s1, 1, false);
+	struct series s2 = {"bytes moved by the jobs started", "#8c564b", bytes_bin};
+	dfs_svg_columns(out, "Bytes over time", "days since the first job", 0,
+	                span / 86400, TIME_BINS, &s2, 1, true);
+	dfs_buf_adds(out, "<h2>Bytes and performance per job</h2>\n");
+	decades(out, "Jobs by bytes moved", jobs, n, false, true);
+	decades(out, "Jobs by performance (MiB/s, by the slowest rank)", jobs, n, true, false);
+	dfs_buf_adds(out, "<h2>Top jobs</h2>\n");
+	struct job **order = malloc((n ? n : 1) * sizeof(*order));
+	if (order) {
+		for (size_t i = 0; i < n; i++)
+			order[i] = &jobs[i];
+		qsort(order, n, sizeof(*order), by_bytes);
+		job_table(out, "Most bytes", order, n);
+		qsort(order, n, sizeof(*order), by_time);
+		job_table(out, "Most I/O time", order, n);
+		free(order);
+	}
+	dfs_buf_adds(out, "<h2>Per module</h2>\n<table>\n<tr><th>module</th><th>jobs</th>"
+	                  "<th>bytes read</th><th>bytes written</th><th>I/O time by slowest (s)</th></tr>\n");
+	for (size_t m = 0; m < nmods; m++) {
+		dfs_buf_adds(out, "<tr><td>");
+		dfs_xml_str(out, mods[m].name);
+		dfs_human_bytes(a, sizeof(a), mods[m].bytes_read);
+		dfs_human_bytes(b, sizeof(b), mods[m].bytes_written);
+		dfs_human_num(tb, sizeof(tb), mods[m].time);
+		dfs_buf_printf(out, "</td><td class=\"n\">%zu</td><td class=\"n\">%s</td>"
+		               "<td class=\"n\">%s</td><td class=\"n\">%s</td></tr>\n",
+		               mods[m].jobs, a, b, tb);
+	}
+	dfs_buf_adds(out, "</table>\n</body>\n</html>\n");
+	if (!dfs_buf_ok(out))
+		ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+out:
+	for (size_t i = 0; i < n; i++) {
+		free(jobs[i].log);
+		free(jobs[i].exe);
+	}
+	free(jobs);
+	dfs_buf_free(&store);
+	return ret;
+}

@@ -1,0 +1,1048 @@
+/* facts.c - one pass over the selected records of each module, gathering
+ * what the page, the plots and the insights show: sums per module, per
+ * rank (in a bounded number of rank bins), per file and per mount point,
+ * time lines, heat maps and DXT densities.  Memory is bounded by the
+ * number of ranks and of distinct files, never by the number of rows. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "darshanfs/hash.h"
+#include "summary/summary_int.h"
+
+/* ---- a map from 64-bit keys to slots ---------------------------------------- */
+
+struct file_acc {
+	uint64_t id;
+	double bytes, time, size;
+	double min_rank_bytes, max_rank_bytes;
+	uint32_t nranks;
+	bool shared, used;
+	bool striped;           /* its LUSTRE record was counted */
+};
+
+struct idmap {
+	struct file_acc *slot;
+	size_t cap, n;
+};
+
+/* every bit of the key reaches the low bits of the slot number */
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static struct file_acc *idmap_get(struct idmap *m, uint64_t id)
+{
+	if (m->n * 2 >= m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 64;
+		struct file_acc *s = calloc(cap, sizeof(*s));
+		if (!s)
+			return NULL;
+		for (size_t i = 0; i < m->cap; i++) {
+			if (!m->slot[i].used)
+				continue;
+			size_t k = (size_t)mix(m->slot[i].id) & (cap - 1);
+			while (s[k].used)
+				k = (k + 1) & (cap - 1);
+			s[k] = m->slot[i];
+		}
+		free(m->slot);
+		m->slot = s;
+		m->cap = cap;
+	}
+	size_t k = (size_t)mix(id) & (m->cap - 1);
+	while (m->slot[k].used && m->slot[k].id != id)
+		k = (k + 1) & (m->cap - 1);
+	if (!m->slot[k].used) {
+		memset(&m->slot[k], 0, sizeof(m->slot[k]));
+		m->slot[k].used = true;
+		m->slot[k].id = id;
+		m->slot[k].min_rank_bytes = INFINITY;
+		m->n++;
+	}
+	return &m->slot[k];
+}
+
+/* ---- reading fields ----------------------------------------------------------- */
+
+static int field(const dfs_module *m, const char *suffix)
+{
+	char name[96];
+	snprintf(name, sizeof(name), "%s%s", m->prefix, suffix);
+	return dfs_module_field_index(m, name, strlen(name));
+}
+
+static double value(const dfs_module *m, const unsigned char *rec, size_t len,
+                    size_t row, int f)
+{
+	if (f < 0)
+		return 0;
+	const dfs_field *fd = &m->fields[f];
+	if (fd->storage == DFS_S_I64 || fd->storage == DFS_S_F64) {
+		/* stored as it is shown: read it in place */
+		int64_t i;
+		double d;
+		if (fd->storage == DFS_S_F64) {
+			memcpy(&d, rec + fd->offset, 8);
+			return d;
+		}
+		memcpy(&i, rec + fd->offset, 8);
+		return (double)i;
+	}
+	dfs_value v;
+	dfs_module_get_value(m, rec, len, row, (size_t)f, &v);
+	switch (v.type) {
+	case DFS_T_I64:
+		return (double)v.v.i;
+	case DFS_T_U64:
+		return (double)v.v.u;
+	case DFS_T_F64:
+		return v.v.d;
+	default:
+		return 0;
+	}
+}
+
+/* counters that can be -1 (not kept by an old version) count as 0 */
+static double counter(const dfs_module *m, const unsigned char *rec, size_t len, int f)
+{
+	double d = value(m, rec, len, 0, f);
+	return d > 0 ? d : 0;
+}
+
+static int64_t rec_rank(const unsigned char *rec)
+{
+	int64_t r;
+	memcpy(&r, rec + 8, 8);
+	return r;
+}
+
+static uint64_t rec_id(const unsigned char *rec)
+{
+	uint64_t r;
+	memcpy(&r, rec, 8);
+	return r;
+}
+
+/* iterate over the selection of a module */
+#define FOR_SELECTED(sm, k, i) \
+	for (size_t k = 0, i = 0; k < (sm)->count && \
+	     ((i = (sm)->index ? (sm)->index[k] : k), 1); k++)
+
+static const dfs_summary_module *selected(const dfs_summary_input *in, int id)
+{
+	const dfs_summary_module *sm = &in->mod[id];
+	return sm->records && !sm->error ? sm : NULL;
+}
+
+int64_t dfs_facts_bin_rank(const struct facts *f, size_t bin)
+{
+	return (int64_t)ceil((double)bin * f->rank_step);
+}
+
+static size_t rank_bin(const struct facts *f, int64_t rank)
+{
+	if (rank < 0 || f->rank_bins == 0)
+		return RANK_BINS;
+	if (rank >= f->nprocs)
+		rank = f->nprocs - 1;
+	size_t b = (size_t)((double)rank / f->rank_step);
+	return b < f->rank_bins ? b : f->rank_bins - 1;
+}
+
+/* ---- I/O modules -------------------------------------------------------------- */
+
+static const int io_ids[] = {
+	DFS_MOD_POSIX, DFS_MOD_MPIIO, DFS_MOD_STDIO, DFS_MOD_H5F, DFS_MOD_H5D,
+	DFS_MOD_PNETCDF_FILE, DFS_MOD_DFS, DFS_MOD_DAOS,
+};
+
+static const char *const op_suffixes[] = {
+	"OPENS", "FDOPENS", "FILENOS", "DUPS", "READS", "WRITES", "SEEKS", "STATS",
+	"MMAPS", "FSYNCS", "FDSYNCS", "FLUSHES", "RENAME_SOURCES",
+	"INDEP_OPENS", "COLL_OPENS", "INDEP_READS", "INDEP_WRITES", "COLL_READS",
+	"COLL_WRITES", "SPLIT_READS", "SPLIT_WRITES", "NB_READS", "NB_WRITES",
+	"SYNCS", "VIEWS", "HINTS", "FLUSHES", "PUNCHES", "REMOVES", "GETSIZES",
+	"DATASPACE_SELECTS",
+};
+
+static const char *const size_suffixes[SIZE_BINS] = {
+	"0_100", "100_1K", "1K_10K", "10K_100K", "100K_1M", "1M_4M", "4M_10M",
+	"10M_100M", "100M_1G", "1G_PLUS",
+};
+
+struct io_fields {
+	int bytes_read, bytes_written, read_time, write_time, meta_time;
+	int op[MAX_OPS];
+	int size_read[SIZE_BINS], size_write[SIZE_BINS];
+	int access[4], count[4];
+	int reads, writes, seq_reads, seq_writes, consec_reads, consec_writes;
+	int mem_na, file_na;
+	int indep_reads, indep_writes, coll_reads, coll_writes, nb_reads, nb_writes;
+	int fast_bytes, slow_bytes, fast_time, slow_time;
+	int max_read, max_write, open_start, close_end, read_start, read_end,
+	    write_start, write_end;
+};
+
+static void io_fields(struct io_facts *io, struct io_fields *fl)
+{
+	const dfs_module *m = io->m;
+	fl->bytes_read = field(m, "BYTES_READ");
+	fl->bytes_written = field(m, "BYTES_WRITTEN");
+	fl->read_time = field(m, "F_READ_TIME");
+	fl->write_time = field(m, "F_WRITE_TIME");
+	fl->meta_time = field(m, "F_META_TIME");
+	io->nops = 0;
+	for (size_t k = 0; k < sizeof(op_suffixes) / sizeof(*op_suffixes) &&
+	                   io->nops < MAX_OPS; k++) {
+		int f = field(m, op_suffixes[k]);
+		bool dup = false;
+		for (size_t j = 0; j < io->nops; j++)
+			dup |= fl->op[j] == f;
+		if (f >= 0 && !dup) {
+			fl->op[io->nops] = f;
+			io->op_name[io->nops++] = m->fields[f].name;
+		}
+	}
+	char name[64];
+	io->has_sizes = false;
+	for (int k = 0; k < SIZE_BINS; k++) {
+		snprintf(name, sizeof(name), "SIZE_READ_%s", size_suffixes[k]);
+		fl->size_read[k] = field(m, name);
+		if (fl->size_read[k] < 0) {
+			snprintf(name, sizeof(name), "SIZE_READ_AGG_%s", size_suffixes[k]);
+			fl->size_read[k] = field(m, name);
+		}
+		snprintf(name, sizeof(name), "SIZE_WRITE_%s", size_suffixes[k]);
+		fl->size_write[k] = field(m, name);
+		if (fl->size_write[k] < 0) {
+			snprintf(name, sizeof(name), "SIZE_WRITE_AGG_%s", size_suffixes[k]);
+			fl->size_write[k] = field(m, name);
+		}
+		io->has_sizes |= fl->size_read[k] >= 0;
+	}
+	for (int k = 0; k < 4; k++) {
+		snprintf(name, sizeof(name), "ACCESS%d_ACCESS", k + 1);
+		fl->access[k] = field(m, name);
+		snprintf(name, sizeof(name), "ACCESS%d_COUNT", k + 1);
+		fl->count[k] = field(m, name);
+	}
+	fl->reads = field(m, "READS");
+	fl->writes = field(m, "WRITES");
+	fl->seq_reads = field(m, "SEQ_READS");
+	fl->seq_writes = field(m, "SEQ_WRITES");
+	fl->consec_reads = field(m, "CONSEC_READS");
+	fl->consec_writes = field(m, "CONSEC_WRITES");
+	fl->mem_na = field(m, "MEM_NOT_ALIGNED");
+	fl->file_na = field(m, "FILE_NOT_ALIGNED");
+	fl->indep_reads = field(m, "INDEP_READS");
+	fl->indep_writes = field(m, "INDEP_WRITES");
+	fl->coll_reads = field(m, "COLL_READS");
+	fl->coll_writes = field(m, "COLL_WRITES");
+	fl->nb_reads = field(m, "NB_READS");
+	fl->nb_writes = field(m, "NB_WRITES");
+	fl->fast_bytes = field(m, "FASTEST_RANK_BYTES");
+	fl->slow_bytes = field(m, "SLOWEST_RANK_BYTES");
+	fl->fast_time = field(m, "F_FASTEST_RANK_TIME");
+	fl->slow_time = field(m, "F_SLOWEST_RANK_TIME");
+	fl->max_read = field(m, "MAX_BYTE_READ");
+	fl->max_write = field(m, "MAX_BYTE_WRITTEN");
+	fl->open_start = field(m, "F_OPEN_START_TIMESTAMP");
+	fl->close_end = field(m, "F_CLOSE_END_TIMESTAMP");
+	fl->read_start = field(m, "F_READ_START_TIMESTAMP");
+	fl->read_end = field(m, "F_READ_END_TIMESTAMP");
+	fl->write_start = field(m, "F_WRITE_START_TIMESTAMP");
+	fl->write_end = field(m, "F_WRITE_END_TIMESTAMP");
+}
+
+/* the most common access sizes of a module: an open-addressing table of
+ * sizes (a job uses few distinct sizes; past COMMON of them new ones are
+ * not counted) */
+#define COMMON 1024
+struct common {
+	double size[COMMON], count[COMMON];
+	bool used[COMMON];
+	size_t n;
+};
+
+static void common_add(struct common *c, double size, double count)
+{
+	if (count <= 0)
+		return;
+	uint64_t bits;
+	memcpy(&bits, &size, 8);
+	size_t k = (size_t)((bits * 0x9e3779b97f4a7c15ULL) >> 54) & (COMMON - 1);
+	while (c->used[k] && c->size[k] != size)
+		k = (k + 1) & (COMMON - 1);
+	if (c->used[k]) {
+		c->count[k] += count;
+	} else if (c->n < COMMON / 2) {
+		c->used[k] = true;
+		c->size[k] = size;
+		c->count[k] = count;
+		c->n++;
+	}
+}
+
+static void interval(double *a, double *b, double s, double e)
+{
+	if (s <= 0 && e <= 0)
+		return;
+	if (s < *a)
+		*a = s;
+	if (e > *b)
+		*b = e;
+}
+
+struct scratch_ranks {
+	double *read, *write, *meta;     /* per rank of one module */
+	double *bytes, *time;            /* per rank, POSIX + STDIO */
+	size_t n;
+};
+
+static void gather_io(struct facts *f, struct io_facts *io, struct idmap *files,
+                      struct scratch_ranks *sr, struct common *cm)
+{
+	const dfs_summary_module *sm = selected(f->in, io->id);
+	struct io_fields fl;
+	io_fields(io, &fl);
+	unsigned char scratch[DFS_RECORD_MAX];
+	double shared_r = 0, shared_w = 0, shared_m = 0;
+	bool per_rank = sr->read != NULL;
+	bool for_ranks = io->id == DFS_MOD_POSIX || io->id == DFS_MOD_STDIO;
+	bool for_files = for_ranks || (io->id != DFS_MOD_MPIIO && io->id != DFS_MOD_H5D &&
+	                               !selected(f->in, DFS_MOD_POSIX));
+	if (per_rank) {
+		memset(sr->read, 0, sr->n * sizeof(double));
+		memset(sr->write, 0, sr->n * sizeof(double));
+		memset(sr->meta, 0, sr->n * sizeof(double));
+	}
+	memset(cm, 0, sizeof(*cm));
+	double small_t = f->thr.small_bytes;
+	FOR_SELECTED(sm, k, i) {
+		const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
+		size_t len = dfs_record_size(sm->records, i);
+		const dfs_module *m = io->m;
+		int64_t rank = rec_rank(rec);
+		double br = counter(m, rec, len, fl.bytes_read);
+		double bw = counter(m, rec, len, fl.bytes_written);
+		double tr = counter(m, rec, len, fl.read_time);
+		double tw = counter(m, rec, len, fl.write_time);
+		double tm = counter(m, rec, len, fl.meta_time);
+		io->records++;
+		io->bytes_read += br;
+		io->bytes_written += bw;
+		io->read_time += tr;
+		io->write_time += tw;
+		io->meta_time += tm;
+		for (size_t o = 0; o < io->nops; o++)
+			io->ops[o] += counter(m, rec, len, fl.op[o]);
+		double small_r = 0, small_w = 0;
+		for (int b = 0; b < SIZE_BINS; b++) {
+			double r = counter(m, rec, len, fl.size_read[b]);
+			double w = counter(m, rec, len, fl.size_write[b]);
+			io->size_read[b] += r;
+			io->size_write[b] += w;
+			/* bins whose upper bound is at most the small size */
+			static const double upper[SIZE_BINS] = {
+				100, 1024, 10240, 102400, 1048576, 4194304, 10485760,
+				104857600, 1073741824, INFINITY};
+			if (upper[b] <= small_t) {
+				small_r += r;
+				small_w += w;
+			}
+		}
+		io->small_reads += small_r;
+		io->small_writes += small_w;
+		for (int a = 0; a < 4; a++)
+			if (fl.access[a] >= 0)
+				common_add(cm, value(m, rec, len, 0, fl.access[a]),
+				           counter(m, rec, len, fl.count[a]));
+		double reads = counter(m, rec, len, fl.reads);
+		double writes = counter(m, rec, len, fl.writes);
+		io->reads += reads;
+		io->writes += writes;
+		io->seq_reads += counter(m, rec, len, fl.seq_reads);
+		io->seq_writes += counter(m, rec, len, fl.seq_writes);
+		io->consec_reads += counter(m, rec, len, fl.consec_reads);
+		io->consec_writes += counter(m, rec, len, fl.consec_writes);
+		io->mem_not_aligned += counter(m, rec, len, fl.mem_na);
+		io->file_not_aligned += counter(m, rec, len, fl.file_na);
+		io->indep_reads += counter(m, rec, len, fl.indep_reads);
+		io->indep_writes += counter(m, rec, len, fl.indep_writes);
+		io->coll_reads += counter(m, rec, len, fl.coll_reads);
+		io->coll_writes += counter(m, rec, len, fl.coll_writes);
+		io->nb_reads += counter(m, rec, len, fl.nb_reads);
+		io->nb_writes += counter(m, rec, len, fl.nb_writes);
+		if (rank < 0) {
+			shared_r += tr;
+			shared_w += tw;
+			shared_m += tm;
+			io->shared_reads += reads;
+			io->shared_writes += writes;
+			io->shared_small_reads += small_r;
+			io->shared_small_writes += small_w;
+			io->shared_files++;
+			double fb = counter(m, rec, len, fl.fast_bytes);
+			double sb = counter(m, rec, len, fl.slow_bytes);
+			double ft = counter(m, rec, len, fl.fast_time);
+			double st = counter(m, rec, len, fl.slow_time);
+			double share = 0;
+			if (br + bw > 0)
+				share = fabs(sb - fb) / (br + bw);
+			if (tr + tw + tm > 0 && fabs(st - ft) / (tr + tw + tm) > share)
+				share = fabs(st - ft) / (tr + tw + tm);
+			if (share > f->thr.imbalance_stragglers && (fl.fast_bytes >= 0 || fl.fast_time >= 0)) {
+				io->stragglers++;
+				if (share > io->straggler_worst)
+					io->straggler_worst = share;
+			}
+		} else if (per_rank && rank < (int64_t)sr->n) {
+			sr->read[rank] += tr;
+			sr->write[rank] += tw;
+			sr->meta[rank] += tm;
+		}
+		if (for_ranks) {
+			size_t b = rank_bin(f, rank);
+			if (b < RANK_BINS) {
+				f->rank_recs[b]++;
+				if (sr->bytes && rank < (int64_t)sr->n) {
+					sr->bytes[rank] += br + bw;
+					sr->time[rank] += tr + tw + tm;
+				}
+			}
+			double os = value(m, rec, len, 0, fl.open_start);
+			double ce = value(m, rec, len, 0, fl.close_end);
+			interval(&f->tl_open[b], &f->tl_close[b], os, ce);
+			interval(&f->tl_rs[b], &f->tl_re[b], value(m, rec, len, 0, fl.read_start),
+			         value(m, rec, len, 0, fl.read_end));
+			interval(&f->tl_ws[b], &f->tl_we[b], value(m, rec, len, 0, fl.write_start),
+			         value(m, rec, len, 0, fl.write_end));
+			if (ce > f->tl_end)
+				f->tl_end = ce;
+		}
+		if (for_files) {
+			struct file_acc *fa = idmap_get(files, rec_id(rec));
+			if (fa) {
+				fa->bytes += br + bw;
+				fa->time += tr + tw + tm;
+				double size = fmax(counter(m, rec, len, fl.max_read),
+				                   counter(m, rec, len, fl.max_write)) + 1;
+				if (fl.max_read >= 0 && size > fa->size)
+					fa->size = size;
+				fa->shared |= rank < 0;
+				if (rank >= 0 && io->id != DFS_MOD_STDIO) {
+					fa->nranks++;
+					if (br + bw < fa->min_rank_bytes)
+						fa->min_rank_bytes = br + bw;
+					if (br + bw > fa->max_rank_bytes)
+						fa->max_rank_bytes = br + bw;
+				}
+			}
+		}
+	}
+	/* the slowest rank: own time plus an even share of the shared files' */
+	double n = f->nprocs > 0 ? (double)f->nprocs : 1;
+	io->slow_read = shared_r / n;
+	io->slow_write = shared_w / n;
+	io->slow_meta = shared_m / n;
+	io->slow_rank = -1;
+	double worst = -1;
+	for (size_t r = 0; per_rank && r < sr->n; r++) {
+		double t = sr->read[r] + sr->write[r] + sr->meta[r];
+		if (t > worst) {
+			worst = t;
+			io->slow_rank = (int64_t)r;
+			io->slow_read = sr->read[r] + shared_r / n;
+			io->slow_write = sr->write[r] + shared_w / n;
+			io->slow_meta = sr->meta[r] + shared_m / n;
+		}
+		if (sr->meta[r] + shared_m / n > f->thr.metadata_time_rank)
+			io->meta_ranks++;
+		if (sr->meta[r] + shared_m / n > io->meta_worst)
+			io->meta_worst = sr->meta[r] + shared_m / n;
+	}
+	/* the four most common sizes */
+	for (size_t t = 0; t < 4; t++) {
+		size_t best = COMMON;
+		for (size_t c = 0; c < COMMON; c++)
+			if (cm->used[c] && cm->count[c] > 0 &&
+			    (best == COMMON || cm->count[c] > cm->count[best] ||
+			     (cm->count[c] == cm->count[best] && cm->size[c] < cm->size[best])))
+				best = c;
+		if (best == COMMON)
+			break;
+		io->common_size[t] = cm->size[best];
+		io->common_count[t] = cm->count[best];
+		io->ncommon = t + 1;
+		cm->count[best] = -1;
+	}
+}
+
+/* ---- files, mount points, top-level paths ------------------------------------ */
+
+/* digit runs become '*': rank-numbered files fall together */
+static void collapse(const char *s, size_t len, char *out, size_t cap)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < len && o + 2 < cap; i++) {
+		if (s[i] >= '0' && s[i] <= '9') {
+			while (i + 1 < len && s[i + 1] >= '0' && s[i + 1] <= '9')
+				i++;
+			out[o++] = '*';
+		} else {
+			out[o++] = s[i];
+		}
+	}
+	out[o] = '\0';
+}
+
+static void top_insert(struct top_file *top, size_t *n, const struct top_file *t,
+                       bool by_bytes)
+{
+	double key = by_bytes ? t->bytes : t->time;
+	if (key <= 0)
+		return;
+	size_t pos = *n;
+	while (pos > 0 && key > (by_bytes ? top[pos - 1].bytes : top[pos - 1].time))
+		pos--;
+	if (pos >= TOP_FILES)
+		return;
+	size_t last = *n < TOP_FILES ? *n : TOP_FILES - 1;
+	memmove(&top[pos + 1], &top[pos], (last - pos) * sizeof(*top));
+	top[pos] = *t;
+	if (*n < TOP_FILES)
+		(*n)++;
+}
+
+struct pattern {
+	uint64_t key;
+	struct top_file t;
+};
+
+/* twice the room; the old table is freed (NULL without memory) */
+static struct pattern *pattern_grow(struct pattern *pt, size_t *cap)
+{
+	size_t nc = *cap * 2;
+	struct pattern *np = calloc(nc, sizeof(*np));
+	if (np) {
+		for (size_t i = 0; i < *cap; i++) {
+			if (!pt[i].t.files)
+				continue;
+			size_t k = (size_t)pt[i].key & (nc - 1);
+			while (np[k].t.files)
+				k = (k + 1) & (nc - 1);
+			np[k] = pt[i];
+		}
+		*cap = nc;
+	}
+	free(pt);
+	return np;
+}
+
+static void gather_files(struct facts *f, struct idmap *files)
+{
+	const dfs_log *log = f->in->log;
+	size_t nm = dfs_log_mount_count(log);
+	f->nmounts = nm < 63 ? nm : 63;
+	for (size_t i = 0; i < f->nmounts; i++) {
+		f->mount[i].path = dfs_log_mount(log, i)->path;
+		f->mount[i].type = dfs_log_mount(log, i)->type;
+	}
+	f->mount[f->nmounts].path = "UNKNOWN";
+	f->mount[f->nmounts].type = "UNKNOWN";
+	/* patterns are few (digit runs collapse): the table grows as needed */
+	size_t cap = 256, npt = 0;
+	struct pattern *pt = calloc(cap, sizeof(*pt));
+	for (size_t s = 0; s < files->cap; s++) {
+		struct file_acc *fa = &files->slot[s];
+		if (!fa->used)
+			continue;
+		const dfs_name *nm_ = dfs_log_name(log, fa->id);
+		size_t mi = nm_ && nm_->mount >= 0 && (size_t)nm_->mount < f->nmounts
+		                    ? (size_t)nm_->mount : f->nmounts;
+		f->mount[mi].bytes += fa->bytes;
+		f->mount[mi].files++;
+		char top[64] = "(no name)";
+		if (nm_) {
+			/* the first two components: /lus/grand */
+			size_t end = 0, slashes = 0;
+			while (end < nm_->len && end < 63) {
+				if (nm_->str[end] == '/' && ++slashes == 3)
+					break;
+				end++;
+			}
+			memcpy(top, nm_->str, end);
+			top[end] = '\0';
+		}
+		size_t ti;
+		for (ti = 0; ti < f->ntop && strcmp(f->top_name[ti], top); ti++)
+			;
+		if (ti == f->ntop && f->ntop < 15) {
+			snprintf(f->top_name[ti], sizeof(f->top_name[ti]), "%s", top);
+			f->top[ti].path = f->top_name[ti];
+			f->top[ti].type = "";
+			f->ntop++;
+		} else if (ti == f->ntop) {
+			ti = 15;
+			snprintf(f->top_name[ti], sizeof(f->top_name[ti]), "(others)");
+			f->top[ti].path = f->top_name[ti];
+			f->top[ti].type = "";
+		}
+		f->top[ti].bytes += fa->bytes;
+		f->top[ti].files++;
+		if (fa->nranks > 1 && fa->max_rank_bytes > 0 &&
+		    (fa->max_rank_bytes - fa->min_rank_bytes) / fa->max_rank_bytes >
+		            f->thr.imbalance_size) {
+			struct io_facts *io = dfs_facts_io(f, DFS_MOD_POSIX);
+			if (io) {
+				io->size_imbalanced++;
+				double d = (fa->max_rank_bytes - fa->min_rank_bytes) / fa->max_rank_bytes;
+				if (d > io->size_imbalance_worst)
+					io->size_imbalance_worst = d;
+			}
+		}
+		if (!pt)
+			continue;
+		struct top_file t;
+		memset(&t, 0, sizeof(t));
+		if (nm_)
+			collapse(nm_->str, nm_->len, t.name, sizeof(t.name));
+		else
+			snprintf(t.name, sizeof(t.name), "(record %llu)", (unsigned long long)fa->id);
+		uint64_t key = dfs_fnv1a(DFS_FNV1A_INIT, t.name, strlen(t.name));
+		if (npt * 2 >= cap && !(pt = pattern_grow(pt, &cap)))
+			continue;
+		size_t k = (size_t)key & (cap - 1);
+		while (pt[k].t.files && pt[k].key != key)
+			k = (k + 1) & (cap - 1);
+		if (!pt[k].t.files) {
+			pt[k].key = key;
+			memcpy(pt[k].t.name, t.name, sizeof(t.name));
+			npt++;
+		}
+		pt[k].t.bytes += fa->bytes;
+		pt[k].t.time += fa->time;
+		pt[k].t.files++;
+	}
+	if (f->ntop == 15 && f->top[15].files)
+		f->ntop = 16;
+	if (f->mount[f->nmounts].files)
+		f->nmounts++;
+	for (size_t k = 0; pt && k < cap; k++) {
+		if (!pt[k].t.files)
+			continue;
+		top_insert(f->by_bytes, &f->nby_bytes, &pt[k].t, true);
+		top_insert(f->by_time, &f->nby_time, &pt[k].t, false);
+	}
+	free(pt);
+}
+
+/* ---- heat maps, DXT, Lustre, APMPI ------------------------------------------ */
+
+static size_t time_col(double t, double span)
+{
+	if (!(t > 0) || !(span > 0))
+		return 0;
+	size_t c = (size_t)(t / span * TIME_BINS);
+	return c < TIME_BINS ? c : TIME_BINS - 1;
+}
+
+static bool heat_alloc(struct facts *f)
+{
+	if (!f->heat_read) {
+		f->heat_read = calloc(RANK_BINS, sizeof(*f->heat_read));
+		f->heat_write = calloc(RANK_BINS, sizeof(*f->heat_write));
+	}
+	return f->heat_read && f->heat_write;
+}
+
+static void gather_heatmap(struct facts *f)
+{
+	const dfs_summary_module *sm = selected(f->in, DFS_MOD_HEATMAP);
+	if (!sm || sm->count == 0 || !heat_alloc(f))
+		return;
+	unsigned char scratch[DFS_RECORD_MAX];
+	double span = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		FOR_SELECTED(sm, k, i) {
+			const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
+			size_t len = dfs_record_size(sm->records, i);
+			double width;
+			int64_t nbins;
+			if (len < 32)
+				continue;
+			memcpy(&width, rec + 16, 8);
+			memcpy(&nbins, rec + 24, 8);
+			if (nbins < 0 || (size_t)nbins > (len - 32) / 16 || !(width > 0))
+				continue;
+			if (pass == 0) {
+				if (width * (double)nbins > span)
+					span = width * (double)nbins;
+				continue;
+			}
+			size_t row = rank_bin(f, rec_rank(rec));
+			if (row >= RANK_BINS)
+				row = 0;
+			for (int64_t b = 0; b < nbins; b++) {
+				int64_t w, r;
+				memcpy(&w, rec + 32 + 8 * b, 8);
+				memcpy(&r, rec + 32 + 8 * (nbins + b), 8);
+				size_t c = time_col(((double)b + 0.5) * width, span);
+				f->heat_write[row][c] += (double)w;
+				f->heat_read[row][c] += (double)r;
+			}
+		}
+	}
+	f->heat_span = span;
+	f->has_heat = span > 0;
+}
+
+struct host_set {
+	uint64_t h[1024];
+	size_t n;
+};
+
+static void host_add(struct host_set *s, const char *name, size_t len)
+{
+	if (len == 0)
+		return;
+	uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT, name, len);
+	for (size_t i = 0; i < s->n; i++)
+		if (s->h[i] == h)
+			return;
+	if (s->n < 1024)
+		s->h[s->n++] = h;
+}
+
+static size_t off_row(double off, double max)
+{
+	if (!(max > 0) || off <= 0)
+		return 0;
+	size_t r = (size_t)(off / max * OFF_BINS);
+	return r < OFF_BINS ? r : OFF_BINS - 1;
+}
+
+static size_t dur_bin(double d)
+{
+	/* 1 microsecond .. 10^5 s, four bins a decade */
+	if (!(d > 1e-6))
+		return 0;
+	double b = (log10(d) + 6) * 2 + 1;
+	return b >= DUR_BINS ? DUR_BINS - 1 : (size_t)b;
+}
+
+/* the TRACED_FILES files with the most requests (per: requests in
+ * `bytes`, largest offset in `size`) */
+static void pick_traced(struct facts *f, struct idmap *per)
+{
+	for (size_t s = 0; s < per->cap; s++) {
+		const struct file_acc *fa = &per->slot[s];
+		if (!fa->used)
+			continue;
+		size_t pos = f->ntraced;
+		while (pos > 0 && fa->bytes > f->traced_count[pos - 1])
+			pos--;
+		if (pos >= TRACED_FILES)
+			continue;
+		size_t last = f->ntraced < TRACED_FILES ? f->ntraced : TRACED_FILES - 1;
+		for (size_t k = last; k > pos; k--) {
+			f->traced_id[k] = f->traced_id[k - 1];
+			f->traced_count[k] = f->traced_count[k - 1];
+			f->traced_max_off[k] = f->traced_max_off[k - 1];
+		}
+		f->traced_id[pos] = fa->id;
+		f->traced_count[pos] = fa->bytes;
+		f->traced_max_off[pos] = fa->size;
+		if (f->ntraced < TRACED_FILES)
+			f->ntraced++;
+	}
+	if (f->ntraced && !(f->traced = calloc(TRACED_FILES, sizeof(*f->traced))))
+		f->ntraced = 0;
+}
+
+static int traced_of(const struct facts *f, uint64_t id)
+{
+	for (size_t k = 0; k < f->ntraced; k++)
+		if (f->traced_id[k] == id)
+			return (int)k;
+	return -1;
+}
+
+static void gather_dxt(struct facts *f)
+{
+	struct host_set hosts = {.n = 0};
+	const dfs_summary_module *a = selected(f->in, DFS_MOD_DXT_POSIX);
+	const dfs_summary_module *b = selected(f->in, DFS_MOD_DXT_MPIIO);
+	if ((!a || !a->count) && (!b || !b->count))
+		return;
+	f->dxt_read = calloc(OFF_BINS, sizeof(*f->dxt_read));
+	f->dxt_write = calloc(OFF_BINS, sizeof(*f->dxt_write));
+	if (!f->dxt_read || !f->dxt_write || (!f->has_heat && a && !heat_alloc(f)))
+		return;
+	/* requests and largest offset per file, for the files shown alone */
+	struct idmap per = {NULL, 0, 0};
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1)
+			pick_traced(f, &per);
+		for (int id = DFS_MOD_DXT_POSIX; id <= DFS_MOD_DXT_MPIIO; id++) {
+			const dfs_summary_module *sm = selected(f->in, id);
+			if (!sm)
+				continue;
+			const dfs_module *m = dfs_module_get(id);
+			int fhost = dfs_module_field_index(m, "hostname", 8);
+			int fop = dfs_module_field_index(m, "write_count", 11);
+			int foff = dfs_module_field_index(m, "offset", 6);
+			int flen = dfs_module_field_index(m, "length", 6);
+			int fs = dfs_module_field_index(m, "start_time", 10);
+			int fe = dfs_module_field_index(m, "end_time", 8);
+			unsigned char scratch[DFS_RECORD_MAX];
+			FOR_SELECTED(sm, k, i) {
+				const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
+				size_t len = dfs_record_size(sm->records, i);
+				size_t rows = dfs_module_rows(m, rec, len);
+				double writes = value(m, rec, len, 0, fop);
+				if (pass == 0 && fhost >= 0) {
+					dfs_value v;
+					dfs_module_get_value(m, rec, len, 0, (size_t)fhost, &v);
+					if (v.type == DFS_T_STR)
+						host_add(&hosts, v.v.s.ptr, v.v.s.len);
+				}
+				size_t row_bin = rank_bin(f, rec_rank(rec));
+				struct file_acc *fa = pass == 0 ? idmap_get(&per, rec_id(rec)) : NULL;
+				int tf = pass == 1 ? traced_of(f, rec_id(rec)) : -1;
+				for (size_t r = 0; r < rows; r++) {
+					double off = value(m, rec, len, r, foff);
+					double ln = value(m, rec, len, r, flen);
+					double s = value(m, rec, len, r, fs);
+					double e = value(m, rec, len, r, fe);
+					if (pass == 0) {
+						if (e > f->dxt_span)
+							f->dxt_span = e;
+						if (off + ln > f->dxt_max_off)
+							f->dxt_max_off = off + ln;
+						if (fa) {
+							fa->bytes += 1;
+							if (off + ln > fa->size)
+								fa->size = off + ln;
+						}
+						continue;
+					}
+					if (tf >= 0) {
+						size_t fo = (size_t)(off_row(off, f->traced_max_off[tf]) *
+						                     FILE_OFF_BINS / OFF_BINS);
+						f->traced[tf][fo][time_col(s, f->dxt_span)] += 1;
+					}
+					bool w = (double)r < writes;
+					size_t c = time_col(s, f->dxt_span);
+					size_t o = off_row(off, f->dxt_max_off);
+					(w ? f->dxt_write : f->dxt_read)[o][c] += 1;
+					(w ? f->dur_write : f->dur_read)[dur_bin(e - s)] += 1;
+					if (!f->has_heat && id == DFS_MOD_DXT_POSIX) {
+						size_t hr = row_bin < RANK_BINS ? row_bin : 0;
+						size_t hc = time_col(s, f->tl_end > f->dxt_span ? f->tl_end : f->dxt_span);
+						(w ? f->heat_write : f->heat_read)[hr][hc] += ln;
+						f->heat_from_dxt = true;
+					}
+				}
+				f->has_dxt = true;
+			}
+		}
+	}
+	free(per.slot);
+	if (f->heat_from_dxt) {
+		f->has_heat = true;
+		f->heat_span = f->tl_end > f->dxt_span ? f->tl_end : f->dxt_span;
+	}
+	f->dxt_hosts = hosts.n;
+}
+
+static void gather_lustre(struct facts *f, struct idmap *files)
+{
+	const dfs_summary_module *sm = selected(f->in, DFS_MOD_LUSTRE);
+	if (!sm || sm->count == 0)
+		return;
+	const dfs_module *m = dfs_module_get(DFS_MOD_LUSTRE);
+	int fcount = dfs_module_field_index(m, "LUSTRE_COMP_STRIPE_COUNT", 24);
+	int fost = dfs_module_field_index(m, "LUSTRE_COMP_OST_ID", 18);
+	unsigned char *seen = calloc(65536 / 8, 1);
+	unsigned char scratch[DFS_RECORD_MAX];
+	FOR_SELECTED(sm, k, i) {
+		const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
+		size_t len = dfs_record_size(sm->records, i);
+		size_t rows = dfs_module_rows(m, rec, len);
+		double stripes = value(m, rec, len, 0, fcount);
+		for (size_t r = 0; r < rows && seen; r++) {
+			double ost = value(m, rec, len, r, fost);
+			if (ost >= 0 && ost < 65536 && !(seen[(size_t)ost / 8] & (1 << ((size_t)ost % 8)))) {
+				seen[(size_t)ost / 8] |= (unsigned char)(1 << ((size_t)ost % 8));
+				f->osts_used++;
+			}
+		}
+		size_t b = 0;
+		while (b < 8 && (double)(1u << b) < stripes)
+			b++;
+		struct file_acc *fa = idmap_get(files, rec_id(rec));
+		/* each rank has a record of the file's layout: count it once */
+		if (fa && fa->striped)
+			continue;
+		if (fa)
+			fa->striped = true;
+		double size = fa ? (fa->size > 0 ? fa->size : fa->bytes) : 0;
+		f->stripe_files[b]++;
+		f->stripe_bytes[b] += size;
+		f->lustre_files++;
+		if (stripes <= 1 && fa && fa->shared && size > f->thr.lustre_large_file) {
+			f->single_stripe_large++;
+			if (size > f->single_stripe_largest)
+				f->single_stripe_largest = size;
+		}
+	}
+	free(seen);
+	f->has_lustre = true;
+}
+
+static void gather_apmpi(struct facts *f)
+{
+	const dfs_summary_module *sm = selected(f->in, DFS_MOD_APMPI);
+	if (!sm || sm->count == 0)
+		return;
+	const dfs_module *m = dfs_module_get(DFS_MOD_APMPI);
+	int ft = dfs_module_field_index(m, "MPI_TOTAL_COMM_TIME", 19);
+	int fn = dfs_module_field_index(m, "MPI_PROCESSOR_NAME", 18);
+	struct host_set hosts = {.n = 0};
+	unsigned char scratch[DFS_RECORD_MAX];
+	FOR_SELECTED(sm, k, i) {
+		const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
+		size_t len = dfs_record_size(sm->records, i);
+		size_t b = rank_bin(f, rec_rank(rec));
+		if (b >= RANK_BINS)
+			continue;
+		double t = value(m, rec, len, 0, ft);
+		f->comm_time[b] += t;
+		if (t > f->comm_time_max[b])
+			f->comm_time_max[b] = t;
+		if (fn >= 0) {
+			dfs_value v;
+			dfs_module_get_value(m, rec, len, 0, (size_t)fn, &v);
+			if (v.type == DFS_T_STR)
+				host_add(&hosts, v.v.s.ptr, v.v.s.len);
+		}
+		f->has_apmpi = true;
+	}
+	f->apmpi_hosts = hosts.n;
+}
+
+static int64_t hint_cb_nodes(const dfs_job *job)
+{
+	const char *p = job->metadata ? strstr(job->metadata, "cb_nodes=") : NULL;
+	return p ? strtoll(p + 9, NULL, 10) : -1;
+}
+
+/* ---- the whole ---------------------------------------------------------------- */
+
+struct io_facts *dfs_facts_io(struct facts *f, int id)
+{
+	for (size_t i = 0; i < f->nio; i++)
+		if (f->io[i].id == id)
+			return &f->io[i];
+	return NULL;
+}
+
+struct facts *dfs_facts_new(const dfs_summary_input *in)
+{
+	struct facts *f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	f->in = in;
+	f->job = dfs_log_job(in->log);
+	f->nprocs = f->job->nprocs > 0 ? f->job->nprocs : 1;
+	f->run_time = f->job->run_time;
+	if (in->thresholds)
+		f->thr = *in->thresholds;
+	else
+		dfs_insight_thresholds_default(&f->thr);
+	f->rank_bins = f->nprocs < RANK_BINS ? (size_t)f->nprocs : RANK_BINS;
+	f->rank_step = (double)f->nprocs / (double)f->rank_bins;
+	for (size_t b = 0; b <= RANK_BINS; b++) {
+		f->tl_open[b] = f->tl_rs[b] = f->tl_ws[b] = INFINITY;
+		f->tl_close[b] = f->tl_re[b] = f->tl_we[b] = 0;
+	}
+	f->cb_nodes = hint_cb_nodes(f->job);
+	struct scratch_ranks sr;
+	memset(&sr, 0, sizeof(sr));
+	if (f->nprocs <= (1 << 22)) {
+		sr.n = (size_t)f->nprocs;
+		sr.read = calloc(sr.n, sizeof(double));
+		sr.write = calloc(sr.n, sizeof(double));
+		sr.meta = calloc(sr.n, sizeof(double));
+		sr.bytes = calloc(sr.n, sizeof(double));
+		sr.time = calloc(sr.n, sizeof(double));
+		if (!sr.read || !sr.write || !sr.meta || !sr.bytes || !sr.time) {
+			free(sr.read);
+			free(sr.write);
+			free(sr.meta);
+			free(sr.bytes);
+			free(sr.time);
+			memset(&sr, 0, sizeof(sr));
+		}
+	}
+	struct idmap files = {NULL, 0, 0};
+	struct common *cm = malloc(sizeof(*cm));
+	for (size_t k = 0; k < sizeof(io_ids) / sizeof(*io_ids) && cm; k++) {
+		if (!selected(in, io_ids[k]) || !dfs_module_get(io_ids[k]) ||
+		    !dfs_module_get(io_ids[k])->record_size)
+			continue;
+		struct io_facts *io = &f->io[f->nio++];
+		io->id = io_ids[k];
+		io->m = dfs_module_get(io_ids[k]);
+		gather_io(f, io, &files, &sr, cm);
+	}
+	free(cm);
+	/* per rank bins of POSIX+STDIO, shared files spread evenly */
+	for (size_t r = 0; r < sr.n; r++) {
+		size_t b = rank_bin(f, (int64_t)r);
+		f->rank_bytes[b] += sr.bytes[r];
+		f->rank_time[b] += sr.time[r];
+		if (sr.bytes[r] > f->rank_bytes_max[b])
+			f->rank_bytes_max[b] = sr.bytes[r];
+		if (sr.time[r] > f->rank_time_max[b])
+			f->rank_time_max[b] = sr.time[r];
+		f->total_rank_time += sr.time[r];
+		if (sr.time[r] > f->worst_rank_time) {
+			f->worst_rank_time = sr.time[r];
+			f->worst_rank = (int64_t)r;
+		}
+		f->ranks_seen += sr.time[r] > 0 || sr.bytes[r] > 0;
+	}
+	free(sr.read);
+	free(sr.write);
+	free(sr.meta);
+	free(sr.bytes);
+	free(sr.time);
+	if (files.slot)
+		gather_files(f, &files);
+	gather_heatmap(f);
+	gather_dxt(f);
+	gather_lustre(f, &files);
+	gather_apmpi(f);
+	free(files.slot);
+	return f;
+}
+
+void dfs_facts_free(struct facts *f)
+{
+	if (!f)
+		return;
+	free(f->heat_read);
+	free(f->heat_write);
+	free(f->dxt_read);
+	free(f->dxt_write);
+	free(f->traced);
+	free(f);
+}

@@ -1,0 +1,182 @@
+/* summary_int.h - what the summary renderer learns from a selection of a
+ * log (facts.c), and the SVG and text helpers the page, the plots and the
+ * insights share. */
+#ifndef DFS_SUMMARY_INT_H
+#define DFS_SUMMARY_INT_H
+
+#include <stdint.h>
+
+#include "darshanfs/summary.h"
+
+#define RANK_BINS 128      /* rows or columns of a per-rank plot */
+#define TIME_BINS 160      /* columns of a time axis */
+#define OFF_BINS 64        /* rows of the DXT offset axis */
+#define DUR_BINS 24        /* request duration bins (log scale) */
+#define TOP_FILES 15
+#define SIZE_BINS 10
+#define MAX_OPS 20
+#define TRACED_FILES 4     /* files of the DXT plot shown on their own */
+#define FILE_OFF_BINS 24
+
+/* One ranked file pattern (digit runs collapsed to '*'). */
+struct top_file {
+	char name[128];
+	double bytes, time;
+	uint64_t files;
+};
+
+/* What one I/O module (POSIX, MPI-IO, STDIO, ...) did in the selection. */
+struct io_facts {
+	int id;
+	const dfs_module *m;
+	size_t records;
+	double bytes_read, bytes_written;
+	double read_time, write_time, meta_time;        /* sums over records */
+	double slow_read, slow_write, slow_meta;        /* of the slowest rank */
+	int64_t slow_rank;
+	size_t nops;
+	const char *op_name[MAX_OPS];
+	double ops[MAX_OPS];
+	bool has_sizes;
+	double size_read[SIZE_BINS], size_write[SIZE_BINS];
+	double common_size[4], common_count[4];
+	size_t ncommon;
+	/* POSIX: access pattern and alignment */
+	double reads, writes, seq_reads, seq_writes, consec_reads, consec_writes;
+	double mem_not_aligned, file_not_aligned;
+	double small_reads, small_writes;               /* below 1 MiB */
+	double shared_reads, shared_writes, shared_small_reads, shared_small_writes;
+	double indep_reads, indep_writes, coll_reads, coll_writes, nb_reads, nb_writes;
+	/* ranks with more metadata time than the threshold, and the worst */
+	size_t meta_ranks;
+	double meta_worst;
+	/* shared files whose ranks differ in bytes or time (stragglers) */
+	size_t stragglers, shared_files;
+	double straggler_worst;
+	/* files whose ranks moved very different amounts (non-shared) */
+	size_t size_imbalanced;
+	double size_imbalance_worst;
+};
+
+#define IO_MODULES 8
+
+struct mount_facts {
+	const char *path, *type;
+	double bytes;
+	uint64_t files;
+};
+
+struct facts {
+	const dfs_summary_input *in;
+	const dfs_job *job;
+	int64_t nprocs;
+	double run_time;
+	dfs_insight_thresholds thr;
+	struct io_facts io[IO_MODULES];
+	size_t nio;
+	/* per rank bin: POSIX+STDIO bytes and I/O time (rank bin k holds
+	 * ranks [k*rank_step, (k+1)*rank_step)) */
+	size_t rank_bins;
+	double rank_step;
+	double rank_bytes[RANK_BINS], rank_time[RANK_BINS];
+	double rank_bytes_max[RANK_BINS], rank_time_max[RANK_BINS];
+	double rank_recs[RANK_BINS];      /* records selected in the bin */
+	size_t ranks_seen;
+	double worst_rank_time, total_rank_time;
+	int64_t worst_rank;
+	/* timeline: per rank bin, first open and last close; read and write
+	 * intervals; row RANK_BINS is the shared records (rank -1) */
+	double tl_open[RANK_BINS + 1], tl_close[RANK_BINS + 1];
+	double tl_rs[RANK_BINS + 1], tl_re[RANK_BINS + 1];
+	double tl_ws[RANK_BINS + 1], tl_we[RANK_BINS + 1];
+	double tl_end;
+	/* heatmap: bytes per (rank bin, time bin) */
+	bool heat_from_dxt, has_heat;
+	double heat_span;
+	/* RANK_BINS rows each, allocated only for a log with HEATMAP or DXT
+	 * records (a facts struct is made per file rendered: it stays small) */
+	double (*heat_read)[TIME_BINS], (*heat_write)[TIME_BINS];
+	/* DXT */
+	bool has_dxt;
+	double dxt_span, dxt_max_off;
+	double (*dxt_read)[TIME_BINS], (*dxt_write)[TIME_BINS];   /* OFF_BINS rows */
+	double dur_read[DUR_BINS], dur_write[DUR_BINS];
+	/* the files with the most traced requests, each with its own grid
+	 * (FILE_OFF_BINS rows of requests, reads and writes together) */
+	size_t ntraced;
+	uint64_t traced_id[TRACED_FILES];
+	double traced_count[TRACED_FILES], traced_max_off[TRACED_FILES];
+	double (*traced)[FILE_OFF_BINS][TIME_BINS];
+	size_t dxt_hosts;
+	/* mounts and top-level paths */
+	struct mount_facts mount[64];
+	size_t nmounts;
+	struct mount_facts top[16];
+	char top_name[16][64];
+	size_t ntop;
+	/* top files */
+	struct top_file by_bytes[TOP_FILES], by_time[TOP_FILES];
+	size_t nby_bytes, nby_time;
+	/* Lustre */
+	bool has_lustre;
+	size_t lustre_files, osts_used;
+	double stripe_files[9], stripe_bytes[9];   /* stripe count 1,2,4..128,more */
+	size_t single_stripe_large;
+	double single_stripe_largest;
+	/* APMPI */
+	bool has_apmpi;
+	double comm_time[RANK_BINS], comm_time_max[RANK_BINS];
+	size_t apmpi_hosts;
+	int64_t cb_nodes;      /* from the job's hints, -1 when unknown */
+};
+
+/* facts.c: learn everything in one pass per module; NULL without memory */
+struct facts *dfs_facts_new(const dfs_summary_input *in);
+void dfs_facts_free(struct facts *f);
+struct io_facts *dfs_facts_io(struct facts *f, int id);
+/* the rank a per-rank bin starts at */
+int64_t dfs_facts_bin_rank(const struct facts *f, size_t bin);
+
+/* insights.c: the findings of a selection, most severe first */
+struct finding {
+	const char *code, *level;
+	char module[16];
+	char message[400];
+	double value, threshold, count, total;
+};
+#define MAX_FINDINGS 48
+size_t dfs_findings(const struct facts *f, struct finding *out, size_t max);
+/* insights.txt and insights.csv of facts already gathered */
+void dfs_insights_text_of(const struct facts *f, dfs_buf *out);
+void dfs_insights_csv_of(const struct facts *f, const char *log, bool header,
+                         dfs_buf *out);
+
+/* svg.c */
+void dfs_xml_text(dfs_buf *out, const char *s, size_t len);
+void dfs_xml_str(dfs_buf *out, const char *s);
+void dfs_human_bytes(char *buf, size_t n, double bytes);
+void dfs_human_num(char *buf, size_t n, double v);
+
+struct series {
+	const char *name;
+	const char *color;
+	const double *v;
+};
+/* horizontal bars, one group per label, one bar per series */
+void dfs_svg_bars(dfs_buf *out, const char *title, const char *const *labels,
+                  size_t n, const struct series *s, size_t ns, bool bytes);
+/* vertical columns over bins of an axis (ranks, time) */
+void dfs_svg_columns(dfs_buf *out, const char *title, const char *xlabel,
+                     double x0, double x1, size_t n, const struct series *s,
+                     size_t ns, bool bytes);
+/* a grid of cells shaded by value (rows top-down), one color per layer */
+void dfs_svg_grid(dfs_buf *out, const char *title, const char *xlabel,
+                  const char *ylabel, double x1, double y1, size_t rows,
+                  size_t cols, const double *cells, const char *color,
+                  const double *cells2, const char *color2);
+/* lanes: per row, intervals [a, b) of several kinds */
+void dfs_svg_lanes(dfs_buf *out, const char *title, const struct facts *f);
+/* an empty plot that says why */
+void dfs_svg_empty(dfs_buf *out, const char *title, const char *why);
+
+#endif

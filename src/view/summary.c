@@ -1,0 +1,170 @@
+/* summary.c - summary.html, summary/<plot>.svg, insights.txt and
+ * insights.csv of a log: the selections of the log's modules handed to
+ * the summary renderer (src/summary), which knows nothing of the tree. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "darshanfs/csv.h"
+#include "darshanfs/summary.h"
+#include "view/view_int.h"
+
+/* The plot a file kind shows, -1 when it is no plot. */
+int dfs_plot_of_file(enum file_kind k)
+{
+	return k >= F_PLOT_FIRST && k < F_PLOT_FIRST + DFS_PLOTS ? (int)(k - F_PLOT_FIRST) : -1;
+}
+
+static void add_filters(dfs_view *v, struct entry *e, int id, dfs_buf *all)
+{
+	dfs_buf one = DFS_BUF_INIT;
+	dfs_filters_line(v, e, id, &one);
+	dfs_buf_addc(&one, '\0');
+	dfs_buf_addc(all, '\0');
+	all->len--;
+	if (one.len > 1 && dfs_buf_ok(&one) && dfs_buf_ok(all) && !strstr(all->data, one.data)) {
+		one.len--;
+		if (all->len)
+			dfs_buf_adds(all, "; ");
+		dfs_buf_add(all, one.data, one.len);
+	}
+	dfs_buf_free(&one);
+}
+
+/* The input of the renderer: the selections of every module of the log;
+ * `filters` receives the text that in->filters points to. */
+static void build_input(dfs_view *v, struct entry *e, struct loaded *l,
+                        dfs_summary_input *in, dfs_buf *filters)
+{
+	memset(in, 0, sizeof(*in));
+	in->log = l->log;
+	/* the log's name: its directory's, or its file's on a one-log mount */
+	const char *slash = strrchr(e->vpath, '/');
+	if (!slash || !slash[1])
+		slash = strrchr(e->src, '/');
+	in->title = slash ? slash + 1 : e->src;
+	in->thresholds = v->thresholds_set ? &v->thresholds : NULL;
+	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+		const dfs_log_module *lm = dfs_log_get_module(l->log, id);
+		dfs_summary_module *sm = &in->mod[id];
+		if (!lm->present)
+			continue;
+		sm->partial = lm->partial;
+		if (!lm->module || lm->status != DFS_OK) {
+			sm->error = lm->error ? lm->error : "unreadable";
+			continue;
+		}
+		struct selection *s = dfs_selection_metrics(v, e, l, id);
+		if (s->status != DFS_OK) {
+			sm->error = s->error ? s->error : "unavailable";
+			continue;
+		}
+		sm->records = s->records;
+		sm->index = s->index;
+		sm->count = s->count;
+		sm->total = s->total;
+		sm->dm = s->accumulated ? &s->dm : NULL;
+		sm->warnings = s->warnings;
+		sm->n_warnings = s->n_warnings;
+		if (id < DFS_MOD_KNOWN)
+			add_filters(v, e, id, filters);
+	}
+	dfs_buf_addc(filters, '\0');
+	in->filters = dfs_buf_ok(filters) ? filters->data : "";
+}
+
+bool dfs_is_summary_file(enum file_kind k)
+{
+	return k == F_SUMMARY || k == F_INSIGHTS || k == F_INSIGHTS_CSV ||
+	       dfs_plot_of_file(k) >= 0;
+}
+
+dfs_content *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *l,
+                                  struct content_cache *cache, enum file_kind want,
+                                  dfs_error *err)
+{
+	dfs_summary_input in;
+	dfs_buf filters = DFS_BUF_INIT;
+	build_input(v, e, l, &in, &filters);
+	enum { NTEXT = DFS_PLOTS + 3 };
+	dfs_buf text[NTEXT];
+	enum file_kind kind[NTEXT];
+	for (int i = 0; i < NTEXT; i++)
+		dfs_buf_init(&text[i]);
+	for (int p = 0; p < DFS_PLOTS; p++)
+		kind[p] = (enum file_kind)(F_PLOT_FIRST + p);
+	kind[DFS_PLOTS] = F_SUMMARY;
+	kind[DFS_PLOTS + 1] = F_INSIGHTS;
+	kind[DFS_PLOTS + 2] = F_INSIGHTS_CSV;
+	int ret = dfs_summary_render_all(&in, &text[DFS_PLOTS], text, &text[DFS_PLOTS + 1],
+	                                 &text[DFS_PLOTS + 2], err);
+	dfs_buf_free(&filters);
+	dfs_content *got = NULL;
+	for (int i = 0; i < NTEXT; i++) {
+		if (ret) {
+			dfs_buf_free(&text[i]);
+			continue;
+		}
+		dfs_error ignored = {0};
+		dfs_content *c = dfs_content_from_buf(&text[i], kind[i] == want ? err : &ignored);
+		if (!c)
+			continue;
+		if (kind[i] == want) {
+			got = c;
+		} else if (!cache->file[kind[i]]) {
+			cache->file[kind[i]] = c;
+			dfs_entry_account(v, e, (long)(c->size + sizeof(*c)));
+		} else {
+			dfs_content_release(c);
+		}
+	}
+	return got;
+}
+
+void dfs_insight_rows(dfs_view *v, struct entry *e, const char *rel, dfs_buf *out)
+{
+	dfs_error err = {0};
+	struct loaded *l = dfs_entry_load(v, e, &err);
+	if (l) {
+		dfs_summary_input in;
+		dfs_buf filters = DFS_BUF_INIT;
+		build_input(v, e, l, &in, &filters);
+		int ret = dfs_insights_csv(&in, rel, false, out, &err);
+		dfs_buf_free(&filters);
+		if (ret == 0)
+			return;
+	}
+	dfs_csv_field(out, rel, strlen(rel));
+	dfs_buf_adds(out, ",D_UNREADABLE,WARN,,");
+	const char *msg = err.msg[0] ? err.msg : "unreadable log";
+	dfs_csv_field(out, msg, strlen(msg));
+	dfs_buf_adds(out, ",,,,\n");
+}
+
+dfs_content *dfs_dir_summary_content(dfs_view *v, const struct node *n,
+                                     const dfs_caller *who, dfs_error *err)
+{
+	struct node jobs = *n;
+	jobs.file = F_JOBS;
+	dfs_content *c = dfs_jobs_content(v, &jobs, who, err);
+	if (!c)
+		return NULL;
+	size_t len = (size_t)dfs_content_size(c);
+	char *text = malloc(len ? len : 1);
+	long got = text ? dfs_content_read(c, text, len, 0, err) : -1;
+	dfs_content_release(c);
+	if (got < 0 || (size_t)got != len) {
+		free(text);
+		if (got >= 0 || !text)
+			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	const char *title = strcmp(n->dir_vpath, "/") ? n->dir_vpath : v->source;
+	dfs_buf out = DFS_BUF_INIT;
+	int ret = dfs_summary_dir_html(title, text, len, &out, err);
+	free(text);
+	if (ret) {
+		dfs_buf_free(&out);
+		return NULL;
+	}
+	return dfs_content_from_buf(&out, err);
+}
