@@ -60,13 +60,64 @@ static struct entry *entry_new(const struct node *n)
 	return e;
 }
 
+static void entry_free(struct entry *e);
+static void lru_unlink(dfs_view *v, struct entry *e);
+static bool loaded_read(const struct loaded *l);
+static void loaded_free(struct loaded *l);
+
+#define MAX_FORGET_LOADED 16
+
+/* Forget the entries of logs that are gone from SOURCE (renamed away,
+ * deleted), their filters with them: a tree whose logs are replaced by
+ * others under new names would otherwise keep one entry per name ever
+ * seen.  Only entries nobody uses; their decoded logs are put in
+ * `freed` (up to MAX_FORGET_LOADED) to be freed without the lock;
+ * returns how many.  (view->lock held; a stat per entry: only when the
+ * table is about to grow) */
+static size_t forget_gone(dfs_view *v, struct loaded **freed)
+{
+	size_t nf = 0;
+	struct stat st;
+	for (size_t i = 0; i < v->table_size; i++) {
+		for (struct entry **p = &v->table[i]; *p;) {
+			struct entry *e = *p;
+			if (e->users || stat(e->src, &st) == 0 ||
+			    (errno != ENOENT && errno != ENOTDIR) ||
+			    (e->loaded && (nf == MAX_FORGET_LOADED || loaded_read(e->loaded)))) {
+				p = &e->hnext;
+				continue;
+			}
+			*p = e->hnext;
+			if (e->loaded) {
+				v->cached_bytes -= e->loaded->bytes;
+				lru_unlink(v, e);
+				freed[nf++] = e->loaded;
+				e->loaded = NULL;
+			}
+			entry_free(e);
+			v->entries--;
+		}
+	}
+	return nf;
+}
+
 struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err)
 {
+	struct loaded *freed[MAX_FORGET_LOADED];
+	size_t nfreed = 0;
 	pthread_mutex_lock(&v->lock);
-	if (v->entries >= v->table_size / 2 && grow_table(v)) {
-		pthread_mutex_unlock(&v->lock);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-		return NULL;
+	/* before the table grows: is it full of logs that are gone?  It
+	 * grows anyway unless that made room for a quarter of it, so the
+	 * stats cost a few per new entry at most. */
+	if (v->entries >= v->table_size / 2) {
+		nfreed = forget_gone(v, freed);
+		if (v->entries >= v->table_size * 3 / 8 && grow_table(v)) {
+			pthread_mutex_unlock(&v->lock);
+			for (size_t i = 0; i < nfreed; i++)
+				loaded_free(freed[i]);
+			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			return NULL;
+		}
 	}
 	size_t h = hash_str(n->src) & (v->table_size - 1);
 	struct entry *e = v->table[h];
@@ -85,6 +136,8 @@ struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err)
 	}
 	e->users++;
 	pthread_mutex_unlock(&v->lock);
+	for (size_t i = 0; i < nfreed; i++)
+		loaded_free(freed[i]);
 	pthread_mutex_lock(&e->lock);
 	return e;
 }
@@ -197,9 +250,33 @@ struct module_state *dfs_entry_mod(struct entry *e, int id)
 static void content_cache_clear(struct content_cache *c)
 {
 	for (int k = 0; k < F_KINDS; k++) {
-		dfs_content_release(c->file[k]);
+		dfs_content_uncache(c->file[k]);
 		c->file[k] = NULL;
 	}
+}
+
+/* Does a reader hold a rendering of this cache (a reference besides the
+ * cache's own: an open file, a snapshot pinned for an open, a helper
+ * rendering ahead of a reader)? */
+static bool content_cache_read(const struct content_cache *c)
+{
+	for (int k = 0; k < F_KINDS; k++)
+		if (c->file[k] && atomic_load(&c->file[k]->refs) > 1)
+			return true;
+	return false;
+}
+
+/* Is the decoded log being read right now?  Then eviction would free
+ * nothing (the readers hold what they read) and the next open would
+ * decode it again beside them.  (entry locked) */
+static bool loaded_read(const struct loaded *l)
+{
+	if (content_cache_read(&l->log_files))
+		return true;
+	for (int id = 0; id < DFS_MOD_SLOTS; id++)
+		if (l->mod[id] && content_cache_read(&l->mod[id]->files))
+			return true;
+	return false;
 }
 
 static void loaded_clear_derived(dfs_view *v, struct loaded *l)
@@ -281,43 +358,75 @@ static void lru_front(dfs_view *v, struct entry *e)
 /* Freed bytes that make an eviction hand memory back to the system */
 #define TRIM_BYTES ((size_t)32 << 20)
 
+/* Count freed bytes; true when it is time to hand them back to the
+ * system, not to a thread arena: each trim costs every core a TLB flush,
+ * and a few small logs freed at a time are reused by the next loads.
+ * (view->lock held) */
+static bool count_freed(dfs_view *v, size_t bytes)
+{
+	v->untrimmed += bytes;
+	if (v->untrimmed < TRIM_BYTES && v->untrimmed < v->opt.cache_size / 4)
+		return false;
+	v->untrimmed = 0;
+	return true;
+}
+
+static void trim(void)
+{
+	dfs_scratch_trim();
+	malloc_trim(0);
+}
+
 /* Evict least recently used logs until the budget holds with `room`
- * bytes to spare (e is kept).  Victims are locked with trylock only: lock
- * order forbids waiting. */
+ * bytes to spare.  Kept: `keep` (may be NULL), logs being read (see
+ * loaded_read: their bytes stay counted, so the others go first) and
+ * logs another thread is working on.  Victims are locked with trylock
+ * only: lock order forbids waiting. */
 static void evict(dfs_view *v, struct entry *keep, size_t room)
 {
 	struct loaded *victims[64];
 	size_t n = 0;
-	bool trim = false;
+	bool trimming = false;
 	pthread_mutex_lock(&v->lock);
 	size_t budget = v->opt.cache_size > room ? v->opt.cache_size - room : 0;
 	struct entry *c = v->lru_tail;
 	while (c && v->cached_bytes > budget && n < 64) {
 		struct entry *prev = c->lru_prev;
 		if (c != keep && c->loaded && pthread_mutex_trylock(&c->lock) == 0) {
-			victims[n++] = c->loaded;
-			v->cached_bytes -= c->loaded->bytes;
-			v->untrimmed += c->loaded->bytes;
-			c->loaded = NULL;
-			lru_unlink(v, c);
+			if (!loaded_read(c->loaded)) {
+				victims[n++] = c->loaded;
+				v->cached_bytes -= c->loaded->bytes;
+				trimming |= count_freed(v, c->loaded->bytes);
+				c->loaded = NULL;
+				lru_unlink(v, c);
+			}
 			pthread_mutex_unlock(&c->lock);
 		}
 		c = prev;
 	}
-	/* hand freed memory back to the system, not to a thread arena, once
-	 * there is enough of it: each trim costs every core a TLB flush, and
-	 * a few small logs freed at a time are reused by the next loads */
-	if (v->untrimmed >= TRIM_BYTES || v->untrimmed >= v->opt.cache_size / 4) {
-		trim = true;
-		v->untrimmed = 0;
-	}
 	pthread_mutex_unlock(&v->lock);
 	for (size_t i = 0; i < n; i++)
 		loaded_free(victims[i]);
-	if (trim) {
-		dfs_scratch_trim();
-		malloc_trim(0);
-	}
+	if (trimming)
+		trim();
+}
+
+void dfs_view_reader_gone(dfs_view *v)
+{
+	pthread_mutex_lock(&v->lock);
+	bool over = v->cached_bytes > v->opt.cache_size;
+	pthread_mutex_unlock(&v->lock);
+	if (over)
+		evict(v, NULL, 0);
+}
+
+void dfs_view_freed(dfs_view *v, size_t bytes)
+{
+	pthread_mutex_lock(&v->lock);
+	bool trimming = count_freed(v, bytes);
+	pthread_mutex_unlock(&v->lock);
+	if (trimming)
+		trim();
 }
 
 struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
@@ -436,6 +545,19 @@ void dfs_entry_account(dfs_view *v, struct entry *e, long delta)
 	e->loaded->content_bytes += (size_t)delta;
 	v->cached_bytes += (size_t)delta;
 	pthread_mutex_unlock(&v->lock);
+}
+
+void dfs_entry_keep_content(dfs_view *v, struct entry *e, dfs_content **slot,
+                            dfs_content *c)
+{
+	if (*slot) {
+		dfs_entry_account(v, e, -(long)dfs_content_memory(*slot));
+		dfs_content_uncache(*slot);
+	}
+	c->view = v;
+	atomic_store(&c->cached, true);
+	*slot = dfs_content_ref(c);
+	dfs_entry_account(v, e, (long)dfs_content_memory(c));
 }
 
 /* ---- the view ------------------------------------------------------------------ */
