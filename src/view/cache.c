@@ -64,57 +64,83 @@ static void entry_free(struct entry *e);
 static void lru_unlink(dfs_view *v, struct entry *e);
 static bool loaded_read(const struct loaded *l);
 static void loaded_free(struct loaded *l);
+static bool count_freed(dfs_view *v, size_t bytes);
+static void trim(void);
 
-#define MAX_FORGET_LOADED 16
+/* Decoded logs taken out of the cache, to free without view->lock */
+struct freed_list {
+	struct loaded **l;
+	size_t n, cap;
+	bool trim;                    /* then hand the memory back */
+};
+
+static bool freed_add(struct freed_list *f, struct loaded *l)
+{
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 64;
+		struct loaded **grown = realloc(f->l, cap * sizeof(*grown));
+		if (!grown)
+			return false;
+		f->l = grown;
+		f->cap = cap;
+	}
+	f->l[f->n++] = l;
+	return true;
+}
+
+static void freed_free(struct freed_list *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		loaded_free(f->l[i]);
+	free(f->l);
+	if (f->trim)
+		trim();
+}
 
 /* Forget the entries of logs that are gone from SOURCE (renamed away,
  * deleted), their filters with them: a tree whose logs are replaced by
  * others under new names would otherwise keep one entry per name ever
- * seen.  Only entries nobody uses; their decoded logs are put in
- * `freed` (up to MAX_FORGET_LOADED) to be freed without the lock;
- * returns how many.  (view->lock held; a stat per entry: only when the
- * table is about to grow) */
-static size_t forget_gone(dfs_view *v, struct loaded **freed)
+ * seen.  Only entries nobody uses; their decoded logs go to `freed`.
+ * (view->lock held; a stat per entry: only when the table is about to
+ * grow) */
+static void forget_gone(dfs_view *v, struct freed_list *freed)
 {
-	size_t nf = 0;
 	struct stat st;
 	for (size_t i = 0; i < v->table_size; i++) {
 		for (struct entry **p = &v->table[i]; *p;) {
 			struct entry *e = *p;
 			if (e->users || stat(e->src, &st) == 0 ||
 			    (errno != ENOENT && errno != ENOTDIR) ||
-			    (e->loaded && (nf == MAX_FORGET_LOADED || loaded_read(e->loaded)))) {
+			    (e->loaded && (loaded_read(e->loaded) ||
+			                   !freed_add(freed, e->loaded)))) {
 				p = &e->hnext;
 				continue;
 			}
 			*p = e->hnext;
 			if (e->loaded) {
 				v->cached_bytes -= e->loaded->bytes;
+				freed->trim |= count_freed(v, e->loaded->bytes);
 				lru_unlink(v, e);
-				freed[nf++] = e->loaded;
 				e->loaded = NULL;
 			}
 			entry_free(e);
 			v->entries--;
 		}
 	}
-	return nf;
 }
 
 struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err)
 {
-	struct loaded *freed[MAX_FORGET_LOADED];
-	size_t nfreed = 0;
+	struct freed_list freed = {0};
 	pthread_mutex_lock(&v->lock);
 	/* before the table grows: is it full of logs that are gone?  It
 	 * grows anyway unless that made room for a quarter of it, so the
 	 * stats cost a few per new entry at most. */
 	if (v->entries >= v->table_size / 2) {
-		nfreed = forget_gone(v, freed);
+		forget_gone(v, &freed);
 		if (v->entries >= v->table_size * 3 / 8 && grow_table(v)) {
 			pthread_mutex_unlock(&v->lock);
-			for (size_t i = 0; i < nfreed; i++)
-				loaded_free(freed[i]);
+			freed_free(&freed);
 			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 			return NULL;
 		}
@@ -136,8 +162,7 @@ struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err)
 	}
 	e->users++;
 	pthread_mutex_unlock(&v->lock);
-	for (size_t i = 0; i < nfreed; i++)
-		loaded_free(freed[i]);
+	freed_free(&freed);
 	pthread_mutex_lock(&e->lock);
 	return e;
 }
@@ -653,4 +678,15 @@ void dfs_view_free(dfs_view *v)
 uint64_t dfs_view_decode_count(dfs_view *v)
 {
 	return atomic_load(&v->decodes);
+}
+
+void dfs_view_memory_get(dfs_view *v, dfs_view_memory *m)
+{
+	pthread_mutex_lock(&v->lock);
+	m->cached_bytes = v->cached_bytes;
+	m->entries = v->entries;
+	m->logs_cached = 0;
+	for (const struct entry *e = v->lru_head; e; e = e->lru_next)
+		m->logs_cached++;
+	pthread_mutex_unlock(&v->lock);
 }
