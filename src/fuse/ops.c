@@ -684,6 +684,7 @@ static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
 	handle_unlink(fs_of(req), h);
 	handle_free(h);
+	dfs_inodes_expire_pins(&fs_of(req)->inodes);
 	fuse_reply_err(req, 0);
 }
 
