@@ -1,6 +1,14 @@
 /* cache.c - the entries of the view, one per log: header and filters
- * (kept for the life of the view) and the decoded log with everything
+ * (kept while the log exists) and the decoded log with everything
  * derived from it (kept in an LRU cache bounded by a byte budget).
+ *
+ * The budget (cache_size) bounds the logs nobody reads.  A log being read
+ * stays while a reader holds one of its cached renderings (its bytes stay
+ * counted, so the other logs go first), and goes as soon as the last
+ * reader lets go when the cache is over budget (dfs_view_reader_gone);
+ * what a reader holds after its log left the cache is freed with its last
+ * reference (dfs_view_freed).  Freed memory goes back to the system in
+ * batches (malloc_trim).
  *
  * A source log that changes on disk (another file, size, mtime or ctime:
  * see struct src_id) is decoded again on next access; its filters are

@@ -1,8 +1,8 @@
 /* view_int.h - internals shared by the files of the view layer.
  *
  *   tree.c     paths -> nodes, listing, permissions
- *   cache.c    one entry per log: its filters (kept for the life of the
- *              view) and its decoded form (kept in an LRU cache)
+ *   cache.c    one entry per log: its filters (kept while the log
+ *              exists) and its decoded form (kept in an LRU cache)
  *   select.c   filters -> selection -> accumulator results
  *   files.c    the content of each generated file, snapshots
  *   write.c    write sessions on filter files and records.csv
@@ -190,7 +190,7 @@ struct dfs_view {
 	size_t table_size, entries;
 	struct entry *lru_head, *lru_tail;   /* most recent first */
 	size_t cached_bytes;
-	size_t untrimmed;             /* bytes evicted since the last trim */
+	size_t untrimmed;             /* bytes freed since the last trim */
 	atomic_ullong decodes;
 	/* directory filters (view->lock) */
 	struct dirstate *dirs;
