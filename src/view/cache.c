@@ -415,11 +415,13 @@ static void trim(void)
  * loaded_read: their bytes stay counted, so the others go first) and
  * logs another thread is working on.  Victims are locked with trylock
  * only: lock order forbids waiting. */
+static void retry_later(dfs_view *v);
+
 static void evict(dfs_view *v, struct entry *keep, size_t room)
 {
 	struct loaded *victims[64];
 	size_t n = 0;
-	bool trimming = false;
+	bool trimming = false, busy = false;
 	pthread_mutex_lock(&v->lock);
 	size_t budget = v->opt.cache_size > room ? v->opt.cache_size - room : 0;
 	struct entry *c = v->lru_tail;
@@ -434,6 +436,8 @@ static void evict(dfs_view *v, struct entry *keep, size_t room)
 				lru_unlink(v, c);
 			}
 			pthread_mutex_unlock(&c->lock);
+		} else if (c != keep && c->loaded) {
+			busy = true;
 		}
 		c = prev;
 	}
@@ -442,6 +446,59 @@ static void evict(dfs_view *v, struct entry *keep, size_t room)
 		loaded_free(victims[i]);
 	if (trimming)
 		trim();
+	if (busy)
+		retry_later(v);
+}
+
+#define RETRY_NS 1000000000L
+
+static void *retry_worker(void *arg)
+{
+	dfs_view *v = arg;
+	pthread_mutex_lock(&v->lock);
+	while (v->retry_wanted && !v->closing) {
+		v->retry_wanted = false;
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += RETRY_NS / 1000000000L;
+		while (!v->closing &&
+		       pthread_cond_timedwait(&v->retry_cond, &v->lock, &until) != ETIMEDOUT)
+			;
+		if (v->closing)
+			break;
+		bool over = v->cached_bytes > v->opt.cache_size;
+		pthread_mutex_unlock(&v->lock);
+		/* (a log still busy asks for another round) */
+		if (over)
+			evict(v, NULL, 0);
+		pthread_mutex_lock(&v->lock);
+	}
+	v->retry_running = false;
+	pthread_cond_broadcast(&v->retry_cond);
+	pthread_mutex_unlock(&v->lock);
+	return NULL;
+}
+
+/* Evict again in a second: by then the thread that held a log has let
+ * it go, and a lookup's open has come (a log only looked up, never
+ * opened, goes then). */
+static void retry_later(dfs_view *v)
+{
+	pthread_mutex_lock(&v->lock);
+	if (!v->closing) {
+		v->retry_wanted = true;
+		if (!v->retry_running) {
+			pthread_attr_t attr;
+			pthread_t tid;
+			v->retry_running = pthread_attr_init(&attr) == 0;
+			if (v->retry_running) {
+				pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+				v->retry_running = pthread_create(&tid, &attr, retry_worker, v) == 0;
+				pthread_attr_destroy(&attr);
+			}
+		}
+	}
+	pthread_mutex_unlock(&v->lock);
 }
 
 void dfs_view_reader_gone(dfs_view *v)
@@ -537,6 +594,13 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 		lru_front(v, e);
 		pthread_mutex_unlock(&v->lock);
 		evict(v, e, 0);
+		/* over the budget alone: it goes when its readers let go, or a
+		 * second from now if nobody opens it (a stat only) */
+		pthread_mutex_lock(&v->lock);
+		bool over = v->cached_bytes > v->opt.cache_size;
+		pthread_mutex_unlock(&v->lock);
+		if (over)
+			retry_later(v);
 	} else {
 		pthread_mutex_lock(&v->lock);
 		lru_front(v, e);
@@ -623,6 +687,7 @@ dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
 	if (!v->opt.import_limit)
 		v->opt.import_limit = DFS_VIEW_DEFAULT_IMPORT_LIMIT;
 	pthread_mutex_init(&v->lock, NULL);
+	pthread_cond_init(&v->retry_cond, NULL);
 	if (grow_table(v)) {
 		dfs_view_free(v);
 		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
@@ -667,6 +732,12 @@ void dfs_view_free(dfs_view *v)
 		return;
 	/* records.csv helpers still rendering hold snapshots: let them end */
 	dfs_lazy_wait_idle();
+	pthread_mutex_lock(&v->lock);
+	v->closing = true;
+	pthread_cond_broadcast(&v->retry_cond);
+	while (v->retry_running)
+		pthread_cond_wait(&v->retry_cond, &v->lock);
+	pthread_mutex_unlock(&v->lock);
 	for (size_t i = 0; i < v->table_size; i++) {
 		struct entry *e = v->table[i];
 		while (e) {
@@ -678,6 +749,7 @@ void dfs_view_free(dfs_view *v)
 	free(v->table);
 	dfs_dirs_free(v);
 	dfs_jobs_cache_free(v);
+	pthread_cond_destroy(&v->retry_cond);
 	pthread_mutex_destroy(&v->lock);
 	free(v->source);
 	free(v);

@@ -191,6 +191,11 @@ struct dfs_view {
 	struct entry *lru_head, *lru_tail;   /* most recent first */
 	size_t cached_bytes;
 	size_t untrimmed;             /* bytes freed since the last trim */
+	/* an eviction that met a log another thread held, or a log kept over
+	 * the budget without a reader, is tried again a second later by a
+	 * thread of its own (view->lock) */
+	pthread_cond_t retry_cond;
+	bool retry_wanted, retry_running, closing;
 	atomic_ullong decodes;
 	/* directory filters (view->lock) */
 	struct dirstate *dirs;

@@ -2,8 +2,9 @@
  * when full, slabs hold what was written after trimming, and scratch
  * blocks are recycled (warm) and keep their bytes across a realloc.  And
  * what the view's cache holds: logs over cache_size are evicted as soon as
- * their readers let go (not at the next load), a selection's row index is
- * counted, and the entries of logs gone from SOURCE are forgotten. */
+ * their readers let go (not at the next load), or a second after a stat
+ * that nobody's open followed, a selection's row index is counted, and
+ * the entries of logs gone from SOURCE are forgotten. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -204,6 +205,32 @@ static void test_evicted_when_readers_let_go(void **state)
 	remove_source(dir);
 }
 
+/* A log over the budget that was only looked at (a stat tells the size
+ * of records.csv by decoding it) has no reader to let it go: it goes a
+ * second later all the same. */
+static void test_stat_only_goes(void **state)
+{
+	(void)state;
+	if (!shared_dir())
+		skip();
+	const char *const names[] = {SMALL_LOG};
+	char dir[64];
+	make_source(dir, sizeof(dir), names, 1);
+	dfs_error err = {0};
+	dfs_view_options opt = {.cache_size = 1};
+	dfs_view *v = dfs_view_new(dir, &opt, &err);
+	assert_non_null(v);
+	dfs_node_stat st;
+	assert_int_equal(dfs_view_stat(v, "/a.darshan/POSIX/records.csv", &st, &err), 0);
+	assert_int_equal(dfs_view_decode_count(v), 1);
+	/* polled, not timed: the eviction comes about a second later */
+	for (int i = 0; i < 200 && cached(v) != 0; i++)
+		usleep(50000);
+	assert_int_equal(cached(v), 0);
+	dfs_view_free(v);
+	remove_source(dir);
+}
+
 /* The bytes of a filtered selection count: its row index (a word per
  * record of the module) comes on top of the derived text. */
 static void test_selection_counted(void **state)
@@ -288,6 +315,7 @@ int main(void)
 		cmocka_unit_test(test_slab),
 		cmocka_unit_test(test_scratch_recycles),
 		cmocka_unit_test(test_evicted_when_readers_let_go),
+		cmocka_unit_test(test_stat_only_goes),
 		cmocka_unit_test(test_selection_counted),
 		cmocka_unit_test(test_gone_logs_forgotten),
 	};
