@@ -7,7 +7,9 @@
  * counted, so the other logs go first), and goes as soon as the last
  * reader lets go when the cache is over budget (dfs_view_reader_gone);
  * what a reader holds after its log left the cache is freed with its last
- * reference (dfs_view_freed).  Freed memory goes back to the system in
+ * reference (dfs_view_freed).  A log kept over budget with no reader
+ * (decoded for a stat, or busy when its reader let go) is tried again a
+ * second later (retry_later).  Freed memory goes back to the system in
  * batches (malloc_trim).
  *
  * A source log that changes on disk (another file, size, mtime or ctime:
