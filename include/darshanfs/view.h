@@ -201,4 +201,23 @@ bool dfs_view_is_writable(dfs_view *v, const char *path);
  * nothing). */
 uint64_t dfs_view_decode_count(dfs_view *v);
 
+/* What the view holds (tests and benchmarks check the bounds):
+ *   cached_bytes  bytes of decoded logs and of everything cached with
+ *                 them (rendered text, row lengths, selections' row
+ *                 indexes, summation records): what cache_size bounds,
+ *                 but for the logs being read (kept while a reader holds
+ *                 a snapshot of them, evicted when the last lets go);
+ *   logs_cached   decoded logs kept;
+ *   entries       logs known (filters and headers: a few hundred bytes
+ *                 each; those of logs gone from SOURCE are forgotten).
+ * A snapshot holds what it reads (text, or a lazy records.csv's log and
+ * rendering buffers) until it is released, whatever the cache does:
+ * release every snapshot before dfs_view_free. */
+typedef struct dfs_view_memory {
+	size_t cached_bytes;
+	size_t logs_cached;
+	size_t entries;
+} dfs_view_memory;
+void dfs_view_memory_get(dfs_view *v, dfs_view_memory *m);
+
 #endif

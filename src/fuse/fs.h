@@ -63,6 +63,7 @@ struct dfs_inode {
 	dfs_content *pin;        /* the snapshot opens get (see above) */
 	uint64_t pin_until_ns;   /* until then */
 	struct dfs_inode *by_ino, *by_key;
+	struct dfs_inode *pinned_next;   /* dfs_inodes.pinned, while pin is set */
 };
 
 /* A path whose lookups by thread `pid` give writer inodes
@@ -84,6 +85,7 @@ struct dfs_inodes {
 	size_t size, count;
 	fuse_ino_t next;
 	struct dfs_redirect redirect[DFS_REDIRECTS];
+	struct dfs_inode *pinned;   /* inodes holding a pin */
 };
 
 struct handle;
@@ -151,6 +153,11 @@ void dfs_inode_unmark(struct dfs_inodes *t, const char *path, int kind, pid_t pi
  * next second; and a reference to it for such an open (NULL if none). */
 void dfs_inode_pin(struct dfs_inodes *t, fuse_ino_t ino, dfs_content *c);
 dfs_content *dfs_inode_pinned(struct dfs_inodes *t, fuse_ino_t ino);
+/* Let go of the pins kept their second.  A pinned snapshot counts as a
+ * reader of its log for the cache (cache_size does not bound it): this
+ * runs at every release, so a pin outlives its second only while nothing
+ * is closed. */
+void dfs_inodes_expire_pins(struct dfs_inodes *t);
 /* The listing an inode is being read with, with a reference of the
  * caller's (NULL: none); set one (or none) in its place.  A listing goes
  * when its last reference does (dfs_dirlist_put). */

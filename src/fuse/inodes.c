@@ -278,6 +278,17 @@ void dfs_inode_unmark(struct dfs_inodes *t, const char *path, int kind, pid_t pi
 	pthread_mutex_unlock(&t->lock);
 }
 
+/* (lock held) */
+static void pinned_unlink(struct dfs_inodes *t, struct dfs_inode *n)
+{
+	for (struct dfs_inode **p = &t->pinned; *p; p = &(*p)->pinned_next)
+		if (*p == n) {
+			*p = n->pinned_next;
+			n->pinned_next = NULL;
+			return;
+		}
+}
+
 void dfs_inode_pin(struct dfs_inodes *t, fuse_ino_t ino, dfs_content *c)
 {
 	pthread_mutex_lock(&t->lock);
@@ -285,11 +296,38 @@ void dfs_inode_pin(struct dfs_inodes *t, fuse_ino_t ino, dfs_content *c)
 	dfs_content *old = c;
 	if (n && dfs_content_serial(c) == n->serial) {
 		old = n->pin;
+		if (!old) {
+			n->pinned_next = t->pinned;
+			t->pinned = n;
+		}
 		n->pin = c;
 		n->pin_until_ns = now_ns() + REDIRECT_NS;
 	}
 	pthread_mutex_unlock(&t->lock);
 	dfs_content_release(old);
+}
+
+void dfs_inodes_expire_pins(struct dfs_inodes *t)
+{
+	dfs_content *gone[16];
+	size_t n = 0;
+	uint64_t now = now_ns();
+	pthread_mutex_lock(&t->lock);
+	for (struct dfs_inode **p = &t->pinned; *p && n < 16;) {
+		struct dfs_inode *i = *p;
+		if (i->pin_until_ns > now) {
+			p = &i->pinned_next;
+			continue;
+		}
+		gone[n++] = i->pin;
+		i->pin = NULL;
+		*p = i->pinned_next;
+		i->pinned_next = NULL;
+	}
+	pthread_mutex_unlock(&t->lock);
+	/* (a release may let the view evict: not under the table's lock) */
+	for (size_t i = 0; i < n; i++)
+		dfs_content_release(gone[i]);
 }
 
 dfs_content *dfs_inode_pinned(struct dfs_inodes *t, fuse_ino_t ino)
@@ -300,6 +338,7 @@ dfs_content *dfs_inode_pinned(struct dfs_inodes *t, fuse_ino_t ino)
 	if (n && n->pin && n->pin_until_ns <= now_ns()) {
 		old = n->pin;   /* kept long enough */
 		n->pin = NULL;
+		pinned_unlink(t, n);
 	} else if (n && n->pin) {
 		c = dfs_content_ref(n->pin);
 	}
@@ -378,6 +417,8 @@ void dfs_inode_forget(struct dfs_inodes *t, fuse_ino_t ino, uint64_t nl)
 			t->count--;
 			dirlist_unref(n->listing);
 			pin = n->pin;
+			if (pin)
+				pinned_unlink(t, n);
 			free(n->path);
 			free(n);
 		}

@@ -13,6 +13,7 @@
 #include "fuse/fs.h"
 
 #define XATTR_DECODES "user.darshanfs.decodes"
+#define XATTR_CACHED "user.darshanfs.cached"   /* bytes counted against cache_size */
 
 struct handle {
 	dfs_content *content;    /* the snapshot being read */
@@ -686,6 +687,7 @@ static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
 	handle_unlink(fs_of(req), h);
 	handle_free(h);
+	dfs_inodes_expire_pins(&fs_of(req)->inodes);
 	fuse_reply_err(req, 0);
 }
 
@@ -705,13 +707,18 @@ static void op_statfs(fuse_req_t req, fuse_ino_t ino)
 static void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
                         size_t size)
 {
-	if (ino != FUSE_ROOT_ID || strcmp(name, XATTR_DECODES) != 0) {
+	bool decodes = strcmp(name, XATTR_DECODES) == 0;
+	if (ino != FUSE_ROOT_ID || (!decodes && strcmp(name, XATTR_CACHED) != 0)) {
 		fuse_reply_err(req, ENODATA);
 		return;
 	}
+	dfs_view_memory m;
+	if (!decodes)
+		dfs_view_memory_get(fs_of(req)->view, &m);
 	char text[32];
 	int n = snprintf(text, sizeof(text), "%" PRIu64,
-	                 dfs_view_decode_count(fs_of(req)->view));
+	                 decodes ? dfs_view_decode_count(fs_of(req)->view)
+	                         : (uint64_t)m.cached_bytes);
 	if (size == 0)
 		fuse_reply_xattr(req, (size_t)n);
 	else if ((size_t)n > size)
@@ -722,13 +729,14 @@ static void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 
 static void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 {
-	size_t n = ino == FUSE_ROOT_ID ? sizeof(XATTR_DECODES) : 0;
+	static const char names[] = XATTR_DECODES "\0" XATTR_CACHED;
+	size_t n = ino == FUSE_ROOT_ID ? sizeof(names) : 0;
 	if (size == 0)
 		fuse_reply_xattr(req, n);
 	else if (n > size)
 		fuse_reply_err(req, ERANGE);
 	else
-		fuse_reply_buf(req, XATTR_DECODES, n);
+		fuse_reply_buf(req, names, n);
 }
 
 /* ---- the tree's shape is fixed ------------------------------------------------ */

@@ -1,6 +1,16 @@
 /* cache.c - the entries of the view, one per log: header and filters
- * (kept for the life of the view) and the decoded log with everything
+ * (kept while the log exists) and the decoded log with everything
  * derived from it (kept in an LRU cache bounded by a byte budget).
+ *
+ * The budget (cache_size) bounds the logs nobody reads.  A log being read
+ * stays while a reader holds one of its cached renderings (its bytes stay
+ * counted, so the other logs go first), and goes as soon as the last
+ * reader lets go when the cache is over budget (dfs_view_reader_gone);
+ * what a reader holds after its log left the cache is freed with its last
+ * reference (dfs_view_freed).  A log kept over budget with no reader
+ * (decoded for a stat, or busy when its reader let go) is tried again a
+ * second later (retry_later).  Freed memory goes back to the system in
+ * batches (malloc_trim).
  *
  * A source log that changes on disk (another file, size, mtime or ctime:
  * see struct src_id) is decoded again on next access; its filters are
@@ -73,13 +83,90 @@ static struct entry *entry_find(dfs_view *v, const char *src, uint64_t state)
 	return e;
 }
 
+static void entry_free(struct entry *e);
+static void lru_unlink(dfs_view *v, struct entry *e);
+static bool loaded_read(const struct loaded *l);
+static void loaded_free(struct loaded *l);
+static bool count_freed(dfs_view *v, size_t bytes);
+static void trim(void);
+
+/* Decoded logs taken out of the cache, to free without view->lock */
+struct freed_list {
+	struct loaded **l;
+	size_t n, cap;
+	bool trim;                    /* then hand the memory back */
+};
+
+static bool freed_add(struct freed_list *f, struct loaded *l)
+{
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 64;
+		struct loaded **grown = realloc(f->l, cap * sizeof(*grown));
+		if (!grown)
+			return false;
+		f->l = grown;
+		f->cap = cap;
+	}
+	f->l[f->n++] = l;
+	return true;
+}
+
+static void freed_free(struct freed_list *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		loaded_free(f->l[i]);
+	free(f->l);
+	if (f->trim)
+		trim();
+}
+
+/* Forget the entries of logs that are gone from SOURCE (renamed away,
+ * deleted), their filters with them: a tree whose logs are replaced by
+ * others under new names would otherwise keep one entry per name ever
+ * seen.  Only entries nobody uses; their decoded logs go to `freed`.
+ * (view->lock held; a stat per entry: only when the table is about to
+ * grow) */
+static void forget_gone(dfs_view *v, struct freed_list *freed)
+{
+	struct stat st;
+	for (size_t i = 0; i < v->table_size; i++) {
+		for (struct entry **p = &v->table[i]; *p;) {
+			struct entry *e = *p;
+			if (e->users || stat(e->src, &st) == 0 ||
+			    (errno != ENOENT && errno != ENOTDIR) ||
+			    (e->loaded && (loaded_read(e->loaded) ||
+			                   !freed_add(freed, e->loaded)))) {
+				p = &e->hnext;
+				continue;
+			}
+			*p = e->hnext;
+			if (e->loaded) {
+				v->cached_bytes -= e->loaded->bytes;
+				freed->trim |= count_freed(v, e->loaded->bytes);
+				lru_unlink(v, e);
+				e->loaded = NULL;
+			}
+			entry_free(e);
+			v->entries--;
+		}
+	}
+}
+
 struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err)
 {
+	struct freed_list freed = {0};
 	pthread_mutex_lock(&v->lock);
-	if (v->entries >= v->table_size / 2 && grow_table(v)) {
-		pthread_mutex_unlock(&v->lock);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-		return NULL;
+	/* before the table grows: is it full of logs that are gone?  It
+	 * grows anyway unless that made room for a quarter of it, so the
+	 * stats cost a few per new entry at most. */
+	if (v->entries >= v->table_size / 2) {
+		forget_gone(v, &freed);
+		if (v->entries >= v->table_size * 3 / 8 && grow_table(v)) {
+			pthread_mutex_unlock(&v->lock);
+			freed_free(&freed);
+			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			return NULL;
+		}
 	}
 	size_t h = hash_key(n->src, n->state) & (v->table_size - 1);
 	struct entry *e = entry_find(v, n->src, n->state);
@@ -96,6 +183,7 @@ struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err)
 	}
 	e->users++;
 	pthread_mutex_unlock(&v->lock);
+	freed_free(&freed);
 	pthread_mutex_lock(&e->lock);
 	return e;
 }
@@ -253,9 +341,33 @@ struct module_state *dfs_entry_mod(struct entry *e, int id)
 static void content_cache_clear(struct content_cache *c)
 {
 	for (int k = 0; k < F_KINDS; k++) {
-		dfs_content_release(c->file[k]);
+		dfs_content_uncache(c->file[k]);
 		c->file[k] = NULL;
 	}
+}
+
+/* Does a reader hold a rendering of this cache (a reference besides the
+ * cache's own: an open file, a snapshot pinned for an open, a helper
+ * rendering ahead of a reader)? */
+static bool content_cache_read(const struct content_cache *c)
+{
+	for (int k = 0; k < F_KINDS; k++)
+		if (c->file[k] && atomic_load(&c->file[k]->refs) > 1)
+			return true;
+	return false;
+}
+
+/* Is the decoded log being read right now?  Then eviction would free
+ * nothing (the readers hold what they read) and the next open would
+ * decode it again beside them.  (entry locked) */
+static bool loaded_read(const struct loaded *l)
+{
+	if (content_cache_read(&l->log_files))
+		return true;
+	for (int id = 0; id < DFS_MOD_SLOTS; id++)
+		if (l->mod[id] && content_cache_read(&l->mod[id]->files))
+			return true;
+	return false;
 }
 
 static void loaded_clear_derived(dfs_view *v, struct loaded *l)
@@ -337,43 +449,132 @@ static void lru_front(dfs_view *v, struct entry *e)
 /* Freed bytes that make an eviction hand memory back to the system */
 #define TRIM_BYTES ((size_t)32 << 20)
 
+/* Count freed bytes; true when it is time to hand them back to the
+ * system, not to a thread arena: each trim costs every core a TLB flush,
+ * and a few small logs freed at a time are reused by the next loads.
+ * (view->lock held) */
+static bool count_freed(dfs_view *v, size_t bytes)
+{
+	v->untrimmed += bytes;
+	if (v->untrimmed < TRIM_BYTES && v->untrimmed < v->opt.cache_size / 4)
+		return false;
+	v->untrimmed = 0;
+	return true;
+}
+
+static void trim(void)
+{
+	dfs_scratch_trim();
+	malloc_trim(0);
+}
+
 /* Evict least recently used logs until the budget holds with `room`
- * bytes to spare (e is kept).  Victims are locked with trylock only: lock
- * order forbids waiting. */
+ * bytes to spare.  Kept: `keep` (may be NULL), logs being read (see
+ * loaded_read: their bytes stay counted, so the others go first) and
+ * logs another thread is working on.  Victims are locked with trylock
+ * only: lock order forbids waiting. */
+static void retry_later(dfs_view *v);
+
 static void evict(dfs_view *v, struct entry *keep, size_t room)
 {
 	struct loaded *victims[64];
 	size_t n = 0;
-	bool trim = false;
+	bool trimming = false, busy = false;
 	pthread_mutex_lock(&v->lock);
 	size_t budget = v->opt.cache_size > room ? v->opt.cache_size - room : 0;
 	struct entry *c = v->lru_tail;
 	while (c && v->cached_bytes > budget && n < 64) {
 		struct entry *prev = c->lru_prev;
 		if (c != keep && c->loaded && pthread_mutex_trylock(&c->lock) == 0) {
-			victims[n++] = c->loaded;
-			v->cached_bytes -= c->loaded->bytes;
-			v->untrimmed += c->loaded->bytes;
-			c->loaded = NULL;
-			lru_unlink(v, c);
+			if (!loaded_read(c->loaded)) {
+				victims[n++] = c->loaded;
+				v->cached_bytes -= c->loaded->bytes;
+				trimming |= count_freed(v, c->loaded->bytes);
+				c->loaded = NULL;
+				lru_unlink(v, c);
+			}
 			pthread_mutex_unlock(&c->lock);
+		} else if (c != keep && c->loaded) {
+			busy = true;
 		}
 		c = prev;
-	}
-	/* hand freed memory back to the system, not to a thread arena, once
-	 * there is enough of it: each trim costs every core a TLB flush, and
-	 * a few small logs freed at a time are reused by the next loads */
-	if (v->untrimmed >= TRIM_BYTES || v->untrimmed >= v->opt.cache_size / 4) {
-		trim = true;
-		v->untrimmed = 0;
 	}
 	pthread_mutex_unlock(&v->lock);
 	for (size_t i = 0; i < n; i++)
 		loaded_free(victims[i]);
-	if (trim) {
-		dfs_scratch_trim();
-		malloc_trim(0);
+	if (trimming)
+		trim();
+	if (busy)
+		retry_later(v);
+}
+
+#define RETRY_NS 1000000000L
+
+static void *retry_worker(void *arg)
+{
+	dfs_view *v = arg;
+	pthread_mutex_lock(&v->lock);
+	while (v->retry_wanted && !v->closing) {
+		v->retry_wanted = false;
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += RETRY_NS / 1000000000L;
+		while (!v->closing &&
+		       pthread_cond_timedwait(&v->retry_cond, &v->lock, &until) != ETIMEDOUT)
+			;
+		if (v->closing)
+			break;
+		bool over = v->cached_bytes > v->opt.cache_size;
+		pthread_mutex_unlock(&v->lock);
+		/* (a log still busy asks for another round) */
+		if (over)
+			evict(v, NULL, 0);
+		pthread_mutex_lock(&v->lock);
 	}
+	v->retry_running = false;
+	pthread_cond_broadcast(&v->retry_cond);
+	pthread_mutex_unlock(&v->lock);
+	return NULL;
+}
+
+/* Evict again in a second: by then the thread that held a log has let
+ * it go, and a lookup's open has come (a log only looked up, never
+ * opened, goes then). */
+static void retry_later(dfs_view *v)
+{
+	pthread_mutex_lock(&v->lock);
+	if (!v->closing) {
+		v->retry_wanted = true;
+		if (!v->retry_running) {
+			pthread_attr_t attr;
+			pthread_t tid;
+			v->retry_running = pthread_attr_init(&attr) == 0;
+			if (v->retry_running) {
+				pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+				v->retry_running = pthread_create(&tid, &attr, retry_worker, v) == 0;
+				pthread_attr_destroy(&attr);
+			}
+		}
+	}
+	pthread_mutex_unlock(&v->lock);
+}
+
+void dfs_view_reader_gone(dfs_view *v)
+{
+	pthread_mutex_lock(&v->lock);
+	bool over = v->cached_bytes > v->opt.cache_size;
+	pthread_mutex_unlock(&v->lock);
+	if (over)
+		evict(v, NULL, 0);
+}
+
+void dfs_view_freed(dfs_view *v, size_t bytes)
+{
+	pthread_mutex_lock(&v->lock);
+	bool trimming = count_freed(v, bytes);
+	pthread_mutex_unlock(&v->lock);
+	if (trimming)
+		trim();
 }
 
 /* The decoded log of another state's entry of the same source, when it
@@ -480,6 +681,13 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 		lru_front(v, e);
 		pthread_mutex_unlock(&v->lock);
 		evict(v, e, 0);
+		/* over the budget alone: it goes when its readers let go, or a
+		 * second from now if nobody opens it (a stat only) */
+		pthread_mutex_lock(&v->lock);
+		bool over = v->cached_bytes > v->opt.cache_size;
+		pthread_mutex_unlock(&v->lock);
+		if (over)
+			retry_later(v);
 	} else {
 		pthread_mutex_lock(&v->lock);
 		lru_front(v, e);
@@ -523,6 +731,19 @@ void dfs_entry_account(dfs_view *v, struct entry *e, long delta)
 	pthread_mutex_unlock(&v->lock);
 }
 
+void dfs_entry_keep_content(dfs_view *v, struct entry *e, dfs_content **slot,
+                            dfs_content *c)
+{
+	if (*slot) {
+		dfs_entry_account(v, e, -(long)dfs_content_memory(*slot));
+		dfs_content_uncache(*slot);
+	}
+	c->view = v;
+	atomic_store(&c->cached, true);
+	*slot = dfs_content_ref(c);
+	dfs_entry_account(v, e, (long)dfs_content_memory(c));
+}
+
 /* ---- the view ------------------------------------------------------------------ */
 
 dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
@@ -558,6 +779,7 @@ dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
 		v->opt.thresholds = NULL;
 	}
 	pthread_mutex_init(&v->lock, NULL);
+	pthread_cond_init(&v->retry_cond, NULL);
 	if (grow_table(v)) {
 		dfs_view_free(v);
 		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
@@ -602,6 +824,12 @@ void dfs_view_free(dfs_view *v)
 		return;
 	/* records.csv helpers still rendering hold snapshots: let them end */
 	dfs_lazy_wait_idle();
+	pthread_mutex_lock(&v->lock);
+	v->closing = true;
+	pthread_cond_broadcast(&v->retry_cond);
+	while (v->retry_running)
+		pthread_cond_wait(&v->retry_cond, &v->lock);
+	pthread_mutex_unlock(&v->lock);
 	for (size_t i = 0; i < v->table_size; i++) {
 		struct entry *e = v->table[i];
 		while (e) {
@@ -614,6 +842,7 @@ void dfs_view_free(dfs_view *v)
 	free(v->users);
 	dfs_dirs_free(v);
 	dfs_jobs_cache_free(v);
+	pthread_cond_destroy(&v->retry_cond);
 	pthread_mutex_destroy(&v->lock);
 	free(v->source);
 	free(v);
@@ -622,4 +851,15 @@ void dfs_view_free(dfs_view *v)
 uint64_t dfs_view_decode_count(dfs_view *v)
 {
 	return atomic_load(&v->decodes);
+}
+
+void dfs_view_memory_get(dfs_view *v, dfs_view_memory *m)
+{
+	pthread_mutex_lock(&v->lock);
+	m->cached_bytes = v->cached_bytes;
+	m->entries = v->entries;
+	m->logs_cached = 0;
+	for (const struct entry *e = v->lru_head; e; e = e->lru_next)
+		m->logs_cached++;
+	pthread_mutex_unlock(&v->lock);
 }

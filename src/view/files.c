@@ -86,15 +86,49 @@ dfs_content *dfs_content_ref(dfs_content *c)
 	return c;
 }
 
+static void content_free(dfs_content *c)
+{
+	dfs_lazy_free(c->lazy);
+	for (size_t i = 0; i < c->nchunks; i++)
+		free(c->chunks[i].data);
+	free(c->chunks);
+	free(c);
+}
+
+size_t dfs_content_memory(const dfs_content *c)
+{
+	if (c->lazy)
+		return dfs_lazy_memory(c);
+	return sizeof(*c) + c->nchunks * sizeof(*c->chunks) + (size_t)c->size;
+}
+
+/* A reader's reference: when it leaves only the cache's, the reader let
+ * go (the view may evict the log now); when it was the last of a
+ * rendering the cache had dropped already, the bytes it held are freed
+ * now, the log of a lazy one maybe with them. */
 void dfs_content_release(dfs_content *c)
 {
-	if (c && atomic_fetch_sub(&c->refs, 1) == 1) {
-		dfs_lazy_free(c->lazy);
-		for (size_t i = 0; i < c->nchunks; i++)
-			free(c->chunks[i].data);
-		free(c->chunks);
-		free(c);
+	if (!c)
+		return;
+	long left = atomic_fetch_sub(&c->refs, 1) - 1;
+	if (left == 1 && c->view && atomic_load(&c->cached)) {
+		dfs_view_reader_gone(c->view);
+	} else if (left == 0) {
+		dfs_view *v = c->view;
+		size_t bytes = v ? dfs_content_memory(c) + dfs_lazy_log_memory(c) : 0;
+		content_free(c);
+		if (v)
+			dfs_view_freed(v, bytes);
 	}
+}
+
+void dfs_content_uncache(dfs_content *c)
+{
+	if (!c)
+		return;
+	atomic_store(&c->cached, false);
+	if (atomic_fetch_sub(&c->refs, 1) == 1)
+		content_free(c);
 }
 
 uint64_t dfs_content_size(const dfs_content *c)
@@ -849,8 +883,7 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 	}
 	if (!c)
 		return NULL;
-	cache->file[n->file] = dfs_content_ref(c);
-	dfs_entry_account(v, e, (long)(c->lazy ? dfs_lazy_memory(c) : c->size + sizeof(*c)));
+	dfs_entry_keep_content(v, e, &cache->file[n->file], c);
 	return c;
 }
 

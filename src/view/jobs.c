@@ -505,11 +505,20 @@ static dfs_content *cache_find(dfs_view *v, const char *vpath, uint64_t who)
 	dfs_content *c = NULL;
 	pthread_mutex_lock(&v->lock);
 	struct jobs_cache *jc = v->jobs;
-	for (size_t i = 0; jc && i < CACHE_SLOTS && !c; i++)
-		if (jc->slot[i].vpath && !strcmp(jc->slot[i].vpath, vpath) &&
-		    jc->slot[i].who == who && jc->slot[i].change_gen == v->change_gen &&
-		    since(&jc->slot[i].made) < CACHE_SECONDS)
+	for (size_t i = 0; jc && i < CACHE_SLOTS; i++) {
+		if (!jc->slot[i].vpath)
+			continue;
+		if (jc->slot[i].change_gen != v->change_gen ||
+		    since(&jc->slot[i].made) >= CACHE_SECONDS) {
+			/* stale: its text need not wait for the slot's reuse */
+			free(jc->slot[i].vpath);
+			jc->slot[i].vpath = NULL;
+			dfs_content_release(jc->slot[i].content);
+			jc->slot[i].content = NULL;
+		} else if (!c && !strcmp(jc->slot[i].vpath, vpath) && jc->slot[i].who == who) {
 			c = dfs_content_ref(jc->slot[i].content);
+		}
+	}
 	pthread_mutex_unlock(&v->lock);
 	return c;
 }

@@ -667,6 +667,11 @@ size_t dfs_lazy_memory(const dfs_content *c)
 	       (LAZY_SLOTS < z->nbatches ? LAZY_SLOTS : z->nbatches) * batch;
 }
 
+size_t dfs_lazy_log_memory(const dfs_content *c)
+{
+	return c->lazy && c->lazy->log ? dfs_log_memory(c->lazy->log) : 0;
+}
+
 dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
                               const dfs_records *r, struct import_set *rows,
                               const size_t *index, size_t count,

@@ -305,6 +305,8 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 		struct scan sc;
 		scan_init(&sc, l->log, m, s->records, filters, nf);
 		s->count = scan_all(&sc, s->total, s->index);
+		/* the row index is part of what the log holds */
+		dfs_entry_account(v, e, (long)((s->total ? s->total : 1) * sizeof(size_t)));
 	}
 	dfs_dir_filters_release(dirs, nd);
 	return s;
@@ -318,6 +320,7 @@ struct selection *dfs_selection_metrics(dfs_view *v, struct entry *e,
 	if (s->status == DFS_OK && !s->accumulate_tried && m && m->accumulator) {
 		s->accumulate_tried = true;
 		accumulate(s, m, dfs_log_job(l->log)->nprocs);
+		dfs_entry_account(v, e, (long)(m->record_size + s->n_warnings * 64));
 	}
 	return s;
 }

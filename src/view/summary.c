@@ -110,10 +110,10 @@ dfs_content *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *l
 			continue;
 		if (kind[i] == want) {
 			got = c;
-		} else if (!cache->file[kind[i]]) {
-			cache->file[kind[i]] = c;
-			dfs_entry_account(v, e, (long)(c->size + sizeof(*c)));
 		} else {
+			/* counted and evictable as every rendering a log keeps */
+			if (!cache->file[kind[i]])
+				dfs_entry_keep_content(v, e, &cache->file[kind[i]], c);
 			dfs_content_release(c);
 		}
 	}

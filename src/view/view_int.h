@@ -1,8 +1,8 @@
 /* view_int.h - internals shared by the files of the view layer.
  *
  *   tree.c     paths -> nodes, listing, permissions
- *   cache.c    one entry per log: its filters (kept for the life of the
- *              view) and its decoded form (kept in an LRU cache)
+ *   cache.c    one entry per log: its filters (kept while the log
+ *              exists) and its decoded form (kept in an LRU cache)
  *   select.c   filters -> selection -> accumulator results
  *   files.c    the content of each generated file, snapshots
  *   write.c    write sessions on filter files and records.csv
@@ -213,7 +213,12 @@ struct dfs_view {
 	size_t table_size, entries;
 	struct entry *lru_head, *lru_tail;   /* most recent first */
 	size_t cached_bytes;
-	size_t untrimmed;             /* bytes evicted since the last trim */
+	size_t untrimmed;             /* bytes freed since the last trim */
+	/* an eviction that met a log another thread held, or a log kept over
+	 * the budget without a reader, is tried again a second later by a
+	 * thread of its own (view->lock) */
+	pthread_cond_t retry_cond;
+	bool retry_wanted, retry_running, closing;
 	atomic_ullong decodes;
 	/* directory filters (view->lock) */
 	struct dirstate *dirs;
@@ -292,6 +297,17 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 #define DFS_PREFILL_MIN_BYTES ((uint64_t)8 << 20)
 /* Memory added to (or freed from) a decoded log's caches. */
 void dfs_entry_account(dfs_view *v, struct entry *e, long delta);
+/* Keep rendering c in *slot of e's decoded log (which takes a reference
+ * of its own) and count its bytes: every cached rendering goes through
+ * here, so cache_size sees them all. */
+void dfs_entry_keep_content(dfs_view *v, struct entry *e, dfs_content **slot,
+                            dfs_content *c);
+/* A reader let go of a cached rendering (only the cache's reference is
+ * left): evict what exceeds the budget and nobody reads. */
+void dfs_view_reader_gone(dfs_view *v);
+/* A reader dropped the last reference to a rendering the cache no longer
+ * held: `bytes` went back to malloc (handed to the system in batches). */
+void dfs_view_freed(dfs_view *v, size_t bytes);
 /* Account memory that stays with the decoded log whatever the filters. */
 void dfs_entry_account_kept(dfs_view *v, struct entry *e, long delta);
 
@@ -373,7 +389,21 @@ struct dfs_content {
 	size_t nchunks;
 	struct content_chunk *chunks;
 	struct lazy_csv *lazy;        /* records.csv rendered on demand (lazy.c) */
+	/* a rendering a log's cache keeps (dfs_entry_keep_content): the view
+	 * it counts in, and whether the cache still holds its reference.
+	 * When a reader lets go and only the cache's reference is left, the
+	 * view may evict; when a reader drops the last reference, the view
+	 * learns what was freed (see cache.c). */
+	struct dfs_view *view;
+	atomic_bool cached;
 };
+
+/* files.c: bytes a snapshot holds (text, or what a lazy one renders into
+ * and indexes; not the log a lazy one refers to). */
+size_t dfs_content_memory(const dfs_content *c);
+/* files.c: the cache's own reference let go (no notice to the view: the
+ * eviction that calls it counts what it frees). */
+void dfs_content_uncache(dfs_content *c);
 
 /* lazy.c: records.csv of `count` records of `r` (record index[k], or k
  * when index is NULL), a snapshot rendered on demand; row_len (per record
@@ -395,6 +425,8 @@ void dfs_lazy_unpin(dfs_content *c, void *pin);
 void dfs_lazy_wait_idle(void);
 /* Memory a lazy snapshot holds, its rendering buffers included. */
 size_t dfs_lazy_memory(const dfs_content *c);
+/* The bytes of the decoded log a lazy snapshot refers to (0: not lazy). */
+size_t dfs_lazy_log_memory(const dfs_content *c);
 /* lazy.c: the records.csv row lengths of a log's records, measured while
  * the log decodes (dfs_log_open_observed with the observer init gives),
  * and for a prefill (dfs_view_prefill) the text of one module's

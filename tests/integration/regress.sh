@@ -35,6 +35,8 @@
 #                      are not quoted in jobs.csv (the README says they are)
 #   error-relative     ERROR files and jobs.csv's error column show the
 #                      server's absolute source paths
+#   cache-release      a log over cache_size stays decoded after its reader
+#                      closed it, until some other log is loaded
 . "$(dirname "$0")/lib.sh"
 CASE=${1:?usage: regress.sh DARSHANFS DARSHANFS_CAT CASE}
 # a client call (t) that hangs fails its case well within meson's 120 s
@@ -375,6 +377,29 @@ error-relative)
 		fail "ERROR is '$(cat "$TMP/error.txt")', not 'sub/tiny.darshan: truncated header...'"
 	[ "$(grep -c ',"\?sub/tiny.darshan: truncated header' "$TMP/jobs.csv")" = 2 ] ||
 		fail "jobs.csv error column: $(grep tiny "$TMP/jobs.csv")"
+	;;
+cache-release)
+	dfs_mount "$SRC" "$MNT" -o cache_size=1K
+	t python3 - "$MNT" "$L" <<'PY' || fail "the cache kept a log nobody reads (above)"
+import os, sys, time
+mnt, log = sys.argv[1:3]
+def cached():
+    return int(os.getxattr(mnt, "user.darshanfs.cached"))
+with open(os.path.join(log, "header.txt"), "rb") as f:
+    f.read(100)
+    if cached() == 0:
+        sys.exit("a log being read counts no bytes")
+    # (releases reach the daemon after close returns: wait for it)
+for _ in range(100):
+    if cached() == 0:
+        break
+    time.sleep(0.1)
+else:
+    sys.exit(f"the reader closed header.txt 10 s ago, the cache still counts {cached()} bytes over cache_size=1K")
+PY
+	[ "$(decodes "$MNT")" = 1 ] || fail "$(decodes "$MNT") decodes, not 1"
+	t cat "$L/header.txt" >/dev/null || fail "header.txt does not read again"
+	[ "$(decodes "$MNT")" = 2 ] || fail "read again after its eviction, the log was decoded $(decodes "$MNT") times, not 2"
 	;;
 *) fail "unknown case $CASE" ;;
 esac

@@ -1,6 +1,10 @@
 /* test_memory.c - the memory helpers: fixed buffers never move and fail
  * when full, slabs hold what was written after trimming, and scratch
- * blocks are recycled (warm) and keep their bytes across a realloc. */
+ * blocks are recycled (warm) and keep their bytes across a realloc.  And
+ * what the view's cache holds: logs over cache_size are evicted as soon as
+ * their readers let go (not at the next load), or a second after a stat
+ * that nobody's open followed, a selection's row index is counted, and
+ * the entries of logs gone from SOURCE are forgotten. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,8 +15,12 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <stdio.h>
+#include <sys/stat.h>
 
+#include "common/shared.h"
 #include "darshanfs/buf.h"
+#include "darshanfs/view.h"
 #include "darshanfs/scratch.h"
 #include "darshanfs/slab.h"
 
@@ -107,12 +115,209 @@ static void test_scratch_recycles(void **state)
 	dfs_scratch_trim();
 }
 
+/* ---- the view's cache ---------------------------------------------------------- */
+
+#define BIG_LOG "imbalanced-io.darshan"          /* 2014 POSIX records */
+#define SMALL_LOG "e3sm_io_heatmap_only.darshan" /* 113 */
+
+/* A temporary SOURCE holding copies of `names` as a.darshan, b.darshan... */
+static void make_source(char *dir, size_t len, const char *const *names, size_t n)
+{
+	snprintf(dir, len, "/tmp/dfs-test-memory-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	for (size_t i = 0; i < n; i++) {
+		char *from = shared_log_path(names[i]), to[512];
+		size_t size;
+		char *data = read_file(from, &size);
+		assert_non_null(data);
+		snprintf(to, sizeof(to), "%s/%c.darshan", dir, (char)('a' + i));
+		FILE *f = fopen(to, "wb");
+		assert_non_null(f);
+		assert_int_equal(fwrite(data, 1, size, f), size);
+		fclose(f);
+		free(data);
+		free(from);
+	}
+}
+
+static void remove_source(const char *dir)
+{
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static size_t cached(dfs_view *v)
+{
+	dfs_view_memory m;
+	dfs_view_memory_get(v, &m);
+	return m.cached_bytes;
+}
+
+static dfs_content *open_file(dfs_view *v, const char *path)
+{
+	dfs_error err = {0};
+	dfs_content *c = dfs_view_open_file(v, path, &err);
+	if (!c)
+		fail_msg("%s: %s", path, err.msg);
+	return c;
+}
+
+/* With a budget smaller than any log, a log stays decoded exactly while
+ * it is read: two readers keep both, and each release evicts its log at
+ * once; nothing is left when both are done. */
+static void test_evicted_when_readers_let_go(void **state)
+{
+	(void)state;
+	if (!shared_dir())
+		skip();
+	const char *const names[] = {BIG_LOG, SMALL_LOG};
+	char dir[64];
+	make_source(dir, sizeof(dir), names, 2);
+	dfs_error err = {0};
+	dfs_view_options opt = {.cache_size = 1};
+	dfs_view *v = dfs_view_new(dir, &opt, &err);
+	assert_non_null(v);
+	dfs_content *a = open_file(v, "/a.darshan/POSIX/records.csv");
+	size_t one = cached(v);
+	assert_true(one > 0);
+	dfs_content *b = open_file(v, "/b.darshan/POSIX/records.csv");
+	dfs_view_memory m;
+	dfs_view_memory_get(v, &m);
+	assert_int_equal(m.logs_cached, 2);   /* a is read: not evicted for b */
+	assert_true(m.cached_bytes > one);
+	dfs_content_release(b);
+	assert_int_equal(cached(v), one);     /* b went, a is still read */
+	/* a second snapshot of a, released first: a is still read */
+	dfs_content *a2 = open_file(v, "/a.darshan/POSIX/records.csv");
+	dfs_content_release(a2);
+	assert_int_equal(cached(v), one);
+	dfs_content_release(a);
+	dfs_view_memory_get(v, &m);
+	assert_int_equal(m.cached_bytes, 0);
+	assert_int_equal(m.logs_cached, 0);
+	/* read again: decoded again */
+	uint64_t decodes = dfs_view_decode_count(v);
+	dfs_content_release(open_file(v, "/a.darshan/header.txt"));
+	assert_int_equal(dfs_view_decode_count(v), decodes + 1);
+	assert_int_equal(cached(v), 0);
+	dfs_view_free(v);
+	remove_source(dir);
+}
+
+/* A log over the budget that was only looked at (a stat tells the size
+ * of records.csv by decoding it) has no reader to let it go: it goes a
+ * second later all the same. */
+static void test_stat_only_goes(void **state)
+{
+	(void)state;
+	if (!shared_dir())
+		skip();
+	const char *const names[] = {SMALL_LOG};
+	char dir[64];
+	make_source(dir, sizeof(dir), names, 1);
+	dfs_error err = {0};
+	dfs_view_options opt = {.cache_size = 1};
+	dfs_view *v = dfs_view_new(dir, &opt, &err);
+	assert_non_null(v);
+	dfs_node_stat st;
+	assert_int_equal(dfs_view_stat(v, "/a.darshan/POSIX/records.csv", &st, &err), 0);
+	assert_int_equal(dfs_view_decode_count(v), 1);
+	/* polled, not timed: the eviction comes about a second later */
+	for (int i = 0; i < 200 && cached(v) != 0; i++)
+		usleep(50000);
+	assert_int_equal(cached(v), 0);
+	dfs_view_free(v);
+	remove_source(dir);
+}
+
+/* The bytes of a filtered selection count: its row index (a word per
+ * record of the module) comes on top of the derived text. */
+static void test_selection_counted(void **state)
+{
+	(void)state;
+	if (!shared_dir())
+		skip();
+	const char *const names[] = {BIG_LOG};
+	char dir[64];
+	make_source(dir, sizeof(dir), names, 1);
+	dfs_error err = {0};
+	dfs_view *v = dfs_view_new(dir, NULL, &err);
+	assert_non_null(v);
+	dfs_content *c = open_file(v, "/a.darshan/POSIX/records.csv");
+	size_t records = 0;
+	char buf[65536];
+	long n;
+	for (uint64_t off = 0; (n = dfs_content_read(c, buf, sizeof(buf), off, &err)) > 0;
+	     off += (uint64_t)n)
+		for (long i = 0; i < n; i++)
+			records += buf[i] == '\n';
+	records--;   /* the header */
+	dfs_content_release(c);
+	assert_true(records > 1000);
+	dfs_write *w = dfs_view_open_write(v, "/a.darshan/POSIX/filter", true, &err);
+	assert_non_null(w);
+	const char *f = "POSIX_BYTES_READ > 0\n";
+	assert_int_equal(dfs_write_data(w, f, strlen(f), 0, &err), 0);
+	assert_int_equal(dfs_write_flush(w, &err), 0);
+	dfs_write_free(w);
+	/* the write dropped what was derived from the old selection */
+	size_t before = cached(v);
+	c = open_file(v, "/a.darshan/POSIX/derived_metrics");
+	size_t text = (size_t)dfs_content_size(c);
+	dfs_content_release(c);
+	assert_true(cached(v) >= before + text + records * sizeof(size_t));
+	dfs_view_free(v);
+	remove_source(dir);
+}
+
+/* A log renamed again and again: the entries of the names it left are
+ * forgotten (once the table would grow), with their decoded logs. */
+static void test_gone_logs_forgotten(void **state)
+{
+	(void)state;
+	if (!shared_dir())
+		skip();
+	const char *const names[] = {"noposix.darshan"};
+	char dir[64];
+	make_source(dir, sizeof(dir), names, 1);
+	dfs_error err = {0};
+	dfs_view *v = dfs_view_new(dir, NULL, &err);
+	assert_non_null(v);
+	char from[512], to[512], path[64];
+	snprintf(from, sizeof(from), "%s/a.darshan", dir);
+	for (int i = 0; i < 1000; i++) {
+		snprintf(to, sizeof(to), "%s/log%d.darshan", dir, i);
+		assert_int_equal(rename(from, to), 0);
+		/* a stat knows the log; a read now and then decodes it */
+		dfs_node_stat st;
+		snprintf(path, sizeof(path), "/log%d.darshan", i);
+		assert_int_equal(dfs_view_stat(v, path, &st, &err), 0);
+		if (i % 100 == 0) {
+			snprintf(path, sizeof(path), "/log%d.darshan/header.txt", i);
+			dfs_content_release(open_file(v, path));
+		}
+		memcpy(from, to, sizeof(from));
+	}
+	dfs_view_memory m;
+	dfs_view_memory_get(v, &m);
+	/* one log exists; at most the names since the last sweep are known */
+	assert_true(m.entries >= 1 && m.entries < 200);
+	assert_true(m.logs_cached <= m.entries);
+	dfs_view_free(v);
+	remove_source(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixed_buffer),
 		cmocka_unit_test(test_slab),
 		cmocka_unit_test(test_scratch_recycles),
+		cmocka_unit_test(test_evicted_when_readers_let_go),
+		cmocka_unit_test(test_stat_only_goes),
+		cmocka_unit_test(test_selection_counted),
+		cmocka_unit_test(test_gone_logs_forgotten),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
