@@ -8,7 +8,15 @@
  * chunks cut anywhere: in a word, after an open parenthesis or an
  * operator).  What fails is refused with DFS_ERR_INVAL, leaving the active
  * filter and all results as they were and the reason in filter.error.
- * The text takes effect at close, judged whole. */
+ * The text takes effect at close, judged whole.
+ *
+ * A CSV written into records.csv is checked the same way, line by line:
+ * the write() that completes a bad header or a bad row fails, so the
+ * writing tool (sqlite3, a shell's redirection) reports it; at close only
+ * what needs the whole text or the log is left to find (a row whose absent
+ * columns have no record to come from, the size limits).  Nothing written
+ * (`: > records.csv`, or the empty output of a tool that selected no row)
+ * selects no record. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +34,8 @@ struct dfs_write {
 	bool failed;       /* a write was refused: the session installs nothing */
 	bool append;       /* opened with O_APPEND: a filter's writes go to its end */
 	bool header_checked;
+	bool lines_unchecked;  /* written out of order: rows are checked at close */
+	dfs_csv_rows *rows;    /* the import's rows checked so far */
 	unsigned flushes;
 };
 
@@ -187,7 +197,8 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 	dfs_records_init(&set->recs, m, m->version);
 	/* each import replaces the previous one: reuse its memory warm */
 	set->recs.recycled = true;
-	if (dfs_csv_import(l->log, m, data, len, &set->recs, err)) {
+	/* no text at all is no row (what Miller prints for an empty result) */
+	if (len > 0 && dfs_csv_import(l->log, m, data, len, &set->recs, err)) {
 		free(set);
 		return -1;
 	}
@@ -401,6 +412,30 @@ static int place(dfs_write *w, const char *data, size_t len, uint64_t off,
 	return 0;
 }
 
+/* The header once it is complete, then each row as it is completed
+ * (see the top of this file). */
+static int check_import_lines(dfs_write *w, dfs_error *err)
+{
+	if (w->lines_unchecked) {
+		/* (a hole may lie in the header too) */
+		dfs_csv_rows_free(w->rows);
+		w->rows = NULL;
+		return 0;
+	}
+	if (!w->header_checked) {
+		if (!memchr(w->text.data, '\n', w->text.len))
+			return 0;
+		w->header_checked = true;
+		w->rows = dfs_csv_rows_start(dfs_module_get(w->n.module), w->text.data,
+		                             w->text.len, err);
+		if (!w->rows)
+			return -1;
+	}
+	if (!w->rows)
+		return 0;
+	return dfs_csv_rows_feed(w->rows, w->text.data, w->text.len, err);
+}
+
 int dfs_write_data(dfs_write *w, const char *data, size_t len, uint64_t off,
                    dfs_error *err)
 {
@@ -408,20 +443,18 @@ int dfs_write_data(dfs_write *w, const char *data, size_t len, uint64_t off,
 		return dfs_error_set(err, DFS_ERR_INVAL,
 		                     "an earlier write to this file was refused");
 	size_t limit = w->import ? w->v->opt.import_limit : DFS_FILTER_MAX_LEN;
+	/* lines are checked as they arrive only while the text grows at
+	 * its end, without holes or rewrites */
+	if (w->import && off != w->text.len)
+		w->lines_unchecked = true;
 	if (place(w, data, len, off, limit, err)) {
 		refuse(w, err);
 		return -1;
 	}
 	if (w->import) {
-		/* a bad header is refused as soon as it is complete; the rows
-		 * are checked at close */
-		if (!w->header_checked && memchr(w->text.data, '\n', w->text.len)) {
-			w->header_checked = true;
-			if (dfs_csv_check_header(dfs_module_get(w->n.module), w->text.data,
-			                         w->text.len, err)) {
-				refuse(w, err);
-				return -1;
-			}
+		if (check_import_lines(w, err)) {
+			refuse(w, err);
+			return -1;
 		}
 		return 0;
 	}
@@ -447,6 +480,15 @@ int dfs_write_truncate(dfs_write *w, uint64_t size, dfs_error *err)
 	if (size > limit)
 		return dfs_error_set(err, w->import ? DFS_ERR_TOOBIG : DFS_ERR_INVAL,
 		                     "larger than %zu bytes", limit);
+	if (w->import && size == 0) {
+		/* a new text from its start: checked from its header on */
+		dfs_csv_rows_free(w->rows);
+		w->rows = NULL;
+		w->header_checked = false;
+		w->lines_unchecked = false;
+	} else if (w->import && size != w->text.len) {
+		w->lines_unchecked = true;
+	}
 	if (size < w->text.len) {
 		w->text.len = (size_t)size;
 		w->text.data[size] = '\0';
@@ -465,16 +507,8 @@ int dfs_write_truncate(dfs_write *w, uint64_t size, dfs_error *err)
 int dfs_write_flush(dfs_write *w, dfs_error *err)
 {
 	w->flushes++;
-	if (!w->failed && w->import && w->truncated && !w->written) {
-		/* `cp empty.csv records.csv` ends here: an empty CSV has no
-		 * header.  The session stays open to data (a shell's early
-		 * flush also gets here, and its command writes afterwards). */
-		dfs_error_set(err, DFS_ERR_INVAL, "line 1: empty input: a header line "
-		              "naming the columns is required");
-		refuse(w, err);
-		w->failed = false;
-		return -1;
-	}
+	/* (an import that got no data yet is left alone too: `cp empty.csv
+	 * records.csv` selects nothing when its last descriptor goes) */
 	if (w->failed || !w->pending || !w->written)
 		return 0;
 	if (install(w, err)) {
@@ -485,20 +519,18 @@ int dfs_write_flush(dfs_write *w, dfs_error *err)
 }
 
 /* The last descriptor is gone.  A truncation without data (`: > filter`)
- * clears the filter now; an import that never got data is an empty CSV.
- * Nobody hears about errors any more: they go to filter.error. */
+ * clears the filter now; an import truncated and never written selects no
+ * record.  Nobody hears about errors any more: they go to filter.error. */
 void dfs_write_free(dfs_write *w)
 {
 	if (!w)
 		return;
 	dfs_error err = {0};
+	if (!w->failed && w->import && !w->written && w->truncated)
+		w->pending = true;
 	if (!w->failed && w->pending && install(w, &err))
 		refuse(w, &err);
-	else if (!w->failed && w->import && !w->written && w->truncated) {
-		dfs_error_set(&err, DFS_ERR_INVAL, "line 1: empty input: a header line "
-		              "naming the columns is required");
-		refuse(w, &err);
-	}
+	dfs_csv_rows_free(w->rows);
 	dfs_buf_free(&w->text);
 	dfs_node_free(&w->n);
 	free(w);
@@ -511,7 +543,8 @@ int dfs_view_truncate(dfs_view *v, const char *path, uint64_t size,
 	if (!w)
 		return -1;
 	int ret = dfs_write_truncate(w, size, err);
-	if (ret == 0 && !w->import && (ret = install(w, err)) != 0)
+	/* (`truncate -s 0 records.csv` selects no record) */
+	if (ret == 0 && (!w->import || size == 0) && (ret = install(w, err)) != 0)
 		refuse(w, err);
 	w->pending = false;
 	w->truncated = false;
