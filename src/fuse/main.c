@@ -311,6 +311,7 @@ int main(int argc, char **argv)
 		status = EXIT_RUNTIME;
 		goto out;
 	}
+	dfs_temps_init(&fs.temps);
 	pthread_mutex_init(&fs.handles_lock, NULL);
 
 	char *fsname = escape_commas(conf.source);
@@ -372,6 +373,7 @@ out:
 	if (fs.inodes.size) {
 		dfs_fuse_close_handles(&fs);
 		pthread_mutex_destroy(&fs.handles_lock);
+		dfs_temps_free(&fs.temps);
 		dfs_inodes_free(&fs.inodes);
 	}
 	dfs_view_free(fs.view);

@@ -36,6 +36,7 @@ struct dfs_write {
 	bool header_checked;
 	bool lines_unchecked;  /* written out of order: rows are checked at close */
 	dfs_csv_rows *rows;    /* the import's rows checked so far */
+	bool deferred;         /* takes effect at dfs_write_commit only */
 	unsigned flushes;
 };
 
@@ -507,6 +508,8 @@ int dfs_write_truncate(dfs_write *w, uint64_t size, dfs_error *err)
 int dfs_write_flush(dfs_write *w, dfs_error *err)
 {
 	w->flushes++;
+	if (w->deferred)
+		return 0;
 	/* (an import that got no data yet is left alone too: `cp empty.csv
 	 * records.csv` selects nothing when its last descriptor goes) */
 	if (w->failed || !w->pending || !w->written)
@@ -526,6 +529,8 @@ void dfs_write_free(dfs_write *w)
 	if (!w)
 		return;
 	dfs_error err = {0};
+	if (w->deferred)
+		w->failed = true;   /* never committed: nothing happens */
 	if (!w->failed && w->import && !w->written && w->truncated)
 		w->pending = true;
 	if (!w->failed && w->pending && install(w, &err))
@@ -550,4 +555,92 @@ int dfs_view_truncate(dfs_view *v, const char *path, uint64_t size,
 	w->truncated = false;
 	dfs_write_free(w);
 	return ret;
+}
+
+/* ---- a temporary file renamed onto records.csv ---------------------------------- */
+
+/* Tools that write a file whole write a temporary file beside it and
+ * rename it over the target (DuckDB's COPY TO writes tmp_records.csv).
+ * The front end keeps such a file as a deferred import session of the
+ * directory's records.csv: its lines are checked as they arrive, and the
+ * rename installs it. */
+
+#define TEMP_NAME_MAX 255
+
+bool dfs_view_temp_allowed(dfs_view *v, const char *dir, const char *name)
+{
+	size_t len = strlen(name);
+	if (len == 0 || len > TEMP_NAME_MAX || strchr(name, '/') ||
+	    !strstr(name, "records.csv") || strcmp(name, "records.csv") == 0)
+		return false;
+	dfs_buf path = DFS_BUF_INIT;
+	dfs_buf_printf(&path, "%s/records.csv", strcmp(dir, "/") ? dir : "");
+	struct node n;
+	dfs_error err;
+	bool ok = false;
+	if (dfs_buf_ok(&path) && dfs_resolve(v, path.data, &n, &err) == 0) {
+		ok = is_import(&n);
+		dfs_node_free(&n);
+	}
+	if (ok) {
+		/* a name of the tree is never a temporary file */
+		dfs_buf_reset(&path);
+		dfs_buf_printf(&path, "%s/%s", strcmp(dir, "/") ? dir : "", name);
+		if (dfs_buf_ok(&path) && dfs_resolve(v, path.data, &n, &err) == 0) {
+			dfs_node_free(&n);
+			ok = false;
+		}
+	}
+	dfs_buf_free(&path);
+	return ok;
+}
+
+dfs_write *dfs_view_open_deferred(dfs_view *v, const char *dir, dfs_error *err)
+{
+	dfs_buf path = DFS_BUF_INIT;
+	dfs_buf_printf(&path, "%s/records.csv", strcmp(dir, "/") ? dir : "");
+	if (!dfs_buf_ok(&path)) {
+		dfs_buf_free(&path);
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	dfs_write *w = dfs_view_open_write(v, path.data, true, err);
+	dfs_buf_free(&path);
+	if (w && !w->import) {
+		dfs_write_free(w);
+		dfs_error_set(err, DFS_ERR_INVAL, "%s/records.csv takes no import", dir);
+		return NULL;
+	}
+	if (w)
+		w->deferred = true;
+	return w;
+}
+
+int dfs_write_commit(dfs_write *w, dfs_error *err)
+{
+	if (w->failed)
+		/* (filter.error holds the reason already) */
+		return dfs_error_set(err, DFS_ERR_INVAL,
+		                     "a write to this file was refused");
+	w->pending = true;
+	if (install(w, err)) {
+		refuse(w, err);
+		return -1;
+	}
+	w->failed = true;   /* done: nothing more happens */
+	return 0;
+}
+
+size_t dfs_write_size(const dfs_write *w)
+{
+	return w->text.len;
+}
+
+size_t dfs_write_read(const dfs_write *w, char *buf, size_t size, uint64_t off)
+{
+	if (off >= w->text.len)
+		return 0;
+	size_t n = w->text.len - (size_t)off < size ? w->text.len - (size_t)off : size;
+	memcpy(buf, w->text.data + off, n);
+	return n;
 }
