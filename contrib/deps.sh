@@ -56,7 +56,7 @@ dfs_install_duckdb() {
 	fi
 	mkdir -p "$dir" || return 0
 	echo "installing @duckdb/node-api@$DFS_DUCKDB_VERSION into $dir" >&2
-	if ! timeout 600 npm install --prefix "$dir" --no-audit --no-fund \
+	if ! timeout "${DFS_NPM_TIMEOUT:-600}" npm install --prefix "$dir" --no-audit --no-fund \
 		--fetch-retries=1 --fetch-timeout=60000 \
 		"@duckdb/node-api@$DFS_DUCKDB_VERSION" >"$dir/npm.log" 2>&1; then
 		echo "deps.sh: npm could not install DuckDB (see $dir/npm.log):" \

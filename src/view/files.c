@@ -368,15 +368,28 @@ static int render_filtered(dfs_view *v, struct entry *e, struct loaded *l,
 {
 	dfs_write_selection sel;
 	memset(&sel, 0, sizeof(sel));
+	dfs_records plain[DFS_MOD_KNOWN];
+	memset(plain, 0, sizeof(plain));
+	int ret = -1;
 	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
 		const dfs_log_module *lm = dfs_log_get_module(l->log, id);
 		if (!lm->present || !lm->module || lm->status != DFS_OK)
 			continue;
 		struct selection *s = dfs_selection(v, e, l, id);
-		if (s->status != DFS_OK)
-			return dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
-		if (s->records != &lm->records)
+		if (s->status != DFS_OK) {
+			dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
+			goto out;
+		}
+		if (s->trimmed) {
+			/* DXT records cut to their selected segments */
+			if (dfs_selection_plain(s, &plain[id])) {
+				dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+				goto out;
+			}
+			sel.module[id].records = &plain[id];
+		} else if (s->records != &lm->records) {
 			sel.module[id].records = s->records;
+		}
 		if (s->index) {
 			sel.module[id].mode = DFS_SELECT_INDEX;
 			sel.module[id].index = s->index;
@@ -385,10 +398,14 @@ static int render_filtered(dfs_view *v, struct entry *e, struct loaded *l,
 	}
 	dfs_write_options opt = {DFS_COMP_ZLIB, 0, 0};
 	dfs_log_writer *w = dfs_log_writer_buf(out, &opt, err);
-	if (!w)
-		return -1;
-	int ret = dfs_log_write_selection(w, l->log, &sel, err);
-	dfs_log_writer_free(w);
+	if (w) {
+		ret = dfs_log_write_selection(w, l->log, &sel, err);
+		dfs_log_writer_free(w);
+	}
+out:
+	for (int id = 0; id < DFS_MOD_KNOWN; id++)
+		if (plain[id].module)
+			dfs_records_free(&plain[id]);
 	return ret;
 }
 
@@ -605,7 +622,8 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 		 * (the next import replaces them) */
 		const struct module_state *ms = dfs_entry_mod_get(e, n->module);
 		struct import_set *rows = ms && ms->imported &&
-		                          s->records == &ms->imported->recs ? ms->imported : NULL;
+		                          s->records == &ms->imported->recs ? ms->imported
+		                                                            : s->trimmed;
 		c = dfs_lazy_records(l->log, dfs_module_get(n->module), s->records, rows,
 		                     s->index, s->count,
 		                     records_row_len(v, e, l, n->module, s), err);

@@ -22,7 +22,7 @@ if ! command -v duckdb >/dev/null; then
 	export DFS_DUCKDB_DIR
 	DFS_DUCKDB_DIR=$(bash -c '. "$1"; dfs_duckdb_dir' _ "$REPO/contrib/deps.sh")
 	if [ ! -f "$DFS_DUCKDB_DIR/node_modules/@duckdb/node-api/package.json" ]; then
-		bash "$REPO/contrib/deps.sh" duckdb >&2
+		DFS_NPM_TIMEOUT=150 bash "$REPO/contrib/deps.sh" duckdb >&2
 		[ -f "$DFS_DUCKDB_DIR/node_modules/@duckdb/node-api/package.json" ] ||
 			skip "DuckDB could not be installed (npm cannot reach its registry?)"
 	fi
