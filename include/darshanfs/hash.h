@@ -1,6 +1,6 @@
-/* hash.h - FNV-1a, the one general-purpose byte hash of darshanfs (hash
- * tables of paths, snapshot serials).  Record ids use dfs_hash_name (log.h),
- * the hash Darshan itself uses. */
+/* hash.h - the two hashes of darshanfs: FNV-1a, the general-purpose byte
+ * hash (hash tables of paths, snapshot serials), and dfs_hash_name, the
+ * hash Darshan itself makes record ids with (util/hash.c). */
 #ifndef DARSHANFS_HASH_H
 #define DARSHANFS_HASH_H
 
@@ -17,5 +17,8 @@ static inline uint64_t dfs_fnv1a(uint64_t h, const void *data, size_t len)
 		h = (h ^ p[i]) * 1099511628211ULL;
 	return h;
 }
+
+/* Record id of a name: Jenkins' 64-bit lookup8 hash, seed 0. */
+uint64_t dfs_hash_name(const void *key, size_t len);
 
 #endif

@@ -50,18 +50,6 @@ typedef struct dfs_job {
 	char *exe;                /* command line ("" if the text had no '\n') */
 } dfs_job;
 
-typedef struct dfs_mount {
-	const char *path;
-	const char *type;
-	size_t path_len;
-} dfs_mount;
-
-typedef struct dfs_name {
-	uint64_t id;
-	const char *str;
-	uint32_t len;
-	int32_t mount;            /* index into the sorted mount table, -1 none */
-} dfs_name;
 
 /* The state of one module of a log. */
 typedef struct dfs_log_module {
@@ -165,11 +153,10 @@ const unsigned char *dfs_log_lustre_record(const dfs_log *log, uint64_t id,
 /* Bytes of memory held by the decoded log (for cache budgets). */
 size_t dfs_log_memory(const dfs_log *log);
 
-/* Record id of a name: Jenkins' 64-bit lookup8 hash, seed 0. */
-uint64_t dfs_hash_name(const void *key, size_t len);
-
 /* Fill the place columns for a record of module `m` (file name, mount
  * point, fs type as darshan-parser prints them). */
+/* The log's tables as module callbacks see them (module.h) */
+const dfs_names *dfs_log_names(const dfs_log *log);
 void dfs_log_record_place(const dfs_log *log, const dfs_module *m,
                           const unsigned char *rec, dfs_record_place *out);
 

@@ -123,8 +123,24 @@ typedef struct dfs_decode_in {
 	uint32_t h5f_version; /* the H5D swap quirk keys on the H5F version */
 } dfs_decode_in;
 
-struct dfs_log;
 struct dfs_buf;
+struct dfs_log;
+struct dfs_module;
+
+/* The mount table and name table entries of a log */
+typedef struct dfs_mount {
+	const char *path;
+	const char *type;
+	size_t path_len;
+} dfs_mount;
+
+typedef struct dfs_name {
+	uint64_t id;
+	const char *str;
+	uint32_t len;
+	int32_t mount;            /* index into the sorted mount table, -1 none */
+} dfs_name;
+
 
 /* Identity of a record for the last three CSV / darshan-parser columns. */
 typedef struct dfs_record_place {
@@ -137,6 +153,18 @@ typedef struct dfs_record_place {
 	bool has_name;         /* the record id has a name-table entry */
 	char scratch[160];     /* storage for substitutes (uuids, oids) */
 } dfs_record_place;
+
+/* What a module's callbacks may ask of the log its records come from:
+ * the name and mount tables, and the generic placement (name table and
+ * mounts).  The log reader makes it (dfs_log_names): modules never see
+ * the log itself. */
+typedef struct dfs_names {
+	const void *owner;
+	const dfs_name *(*name)(const void *owner, uint64_t id);   /* NULL: none */
+	const dfs_mount *(*mount)(const void *owner, size_t i);
+	void (*place)(const void *owner, const struct dfs_module *m,
+	              const unsigned char *rec, dfs_record_place *out);
+} dfs_names;
 
 typedef struct dfs_module {
 	int id;
@@ -170,10 +198,10 @@ typedef struct dfs_module {
 	void (*get_field)(const unsigned char *rec, size_t len, size_t row,
 	                  size_t field, dfs_value *out);
 	/* file name / mount point / fs type columns (NULL: name table + mounts) */
-	void (*place)(const struct dfs_log *log, const unsigned char *rec,
+	void (*place)(const dfs_names *names, const unsigned char *rec,
 	              dfs_record_place *out);
 	/* darshan-parser --base lines for one record (NULL: generic) */
-	void (*print_base)(const struct dfs_log *log, const dfs_records *recs,
+	void (*print_base)(const dfs_names *names, const dfs_records *recs,
 	                   size_t i, struct dfs_buf *out);
 	/* value of a DFS_S_VIRTUAL field that needs the log (DXT_POSIX's
 	 * OSTs, from its LUSTRE records); NULL: get_field has them all */

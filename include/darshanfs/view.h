@@ -30,6 +30,11 @@ typedef struct dfs_view_options {
 	size_t cache_size;          /* bytes of decoded logs to keep (0: default) */
 	size_t import_limit;        /* largest records.csv write (0: default) */
 	bool nofollow_outside;      /* hide symbolic links to logs outside SOURCE */
+	/* a shared mount (allow_other): every user has filters of their own
+	 * (see "Whose filters" below); owner's are those of callers without
+	 * an id (NULL) */
+	bool per_user;
+	uid_t owner;
 } dfs_view_options;
 
 #define DFS_VIEW_DEFAULT_CACHE ((size_t)1 << 30)
@@ -97,6 +102,14 @@ typedef struct dfs_caller {
 	size_t ngroups;
 } dfs_caller;
 
+/* Whose filters.  On a view made with per_user, each user (uid) has the
+ * filters and imports of their own: what one writes, only they see; a
+ * user may write the filter of every directory and log they may read.
+ * The calls that take a caller (the _as ones) read and write that user's
+ * state; those without one, and every call on a single-user view, the
+ * owner's.  A user who never wrote anything sees every record and costs
+ * nothing; what users wrote is kept until the view is freed. */
+
 /* May the caller read the file at path?  The kernel has judged the
  * mirrored mode bits already; this judges the source log itself, its
  * access ACL included (0, or -1 with DFS_ERR_ACCESS). */
@@ -154,6 +167,10 @@ dfs_write *dfs_view_open_write(dfs_view *v, const char *path, bool truncate,
  * saw (after an import, `cat filter` shows a comment that is no text of
  * the filter: `>>` then starts a new expression). */
 void dfs_write_set_append(dfs_write *w);
+/* The same for a caller (whose filter it writes: see "Whose filters"). */
+dfs_write *dfs_view_open_write_as(dfs_view *v, const char *path,
+                                  const dfs_caller *who, bool truncate,
+                                  dfs_error *err);
 /* Returns -1 with DFS_ERR_INVAL when the text so far cannot be (the
  * beginning of) a valid expression: text ending with a newline must be
  * valid whole, other text only the beginning of a valid one (nothing
@@ -173,10 +190,12 @@ void dfs_write_free(dfs_write *w);
  * `dir`?  Only a name holding "records.csv" that no file of the tree has,
  * in a module directory whose records.csv takes imports. */
 bool dfs_view_temp_allowed(dfs_view *v, const char *dir, const char *name);
-/* The write session of such a file: an import into DIR/records.csv whose
- * lines are checked as they arrive (dfs_write_data), which takes effect
- * only at dfs_write_commit (the rename), never at flush or free. */
-dfs_write *dfs_view_open_deferred(dfs_view *v, const char *dir, dfs_error *err);
+/* The write session of such a file, the caller's (see "Whose filters"):
+ * an import into DIR/records.csv whose lines are checked as they arrive
+ * (dfs_write_data), which takes effect only at dfs_write_commit (the
+ * rename), never at flush or free. */
+dfs_write *dfs_view_open_deferred(dfs_view *v, const char *dir,
+                                  const dfs_caller *who, dfs_error *err);
 /* Install the session's text now, as a close would; -1 with err when it
  * is refused (or was: filter.error says why).  Once only. */
 int dfs_write_commit(dfs_write *w, dfs_error *err);
@@ -187,6 +206,8 @@ size_t dfs_write_read(const dfs_write *w, char *buf, size_t size, uint64_t off);
 /* truncate(2) of a writable file without an open handle */
 int dfs_view_truncate(dfs_view *v, const char *path, uint64_t size,
                       dfs_error *err);
+int dfs_view_truncate_as(dfs_view *v, const char *path, const dfs_caller *who,
+                         uint64_t size, dfs_error *err);
 
 /* Is the path a writable file (filter, records.csv)? */
 bool dfs_view_is_writable(dfs_view *v, const char *path);

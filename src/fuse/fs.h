@@ -35,6 +35,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "darshanfs/buf.h"
 #include "darshanfs/view.h"
 
 /* A directory's entries, as listed at its opendir (or, when the kernel
@@ -97,6 +98,7 @@ struct dfs_temps {
 };
 
 struct handle;
+struct dfs_early_kept;
 
 struct dfs_fs {
 	dfs_view *view;
@@ -112,8 +114,13 @@ struct dfs_fs {
 	bool prefill;            /* render big records.csv files into the page
 	                          * cache as their logs decode (dfs_view_prefill) */
 	bool debug;              /* -d: errors' messages go to the debug output */
+	bool per_user;           /* allow_other: each user has filters of their own */
 	struct dfs_inodes inodes;
 	struct dfs_temps temps;
+	/* text stored early whose inode the kernel had not made (early.c) */
+	pthread_mutex_t early_lock;
+	struct dfs_early_kept *early;
+	size_t early_bytes, early_count;
 };
 
 extern const struct fuse_lowlevel_ops dfs_fuse_ops;
@@ -177,7 +184,7 @@ static inline bool dfs_is_temp_ino(fuse_ino_t ino)
 }
 int dfs_temp_create(struct dfs_temps *t, dfs_view *v, const char *dir,
                     const char *name, const struct fuse_ctx *ctx,
-                    fuse_ino_t *ino, struct stat *st);
+                    const dfs_caller *who, fuse_ino_t *ino, struct stat *st);
 /* The caller's process's temporary file dir/name, with one more lookup
  * reference; ENOENT when there is none. */
 int dfs_temp_lookup(struct dfs_temps *t, const char *dir, const char *name,
@@ -201,5 +208,24 @@ int dfs_temp_rename(struct dfs_temps *t, const char *dir, const char *name,
 /* Unlink it (its rows are dropped); -1 when it is none of the caller's. */
 int dfs_temp_unlink(struct dfs_temps *t, const char *dir, const char *name,
                     const struct fuse_ctx *ctx);
+/* The text of a lookup's file stored into the page cache as its log
+ * decodes (early.c): fs and ino set by the lookup, the rest zero. */
+struct dfs_early {
+	struct dfs_fs *fs;
+	fuse_ino_t ino;
+	bool stored;             /* some text is in the kernel's cache */
+	dfs_buf held;            /* refused before the kernel made the inode */
+	uint64_t held_off;
+};
+/* dfs_view_prefill's store: never waits; nonzero stops the storing. */
+int dfs_early_store(struct dfs_early *x, uint64_t off, const char *data, size_t len);
+/* The lookup is over: text still held is kept for the inode's first
+ * getattr or open (keep: its snapshot is the file's), or dropped. */
+void dfs_early_finish(struct dfs_early *x, bool keep);
+/* A request on inode ino came (the kernel has it): store its kept text. */
+void dfs_early_arrived(struct dfs_fs *fs, fuse_ino_t ino);
+/* The kernel forgot inode ino: drop its kept text. */
+void dfs_early_forget(struct dfs_fs *fs, fuse_ino_t ino);
+void dfs_early_free_all(struct dfs_fs *fs);
 
 #endif

@@ -19,6 +19,7 @@
 #include <mntent.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -284,6 +285,9 @@ int main(int argc, char **argv)
 	 * outside SOURCE */
 	vopt.nofollow_outside = conf.follow_outside < 0 ? conf.allow_other
 	                                                : !conf.follow_outside;
+	/* on a shared mount each user's filters are their own */
+	vopt.per_user = conf.allow_other;
+	vopt.owner = getuid();
 	if (conf.import_limit && parse_size(conf.import_limit, &vopt.import_limit)) {
 		fprintf(stderr, "darshanfs: bad import_limit '%s'\n", conf.import_limit);
 		goto out;
@@ -306,6 +310,7 @@ int main(int argc, char **argv)
 	fs.dir_timeout = attr_timeout;
 	fs.prefill = conf.prefill != 0;
 	fs.debug = opts.debug != 0;
+	fs.per_user = vopt.per_user;
 	fs.file_timeout = 86400; /* an inode's bytes never change */
 	if (dfs_inodes_init(&fs.inodes)) {
 		status = EXIT_RUNTIME;
@@ -313,6 +318,7 @@ int main(int argc, char **argv)
 	}
 	dfs_temps_init(&fs.temps);
 	pthread_mutex_init(&fs.handles_lock, NULL);
+	pthread_mutex_init(&fs.early_lock, NULL);
 
 	char *fsname = escape_commas(conf.source);
 	char *fsopt = malloc(strlen(fsname ? fsname : "") + 64);
@@ -374,6 +380,8 @@ out:
 		dfs_fuse_close_handles(&fs);
 		pthread_mutex_destroy(&fs.handles_lock);
 		dfs_temps_free(&fs.temps);
+		dfs_early_free_all(&fs);
+		pthread_mutex_destroy(&fs.early_lock);
 		dfs_inodes_free(&fs.inodes);
 	}
 	dfs_view_free(fs.view);

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
-#include <time.h>
 
 #include "darshanfs/hash.h"
 #include "fuse/fs.h"
@@ -166,21 +165,25 @@ static void reply_entry(fuse_req_t req, struct dfs_fs *fs, const char *path,
 }
 
 /* The caller of a request, for the files that sum up many logs (jobs.csv
- * shows each user only the logs they may read): NULL for root and for
- * every other file (asking for the groups reads /proc). */
+ * shows each user only the logs they may read) and, on a shared mount,
+ * for every file (each user has filters of their own: the view reads
+ * and writes the caller's); NULL for root on a single-user mount and for
+ * every file there but jobs.csv (asking for the groups reads /proc). */
 struct caller {
 	dfs_caller who;
 	gid_t groups[64];
 };
 
-/* The caller with its groups; NULL for root */
+/* The caller with its groups; NULL for root on a single-user mount */
 static const dfs_caller *caller(fuse_req_t req, struct caller *c)
 {
 	const struct fuse_ctx *ctx = fuse_req_ctx(req);
-	if (ctx->uid == 0)
-		return NULL;
 	c->who.uid = ctx->uid;
 	c->who.gid = ctx->gid;
+	c->who.groups = NULL;
+	c->who.ngroups = 0;
+	if (ctx->uid == 0)
+		return fs_of(req)->per_user ? &c->who : NULL;
 	/* (beyond 64 groups the rest are not counted: fewer logs show) */
 	int n = fuse_req_getgroups(req, 64, c->groups);
 	c->who.groups = c->groups;
@@ -192,9 +195,17 @@ static const dfs_caller *caller_of(fuse_req_t req, const char *path,
                                    struct caller *c)
 {
 	const char *base = strrchr(path, '/');
-	if (!base || strcmp(base + 1, "jobs.csv") != 0)
+	if (base && strcmp(base + 1, "jobs.csv") == 0)
+		return caller(req, c);
+	if (!fs_of(req)->per_user)
 		return NULL;
-	return caller(req, c);
+	/* whose filters: the id is enough */
+	const struct fuse_ctx *ctx = fuse_req_ctx(req);
+	c->who.uid = ctx->uid;
+	c->who.gid = ctx->gid;
+	c->who.groups = NULL;
+	c->who.ngroups = 0;
+	return &c->who;
 }
 
 /* The entry of a file with the snapshot an open right now gets, kept for
@@ -226,22 +237,21 @@ static void reply_pinned(fuse_req_t req, struct dfs_fs *fs, const char *path,
 
 /* A lookup answered before its file's size is known: the kernel gets the
  * inode at once, with attributes it may not keep, and the file's text
- * while the log decodes; the size comes with the first getattr, which
- * waits for the decoding (see dfs_view_prefill). */
+ * while the log decodes (early.c); the size comes with the first getattr,
+ * which waits for the decoding (see dfs_view_prefill). */
 struct early {
 	fuse_req_t req;
-	struct dfs_fs *fs;
 	const char *path;
 	bool replied;
-	fuse_ino_t ino;           /* 0 when the reply did not go out */
 	uint64_t serial;
-	bool stored;              /* some text is in the kernel's cache */
+	struct dfs_early text;    /* text.ino 0 when the reply did not go out */
 };
 
 static int early_reply(void *ctx, const dfs_node_stat *st)
 {
 	struct early *x = ctx;
-	struct dfs_inode *n = dfs_inode_ref_pending(&x->fs->inodes, x->path, st,
+	struct dfs_fs *fs = x->text.fs;
+	struct dfs_inode *n = dfs_inode_ref_pending(&fs->inodes, x->path, st,
 	                                            fuse_req_ctx(x->req)->pid);
 	if (!n)
 		return 1;   /* known with its size (or no memory): the plain way */
@@ -249,36 +259,16 @@ static int early_reply(void *ctx, const dfs_node_stat *st)
 	/* (n may go with a forget as soon as the reply is out) */
 	fuse_ino_t ino = n->ino;
 	/* size 0 for now: neither the name nor the attributes may be kept */
-	if (send_entry(x->req, x->fs, n, st, 0, 0) != 0)
+	if (send_entry(x->req, fs, n, st, 0, 0) != 0)
 		return 1;
-	x->ino = ino;
+	x->text.ino = ino;
 	x->serial = st->serial;
 	return 0;
 }
 
 static int early_store(void *ctx, uint64_t off, const char *data, size_t len)
 {
-	struct early *x = ctx;
-	struct fuse_session *se = x->fs->se;
-	if (!data) {
-		if (x->stored)
-			fuse_lowlevel_notify_inval_inode(se, x->ino, 0, 0);
-		x->stored = false;
-		return 0;
-	}
-	struct fuse_bufvec bv = FUSE_BUFVEC_INIT(len);
-	bv.buf[0].mem = (void *)data;
-	int r = fuse_lowlevel_notify_store(se, x->ino, (off_t)off, &bv, 0);
-	/* the kernel makes the inode once the lookup's caller runs again,
-	 * which may take a while when the decoding keeps every core busy:
-	 * sleep (giving it the core) and try again, for up to 2 s */
-	for (int tries = 0; r == -ENOENT && !x->stored && tries < 2000; tries++) {
-		nanosleep(&(struct timespec){0, 1000000}, NULL);
-		r = fuse_lowlevel_notify_store(se, x->ino, (off_t)off, &bv, 0);
-	}
-	if (r == 0)
-		x->stored = true;
-	return r != 0;
+	return dfs_early_store(&((struct early *)ctx)->text, off, data, len);
 }
 
 /* Reply with a temporary file's entry: names and attributes are never
@@ -321,7 +311,7 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	}
 	dfs_node_stat st;
 	dfs_error err = {0};
-	struct early x = {.req = req, .fs = fs, .path = path};
+	struct early x = {.req = req, .path = path, .text = {.fs = fs}};
 	dfs_view_prefill pf = {early_reply, early_store, &x};
 	/* the lookup after an open found its file changed: it takes the
 	 * snapshot it tells of along (see fs.h) */
@@ -336,22 +326,25 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 			reply_pinned(req, fs, path, &st);
 		else
 			reply_entry(req, fs, path, &st);
-	} else if (x.ino) {
+	} else if (x.text.ino) {
 		bool same = r == 0 && st.serial == x.serial;
-		dfs_inode_settle(&fs->inodes, x.ino, same ? &st : NULL);
+		dfs_inode_settle(&fs->inodes, x.text.ino, same ? &st : NULL);
 		/* text of a snapshot nobody can open any more */
-		if (!same && x.stored)
-			fuse_lowlevel_notify_inval_inode(fs->se, x.ino, 0, 0);
+		if (!same && x.text.stored)
+			fuse_lowlevel_notify_inval_inode(fs->se, x.text.ino, 0, 0);
 	}
+	dfs_early_finish(&x.text, x.text.ino && r == 0 && st.serial == x.serial);
 	free(path);
 }
 
 static void forget(struct dfs_fs *fs, fuse_ino_t ino, uint64_t nlookup)
 {
-	if (dfs_is_temp_ino(ino))
+	if (dfs_is_temp_ino(ino)) {
 		dfs_temp_forget(&fs->temps, ino, nlookup);
-	else
-		dfs_inode_forget(&fs->inodes, ino, nlookup);
+		return;
+	}
+	dfs_early_forget(fs, ino);
+	dfs_inode_forget(&fs->inodes, ino, nlookup);
 }
 
 static void op_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
@@ -380,6 +373,7 @@ static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 			fuse_reply_attr(req, &s, 0);
 		return;
 	}
+	dfs_early_arrived(fs, ino);
 	dfs_node_stat st;
 	uint64_t serial;
 	bool pending;
@@ -394,9 +388,11 @@ static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 		pending = false;
 	}
 	dfs_error err = {0};
+	struct caller cl;
 	/* a pending file's size: waits while its log decodes */
 	if ((ino == FUSE_ROOT_ID || st.is_dir || pending) &&
-	    dfs_view_stat(fs->view, path, &st, &err)) {
+	    dfs_view_stat_as(fs->view, path, caller_of(req, path, &cl), &st, NULL,
+	                     &err)) {
 		free(path);
 		fuse_reply_err(req, errno_of(fs, &err));
 		return;
@@ -455,9 +451,12 @@ static void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		e = EPERM;
 	} else if (to_set & FUSE_SET_ATTR_SIZE) {
 		struct handle *h = fi && fi->fh ? (struct handle *)(uintptr_t)fi->fh : NULL;
+		struct caller cl;
+		uint64_t size = (uint64_t)attr->st_size;
 		int ret = h && h->write
-		                  ? dfs_write_truncate(h->write, (uint64_t)attr->st_size, &err)
-		                  : dfs_view_truncate(fs->view, path, (uint64_t)attr->st_size, &err);
+		                  ? dfs_write_truncate(h->write, size, &err)
+		                  : dfs_view_truncate_as(fs->view, path,
+		                                         caller_of(req, path, &cl), size, &err);
 		/* the readers' inode keeps its snapshot's size: the change
 		 * makes a new snapshot, which the next lookup finds */
 		if (ret)
@@ -656,6 +655,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 			reply_open_temp(req, fs, ino, fi, NULL);
 		return;
 	}
+	dfs_early_arrived(fs, ino);
 	uint64_t serial;
 	char *path = dfs_inode_path(&fs->inodes, ino, &serial, NULL, NULL);
 	struct handle *h = calloc(1, sizeof(*h));
@@ -684,8 +684,9 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 			e = ESTALE;
 		} else {
 			dfs_inode_unmark(&fs->inodes, path, DFS_MARK_WRITER, pid);
-			if (!(h->write = dfs_view_open_write(fs->view, path,
-			                                     fi->flags & O_TRUNC, &err)))
+			if (!(h->write = dfs_view_open_write_as(fs->view, path,
+			                                        caller_of(req, path, &cl),
+			                                        fi->flags & O_TRUNC, &err)))
 				e = errno_of(fs, &err);
 			else if (fi->flags & O_APPEND)
 				dfs_write_set_append(h->write);
@@ -960,11 +961,22 @@ static void op_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	(void)mode;
 	struct dfs_fs *fs = fs_of(req);
 	char *dir = dfs_inode_path(&fs->inodes, parent, NULL, NULL, NULL);
+	char *rec = dir ? join(dir, "records.csv") : NULL;
 	fuse_ino_t ino;
 	struct stat st;
-	int e = dir ? dfs_temp_create(&fs->temps, fs->view, dir, name,
-	                              fuse_req_ctx(req), &ino, &st)
-	            : ESTALE;
+	struct caller cl;
+	dfs_error err = {0};
+	int e = 0;
+	if (!rec)
+		e = dir ? ENOMEM : ESTALE;
+	/* who may not read the log writes nothing beside it (as op_open) */
+	else if (dfs_view_is_writable(fs->view, rec) &&
+	         dfs_view_access(fs->view, rec, caller(req, &cl), &err))
+		e = errno_of(fs, &err);
+	else
+		e = dfs_temp_create(&fs->temps, fs->view, dir, name, fuse_req_ctx(req),
+		                    caller_of(req, rec, &cl), &ino, &st);
+	free(rec);
 	free(dir);
 	if (e)
 		fuse_reply_err(req, e);

@@ -147,7 +147,7 @@ static void fill(const struct dfs_temp *x, struct stat *st)
 
 int dfs_temp_create(struct dfs_temps *t, dfs_view *v, const char *dir,
                     const char *name, const struct fuse_ctx *ctx,
-                    fuse_ino_t *ino, struct stat *st)
+                    const dfs_caller *who, fuse_ino_t *ino, struct stat *st)
 {
 	if (!dfs_view_temp_allowed(v, dir, name))
 		return EPERM;
@@ -164,7 +164,7 @@ int dfs_temp_create(struct dfs_temps *t, dfs_view *v, const char *dir,
 	struct dfs_temp *x = calloc(1, sizeof(*x));
 	dfs_error err = {0};
 	if (!x || !(x->dir = strdup(dir)) || !(x->name = strdup(name)) ||
-	    !(x->w = dfs_view_open_deferred(v, dir, &err))) {
+	    !(x->w = dfs_view_open_deferred(v, dir, who, &err))) {
 		e = x && x->name && err.code ? dfs_status_errno(err.code) : ENOMEM;
 		if (x)
 			temp_free(x);

@@ -41,6 +41,7 @@
 
 struct dfs_log {
 	atomic_int refs;
+	dfs_names tables;       /* what module callbacks may ask of the log */
 	char *label;
 	uint64_t file_size;
 	dfs_log_header hdr;
@@ -855,6 +856,23 @@ static void load_modules(dfs_log *log, const struct source *src, dfs_relay *rela
 
 /* ---- public ----------------------------------------------------------------- */
 
+/* dfs_names of a log (see module.h) */
+static const dfs_name *names_find(const void *log, uint64_t id)
+{
+	return dfs_log_name(log, id);
+}
+
+static const dfs_mount *names_mount(const void *log, size_t i)
+{
+	return dfs_log_mount(log, i);
+}
+
+static void names_place(const void *log, const dfs_module *m, const unsigned char *rec,
+                        dfs_record_place *out)
+{
+	dfs_log_record_place(log, m, rec, out);
+}
+
 static dfs_log *open_source(const struct source *src, const char *label,
                             unsigned flags, const dfs_log_observer *obs,
                             dfs_error *err)
@@ -865,6 +883,7 @@ static dfs_log *open_source(const struct source *src, const char *label,
 		return NULL;
 	}
 	atomic_init(&log->refs, 1);
+	log->tables = (dfs_names){log, names_find, names_mount, names_place};
 	log->label = strdup(label);
 	log->file_size = src->size;
 	log->memory = sizeof(*log);
@@ -1077,6 +1096,8 @@ const dfs_records *dfs_log_records(const dfs_log *log, int id)
 	return &lm->records;
 }
 
+const dfs_names *dfs_log_names(const dfs_log *log) { return &log->tables; }
+
 /* ---- LUSTRE records by record id --------------------------------------------- */
 
 static int ref_cmp(const void *a, const void *b)
@@ -1143,7 +1164,7 @@ void dfs_log_record_place(const dfs_log *log, const dfs_module *m,
                           const unsigned char *rec, dfs_record_place *out)
 {
 	if (m->place) {
-		m->place(log, rec, out);
+		m->place(&log->tables, rec, out);
 		return;
 	}
 	const dfs_name *nm = dfs_log_name(log, dfs_record_id(rec));

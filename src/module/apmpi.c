@@ -105,15 +105,15 @@ static void get_field(const unsigned char *rec, size_t len, size_t row,
 	}
 }
 
-static void empty_place(const dfs_log *log, const unsigned char *rec,
+static void empty_place(const dfs_names *nt, const unsigned char *rec,
                         dfs_record_place *out)
 {
-	out->has_name = dfs_log_name(log, dfs_record_id(rec)) != NULL;
+	out->has_name = nt->name(nt->owner, dfs_record_id(rec)) != NULL;
 	out->name = out->mount = out->fs_type = "";
 	out->name_len = out->mount_len = out->fs_type_len = 0;
 }
 
-static void print_base(const dfs_log *log, const dfs_records *recs, size_t i,
+static void print_base(const dfs_names *nt, const dfs_records *recs, size_t i,
                        dfs_buf *out)
 {
 	const dfs_module *m = recs->module;
@@ -122,7 +122,7 @@ static void print_base(const dfs_log *log, const dfs_records *recs, size_t i,
 	                                   ? dfs_record(recs, 0) : NULL;
 	bool sync = hdr && dfs_load_u32(hdr + 24, false) != 0;
 	dfs_record_place pl;
-	empty_place(log, rec, &pl);
+	empty_place(nt, rec, &pl);
 	char val[160];
 	if (dfs_record_size(recs, i) == HDR) {
 		snprintf(val, sizeof(val), "%f", dfs_load_f64(rec + 32, false));

@@ -29,16 +29,16 @@ static int decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 }
 
 /* The BG/Q record has no name-table entry; darshan-parser names it. */
-static void place(const dfs_log *log, const unsigned char *rec,
+static void place(const dfs_names *nt, const unsigned char *rec,
                   dfs_record_place *out)
 {
-	const dfs_name *nm = dfs_log_name(log, dfs_record_id(rec));
+	const dfs_name *nm = nt->name(nt->owner, dfs_record_id(rec));
 	out->has_name = nm != NULL;
 	out->name = nm ? nm->str : "darshan-bgq-record";
 	out->name_len = nm ? nm->len : strlen(out->name);
 	int mt = nm ? nm->mount : -1;
 	if (mt >= 0) {
-		const dfs_mount *m = dfs_log_mount(log, (size_t)mt);
+		const dfs_mount *m = nt->mount(nt->owner, (size_t)mt);
 		out->mount = m->path;
 		out->mount_len = m->path_len;
 		out->fs_type = m->type;

@@ -76,10 +76,10 @@ static void uuid_pair(dfs_record_place *out, size_t used,
 	out->fs_type_len = 3;
 }
 
-static void dfs_place(const dfs_log *log, const unsigned char *rec,
+static void dfs_place(const dfs_names *nt, const unsigned char *rec,
                       dfs_record_place *out)
 {
-	const dfs_name *nm = dfs_log_name(log, dfs_record_id(rec));
+	const dfs_name *nm = nt->name(nt->owner, dfs_record_id(rec));
 	out->has_name = nm != NULL;
 	out->name = nm ? nm->str : "(null)";
 	out->name_len = nm ? nm->len : 6;
@@ -93,10 +93,10 @@ static void dfs_place(const dfs_log *log, const unsigned char *rec,
 	uuid_pair(out, 0, rec + 552, rec + 568);
 }
 
-static void daos_place(const dfs_log *log, const unsigned char *rec,
+static void daos_place(const dfs_names *nt, const unsigned char *rec,
                        dfs_record_place *out)
 {
-	out->has_name = dfs_log_name(log, dfs_record_id(rec)) != NULL;
+	out->has_name = nt->name(nt->owner, dfs_record_id(rec)) != NULL;
 	size_t n = dfs_fmt_u64(out->scratch, dfs_load_u64(rec + 680, false));
 	out->scratch[n++] = '.';
 	n += dfs_fmt_u64(out->scratch + n, dfs_load_u64(rec + 688, false));

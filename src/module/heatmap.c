@@ -132,13 +132,13 @@ static void get_field(const unsigned char *rec, size_t len, size_t row,
 	}
 }
 
-static void print_base(const dfs_log *log, const dfs_records *recs, size_t i,
+static void print_base(const dfs_names *nt, const dfs_records *recs, size_t i,
                        dfs_buf *out)
 {
 	const dfs_module *m = recs->module;
 	const unsigned char *rec = dfs_record(recs, i);
 	dfs_record_place pl;
-	dfs_log_record_place(log, m, rec, &pl);
+	nt->place(nt->owner, m, rec, &pl);
 	char name[64], val[64];
 	snprintf(val, sizeof(val), "%f", dfs_load_f64(rec + 16, false));
 	dfs_print_line(out, m, rec, &pl, "HEATMAP_F_BIN_WIDTH_SECONDS", val);

@@ -300,13 +300,13 @@ static void get_field(const unsigned char *rec, size_t len, size_t row,
 	}
 }
 
-static void print_base(const dfs_log *log, const dfs_records *recs, size_t i,
+static void print_base(const dfs_names *nt, const dfs_records *recs, size_t i,
                        dfs_buf *out)
 {
 	const dfs_module *m = recs->module;
 	const unsigned char *rec = dfs_record(recs, i);
 	dfs_record_place pl;
-	dfs_log_record_place(log, m, rec, &pl);
+	nt->place(nt->owner, m, rec, &pl);
 	char name[64], val[160];
 	snprintf(val, sizeof(val), "%" PRId64, ncomps(rec));
 	dfs_print_line(out, m, rec, &pl, "LUSTRE_NUM_COMPONENTS", val);

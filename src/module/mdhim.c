@@ -61,14 +61,14 @@ static void get_field(const unsigned char *rec, size_t len, size_t row,
 	out->v.i = f == 2 + NI + NF ? (int64_t)row : get_i(rec + 88 + 8 * row);
 }
 
-static void print_base(const dfs_log *log, const dfs_records *recs, size_t i,
+static void print_base(const dfs_names *nt, const dfs_records *recs, size_t i,
                        dfs_buf *out)
 {
 	const dfs_module *m = recs->module;
 	const unsigned char *rec = dfs_record(recs, i);
 	size_t len = dfs_record_size(recs, i);
 	dfs_record_place pl;
-	dfs_log_record_place(log, m, rec, &pl);
+	nt->place(nt->owner, m, rec, &pl);
 	char name[64], val[64];
 	for (size_t k = 0; k < NI; k++) {
 		snprintf(val, sizeof(val), "%" PRId64, get_i(rec + 16 + 8 * k));

@@ -6,7 +6,6 @@
 #include <stddef.h>
 
 #include "darshanfs/buf.h"
-#include "darshanfs/log.h"
 #include "darshanfs/module.h"
 
 #define DFS_DECLARE_NAMES(m)                                        \

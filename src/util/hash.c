@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "darshanfs/log.h"
+#include "darshanfs/hash.h"
 
 #define MIX64(a, b, c)                                                        \
 	do {                                                                  \

@@ -4,7 +4,8 @@
  *
  * A source log that changes on disk (another file, size, mtime or ctime:
  * see struct src_id) is decoded again on next access; its filters are
- * kept. */
+ * kept.  A log has an entry per state that reads it (view_int.h): the
+ * table is keyed by (source path, state). */
 #include <errno.h>
 #include <malloc.h>
 #include <stdlib.h>
@@ -16,9 +17,10 @@
 #include "darshanfs/hash.h"
 #include "view/view_int.h"
 
-static size_t hash_str(const char *s)
+static size_t hash_key(const char *s, uint64_t state)
 {
-	return (size_t)dfs_fnv1a(DFS_FNV1A_INIT, s, strlen(s));
+	uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT, s, strlen(s));
+	return (size_t)dfs_fnv1a(h, &state, sizeof(state));
 }
 
 static int grow_table(dfs_view *v)
@@ -31,7 +33,7 @@ static int grow_table(dfs_view *v)
 		struct entry *e = v->table[i];
 		while (e) {
 			struct entry *next = e->hnext;
-			size_t h = hash_str(e->src) & (size - 1);
+			size_t h = hash_key(e->src, e->state) & (size - 1);
 			e->hnext = t[h];
 			t[h] = e;
 			e = next;
@@ -56,7 +58,18 @@ static struct entry *entry_new(const struct node *n)
 		free(e);
 		return NULL;
 	}
+	e->state = n->state;
 	pthread_mutex_init(&e->lock, NULL);
+	return e;
+}
+
+/* view->lock held */
+static struct entry *entry_find(dfs_view *v, const char *src, uint64_t state)
+{
+	size_t h = hash_key(src, state) & (v->table_size - 1);
+	struct entry *e = v->table[h];
+	while (e && (e->state != state || strcmp(e->src, src) != 0))
+		e = e->hnext;
 	return e;
 }
 
@@ -68,10 +81,8 @@ struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err)
 		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
-	size_t h = hash_str(n->src) & (v->table_size - 1);
-	struct entry *e = v->table[h];
-	while (e && strcmp(e->src, n->src) != 0)
-		e = e->hnext;
+	size_t h = hash_key(n->src, n->state) & (v->table_size - 1);
+	struct entry *e = entry_find(v, n->src, n->state);
 	if (!e) {
 		e = entry_new(n);
 		if (!e) {
@@ -87,6 +98,51 @@ struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err)
 	pthread_mutex_unlock(&v->lock);
 	pthread_mutex_lock(&e->lock);
 	return e;
+}
+
+/* view->lock held */
+static bool has_state(const dfs_view *v, uid_t uid)
+{
+	for (size_t i = 0; i < v->nusers; i++)
+		if (v->users[i] == uid)
+			return true;
+	return false;
+}
+
+int dfs_node_state(dfs_view *v, struct node *n, const dfs_caller *who,
+                   bool writing, dfs_error *err)
+{
+	n->state = STATE_BASE;
+	if (!v->opt.per_user || !who || who->uid == v->opt.owner)
+		return 0;
+	uint64_t own = STATE_UID(who->uid);
+	pthread_mutex_lock(&v->lock);
+	if (writing && !has_state(v, who->uid)) {
+		if (v->nusers == v->users_cap) {
+			size_t cap = v->users_cap ? v->users_cap * 2 : 8;
+			uid_t *u = realloc(v->users, cap * sizeof(*u));
+			if (!u) {
+				pthread_mutex_unlock(&v->lock);
+				return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			}
+			v->users = u;
+			v->users_cap = cap;
+		}
+		v->users[v->nusers++] = who->uid;
+	}
+	if (writing)
+		n->state = own;
+	else if (!has_state(v, who->uid))
+		n->state = STATE_CLEAN;
+	else if (n->kind == N_SRCDIR || (n->kind == N_FILE && !n->log_vpath))
+		n->state = own;   /* a source directory's files */
+	else if ((n->src && entry_find(v, n->src, own)) ||
+	         dfs_dir_state_above(v, own, n->log_vpath ? n->log_vpath : "/"))
+		n->state = own;
+	else
+		n->state = STATE_CLEAN;
+	pthread_mutex_unlock(&v->lock);
+	return 0;
 }
 
 void dfs_entry_put(dfs_view *v, struct entry *e)
@@ -320,6 +376,28 @@ static void evict(dfs_view *v, struct entry *keep, size_t room)
 	}
 }
 
+/* The decoded log of another state's entry of the same source, when it
+ * holds the version st describes: states share decoded logs (read only),
+ * each makes its own selections of it.  (view->lock held; e->loaded and
+ * loaded_id of an entry change only under it.)  Its bytes count in the
+ * cache of each entry that holds it: the budget errs on the safe side. */
+static const dfs_log *shared_log(dfs_view *v, const struct entry *e,
+                                 const struct stat *st)
+{
+	if (!v->opt.per_user)
+		return NULL;
+	for (size_t k = 0; k < v->nusers + 2; k++) {
+		uint64_t state = k == 0 ? STATE_BASE : k == 1 ? STATE_CLEAN
+		                                             : STATE_UID(v->users[k - 2]);
+		const struct entry *o = state == e->state ? NULL
+		                                          : entry_find(v, e->src, state);
+		if (o && o->loaded && o->loaded->log &&
+		    dfs_src_same(&o->loaded_id, st))
+			return dfs_log_ref(o->loaded->log);
+	}
+	return NULL;
+}
+
 struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
 {
 	return dfs_entry_load_prefill(v, e, -1, NULL, err);
@@ -335,12 +413,15 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 		return NULL;
 	}
 	if (e->loaded && !dfs_src_same(&e->loaded_id, &st)) {
+		/* (detached under view->lock: other states' entries look at it
+		 * there, see shared_log) */
 		pthread_mutex_lock(&v->lock);
-		v->cached_bytes -= e->loaded->bytes;
+		struct loaded *old = e->loaded;
+		v->cached_bytes -= old->bytes;
 		lru_unlink(v, e);
-		pthread_mutex_unlock(&v->lock);
-		loaded_free(e->loaded);
 		e->loaded = NULL;
+		pthread_mutex_unlock(&v->lock);
+		loaded_free(old);
 		dfs_entry_bump(v, e);
 	}
 	if (!e->loaded) {
@@ -354,15 +435,21 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 			return NULL;
 		}
 		dfs_error lerr = {0};
-		/* the records.csv row lengths are measured on the core that
-		 * waits while the log inflates */
 		struct dfs_row_lens rl;
 		dfs_log_observer obs;
-		dfs_row_lens_init(&rl, &obs, module, pf);
-		l->log = dfs_log_open_as(e->src, entry_label(v, e), 0, &obs, &lerr);
 		uint32_t *row_len[DFS_MOD_SLOTS] = {NULL};
-		size_t row_bytes = dfs_row_lens_take(&rl, l->log, row_len);
-		atomic_fetch_add(&v->decodes, 1);
+		size_t row_bytes = 0;
+		pthread_mutex_lock(&v->lock);
+		l->log = (dfs_log *)shared_log(v, e, &st);
+		pthread_mutex_unlock(&v->lock);
+		if (!l->log) {
+			/* the records.csv row lengths are measured on the core
+			 * that waits while the log inflates */
+			dfs_row_lens_init(&rl, &obs, module, pf);
+			l->log = dfs_log_open_as(e->src, entry_label(v, e), 0, &obs, &lerr);
+			row_bytes = dfs_row_lens_take(&rl, l->log, row_len);
+			atomic_fetch_add(&v->decodes, 1);
+		}
 		if (!l->log) {
 			l->status = lerr.code ? lerr.code : DFS_ERR_FORMAT;
 			l->error = strdup(lerr.msg);
@@ -387,10 +474,8 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 			clock_gettime(CLOCK_REALTIME, &e->errors_seen);
 		pthread_mutex_lock(&v->lock);
 		l->dir_gen = v->dir_gen;
-		pthread_mutex_unlock(&v->lock);
 		e->loaded = l;
 		dfs_src_id(&e->loaded_id, &st);
-		pthread_mutex_lock(&v->lock);
 		v->cached_bytes += l->bytes;
 		lru_front(v, e);
 		pthread_mutex_unlock(&v->lock);
@@ -521,6 +606,7 @@ void dfs_view_free(dfs_view *v)
 		}
 	}
 	free(v->table);
+	free(v->users);
 	dfs_dirs_free(v);
 	dfs_jobs_cache_free(v);
 	pthread_mutex_destroy(&v->lock);

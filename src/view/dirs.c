@@ -7,7 +7,10 @@
  * log-wide filter).  The compiled set is reference-counted so selections
  * being computed keep using the set they started with while a write
  * replaces it.  Every change bumps view->dir_gen; decoded logs notice on
- * their next use and recompute their selections. */
+ * their next use and recompute their selections.
+ *
+ * Each filter belongs to a state (view_int.h): a user's directory filters
+ * apply to what that user sees only. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,10 +26,11 @@ static void compiled_unref(struct dir_compiled *c)
 }
 
 /* view->lock held */
-static struct dirstate *find(dfs_view *v, const char *vpath, bool create)
+static struct dirstate *find(dfs_view *v, uint64_t state, const char *vpath,
+                             bool create)
 {
 	for (struct dirstate *d = v->dirs; d; d = d->next)
-		if (strcmp(d->vpath, vpath) == 0)
+		if (d->state == state && strcmp(d->vpath, vpath) == 0)
 			return d;
 	if (!create)
 		return NULL;
@@ -35,6 +39,7 @@ static struct dirstate *find(dfs_view *v, const char *vpath, bool create)
 		free(d);
 		return NULL;
 	}
+	d->state = state;
 	d->next = v->dirs;
 	v->dirs = d;
 	return d;
@@ -49,7 +54,8 @@ static bool is_above(const char *dir, const char *path)
 	return strncmp(dir, path, n) == 0 && path[n] == '/';
 }
 
-size_t dfs_dir_filters_acquire(dfs_view *v, const char *log_vpath, int id,
+size_t dfs_dir_filters_acquire(dfs_view *v, uint64_t state,
+                               const char *log_vpath, int id,
                                struct dir_compiled **out, size_t max)
 {
 	size_t n = 0;
@@ -57,7 +63,8 @@ size_t dfs_dir_filters_acquire(dfs_view *v, const char *log_vpath, int id,
 		return 0;
 	pthread_mutex_lock(&v->lock);
 	for (struct dirstate *d = v->dirs; d && n < max; d = d->next) {
-		if (!d->compiled || !d->compiled->f[id] || !is_above(d->vpath, log_vpath))
+		if (d->state != state || !d->compiled || !d->compiled->f[id] ||
+		    !is_above(d->vpath, log_vpath))
 			continue;
 		atomic_fetch_add(&d->compiled->refs, 1);
 		out[n++] = d->compiled;
@@ -99,8 +106,8 @@ int dfs_dir_filter_check(const char *text, size_t len, dfs_error *err)
 	return 0;
 }
 
-int dfs_dir_filter_install(dfs_view *v, const char *vpath, const char *text,
-                           size_t len, dfs_error *err)
+int dfs_dir_filter_install(dfs_view *v, uint64_t state, const char *vpath,
+                           const char *text, size_t len, dfs_error *err)
 {
 	size_t a = 0, b = len;
 	while (a < b && strchr(" \t\r\n", text[a]))
@@ -115,12 +122,14 @@ int dfs_dir_filter_install(dfs_view *v, const char *vpath, const char *text,
 		if (c->f[id] && !dfs_filter_matches_all(c->f[id]))
 			all = false;
 	char *copy = strndup(text + a, b - a);
+	if (copy)
+		dfs_drop_inherited(copy);
 	if (!copy) {
 		compiled_unref(c);
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
 	pthread_mutex_lock(&v->lock);
-	struct dirstate *d = find(v, vpath, true);
+	struct dirstate *d = find(v, state, vpath, true);
 	if (!d) {
 		pthread_mutex_unlock(&v->lock);
 		compiled_unref(c);
@@ -142,10 +151,11 @@ int dfs_dir_filter_install(dfs_view *v, const char *vpath, const char *text,
 	return 0;
 }
 
-void dfs_dir_filter_set_error(dfs_view *v, const char *vpath, const char *msg)
+void dfs_dir_filter_set_error(dfs_view *v, uint64_t state, const char *vpath,
+                              const char *msg)
 {
 	pthread_mutex_lock(&v->lock);
-	struct dirstate *d = find(v, vpath, true);
+	struct dirstate *d = find(v, state, vpath, true);
 	if (d) {
 		free(d->error);
 		d->error = msg ? strdup(msg) : NULL;
@@ -153,10 +163,11 @@ void dfs_dir_filter_set_error(dfs_view *v, const char *vpath, const char *msg)
 	pthread_mutex_unlock(&v->lock);
 }
 
-char *dfs_dir_filter_text(dfs_view *v, const char *vpath, bool error)
+char *dfs_dir_filter_text(dfs_view *v, uint64_t state, const char *vpath,
+                          bool error)
 {
 	pthread_mutex_lock(&v->lock);
-	struct dirstate *d = find(v, vpath, false);
+	struct dirstate *d = find(v, state, vpath, false);
 	const char *t = d ? (error ? d->error : d->text) : NULL;
 	char *out;
 	if (t && *t) {
@@ -174,13 +185,22 @@ char *dfs_dir_filter_text(dfs_view *v, const char *vpath, bool error)
 	return out;
 }
 
-size_t dfs_dir_filters_above(dfs_view *v, const char *log_vpath, char **dirs,
-                             char **texts, size_t max)
+bool dfs_dir_state_above(dfs_view *v, uint64_t state, const char *vpath)
+{
+	for (struct dirstate *d = v->dirs; d; d = d->next)
+		if (d->state == state && (strcmp(d->vpath, vpath) == 0 ||
+		                          is_above(d->vpath, vpath)))
+			return true;
+	return false;
+}
+
+size_t dfs_dir_filters_above(dfs_view *v, uint64_t state, const char *log_vpath,
+                             char **dirs, char **texts, size_t max)
 {
 	size_t n = 0;
 	pthread_mutex_lock(&v->lock);
 	for (struct dirstate *d = v->dirs; d && n < max; d = d->next) {
-		if (!d->text || !*d->text || !is_above(d->vpath, log_vpath))
+		if (d->state != state || !d->text || !*d->text || !is_above(d->vpath, log_vpath))
 			continue;
 		dirs[n] = strdup(d->vpath);
 		texts[n] = strdup(d->text);

@@ -202,7 +202,7 @@ static void add_level(struct level *lv, size_t *n, const char *vpath,
                       const char *name, const char *text, size_t rows)
 {
 	struct level *l = &lv[*n];
-	l->file = dfs_path_join(strcmp(vpath, "/") ? vpath + 1 : "", name);
+	l->file = strcmp(vpath, "/") ? dfs_path_join(vpath + 1, name) : strdup(name);
 	l->text = one_line(text ? text : "");
 	l->imported = !text;
 	l->rows = rows;
@@ -217,9 +217,19 @@ static void add_level(struct level *lv, size_t *n, const char *vpath,
 static size_t filter_levels(dfs_view *v, const struct entry *e, int module,
                             struct level *lv)
 {
-	char *dirs[MAX_DIR_FILTERS], *texts[MAX_DIR_FILTERS];
-	size_t nd = dfs_dir_filters_above(v, e->vpath, dirs, texts, MAX_DIR_FILTERS);
+	const struct module_state *ims = dfs_entry_mod_get(e, module);
 	size_t n = 0;
+	if (ims && ims->imported) {
+		/* imported rows are the selection, whatever lies above */
+		char name[64];
+		snprintf(name, sizeof(name), "%s/records.csv",
+		         dfs_module_slot_name(module));
+		add_level(lv, &n, e->vpath, name, NULL, ims->imported->recs.count);
+		return n;
+	}
+	char *dirs[MAX_DIR_FILTERS], *texts[MAX_DIR_FILTERS];
+	size_t nd = dfs_dir_filters_above(v, e->state, e->vpath, dirs, texts,
+	                                  MAX_DIR_FILTERS);
 	for (size_t i = 0; i < nd; i++) {
 		add_level(lv, &n, dirs[i], "filter", texts[i], 0);
 		free(dirs[i]);
@@ -227,15 +237,10 @@ static size_t filter_levels(dfs_view *v, const struct entry *e, int module,
 	}
 	if (e->log_filter_text && *e->log_filter_text)
 		add_level(lv, &n, e->vpath, "filter", e->log_filter_text, 0);
-	const struct module_state *ms = dfs_entry_mod_get(e, module);
 	char name[64];
-	if (ms && (ms->imported || (ms->filter_text && *ms->filter_text))) {
-		snprintf(name, sizeof(name), "%s/%s", dfs_module_slot_name(module),
-		         ms->imported ? "records.csv" : "filter");
-		if (ms->imported)
-			add_level(lv, &n, e->vpath, name, NULL, ms->imported->recs.count);
-		else
-			add_level(lv, &n, e->vpath, name, ms->filter_text, 0);
+	if (ims && ims->filter_text && *ims->filter_text) {
+		snprintf(name, sizeof(name), "%s/filter", dfs_module_slot_name(module));
+		add_level(lv, &n, e->vpath, name, ims->filter_text, 0);
 	}
 	return n;
 }
@@ -246,6 +251,92 @@ static void levels_free(struct level *lv, size_t n)
 		free(lv[i].file);
 		free(lv[i].text);
 	}
+}
+
+/* The levels above directory vpath (not its own), from the top down. */
+static size_t dir_levels_above(dfs_view *v, uint64_t state, const char *vpath,
+                               struct level *lv)
+{
+	char *dirs[MAX_DIR_FILTERS], *texts[MAX_DIR_FILTERS];
+	size_t nd = dfs_dir_filters_above(v, state, vpath, dirs, texts,
+	                                  MAX_DIR_FILTERS);
+	size_t n = 0;
+	for (size_t i = 0; i < nd; i++) {
+		if (strcmp(dirs[i], vpath) != 0)
+			add_level(lv, &n, dirs[i], "filter", texts[i], 0);
+		free(dirs[i]);
+		free(texts[i]);
+	}
+	return n;
+}
+
+/* "# from 2020/filter: rank == 0" lines: what the levels above a filter
+ * file add to its own expression (comments to the filter language, so
+ * the text read can be written back) */
+static void render_inherited(const struct level *lv, size_t n, dfs_buf *out)
+{
+	for (size_t i = 0; i < n; i++)
+		dfs_buf_printf(out, "# from %s: %s\n", lv[i].file, lv[i].text);
+}
+
+void dfs_drop_inherited(char *text)
+{
+	char *out = text;
+	for (char *p = text; *p;) {
+		char *end = strchr(p, '\n');
+		size_t len = end ? (size_t)(end - p + 1) : strlen(p);
+		if (strncmp(p, "# from ", 7) != 0) {
+			memmove(out, p, len);
+			out += len;
+		}
+		p += len;
+	}
+	while (out > text && strchr(" \t\r\n", out[-1]))
+		out--;
+	*out = '\0';
+}
+
+/* One line naming the filters of the levels: "a/filter: rank == 0; ..."
+ * ("" when there are none). */
+static void levels_line(const struct level *lv, size_t n, dfs_buf *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			dfs_buf_adds(out, "; ");
+		if (lv[i].imported)
+			dfs_buf_printf(out, "%s: %zu rows imported", lv[i].file, lv[i].rows);
+		else
+			dfs_buf_printf(out, "%s: %s", lv[i].file, lv[i].text);
+	}
+}
+
+void dfs_filters_line(dfs_view *v, const struct entry *e, int module,
+                      dfs_buf *out)
+{
+	struct level lv[MAX_LEVELS + 1];
+	size_t n;
+	if (module >= 0) {
+		n = filter_levels(v, e, module, lv);
+	} else {
+		/* the POSIX+STDIO row: the levels above both, then each one's */
+		n = filter_levels(v, e, DFS_MOD_POSIX, lv);
+		struct level more[MAX_LEVELS];
+		size_t m = filter_levels(v, e, DFS_MOD_STDIO, more);
+		size_t shared = 0;
+		while (shared < m && shared < n &&
+		       strcmp(more[shared].file, lv[shared].file) == 0)
+			shared++;
+		for (size_t i = 0; i < m; i++) {
+			if (i >= shared && n < MAX_LEVELS + 1) {
+				lv[n++] = more[i];
+				continue;
+			}
+			free(more[i].file);
+			free(more[i].text);
+		}
+	}
+	levels_line(lv, n, out);
+	levels_free(lv, n);
 }
 
 /* "# filter 2026/filter: rank == 0" lines ("# filters: none" without) */
@@ -293,7 +384,32 @@ static void add_json_string(const char *text, dfs_buf *out)
 	dfs_buf_addc(out, '"');
 }
 
-static void render_json(const struct selection *s, bool partial, dfs_buf *out)
+/* ,"filters": [{"file": "a/filter", "filter": "rank == 0"},
+ * {"file": "x.darshan/POSIX/records.csv", "imported_rows": 2}] on one line,
+ * the last member of the object */
+static void render_json_filters(dfs_view *v, const struct entry *e, int module,
+                                dfs_buf *out)
+{
+	struct level lv[MAX_LEVELS];
+	size_t n = filter_levels(v, e, module, lv);
+	dfs_buf_adds(out, ",\n  \"filters\": [");
+	for (size_t i = 0; i < n; i++) {
+		dfs_buf_adds(out, i ? ", {\"file\": " : "{\"file\": ");
+		add_json_string(lv[i].file, out);
+		if (lv[i].imported) {
+			dfs_buf_printf(out, ", \"imported_rows\": %zu}", lv[i].rows);
+		} else {
+			dfs_buf_adds(out, ", \"filter\": ");
+			add_json_string(lv[i].text, out);
+			dfs_buf_addc(out, '}');
+		}
+	}
+	dfs_buf_addc(out, ']');
+	levels_free(lv, n);
+}
+
+static void render_json(dfs_view *v, const struct entry *e, int module,
+                        const struct selection *s, bool partial, dfs_buf *out)
 {
 	dfs_buf json = DFS_BUF_INIT;
 	dfs_render_derived_json(&s->dm, &json);
@@ -318,7 +434,9 @@ static void render_json(const struct selection *s, bool partial, dfs_buf *out)
 			dfs_buf_adds(out, ", ");
 		add_json_string(s->warnings[i], out);
 	}
-	dfs_buf_adds(out, "]\n}\n");
+	dfs_buf_addc(out, ']');
+	render_json_filters(v, e, module, out);
+	dfs_buf_adds(out, "\n}\n");
 	dfs_buf_free(&json);
 }
 
@@ -439,21 +557,35 @@ static void add_text_line(dfs_buf *out, const char *text)
 }
 
 /* Files that do not need the decoded log. */
-static bool render_light(struct entry *e, const struct node *n, dfs_buf *out)
+static bool render_light(dfs_view *v, struct entry *e, const struct node *n,
+                         dfs_buf *out)
 {
+	struct level lv[MAX_LEVELS];
+	size_t nl;
 	switch (n->file) {
 	case F_LOG_FILTER:
 		add_text_line(out, e->log_filter_text);
+		nl = dir_levels_above(v, e->state, e->vpath, lv);
+		render_inherited(lv, nl, out);
+		levels_free(lv, nl);
 		return true;
 	case F_LOG_FILTER_ERROR:
 		add_text_line(out, e->log_filter_error);
 		return true;
 	case F_FILTER: {
 		const struct module_state *ms = dfs_entry_mod_get(e, n->module);
-		if (ms && ms->imported)
+		if (ms && ms->imported) {
+			/* (imported rows are the selection whatever lies above) */
 			dfs_buf_printf(out, "# imported: %zu rows\n", ms->imported->recs.count);
-		else if (ms)
+			return true;
+		}
+		if (ms)
 			add_text_line(out, ms->filter_text);
+		nl = dir_levels_above(v, e->state, e->vpath, lv);
+		if (e->log_filter_text && *e->log_filter_text)
+			add_level(lv, &nl, e->vpath, "filter", e->log_filter_text, 0);
+		render_inherited(lv, nl, out);
+		levels_free(lv, nl);
 		return true;
 	}
 	case F_FILTER_ERROR: {
@@ -495,7 +627,7 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
 			render_filters(v, e, n->module, out);
 			break;
 		case F_DERIVED_JSON:
-			render_json(s, partial, out);
+			render_json(v, e, n->module, s, partial, out);
 			break;
 		case F_TOTAL:
 			dfs_render_total(m, s->summary, out);
@@ -532,7 +664,7 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
 
 /* records.csv of a module is named by what selects its rows -- the
  * entry's generation (every accepted filter or import moves it), the
- * directory filters, the log file -- not by a counter: the same selection
+ * directory filters, whose they are, the log file -- not by a counter: the same selection
  * rendered again after an eviction is the same snapshot, and its size can
  * be told before it is rendered.  (Big contents' serials keep the top bit
  * clear, like the counter's.) */
@@ -540,7 +672,7 @@ static uint64_t serial_of(const struct entry *e, uint64_t dir_gen, int module,
                           const struct src_id *src)
 {
 	const uint64_t parts[] = {
-		e->gen, dir_gen, (uint64_t)module, (uint64_t)src->size,
+		e->gen, dir_gen, e->state, (uint64_t)module, (uint64_t)src->size,
 		(uint64_t)src->mtime.tv_sec, (uint64_t)src->mtime.tv_nsec,
 		(uint64_t)src->ctime.tv_sec, (uint64_t)src->ctime.tv_nsec,
 		(uint64_t)src->dev, (uint64_t)src->ino,
@@ -648,7 +780,7 @@ dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
                               const struct node *n, dfs_error *err)
 {
 	dfs_buf b = DFS_BUF_INIT;
-	if (render_light(e, n, &b))
+	if (render_light(v, e, n, &b))
 		return dfs_content_from_buf(&b, err);
 	if (n->file == F_ERROR) {
 		dfs_error ignored;
@@ -673,7 +805,8 @@ static bool shows_every_record(dfs_view *v, struct entry *e, int id)
 	           (ms->log_filter && !dfs_filter_matches_all(ms->log_filter))))
 		return false;
 	struct dir_compiled *dirs[MAX_DIR_FILTERS];
-	size_t nd = dfs_dir_filters_acquire(v, e->vpath, id, dirs, MAX_DIR_FILTERS);
+	size_t nd = dfs_dir_filters_acquire(v, e->state, e->vpath, id, dirs,
+	                                    MAX_DIR_FILTERS);
 	dfs_dir_filters_release(dirs, nd);
 	return nd == 0;
 }
@@ -739,7 +872,8 @@ dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
 {
 	if (n->file == F_JOBS)
 		return dfs_jobs_content(v, n, who, err);
-	char *text = dfs_dir_filter_text(v, n->dir_vpath, n->file == F_DIR_FILTER_ERROR);
+	char *text = dfs_dir_filter_text(v, n->state, n->dir_vpath,
+	                                 n->file == F_DIR_FILTER_ERROR);
 	if (!text) {
 		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 		return NULL;
@@ -747,6 +881,12 @@ dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
 	dfs_buf b = DFS_BUF_INIT;
 	dfs_buf_adds(&b, text);
 	free(text);
+	if (n->file == F_DIR_FILTER) {
+		struct level lv[MAX_LEVELS];
+		size_t nl = dir_levels_above(v, n->state, n->dir_vpath, lv);
+		render_inherited(lv, nl, &b);
+		levels_free(lv, nl);
+	}
 	return dfs_content_from_buf(&b, err);
 }
 
@@ -769,6 +909,10 @@ dfs_content *dfs_view_open_file_as(dfs_view *v, const char *path,
 	struct node n;
 	if (dfs_resolve(v, path, &n, err))
 		return NULL;
+	if (dfs_node_state(v, &n, who, false, err)) {
+		dfs_node_free(&n);
+		return NULL;
+	}
 	if (n.kind == N_FILE && dfs_file_defs[n.file].level == LEVEL_DIR) {
 		dfs_content *c = dfs_dir_file_content(v, &n, who, err);
 		dfs_node_free(&n);

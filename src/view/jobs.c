@@ -1,6 +1,7 @@
 /* jobs.c - jobs.csv: one row per (log, module with an accumulator) for
  * every log below a directory, plus a POSIX+STDIO row per log, with the
- * numbers that log's own derived_metrics shows for its current selection.
+ * numbers that log's own derived_metrics shows for its current selection
+ * and the filters that made it (the caller's: view_int.h, "Whose state").
  *
  * The source subtree is walked on each request; logs are summarized in
  * parallel on all cores, through the LRU cache (a tree of 100,000 logs
@@ -31,7 +32,7 @@ static const char header[] =
 	"log,module,exe,jobid,uid,nprocs,start_time,end_time,run_time,partial,"
 	"records,total_bytes,bytes_read,bytes_written,total_files,read_only_files,"
 	"write_only_files,read_write_files,unique_files,shared_files,"
-	"time_by_slowest,perf_by_slowest,error\n";
+	"time_by_slowest,perf_by_slowest,error,filters\n";
 
 /* One row: what jobs.csv prints of the derived metrics, not all of them
  * (the summaries of every log of a tree are kept). */
@@ -46,6 +47,7 @@ struct job_row {
 	int64_t files[FILES_KINDS];
 	double time_by_slowest, perf_by_slowest;
 	char *error;
+	char *filters;              /* the filters of the selection, on one line */
 };
 
 struct job_summary {
@@ -81,8 +83,10 @@ void dfs_job_summary_free(struct job_summary *s)
 		return;
 	free(s->error);
 	free(s->exe);
-	for (size_t i = 0; i < s->nrows; i++)
+	for (size_t i = 0; i < s->nrows; i++) {
 		free(s->rows[i].error);
+		free(s->rows[i].filters);
+	}
 	free(s);
 }
 
@@ -148,6 +152,13 @@ static struct job_summary *summarize(dfs_view *v, struct entry *e,
 			r->error = strdup("combined metrics unavailable");
 		}
 	}
+	for (size_t i = 0; i < s->nrows; i++) {
+		dfs_buf b = DFS_BUF_INIT;
+		dfs_filters_line(v, e, s->rows[i].module, &b);
+		if (b.len && dfs_buf_ok(&b))
+			s->rows[i].filters = strndup(b.data, b.len);
+		dfs_buf_free(&b);
+	}
 	struct job_summary *fit = realloc(s, sizeof(*s) + s->nrows * sizeof(s->rows[0]));
 	return fit ? fit : s;
 }
@@ -157,13 +168,22 @@ static void add_double(dfs_buf *b, double d)
 	dfs_buf_add_double(b, d);
 }
 
+/* the last column: the row's filters ("" when none), then the line's end */
+static void add_filters(dfs_buf *out, const struct job_row *r)
+{
+	dfs_buf_addc(out, ',');
+	if (r->filters)
+		dfs_csv_field(out, r->filters, strlen(r->filters));
+	dfs_buf_addc(out, '\n');
+}
+
 static void render_rows(const struct job_summary *s, const char *rel, dfs_buf *out)
 {
 	if (s->error) {
 		dfs_csv_field(out, rel, strlen(rel));
 		dfs_buf_adds(out, ",,,,,,,,,,,,,,,,,,,,,,");
 		dfs_csv_field(out, s->error, strlen(s->error));
-		dfs_buf_addc(out, '\n');
+		dfs_buf_adds(out, ",\n");
 		return;
 	}
 	/* a log without any module that has an accumulator still gets a row
@@ -187,7 +207,7 @@ static void render_rows(const struct job_summary *s, const char *rel, dfs_buf *o
 			dfs_buf_adds(out, ",,,,,,,,,,,,");
 			if (r->error)
 				dfs_csv_field(out, r->error, strlen(r->error));
-			dfs_buf_addc(out, '\n');
+			add_filters(out, r);
 			continue;
 		}
 		dfs_buf_printf(out, "%llu,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,",
@@ -199,7 +219,8 @@ static void render_rows(const struct job_summary *s, const char *rel, dfs_buf *o
 		add_double(out, r->time_by_slowest);
 		dfs_buf_addc(out, ',');
 		add_double(out, r->perf_by_slowest);
-		dfs_buf_adds(out, ",\n");
+		dfs_buf_addc(out, ',');
+		add_filters(out, r);
 	}
 }
 
@@ -322,12 +343,14 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 
 struct pool {
 	dfs_view *v;
+	const dfs_caller *who;   /* whose filters the rows follow */
 	struct log_item *items;
 	size_t n;
 	atomic_size_t next;
 };
 
-static void summarize_item(dfs_view *v, struct log_item *it)
+static void summarize_item(dfs_view *v, const dfs_caller *who,
+                           struct log_item *it)
 {
 	if (it->error) {
 		struct job_summary s = {0};
@@ -340,8 +363,10 @@ static void summarize_item(dfs_view *v, struct log_item *it)
 	n.src = it->src;
 	n.log_vpath = it->vpath;
 	n.module = -1;
+	n.kind = N_LOGDIR;
 	dfs_error err = {0};
-	struct entry *e = dfs_entry_get(v, &n, &err);
+	struct entry *e = dfs_node_state(v, &n, who, false, &err) ? NULL
+	                                                          : dfs_entry_get(v, &n, &err);
 	if (!e) {
 		struct job_summary s = {0};
 		s.error = err.msg;
@@ -374,14 +399,15 @@ static void *worker(void *arg)
 		size_t i = atomic_fetch_add(&p->next, 1);
 		if (i >= p->n)
 			break;
-		summarize_item(p->v, &p->items[i]);
+		summarize_item(p->v, p->who, &p->items[i]);
 	}
 	return NULL;
 }
 
-static void summarize_all(dfs_view *v, struct log_item *items, size_t n)
+static void summarize_all(dfs_view *v, const dfs_caller *who,
+                          struct log_item *items, size_t n)
 {
-	struct pool p = {v, items, n, 0};
+	struct pool p = {v, who, items, n, 0};
 	dfs_workers_run(dfs_workers(DFS_WORKERS_MAX, n), worker, &p);
 }
 
@@ -405,11 +431,12 @@ static double since(const struct timespec *t)
 	return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
 }
 
-/* Callers that see the same logs share rendered files: the key of
- * everyone who sees all is 0, of others their ids and groups. */
-static uint64_t caller_key(const dfs_caller *who)
+/* Callers that see the same logs through the same filters share
+ * rendered files: the key of the owner who sees all is 0, of others
+ * their ids and groups (a user's own filters go with their id). */
+static uint64_t caller_key(const dfs_view *v, const dfs_caller *who)
 {
-	if (!who || who->uid == 0)
+	if (!who || (who->uid == 0 && (!v->opt.per_user || v->opt.owner == 0)))
 		return 0;
 	uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT, &who->uid, sizeof(who->uid));
 	h = dfs_fnv1a(h, &who->gid, sizeof(who->gid));
@@ -467,7 +494,7 @@ void dfs_jobs_cache_free(dfs_view *v)
 dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
                               const dfs_caller *who, dfs_error *err)
 {
-	uint64_t key = caller_key(who);
+	uint64_t key = caller_key(v, who);
 	dfs_content *c = cache_find(v, n->dir_vpath, key);
 	if (c)
 		return c;
@@ -477,7 +504,7 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 	struct walk w = {.who = who, .v = v};
 	walk_dir(&w, n->src, "", n->dir_vpath, 0);
 	if (!w.oom)
-		summarize_all(v, w.items, w.n);
+		summarize_all(v, who, w.items, w.n);
 	dfs_buf out = DFS_BUF_INIT;
 	dfs_buf_adds(&out, header);
 	for (size_t i = 0; i < w.n; i++) {

@@ -370,7 +370,7 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 	struct dir_compiled *dirs[MAX_DIR_FILTERS];
 	size_t nf = 0, nd = 0;
 	if (!ms->imported) {
-		nd = dfs_dir_filters_acquire(v, e->vpath, id, dirs, MAX_DIR_FILTERS);
+		nd = dfs_dir_filters_acquire(v, e->state, e->vpath, id, dirs, MAX_DIR_FILTERS);
 		for (size_t k = 0; k < nd; k++)
 			filters[nf++] = dirs[k]->f[id];
 		if (ms->log_filter && !dfs_filter_matches_all(ms->log_filter))

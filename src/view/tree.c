@@ -231,16 +231,20 @@ static void base_stat(const struct stat *st, dfs_node_stat *out)
 }
 
 /* The log's read bits become r-x on its directories, r-- on its files;
- * writable files add write permission for the owner only. */
+ * writable files add write permission for the owner only, or on a view
+ * with per_user for everyone who may read them (each writes filters of
+ * their own). */
 static uint32_t dir_mode(const struct stat *log_st)
 {
 	uint32_t r = log_st->st_mode & 0444;
 	return r | (r >> 2);
 }
 
-static uint32_t file_mode(const struct stat *log_st, bool writable)
+static uint32_t file_mode(const dfs_view *v, const struct stat *log_st,
+                          bool writable)
 {
-	return (log_st->st_mode & 0444) | (writable ? 0200 : 0);
+	uint32_t r = log_st->st_mode & 0444;
+	return r | (!writable ? 0 : v->opt.per_user ? r >> 1 : 0200);
 }
 
 /* records.csv takes imports only for fixed-size record layouts */
@@ -250,7 +254,18 @@ static bool writable(enum file_kind k, int module)
 	       (k != F_RECORDS || dfs_module_get(module)->record_size != 0);
 }
 
-static void node_stat(const struct node *n, dfs_node_stat *st)
+/* A module directory whose records.csv takes imports may hold a temporary
+ * file renamed onto it (DuckDB's COPY TO): those who may write records.csv
+ * may create, rename and unlink there (dfs_view_temp_allowed says what). */
+static uint32_t moddir_mode(const dfs_view *v, const struct stat *log_st,
+                            int module)
+{
+	uint32_t w = writable(F_RECORDS, module) ? file_mode(v, log_st, true) & 0222 : 0;
+	return dir_mode(log_st) | w;
+}
+
+static void node_stat(const dfs_view *v, const struct node *n,
+                      dfs_node_stat *st)
 {
 	base_stat(&n->st, st);
 	switch (n->kind) {
@@ -259,12 +274,15 @@ static void node_stat(const struct node *n, dfs_node_stat *st)
 		st->mode = n->st.st_mode & 07777;
 		break;
 	case N_LOGDIR:
-	case N_MODDIR:
 		st->is_dir = true;
 		st->mode = dir_mode(&n->st);
 		break;
+	case N_MODDIR:
+		st->is_dir = true;
+		st->mode = moddir_mode(v, &n->st, n->module);
+		break;
 	case N_FILE:
-		st->mode = file_mode(&n->st, writable(n->file, n->module));
+		st->mode = file_mode(v, &n->st, writable(n->file, n->module));
 		break;
 	}
 }
@@ -343,7 +361,11 @@ int dfs_view_stat_as(dfs_view *v, const char *path, const dfs_caller *who,
 	struct node n;
 	if (dfs_resolve(v, path, &n, err))
 		return -1;
-	node_stat(&n, st);
+	if (dfs_node_state(v, &n, who, false, err)) {
+		dfs_node_free(&n);
+		return -1;
+	}
+	node_stat(v, &n, st);
 	int ret = 0;
 	if (n.kind == N_SRCDIR) {
 		settled_mtime(st);
@@ -408,7 +430,7 @@ static int list_source_dir(const dfs_view *v, const struct node *n,
 		const struct file_def *fd = &dfs_file_defs[k];
 		if (fd->level != LEVEL_DIR)
 			continue;
-		fs.mode = file_mode(&n->st, fd->writable);
+		fs.mode = file_mode(v, &n->st, fd->writable);
 		if (fill(ctx, fd->name, &fs)) {
 			closedir(d);
 			return 0;
@@ -483,14 +505,14 @@ static int list_log_dir(dfs_view *v, const struct node *n, dfs_view_filler fill,
 		if (fd->level != LEVEL_LOG || !file_exists(e, -1, fd->kind))
 			continue;
 		ns.is_dir = false;
-		ns.mode = file_mode(&n->st, writable(fd->kind, -1));
+		ns.mode = file_mode(v, &n->st, writable(fd->kind, -1));
 		listing_add(&ls, fd->name, &ns);
 	}
 	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
 		if (!dfs_entry_has_module(e, id))
 			continue;
 		ns.is_dir = true;
-		ns.mode = dir_mode(&n->st);
+		ns.mode = moddir_mode(v, &n->st, id);
 		listing_add(&ls, dfs_module_get(id)->dirname, &ns);
 	}
 	dfs_entry_put(v, e);
@@ -518,7 +540,7 @@ static int list_module_dir(dfs_view *v, const struct node *n,
 		const struct file_def *fd = &dfs_file_defs[k];
 		if (fd->level != LEVEL_MODULE || !file_exists(e, n->module, fd->kind))
 			continue;
-		ns.mode = file_mode(&n->st, writable(fd->kind, n->module));
+		ns.mode = file_mode(v, &n->st, writable(fd->kind, n->module));
 		listing_add(&ls, fd->name, &ns);
 	}
 	dfs_entry_put(v, e);

@@ -9,6 +9,18 @@
  *   dirs.c     directory filters (apply to every log below a directory)
  *   jobs.c     jobs.csv: one row per (log, module) of a whole subtree
  *
+ * Whose state (a view with per_user, view.h "Whose filters"): filters,
+ * imports and everything made from them belong to a state, named by a
+ * number: STATE_BASE is the owner's (and every caller's on a single-user
+ * view), STATE_CLEAN that of users who never wrote a filter (nothing is
+ * ever written to it: it shows every record), STATE_UID(uid) a user's who
+ * did.  A log has one entry per state that reads it, a directory filter
+ * belongs to one state: a user's entries and directory filters are made
+ * on their first write and kept for the life of the view, and no cache,
+ * serial or listing of one state is handed to another.  A user with
+ * state reads a log through the clean entry until they write something
+ * that applies to it (the log's filters, a directory filter above it).
+ *
  * Locking: view->lock guards the entry table and the LRU list and is held
  * only briefly.  entry->lock guards everything in one entry, including
  * decoding, selection and rendering for that log, so readers of different
@@ -148,8 +160,14 @@ bool dfs_src_same(const struct src_id *id, const struct stat *st);
  * memory. */
 struct loaded_mod *dfs_loaded_mod(struct loaded *l, int id);
 
+/* States (see the top of this file) */
+#define STATE_BASE 0
+#define STATE_CLEAN 1
+#define STATE_UID(uid) ((uint64_t)(uid) + 2)
+
 struct entry {
 	char *src;                    /* source path of the log (key) */
+	uint64_t state;               /* whose filters (key) */
 	char *vpath;                  /* its directory in the view */
 	struct entry *hnext;
 	pthread_mutex_t lock;
@@ -200,6 +218,9 @@ struct dfs_view {
 	uint64_t dir_gen;             /* bumped by every directory filter change */
 	uint64_t change_gen;          /* bumped by every accepted write anywhere */
 	struct jobs_cache *jobs;      /* recently rendered jobs.csv files */
+	/* users with a state of their own (view->lock) */
+	uid_t *users;
+	size_t nusers, users_cap;
 };
 
 /* The filter of one source directory. */
@@ -210,6 +231,7 @@ struct dir_compiled {
 
 struct dirstate {
 	char *vpath;                  /* "/" or "/2026/11" */
+	uint64_t state;               /* whose filter */
 	char *text;                   /* active filter, NULL = none */
 	char *error;                  /* filter.error */
 	struct dir_compiled *compiled;
@@ -226,6 +248,7 @@ struct node {
 	char *log_vpath;              /* the log's directory in the view */
 	char *dir_vpath;              /* the source directory in the view */
 	struct stat st;               /* of src */
+	uint64_t state;               /* whose filters it shows (STATE_BASE) */
 };
 
 int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err);
@@ -240,6 +263,10 @@ bool dfs_may_access(const dfs_caller *who, const char *path,
 int dfs_source_kind(const dfs_view *v, const char *path, const char *name,
                     struct stat *st);
 void dfs_node_free(struct node *n);
+/* cache.c: the state n shows to `who` (a read; `writing`: a write, which
+ * gives a user a state of their own).  Sets n->state; -1 without memory. */
+int dfs_node_state(dfs_view *v, struct node *n, const dfs_caller *who,
+                   bool writing, dfs_error *err);
 
 /* ---- entries ---------------------------------------------------------------- */
 
@@ -295,21 +322,28 @@ const dfs_derived_metrics *dfs_combined_metrics(dfs_view *v, struct entry *e,
 /* Compiled filters of the directories above a log (its vpath), for module
  * id; references to release with dfs_dir_filters_release.  Returns the
  * count (at most `max`). */
-size_t dfs_dir_filters_acquire(dfs_view *v, const char *log_vpath, int id,
+size_t dfs_dir_filters_acquire(dfs_view *v, uint64_t state,
+                               const char *log_vpath, int id,
                                struct dir_compiled **out, size_t max);
 void dfs_dir_filters_release(struct dir_compiled **c, size_t n);
 /* Is `text` a valid directory filter?  0, or -1 with err. */
 int dfs_dir_filter_check(const char *text, size_t len, dfs_error *err);
 /* Install the filter of a directory (view->lock is taken inside). */
-int dfs_dir_filter_install(dfs_view *v, const char *vpath, const char *text,
+int dfs_dir_filter_install(dfs_view *v, uint64_t state, const char *vpath,
+                           const char *text,
                            size_t len, dfs_error *err);
-void dfs_dir_filter_set_error(dfs_view *v, const char *vpath, const char *msg);
+void dfs_dir_filter_set_error(dfs_view *v, uint64_t state, const char *vpath,
+                              const char *msg);
+/* Has the state a directory filter at or above vpath?  (view->lock held) */
+bool dfs_dir_state_above(dfs_view *v, uint64_t state, const char *vpath);
 /* The directories above a log that have a filter, and their texts (each
  * malloc'd), from the top down; returns the count (at most max). */
-size_t dfs_dir_filters_above(dfs_view *v, const char *log_vpath, char **dirs,
+size_t dfs_dir_filters_above(dfs_view *v, uint64_t state, const char *log_vpath,
+                             char **dirs,
                              char **texts, size_t max);
 /* Text of the filter / filter.error of a directory (malloc'd, "" if none). */
-char *dfs_dir_filter_text(dfs_view *v, const char *vpath, bool error);
+char *dfs_dir_filter_text(dfs_view *v, uint64_t state, const char *vpath,
+                          bool error);
 void dfs_dirs_free(dfs_view *v);
 
 /* ---- jobs.csv --------------------------------------------------------------- */
@@ -409,6 +443,15 @@ dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
  * rows' lengths are known. */
 int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
                   dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err);
+/* The filters that make module's selection (-1: the POSIX+STDIO one),
+ * on one line: "2026/filter: rank == 0; x.darshan/POSIX/filter: ..." ("" if
+ * none; an import: "x.darshan/POSIX/records.csv: 2 rows imported"). */
+void dfs_filters_line(dfs_view *v, const struct entry *e, int module,
+                      dfs_buf *out);
+/* A filter file shows what the levels above it add as "# from ..." lines
+ * (comments: what is read can be written back); a text written is kept
+ * without them (in place). */
+void dfs_drop_inherited(char *text);
 /* Content of jobs.csv, filter or filter.error of a source directory. */
 dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
                                   const dfs_caller *who,

@@ -113,6 +113,8 @@ static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
 	size_t a, b;
 	trimmed(text, len, &a, &b);
 	char *copy = strndup(text + a, b - a);
+	if (copy)
+		dfs_drop_inherited(copy);
 	if (!copy)
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	if (n->file == F_LOG_FILTER) {
@@ -234,7 +236,7 @@ static void refuse(dfs_write *w, dfs_error *err)
 	w->pending = false;
 	dfs_view *v = w->v;
 	if (w->n.file == F_DIR_FILTER) {
-		dfs_dir_filter_set_error(v, w->n.dir_vpath, err->msg);
+		dfs_dir_filter_set_error(v, w->n.state, w->n.dir_vpath, err->msg);
 		return;
 	}
 	dfs_error ignored;
@@ -305,7 +307,8 @@ static int install(dfs_write *w, dfs_error *err)
 		if (w->text.len > DFS_FILTER_MAX_LEN)
 			return dfs_error_set(err, DFS_ERR_INVAL, "filter longer than %d bytes",
 			                     DFS_FILTER_MAX_LEN);
-		if (dfs_dir_filter_install(v, w->n.dir_vpath, t, w->text.len, err))
+		if (dfs_dir_filter_install(v, w->n.state, w->n.dir_vpath, t,
+		                           w->text.len, err))
 			return -1;
 		w->pending = false;
 		return 0;
@@ -326,6 +329,15 @@ static int install(dfs_write *w, dfs_error *err)
 dfs_write *dfs_view_open_write(dfs_view *v, const char *path, bool truncate,
                                dfs_error *err)
 {
+	return dfs_view_open_write_as(v, path, NULL, truncate, err);
+}
+
+/* A session writes the state of its caller (view_int.h): the owner's, or
+ * a user's own, made by their first write. */
+dfs_write *dfs_view_open_write_as(dfs_view *v, const char *path,
+                                  const dfs_caller *who, bool truncate,
+                                  dfs_error *err)
+{
 	dfs_write *w = calloc(1, sizeof(*w));
 	if (!w) {
 		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
@@ -342,11 +354,16 @@ dfs_write *dfs_view_open_write(dfs_view *v, const char *path, bool truncate,
 		dfs_write_free(w);
 		return NULL;
 	}
+	if (dfs_node_state(v, &w->n, who, true, err)) {
+		dfs_write_free(w);
+		return NULL;
+	}
 	w->truncated = truncate;
 	w->pending = truncate && !w->import;
 	if (w->n.file == F_DIR_FILTER) {
 		if (!truncate) {
-			char *cur = dfs_dir_filter_text(v, w->n.dir_vpath, false);
+			char *cur = dfs_dir_filter_text(v, w->n.state, w->n.dir_vpath,
+			                                false);
 			if (cur)
 				dfs_buf_adds(&w->text, cur);
 			free(cur);
@@ -544,7 +561,13 @@ void dfs_write_free(dfs_write *w)
 int dfs_view_truncate(dfs_view *v, const char *path, uint64_t size,
                       dfs_error *err)
 {
-	dfs_write *w = dfs_view_open_write(v, path, size == 0, err);
+	return dfs_view_truncate_as(v, path, NULL, size, err);
+}
+
+int dfs_view_truncate_as(dfs_view *v, const char *path, const dfs_caller *who,
+                         uint64_t size, dfs_error *err)
+{
+	dfs_write *w = dfs_view_open_write_as(v, path, who, size == 0, err);
 	if (!w)
 		return -1;
 	int ret = dfs_write_truncate(w, size, err);
@@ -595,7 +618,8 @@ bool dfs_view_temp_allowed(dfs_view *v, const char *dir, const char *name)
 	return ok;
 }
 
-dfs_write *dfs_view_open_deferred(dfs_view *v, const char *dir, dfs_error *err)
+dfs_write *dfs_view_open_deferred(dfs_view *v, const char *dir,
+                                  const dfs_caller *who, dfs_error *err)
 {
 	dfs_buf path = DFS_BUF_INIT;
 	dfs_buf_printf(&path, "%s/records.csv", strcmp(dir, "/") ? dir : "");
@@ -604,7 +628,7 @@ dfs_write *dfs_view_open_deferred(dfs_view *v, const char *dir, dfs_error *err)
 		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
-	dfs_write *w = dfs_view_open_write(v, path.data, true, err);
+	dfs_write *w = dfs_view_open_write_as(v, path.data, who, true, err);
 	dfs_buf_free(&path);
 	if (w && !w->import) {
 		dfs_write_free(w);

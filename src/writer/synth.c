@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "darshanfs/hash.h"
 #include "darshanfs/writer.h"
 #include "util/bytes.h"
 

@@ -71,10 +71,13 @@ emptied() {   # emptied FILE: wait up to 2.5 s for it to read empty
 	return 1
 }
 
+# (a filter file reads back its own expression, then a '# from' comment
+# line for each filter of the levels above that applies too)
 good() {   # good FILE EXPR
 	local got e
 	shell_write "$2" "$1" || fail "echo '$2' > ${1#$MNT/} failed: $(cat "$TMP/err")"
 	slurp got "$1"
+	got=$(printf '%s\n' "$got" | grep -v '^# from ')
 	[ "$got" = "$2" ] || fail "${1#$MNT/} reads back '$got' after '$2'"
 	slurp e "$1.error"
 	[ -n "$e" ] && fail "${1#$MNT/}.error is '$e' after the good filter '$2'"
@@ -133,9 +136,9 @@ for rel in "${LOGREL[@]}"; do
 			fail "$rel/$mod: derived_metrics.json after : > filter differs from the unfiltered one"
 		# comments and blank lines are an empty filter; `true` is all records
 		good "$f" "true"
-		same_text "$TMP/all.json" "$d/derived_metrics.json" || fail "$rel/$mod: 'true' is not every record"
+		same_selection "$TMP/all.json" "$d/derived_metrics.json" || fail "$rel/$mod: 'true' is not every record"
 		t bash -c 'printf "# nothing\n\n" > "$1"' _ "$f" || fail "a comment-only filter was refused"
-		same_text "$TMP/all.json" "$d/derived_metrics.json" || fail "$rel/$mod: a comment-only filter is not every record"
+		same_selection "$TMP/all.json" "$d/derived_metrics.json" || fail "$rel/$mod: a comment-only filter is not every record"
 		: >"$f"
 	done
 done
@@ -166,11 +169,20 @@ for rel in "${LOGREL[@]}"; do
 			cat "$d/derived_metrics.json" >"$TMP/logwide.json"
 			: >"$L/filter"
 			good "$d/filter" "rank == 0"
-			cmp -s "$TMP/logwide.json" "$d/derived_metrics.json" ||
+			same_selection "$TMP/logwide.json" "$d/derived_metrics.json" ||
 				fail "$rel/$mod: log-wide 'rank == 0' differs from the module's 'rank == 0'"
 			# AND: log-wide rank == 0 with the module's rank == -1 selects nothing
 			good "$L/filter" "rank == 0"
 			good "$d/filter" "rank == -1"
+			slurp got "$d/filter"
+			[ "$got" = "rank == -1"$'\n'"# from $rel/filter: rank == 0" ] ||
+				fail "$rel/$mod/filter under the log-wide 'rank == 0' reads '$got'"
+			# what was read can be written back: the comment is no part of it
+			t cp "$d/filter" "$TMP/back" && t cp "$TMP/back" "$d/filter" ||
+				fail "$rel/$mod/filter does not take back what it read"
+			slurp got "$d/filter"
+			[ "$got" = "rank == -1"$'\n'"# from $rel/filter: rank == 0" ] ||
+				fail "$rel/$mod/filter written back reads '$got'"
 			grep -q '^# darshanfs: 0 of ' "$d/derived_metrics" ||
 				fail "$rel/$mod: log-wide 'rank == 0' AND module 'rank == -1' selects records: $(grep '^# darshanfs' "$d/derived_metrics")"
 			: >"$d/filter"
@@ -208,7 +220,7 @@ for rel in "${LOGREL[@]}"; do
 				fail "$rel/$mod/records.csv has rows with rank != 0 under 2026/filter"
 			if [ -f "$d/derived_metrics.json" ]; then
 				ref -w "$rel/$mod/filter=rank == 0" "$SRC" "$rel/$mod/derived_metrics.json" >"$TMP/want.json"
-				cmp -s "$TMP/want.json" "$d/derived_metrics.json" ||
+				same_selection "$TMP/want.json" "$d/derived_metrics.json" ||
 					fail "$rel/$mod: 2026/filter 'rank == 0' differs from the module filter 'rank == 0'"
 			fi
 			nbelow=$((nbelow + 1)) ;;
@@ -270,7 +282,7 @@ for d in "$L"/*/; do
 	cmp -s "$L/$mod/records.csv" <(ref "$TMP/filtered.darshan" "$mod/records.csv") ||
 		fail "$mod/records.csv of a copy of filtered.darshan differs from the selection"
 	if [ -f "$L/$mod/derived_metrics.json" ]; then
-		t cmp -s "$L/$mod/derived_metrics.json" "$M2/$mod/derived_metrics.json" ||
+		same_selection "$L/$mod/derived_metrics.json" "$M2/$mod/derived_metrics.json" ||
 			fail "$mod/derived_metrics.json of filtered.darshan differs"
 	fi
 	nmod=$((nmod + 1))

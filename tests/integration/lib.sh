@@ -263,6 +263,17 @@ same_text() {
 	IFS= read -r -d '' b 2>/dev/null <"$2"
 	[ "$a" = "$b" ]
 }
+# same_selection JSON1 JSON2: two derived_metrics.json files hold the same
+# numbers for selections made by different means (a filter and an import,
+# a log-wide and a module filter, 'true' and no filter): the same text but
+# for the last member, "filters", which names the means
+same_selection() {
+	local a= b= cut=$',\n  "filters": '
+	IFS= read -r -d '' a 2>/dev/null <"$1"
+	IFS= read -r -d '' b 2>/dev/null <"$2"
+	[[ $a == *"$cut"* && $b == *"$cut"* ]] || return 1
+	[ "${a%%"$cut"*}" = "${b%%"$cut"*}" ]
+}
 # nlines TEXT: its number of lines (as wc -l of TEXT plus a newline)
 nlines() {
 	local n=${1//[!$'\n']/}

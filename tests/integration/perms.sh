@@ -2,9 +2,10 @@
 # perms.sh - a shared mount (-o allow_other) lets nobody read a log they
 # could not read on disk (default_permissions, owner and mode mirrored):
 # a root-owned 0400 log is unreadable to another user, a 0644 one is
-# readable, and that user cannot write the filters of a root-owned log; a
-# log the user owns is theirs to filter.  Without allow_other the user
-# cannot enter the mount at all.
+# readable, and whoever may read a log may write filters of their own on
+# it (root's stay root's: users.sh tests that further); a log the user
+# owns is theirs to filter.  Without allow_other the user cannot enter
+# the mount at all.
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root (to mount with allow_other and switch users)"
 command -v setpriv >/dev/null || skip "setpriv is not installed"
@@ -58,7 +59,9 @@ D=$MNT/2026/11
 # modes and owners mirror the logs
 [ "$(stat -c '%A %u' "$D/secret.darshan")" = "dr-x------ 0" ] || fail "secret.darshan/ is $(stat -c '%A %u' "$D/secret.darshan")"
 [ "$(stat -c '%A %u' "$D/public.darshan")" = "dr-xr-xr-x 0" ] || fail "public.darshan/ is $(stat -c '%A %u' "$D/public.darshan")"
-[ "$(stat -c '%A %u' "$D/public.darshan/POSIX/filter")" = "-rw-r--r-- 0" ] || fail "public.darshan/POSIX/filter is $(stat -c '%A %u' "$D/public.darshan/POSIX/filter")"
+# (on a shared mount whoever may read a filter may write their own)
+[ "$(stat -c '%A %u' "$D/public.darshan/POSIX/filter")" = "-rw-rw-rw- 0" ] || fail "public.darshan/POSIX/filter is $(stat -c '%A %u' "$D/public.darshan/POSIX/filter")"
+[ "$(stat -c '%A %u' "$D/secret.darshan/POSIX/filter")" = "-rw------- 0" ] || fail "secret.darshan/POSIX/filter is $(stat -c '%A %u' "$D/secret.darshan/POSIX/filter")"
 [ "$(stat -c '%A %u' "$D/theirs.darshan/header.txt")" = "-r-------- $U" ] || fail "theirs.darshan/header.txt is $(stat -c '%A %u' "$D/theirs.darshan/header.txt")"
 say "ok: owners and modes of log directories and files mirror the logs"
 
@@ -78,19 +81,25 @@ as_user cat "$D/public.darshan/POSIX/records.csv" >/dev/null || fail "user $U ca
 as_user ls -R "$D/public.darshan" >/dev/null || fail "user $U cannot list a 0644 log"
 echo 'rank == -1' >"$D/public.darshan/POSIX/filter" || fail "root cannot write the filter of its own log"
 for f in POSIX/filter filter; do
-	if as_user bash -c 'echo "rank == 0" > "$1"' _ "$D/public.darshan/$f" 2>"$TMP/err"; then
-		fail "user $U could write $f of a root-owned log"
-	fi
-	grep -q "Permission denied" "$TMP/err" || fail "writing $f as $U: '$(cat "$TMP/err")', not Permission denied"
+	as_user bash -c 'echo "rank == 0" > "$1"' _ "$D/public.darshan/$f" 2>"$TMP/err" ||
+		fail "user $U cannot write their own $f of a 0644 root log: $(cat "$TMP/err")"
+	[ "$(as_user cat "$D/public.darshan/$f")" = "rank == 0" ] || fail "user $U's $f reads '$(as_user cat "$D/public.darshan/$f")'"
 done
 [ "$(cat "$D/public.darshan/POSIX/filter")" = "rank == -1" ] || fail "user $U changed a root log's filter"
 [ -s "$D/public.darshan/filter" ] && fail "user $U changed a root log's log-wide filter"
-if as_user truncate -s 0 "$D/public.darshan/POSIX/filter" 2>/dev/null; then fail "user $U could truncate a root log's filter"; fi
+as_user truncate -s 0 "$D/public.darshan/POSIX/filter" || fail "user $U cannot truncate their own filter"
 head -1 "$D/public.darshan/POSIX/records.csv" >"$TMP/hdr.csv"
 chmod 644 "$TMP/hdr.csv"
-if as_user cp "$TMP/hdr.csv" "$D/public.darshan/POSIX/records.csv" 2>/dev/null; then fail "user $U could import into a root log"; fi
+as_user cp "$TMP/hdr.csv" "$D/public.darshan/POSIX/records.csv" || fail "user $U cannot import into their own view of a root log"
+[ "$(as_user cat "$D/public.darshan/POSIX/filter")" = "# imported: 0 rows" ] || fail "user $U's import did not take"
 [ "$(cat "$D/public.darshan/POSIX/filter")" = "rank == -1" ] || fail "user $U changed a root log's selection"
-say "ok: a 0644 root log is readable to user $U, its filters and records.csv are not writable"
+for f in POSIX/filter filter; do
+	if as_user bash -c 'echo "rank == 0" > "$1"' _ "$D/secret.darshan/$f" 2>"$TMP/err"; then
+		fail "user $U could write $f of a 0400 root log"
+	fi
+	grep -q "Permission denied" "$TMP/err" || fail "writing secret.darshan/$f as $U: '$(cat "$TMP/err")', not Permission denied"
+done
+say "ok: a 0644 root log is readable to user $U, who filters and imports into their own view of it; root's filters stay; a 0400 one's filters are Permission denied"
 
 # jobs.csv shows the user only the logs they may read on disk, below
 # directories they may search: not a 0400 root log, not a damaged 0600

@@ -343,6 +343,49 @@ static void test_filters_in_force(void **state)
 	assert_non_null(strstr(some, "# filter c/filter: rank >= 0\n"
 	                             "# filter c/partial_data_stdio.darshan/STDIO/filter: "
 	                             "STDIO_WRITES > 0 or rank == 0\n"));
+	/* the JSON, jobs.csv and the filter files below say it too */
+	char *js = slurp(fx->v, "/c/partial_data_stdio.darshan/STDIO/derived_metrics.json",
+	                 &len);
+	assert_non_null(strstr(js, "\n  \"filters\": [{\"file\": \"c/filter\", "
+	                           "\"filter\": \"rank >= 0\"}, {\"file\": "
+	                           "\"c/partial_data_stdio.darshan/STDIO/filter\", \"filter\": "
+	                           "\"STDIO_WRITES > 0 or rank == 0\"}]\n}\n"));
+	char *jobs = slurp(fx->v, "/jobs.csv", &len);
+	assert_non_null(strstr(jobs, ",error,filters\n"));
+	assert_non_null(strstr(jobs, ",c/filter: rank >= 0; "
+	                             "c/partial_data_stdio.darshan/STDIO/filter: "
+	                             "STDIO_WRITES > 0 or rank == 0\n"));
+	/* a log the filters do not reach: an empty last column */
+	char *other = strstr(jobs, "\na/b/sample.darshan,POSIX,");
+	assert_non_null(other);
+	assert_true(strchr(other + 1, '\n')[-1] == ',');
+	assert_int_equal(write_text(fx->v, "/c/partial_data_stdio.darshan/filter",
+	                            "rank > -5 # log-wide\n", &err), 0);
+	char *mf = slurp(fx->v, "/c/partial_data_stdio.darshan/STDIO/filter", &len);
+	assert_string_equal(mf, "STDIO_WRITES > 0\nor rank == 0\n"
+	                        "# from c/filter: rank >= 0\n"
+	                        "# from c/partial_data_stdio.darshan/filter: rank > -5 # log-wide\n");
+	/* what was read can be written back: the comments are no part of it */
+	assert_int_equal(write_text(fx->v, "/c/partial_data_stdio.darshan/STDIO/filter", mf,
+	                            &err), 0);
+	char *back = slurp(fx->v, "/c/partial_data_stdio.darshan/STDIO/filter", &len);
+	assert_string_equal(back, mf);
+	char *lf = slurp(fx->v, "/c/partial_data_stdio.darshan/filter", &len);
+	assert_string_equal(lf, "rank > -5 # log-wide\n# from c/filter: rank >= 0\n");
+	char *top = slurp(fx->v, "/c/filter", &len);
+	assert_string_equal(top, "rank >= 0\n");
+	assert_int_equal(write_text(fx->v, "/filter", "rank > -9\n", &err), 0);
+	char *cf = slurp(fx->v, "/c/filter", &len);
+	assert_string_equal(cf, "rank >= 0\n# from filter: rank > -9\n");
+	assert_int_equal(write_text(fx->v, "/filter", "", &err), 0);
+	assert_int_equal(write_text(fx->v, "/c/partial_data_stdio.darshan/filter", "", &err), 0);
+	free(js);
+	free(jobs);
+	free(mf);
+	free(back);
+	free(lf);
+	free(top);
+	free(cf);
 	assert_int_equal(write_text(fx->v, "/c/filter", "", &err), 0);
 	assert_int_equal(write_text(fx->v, "/c/partial_data_stdio.darshan/STDIO/filter", "", &err), 0);
 	free(none);
@@ -460,6 +503,20 @@ static void test_empty_text_is_missing(void **state)
 	assert_int_equal(write_text(fx->v, fpath, "", &err), 0);
 }
 
+/* derived_metrics.json names the filters that made its selection in its
+ * last member, "filters", on one line: two selections made by different
+ * means (a filter, an import of the rows it selected) are compared
+ * without it.  Cuts that member out of json in place and returns it. */
+static char *without_filters(char *json)
+{
+	char *m = strstr(json, ",\n  \"filters\": [");
+	assert_non_null(m);
+	char *end = strchr(m + 2, '\n');
+	assert_non_null(end);
+	memmove(m, end, strlen(end) + 1);
+	return json;
+}
+
 static void test_import_equals_filter(void **state)
 {
 	struct fixture *fx = *state;
@@ -478,7 +535,12 @@ static void test_import_equals_filter(void **state)
 	assert_int_equal(dfs_view_truncate(fx->v, fpath, 0, &err), 0);
 	assert_int_equal(write_text(fx->v, rec, rows, &err), 0);
 	char *got = slurp(fx->v, json, &len);
-	assert_string_equal(got, want);
+	/* the same numbers; the filters member says how each was made */
+	assert_non_null(strstr(want, "{\"file\": \"c/partial_data_stdio.darshan/STDIO/filter\", "
+	                             "\"filter\": \"STDIO_BYTES_WRITTEN > 20000000\"}]"));
+	assert_non_null(strstr(got, "{\"file\": \"c/partial_data_stdio.darshan/STDIO/records.csv\", "
+	                            "\"imported_rows\": "));
+	assert_string_equal(without_filters(got), without_filters(want));
 	char *again = slurp(fx->v, rec, &len);
 	assert_string_equal(again, rows);
 	char *f = slurp(fx->v, fpath, &len);
@@ -488,7 +550,7 @@ static void test_import_equals_filter(void **state)
 	assert_int_equal(write_text(fx->v, rec, "record_id,rank,STDIO_NOPE\n1,0,1\n", &err), -1);
 	assert_int_equal(err.code, DFS_ERR_INVAL);
 	char *still = slurp(fx->v, json, &len);
-	assert_string_equal(still, want);
+	assert_string_equal(without_filters(still), want);
 	assert_int_equal(dfs_view_truncate(fx->v, fpath, 0, &err), 0);
 	/* a snapshot of imported rows reads them after the next import
 	 * replaced them (it keeps them alive) */
@@ -514,7 +576,7 @@ static void test_import_equals_filter(void **state)
 		assert_string_equal(pieced, many);
 		free(pieced);
 		pieced = slurp(fx->v, json, &len);
-		assert_string_equal(pieced, selected);
+		assert_string_equal(without_filters(pieced), without_filters(selected));
 		free(pieced);
 	}
 	free(selected);
@@ -573,7 +635,7 @@ static void test_import_checked_per_line(void **state)
 	assert_int_equal(write_text(fx->v, fpath, "STDIO_OPENS > 0", &err), 0);
 	char *rows = slurp(fx->v, rec, &rlen);
 	assert_true(count_lines(rows) > 3);
-	char *want = slurp(fx->v, json, &len);
+	char *want = without_filters(slurp(fx->v, json, &len));
 	/* the first row's fs_type (ignored by imports) made a quoted field
 	 * with a comma, a newline and a doubled quote */
 	char *nl = strchr(strchr(rows, '\n') + 1, '\n');
@@ -599,7 +661,7 @@ static void test_import_checked_per_line(void **state)
 		assert_int_equal(dfs_write_flush(w, &err), 0);
 		dfs_write_free(w);
 		char *got = slurp(fx->v, json, &len);
-		assert_string_equal(got, want);
+		assert_string_equal(without_filters(got), want);
 		free(got);
 	}
 	/* a bad value in the third row: the write that completes that row
@@ -618,7 +680,7 @@ static void test_import_checked_per_line(void **state)
 	assert_int_equal(dfs_write_flush(w, &err), 0);
 	dfs_write_free(w);
 	char *got = slurp(fx->v, json, &len);
-	assert_string_equal(got, want);
+	assert_string_equal(without_filters(got), want);
 	free(got);
 	char *e = slurp(fx->v, ferr, &len);
 	assert_non_null(strstr(e, "line 5, column 1"));
@@ -631,7 +693,7 @@ static void test_import_checked_per_line(void **state)
 	assert_non_null(strstr(err.msg, "line 5, column 1"));
 	dfs_write_free(w);
 	got = slurp(fx->v, json, &len);
-	assert_string_equal(got, want);
+	assert_string_equal(without_filters(got), want);
 	free(got);
 	/* nothing written, or a truncation to 0: no record selected */
 	for (int how = 0; how < 2; how++) {
@@ -658,6 +720,143 @@ static void test_import_checked_per_line(void **state)
 	free(text);
 	free(want);
 	free(rows);
+}
+
+static char *slurp_as(dfs_view *v, const char *path, const dfs_caller *who)
+{
+	dfs_error err = {0};
+	dfs_content *c = dfs_view_open_file_as(v, path, who, &err);
+	if (!c)
+		fail_msg("%s: %s", path, err.msg);
+	size_t size = dfs_content_size(c), off = 0;
+	char *buf = malloc(size + 1);
+	long n;
+	while ((n = dfs_content_read(c, buf + off, size - off, off, &err)) > 0)
+		off += (size_t)n;
+	assert_int_equal(off, size);
+	buf[size] = '\0';
+	dfs_content_release(c);
+	return buf;
+}
+
+static int write_as(dfs_view *v, const char *path, const dfs_caller *who,
+                    const char *text)
+{
+	dfs_error err = {0};
+	dfs_write *w = dfs_view_open_write_as(v, path, who, true, &err);
+	if (!w)
+		return -1;
+	int ret = dfs_write_data(w, text, strlen(text), 0, &err);
+	if (ret == 0)
+		ret = dfs_write_flush(w, &err);
+	dfs_write_free(w);
+	return ret;
+}
+
+/* A view with per_user: each user's filters (log, module, directory,
+ * imports) are theirs alone; the owner's (no caller) and those of a user
+ * who never wrote show every record. */
+static void test_per_user_filters(void **state)
+{
+	struct fixture *fx = *state;
+	if (!fx)
+		skip();
+	dfs_view_options opt = {.per_user = true, .owner = 0};
+	dfs_error err = {0};
+	dfs_view *v = dfs_view_new(fx->dir, &opt, &err);
+	assert_non_null(v);
+	const dfs_caller a = {.uid = 1001, .gid = 1001}, b = {.uid = 1002, .gid = 1002},
+	                 c = {.uid = 1003, .gid = 1003};
+	const char *log = "/c/partial_data_stdio.darshan";
+	char rec[256], mf[256], lf[256], js[256];
+	snprintf(rec, sizeof(rec), "%s/STDIO/records.csv", log);
+	snprintf(mf, sizeof(mf), "%s/STDIO/filter", log);
+	snprintf(lf, sizeof(lf), "%s/filter", log);
+	snprintf(js, sizeof(js), "%s/STDIO/derived_metrics.json", log);
+	char *all = slurp_as(v, rec, NULL);
+	char *all_js = slurp_as(v, js, NULL);
+	assert_int_equal(write_as(v, mf, &a, "rank == 0 and STDIO_OPENS != 424242\n"), 0);
+	assert_int_equal(write_as(v, "/c/filter", &a, "rank != 434343\n"), 0);
+	assert_int_equal(write_as(v, lf, &b, "rank >= 0 and rank != 535353\n"), 0);
+	assert_int_equal(write_as(v, "/filter", &b, "rank != 545454\n"), 0);
+	/* each sees their own */
+	char *fa = slurp_as(v, mf, &a), *fb = slurp_as(v, mf, &b);
+	assert_string_equal(fa, "rank == 0 and STDIO_OPENS != 424242\n"
+	                        "# from c/filter: rank != 434343\n");
+	assert_string_equal(fb, "# from filter: rank != 545454\n"
+	                        "# from c/partial_data_stdio.darshan/filter: "
+	                        "rank >= 0 and rank != 535353\n");
+	uint64_t decodes = dfs_view_decode_count(v);
+	char *ra = slurp_as(v, rec, &a);
+	assert_true(count_lines(ra) < count_lines(all));
+	/* the log decoded for the owner serves the user's selection too */
+	assert_int_equal(dfs_view_decode_count(v), decodes);
+	/* the owner and a user who wrote nothing: every record, no filter */
+	const dfs_caller *clean[] = {NULL, &c};
+	for (size_t i = 0; i < 2; i++) {
+		char *r = slurp_as(v, rec, clean[i]);
+		char *j = slurp_as(v, js, clean[i]);
+		char *f = slurp_as(v, mf, clean[i]);
+		char *d = slurp_as(v, "/c/filter", clean[i]);
+		char *jobs = slurp_as(v, "/jobs.csv", clean[i]);
+		assert_string_equal(r, all);
+		assert_string_equal(j, all_js);
+		assert_string_equal(f, "");
+		assert_string_equal(d, "");
+		assert_null(strstr(jobs, "4343"));
+		assert_null(strstr(jobs, "5353"));
+		assert_null(strstr(jobs, "5454"));
+		free(r);
+		free(j);
+		free(f);
+		free(d);
+		free(jobs);
+	}
+	/* nothing of one user's filters in the other's files */
+	static const char *const files[] = {
+		"/jobs.csv", "/c/jobs.csv", "/filter", "/c/filter",
+		"/c/partial_data_stdio.darshan/filter",
+		"/c/partial_data_stdio.darshan/derived_metrics",
+		"/c/partial_data_stdio.darshan/STDIO/filter",
+		"/c/partial_data_stdio.darshan/STDIO/derived_metrics",
+		"/c/partial_data_stdio.darshan/STDIO/derived_metrics.json",
+		"/c/partial_data_stdio.darshan/POSIX/derived_metrics.json",
+	};
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *ta = slurp_as(v, files[i], &a), *tb = slurp_as(v, files[i], &b);
+		if (strstr(ta, "5353") || strstr(ta, "5454") || strstr(tb, "4242") ||
+		    strstr(tb, "4343"))
+			fail_msg("%s shows another user's filter", files[i]);
+		free(ta);
+		free(tb);
+	}
+	char *ja = slurp_as(v, "/jobs.csv", &a), *jb = slurp_as(v, "/jobs.csv", &b);
+	assert_non_null(strstr(ja, "c/filter: rank != 434343; "
+	                           "c/partial_data_stdio.darshan/STDIO/filter: rank == 0"));
+	assert_non_null(strstr(jb, "filter: rank != 545454; "
+	                           "c/partial_data_stdio.darshan/filter: rank >= 0"));
+	/* an import is a user's own too */
+	char *head = strndup(all, (size_t)(strchr(all, '\n') + 1 - all));
+	assert_int_equal(write_as(v, rec, &c, head), 0);
+	char *rc = slurp_as(v, rec, &c), *r0 = slurp_as(v, rec, NULL);
+	assert_string_equal(rc, head);
+	assert_string_equal(r0, all);
+	/* a serial names the same bytes whoever reads */
+	dfs_node_stat sa, s0;
+	assert_int_equal(dfs_view_stat_as(v, rec, &a, &sa, NULL, &err), 0);
+	assert_int_equal(dfs_view_stat_as(v, rec, NULL, &s0, NULL, &err), 0);
+	assert_true(sa.serial != s0.serial);
+	free(head);
+	free(rc);
+	free(r0);
+	free(ja);
+	free(jb);
+	free(fa);
+	free(fb);
+	free(ra);
+	free(all);
+	free(all_js);
+	dfs_view_free(v);
 }
 
 static size_t count_lines(const char *s)
@@ -901,6 +1100,7 @@ int main(void)
 		cmocka_unit_test(test_empty_text_is_missing),
 		cmocka_unit_test(test_import_equals_filter),
 		cmocka_unit_test(test_import_checked_per_line),
+		cmocka_unit_test(test_per_user_filters),
 		cmocka_unit_test(test_dir_filter_and_jobs),
 		cmocka_unit_test(test_filters_across_modules),
 		cmocka_unit_test(test_total_csv),

@@ -41,6 +41,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "darshanfs/hash.h"
 #include "darshanfs/log.h"
 #include "darshanfs/report.h"
 #include "darshanfs/writer.h"

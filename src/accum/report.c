@@ -257,7 +257,7 @@ void dfs_report_parser(const dfs_log *log, unsigned parts, dfs_buf *out,
 		if (base)
 			for (size_t i = 0; i < lm->records.count; i++) {
 				if (m->print_base)
-					m->print_base(log, &lm->records, i, out);
+					m->print_base(dfs_log_names(log), &lm->records, i, out);
 				else
 					print_base_generic(log, &lm->records, i, out);
 			}
