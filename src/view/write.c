@@ -441,7 +441,7 @@ static int check_import_lines(dfs_write *w, dfs_error *err)
 		return 0;
 	}
 	if (!w->header_checked) {
-		if (!memchr(w->text.data, '\n', w->text.len))
+		if (!w->text.len || !memchr(w->text.data, '\n', w->text.len))
 			return 0;
 		w->header_checked = true;
 		w->rows = dfs_csv_rows_start(dfs_module_get(w->n.module), w->text.data,
