@@ -754,7 +754,9 @@ int dfs_csv_import(const dfs_log *log, const dfs_module *m, const char *data,
 struct dfs_csv_rows {
 	const dfs_module *m;
 	struct columns cols;
-	dfs_records scratch;   /* the rows of one feed, thrown away */
+	dfs_records scratch;   /* the rows of one feed, thrown away, or... */
+	size_t keep_max;       /* ...every row so far, kept up to this many
+	                        * records (0: none kept) */
 	dfs_buf field;
 	size_t done;           /* the text checked so far ends a row here */
 	size_t scanned;        /* looked at for row ends up to here */
@@ -823,13 +825,47 @@ int dfs_csv_rows_feed(dfs_csv_rows *k, const char *text, size_t len,
 	struct cursor c = {text + k->done, text + k->row_end, k->line, k->line,
 	                   k->field};
 	struct import_ctx x = {k->m, &k->cols, NULL, NULL, true};
-	k->scratch.count = 0;
-	k->scratch.size = 0;
+	if (k->keep_max && k->scratch.count > k->keep_max)
+		k->keep_max = 0;   /* too many: the import will refuse them */
+	if (!k->keep_max) {
+		k->scratch.count = 0;
+		k->scratch.size = 0;
+	}
 	int ret = parse_rows(&x, &c, &k->scratch, err);
 	k->field = c.field;
 	k->line = c.next_line;
 	k->done = k->row_end;
 	return ret;
+}
+
+void dfs_csv_rows_keep(dfs_csv_rows *k, size_t max_records)
+{
+	/* (only from the start, and when no column comes from the log) */
+	if (k->scratch.count == 0 && k->cols.missing == 0) {
+		k->keep_max = max_records;
+		k->scratch.recycled = true;
+	}
+}
+
+int dfs_csv_rows_finish(dfs_csv_rows *k, const char *text, size_t len,
+                        dfs_records *out, dfs_error *err)
+{
+	if (!k->keep_max || len < k->scanned || k->scratch.count > k->keep_max)
+		return 1;
+	/* the rest: a last row without its newline, or blank lines */
+	struct cursor c = {text + k->done, text + len, k->line, k->line, k->field};
+	struct import_ctx x = {k->m, &k->cols, NULL, NULL, true};
+	int ret = parse_rows(&x, &c, &k->scratch, err);
+	/* (the feeds go on from where they were: more text may come, and
+	 * complete that last row) */
+	k->field = c.field;
+	if (ret)
+		return -1;
+	dfs_records_free(out);
+	*out = k->scratch;
+	dfs_records_init(&k->scratch, k->m, k->m->version);
+	k->keep_max = 0;
+	return 0;
 }
 
 void dfs_csv_rows_free(dfs_csv_rows *k)

@@ -176,7 +176,8 @@ void dfs_import_release(struct import_set *s)
 
 /* Replace the module's selection with the rows of a CSV (entry locked). */
 static int install_import(dfs_view *v, struct entry *e, const struct node *n,
-                          const char *data, size_t len, dfs_error *err)
+                          const char *data, size_t len, dfs_csv_rows *checked,
+                          dfs_error *err)
 {
 	struct loaded *l = dfs_entry_load(v, e, err);
 	if (!l)
@@ -200,8 +201,12 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 	dfs_records_init(&set->recs, m, m->version);
 	/* each import replaces the previous one: reuse its memory warm */
 	set->recs.recycled = true;
-	/* no text at all is no row (what Miller prints for an empty result) */
-	if (len > 0 && dfs_csv_import(l->log, m, data, len, &set->recs, err)) {
+	/* no text at all is no row (what Miller prints for an empty result);
+	 * rows checked as they arrived are parsed already */
+	int kept = checked ? dfs_csv_rows_finish(checked, data, len, &set->recs, err) : 1;
+	if (kept < 0 ||
+	    (kept > 0 && len > 0 && dfs_csv_import(l->log, m, data, len, &set->recs, err))) {
+		dfs_records_free(&set->recs);
 		free(set);
 		return -1;
 	}
@@ -318,7 +323,8 @@ static int install(dfs_write *w, dfs_error *err)
 		return -1;
 	int ret = dfs_entry_peek(v, e, &w->n.st, err);
 	if (ret == 0)
-		ret = w->import ? install_import(v, e, &w->n, t, w->text.len, err)
+		ret = w->import ? install_import(v, e, &w->n, t, w->text.len,
+		                                 w->lines_unchecked ? NULL : w->rows, err)
 		                : install_filter(v, e, &w->n, t, w->text.len, err);
 	dfs_entry_put(v, e);
 	if (ret == 0)
@@ -444,10 +450,12 @@ static int check_import_lines(dfs_write *w, dfs_error *err)
 		if (!w->text.len || !memchr(w->text.data, '\n', w->text.len))
 			return 0;
 		w->header_checked = true;
-		w->rows = dfs_csv_rows_start(dfs_module_get(w->n.module), w->text.data,
-		                             w->text.len, err);
+		const dfs_module *m = dfs_module_get(w->n.module);
+		w->rows = dfs_csv_rows_start(m, w->text.data, w->text.len, err);
 		if (!w->rows)
 			return -1;
+		/* as many records as install_import takes */
+		dfs_csv_rows_keep(w->rows, (w->v->opt.import_limit / m->record_size) * 2 + 1);
 	}
 	if (!w->rows)
 		return 0;

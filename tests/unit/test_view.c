@@ -664,6 +664,24 @@ static void test_import_checked_per_line(void **state)
 		assert_string_equal(without_filters(got), want);
 		free(got);
 	}
+	/* the last row without its newline (checked at close), and blank
+	 * lines after the rows: the same selection */
+	for (int how = 0; how < 2; how++) {
+		char *cut = strdup(text);
+		size_t n = strlen(cut);
+		if (how == 0)
+			cut[n - 1] = '\0';
+		dfs_buf more = DFS_BUF_INIT;
+		dfs_buf_adds(&more, cut);
+		if (how == 1)
+			dfs_buf_adds(&more, "\n\r\n\n");
+		assert_int_equal(write_text(fx->v, rec, more.data, &err), 0);
+		char *got = slurp(fx->v, json, &len);
+		assert_string_equal(without_filters(got), want);
+		free(got);
+		dfs_buf_free(&more);
+		free(cut);
+	}
 	/* a bad value in the third row: the write that completes that row
 	 * fails, not an earlier one; nothing changes */
 	char *third = strchr(strchr(strchr(text, '\n') + 1, '\n') + 1, '\n') + 1;
