@@ -121,7 +121,20 @@ typedef struct dfs_decode_in {
 	uint32_t version;   /* stored module version */
 	bool swap;          /* file byte order differs from host order */
 	uint32_t h5f_version; /* the H5D swap quirk keys on the H5F version */
+	/* optional (NULL: not wanted): told where each record the decoder
+	 * keeps lies in `data` (its stored bytes), in the order the records
+	 * are appended to the output; records it drops are not told */
+	void (*stored)(void *ctx, size_t off, size_t len);
+	void *stored_ctx;
 } dfs_decode_in;
+
+/* A decoder tells `in->stored` of a kept record at data[off, off+len). */
+static inline void dfs_decode_stored(const dfs_decode_in *in, size_t off,
+                                     size_t len)
+{
+	if (in->stored)
+		in->stored(in->stored_ctx, off, len);
+}
 
 struct dfs_buf;
 struct dfs_log;

@@ -1,5 +1,7 @@
 /* writer.h - writing Darshan logs: format 3.41, host byte order (little-
- * endian on x86_64), one zlib or bzip2 stream per region.
+ * endian on x86_64), one zlib or bzip2 stream per region; and exports of
+ * a selection of a log in that log's own format (dfs_log_export, below:
+ * the filesystem's filtered.darshan).
  *
  * A dfs_log_writer is a destination (a file descriptor or a dfs_buf) plus
  * compression options.  It is driven either by one call that writes a whole
@@ -181,6 +183,60 @@ typedef struct dfs_write_selection {
  * - Index out of range: DFS_ERR_INVAL. */
 int dfs_log_write_selection(dfs_log_writer *w, const dfs_log *log,
                             const dfs_write_selection *sel, dfs_error *err);
+
+/* ---- exports: a selection of a log in the log's own format ------------- */
+
+/* What dfs_log_export does with one module slot. */
+typedef struct dfs_export_module {
+	/* false: the region is copied as it is, compressed bytes and all
+	 * (also when darshanfs cannot decode it) */
+	bool filtered;
+	/* filtered: the records to keep, indices into `rows` (or the log's
+	 * records when `rows` is NULL), in the order to write them; index
+	 * NULL keeps all of them */
+	const size_t *index;
+	size_t count;
+	const dfs_records *rows;  /* rows imported from a CSV, or NULL */
+} dfs_export_module;
+
+typedef struct dfs_export {
+	/* "key=value\n" lines added to the job's metadata (NULL or "": none) */
+	const char *metadata;
+	dfs_export_module module[DFS_MOD_SLOTS];
+	int threads;              /* as in dfs_write_options */
+} dfs_export;
+
+/* Append to `out` the log `log` (opened from `path`, which is read again
+ * for its bytes) minus the records `x` leaves out, in the source's own
+ * format: its format version, byte order, compression and module
+ * versions; header padding, partial flags and the job struct as stored.
+ *
+ * - The job region is copied, its metadata extended by x->metadata (the
+ *   metadata keeps a terminating NUL within its 1024 bytes: when the lines
+ *   do not fit, the longest are cut to end in "...", as little as lets
+ *   every line in; when not even "key=..." of every line fits,
+ *   DFS_ERR_TOOBIG).
+ * - A module not filtered is copied byte for byte.  A filtered one is
+ *   written anew from the stored bytes of the records kept (the bytes as
+ *   written, whatever their version and byte order); APMPI keeps its header
+ *   record whenever it keeps another.  A filtered module that failed to
+ *   decode is an error (its status, naming it): the log would silently
+ *   lose its records.  Rows given instead of the log's (imported from a
+ *   CSV) have no stored bytes: they are written at the module's current
+ *   version (the header says so for that module) in the log's byte order;
+ *   DXT rows without thread ids in a log of 32-byte segments keep them
+ *   (DXT_POSIX v1 / DXT_MPIIO v2).  Refused (DFS_ERR_UNSUPPORTED): other
+ *   variable-size modules stored at an older version or in the other byte
+ *   order, and DFS/DAOS (uuids) in the other byte order.
+ * - A filtered module left with no record is an empty stream (present,
+ *   no records); in an uncompressed log it has length 0 (absent).
+ * - Names: copied as they are when no module is filtered; otherwise the
+ *   entries of the ids that only left-out records use are dropped (entries
+ *   no decoded record uses stay: modules copied undecoded may use them).
+ * - The file must still be the one `log` was read from (same size and
+ *   region map), else DFS_ERR_IO. */
+int dfs_log_export(const dfs_log *log, const char *path, const dfs_export *x,
+                   dfs_buf *out, dfs_error *err);
 
 /* ---- synthetic logs (darshanfs-gen, tests, benchmarks) ----------------- */
 

@@ -42,6 +42,7 @@ static int decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 		dfs_store_u32(h + 24, dfs_load_u32(d + 24, sw));
 		dfs_copy8(h + 32, d + 32, sw);
 		dfs_copy8(h + 40, d + 40, sw);
+		dfs_decode_stored(in, 0, HDR);
 		pos = HDR;
 	}
 	while (len - pos >= PERF) {
@@ -51,6 +52,7 @@ static int decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 		for (size_t k = 0; k < NODE_OFF / 8; k++)
 			dfs_copy8(r + 8 * k, d + pos + 8 * k, sw);
 		memcpy(r + NODE_OFF, d + pos + NODE_OFF, 128);
+		dfs_decode_stored(in, pos, PERF);
 		pos += PERF;
 	}
 	return 0;

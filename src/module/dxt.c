@@ -65,6 +65,7 @@ static int decode_common(const dfs_decode_in *in, dfs_records *out,
 			else
 				dfs_store_u64(ds + 32, DFS_DXT_NO_THREAD);
 		}
+		dfs_decode_stored(in, pos, FIXED + seg_in * n);
 		pos += FIXED + seg_in * n;
 	}
 	return 0;

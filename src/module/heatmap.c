@@ -82,6 +82,7 @@ static int decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 				dfs_copy8(rb + 8 * k, rsrc + 8 * k, sw);
 			}
 		}
+		dfs_decode_stored(in, pos, size);
 		pos += size;
 	}
 	return 0;

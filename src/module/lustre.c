@@ -105,6 +105,7 @@ static int decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 			memcpy(c + 8, d + pos + 48, 8);  /* STRIPE_COUNT = width */
 			if (emit(out, d + pos, sw, 1, c, width, d + pos + 56, err))
 				return -1;
+			dfs_decode_stored(in, pos, 56 + 8 * (size_t)width);
 			pos += 56 + 8 * (size_t)width;
 			continue;
 		}
@@ -115,6 +116,7 @@ static int decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 		if (nc < 1) {
 			if (emit(out, d + pos, sw, 0, NULL, 0, NULL, err))
 				return -1;
+			dfs_decode_stored(in, pos, FIXED);
 			pos += FIXED;
 			continue;
 		}
@@ -128,6 +130,7 @@ static int decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 		const unsigned char *comps = d + pos + FIXED;
 		if (emit(out, d + pos, sw, nc, comps, ns, comps + COMP * nc, err))
 			return -1;
+		dfs_decode_stored(in, pos, FIXED + COMP * (size_t)nc + 8 * (size_t)ns);
 		pos += FIXED + COMP * (size_t)nc + 8 * (size_t)ns;
 	}
 	return 0;

@@ -272,8 +272,10 @@ int dfs_decode_fixed(const dfs_decode_in *in, dfs_records *out,
 		int keep = upgrade(in, in->data + i * stored_size, dst);
 		if (keep < 0)
 			return dfs_error_set(err, DFS_ERR_FORMAT, "invalid record %zu", i);
-		if (keep)
+		if (keep) {
 			out->count++;
+			dfs_decode_stored(in, i * stored_size, stored_size);
+		}
 	}
 	out->size = out->count * size;
 	return 0;

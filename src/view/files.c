@@ -479,51 +479,132 @@ static void render_log_derived(dfs_view *v, struct entry *e, struct loaded *l,
 	}
 }
 
-/* filtered.darshan: a valid log holding exactly the selected records of
- * every module (imported rows included) and the names they use. */
+/* ---- filtered.darshan -------------------------------------------------------- */
+
+static bool shows_every_record(dfs_view *v, struct entry *e, int id);
+
+/* A metadata key naming the level `l` of filter_levels(v, e, ...):
+ * darshanfs_filter_dir:/2026 (a directory's filter), darshanfs_filter_log
+ * (the log-wide one), darshanfs_filter_POSIX or darshanfs_import_POSIX (a
+ * module's).  The level is told by its file's place below the log. */
+static void provenance_key(const struct entry *e, const struct level *l,
+                           dfs_buf *out)
+{
+	const char *logdir = strcmp(e->vpath, "/") ? e->vpath + 1 : "";
+	size_t n = strlen(logdir);
+	/* (a file at the top of the mount is "/filter") */
+	const char *f = l->file + (l->file[0] == '/'), *rest = NULL;
+	if (n == 0)
+		rest = f;
+	else if (strncmp(f, logdir, n) == 0 && f[n] == '/')
+		rest = f + n + 1;
+	size_t start = out->len;
+	if (rest && strcmp(rest, "filter") == 0) {
+		dfs_buf_adds(out, "darshanfs_filter_log");
+	} else if (rest && strchr(rest, '/')) {
+		dfs_buf_printf(out, "darshanfs_%s_%.*s", l->imported ? "import" : "filter",
+		               (int)strcspn(rest, "/"), rest);
+	} else {
+		size_t dir = strlen(f) - strlen("filter");
+		dfs_buf_printf(out, "darshanfs_filter_dir:/%.*s",
+		               (int)(dir > 0 ? dir - 1 : 0), f);
+	}
+	/* a key ends at the first '=' and at the line's end */
+	for (size_t i = start; i < out->len; i++)
+		if (out->data[i] == '=' || (unsigned char)out->data[i] < 0x20)
+			out->data[i] = '_';
+}
+
+static void provenance_line(const struct entry *e, const struct level *l,
+                            dfs_buf *out)
+{
+	provenance_key(e, l, out);
+	if (l->imported)
+		dfs_buf_printf(out, "=%zu rows\n", l->rows);
+	else
+		dfs_buf_printf(out, "=%s\n", l->text);
+}
+
+/* The metadata lines that say which filters made filtered.darshan's
+ * selection, one per level from the top down: directories, the log, then
+ * each module's filter or import. */
+static void render_provenance(dfs_view *v, const struct entry *e,
+                              const dfs_log *log, dfs_buf *out)
+{
+	struct level shared[MAX_LEVELS], lv[MAX_LEVELS];
+	size_t ns = filter_levels(v, e, -1, shared);
+	for (size_t i = 0; i < ns; i++)
+		provenance_line(e, &shared[i], out);
+	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
+		const dfs_log_module *lm = dfs_log_get_module(log, id);
+		if (!lm->present || !lm->module)
+			continue;
+		size_t n = filter_levels(v, e, id, lv);
+		/* the module's own levels: its filter, or its import (which
+		 * stands for every level: then the shared ones are not its) */
+		for (size_t i = 0; i < n; i++) {
+			bool seen = false;
+			for (size_t k = 0; k < ns && !seen; k++)
+				seen = strcmp(lv[i].file, shared[k].file) == 0;
+			if (!seen)
+				provenance_line(e, &lv[i], out);
+		}
+		levels_free(lv, n);
+	}
+	levels_free(shared, ns);
+}
+
+/* filtered.darshan: the log in its own format minus the records the
+ * filters left out, its metadata naming the filters (writer.h,
+ * dfs_log_export).  A module the log cannot decode is copied as it is
+ * when no filter applies to it, and fails the file when one does. */
 static int render_filtered(dfs_view *v, struct entry *e, struct loaded *l,
                            dfs_buf *out, dfs_error *err)
 {
-	dfs_write_selection sel;
-	memset(&sel, 0, sizeof(sel));
+	dfs_export *x = calloc(1, sizeof(*x));
+	dfs_buf meta = DFS_BUF_INIT;
+	if (!x)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	/* DXT records cut to their selected segments, as the log stores them */
 	dfs_records plain[DFS_MOD_KNOWN];
 	memset(plain, 0, sizeof(plain));
 	int ret = -1;
 	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
 		const dfs_log_module *lm = dfs_log_get_module(l->log, id);
-		if (!lm->present || !lm->module || lm->status != DFS_OK)
+		if (!lm->present || !lm->module)
 			continue;
+		dfs_export_module *xm = &x->module[id];
+		if (lm->status != DFS_OK) {
+			xm->filtered = !shows_every_record(v, e, id);
+			continue;
+		}
 		struct selection *s = dfs_selection(v, e, l, id);
 		if (s->status != DFS_OK) {
 			dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
 			goto out;
 		}
+		xm->rows = s->records != &lm->records ? s->records : NULL;
 		if (s->trimmed) {
-			/* DXT records cut to their selected segments */
 			if (dfs_selection_plain(s, &plain[id])) {
 				dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 				goto out;
 			}
-			sel.module[id].records = &plain[id];
-		} else if (s->records != &lm->records) {
-			sel.module[id].records = s->records;
+			xm->rows = &plain[id];
 		}
-		if (s->index) {
-			sel.module[id].mode = DFS_SELECT_INDEX;
-			sel.module[id].index = s->index;
-			sel.module[id].count = s->count;
-		}
+		xm->filtered = s->index || xm->rows;
+		xm->index = s->index;
+		xm->count = s->count;
 	}
-	dfs_write_options opt = {DFS_COMP_ZLIB, 0, 0};
-	dfs_log_writer *w = dfs_log_writer_buf(out, &opt, err);
-	if (w) {
-		ret = dfs_log_write_selection(w, l->log, &sel, err);
-		dfs_log_writer_free(w);
-	}
+	render_provenance(v, e, l->log, &meta);
+	x->metadata = meta.data;
+	ret = dfs_buf_ok(&meta) ? dfs_log_export(l->log, e->src, x, out, err)
+	                        : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 out:
 	for (int id = 0; id < DFS_MOD_KNOWN; id++)
 		if (plain[id].module)
 			dfs_records_free(&plain[id]);
+	dfs_buf_free(&meta);
+	free(x);
 	return ret;
 }
 
@@ -540,10 +621,19 @@ static void render_error(const struct entry *e, const struct loaded *l,
 		dfs_buf_printf(out, "%s\n", l->error ? l->error : "unreadable log");
 		return;
 	}
+	const dfs_log_header *h = dfs_log_get_header(l->log);
+	uint64_t size = dfs_log_file_size(l->log);
 	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
 		const dfs_log_module *lm = dfs_log_get_module(l->log, id);
+		dfs_region r = h->mods[id];
 		if (lm->present && lm->status != DFS_OK)
 			dfs_buf_printf(out, "%s\n", lm->error ? lm->error : "module unreadable");
+		/* a region never decoded (filtered.darshan would copy it) */
+		else if (lm->present && !lm->module && (r.len > size || r.off > size - r.len))
+			dfs_buf_printf(out, "%s module (id %d): region [%llu, +%llu) lies "
+			               "outside the file (%llu bytes)\n",
+			               dfs_module_slot_name(id), id, (unsigned long long)r.off,
+			               (unsigned long long)r.len, (unsigned long long)size);
 	}
 }
 

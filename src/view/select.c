@@ -5,7 +5,7 @@
  * import, exactly the imported rows).  For modules with an accumulator the
  * selected records, which are in the module's binary record layout, are
  * injected in log order into the accumulator where they lie, without a
- * copy (the export repacks them into one buffer: writer.h). */
+ * copy (filtered.darshan writes their stored bytes again: writer.h). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 /* select.c - writing whole logs: a description of every part
  * (dfs_log_write), or the selected records of an opened log
- * (dfs_log_write_selection, the filesystem's filtered.darshan).
+ * (dfs_log_write_selection: a selection rewritten as a 3.41 log; the
+ * filesystem's filtered.darshan keeps the source's format: export.c).
  *
  * Both drive the step-by-step writer of writer.c.  This file owns the
  * decisions about what a written log contains: the stored version of each
@@ -13,23 +14,6 @@
 #include "darshanfs/writer.h"
 #include "util/bytes.h"
 #include "writer/writer_int.h"
-
-/* Fields that hold the record id of another record: their names are kept
- * with the records that refer to them. */
-static const struct {
-	int module;
-	const char *field;
-} id_refs[] = {
-	{DFS_MOD_POSIX, "POSIX_RENAMED_FROM"},
-	{DFS_MOD_H5D, "H5D_FILE_REC_ID"},
-	{DFS_MOD_PNETCDF_VAR, "PNETCDF_VAR_FILE_REC_ID"},
-};
-
-/* Modules whose first record is a header told apart by position only. */
-static bool has_header_record(int id)
-{
-	return id == DFS_MOD_APMPI;
-}
 
 /* The records of one module to write: all, or a list of indices. */
 struct picks {
@@ -138,92 +122,25 @@ int dfs_log_write(dfs_log_writer *w, const dfs_log_desc *desc, dfs_error *err)
 
 /* ---- selections -------------------------------------------------------- */
 
-/* A set of record ids (open addressing; 0 is kept aside). */
-struct id_set {
-	uint64_t *slot;
-	size_t mask;
-	bool zero;
-};
-
-static size_t id_hash(uint64_t id, size_t mask)
-{
-	uint64_t x = id ^ (id >> 31);
-	x *= 0x94d049bb133111ebULL;
-	return (size_t)(x ^ (x >> 29)) & mask;
-}
-
-static int id_set_init(struct id_set *s, size_t expected, dfs_error *err)
-{
-	size_t cap = 64;
-	while (cap < 2 * expected + 16)
-		cap *= 2;
-	s->slot = calloc(cap, sizeof(*s->slot));
-	s->mask = cap - 1;
-	s->zero = false;
-	if (!s->slot)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-	return 0;
-}
-
-static void id_set_add(struct id_set *s, uint64_t id)
-{
-	if (id == 0) {
-		s->zero = true;
-		return;
-	}
-	size_t i = id_hash(id, s->mask);
-	while (s->slot[i] && s->slot[i] != id)
-		i = (i + 1) & s->mask;
-	s->slot[i] = id;
-}
-
-static bool id_set_has(const struct id_set *s, uint64_t id)
-{
-	if (id == 0)
-		return s->zero;
-	for (size_t i = id_hash(id, s->mask); s->slot[i]; i = (i + 1) & s->mask)
-		if (s->slot[i] == id)
-			return true;
-	return false;
-}
-
 /* Record ids of the selected records and the ids they refer to. */
-static void collect_ids(const struct picks *p, int id, struct id_set *set)
+static void collect_ids(const struct picks *p, int id, struct dfs_id_set *set)
 {
-	uint32_t ref_off[sizeof(id_refs) / sizeof(id_refs[0])];
-	size_t nrefs = 0;
-	const dfs_module *m = p->recs->module;
-	for (size_t i = 0; i < sizeof(id_refs) / sizeof(id_refs[0]); i++) {
-		if (id_refs[i].module != id)
-			continue;
-		int f = dfs_module_field_index(m, id_refs[i].field, strlen(id_refs[i].field));
-		if (f >= 0)
-			ref_off[nrefs++] = m->fields[f].offset;
-	}
-	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
-	for (size_t k = 0; k < picks_count(p); k++) {
-		const unsigned char *rec = dfs_record_get(p->recs, picks_at(p, k), scratch);
-		id_set_add(set, dfs_record_id(rec));
-		for (size_t r = 0; r < nrefs; r++) {
-			uint64_t ref = dfs_load_u64(rec + ref_off[r], false);
-			if (ref)
-				id_set_add(set, ref);
-		}
-	}
+	dfs_id_set_add_records(set, p->recs, p->all ? NULL : p->index,
+	                       picks_count(p), id);
 }
 
 static int write_names(dfs_log_writer *w, const dfs_log *log, bool all,
                        const struct picks *picks, dfs_error *err)
 {
 	size_t n = dfs_log_name_count(log);
-	struct id_set set = {0};
+	struct dfs_id_set set = {0};
 	if (!all) {
 		/* each record adds its id and at most one referred id */
 		size_t expected = 0;
 		for (int id = 0; id < DFS_MOD_SLOTS; id++)
 			if (picks[id].recs)
 				expected += picks_count(&picks[id]) * 2;
-		if (id_set_init(&set, expected, err))
+		if (dfs_id_set_init(&set, expected, err))
 			return -1;
 		for (int id = 0; id < DFS_MOD_SLOTS; id++)
 			if (picks[id].recs)
@@ -232,10 +149,10 @@ static int write_names(dfs_log_writer *w, const dfs_log *log, bool all,
 	int ret = 0;
 	for (size_t i = 0; i < n && ret == 0; i++) {
 		const dfs_name *nm = dfs_log_name_at(log, i);
-		if (all || id_set_has(&set, nm->id))
+		if (all || dfs_id_set_has(&set, nm->id))
 			ret = dfs_log_writer_name(w, nm->id, nm->str, nm->len, err);
 	}
-	free(set.slot);
+	dfs_id_set_free(&set);
 	return ret;
 }
 
@@ -278,7 +195,7 @@ static int make_picks(const dfs_write_selection *sel, int id,
 		return dfs_error_set(err, DFS_ERR_INVAL, "%s: unknown selection mode %d",
 		                     m->name, (int)mode);
 	}
-	if (!has_header_record(id) || p->count == 0)
+	if (!dfs_writer_has_header_record(id) || p->count == 0)
 		return 0;
 	for (size_t k = 0; k < p->count; k++)
 		if (p->index[k] == 0)

@@ -129,7 +129,8 @@ static dfs_records decode(int id, uint32_t version, const struct image *im,
 	unsigned char *data = malloc(im->len * copies + 1);
 	for (size_t i = 0; i < copies; i++)
 		memcpy(data + i * im->len, im->b, im->len);
-	dfs_decode_in in = {data, im->len * copies, version, im->big, 3};
+	dfs_decode_in in = {.data = data, .len = im->len * copies, .version = version,
+	                     .swap = im->big, .h5f_version = 3};
 	dfs_records r;
 	dfs_records_init(&r, m, version);
 	dfs_error err = {0};

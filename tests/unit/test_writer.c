@@ -23,7 +23,16 @@
  *   compared.  Oracle outputs that are absent are skipped.
  * - Selections, the DXT version rule, the writer's checks and limits, the
  *   layout of regions, deterministic bytes whatever the thread count or
- *   destination, and the synthetic generator. */
+ *   destination, and the synthetic generator.
+ * - Exports in the source's own format (dfs_log_export): every shared log
+ *   unfiltered is its own bytes; filtered to every other record of every
+ *   module it keeps its format version, byte order, compression and module
+ *   versions, reads back as those records decoded from the source, and
+ *   loses exactly the names only left-out records used; the provenance
+ *   metadata is cut to fit or refused; a damaged module is copied when
+ *   unfiltered and refused (naming it) when filtered; imported rows (at
+ *   the current version, also into old and big-endian logs); a log that
+ *   changed since it was read. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -32,6 +41,7 @@
 
 #include <bzlib.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -1270,6 +1280,323 @@ static void test_synthetic_logs(void **state)
 	dfs_buf_free(&b);
 }
 
+/* ---- exports in the source's own format -------------------------------- */
+
+static void shared_path(const char *name, char *path, size_t size)
+{
+	snprintf(path, size, "%s/darshan-logs/%s", shared_root(), name);
+}
+
+/* Every other record (0, 2, 4, ...) of every module darshanfs decodes. */
+static dfs_export *every_other_export(const dfs_log *log, size_t **lists)
+{
+	dfs_export *x = calloc(1, sizeof(*x));
+	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+		const dfs_records *r = dfs_log_records(log, id);
+		lists[id] = NULL;
+		if (!r)
+			continue;
+		lists[id] = malloc((r->count / 2 + 1) * sizeof(size_t));
+		size_t n = 0;
+		for (size_t i = 0; i < r->count; i += 2)
+			lists[id][n++] = i;
+		x->module[id].filtered = true;
+		x->module[id].index = lists[id];
+		x->module[id].count = n;
+	}
+	return x;
+}
+
+/* Does a record of `log` use `id` (its record id, or a field naming
+ * another record: H5D/PNETCDF_VAR file records, POSIX renames)?  With
+ * kept_only, only the records an every-other export keeps (the even
+ * ones). */
+static bool id_used(const dfs_log *log, uint64_t id, bool kept_only)
+{
+	static const char *const refs[] = {"POSIX_RENAMED_FROM", "H5D_FILE_REC_ID",
+	                                   "PNETCDF_VAR_FILE_REC_ID"};
+	for (int m = 0; m < DFS_MOD_SLOTS; m++) {
+		const dfs_records *r = dfs_log_records(log, m);
+		if (!r)
+			continue;
+		int ref = -1;
+		for (size_t k = 0; k < 3 && ref < 0; k++)
+			ref = dfs_module_field_index(r->module, refs[k], strlen(refs[k]));
+		for (size_t i = 0; i < r->count; i += kept_only ? 2 : 1) {
+			const unsigned char *rec = dfs_record_get(r, i, scratch_a);
+			uint64_t other = 0;
+			if (ref >= 0)
+				memcpy(&other, rec + r->module->fields[ref].offset, 8);
+			if (dfs_record_id(rec) == id || (kept_only && other == id))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The export of one log read back: the source's header fields, every
+ * module's even records as decoded from the source, the names of dropped
+ * records gone and every other name kept. */
+static void check_export(const char *name, const dfs_log *a, const dfs_log *b)
+{
+	const dfs_log_header *ha = dfs_log_get_header(a), *hb = dfs_log_get_header(b);
+	CHECK(strcmp(ha->version, hb->version) == 0 && ha->swapped == hb->swapped &&
+	      ha->comp_type == hb->comp_type && ha->partial_flag == hb->partial_flag,
+	      "%s: header %s/%d/%d vs %s/%d/%d", name, ha->version, ha->swapped,
+	      ha->comp_type, hb->version, hb->swapped, hb->comp_type);
+	CHECK(memcmp(ha->mod_ver, hb->mod_ver, sizeof(ha->mod_ver)) == 0,
+	      "%s: module versions", name);
+	compare_job(name, a, b);
+	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+		const dfs_records *ra = dfs_log_records(a, id), *rb = dfs_log_records(b, id);
+		CHECK((ha->mods[id].len > 0) == (hb->mods[id].len > 0),
+		      "%s: module %d presence", name, id);
+		if (!ra)
+			continue;
+		CHECK(rb && rb->count == (ra->count + 1) / 2, "%s: module %d: %zu of %zu "
+		      "records", name, id, rb ? rb->count : 0, ra->count);
+		bool same = rb != NULL;
+		for (size_t i = 0; same && i < rb->count && 2 * i < ra->count; i++)
+			same = same_records(ra, 2 * i, rb, i);
+		CHECK(same, "%s: module %d: records differ", name, id);
+	}
+	for (size_t i = 0; i < dfs_log_name_count(a); i++) {
+		const dfs_name *n = dfs_log_name_at(a, i);
+		bool want = id_used(a, n->id, true) || !id_used(a, n->id, false);
+		const dfs_name *got = dfs_log_name(b, n->id);
+		CHECK(want == (got != NULL), "%s: name %" PRIu64 " %s", name, n->id,
+		      want ? "lost" : "kept");
+		CHECK(!got || (got->len == n->len && memcmp(got->str, n->str, n->len) == 0),
+		      "%s: name %" PRIu64 " changed", name, n->id);
+	}
+}
+
+static void test_export_shared_logs(void **state)
+{
+	(void)state;
+	if (!have_shared())
+		return;
+	struct names logs = list_logs();
+	size_t same = 0, filtered = 0;
+	for (size_t k = 0; k < logs.n; k++) {
+		char path[4300];
+		shared_path(logs.v[k], path, sizeof(path));
+		dfs_error err = {0};
+		dfs_log *log = dfs_log_open(path, 0, &err);
+		if (!log)
+			continue;
+		/* nothing filtered: the log itself, byte for byte */
+		dfs_export *none = calloc(1, sizeof(*none));
+		dfs_buf out = DFS_BUF_INIT, orig = DFS_BUF_INIT;
+		assert_true(load_file(path, false, &orig));
+		int ret = dfs_log_export(log, path, none, &out, &err);
+		CHECK(ret == 0 && out.len == orig.len && memcmp(out.data, orig.data, out.len) == 0,
+		      "%s: unfiltered export is not the log (%s)", logs.v[k], ret ? err.msg : "");
+		same += ret == 0 && out.len == orig.len;
+		free(none);
+		/* every other record of every module */
+		size_t *lists[DFS_MOD_SLOTS];
+		dfs_export *x = every_other_export(log, lists);
+		dfs_buf_reset(&out);
+		ret = dfs_log_export(log, path, x, &out, &err);
+		CHECK(ret == 0, "%s: export failed: %s", logs.v[k], err.msg);
+		dfs_log *back = ret == 0 ? reopen(&out, logs.v[k]) : NULL;
+		CHECK(ret || back, "%s: export does not read", logs.v[k]);
+		if (back) {
+			check_export(logs.v[k], log, back);
+			filtered++;
+		}
+		for (int id = 0; id < DFS_MOD_SLOTS; id++)
+			free(lists[id]);
+		free(x);
+		dfs_log_free(back);
+		dfs_log_free(log);
+		dfs_buf_free(&out);
+		dfs_buf_free(&orig);
+	}
+	printf("export: %zu logs unfiltered byte for byte, %zu filtered to every other "
+	       "record in their own format\n", same, filtered);
+	free_names(&logs);
+	assert_int_equal(failures, 0);
+}
+
+/* Write `data` to a temporary file; its path in `path`. */
+static void temp_log(const dfs_buf *data, char *path, size_t size)
+{
+	const char *dir = getenv("TMPDIR");
+	snprintf(path, size, "%s/dfs-export-XXXXXX", dir && *dir ? dir : "/tmp");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data->data, data->len), (ssize_t)data->len);
+	close(fd);
+}
+
+static void test_export_metadata(void **state)
+{
+	(void)state;
+	if (!have_shared())
+		return;
+	char path[4300];
+	shared_path("mpi-io-test-x86_64-3.5.0.darshan", path, sizeof(path));
+	dfs_error err = {0};
+	dfs_log *log = dfs_log_open(path, 0, &err);
+	assert_non_null(log);
+	const char *orig = dfs_log_job(log)->metadata;
+	dfs_export *x = calloc(1, sizeof(*x));
+	/* three levels, the middle one far too long: cut, the last one whole */
+	dfs_buf meta = DFS_BUF_INIT, out = DFS_BUF_INIT;
+	dfs_buf_adds(&meta, "darshanfs_filter_dir:/=rank == 0\ndarshanfs_filter_log=");
+	for (int i = 0; i < 2000; i++)
+		dfs_buf_addc(&meta, 'x');
+	dfs_buf_adds(&meta, "\ndarshanfs_filter_POSIX=rank == 1\n");
+	x->metadata = meta.data;
+	assert_int_equal(dfs_log_export(log, path, x, &out, &err), 0);
+	dfs_log *back = reopen(&out, "metadata");
+	assert_non_null(back);
+	const char *m = dfs_log_job(back)->metadata;
+	size_t n = strlen(orig);
+	assert_memory_equal(m, orig, n);
+	assert_int_equal(strlen(m), 1023);
+	assert_true(strncmp(m + n, "darshanfs_filter_dir:/=rank == 0\ndarshanfs_filter_log=xxx",
+	                    56) == 0);
+	const char *tail = "xx...\ndarshanfs_filter_POSIX=rank == 1\n";
+	assert_string_equal(m + strlen(m) - strlen(tail), tail);
+	dfs_log_free(back);
+	/* more levels than 1024 bytes can name: refused, nothing written */
+	dfs_buf_reset(&meta);
+	for (int i = 0; i < 40; i++)
+		dfs_buf_printf(&meta, "darshanfs_filter_dir:/%030d=true\n", i);
+	x->metadata = meta.data;
+	dfs_buf_reset(&out);
+	assert_int_equal(dfs_log_export(log, path, x, &out, &err), -1);
+	assert_int_equal(err.code, DFS_ERR_TOOBIG);
+	assert_int_equal(out.len, 0);
+	/* the log changed since it was read: refused */
+	char other[4300];
+	shared_path("mpi-io-test-x86_64-3.4.7.darshan", other, sizeof(other));
+	x->metadata = NULL;
+	assert_int_equal(dfs_log_export(log, other, x, &out, &err), -1);
+	assert_int_equal(err.code, DFS_ERR_IO);
+	free(x);
+	dfs_buf_free(&meta);
+	dfs_buf_free(&out);
+	dfs_log_free(log);
+}
+
+static void test_export_damaged_and_imported(void **state)
+{
+	(void)state;
+	if (!have_shared())
+		return;
+	char path[4300], tmp[4400];
+	/* sample-dxt-simple.darshan (3.21) with its DXT_POSIX region (old
+	 * slot 9) made undecodable */
+	shared_path("sample-dxt-simple.darshan", path, sizeof(path));
+	dfs_buf data = DFS_BUF_INIT, out = DFS_BUF_INIT;
+	assert_true(load_file(path, false, &data));
+	uint64_t off, len;
+	memcpy(&off, data.data + 40 + 16 * 9, 8);
+	memcpy(&len, data.data + 48 + 16 * 9, 8);
+	assert_true(len > 16 && off + len <= data.len);
+	memset(data.data + off + 2, 0xff, len - 6);
+	temp_log(&data, tmp, sizeof(tmp));
+	dfs_error err = {0};
+	dfs_log *log = dfs_log_open(tmp, 0, &err);
+	assert_non_null(log);
+	assert_int_not_equal(dfs_log_get_module(log, DFS_MOD_DXT_POSIX)->status, DFS_OK);
+	dfs_export *x = calloc(1, sizeof(*x));
+	/* no filter on it: copied as it is */
+	x->module[DFS_MOD_POSIX].filtered = true;
+	assert_int_equal(dfs_log_export(log, tmp, x, &out, &err), 0);
+	dfs_log *back = reopen(&out, "damaged");
+	assert_non_null(back);
+	const dfs_log_header *h = dfs_log_get_header(back);
+	assert_int_equal(h->mods[DFS_MOD_DXT_POSIX].len, len);
+	assert_memory_equal(out.data + h->mods[DFS_MOD_DXT_POSIX].off, data.data + off, len);
+	dfs_log_free(back);
+	/* a filter on it: refused, naming it */
+	x->module[DFS_MOD_DXT_POSIX].filtered = true;
+	dfs_buf_reset(&out);
+	assert_int_equal(dfs_log_export(log, tmp, x, &out, &err), -1);
+	assert_non_null(strstr(err.msg, "DXT_POSIX"));
+	assert_int_equal(dfs_status_errno(err.code), EIO);
+	dfs_log_free(log);
+	unlink(tmp);
+
+	/* imported rows: stored at the current version in the log's byte
+	 * order, whatever version the log stores */
+	memset(x, 0, sizeof(*x));
+	shared_path("mpi-io-test-x86_64-3.5.0.darshan", path, sizeof(path));
+	log = dfs_log_open(path, 0, &err);
+	assert_non_null(log);
+	const dfs_records *posix = dfs_log_records(log, DFS_MOD_POSIX);
+	size_t last = posix->count - 1;
+	x->module[DFS_MOD_POSIX] = (dfs_export_module){true, &last, 1, posix};
+	dfs_buf_reset(&out);
+	assert_int_equal(dfs_log_export(log, path, x, &out, &err), 0);
+	back = reopen(&out, "imported");
+	assert_non_null(back);
+	assert_int_equal(dfs_log_records(back, DFS_MOD_POSIX)->count, 1);
+	assert_true(same_records(posix, last, dfs_log_records(back, DFS_MOD_POSIX), 0));
+	dfs_log_free(back);
+	dfs_log_free(log);
+	static const char *const old_logs[] = {"mpi-io-test-ppc64-3.1.0.darshan",
+	                                       "mpi-io-test-x86_64-3.0.0.darshan"};
+	for (size_t k = 0; k < 2; k++) {
+		shared_path(old_logs[k], path, sizeof(path));
+		log = dfs_log_open(path, 0, &err);
+		assert_non_null(log);
+		const dfs_log_header *ho = dfs_log_get_header(log);
+		posix = dfs_log_records(log, DFS_MOD_POSIX);
+		assert_true(ho->mod_ver[DFS_MOD_POSIX] < 4 && posix->count > 0);
+		x->module[DFS_MOD_POSIX] = (dfs_export_module){true, NULL, 0, posix};
+		dfs_buf_reset(&out);
+		assert_int_equal(dfs_log_export(log, path, x, &out, &err), 0);
+		back = reopen(&out, old_logs[k]);
+		assert_non_null(back);
+		h = dfs_log_get_header(back);
+		assert_string_equal(h->version, ho->version);
+		assert_int_equal(h->swapped, ho->swapped);
+		assert_int_equal(h->mod_ver[DFS_MOD_POSIX], 4);
+		assert_int_equal(h->mod_ver[DFS_MOD_MPIIO], ho->mod_ver[DFS_MOD_MPIIO]);
+		const dfs_records *rb = dfs_log_records(back, DFS_MOD_POSIX);
+		assert_int_equal(rb->count, posix->count);
+		for (size_t i = 0; i < rb->count; i++)
+			assert_true(same_records(posix, i, rb, i));
+		dfs_log_free(back);
+		dfs_log_free(log);
+	}
+	/* DXT rows (variable size) keep the log's short segments, in either
+	 * byte order */
+	static const char *const dxt_logs[] = {"dxt.darshan", "mpi-io-test-ppc64-3.1.4.darshan"};
+	for (size_t k = 0; k < 2; k++) {
+		memset(x, 0, sizeof(*x));
+		shared_path(dxt_logs[k], path, sizeof(path));
+		log = dfs_log_open(path, 0, &err);
+		assert_non_null(log);
+		const dfs_records *dxt = dfs_log_records(log, DFS_MOD_DXT_POSIX);
+		assert_non_null(dxt);
+		size_t pick[2] = {dxt->count - 1, 0};
+		x->module[DFS_MOD_DXT_POSIX] = (dfs_export_module){true, pick, 2, dxt};
+		dfs_buf_reset(&out);
+		assert_int_equal(dfs_log_export(log, path, x, &out, &err), 0);
+		back = reopen(&out, dxt_logs[k]);
+		assert_non_null(back);
+		h = dfs_log_get_header(back);
+		assert_int_equal(h->mod_ver[DFS_MOD_DXT_POSIX],
+		                 dfs_log_get_header(log)->mod_ver[DFS_MOD_DXT_POSIX]);
+		const dfs_records *rb = dfs_log_records(back, DFS_MOD_DXT_POSIX);
+		assert_int_equal(rb->count, 2);
+		assert_true(same_records(dxt, pick[0], rb, 0));
+		assert_true(same_records(dxt, pick[1], rb, 1));
+		dfs_log_free(back);
+		dfs_log_free(log);
+	}
+	free(x);
+	dfs_buf_free(&data);
+	dfs_buf_free(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1281,6 +1608,9 @@ int main(void)
 		cmocka_unit_test(test_job_text_limits),
 		cmocka_unit_test(test_layout_and_determinism),
 		cmocka_unit_test(test_synthetic_logs),
+		cmocka_unit_test(test_export_shared_logs),
+		cmocka_unit_test(test_export_metadata),
+		cmocka_unit_test(test_export_damaged_and_imported),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
