@@ -5,6 +5,11 @@
 #   contrib/deps.sh test     build + cmocka and the clients the tests use
 #                            (sqlite3, miller, python3, pandas, setpriv, valgrind,
 #                            chromium and xmllint for summary.html)
+#   contrib/deps.sh duckdb   DuckDB for tests/integration/duckdb.sh: Debian
+#                            has none; the npm package @duckdb/node-api
+#                            ships the engine, installed (with npm, from its
+#                            registry) into a cache outside the source tree,
+#                            $DFS_DUCKDB_DIR (default ~/.cache/darshanfs/...)
 #
 # Uses sudo when not run as root.  Sourced by contrib/demo.sh and
 # tests/run; safe to run again (installs only what is missing).
@@ -35,6 +40,35 @@ dfs_install_deps() {
 	$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
+DFS_DUCKDB_VERSION=1.5.6-r.1
+
+dfs_duckdb_dir() {
+	echo "${DFS_DUCKDB_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/darshanfs/duckdb-node-api-$DFS_DUCKDB_VERSION}"
+}
+
+# Never fails: without npm or its registry the DuckDB test skips.
+dfs_install_duckdb() {
+	local dir
+	dir=$(dfs_duckdb_dir)
+	[ -f "$dir/node_modules/@duckdb/node-api/package.json" ] && return 0
+	if ! command -v npm >/dev/null || ! command -v node >/dev/null; then
+		echo "deps.sh: no node/npm: the DuckDB test will be skipped" >&2
+		return 0
+	fi
+	mkdir -p "$dir" || return 0
+	echo "installing @duckdb/node-api@$DFS_DUCKDB_VERSION into $dir" >&2
+	if ! timeout "${DFS_NPM_TIMEOUT:-600}" npm install --prefix "$dir" --no-audit --no-fund \
+		--fetch-retries=1 --fetch-timeout=60000 \
+		"@duckdb/node-api@$DFS_DUCKDB_VERSION" >"$dir/npm.log" 2>&1; then
+		echo "deps.sh: npm could not install DuckDB (see $dir/npm.log):" \
+			"the DuckDB test will be skipped" >&2
+	fi
+	return 0
+}
+
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
-	dfs_install_deps "${1:-build}"
+	case "${1:-build}" in
+	duckdb) dfs_install_duckdb ;;
+	*) dfs_install_deps "${1:-build}" ;;
+	esac
 fi

@@ -68,4 +68,28 @@ int dfs_csv_import(const dfs_log *log, const dfs_module *m, const char *data,
 int dfs_csv_check_header(const dfs_module *m, const char *data, size_t len,
                          dfs_error *err);
 
+/* Checking a CSV line by line as it arrives, so that a writer hears of a
+ * bad row at the write() that carries it.  Start once the header line is
+ * complete in `text` (NULL with err for a bad header); then feed the whole
+ * text so far after each write: the rows completed since the last feed (a
+ * newline outside quotes ends one) are checked as dfs_csv_import checks
+ * them, except that absent columns are not looked up in the log.  The text
+ * may only grow between feeds (its checked bytes unchanged). */
+typedef struct dfs_csv_rows dfs_csv_rows;
+dfs_csv_rows *dfs_csv_rows_start(const dfs_module *m, const char *text,
+                                 size_t len, dfs_error *err);
+int dfs_csv_rows_feed(dfs_csv_rows *k, const char *text, size_t len,
+                      dfs_error *err);
+/* Keep the rows checked (up to max_records records), so that the import
+ * of the whole text needs no second parse: from the first feed on, and
+ * only when every column is in the CSV (none comes from the log). */
+void dfs_csv_rows_keep(dfs_csv_rows *k, size_t max_records);
+/* The import of the whole text, which the feeds have seen up to `len`:
+ * its rest checked and every row into `out` (freed first), as
+ * dfs_csv_import would make them; 0, -1 with err for a bad row, or 1 when
+ * the rows were not kept (then call dfs_csv_import). */
+int dfs_csv_rows_finish(dfs_csv_rows *k, const char *text, size_t len,
+                        dfs_records *out, dfs_error *err);
+void dfs_csv_rows_free(dfs_csv_rows *k);
+
 #endif

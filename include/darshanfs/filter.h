@@ -101,4 +101,10 @@ bool dfs_filter_match_record(const dfs_filter *const *filters, size_t n,
                              const struct dfs_log *log, const dfs_module *m,
                              const unsigned char *rec, size_t len);
 
+/* Which rows of a record match every filter: keep[row] for each of its
+ * dfs_module_rows rows. */
+void dfs_filter_match_rows(const dfs_filter *const *filters, size_t n,
+                           const struct dfs_log *log, const dfs_module *m,
+                           const unsigned char *rec, size_t len, bool *keep);
+
 #endif

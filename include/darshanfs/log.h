@@ -145,6 +145,10 @@ bool dfs_log_names_in_order(void);
 const dfs_log_module *dfs_log_get_module(const dfs_log *log, int id);
 /* Records of a module, NULL if absent or undecodable. */
 const dfs_records *dfs_log_records(const dfs_log *log, int id);
+/* The LUSTRE record of a file (the last one in the log with this record
+ * id, the one darshan-dxt-parser takes), or NULL. */
+const unsigned char *dfs_log_lustre_record(const dfs_log *log, uint64_t id,
+                                           size_t *len);
 
 /* Bytes of memory held by the decoded log (for cache budgets). */
 size_t dfs_log_memory(const dfs_log *log);

@@ -137,6 +137,7 @@ static inline void dfs_decode_stored(const dfs_decode_in *in, size_t off,
 }
 
 struct dfs_buf;
+struct dfs_log;
 struct dfs_module;
 
 /* The mount table and name table entries of a log */
@@ -215,7 +216,22 @@ typedef struct dfs_module {
 	/* darshan-parser --base lines for one record (NULL: generic) */
 	void (*print_base)(const dfs_names *names, const dfs_records *recs,
 	                   size_t i, struct dfs_buf *out);
+	/* value of a DFS_S_VIRTUAL field that needs the log (DXT_POSIX's
+	 * OSTs, from its LUSTRE records); NULL: get_field has them all */
+	void (*get_log_field)(const struct dfs_log *log, const unsigned char *rec,
+	                      size_t len, size_t row, size_t field, dfs_value *out);
+	/* a filter selects rows (DXT segments: dfs_dxt_trim), not records */
+	bool row_select;
 } dfs_module;
+
+/* DXT_POSIX, DXT_MPIIO (dxt.c): append to `out` the record cut to the
+ * segments whose keep[] flag is set (one flag per row), followed by their
+ * numbers in the record given (records.csv's `segment`); -1 out of memory.
+ * dfs_dxt_plain_size: the bytes of such a record that are a DXT record
+ * as the log stores it (without the numbers). */
+int dfs_dxt_trim(const unsigned char *rec, size_t len, const bool *keep,
+                 dfs_records *out);
+size_t dfs_dxt_plain_size(const unsigned char *rec, size_t len);
 
 enum dfs_version_op { DFS_VER_EQ = 1, DFS_VER_LE, DFS_VER_GE };
 struct dfs_version_warning {
@@ -238,6 +254,11 @@ int dfs_module_field_index(const dfs_module *m, const char *name, size_t len);
 /* Read field `f` of row `row` of a record. */
 void dfs_module_get_value(const dfs_module *m, const unsigned char *rec,
                           size_t len, size_t row, size_t f, dfs_value *out);
+/* The same for a record of `log`, with the fields that need the log (the
+ * first has them missing). */
+void dfs_module_get_log_value(const struct dfs_log *log, const dfs_module *m,
+                              const unsigned char *rec, size_t len, size_t row,
+                              size_t f, dfs_value *out);
 
 static inline size_t dfs_module_rows(const dfs_module *m,
                                      const unsigned char *rec, size_t len)

@@ -188,6 +188,24 @@ int dfs_write_truncate(dfs_write *w, uint64_t size, dfs_error *err);
 int dfs_write_flush(dfs_write *w, dfs_error *err);
 void dfs_write_free(dfs_write *w);
 
+/* A temporary file renamed onto records.csv (DuckDB's COPY TO writes
+ * tmp_records.csv, then renames it).  May `name` be created in directory
+ * `dir`?  Only a name holding "records.csv" that no file of the tree has,
+ * in a module directory whose records.csv takes imports. */
+bool dfs_view_temp_allowed(dfs_view *v, const char *dir, const char *name);
+/* The write session of such a file, the caller's (see "Whose filters"):
+ * an import into DIR/records.csv whose lines are checked as they arrive
+ * (dfs_write_data), which takes effect only at dfs_write_commit (the
+ * rename), never at flush or free. */
+dfs_write *dfs_view_open_deferred(dfs_view *v, const char *dir,
+                                  const dfs_caller *who, dfs_error *err);
+/* Install the session's text now, as a close would; -1 with err when it
+ * is refused (or was: filter.error says why).  Once only. */
+int dfs_write_commit(dfs_write *w, dfs_error *err);
+/* The session's text: its size, and a copy of its bytes from `off` */
+size_t dfs_write_size(const dfs_write *w);
+size_t dfs_write_read(const dfs_write *w, char *buf, size_t size, uint64_t off);
+
 /* truncate(2) of a writable file without an open handle */
 int dfs_view_truncate(dfs_view *v, const char *path, uint64_t size,
                       dfs_error *err);

@@ -517,6 +517,7 @@ struct import_ctx {
 	const struct columns *cols;
 	const dfs_records *logrecs;    /* for absent columns, or NULL */
 	const struct id_index *ix;
+	bool check_only;               /* absent columns are not filled */
 };
 
 /* The rows from c->p to c->end appended to `out`. */
@@ -555,7 +556,7 @@ static int parse_rows(const struct import_ctx *x, struct cursor *c,
 			ret = dfs_error_set(err, DFS_ERR_INVAL,
 			                    "line %zu: %zu fields, but the header has %zu",
 			                    c->line, col, cols->n);
-		if (ret == 0 && cols->missing) {
+		if (ret == 0 && cols->missing && !x->check_only) {
 			/* fill absent columns from the log's record */
 			_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 			const unsigned char *src = x->logrecs ?
@@ -725,7 +726,7 @@ int dfs_csv_import(const dfs_log *log, const dfs_module *m, const char *data,
 		if (logrecs && index_build(&ix, logrecs))
 			ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
-	struct import_ctx x = {m, &cols, logrecs, &ix};
+	struct import_ctx x = {m, &cols, logrecs, &ix, false};
 	bool done = false;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (ret == 0 && cpus > 1 && (size_t)(c.end - c.p) >= PARALLEL_MIN &&
@@ -746,4 +747,133 @@ int dfs_csv_import(const dfs_log *log, const dfs_module *m, const char *data,
 	if (ret)
 		dfs_records_free(out);
 	return ret;
+}
+
+/* ---- checking rows as they arrive ----------------------------------------- */
+
+struct dfs_csv_rows {
+	const dfs_module *m;
+	struct columns cols;
+	dfs_records scratch;   /* the rows of one feed, thrown away, or... */
+	size_t keep_max;       /* ...every row so far, kept up to this many
+	                        * records (0: none kept) */
+	dfs_buf field;
+	size_t done;           /* the text checked so far ends a row here */
+	size_t scanned;        /* looked at for row ends up to here */
+	size_t row_end;        /* after the last row end found */
+	bool in_quotes;        /* at `scanned` */
+	size_t line;           /* the line of the row at `done` */
+};
+
+dfs_csv_rows *dfs_csv_rows_start(const dfs_module *m, const char *text,
+                                 size_t len, dfs_error *err)
+{
+	if (m->record_size == 0) {
+		dfs_csv_check_header(m, text, len, err);
+		return NULL;
+	}
+	dfs_csv_rows *k = calloc(1, sizeof(*k));
+	if (!k) {
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	const char *data = text;
+	size_t n = len;
+	skip_bom(&data, &n);
+	struct cursor c = {data, data + n, 1, 1, DFS_BUF_INIT};
+	if (parse_header(&c, m, &k->cols, err)) {
+		dfs_buf_free(&c.field);
+		columns_free(&k->cols);
+		free(k);
+		return NULL;
+	}
+	k->m = m;
+	k->field = c.field;
+	k->done = k->scanned = k->row_end = (size_t)(c.p - text);
+	k->line = c.next_line;
+	dfs_records_init(&k->scratch, m, m->version);
+	return k;
+}
+
+/* Move k->scanned to `len`, noting where the last row ends: at a newline
+ * outside quotes (a doubled quote flips twice and changes nothing). */
+static void scan_rows(dfs_csv_rows *k, const char *text, size_t len)
+{
+	const char *p = text + k->scanned, *end = text + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *stop = nl ? nl : end;
+		for (const char *q = p; (q = memchr(q, '"', (size_t)(stop - q))); q++)
+			k->in_quotes = !k->in_quotes;
+		if (!nl)
+			break;
+		if (!k->in_quotes)
+			k->row_end = (size_t)(nl + 1 - text);
+		p = nl + 1;
+	}
+	k->scanned = len;
+}
+
+int dfs_csv_rows_feed(dfs_csv_rows *k, const char *text, size_t len,
+                      dfs_error *err)
+{
+	if (len <= k->scanned)
+		return 0;
+	scan_rows(k, text, len);
+	if (k->row_end <= k->done)
+		return 0;
+	struct cursor c = {text + k->done, text + k->row_end, k->line, k->line,
+	                   k->field};
+	struct import_ctx x = {k->m, &k->cols, NULL, NULL, true};
+	if (k->keep_max && k->scratch.count > k->keep_max)
+		k->keep_max = 0;   /* too many: the import will refuse them */
+	if (!k->keep_max) {
+		k->scratch.count = 0;
+		k->scratch.size = 0;
+	}
+	int ret = parse_rows(&x, &c, &k->scratch, err);
+	k->field = c.field;
+	k->line = c.next_line;
+	k->done = k->row_end;
+	return ret;
+}
+
+void dfs_csv_rows_keep(dfs_csv_rows *k, size_t max_records)
+{
+	/* (only from the start, and when no column comes from the log) */
+	if (k->scratch.count == 0 && k->cols.missing == 0) {
+		k->keep_max = max_records;
+		k->scratch.recycled = true;
+	}
+}
+
+int dfs_csv_rows_finish(dfs_csv_rows *k, const char *text, size_t len,
+                        dfs_records *out, dfs_error *err)
+{
+	if (!k->keep_max || len < k->scanned || k->scratch.count > k->keep_max)
+		return 1;
+	/* the rest: a last row without its newline, or blank lines */
+	struct cursor c = {text + k->done, text + len, k->line, k->line, k->field};
+	struct import_ctx x = {k->m, &k->cols, NULL, NULL, true};
+	int ret = parse_rows(&x, &c, &k->scratch, err);
+	/* (the feeds go on from where they were: more text may come, and
+	 * complete that last row) */
+	k->field = c.field;
+	if (ret)
+		return -1;
+	dfs_records_free(out);
+	*out = k->scratch;
+	dfs_records_init(&k->scratch, k->m, k->m->version);
+	k->keep_max = 0;
+	return 0;
+}
+
+void dfs_csv_rows_free(dfs_csv_rows *k)
+{
+	if (!k)
+		return;
+	columns_free(&k->cols);
+	dfs_buf_free(&k->field);
+	dfs_records_free(&k->scratch);
+	free(k);
 }

@@ -193,7 +193,8 @@ static void get_column(void *ctx, int column, dfs_value *out)
 	struct row_ctx *rc = ctx;
 	size_t n = rc->m->n_fields;
 	if (column >= 0 && (size_t)column < n) {
-		dfs_module_get_value(rc->m, rc->rec, rc->len, rc->row, (size_t)column, out);
+		dfs_module_get_log_value(rc->log, rc->m, rc->rec, rc->len, rc->row,
+		                         (size_t)column, out);
 		/* an empty cell is a missing value (filter-language.md) */
 		if (out->type == DFS_T_STR && out->v.s.len == 0)
 			out->type = DFS_T_NONE;
@@ -246,4 +247,23 @@ bool dfs_filter_match_record(const dfs_filter *const *filters, size_t nf,
 			return true;
 	}
 	return false;
+}
+
+void dfs_filter_match_rows(const dfs_filter *const *filters, size_t nf,
+                           const dfs_log *log, const dfs_module *m,
+                           const unsigned char *rec, size_t len, bool *keep)
+{
+	struct row_ctx rc;
+	rc.log = log;
+	rc.m = m;
+	rc.rec = rec;
+	rc.len = len;
+	rc.placed = false;
+	size_t rows = dfs_module_rows(m, rec, len);
+	for (rc.row = 0; rc.row < rows; rc.row++) {
+		size_t i = 0;
+		while (i < nf && dfs_filter_match(filters[i], get_column, &rc))
+			i++;
+		keep[rc.row] = i == nf;
+	}
 }

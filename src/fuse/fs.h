@@ -88,6 +88,17 @@ struct dfs_inodes {
 	struct dfs_inode *pinned;   /* inodes holding a pin */
 };
 
+/* Temporary files renamed onto records.csv (temps.c) */
+#define DFS_TEMP_INO ((fuse_ino_t)1 << 62)   /* set in their inode numbers */
+#define DFS_TEMPS_MAX 64                     /* at once, per mount */
+struct dfs_temp;
+struct dfs_temps {
+	pthread_mutex_t lock;
+	struct dfs_temp *list;
+	size_t count;
+	uint64_t seq;
+};
+
 struct handle;
 struct dfs_early_kept;
 
@@ -107,6 +118,7 @@ struct dfs_fs {
 	bool debug;              /* -d: errors' messages go to the debug output */
 	bool per_user;           /* allow_other: each user has filters of their own */
 	struct dfs_inodes inodes;
+	struct dfs_temps temps;
 	/* text stored early whose inode the kernel had not made (early.c) */
 	pthread_mutex_t early_lock;
 	struct dfs_early_kept *early;
@@ -168,6 +180,41 @@ void dfs_dirlist_put(struct dfs_inodes *t, struct dfs_dirlist *dl);
 /* Drop n lookup references; the inode goes away at zero. */
 void dfs_inode_forget(struct dfs_inodes *t, fuse_ino_t ino, uint64_t n);
 
+/* ---- temporary files (temps.c) ----
+ * Errors are errno values.  Create one (EPERM where none may be: see
+ * dfs_view_temp_allowed), with one lookup reference and one handle. */
+void dfs_temps_init(struct dfs_temps *t);
+void dfs_temps_free(struct dfs_temps *t);
+static inline bool dfs_is_temp_ino(fuse_ino_t ino)
+{
+	return (ino & DFS_TEMP_INO) != 0;
+}
+int dfs_temp_create(struct dfs_temps *t, dfs_view *v, const char *dir,
+                    const char *name, const struct fuse_ctx *ctx,
+                    const dfs_caller *who, fuse_ino_t *ino, struct stat *st);
+/* The caller's process's temporary file dir/name, with one more lookup
+ * reference; ENOENT when there is none. */
+int dfs_temp_lookup(struct dfs_temps *t, const char *dir, const char *name,
+                    const struct fuse_ctx *ctx, fuse_ino_t *ino, struct stat *st);
+int dfs_temp_stat(struct dfs_temps *t, fuse_ino_t ino, struct stat *st);
+int dfs_temp_open(struct dfs_temps *t, fuse_ino_t ino, const struct fuse_ctx *ctx);
+void dfs_temp_release(struct dfs_temps *t, fuse_ino_t ino);
+void dfs_temp_forget(struct dfs_temps *t, fuse_ino_t ino, uint64_t n);
+int dfs_temp_write(struct dfs_temps *t, fuse_ino_t ino, const char *buf,
+                   size_t size, uint64_t off, dfs_error *err);
+int dfs_temp_truncate(struct dfs_temps *t, fuse_ino_t ino, uint64_t size,
+                      dfs_error *err);
+long dfs_temp_read(struct dfs_temps *t, fuse_ino_t ino, char *buf, size_t size,
+                   uint64_t off);
+/* Rename dir/name onto newdir/newname: only onto the records.csv beside
+ * it (EPERM elsewhere), which installs its rows (errno of a refusal);
+ * -1 when dir/name is no temporary file of the caller's. */
+int dfs_temp_rename(struct dfs_temps *t, const char *dir, const char *name,
+                    const char *newdir, const char *newname,
+                    const struct fuse_ctx *ctx, dfs_error *err);
+/* Unlink it (its rows are dropped); -1 when it is none of the caller's. */
+int dfs_temp_unlink(struct dfs_temps *t, const char *dir, const char *name,
+                    const struct fuse_ctx *ctx);
 /* The text of a lookup's file stored into the page cache as its log
  * decodes (early.c): fs and ino set by the lookup, the rest zero. */
 struct dfs_early {

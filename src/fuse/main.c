@@ -329,6 +329,7 @@ int main(int argc, char **argv)
 		status = EXIT_RUNTIME;
 		goto out;
 	}
+	dfs_temps_init(&fs.temps);
 	pthread_mutex_init(&fs.handles_lock, NULL);
 	pthread_mutex_init(&fs.early_lock, NULL);
 
@@ -391,6 +392,7 @@ out:
 	if (fs.inodes.size) {
 		dfs_fuse_close_handles(&fs);
 		pthread_mutex_destroy(&fs.handles_lock);
+		dfs_temps_free(&fs.temps);
 		dfs_early_free_all(&fs);
 		pthread_mutex_destroy(&fs.early_lock);
 		dfs_inodes_free(&fs.inodes);

@@ -18,13 +18,16 @@
 struct handle {
 	dfs_content *content;    /* the snapshot being read */
 	dfs_write *write;        /* write session */
+	fuse_ino_t temp;         /* or a temporary file's (temps.c) */
 	struct handle *prev, *next;   /* fs->handles */
 };
 
 /* Closes the write session (which applies what is pending; errors go to
  * filter.error) and lets go of the snapshot. */
-static void handle_free(struct handle *h)
+static void handle_free(struct dfs_fs *fs, struct handle *h)
 {
+	if (h->temp)
+		dfs_temp_release(&fs->temps, h->temp);
 	dfs_write_free(h->write);
 	dfs_content_release(h->content);
 	free(h);
@@ -67,7 +70,7 @@ void dfs_fuse_close_handles(struct dfs_fs *fs)
 	pthread_mutex_unlock(&fs->handles_lock);
 	while (h) {
 		struct handle *next = h->next;
-		handle_free(h);
+		handle_free(fs, h);
 		h = next;
 	}
 }
@@ -269,10 +272,38 @@ static int early_store(void *ctx, uint64_t off, const char *data, size_t len)
 	return dfs_early_store(&((struct early *)ctx)->text, off, data, len);
 }
 
+/* Reply with a temporary file's entry: names and attributes are never
+ * kept (it must vanish at its rename or unlink, and its size moves). */
+static void reply_temp(fuse_req_t req, fuse_ino_t ino, const struct stat *st)
+{
+	struct fuse_entry_param e;
+	memset(&e, 0, sizeof(e));
+	e.ino = ino;
+	e.attr = *st;
+	if (fuse_reply_entry(req, &e) != 0)
+		dfs_temp_forget(&fs_of(req)->temps, ino, 1);
+}
+
+/* Is dir/name the caller's temporary file?  Then the reply went. */
+static bool lookup_temp(fuse_req_t req, struct dfs_fs *fs, const char *dir,
+                        const char *name)
+{
+	fuse_ino_t ino;
+	struct stat st;
+	if (dfs_temp_lookup(&fs->temps, dir, name, fuse_req_ctx(req), &ino, &st))
+		return false;
+	reply_temp(req, ino, &st);
+	return true;
+}
+
 static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct dfs_fs *fs = fs_of(req);
 	char *dir = dfs_inode_path(&fs->inodes, parent, NULL, NULL, NULL);
+	if (dir && lookup_temp(req, fs, dir, name)) {
+		free(dir);
+		return;
+	}
 	char *path = dir ? join(dir, name) : NULL;
 	free(dir);
 	if (!path) {
@@ -307,26 +338,42 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	free(path);
 }
 
+static void forget(struct dfs_fs *fs, fuse_ino_t ino, uint64_t nlookup)
+{
+	if (dfs_is_temp_ino(ino)) {
+		dfs_temp_forget(&fs->temps, ino, nlookup);
+		return;
+	}
+	dfs_early_forget(fs, ino);
+	dfs_inode_forget(&fs->inodes, ino, nlookup);
+}
+
 static void op_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
 {
-	dfs_early_forget(fs_of(req), ino);
-	dfs_inode_forget(&fs_of(req)->inodes, ino, nlookup);
+	forget(fs_of(req), ino, nlookup);
 	fuse_reply_none(req);
 }
 
 static void op_forget_multi(fuse_req_t req, size_t count,
                             struct fuse_forget_data *forgets)
 {
-	for (size_t i = 0; i < count; i++) {
-		dfs_early_forget(fs_of(req), forgets[i].ino);
-		dfs_inode_forget(&fs_of(req)->inodes, forgets[i].ino, forgets[i].nlookup);
-	}
+	for (size_t i = 0; i < count; i++)
+		forget(fs_of(req), forgets[i].ino, forgets[i].nlookup);
 	fuse_reply_none(req);
 }
 
 static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct dfs_fs *fs = fs_of(req);
+	if (dfs_is_temp_ino(ino)) {
+		struct stat s;
+		int e = dfs_temp_stat(&fs->temps, ino, &s);
+		if (e)
+			fuse_reply_err(req, e);
+		else
+			fuse_reply_attr(req, &s, 0);
+		return;
+	}
 	dfs_early_arrived(fs, ino);
 	dfs_node_stat st;
 	uint64_t serial;
@@ -364,10 +411,33 @@ static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	fuse_reply_attr(req, &s, st.is_dir ? fs->dir_timeout : fs->file_timeout);
 }
 
+/* A temporary file takes a new size; modes, owners and times are
+ * accepted and ignored, as for records.csv. */
+static void setattr_temp(fuse_req_t req, struct dfs_fs *fs, fuse_ino_t ino,
+                         const struct stat *attr, int to_set)
+{
+	dfs_error err = {0};
+	struct stat s;
+	if ((to_set & FUSE_SET_ATTR_SIZE) &&
+	    dfs_temp_truncate(&fs->temps, ino, (uint64_t)attr->st_size, &err)) {
+		fuse_reply_err(req, errno_of(fs, &err));
+		return;
+	}
+	int e = dfs_temp_stat(&fs->temps, ino, &s);
+	if (e)
+		fuse_reply_err(req, e);
+	else
+		fuse_reply_attr(req, &s, 0);
+}
+
 static void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
                        int to_set, struct fuse_file_info *fi)
 {
 	struct dfs_fs *fs = fs_of(req);
+	if (dfs_is_temp_ino(ino)) {
+		setattr_temp(req, fs, ino, attr, to_set);
+		return;
+	}
 	dfs_node_stat st;
 	char *path = dfs_inode_path(&fs->inodes, ino, NULL, &st, NULL);
 	if (!path) {
@@ -536,9 +606,56 @@ static void op_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info 
 
 /* ---- files ---------------------------------------------------------------------- */
 
+/* A handle on a temporary file (made by create, or opened again). */
+static void reply_open_temp(fuse_req_t req, struct dfs_fs *fs, fuse_ino_t ino,
+                            struct fuse_file_info *fi, const struct stat *st)
+{
+	struct handle *h = calloc(1, sizeof(*h));
+	if (!h) {
+		dfs_temp_release(&fs->temps, ino);
+		if (st)
+			dfs_temp_forget(&fs->temps, ino, 1);
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	h->temp = ino;
+	fi->direct_io = 1;
+	fi->keep_cache = 0;
+	fi->fh = (uint64_t)(uintptr_t)h;
+	handle_link(fs, h);
+	if (st) {
+		struct fuse_entry_param e;
+		memset(&e, 0, sizeof(e));
+		e.ino = ino;
+		e.attr = *st;
+		if (fuse_reply_create(req, &e, fi) == 0)
+			return;
+		dfs_temp_forget(&fs->temps, ino, 1);
+	} else if (fuse_reply_open(req, fi) == 0) {
+		return;
+	}
+	handle_unlink(fs, h);
+	handle_free(fs, h);
+}
+
 static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct dfs_fs *fs = fs_of(req);
+	if (dfs_is_temp_ino(ino)) {
+		int e = dfs_temp_open(&fs->temps, ino, fuse_req_ctx(req));
+		if (e == 0 && (fi->flags & O_TRUNC)) {
+			dfs_error err = {0};
+			if (dfs_temp_truncate(&fs->temps, ino, 0, &err))
+				e = errno_of(fs, &err);
+			if (e)
+				dfs_temp_release(&fs->temps, ino);
+		}
+		if (e)
+			fuse_reply_err(req, e);
+		else
+			reply_open_temp(req, fs, ino, fi, NULL);
+		return;
+	}
 	dfs_early_arrived(fs, ino);
 	uint64_t serial;
 	char *path = dfs_inode_path(&fs->inodes, ino, &serial, NULL, NULL);
@@ -599,7 +716,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 	free(path);
 	if (e) {
-		handle_free(h);
+		handle_free(fs, h);
 		fuse_reply_err(req, e);
 		return;
 	}
@@ -612,8 +729,22 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	handle_link(fs, h);
 	if (fuse_reply_open(req, fi) != 0) {
 		handle_unlink(fs, h);
-		handle_free(h);
+		handle_free(fs, h);
 	}
+}
+
+static void read_temp(fuse_req_t req, struct dfs_fs *fs, fuse_ino_t ino,
+                      size_t size, off_t off)
+{
+	char *buf = malloc(size ? size : 1);
+	long n = buf ? dfs_temp_read(&fs->temps, ino, buf, size, (uint64_t)off) : 0;
+	if (!buf)
+		fuse_reply_err(req, ENOMEM);
+	else if (n < 0)
+		fuse_reply_err(req, ESTALE);
+	else
+		fuse_reply_buf(req, buf, (size_t)n);
+	free(buf);
 }
 
 static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
@@ -621,6 +752,10 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 {
 	(void)ino;
 	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
+	if (h->temp) {
+		read_temp(req, fs_of(req), h->temp, size, off);
+		return;
+	}
 	if (!h->content) {
 		fuse_reply_err(req, EBADF);
 		return;
@@ -662,7 +797,12 @@ static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 	(void)ino;
 	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
 	dfs_error err = {0};
-	if (!h->write)
+	if (h->temp && dfs_temp_write(&fs_of(req)->temps, h->temp, buf, size,
+	                              (uint64_t)off, &err))
+		fuse_reply_err(req, errno_of(fs_of(req), &err));
+	else if (h->temp)
+		fuse_reply_write(req, size);
+	else if (!h->write)
 		fuse_reply_err(req, EBADF);
 	else if (dfs_write_data(h->write, buf, size, (uint64_t)off, &err))
 		fuse_reply_err(req, errno_of(fs_of(req), &err));
@@ -686,7 +826,7 @@ static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	(void)ino;
 	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
 	handle_unlink(fs_of(req), h);
-	handle_free(h);
+	handle_free(fs_of(req), h);
 	dfs_inodes_expire_pins(&fs_of(req)->inodes);
 	fuse_reply_err(req, 0);
 }
@@ -745,7 +885,8 @@ static void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
  * virtual file systems answer (without these operations the kernel says
  * ENOSYS, "Function not implemented").  On a ro mount the kernel answers
  * EROFS before asking.  Writing filter and records.csv goes through open
- * and write, not through these. */
+ * and write, not through these; the one exception is a temporary file
+ * created beside records.csv and renamed onto it (temps.c). */
 static void refuse(fuse_req_t req)
 {
 	fuse_reply_err(req, EPERM);
@@ -765,7 +906,20 @@ static void op_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 	refuse(req);
 }
 
-static void op_remove(fuse_req_t req, fuse_ino_t parent, const char *name)
+/* unlink(2): only of the caller's temporary files (temps.c) */
+static void op_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct dfs_fs *fs = fs_of(req);
+	char *dir = dfs_inode_path(&fs->inodes, parent, NULL, NULL, NULL);
+	int r = dir ? dfs_temp_unlink(&fs->temps, dir, name, fuse_req_ctx(req)) : -1;
+	free(dir);
+	if (r)
+		refuse(req);
+	else
+		fuse_reply_err(req, 0);
+}
+
+static void op_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	(void)parent, (void)name;
 	refuse(req);
@@ -778,12 +932,27 @@ static void op_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 	refuse(req);
 }
 
+/* rename(2): only of the caller's temporary file onto the records.csv
+ * beside it, which installs its rows (EINVAL when they are refused:
+ * filter.error says why) */
 static void op_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
                       fuse_ino_t newparent, const char *newname,
                       unsigned int flags)
 {
-	(void)parent, (void)name, (void)newparent, (void)newname, (void)flags;
-	refuse(req);
+	struct dfs_fs *fs = fs_of(req);
+	char *dir = dfs_inode_path(&fs->inodes, parent, NULL, NULL, NULL);
+	char *newdir = dfs_inode_path(&fs->inodes, newparent, NULL, NULL, NULL);
+	dfs_error err = {0};
+	int r = -1;
+	if (dir && newdir && flags == 0)
+		r = dfs_temp_rename(&fs->temps, dir, name, newdir, newname,
+		                    fuse_req_ctx(req), &err);
+	free(dir);
+	free(newdir);
+	if (r < 0)
+		refuse(req);
+	else
+		fuse_reply_err(req, r);
 }
 
 static void op_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
@@ -793,11 +962,34 @@ static void op_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	refuse(req);
 }
 
+/* create(2): only a temporary file beside records.csv (temps.c) */
 static void op_create(fuse_req_t req, fuse_ino_t parent, const char *name,
                       mode_t mode, struct fuse_file_info *fi)
 {
-	(void)parent, (void)name, (void)mode, (void)fi;
-	refuse(req);
+	(void)mode;
+	struct dfs_fs *fs = fs_of(req);
+	char *dir = dfs_inode_path(&fs->inodes, parent, NULL, NULL, NULL);
+	char *rec = dir ? join(dir, "records.csv") : NULL;
+	fuse_ino_t ino;
+	struct stat st;
+	struct caller cl;
+	dfs_error err = {0};
+	int e = 0;
+	if (!rec)
+		e = dir ? ENOMEM : ESTALE;
+	/* who may not read the log writes nothing beside it (as op_open) */
+	else if (dfs_view_is_writable(fs->view, rec) &&
+	         dfs_view_access(fs->view, rec, caller(req, &cl), &err))
+		e = errno_of(fs, &err);
+	else
+		e = dfs_temp_create(&fs->temps, fs->view, dir, name, fuse_req_ctx(req),
+		                    caller_of(req, rec, &cl), &ino, &st);
+	free(rec);
+	free(dir);
+	if (e)
+		fuse_reply_err(req, e);
+	else
+		reply_open_temp(req, fs, ino, fi, &st);
 }
 
 const struct fuse_lowlevel_ops dfs_fuse_ops = {
@@ -809,8 +1001,8 @@ const struct fuse_lowlevel_ops dfs_fuse_ops = {
 	.setattr = op_setattr,
 	.mknod = op_mknod,
 	.mkdir = op_mkdir,
-	.unlink = op_remove,
-	.rmdir = op_remove,
+	.unlink = op_unlink,
+	.rmdir = op_rmdir,
 	.symlink = op_symlink,
 	.rename = op_rename,
 	.link = op_link,

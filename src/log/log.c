@@ -62,6 +62,16 @@ struct dfs_log {
 	bool modules_read;
 	size_t memory;
 	size_t inflate_left;    /* what is left of the inflate budget */
+	/* LUSTRE records by id, built when first asked for */
+	_Atomic(struct lustre_ix *) lustre_ix;
+};
+
+struct lustre_ix {
+	size_t n;
+	struct lustre_ref {
+		uint64_t id;
+		size_t i;       /* index into the LUSTRE records */
+	} e[];
 };
 
 /* where the bytes come from: a file descriptor or a memory buffer */
@@ -1056,6 +1066,7 @@ void dfs_log_free(const dfs_log *shared)
 	free(log->name_index);
 	free(log->name_arena);
 	free(log->label);
+	free(atomic_load(&log->lustre_ix));
 	free(log);
 }
 
@@ -1086,6 +1097,68 @@ const dfs_records *dfs_log_records(const dfs_log *log, int id)
 }
 
 const dfs_names *dfs_log_names(const dfs_log *log) { return &log->tables; }
+
+/* ---- LUSTRE records by record id --------------------------------------------- */
+
+static int ref_cmp(const void *a, const void *b)
+{
+	const struct lustre_ref *x = a, *y = b;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Built once; a thread that loses the race to install its copy frees it. */
+static const struct lustre_ix *lustre_index(const dfs_log *shared,
+                                            const dfs_records *r)
+{
+	dfs_log *log = (dfs_log *)shared;
+	struct lustre_ix *ix = atomic_load_explicit(&log->lustre_ix, memory_order_acquire);
+	if (ix)
+		return ix;
+	ix = malloc(sizeof(*ix) + r->count * sizeof(ix->e[0]));
+	if (!ix)
+		return NULL;
+	ix->n = r->count;
+	for (size_t i = 0; i < r->count; i++) {
+		ix->e[i].id = dfs_record_word(r, i, 0);
+		ix->e[i].i = i;
+	}
+	qsort(ix->e, ix->n, sizeof(ix->e[0]), ref_cmp);
+	struct lustre_ix *none = NULL;
+	if (!atomic_compare_exchange_strong_explicit(&log->lustre_ix, &none, ix,
+	                                             memory_order_acq_rel,
+	                                             memory_order_acquire)) {
+		free(ix);
+		return none;
+	}
+	return ix;
+}
+
+const unsigned char *dfs_log_lustre_record(const dfs_log *log, uint64_t id,
+                                           size_t *len)
+{
+	const dfs_records *r = dfs_log_records(log, DFS_MOD_LUSTRE);
+	if (!r || r->count == 0 || r->packed)
+		return NULL;
+	const struct lustre_ix *ix = lustre_index(log, r);
+	if (!ix)
+		return NULL;
+	/* the last entry with this id: the last such record in the log */
+	size_t lo = 0, hi = ix->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ix->e[mid].id <= id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || ix->e[lo - 1].id != id)
+		return NULL;
+	size_t i = ix->e[lo - 1].i;
+	*len = dfs_record_size(r, i);
+	return dfs_record(r, i);
+}
 
 void dfs_log_record_place(const dfs_log *log, const dfs_module *m,
                           const unsigned char *rec, dfs_record_place *out)

@@ -599,6 +599,10 @@ static int render_filtered(dfs_view *v, struct entry *e, struct loaded *l,
 	dfs_buf meta = DFS_BUF_INIT;
 	if (!x)
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	/* DXT records cut to their selected segments, as the log stores them */
+	dfs_records plain[DFS_MOD_KNOWN];
+	memset(plain, 0, sizeof(plain));
+	int ret = -1;
 	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
 		const dfs_log_module *lm = dfs_log_get_module(l->log, id);
 		if (!lm->present || !lm->module)
@@ -610,19 +614,29 @@ static int render_filtered(dfs_view *v, struct entry *e, struct loaded *l,
 		}
 		struct selection *s = dfs_selection(v, e, l, id);
 		if (s->status != DFS_OK) {
-			free(x);
-			return dfs_error_set(err, s->status, "%s",
-			                     s->error ? s->error : "unavailable");
+			dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
+			goto out;
 		}
 		xm->rows = s->records != &lm->records ? s->records : NULL;
+		if (s->trimmed) {
+			if (dfs_selection_plain(s, &plain[id])) {
+				dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+				goto out;
+			}
+			xm->rows = &plain[id];
+		}
 		xm->filtered = s->index || xm->rows;
 		xm->index = s->index;
 		xm->count = s->count;
 	}
 	render_provenance(v, e, l->log, &meta);
 	x->metadata = meta.data;
-	int ret = dfs_buf_ok(&meta) ? dfs_log_export(l->log, e->src, x, out, err)
-	                            : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	ret = dfs_buf_ok(&meta) ? dfs_log_export(l->log, e->src, x, out, err)
+	                        : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+out:
+	for (int id = 0; id < DFS_MOD_KNOWN; id++)
+		if (plain[id].module)
+			dfs_records_free(&plain[id]);
 	dfs_buf_free(&meta);
 	free(x);
 	return ret;
@@ -864,7 +878,8 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 		 * (the next import replaces them) */
 		const struct module_state *ms = dfs_entry_mod_get(e, n->module);
 		struct import_set *rows = ms && ms->imported &&
-		                          s->records == &ms->imported->recs ? ms->imported : NULL;
+		                          s->records == &ms->imported->recs ? ms->imported
+		                                                            : s->trimmed;
 		c = dfs_lazy_records(l->log, dfs_module_get(n->module), s->records, rows,
 		                     s->index, s->count,
 		                     records_row_len(v, e, l, n->module, s), err);

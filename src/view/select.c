@@ -19,6 +19,7 @@
 void dfs_selection_free(struct selection *s)
 {
 	dfs_scratch_free(s->index);
+	dfs_import_release(s->trimmed);
 	free(s->summary);
 	for (size_t i = 0; i < s->n_warnings; i++)
 		free(s->warnings[i]);
@@ -244,6 +245,92 @@ static size_t scan_all(const struct scan *sc, size_t total, size_t *out)
 	return n + half.n;
 }
 
+/* ---- trace segments -------------------------------------------------------- */
+
+/* In a module whose filters select rows (DXT: segments), the selected
+ * records cut to their matching rows, in a set of their own that the
+ * selection then shows instead; nothing changes when every row of every
+ * selected record matches (a filter on record columns). */
+static int trim_rows(struct selection *s, const dfs_log *log, const dfs_module *m,
+                     const dfs_filter *const *filters, size_t nf, dfs_error *err)
+{
+	const dfs_records *r = s->records;
+	bool *keep = NULL;
+	size_t cap = 0;
+	struct import_set *set = NULL;
+	for (size_t k = 0; k < s->count; k++) {
+		size_t i = s->index ? s->index[k] : k;
+		const unsigned char *rec = dfs_record(r, i);
+		size_t len = dfs_record_size(r, i), rows = dfs_module_rows(m, rec, len);
+		if (rows > cap) {
+			bool *more = realloc(keep, rows * sizeof(bool));
+			if (!more)
+				goto nomem;
+			keep = more;
+			cap = rows;
+		}
+		dfs_filter_match_rows(filters, nf, log, m, rec, len, keep);
+		size_t kept = 0;
+		for (size_t q = 0; q < rows; q++)
+			kept += keep[q];
+		if (!set && kept == rows)
+			continue;
+		if (!set) {
+			/* the first record cut: the ones before go whole */
+			if (!(set = malloc(sizeof(*set))))
+				goto nomem;
+			atomic_init(&set->refs, 1);
+			dfs_records_init(&set->recs, m, m->version);
+			for (size_t q = 0; q < k; q++) {
+				size_t j = s->index ? s->index[q] : q;
+				size_t n = dfs_record_size(r, j);
+				unsigned char *d = dfs_records_append(&set->recs, n);
+				if (!d)
+					goto nomem;
+				memcpy(d, dfs_record(r, j), n);
+			}
+		}
+		if (kept == rows) {
+			unsigned char *d = dfs_records_append(&set->recs, len);
+			if (!d)
+				goto nomem;
+			memcpy(d, rec, len);
+		} else if (kept && dfs_dxt_trim(rec, len, keep, &set->recs)) {
+			goto nomem;
+		}
+	}
+	free(keep);
+	if (set) {
+		s->trimmed = set;
+		s->records = &set->recs;
+		s->count = set->recs.count;
+		dfs_scratch_free(s->index);
+		s->index = NULL;
+	}
+	return 0;
+nomem:
+	free(keep);
+	dfs_import_release(set);
+	return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+}
+
+int dfs_selection_plain(const struct selection *s, dfs_records *out)
+{
+	const dfs_records *r = s->records;
+	dfs_records_init(out, r->module, r->version);
+	for (size_t i = 0; i < r->count; i++) {
+		const unsigned char *rec = dfs_record(r, i);
+		size_t n = dfs_dxt_plain_size(rec, dfs_record_size(r, i));
+		unsigned char *d = dfs_records_append(out, n);
+		if (!d) {
+			dfs_records_free(out);
+			return -1;
+		}
+		memcpy(d, rec, n);
+	}
+	return 0;
+}
+
 struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
                                 int id)
 {
@@ -307,6 +394,10 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 		s->count = scan_all(&sc, s->total, s->index);
 		/* the row index is part of what the log holds */
 		dfs_entry_account(v, e, (long)((s->total ? s->total : 1) * sizeof(size_t)));
+		dfs_error err;
+		if (m->row_select && !s->records->packed &&
+		    trim_rows(s, l->log, m, filters, nf, &err))
+			sel_fail(s, &err);
 	}
 	dfs_dir_filters_release(dirs, nd);
 	return s;

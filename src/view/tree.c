@@ -280,6 +280,16 @@ static bool writable(enum file_kind k, int module)
 	       (k != F_RECORDS || dfs_module_get(module)->record_size != 0);
 }
 
+/* A module directory whose records.csv takes imports may hold a temporary
+ * file renamed onto it (DuckDB's COPY TO): those who may write records.csv
+ * may create, rename and unlink there (dfs_view_temp_allowed says what). */
+static uint32_t moddir_mode(const dfs_view *v, const struct stat *log_st,
+                            int module)
+{
+	uint32_t w = writable(F_RECORDS, module) ? file_mode(v, log_st, true) & 0222 : 0;
+	return dir_mode(log_st) | w;
+}
+
 static void node_stat(const dfs_view *v, const struct node *n,
                       dfs_node_stat *st)
 {
@@ -290,10 +300,13 @@ static void node_stat(const dfs_view *v, const struct node *n,
 		st->mode = n->st.st_mode & 07777;
 		break;
 	case N_LOGDIR:
-	case N_MODDIR:
 	case N_SUMDIR:
 		st->is_dir = true;
 		st->mode = dir_mode(&n->st);
+		break;
+	case N_MODDIR:
+		st->is_dir = true;
+		st->mode = moddir_mode(v, &n->st, n->module);
 		break;
 	case N_FILE:
 		st->mode = file_mode(v, &n->st, writable(n->file, n->module));
@@ -528,7 +541,7 @@ static int list_log_dir(dfs_view *v, const struct node *n, dfs_view_filler fill,
 		if (!dfs_entry_has_module(e, id))
 			continue;
 		ns.is_dir = true;
-		ns.mode = dir_mode(&n->st);
+		ns.mode = moddir_mode(v, &n->st, id);
 		listing_add(&ls, dfs_module_get(id)->dirname, &ns);
 	}
 	if (e->peek_status == DFS_OK) {

@@ -86,6 +86,9 @@ struct selection {
 	size_t total;                 /* records before filtering */
 	size_t count;                 /* records selected */
 	size_t *index;                /* selected record indices (NULL: all) */
+	struct import_set *trimmed;   /* row_select modules: the selected
+	                               * records cut to their matching rows
+	                               * (records then points here), or NULL */
 	bool accumulated;
 	bool accumulate_tried;
 	dfs_derived_metrics dm;
@@ -323,6 +326,9 @@ struct module_state *dfs_entry_mod(struct entry *e, int id);
 /* ---- selection ---------------------------------------------------------------- */
 
 /* The selection of module `id`, computed if needed (entry locked). */
+/* select.c: a selection's cut records (s->trimmed) as the log stores
+ * such records, for the export; -1 out of memory. */
+int dfs_selection_plain(const struct selection *s, dfs_records *out);
 struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
                                 int id);
 void dfs_selection_free(struct selection *s);

@@ -8,7 +8,15 @@
  * chunks cut anywhere: in a word, after an open parenthesis or an
  * operator).  What fails is refused with DFS_ERR_INVAL, leaving the active
  * filter and all results as they were and the reason in filter.error.
- * The text takes effect at close, judged whole. */
+ * The text takes effect at close, judged whole.
+ *
+ * A CSV written into records.csv is checked the same way, line by line:
+ * the write() that completes a bad header or a bad row fails, so the
+ * writing tool (sqlite3, a shell's redirection) reports it; at close only
+ * what needs the whole text or the log is left to find (a row whose absent
+ * columns have no record to come from, the size limits).  Nothing written
+ * (`: > records.csv`, or the empty output of a tool that selected no row)
+ * selects no record. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +34,9 @@ struct dfs_write {
 	bool failed;       /* a write was refused: the session installs nothing */
 	bool append;       /* opened with O_APPEND: a filter's writes go to its end */
 	bool header_checked;
+	bool lines_unchecked;  /* written out of order: rows are checked at close */
+	dfs_csv_rows *rows;    /* the import's rows checked so far */
+	bool deferred;         /* takes effect at dfs_write_commit only */
 	unsigned flushes;
 };
 
@@ -165,7 +176,8 @@ void dfs_import_release(struct import_set *s)
 
 /* Replace the module's selection with the rows of a CSV (entry locked). */
 static int install_import(dfs_view *v, struct entry *e, const struct node *n,
-                          const char *data, size_t len, dfs_error *err)
+                          const char *data, size_t len, dfs_csv_rows *checked,
+                          dfs_error *err)
 {
 	struct loaded *l = dfs_entry_load(v, e, err);
 	if (!l)
@@ -189,7 +201,12 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 	dfs_records_init(&set->recs, m, m->version);
 	/* each import replaces the previous one: reuse its memory warm */
 	set->recs.recycled = true;
-	if (dfs_csv_import(l->log, m, data, len, &set->recs, err)) {
+	/* no text at all is no row (what Miller prints for an empty result);
+	 * rows checked as they arrived are parsed already */
+	int kept = checked ? dfs_csv_rows_finish(checked, data, len, &set->recs, err) : 1;
+	if (kept < 0 ||
+	    (kept > 0 && len > 0 && dfs_csv_import(l->log, m, data, len, &set->recs, err))) {
+		dfs_records_free(&set->recs);
 		free(set);
 		return -1;
 	}
@@ -306,7 +323,8 @@ static int install(dfs_write *w, dfs_error *err)
 		return -1;
 	int ret = dfs_entry_peek(v, e, &w->n.st, err);
 	if (ret == 0)
-		ret = w->import ? install_import(v, e, &w->n, t, w->text.len, err)
+		ret = w->import ? install_import(v, e, &w->n, t, w->text.len,
+		                                 w->lines_unchecked ? NULL : w->rows, err)
 		                : install_filter(v, e, &w->n, t, w->text.len, err);
 	dfs_entry_put(v, e);
 	if (ret == 0)
@@ -418,6 +436,32 @@ static int place(dfs_write *w, const char *data, size_t len, uint64_t off,
 	return 0;
 }
 
+/* The header once it is complete, then each row as it is completed
+ * (see the top of this file). */
+static int check_import_lines(dfs_write *w, dfs_error *err)
+{
+	if (w->lines_unchecked) {
+		/* (a hole may lie in the header too) */
+		dfs_csv_rows_free(w->rows);
+		w->rows = NULL;
+		return 0;
+	}
+	if (!w->header_checked) {
+		if (!w->text.len || !memchr(w->text.data, '\n', w->text.len))
+			return 0;
+		w->header_checked = true;
+		const dfs_module *m = dfs_module_get(w->n.module);
+		w->rows = dfs_csv_rows_start(m, w->text.data, w->text.len, err);
+		if (!w->rows)
+			return -1;
+		/* as many records as install_import takes */
+		dfs_csv_rows_keep(w->rows, (w->v->opt.import_limit / m->record_size) * 2 + 1);
+	}
+	if (!w->rows)
+		return 0;
+	return dfs_csv_rows_feed(w->rows, w->text.data, w->text.len, err);
+}
+
 int dfs_write_data(dfs_write *w, const char *data, size_t len, uint64_t off,
                    dfs_error *err)
 {
@@ -425,20 +469,18 @@ int dfs_write_data(dfs_write *w, const char *data, size_t len, uint64_t off,
 		return dfs_error_set(err, DFS_ERR_INVAL,
 		                     "an earlier write to this file was refused");
 	size_t limit = w->import ? w->v->opt.import_limit : DFS_FILTER_MAX_LEN;
+	/* lines are checked as they arrive only while the text grows at
+	 * its end, without holes or rewrites */
+	if (w->import && off != w->text.len)
+		w->lines_unchecked = true;
 	if (place(w, data, len, off, limit, err)) {
 		refuse(w, err);
 		return -1;
 	}
 	if (w->import) {
-		/* a bad header is refused as soon as it is complete; the rows
-		 * are checked at close */
-		if (!w->header_checked && memchr(w->text.data, '\n', w->text.len)) {
-			w->header_checked = true;
-			if (dfs_csv_check_header(dfs_module_get(w->n.module), w->text.data,
-			                         w->text.len, err)) {
-				refuse(w, err);
-				return -1;
-			}
+		if (check_import_lines(w, err)) {
+			refuse(w, err);
+			return -1;
 		}
 		return 0;
 	}
@@ -464,6 +506,15 @@ int dfs_write_truncate(dfs_write *w, uint64_t size, dfs_error *err)
 	if (size > limit)
 		return dfs_error_set(err, w->import ? DFS_ERR_TOOBIG : DFS_ERR_INVAL,
 		                     "larger than %zu bytes", limit);
+	if (w->import && size == 0) {
+		/* a new text from its start: checked from its header on */
+		dfs_csv_rows_free(w->rows);
+		w->rows = NULL;
+		w->header_checked = false;
+		w->lines_unchecked = false;
+	} else if (w->import && size != w->text.len) {
+		w->lines_unchecked = true;
+	}
 	if (size < w->text.len) {
 		w->text.len = (size_t)size;
 		w->text.data[size] = '\0';
@@ -482,16 +533,10 @@ int dfs_write_truncate(dfs_write *w, uint64_t size, dfs_error *err)
 int dfs_write_flush(dfs_write *w, dfs_error *err)
 {
 	w->flushes++;
-	if (!w->failed && w->import && w->truncated && !w->written) {
-		/* `cp empty.csv records.csv` ends here: an empty CSV has no
-		 * header.  The session stays open to data (a shell's early
-		 * flush also gets here, and its command writes afterwards). */
-		dfs_error_set(err, DFS_ERR_INVAL, "line 1: empty input: a header line "
-		              "naming the columns is required");
-		refuse(w, err);
-		w->failed = false;
-		return -1;
-	}
+	if (w->deferred)
+		return 0;
+	/* (an import that got no data yet is left alone too: `cp empty.csv
+	 * records.csv` selects nothing when its last descriptor goes) */
 	if (w->failed || !w->pending || !w->written)
 		return 0;
 	if (install(w, err)) {
@@ -502,20 +547,20 @@ int dfs_write_flush(dfs_write *w, dfs_error *err)
 }
 
 /* The last descriptor is gone.  A truncation without data (`: > filter`)
- * clears the filter now; an import that never got data is an empty CSV.
- * Nobody hears about errors any more: they go to filter.error. */
+ * clears the filter now; an import truncated and never written selects no
+ * record.  Nobody hears about errors any more: they go to filter.error. */
 void dfs_write_free(dfs_write *w)
 {
 	if (!w)
 		return;
 	dfs_error err = {0};
+	if (w->deferred)
+		w->failed = true;   /* never committed: nothing happens */
+	if (!w->failed && w->import && !w->written && w->truncated)
+		w->pending = true;
 	if (!w->failed && w->pending && install(w, &err))
 		refuse(w, &err);
-	else if (!w->failed && w->import && !w->written && w->truncated) {
-		dfs_error_set(&err, DFS_ERR_INVAL, "line 1: empty input: a header line "
-		              "naming the columns is required");
-		refuse(w, &err);
-	}
+	dfs_csv_rows_free(w->rows);
 	dfs_buf_free(&w->text);
 	dfs_node_free(&w->n);
 	free(w);
@@ -534,10 +579,100 @@ int dfs_view_truncate_as(dfs_view *v, const char *path, const dfs_caller *who,
 	if (!w)
 		return -1;
 	int ret = dfs_write_truncate(w, size, err);
-	if (ret == 0 && !w->import && (ret = install(w, err)) != 0)
+	/* (`truncate -s 0 records.csv` selects no record) */
+	if (ret == 0 && (!w->import || size == 0) && (ret = install(w, err)) != 0)
 		refuse(w, err);
 	w->pending = false;
 	w->truncated = false;
 	dfs_write_free(w);
 	return ret;
+}
+
+/* ---- a temporary file renamed onto records.csv ---------------------------------- */
+
+/* Tools that write a file whole write a temporary file beside it and
+ * rename it over the target (DuckDB's COPY TO writes tmp_records.csv).
+ * The front end keeps such a file as a deferred import session of the
+ * directory's records.csv: its lines are checked as they arrive, and the
+ * rename installs it. */
+
+#define TEMP_NAME_MAX 255
+
+bool dfs_view_temp_allowed(dfs_view *v, const char *dir, const char *name)
+{
+	size_t len = strlen(name);
+	if (len == 0 || len > TEMP_NAME_MAX || strchr(name, '/') ||
+	    !strstr(name, "records.csv") || strcmp(name, "records.csv") == 0)
+		return false;
+	dfs_buf path = DFS_BUF_INIT;
+	dfs_buf_printf(&path, "%s/records.csv", strcmp(dir, "/") ? dir : "");
+	struct node n;
+	dfs_error err;
+	bool ok = false;
+	if (dfs_buf_ok(&path) && dfs_resolve(v, path.data, &n, &err) == 0) {
+		ok = is_import(&n);
+		dfs_node_free(&n);
+	}
+	if (ok) {
+		/* a name of the tree is never a temporary file */
+		dfs_buf_reset(&path);
+		dfs_buf_printf(&path, "%s/%s", strcmp(dir, "/") ? dir : "", name);
+		if (dfs_buf_ok(&path) && dfs_resolve(v, path.data, &n, &err) == 0) {
+			dfs_node_free(&n);
+			ok = false;
+		}
+	}
+	dfs_buf_free(&path);
+	return ok;
+}
+
+dfs_write *dfs_view_open_deferred(dfs_view *v, const char *dir,
+                                  const dfs_caller *who, dfs_error *err)
+{
+	dfs_buf path = DFS_BUF_INIT;
+	dfs_buf_printf(&path, "%s/records.csv", strcmp(dir, "/") ? dir : "");
+	if (!dfs_buf_ok(&path)) {
+		dfs_buf_free(&path);
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	dfs_write *w = dfs_view_open_write_as(v, path.data, who, true, err);
+	dfs_buf_free(&path);
+	if (w && !w->import) {
+		dfs_write_free(w);
+		dfs_error_set(err, DFS_ERR_INVAL, "%s/records.csv takes no import", dir);
+		return NULL;
+	}
+	if (w)
+		w->deferred = true;
+	return w;
+}
+
+int dfs_write_commit(dfs_write *w, dfs_error *err)
+{
+	if (w->failed)
+		/* (filter.error holds the reason already) */
+		return dfs_error_set(err, DFS_ERR_INVAL,
+		                     "a write to this file was refused");
+	w->pending = true;
+	if (install(w, err)) {
+		refuse(w, err);
+		return -1;
+	}
+	w->failed = true;   /* done: nothing more happens */
+	return 0;
+}
+
+size_t dfs_write_size(const dfs_write *w)
+{
+	return w->text.len;
+}
+
+size_t dfs_write_read(const dfs_write *w, char *buf, size_t size, uint64_t off)
+{
+	if (off >= w->text.len)
+		return 0;
+	size_t n = w->text.len - (size_t)off < size ? w->text.len - (size_t)off : size;
+	memcpy(buf, w->text.data + off, n);
+	return n;
 }

@@ -7,8 +7,9 @@ mount of the shared logs, each expression written into MODULE/filter or
 the log-wide filter and records.csv read back, in this process) and by
 the evaluator below, written independently from docs/filter-language.md
 and run over the unfiltered records.csv.  The selected rows must be
-identical.  A record of a multi-row module (LUSTRE, DXT, HEATMAP) is
-selected when any of its rows matches.  Some expressions are written to the
+identical.  A record of a multi-row module (LUSTRE, HEATMAP) is selected
+when any of its rows matches; in DXT, where a filter selects segments, the
+rows that match are.  Some expressions are written to the
 log-wide filter instead, naming counters of the log's other modules, which
 are missing values in this one.  Exit 77 without the shared logs or FUSE.
 
@@ -34,7 +35,9 @@ if not os.path.exists("/dev/fuse"):
     sys.exit(77)
 TEXTCOLS = {"file_name", "mount_pt", "fs_type",
             # LUSTRE shows these as darshan-parser prints them ('raid0', 'N/A')
-            "LUSTRE_COMP_STRIPE_PATTERN", "LUSTRE_COMP_FLAGS", "LUSTRE_COMP_POOL_NAME"}
+            "LUSTRE_COMP_STRIPE_PATTERN", "LUSTRE_COMP_FLAGS", "LUSTRE_COMP_POOL_NAME",
+            # DXT_POSIX's OSTs of a segment: "106 107"
+            "ost"}
 LO, HI = -2**63, 2**64
 
 
@@ -323,7 +326,9 @@ def check(log, mod, rnd, foreign, table):
     def ref_select(f):
         out = []
         for g in groups:
-            if any(row_ok(f, data[k]) for k in g):
+            if mod.startswith("DXT_"):
+                out.extend(k for k in g if row_ok(f, data[k]))
+            elif any(row_ok(f, data[k]) for k in g):
                 out.extend(g)
         return out
 

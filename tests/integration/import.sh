@@ -7,9 +7,12 @@
 # `echo EXPR > filter`, records.csv reads back the filtered view's rows,
 # `cat filter` says "# imported: N rows", and an empty filter returns to
 # the log's records.  Bad CSVs (unknown column, no record_id or rank,
-# non-numeric value, wrong number of fields, broken quoting, an empty file)
-# are refused (cp fails), change nothing, and filter.error names the line
-# (and the column).
+# non-numeric value, wrong number of fields, broken quoting) are refused
+# (cp fails), change nothing, and filter.error names the line (and the
+# column); a bad row fails the write() that carries it (python sees the
+# error at that write, `sqlite3 ... | cat > records.csv` fails), not only
+# close().  An empty file (cp, `: >`, mlr's output when no row passes)
+# selects no record.
 . "$(dirname "$0")/lib.sh"
 command -v sqlite3 >/dev/null || skip "sqlite3 is not installed"
 command -v mlr >/dev/null || skip "mlr is not installed"
@@ -194,10 +197,62 @@ cmp -s "$TMP/before.json" "$d2/derived_metrics.json" || fail "a CSV over the imp
 say "ok: -o import_limit=4K refuses a $(stat -c %s "$TMP/all.csv")-byte CSV: $(cat "$d2/filter.error")"
 dfs_umount "$M2"
 
-# ---- an empty file (no header at all) is refused too
+# ---- a bad row fails the write() that carries it
 t cp "$TMP/two.csv" "$d/records.csv" || fail "importing 2 rows failed"
+python3 - "$TMP/all.csv" "$d/records.csv" <<'PY' || fail "a bad row was not refused at its write()"
+import errno, os, sys
+lines = open(sys.argv[1], newline="").read().split("\n")
+bad = lines[3].split(",")
+bad[4] = "oops"
+rows = lines[:3] + [",".join(bad)] + lines[4:8]
+fd = os.open(sys.argv[2], os.O_WRONLY | os.O_TRUNC)
+try:
+    for i, line in enumerate(rows):   # one write per line
+        try:
+            os.write(fd, (line + "\n").encode())
+        except OSError as e:
+            if e.errno != errno.EINVAL or i != 3:
+                sys.exit(f"write of line {i + 1}: {e}")
+            break
+    else:
+        sys.exit("every write succeeded")
+finally:
+    try:
+        os.close(fd)
+    except OSError as e:
+        sys.exit(f"close after the refused write: {e}")
+PY
+[ "$(cat "$d/filter")" = "# imported: 2 rows" ] || fail "a CSV refused at write() changed the filter to '$(cat "$d/filter")'"
+grep -q "^line 4, column 5" "$d/filter.error" || fail "filter.error is '$(cat "$d/filter.error")' after a bad line 4"
+# sqlite3 (and mlr) ignore errors writing their standard output (they
+# exit 0 even onto /dev/full): through cat the error shows
+IDS=$(head -4 "$TMP/all.csv" | tail -3 | cut -d, -f1,2 | sed 's/^/select /; s/,/ as record_id, /; s/$/ as rank/' | paste -sd'|' | sed 's/|/ union all /g')
+t sqlite3 -csv -header :memory: "select record_id, rank, NULL as POSIX_READS from ($IDS)" >"$TMP/null.csv" ||
+	fail "sqlite3 could not select NULL as POSIX_READS"
+if t sqlite3 -csv -header :memory: "select record_id, rank, NULL as POSIX_READS from ($IDS)" | t cat >"$d/records.csv" 2>"$TMP/err"; then
+	fail "sqlite3 ... NULL as POSIX_READS | cat > records.csv succeeded"
+fi
+grep -q "Invalid argument" "$TMP/err" || fail "cat > records.csv of a NULL counter: '$(cat "$TMP/err")', not Invalid argument"
+grep -q "^line 2, column 3 (POSIX_READS)" "$d/filter.error" || fail "filter.error is '$(cat "$d/filter.error")' after a NULL counter"
+[ "$(cat "$d/filter")" = "# imported: 2 rows" ] || fail "a CSV with a NULL counter changed the filter to '$(cat "$d/filter")'"
+cmp -s "$TMP/before.json" "$d/derived_metrics.json" || fail "a CSV with a NULL counter changed derived_metrics.json"
+say "ok: a bad row fails its own write() (python, cat); the selection stays: $(cat "$d/filter.error")"
+
+# ---- an empty file selects no record: cp, : >, and mlr with no row passing
 : >"$TMP/empty.csv"
-check_bad "$TMP/empty.csv" "nothing at all (an empty file)" 0
+for how in cp truncate mlr; do
+	t cp "$TMP/two.csv" "$d/records.csv" || fail "importing 2 rows failed"
+	case $how in
+	cp) t cp "$TMP/empty.csv" "$d/records.csv" || fail "cp of an empty file onto records.csv failed" ;;
+	truncate) : >"$d/records.csv" || fail ": > records.csv failed" ;;
+	mlr) (cd "$d" && t mlr --csv filter '$rank == -12345' "$TMP/all.csv" >records.csv) || fail "mlr filter with no row passing > records.csv failed" ;;
+	esac
+	[ "$(cat "$d/filter")" = "# imported: 0 rows" ] || fail "$how: an empty CSV leaves the filter '$(cat "$d/filter")'"
+	[ -s "$d/filter.error" ] && fail "$how: filter.error is '$(cat "$d/filter.error")' after an empty CSV"
+	grep -q "^# darshanfs: 0 of 0 records" "$d/derived_metrics" || fail "$how: derived_metrics after an empty CSV: $(grep '^# darshanfs' "$d/derived_metrics")"
+	[ "$(rows "$d/records.csv")" = 0 ] || fail "$how: records.csv has rows after an empty CSV"
+done
+say "ok: an empty CSV (cp, : >, mlr with no row passing) selects no record"
 
 dfs_alive "$MNT"
 dfs_umount "$MNT"

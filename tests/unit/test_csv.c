@@ -634,6 +634,135 @@ static void test_variable_modules_refused(void **state)
 	assert_non_null(strstr(err.msg, "cannot be imported"));
 }
 
+/* DXT_POSIX segments on Lustre: the ost column lists the OSTs of the
+ * stripes each segment's bytes lie on, component by component, as
+ * darshan-dxt-parser does (its count of OSTs listed carries over from one
+ * component to the next: a segment over a component boundary may list
+ * fewer); a segment cut out of its record keeps its number. */
+static void put_i64(unsigned char *p, int64_t v)
+{
+	memcpy(p, &v, 8);
+}
+
+static void test_dxt_osts_and_cuts(void **state)
+{
+	(void)state;
+	const int64_t MiB = 1 << 20;
+	dfs_buf out = DFS_BUF_INIT;
+	dfs_error err = {0};
+	dfs_log_writer *w = test_log_writer(&out, &err);
+	assert_non_null(w);
+	assert_int_equal(dfs_log_writer_name(w, 500, "/lus/f", 6, &err), 0);
+	assert_int_equal(dfs_log_writer_name(w, 501, "/lus/g", 6, &err), 0);
+	/* two components: [0, 4 MiB) over OSTs 10 11, then to EOF over 20 21 22 */
+	unsigned char lus[32 + 72 * 2 + 8 * 5];
+	memset(lus, 0, sizeof(lus));
+	put_i64(lus, 500);
+	put_i64(lus + 8, -1);
+	put_i64(lus + 16, 2);
+	put_i64(lus + 24, 5);
+	const int64_t comps[2][7] = {{MiB, 2, 1, 0, 0, 4 * MiB, 0}, {MiB, 3, 1, 0, 4 * MiB, -1, 0}};
+	for (int c = 0; c < 2; c++)
+		for (int k = 0; k < 7; k++)
+			put_i64(lus + 32 + 72 * c + 8 * k, comps[c][k]);
+	const int64_t ids[5] = {10, 11, 20, 21, 22};
+	for (int k = 0; k < 5; k++)
+		put_i64(lus + 32 + 72 * 2 + 8 * k, ids[k]);
+	assert_int_equal(dfs_log_writer_module_begin(w, DFS_MOD_LUSTRE, 0, &err), 0);
+	assert_int_equal(dfs_log_writer_record(w, lus, sizeof(lus), &err), 0);
+	assert_int_equal(dfs_log_writer_module_end(w, &err), 0);
+	/* segments: (offset, length) and the OSTs darshan-dxt-parser lists */
+	static const struct {
+		int64_t off, len;
+		const char *osts;
+	} segs[] = {
+		{0, 100, "10"},
+		{3 * MiB / 2, MiB, "11 10"},         /* crosses a stripe */
+		{7 * MiB / 2, MiB, "11 20"},         /* crosses the components */
+		{0, 8 * MiB, "10 11 20"},            /* the count carries over */
+		{5 * MiB, 2 * MiB, "21 22"},
+	};
+	size_t ns = sizeof(segs) / sizeof(segs[0]);
+	unsigned char dxt[2][104 + 40 * 5];
+	memset(dxt, 0, sizeof(dxt));
+	for (int r = 0; r < 2; r++) {
+		put_i64(dxt[r], 500 + r);
+		put_i64(dxt[r] + 8, 0);
+		memcpy(dxt[r] + 24, "nid1", 4);
+		put_i64(dxt[r] + 88, 2);              /* 2 writes, 3 reads */
+		put_i64(dxt[r] + 96, (int64_t)ns - 2);
+		for (size_t k = 0; k < ns; k++) {
+			unsigned char *sg = dxt[r] + 104 + 40 * k;
+			put_i64(sg, segs[k].off);
+			put_i64(sg + 8, segs[k].len);
+			put_i64(sg + 32, 7);
+		}
+	}
+	assert_int_equal(dfs_log_writer_module_begin(w, DFS_MOD_DXT_POSIX, 0, &err), 0);
+	for (int r = 0; r < 2; r++)
+		assert_int_equal(dfs_log_writer_record(w, dxt[r], sizeof(dxt[r]), &err), 0);
+	assert_int_equal(dfs_log_writer_module_end(w, &err), 0);
+	assert_int_equal(dfs_log_writer_finish(w, 0, &err), 0);
+	dfs_log_writer_free(w);
+	dfs_log *log = dfs_log_open_mem(out.data, out.len, "osts", 0, &err);
+	assert_non_null(log);
+	const dfs_module *m = dfs_module_get(DFS_MOD_DXT_POSIX);
+	const dfs_records *recs = dfs_log_records(log, DFS_MOD_DXT_POSIX);
+	assert_non_null(recs);
+	assert_int_equal(recs->count, 2);
+	int ost = dfs_module_field_index(m, "ost", 3);
+	int seg = dfs_module_field_index(m, "segment", 7);
+	int rc = dfs_module_field_index(m, "read_count", 10);
+	assert_true(ost > 0 && seg > 0 && rc > 0);
+	for (int r = 0; r < 2; r++) {
+		const unsigned char *rec = dfs_record(recs, (size_t)r);
+		size_t len = dfs_record_size(recs, (size_t)r);
+		for (size_t k = 0; k < ns; k++) {
+			dfs_value v;
+			dfs_module_get_log_value(log, m, rec, len, k, (size_t)ost, &v);
+			if (r == 1) {   /* no LUSTRE record: no OST */
+				assert_int_equal(v.type, DFS_T_NONE);
+				continue;
+			}
+			assert_int_equal(v.type, DFS_T_STR);
+			if (v.v.s.len != strlen(segs[k].osts) ||
+			    memcmp(v.v.s.ptr, segs[k].osts, v.v.s.len))
+				fail_msg("segment %zu: ost '%.*s', expected '%s'", k,
+				         (int)v.v.s.len, v.v.s.ptr, segs[k].osts);
+			/* without the log there is none */
+			dfs_module_get_value(m, rec, len, k, (size_t)ost, &v);
+			assert_int_equal(v.type, DFS_T_NONE);
+		}
+	}
+	/* cut to the second write and the last read: numbers and counts stay */
+	const unsigned char *rec = dfs_record(recs, 0);
+	size_t len = dfs_record_size(recs, 0);
+	bool keep[5] = {false, true, false, false, true};
+	dfs_records cut;
+	dfs_records_init(&cut, m, m->version);
+	assert_int_equal(dfs_dxt_trim(rec, len, keep, &cut), 0);
+	assert_int_equal(cut.count, 1);
+	const unsigned char *c = dfs_record(&cut, 0);
+	size_t clen = dfs_record_size(&cut, 0);
+	assert_int_equal(dfs_module_rows(m, c, clen), 2);
+	assert_int_equal(dfs_dxt_plain_size(c, clen), 104 + 40 * 2);
+	static const int64_t want_seg[2] = {1, 2};
+	static const char *const want_ost[2] = {"11 10", "21 22"};
+	for (size_t k = 0; k < 2; k++) {
+		dfs_value v;
+		dfs_module_get_value(m, c, clen, k, (size_t)seg, &v);
+		assert_int_equal(v.v.i, want_seg[k]);
+		dfs_module_get_value(m, c, clen, k, (size_t)rc, &v);
+		assert_int_equal(v.v.i, 3);
+		dfs_module_get_log_value(log, m, c, clen, k, (size_t)ost, &v);
+		assert_int_equal(v.v.s.len, strlen(want_ost[k]));
+		assert_memory_equal(v.v.s.ptr, want_ost[k], v.v.s.len);
+	}
+	dfs_records_free(&cut);
+	dfs_log_free(log);
+	dfs_buf_free(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -649,6 +778,7 @@ int main(void)
 		cmocka_unit_test(test_record_id_forms),
 		cmocka_unit_test(test_integer_forms),
 		cmocka_unit_test(test_variable_modules_refused),
+		cmocka_unit_test(test_dxt_osts_and_cuts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

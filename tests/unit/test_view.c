@@ -613,6 +613,133 @@ static void test_import_equals_filter(void **state)
 	free(still);
 }
 
+/* An import is checked line by line as it arrives: the write() that
+ * completes a bad row fails (with its line), the selection in force stays;
+ * rows cut anywhere between writes (in a quoted field holding a newline)
+ * pass; rows written out of order are judged at close; nothing written
+ * selects no record. */
+static void test_import_checked_per_line(void **state)
+{
+	struct fixture *fx = *state;
+	if (!fx)
+		skip();
+	const char *dir = "/c/partial_data_stdio.darshan/STDIO";
+	char rec[256], fpath[256], ferr[256], dm[256], json[256];
+	snprintf(rec, sizeof(rec), "%s/records.csv", dir);
+	snprintf(fpath, sizeof(fpath), "%s/filter", dir);
+	snprintf(ferr, sizeof(ferr), "%s/filter.error", dir);
+	snprintf(dm, sizeof(dm), "%s/derived_metrics", dir);
+	snprintf(json, sizeof(json), "%s/derived_metrics.json", dir);
+	dfs_error err = {0};
+	size_t len, rlen;
+	assert_int_equal(write_text(fx->v, fpath, "STDIO_OPENS > 0", &err), 0);
+	char *rows = slurp(fx->v, rec, &rlen);
+	assert_true(count_lines(rows) > 3);
+	char *want = without_filters(slurp(fx->v, json, &len));
+	/* the first row's fs_type (ignored by imports) made a quoted field
+	 * with a comma, a newline and a doubled quote */
+	char *nl = strchr(strchr(rows, '\n') + 1, '\n');
+	char *comma = nl;
+	while (comma[-1] != ',')
+		comma--;
+	const char *odd = "\"a,\nb\"\"c\"";
+	char *text = malloc(rlen + strlen(odd) + 1);
+	size_t head = (size_t)(comma - rows);
+	memcpy(text, rows, head);
+	strcpy(text + head, odd);
+	strcat(text, nl);
+	size_t tlen = strlen(text);
+	/* in chunks of every size from 1 to 13 bytes: accepted, same result */
+	for (size_t chunk = 1; chunk <= 13; chunk += 4) {
+		dfs_write *w = dfs_view_open_write(fx->v, rec, true, &err);
+		assert_non_null(w);
+		for (size_t off = 0; off < tlen; off += chunk) {
+			size_t n = tlen - off < chunk ? tlen - off : chunk;
+			if (dfs_write_data(w, text + off, n, off, &err))
+				fail_msg("chunk %zu at %zu: %s", chunk, off, err.msg);
+		}
+		assert_int_equal(dfs_write_flush(w, &err), 0);
+		dfs_write_free(w);
+		char *got = slurp(fx->v, json, &len);
+		assert_string_equal(without_filters(got), want);
+		free(got);
+	}
+	/* the last row without its newline (checked at close), and blank
+	 * lines after the rows: the same selection */
+	for (int how = 0; how < 2; how++) {
+		char *cut = strdup(text);
+		size_t n = strlen(cut);
+		if (how == 0)
+			cut[n - 1] = '\0';
+		dfs_buf more = DFS_BUF_INIT;
+		dfs_buf_adds(&more, cut);
+		if (how == 1)
+			dfs_buf_adds(&more, "\n\r\n\n");
+		assert_int_equal(write_text(fx->v, rec, more.data, &err), 0);
+		char *got = slurp(fx->v, json, &len);
+		assert_string_equal(without_filters(got), want);
+		free(got);
+		dfs_buf_free(&more);
+		free(cut);
+	}
+	/* a bad value in the third row: the write that completes that row
+	 * fails, not an earlier one; nothing changes */
+	char *third = strchr(strchr(strchr(text, '\n') + 1, '\n') + 1, '\n') + 1;
+	third = strchr(third, '\n') + 1;   /* (the quoted newline) */
+	size_t at = (size_t)(third - text);
+	char *bad = strdup(text);
+	bad[at] = 'x';
+	char *end = strchr(bad + at, '\n');
+	dfs_write *w = dfs_view_open_write(fx->v, rec, true, &err);
+	assert_int_equal(dfs_write_data(w, bad, (size_t)(end - bad), 0, &err), 0);
+	assert_int_equal(dfs_write_data(w, end, 1, (size_t)(end - bad), &err), -1);
+	assert_int_equal(err.code, DFS_ERR_INVAL);
+	assert_non_null(strstr(err.msg, "line 5, column 1"));
+	assert_int_equal(dfs_write_flush(w, &err), 0);
+	dfs_write_free(w);
+	char *got = slurp(fx->v, json, &len);
+	assert_string_equal(without_filters(got), want);
+	free(got);
+	char *e = slurp(fx->v, ferr, &len);
+	assert_non_null(strstr(e, "line 5, column 1"));
+	free(e);
+	/* the same row written after a hole: judged at close */
+	w = dfs_view_open_write(fx->v, rec, true, &err);
+	assert_int_equal(dfs_write_data(w, bad + at, strlen(bad) - at, at, &err), 0);
+	assert_int_equal(dfs_write_data(w, bad, at, 0, &err), 0);
+	assert_int_equal(dfs_write_flush(w, &err), -1);
+	assert_non_null(strstr(err.msg, "line 5, column 1"));
+	dfs_write_free(w);
+	got = slurp(fx->v, json, &len);
+	assert_string_equal(without_filters(got), want);
+	free(got);
+	/* nothing written, or a truncation to 0: no record selected */
+	for (int how = 0; how < 2; how++) {
+		assert_int_equal(write_text(fx->v, fpath, "STDIO_OPENS > 0", &err), 0);
+		if (how == 0) {
+			w = dfs_view_open_write(fx->v, rec, true, &err);
+			assert_int_equal(dfs_write_flush(w, &err), 0);
+			dfs_write_free(w);
+		} else {
+			assert_int_equal(dfs_view_truncate(fx->v, rec, 0, &err), 0);
+		}
+		char *f = slurp(fx->v, fpath, &len);
+		assert_string_equal(f, "# imported: 0 rows\n");
+		free(f);
+		char *r = slurp(fx->v, rec, &len);
+		assert_int_equal(count_lines(r), 1);
+		free(r);
+		got = slurp(fx->v, dm, &len);
+		assert_non_null(strstr(got, "# darshanfs: 0 of "));
+		free(got);
+	}
+	assert_int_equal(dfs_view_truncate(fx->v, fpath, 0, &err), 0);
+	free(bad);
+	free(text);
+	free(want);
+	free(rows);
+}
+
 static char *slurp_as(dfs_view *v, const char *path, const dfs_caller *who)
 {
 	dfs_error err = {0};
@@ -990,6 +1117,7 @@ int main(void)
 		cmocka_unit_test(test_filter_write),
 		cmocka_unit_test(test_empty_text_is_missing),
 		cmocka_unit_test(test_import_equals_filter),
+		cmocka_unit_test(test_import_checked_per_line),
 		cmocka_unit_test(test_per_user_filters),
 		cmocka_unit_test(test_dir_filter_and_jobs),
 		cmocka_unit_test(test_filters_across_modules),
