@@ -177,6 +177,8 @@ typedef struct dfs_names {
 	const dfs_mount *(*mount)(const void *owner, size_t i);
 	void (*place)(const void *owner, const struct dfs_module *m,
 	              const unsigned char *rec, dfs_record_place *out);
+	/* the log's last LUSTRE record of a record id (NULL: none) */
+	const unsigned char *(*lustre)(const void *owner, uint64_t id, size_t *len);
 } dfs_names;
 
 typedef struct dfs_module {
@@ -218,7 +220,7 @@ typedef struct dfs_module {
 	                   size_t i, struct dfs_buf *out);
 	/* value of a DFS_S_VIRTUAL field that needs the log (DXT_POSIX's
 	 * OSTs, from its LUSTRE records); NULL: get_field has them all */
-	void (*get_log_field)(const struct dfs_log *log, const unsigned char *rec,
+	void (*get_log_field)(const dfs_names *names, const unsigned char *rec,
 	                      size_t len, size_t row, size_t field, dfs_value *out);
 	/* a filter selects rows (DXT segments: dfs_dxt_trim), not records */
 	bool row_select;
@@ -254,9 +256,9 @@ int dfs_module_field_index(const dfs_module *m, const char *name, size_t len);
 /* Read field `f` of row `row` of a record. */
 void dfs_module_get_value(const dfs_module *m, const unsigned char *rec,
                           size_t len, size_t row, size_t f, dfs_value *out);
-/* The same for a record of `log`, with the fields that need the log (the
- * first has them missing). */
-void dfs_module_get_log_value(const struct dfs_log *log, const dfs_module *m,
+/* The same for a record of a log (its tables: dfs_log_names; NULL: none),
+ * with the fields that need the log (the first has them missing). */
+void dfs_module_get_log_value(const dfs_names *names, const dfs_module *m,
                               const unsigned char *rec, size_t len, size_t row,
                               size_t f, dfs_value *out);
 

@@ -178,7 +178,7 @@ void dfs_csv_record(const dfs_log *log, const dfs_module *m,
 	for (size_t r = 0; r < rows; r++) {
 		for (size_t f = 0; f < m->n_fields; f++) {
 			dfs_value v;
-			dfs_module_get_log_value(log, m, rec, len, r, f, &v);
+			dfs_module_get_log_value(log ? dfs_log_names(log) : NULL, m, rec, len, r, f, &v);
 			dfs_csv_value(out, &v);
 			dfs_buf_addc(out, ',');
 		}
@@ -343,7 +343,7 @@ size_t dfs_csv_record_len(const dfs_log *log, const dfs_module *m,
 		n += m->n_fields + place;
 		for (size_t f = 0; f < m->n_fields; f++) {
 			dfs_value v;
-			dfs_module_get_log_value(log, m, rec, len, r, f, &v);
+			dfs_module_get_log_value(log ? dfs_log_names(log) : NULL, m, rec, len, r, f, &v);
 			n += value_len(&v);
 		}
 	}

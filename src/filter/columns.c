@@ -193,7 +193,7 @@ static void get_column(void *ctx, int column, dfs_value *out)
 	struct row_ctx *rc = ctx;
 	size_t n = rc->m->n_fields;
 	if (column >= 0 && (size_t)column < n) {
-		dfs_module_get_log_value(rc->log, rc->m, rc->rec, rc->len, rc->row,
+		dfs_module_get_log_value(rc->log ? dfs_log_names(rc->log) : NULL, rc->m, rc->rec, rc->len, rc->row,
 		                         (size_t)column, out);
 		/* an empty cell is a missing value (filter-language.md) */
 		if (out->type == DFS_T_STR && out->v.s.len == 0)

@@ -873,6 +873,11 @@ static void names_place(const void *log, const dfs_module *m, const unsigned cha
 	dfs_log_record_place(log, m, rec, out);
 }
 
+static const unsigned char *names_lustre(const void *log, uint64_t id, size_t *len)
+{
+	return dfs_log_lustre_record(log, id, len);
+}
+
 static dfs_log *open_source(const struct source *src, const char *label,
                             unsigned flags, const dfs_log_observer *obs,
                             dfs_error *err)
@@ -883,7 +888,7 @@ static dfs_log *open_source(const struct source *src, const char *label,
 		return NULL;
 	}
 	atomic_init(&log->refs, 1);
-	log->tables = (dfs_names){log, names_find, names_mount, names_place};
+	log->tables = (dfs_names){log, names_find, names_mount, names_place, names_lustre};
 	log->label = strdup(label);
 	log->file_size = src->size;
 	log->memory = sizeof(*log);

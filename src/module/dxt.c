@@ -294,7 +294,7 @@ static void list_osts(const unsigned char *lus, size_t llen, int64_t offset,
 }
 
 /* ost, which needs the log's LUSTRE records; the rest as get_field */
-static void get_log_field(const struct dfs_log *log, const unsigned char *rec,
+static void get_log_field(const dfs_names *nt, const unsigned char *rec,
                           size_t len, size_t row, size_t f, dfs_value *out)
 {
 	static _Thread_local char text[4096];
@@ -305,8 +305,8 @@ static void get_log_field(const struct dfs_log *log, const unsigned char *rec,
 	out->type = DFS_T_NONE;
 	size_t n = segments(rec, len), llen;
 	const unsigned char *lus;
-	if (row >= n || !log || !(lus = dfs_log_lustre_record(log, dfs_load_u64(rec, false),
-	                                                      &llen)))
+	if (row >= n || !nt || !(lus = nt->lustre(nt->owner, dfs_load_u64(rec, false),
+	                                          &llen)))
 		return;
 	const unsigned char *seg = rec + FIXED + SEG * row;
 	struct ost_list o = {text, 0, sizeof(text)};

@@ -107,12 +107,12 @@ int dfs_module_field_index(const dfs_module *m, const char *name, size_t len)
 	return -1;
 }
 
-void dfs_module_get_log_value(const struct dfs_log *log, const dfs_module *m,
+void dfs_module_get_log_value(const dfs_names *names, const dfs_module *m,
                               const unsigned char *rec, size_t len, size_t row,
                               size_t f, dfs_value *out)
 {
 	if (m->get_log_field && m->fields[f].storage == DFS_S_VIRTUAL)
-		m->get_log_field(log, rec, len, row, f, out);
+		m->get_log_field(names, rec, len, row, f, out);
 	else
 		dfs_module_get_value(m, rec, len, row, f, out);
 }

@@ -366,7 +366,9 @@ def main():
         p = subprocess.run([CAT, "--list", log], capture_output=True, text=True)
         if p.returncode != 0:
             continue   # damaged logs have their own tests
-        mods = [l[:-1] for l in p.stdout.split() if l.endswith("/")]
+        # module directories (summary/ holds the plots: no filter there)
+        mods = [l[:-1] for l in p.stdout.split()
+                if l.endswith("/") and l != "summary/"]
         # the numeric counters of every module of the log
         cols, tables = {}, {}
         for mod in mods:

@@ -719,7 +719,7 @@ static void test_dxt_osts_and_cuts(void **state)
 		size_t len = dfs_record_size(recs, (size_t)r);
 		for (size_t k = 0; k < ns; k++) {
 			dfs_value v;
-			dfs_module_get_log_value(log, m, rec, len, k, (size_t)ost, &v);
+			dfs_module_get_log_value(dfs_log_names(log), m, rec, len, k, (size_t)ost, &v);
 			if (r == 1) {   /* no LUSTRE record: no OST */
 				assert_int_equal(v.type, DFS_T_NONE);
 				continue;
@@ -754,7 +754,7 @@ static void test_dxt_osts_and_cuts(void **state)
 		assert_int_equal(v.v.i, want_seg[k]);
 		dfs_module_get_value(m, c, clen, k, (size_t)rc, &v);
 		assert_int_equal(v.v.i, 3);
-		dfs_module_get_log_value(log, m, c, clen, k, (size_t)ost, &v);
+		dfs_module_get_log_value(dfs_log_names(log), m, c, clen, k, (size_t)ost, &v);
 		assert_int_equal(v.v.s.len, strlen(want_ost[k]));
 		assert_memory_equal(v.v.s.ptr, want_ost[k], v.v.s.len);
 	}
