@@ -267,7 +267,12 @@ static void list_osts(const unsigned char *lus, size_t llen, int64_t offset,
 	    (uint64_t)ns > (llen - LUSTRE_FIXED - LUSTRE_COMP * (size_t)nc) / 8)
 		return;
 	const unsigned char *ids = lus + LUSTRE_FIXED + LUSTRE_COMP * (size_t)nc;
-	int64_t cur = offset, end_of_seg = offset + length, listed = 0, base = 0;
+	int64_t cur = offset, end_of_seg, listed = 0, base = 0;
+	/* (a damaged record's numbers must not overflow, nor loop for long:
+	 * a log's components list their stripes' OSTs, ns in all, so no
+	 * sound record lists more than ns + nc of them) */
+	if (__builtin_add_overflow(offset, length, &end_of_seg))
+		end_of_seg = INT64_MAX;
 	for (int64_t c = 0; c < nc; c++) {
 		const unsigned char *cp = lus + LUSTRE_FIXED + LUSTRE_COMP * (size_t)c;
 		int64_t size = get_i(cp), count = get_i(cp + 8);
@@ -275,21 +280,27 @@ static void list_osts(const unsigned char *lus, size_t llen, int64_t offset,
 		if (count == 0)
 			continue;
 		bool eof = end == -1;
-		if (size > 0 && count > 0 && cur >= start && (eof || cur < end)) {
-			int64_t rel = cur - start, k = (rel / size) % count;
+		int64_t rel;
+		if (size > 0 && count > 0 && cur >= start && (eof || cur < end) &&
+		    !__builtin_sub_overflow(cur, start, &rel)) {
+			int64_t k = (rel / size) % count;
 			while (cur < end_of_seg && (eof || cur < end)) {
 				if (base + k < ns)
 					ost_add(o, get_i(ids + 8 * (size_t)(base + k)));
 				k = k == count - 1 ? 0 : k + 1;
-				rel = (rel / size + 1) * size;
-				cur = start + rel;
+				if (__builtin_mul_overflow(rel / size + 1, size, &rel) ||
+				    __builtin_add_overflow(start, rel, &cur))
+					return;
 				if (++listed >= count) {
 					cur = eof ? end_of_seg : end;
 					break;
 				}
+				if (listed > ns + nc)
+					return;
 			}
 		}
-		base += count > 0 ? count : 0;
+		if (count > 0 && __builtin_add_overflow(base, count, &base))
+			return;
 	}
 }
 
