@@ -235,3 +235,20 @@ void dfs_dirs_free(dfs_view *v)
 	}
 	v->dirs = NULL;
 }
+
+void dfs_drop_inherited(char *text)
+{
+	char *out = text;
+	for (char *p = text; *p;) {
+		char *end = strchr(p, '\n');
+		size_t len = end ? (size_t)(end - p + 1) : strlen(p);
+		if (strncmp(p, "# from ", 7) != 0) {
+			memmove(out, p, len);
+			out += len;
+		}
+		p += len;
+	}
+	while (out > text && strchr(" \t\r\n", out[-1]))
+		out--;
+	*out = '\0';
+}
