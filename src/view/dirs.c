@@ -10,7 +10,12 @@
  * their next use and recompute their selections.
  *
  * Each filter belongs to a state (view_int.h): a user's directory filters
- * apply to what that user sees only. */
+ * apply to what that user sees only.
+ *
+ * Also how a written filter text loses the "# from ..." lines a filter
+ * file shows above its own (dfs_drop_inherited), for every level's filter
+ * file.  Below the cache, which asks it whose state a node shows; it calls
+ * no other file of the view. */
 #include <stdlib.h>
 #include <string.h>
 
