@@ -5,9 +5,9 @@
  * The budget (cache_size) bounds the logs nobody reads.  A log being read
  * stays while a reader holds one of its cached renderings (its bytes stay
  * counted, so the other logs go first), and goes as soon as the last
- * reader lets go when the cache is over budget (dfs_view_reader_gone);
+ * reader lets go when the cache is over budget (view_reader_gone);
  * what a reader holds after its log left the cache is freed with its last
- * reference (dfs_view_freed).  A log kept over budget with no reader
+ * reference (view_freed).  A log kept over budget with no reader
  * (decoded for a stat, or busy when its reader let go) is tried again a
  * second later (retry_later).  Freed memory goes back to the system in
  * batches (malloc_trim).
@@ -15,7 +15,11 @@
  * A source log that changes on disk (another file, size, mtime or ctime:
  * see struct src_id) is decoded again on next access; its filters are
  * kept.  A log has an entry per state that reads it (view_int.h): the
- * table is keyed by (source path, state). */
+ * table is keyed by (source path, state).
+ *
+ * Below the files that select and render: what they hang on an entry or
+ * a decoded log (selections, job summaries, the jobs.csv cache) is freed
+ * here through the function each of them set with it (view_int.h). */
 #include <errno.h>
 #include <malloc.h>
 #include <stdlib.h>
@@ -382,7 +386,9 @@ static void loaded_clear_derived(dfs_view *v, struct loaded *l)
 	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
 		if (!l->mod[id])
 			continue;
-		dfs_selection_free(&l->mod[id]->sel);
+		struct selection *s = &l->mod[id]->sel;
+		if (s->clear)
+			s->clear(s);
 		content_cache_clear(&l->mod[id]->files);
 	}
 	content_cache_clear(&l->log_files);
@@ -559,7 +565,7 @@ static void retry_later(dfs_view *v)
 	pthread_mutex_unlock(&v->lock);
 }
 
-void dfs_view_reader_gone(dfs_view *v)
+static void view_reader_gone(dfs_view *v)
 {
 	pthread_mutex_lock(&v->lock);
 	bool over = v->cached_bytes > v->opt.cache_size;
@@ -568,7 +574,7 @@ void dfs_view_reader_gone(dfs_view *v)
 		evict(v, NULL, 0);
 }
 
-void dfs_view_freed(dfs_view *v, size_t bytes)
+static void view_freed(dfs_view *v, size_t bytes)
 {
 	pthread_mutex_lock(&v->lock);
 	bool trimming = count_freed(v, bytes);
@@ -780,6 +786,8 @@ dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
 	}
 	pthread_mutex_init(&v->lock, NULL);
 	pthread_cond_init(&v->retry_cond, NULL);
+	v->reader_gone = view_reader_gone;
+	v->freed = view_freed;
 	if (grow_table(v)) {
 		dfs_view_free(v);
 		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
@@ -811,7 +819,8 @@ static void entry_free(struct entry *e)
 		dfs_import_release(ms->imported);
 	}
 	free(e->mod);
-	dfs_job_summary_free(e->summary);
+	if (e->summary)
+		e->summary_free(e->summary);
 	pthread_mutex_destroy(&e->lock);
 	free(e->src);
 	free(e->vpath);
@@ -841,7 +850,8 @@ void dfs_view_free(dfs_view *v)
 	free(v->table);
 	free(v->users);
 	dfs_dirs_free(v);
-	dfs_jobs_cache_free(v);
+	if (v->jobs)
+		v->jobs_free(v);
 	pthread_cond_destroy(&v->retry_cond);
 	pthread_mutex_destroy(&v->lock);
 	free(v->source);

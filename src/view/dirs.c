@@ -10,7 +10,12 @@
  * their next use and recompute their selections.
  *
  * Each filter belongs to a state (view_int.h): a user's directory filters
- * apply to what that user sees only. */
+ * apply to what that user sees only.
+ *
+ * Also how a written filter text loses the "# from ..." lines a filter
+ * file shows above its own (dfs_drop_inherited), for every level's filter
+ * file.  Below the cache, which asks it whose state a node shows; it calls
+ * no other file of the view. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -234,4 +239,21 @@ void dfs_dirs_free(dfs_view *v)
 		d = next;
 	}
 	v->dirs = NULL;
+}
+
+void dfs_drop_inherited(char *text)
+{
+	char *out = text;
+	for (char *p = text; *p;) {
+		char *end = strchr(p, '\n');
+		size_t len = end ? (size_t)(end - p + 1) : strlen(p);
+		if (strncmp(p, "# from ", 7) != 0) {
+			memmove(out, p, len);
+			out += len;
+		}
+		p += len;
+	}
+	while (out > text && strchr(" \t\r\n", out[-1]))
+		out--;
+	*out = '\0';
 }

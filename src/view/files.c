@@ -1,8 +1,11 @@
-/* files.c - what each generated file holds, and snapshots of it.
+/* files.c - what each generated file holds (the snapshots themselves:
+ * content.c).
  *
  * Generated text is built once per generation of the log's filters and
  * cached; an open handle keeps a reference to the snapshot it opened, so
- * it reads the same bytes whatever happens to the filters meanwhile. */
+ * it reads the same bytes whatever happens to the filters meanwhile.
+ * Called by tree.c; the files of a directory come from jobs.c, a log's
+ * summary files from summary.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,191 +16,6 @@
 #include "darshanfs/writer.h"
 #include "view/view_int.h"
 
-/* ---- snapshots ------------------------------------------------------------------ */
-
-static atomic_ullong next_serial = 1;
-
-uint64_t dfs_content_serial(const dfs_content *c)
-{
-	return c->serial;
-}
-
-/* Serials: small texts (filters, errors, markers: rendered afresh each
- * time) are named by a hash of their bytes, so rendering the same text
- * twice gives the same serial; big ones (cached, rendered once per
- * generation) by a counter.  The top bit keeps the two kinds apart. */
-#define HASHED_LIMIT (1u << 20)
-
-static uint64_t content_serial(const dfs_content *c)
-{
-	if (c->size > HASHED_LIMIT)
-		return atomic_fetch_add(&next_serial, 1) & ~(1ULL << 63);
-	uint64_t h = DFS_FNV1A_INIT;
-	for (size_t i = 0; i < c->nchunks; i++)
-		h = dfs_fnv1a(h, c->chunks[i].data, c->chunks[i].len);
-	h ^= c->size;
-	return h | (1ULL << 63);
-}
-
-dfs_content *dfs_content_from_bufs(dfs_buf *b, size_t n, dfs_error *err)
-{
-	dfs_content *c = calloc(1, sizeof(*c));
-	struct content_chunk *ch = calloc(n ? n : 1, sizeof(*ch));
-	bool ok = c && ch;
-	for (size_t i = 0; i < n; i++)
-		ok = ok && dfs_buf_ok(&b[i]);
-	if (!ok) {
-		free(c);
-		free(ch);
-		for (size_t i = 0; i < n; i++)
-			dfs_buf_free(&b[i]);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-		return NULL;
-	}
-	atomic_init(&c->refs, 1);
-	c->chunks = ch;
-	for (size_t i = 0; i < n; i++) {
-		if (b[i].len == 0) {
-			dfs_buf_free(&b[i]);
-			continue;
-		}
-		/* keep no slack: big texts live long */
-		char *data = realloc(b[i].data, b[i].len);
-		ch[c->nchunks].data = data ? data : b[i].data;
-		ch[c->nchunks].len = b[i].len;
-		ch[c->nchunks].off = c->size;
-		c->size += b[i].len;
-		c->nchunks++;
-		dfs_buf_init(&b[i]);
-	}
-	c->serial = content_serial(c);
-	return c;
-}
-
-dfs_content *dfs_content_from_buf(dfs_buf *b, dfs_error *err)
-{
-	return dfs_content_from_bufs(b, 1, err);
-}
-
-dfs_content *dfs_content_ref(dfs_content *c)
-{
-	if (c)
-		atomic_fetch_add(&c->refs, 1);
-	return c;
-}
-
-static void content_free(dfs_content *c)
-{
-	dfs_lazy_free(c->lazy);
-	for (size_t i = 0; i < c->nchunks; i++)
-		free(c->chunks[i].data);
-	free(c->chunks);
-	free(c);
-}
-
-size_t dfs_content_memory(const dfs_content *c)
-{
-	if (c->lazy)
-		return dfs_lazy_memory(c);
-	return sizeof(*c) + c->nchunks * sizeof(*c->chunks) + (size_t)c->size;
-}
-
-/* A reader's reference: when it leaves only the cache's, the reader let
- * go (the view may evict the log now); when it was the last of a
- * rendering the cache had dropped already, the bytes it held are freed
- * now, the log of a lazy one maybe with them. */
-void dfs_content_release(dfs_content *c)
-{
-	if (!c)
-		return;
-	long left = atomic_fetch_sub(&c->refs, 1) - 1;
-	if (left == 1 && c->view && atomic_load(&c->cached)) {
-		dfs_view_reader_gone(c->view);
-	} else if (left == 0) {
-		dfs_view *v = c->view;
-		size_t bytes = v ? dfs_content_memory(c) + dfs_lazy_log_memory(c) : 0;
-		content_free(c);
-		if (v)
-			dfs_view_freed(v, bytes);
-	}
-}
-
-void dfs_content_uncache(dfs_content *c)
-{
-	if (!c)
-		return;
-	atomic_store(&c->cached, false);
-	if (atomic_fetch_sub(&c->refs, 1) == 1)
-		content_free(c);
-}
-
-uint64_t dfs_content_size(const dfs_content *c)
-{
-	return c->size;
-}
-
-/* the chunk holding `off` (< size): binary search on the chunk offsets */
-static size_t chunk_of(const dfs_content *c, uint64_t off)
-{
-	size_t lo = 0, hi = c->nchunks;
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-		if (c->chunks[mid].off <= off)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-long dfs_content_read(dfs_content *c, char *buf, size_t len, uint64_t off,
-                      dfs_error *err)
-{
-	if (off >= c->size || len == 0)
-		return 0;
-	if (c->lazy)
-		return dfs_lazy_read(c, buf, len, off, err);
-	size_t lo = chunk_of(c, off);
-	size_t done = 0;
-	for (size_t i = lo; i < c->nchunks && done < len; i++) {
-		const struct content_chunk *ch = &c->chunks[i];
-		size_t from = (size_t)(off + done - ch->off);
-		size_t n = ch->len - from;
-		if (n > len - done)
-			n = len - done;
-		memcpy(buf + done, ch->data + from, n);
-		done += n;
-	}
-	return (long)done;
-}
-
-int dfs_content_pin(dfs_content *c, uint64_t off, size_t len, const char **data,
-                    size_t *n, void **pin, dfs_error *err)
-{
-	*pin = NULL;
-	if (off >= c->size || len == 0) {
-		*data = "";
-		*n = 0;
-		return 1;
-	}
-	if (len > c->size - off)
-		len = (size_t)(c->size - off);
-	if (c->lazy)
-		return dfs_lazy_pin(c, off, len, data, n, pin, err);
-	const struct content_chunk *ch = &c->chunks[chunk_of(c, off)];
-	if (off + len > ch->off + ch->len)
-		return 0;
-	*data = ch->data + (off - ch->off);
-	*n = len;
-	return 1;
-}
-
-void dfs_content_unpin(dfs_content *c, void *pin)
-{
-	if (c->lazy && pin)
-		dfs_lazy_unpin(c, pin);
-}
-
 /* ---- generators --------------------------------------------------------------- */
 
 /* The warning of a module whose data is incomplete (darshan-parser
@@ -206,179 +24,12 @@ static const char partial_warning[] =
 	"the module's data is incomplete (PARTIAL): the job ran out of room "
 	"for its records, so these numbers cover only the records kept";
 
-/* The filters that made a module's selection, one per level from the top
- * down: directory filters, the log's, the module's (or its imported rows).
- * `file` is the filter file (relative to the mount), `text` its expression
- * on one line; an import has `rows` instead. */
-struct level {
-	char *file, *text;
-	bool imported;
-	size_t rows;
-};
-#define MAX_LEVELS (MAX_DIR_FILTERS + 2)
-
-static char *one_line(const char *text)
-{
-	char *t = strdup(text);
-	for (char *p = t; p && *p; p++)
-		if (*p == '\n' || *p == '\r' || *p == '\t')
-			*p = ' ';
-	size_t n = t ? strlen(t) : 0;
-	while (n > 0 && t[n - 1] == ' ')
-		t[--n] = '\0';
-	return t;
-}
-
-/* Add the level of filter file `name` below vpath ("/a/b" + "filter" ->
- * "a/b/filter", "/" + "filter" -> "filter"); text NULL for an import of
- * `rows`.  A level that finds no memory is left out. */
-static void add_level(struct level *lv, size_t *n, const char *vpath,
-                      const char *name, const char *text, size_t rows)
-{
-	struct level *l = &lv[*n];
-	l->file = strcmp(vpath, "/") ? dfs_path_join(vpath + 1, name) : strdup(name);
-	l->text = one_line(text ? text : "");
-	l->imported = !text;
-	l->rows = rows;
-	if (l->file && l->text) {
-		(*n)++;
-	} else {
-		free(l->file);
-		free(l->text);
-	}
-}
-
-static size_t filter_levels(dfs_view *v, const struct entry *e, int module,
-                            struct level *lv)
-{
-	const struct module_state *ims = dfs_entry_mod_get(e, module);
-	size_t n = 0;
-	if (ims && ims->imported) {
-		/* imported rows are the selection, whatever lies above */
-		char name[64];
-		snprintf(name, sizeof(name), "%s/records.csv",
-		         dfs_module_slot_name(module));
-		add_level(lv, &n, e->vpath, name, NULL, ims->imported->recs.count);
-		return n;
-	}
-	char *dirs[MAX_DIR_FILTERS], *texts[MAX_DIR_FILTERS];
-	size_t nd = dfs_dir_filters_above(v, e->state, e->vpath, dirs, texts,
-	                                  MAX_DIR_FILTERS);
-	for (size_t i = 0; i < nd; i++) {
-		add_level(lv, &n, dirs[i], "filter", texts[i], 0);
-		free(dirs[i]);
-		free(texts[i]);
-	}
-	if (e->log_filter_text && *e->log_filter_text)
-		add_level(lv, &n, e->vpath, "filter", e->log_filter_text, 0);
-	char name[64];
-	if (ims && ims->filter_text && *ims->filter_text) {
-		snprintf(name, sizeof(name), "%s/filter", dfs_module_slot_name(module));
-		add_level(lv, &n, e->vpath, name, ims->filter_text, 0);
-	}
-	return n;
-}
-
-static void levels_free(struct level *lv, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(lv[i].file);
-		free(lv[i].text);
-	}
-}
-
-/* The levels above directory vpath (not its own), from the top down. */
-static size_t dir_levels_above(dfs_view *v, uint64_t state, const char *vpath,
-                               struct level *lv)
-{
-	char *dirs[MAX_DIR_FILTERS], *texts[MAX_DIR_FILTERS];
-	size_t nd = dfs_dir_filters_above(v, state, vpath, dirs, texts,
-	                                  MAX_DIR_FILTERS);
-	size_t n = 0;
-	for (size_t i = 0; i < nd; i++) {
-		if (strcmp(dirs[i], vpath) != 0)
-			add_level(lv, &n, dirs[i], "filter", texts[i], 0);
-		free(dirs[i]);
-		free(texts[i]);
-	}
-	return n;
-}
-
-/* "# from 2020/filter: rank == 0" lines: what the levels above a filter
- * file add to its own expression (comments to the filter language, so
- * the text read can be written back) */
-static void render_inherited(const struct level *lv, size_t n, dfs_buf *out)
-{
-	for (size_t i = 0; i < n; i++)
-		dfs_buf_printf(out, "# from %s: %s\n", lv[i].file, lv[i].text);
-}
-
-void dfs_drop_inherited(char *text)
-{
-	char *out = text;
-	for (char *p = text; *p;) {
-		char *end = strchr(p, '\n');
-		size_t len = end ? (size_t)(end - p + 1) : strlen(p);
-		if (strncmp(p, "# from ", 7) != 0) {
-			memmove(out, p, len);
-			out += len;
-		}
-		p += len;
-	}
-	while (out > text && strchr(" \t\r\n", out[-1]))
-		out--;
-	*out = '\0';
-}
-
-/* One line naming the filters of the levels: "a/filter: rank == 0; ..."
- * ("" when there are none). */
-static void levels_line(const struct level *lv, size_t n, dfs_buf *out)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			dfs_buf_adds(out, "; ");
-		if (lv[i].imported)
-			dfs_buf_printf(out, "%s: %zu rows imported", lv[i].file, lv[i].rows);
-		else
-			dfs_buf_printf(out, "%s: %s", lv[i].file, lv[i].text);
-	}
-}
-
-void dfs_filters_line(dfs_view *v, const struct entry *e, int module,
-                      dfs_buf *out)
-{
-	struct level lv[MAX_LEVELS + 1];
-	size_t n;
-	if (module >= 0) {
-		n = filter_levels(v, e, module, lv);
-	} else {
-		/* the POSIX+STDIO row: the levels above both, then each one's */
-		n = filter_levels(v, e, DFS_MOD_POSIX, lv);
-		struct level more[MAX_LEVELS];
-		size_t m = filter_levels(v, e, DFS_MOD_STDIO, more);
-		size_t shared = 0;
-		while (shared < m && shared < n &&
-		       strcmp(more[shared].file, lv[shared].file) == 0)
-			shared++;
-		for (size_t i = 0; i < m; i++) {
-			if (i >= shared && n < MAX_LEVELS + 1) {
-				lv[n++] = more[i];
-				continue;
-			}
-			free(more[i].file);
-			free(more[i].text);
-		}
-	}
-	levels_line(lv, n, out);
-	levels_free(lv, n);
-}
-
 /* "# filter 2026/filter: rank == 0" lines ("# filters: none" without) */
 static void render_filters(dfs_view *v, const struct entry *e, int module,
                            dfs_buf *out)
 {
 	struct level lv[MAX_LEVELS];
-	size_t n = filter_levels(v, e, module, lv);
+	size_t n = dfs_filter_levels(v, e, module, lv);
 	if (n == 0)
 		dfs_buf_adds(out, "# filters: none (every record)\n");
 	for (size_t i = 0; i < n; i++) {
@@ -387,7 +38,7 @@ static void render_filters(dfs_view *v, const struct entry *e, int module,
 		else
 			dfs_buf_printf(out, "# filter %s: %s\n", lv[i].file, lv[i].text);
 	}
-	levels_free(lv, n);
+	dfs_levels_free(lv, n);
 }
 
 static void render_selection_note(const struct selection *s, bool partial,
@@ -425,7 +76,7 @@ static void render_json_filters(dfs_view *v, const struct entry *e, int module,
                                 dfs_buf *out)
 {
 	struct level lv[MAX_LEVELS];
-	size_t n = filter_levels(v, e, module, lv);
+	size_t n = dfs_filter_levels(v, e, module, lv);
 	dfs_buf_adds(out, ",\n  \"filters\": [");
 	for (size_t i = 0; i < n; i++) {
 		dfs_buf_adds(out, i ? ", {\"file\": " : "{\"file\": ");
@@ -439,7 +90,7 @@ static void render_json_filters(dfs_view *v, const struct entry *e, int module,
 		}
 	}
 	dfs_buf_addc(out, ']');
-	levels_free(lv, n);
+	dfs_levels_free(lv, n);
 }
 
 static void render_json(dfs_view *v, const struct entry *e, int module,
@@ -517,7 +168,7 @@ static void render_log_derived(dfs_view *v, struct entry *e, struct loaded *l,
 
 static bool shows_every_record(dfs_view *v, struct entry *e, int id);
 
-/* A metadata key naming the level `l` of filter_levels(v, e, ...):
+/* A metadata key naming the level `l` of dfs_filter_levels(v, e, ...):
  * darshanfs_filter_dir:/2026 (a directory's filter), darshanfs_filter_log
  * (the log-wide one), darshanfs_filter_POSIX or darshanfs_import_POSIX (a
  * module's).  The level is told by its file's place below the log. */
@@ -566,14 +217,14 @@ static void render_provenance(dfs_view *v, const struct entry *e,
                               const dfs_log *log, dfs_buf *out)
 {
 	struct level shared[MAX_LEVELS], lv[MAX_LEVELS];
-	size_t ns = filter_levels(v, e, -1, shared);
+	size_t ns = dfs_filter_levels(v, e, -1, shared);
 	for (size_t i = 0; i < ns; i++)
 		provenance_line(e, &shared[i], out);
 	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
 		const dfs_log_module *lm = dfs_log_get_module(log, id);
 		if (!lm->present || !lm->module)
 			continue;
-		size_t n = filter_levels(v, e, id, lv);
+		size_t n = dfs_filter_levels(v, e, id, lv);
 		/* the module's own levels: its filter, or its import (which
 		 * stands for every level: then the shared ones are not its) */
 		for (size_t i = 0; i < n; i++) {
@@ -583,9 +234,9 @@ static void render_provenance(dfs_view *v, const struct entry *e,
 			if (!seen)
 				provenance_line(e, &lv[i], out);
 		}
-		levels_free(lv, n);
+		dfs_levels_free(lv, n);
 	}
-	levels_free(shared, ns);
+	dfs_levels_free(shared, ns);
 }
 
 /* filtered.darshan: the log in its own format minus the records the
@@ -689,9 +340,9 @@ static bool render_light(dfs_view *v, struct entry *e, const struct node *n,
 	switch (n->file) {
 	case F_LOG_FILTER:
 		add_text_line(out, e->log_filter_text);
-		nl = dir_levels_above(v, e->state, e->vpath, lv);
-		render_inherited(lv, nl, out);
-		levels_free(lv, nl);
+		nl = dfs_dir_levels_above(v, e->state, e->vpath, lv);
+		dfs_render_inherited(lv, nl, out);
+		dfs_levels_free(lv, nl);
 		return true;
 	case F_LOG_FILTER_ERROR:
 		add_text_line(out, e->log_filter_error);
@@ -705,11 +356,11 @@ static bool render_light(dfs_view *v, struct entry *e, const struct node *n,
 		}
 		if (ms)
 			add_text_line(out, ms->filter_text);
-		nl = dir_levels_above(v, e->state, e->vpath, lv);
+		nl = dfs_dir_levels_above(v, e->state, e->vpath, lv);
 		if (e->log_filter_text && *e->log_filter_text)
-			add_level(lv, &nl, e->vpath, "filter", e->log_filter_text, 0);
-		render_inherited(lv, nl, out);
-		levels_free(lv, nl);
+			dfs_level_add(lv, &nl, e->vpath, "filter", e->log_filter_text, 0);
+		dfs_render_inherited(lv, nl, out);
+		dfs_levels_free(lv, nl);
 		return true;
 	}
 	case F_FILTER_ERROR: {
@@ -1011,47 +662,9 @@ dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
 	free(text);
 	if (n->file == F_DIR_FILTER) {
 		struct level lv[MAX_LEVELS];
-		size_t nl = dir_levels_above(v, n->state, n->dir_vpath, lv);
-		render_inherited(lv, nl, &b);
-		levels_free(lv, nl);
+		size_t nl = dfs_dir_levels_above(v, n->state, n->dir_vpath, lv);
+		dfs_render_inherited(lv, nl, &b);
+		dfs_levels_free(lv, nl);
 	}
 	return dfs_content_from_buf(&b, err);
-}
-
-dfs_content *dfs_view_open_file(dfs_view *v, const char *path, dfs_error *err)
-{
-	return dfs_view_open_file_as(v, path, NULL, err);
-}
-
-dfs_content *dfs_view_open_file_as(dfs_view *v, const char *path,
-                                   const dfs_caller *who, dfs_error *err)
-{
-	dfs_node_stat st;
-	/* the stat checks existence of the file in this log */
-	if (dfs_view_stat_as(v, path, who, &st, NULL, err))
-		return NULL;
-	if (st.is_dir) {
-		dfs_error_set(err, DFS_ERR_INVAL, "%s: is a directory", path);
-		return NULL;
-	}
-	struct node n;
-	if (dfs_resolve(v, path, &n, err))
-		return NULL;
-	if (dfs_node_state(v, &n, who, false, err)) {
-		dfs_node_free(&n);
-		return NULL;
-	}
-	if (n.kind == N_FILE && dfs_file_defs[n.file].level == LEVEL_DIR) {
-		dfs_content *c = dfs_dir_file_content(v, &n, who, err);
-		dfs_node_free(&n);
-		return c;
-	}
-	struct entry *e = dfs_entry_get(v, &n, err);
-	dfs_content *c = NULL;
-	if (e) {
-		c = dfs_file_content(v, e, &n, err);
-		dfs_entry_put(v, e);
-	}
-	dfs_node_free(&n);
-	return c;
 }

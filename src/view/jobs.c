@@ -2,7 +2,8 @@
  * every log below a directory, plus a POSIX+STDIO row per log, with the
  * numbers that log's own derived_metrics shows for its current selection
  * and the filters that made it (the caller's: view_int.h, "Whose state");
- * and insights.csv, the rows of every log's insights.csv with its path.
+ * and insights.csv, the rows of every log's insights.csv with its path;
+ * and summary.html of a directory, drawn from its jobs.csv.
  *
  * The source subtree is walked on each request; logs are summarized in
  * parallel on all cores, through the LRU cache (a tree of 100,000 logs
@@ -18,6 +19,7 @@
 
 #include "darshanfs/csv.h"
 #include "darshanfs/hash.h"
+#include "darshanfs/summary.h"
 #include "darshanfs/workers.h"
 #include "view/view_int.h"
 
@@ -82,7 +84,7 @@ static void row_metrics(struct job_row *r, const dfs_derived_metrics *dm)
 	r->perf_by_slowest = dm->agg_perf_by_slowest;
 }
 
-void dfs_job_summary_free(struct job_summary *s)
+static void job_summary_free(struct job_summary *s)
 {
 	if (!s)
 		return;
@@ -437,8 +439,9 @@ static void summarize_item(dfs_view *v, const dfs_caller *who,
 	if (!fresh) {
 		struct job_summary *s = summarize(v, e, dir_gen);
 		if (s) {
-			dfs_job_summary_free(e->summary);
+			job_summary_free(e->summary);
 			e->summary = s;
+			e->summary_free = job_summary_free;
 		}
 	}
 	if (insights)
@@ -523,12 +526,16 @@ static dfs_content *cache_find(dfs_view *v, const char *vpath, uint64_t who)
 	return c;
 }
 
+static void jobs_cache_free(dfs_view *v);
+
 static void cache_store(dfs_view *v, const char *vpath, uint64_t who,
                         uint64_t change_gen, dfs_content *c)
 {
 	pthread_mutex_lock(&v->lock);
-	if (!v->jobs)
+	if (!v->jobs) {
 		v->jobs = calloc(1, sizeof(*v->jobs));
+		v->jobs_free = jobs_cache_free;
+	}
 	struct jobs_cache *jc = v->jobs;
 	if (jc) {
 		size_t i = jc->next++ % CACHE_SLOTS;
@@ -543,7 +550,8 @@ static void cache_store(dfs_view *v, const char *vpath, uint64_t who,
 	pthread_mutex_unlock(&v->lock);
 }
 
-void dfs_jobs_cache_free(dfs_view *v)
+/* (the view's teardown calls it through v->jobs_free) */
+static void jobs_cache_free(dfs_view *v)
 {
 	struct jobs_cache *jc = v->jobs;
 	if (!jc)
@@ -595,4 +603,35 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 	if (c)
 		cache_store(v, n->dir_vpath, key, change_gen, c);
 	return c;
+}
+
+/* summary.html of a source directory: the summary renderer's page of
+ * its jobs.csv (the caller's) */
+dfs_content *dfs_dir_summary_content(dfs_view *v, const struct node *n,
+                                     const dfs_caller *who, dfs_error *err)
+{
+	struct node jobs = *n;
+	jobs.file = F_JOBS;
+	dfs_content *c = dfs_jobs_content(v, &jobs, who, err);
+	if (!c)
+		return NULL;
+	size_t len = (size_t)dfs_content_size(c);
+	char *text = malloc(len ? len : 1);
+	long got = text ? dfs_content_read(c, text, len, 0, err) : -1;
+	dfs_content_release(c);
+	if (got < 0 || (size_t)got != len) {
+		free(text);
+		if (got >= 0 || !text)
+			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	const char *title = strcmp(n->dir_vpath, "/") ? n->dir_vpath : v->source;
+	dfs_buf out = DFS_BUF_INIT;
+	int ret = dfs_summary_dir_html(title, text, len, &out, err);
+	free(text);
+	if (ret) {
+		dfs_buf_free(&out);
+		return NULL;
+	}
+	return dfs_content_from_buf(&out, err);
 }

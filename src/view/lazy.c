@@ -14,7 +14,9 @@
  * and hands their text to a store in order (see "the prefill" below).
  *
  * A snapshot reads the same bytes for its whole life: nothing it renders
- * from changes (the log is immutable, the selection is its own copy). */
+ * from changes (the log is immutable, the selection is its own copy).
+ * content.c reads and frees it through the operations set here
+ * (lazy_ops): lazy.c is above content.c and below the cache. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -583,8 +585,8 @@ static size_t batch_of(const struct lazy_csv *z, uint64_t pos)
 	return lo;
 }
 
-int dfs_lazy_pin(dfs_content *c, uint64_t off, size_t len, const char **data,
-                 size_t *n, void **pin, dfs_error *err)
+static int lazy_pin(dfs_content *c, uint64_t off, size_t len,
+                    const char **data, size_t *n, void **pin, dfs_error *err)
 {
 	struct lazy_csv *z = c->lazy;
 	if (off < z->head_len) {
@@ -606,13 +608,13 @@ int dfs_lazy_pin(dfs_content *c, uint64_t off, size_t len, const char **data,
 	return 1;
 }
 
-void dfs_lazy_unpin(dfs_content *c, void *pin)
+static void lazy_unpin(dfs_content *c, void *pin)
 {
 	unpin(c->lazy, pin);
 }
 
-long dfs_lazy_read(dfs_content *c, char *buf, size_t len, uint64_t off,
-                   dfs_error *err)
+static long lazy_read(dfs_content *c, char *buf, size_t len, uint64_t off,
+                      dfs_error *err)
 {
 	struct lazy_csv *z = c->lazy;
 	size_t done = 0;
@@ -624,19 +626,19 @@ long dfs_lazy_read(dfs_content *c, char *buf, size_t len, uint64_t off,
 		size_t n = end - pos < len - done ? (size_t)(end - pos) : len - done;
 		const char *data;
 		void *pin = NULL;
-		if (dfs_lazy_pin(c, pos, n, &data, &n, &pin, err) <= 0)
+		if (lazy_pin(c, pos, n, &data, &n, &pin, err) <= 0)
 			return done ? (long)done : -1;
 		memcpy(buf + done, data, n);
 		done += n;
 		if (pin)
-			dfs_lazy_unpin(c, pin);
+			lazy_unpin(c, pin);
 	}
 	return (long)done;
 }
 
 /* ---- life ------------------------------------------------------------------------- */
 
-void dfs_lazy_free(struct lazy_csv *z)
+static void lazy_free(struct lazy_csv *z)
 {
 	if (!z)
 		return;
@@ -657,7 +659,7 @@ void dfs_lazy_free(struct lazy_csv *z)
 	free(z);
 }
 
-size_t dfs_lazy_memory(const dfs_content *c)
+static size_t lazy_memory(const dfs_content *c)
 {
 	const struct lazy_csv *z = c->lazy;
 	size_t batch = z->nbatches ? (size_t)(c->size / z->nbatches) : 0;
@@ -667,10 +669,20 @@ size_t dfs_lazy_memory(const dfs_content *c)
 	       (LAZY_SLOTS < z->nbatches ? LAZY_SLOTS : z->nbatches) * batch;
 }
 
-size_t dfs_lazy_log_memory(const dfs_content *c)
+static size_t lazy_log_memory(const dfs_content *c)
 {
 	return c->lazy && c->lazy->log ? dfs_log_memory(c->lazy->log) : 0;
 }
+
+/* how content.c reads, pins and frees a lazy snapshot */
+static const struct content_ops lazy_ops = {
+	.read = lazy_read,
+	.pin = lazy_pin,
+	.unpin = lazy_unpin,
+	.free = lazy_free,
+	.memory = lazy_memory,
+	.log_memory = lazy_log_memory,
+};
 
 dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
                               const dfs_records *r, struct import_set *rows,
@@ -705,7 +717,7 @@ dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
 	z->log = log;
 	if (!z->head || !z->batch_off || (index && !z->index)) {
 		z->log = NULL;
-		dfs_lazy_free(z);
+		lazy_free(z);
 		free(c);
 		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 		return NULL;
@@ -715,6 +727,7 @@ dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
 	z->rows = dfs_import_ref(rows);
 	atomic_init(&c->refs, 1);
 	c->lazy = z;
+	c->ops = &lazy_ops;
 	c->size = z->batch_off[z->nbatches];
 	return c;   /* its serial is set by the caller */
 }

@@ -16,7 +16,8 @@
 
 /* ---- selections ------------------------------------------------------------------ */
 
-void dfs_selection_free(struct selection *s)
+/* (the cache calls it through s->clear) */
+static void selection_clear(struct selection *s)
 {
 	dfs_scratch_free(s->index);
 	dfs_import_release(s->trimmed);
@@ -346,6 +347,7 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 	if (s->ready)
 		return s;
 	s->ready = true;
+	s->clear = selection_clear;
 	const dfs_log_module *lm = dfs_log_get_module(l->log, id);
 	const struct module_state *ms = dfs_entry_mod_get(e, id);
 	static const struct module_state none;

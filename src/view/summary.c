@@ -139,32 +139,3 @@ void dfs_insight_rows(dfs_view *v, struct entry *e, const char *rel, dfs_buf *ou
 	dfs_csv_field(out, msg, strlen(msg));
 	dfs_buf_adds(out, ",,,,\n");
 }
-
-dfs_content *dfs_dir_summary_content(dfs_view *v, const struct node *n,
-                                     const dfs_caller *who, dfs_error *err)
-{
-	struct node jobs = *n;
-	jobs.file = F_JOBS;
-	dfs_content *c = dfs_jobs_content(v, &jobs, who, err);
-	if (!c)
-		return NULL;
-	size_t len = (size_t)dfs_content_size(c);
-	char *text = malloc(len ? len : 1);
-	long got = text ? dfs_content_read(c, text, len, 0, err) : -1;
-	dfs_content_release(c);
-	if (got < 0 || (size_t)got != len) {
-		free(text);
-		if (got >= 0 || !text)
-			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-		return NULL;
-	}
-	const char *title = strcmp(n->dir_vpath, "/") ? n->dir_vpath : v->source;
-	dfs_buf out = DFS_BUF_INIT;
-	int ret = dfs_summary_dir_html(title, text, len, &out, err);
-	free(text);
-	if (ret) {
-		dfs_buf_free(&out);
-		return NULL;
-	}
-	return dfs_content_from_buf(&out, err);
-}

@@ -1,13 +1,38 @@
 /* view_int.h - internals shared by the files of the view layer.
  *
- *   tree.c     paths -> nodes, listing, permissions
- *   cache.c    one entry per log: its filters (kept while the log
- *              exists) and its decoded form (kept in an LRU cache)
- *   select.c   filters -> selection -> accumulator results
- *   files.c    the content of each generated file, snapshots
+ * The files, each calling only the ones below it in this list (no file
+ * both calls and is called by another: tests/dev/layers.sh checks it from
+ * the object files):
+ *
  *   write.c    write sessions on filter files and records.csv
+ *   tree.c     attributes, listings and opening of the nodes of the tree
+ *   files.c    the content of each generated file of a log
+ *   jobs.c     jobs.csv, insights.csv and summary.html of a directory
+ *   summary.c  summary.html, the plots and the insights of a log
+ *   access.c   may a caller read a source file (ACLs)
+ *   levels.c   the filters behind a selection, level by level, as text
+ *   select.c   filters -> selection -> accumulator results
+ *   cache.c    the view and its entries, one per log: its filters (kept
+ *              while the log exists) and its decoded form (LRU cache)
+ *   node.c     paths -> nodes; the files each level of the tree holds
+ *   lazy.c     records.csv rendered on demand; row lengths measured
+ *              while a log decodes
  *   dirs.c     directory filters (apply to every log below a directory)
- *   jobs.c     jobs.csv: one row per (log, module) of a whole subtree
+ *   content.c  snapshots: the text of a generated file, shared by
+ *              reference
+ *   import.c   rows written into records.csv, shared by reference
+ *
+ * Each kind of object has one file that makes and frees it: the view,
+ * its entries and decoded logs (cache.c), selections (select.c), job
+ * summaries and the jobs.csv cache (jobs.c), snapshots (content.c; lazy
+ * ones with lazy.c), import sets (import.c), directory filters (dirs.c),
+ * nodes (node.c).  Where a lower file holds an object of a higher one
+ * (a decoded log holds selections, an entry its job summary, the view
+ * the jobs.csv cache, a snapshot its lazy part, a cached snapshot its
+ * view), it frees or tells it through a function pointer the owner set
+ * when it made the object (selection.clear, entry.summary_free,
+ * dfs_view.jobs_free, dfs_content.ops, dfs_view.reader_gone/freed), never
+ * by calling up.
  *
  * Whose state (a view with per_user, view.h "Whose filters"): filters,
  * imports and everything made from them belong to a state, named by a
@@ -24,7 +49,8 @@
  * Locking: view->lock guards the entry table and the LRU list and is held
  * only briefly.  entry->lock guards everything in one entry, including
  * decoding, selection and rendering for that log, so readers of different
- * logs run in parallel.  Lock order: entry->lock, then view->lock. */
+ * logs run in parallel.  Lock order: entry->lock, then view->lock (every
+ * lock of the core and the front end, in order: docs/locks.md). */
 #ifndef DFS_VIEW_INT_H
 #define DFS_VIEW_INT_H
 
@@ -38,6 +64,8 @@
 #include "darshanfs/log.h"
 #include "darshanfs/summary.h"
 #include "darshanfs/view.h"
+
+struct job_summary;
 
 enum node_kind { N_SRCDIR, N_LOGDIR, N_MODDIR, N_FILE, N_SUMDIR };
 
@@ -69,10 +97,6 @@ struct file_def {
 	bool selection;             /* depends on the filters */
 };
 
-extern const struct file_def dfs_file_defs[F_KINDS];
-const struct file_def *dfs_file_def_by_name(enum file_level level,
-                                            const char *name);
-
 /* ---- a log entry -------------------------------------------------------------- */
 
 struct content_cache {
@@ -97,6 +121,9 @@ struct selection {
 	size_t n_warnings, warnings_total;
 	dfs_status status;            /* DFS_OK or why the module is unusable */
 	char *error;
+	/* frees what the fields point to and empties it (set by select.c
+	 * when it fills the selection; the cache calls it) */
+	void (*clear)(struct selection *s);
 };
 
 /* Rows written into records.csv.  The module's state holds one reference
@@ -106,10 +133,6 @@ struct import_set {
 	atomic_int refs;
 	dfs_records recs;
 };
-
-/* write.c: another reference to s; dropping the last frees the rows. */
-struct import_set *dfs_import_ref(struct import_set *s);
-void dfs_import_release(struct import_set *s);
 
 struct module_state {
 	char *filter_text;            /* active module filter ("" = all) */
@@ -157,14 +180,6 @@ struct src_id {
 	struct timespec mtime, ctime;
 };
 
-/* cache.c: the version st describes; is it the one id holds? */
-void dfs_src_id(struct src_id *id, const struct stat *st);
-bool dfs_src_same(const struct src_id *id, const struct stat *st);
-
-/* cache.c: slot id of l, made (empty) when first asked; NULL without
- * memory. */
-struct loaded_mod *dfs_loaded_mod(struct loaded *l, int id);
-
 /* States (see the top of this file) */
 #define STATE_BASE 0
 #define STATE_CLEAN 1
@@ -198,8 +213,10 @@ struct entry {
 	char *log_filter_error;
 	struct module_state *mod;     /* DFS_MOD_KNOWN slots, NULL until used */
 
-	/* what jobs.csv shows for this log, NULL until computed */
+	/* what jobs.csv shows for this log, NULL until computed, and how to
+	 * free it (both set by jobs.c; the cache frees it with the entry) */
 	struct job_summary *summary;
+	void (*summary_free)(struct job_summary *s);
 
 	/* decoded form, NULL when evicted */
 	struct loaded *loaded;
@@ -223,11 +240,17 @@ struct dfs_view {
 	pthread_cond_t retry_cond;
 	bool retry_wanted, retry_running, closing;
 	atomic_ullong decodes;
+	/* what a snapshot the cache keeps tells its view (content.c calls
+	 * them, cache.c sets them): a reader let go of it, or the last
+	 * reference to one the cache had dropped freed `bytes` */
+	void (*reader_gone)(struct dfs_view *v);
+	void (*freed)(struct dfs_view *v, size_t bytes);
 	/* directory filters (view->lock) */
 	struct dirstate *dirs;
 	uint64_t dir_gen;             /* bumped by every directory filter change */
 	uint64_t change_gen;          /* bumped by every accepted write anywhere */
 	struct jobs_cache *jobs;      /* recently rendered jobs.csv files */
+	void (*jobs_free)(struct dfs_view *v);   /* set with jobs (jobs.c) */
 	/* users with a state of their own (view->lock) */
 	uid_t *users;
 	size_t nusers, users_cap;
@@ -264,83 +287,68 @@ struct node {
 	uint64_t state;               /* whose filters it shows (STATE_BASE) */
 };
 
-int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err);
-/* access.c: may the caller do `want` (4 read, 1 search) to the source
- * file at path (stat st), judged by its owner, group, mode bits and access
- * ACL?  A NULL caller and uid 0 may do anything. */
-bool dfs_may_access(const dfs_caller *who, const char *path,
-                    const struct stat *st, unsigned want);
+/* A snapshot: the text in one or more chunks (never concatenated), or
+ * records.csv rendered on demand. */
+struct content_chunk {
+	char *data;
+	size_t len;
+	uint64_t off;                 /* of its first byte in the file */
+};
 
-/* What a source entry is in the view: N_SRCDIR, N_LOGDIR or -1 (hidden:
- * also a link to a log outside SOURCE when the view says nofollow_outside). */
-int dfs_source_kind(const dfs_view *v, const char *path, const char *name,
-                    struct stat *st);
-void dfs_node_free(struct node *n);
-/* cache.c: the state n shows to `who` (a read; `writing`: a write, which
- * gives a user a state of their own).  Sets n->state; -1 without memory. */
-int dfs_node_state(dfs_view *v, struct node *n, const dfs_caller *who,
-                   bool writing, dfs_error *err);
+struct dfs_content {
+	atomic_long refs;
+	uint64_t serial;
+	uint64_t size;
+	size_t nchunks;
+	struct content_chunk *chunks;
+	struct lazy_csv *lazy;        /* records.csv rendered on demand (lazy.c) */
+	const struct content_ops *ops;   /* how to read and free `lazy` */
+	/* a rendering a log's cache keeps (dfs_entry_keep_content): the view
+	 * it counts in, and whether the cache still holds its reference.
+	 * When a reader lets go and only the cache's reference is left, the
+	 * view may evict; when a reader drops the last reference, the view
+	 * learns what was freed (see cache.c). */
+	struct dfs_view *view;
+	atomic_bool cached;
+};
 
-/* ---- entries ---------------------------------------------------------------- */
+/* What content.c does to a snapshot made elsewhere (lazy.c sets them
+ * with c->lazy): read, pin and free it and count its memory, without
+ * calling up into the file that made it. */
+struct content_ops {
+	long (*read)(dfs_content *c, char *buf, size_t len, uint64_t off,
+	             dfs_error *err);
+	int (*pin)(dfs_content *c, uint64_t off, size_t len, const char **data,
+	           size_t *n, void **pin, dfs_error *err);
+	void (*unpin)(dfs_content *c, void *pin);
+	void (*free)(struct lazy_csv *z);
+	/* memory the snapshot holds, its rendering buffers included */
+	size_t (*memory)(const dfs_content *c);
+	/* the bytes of the decoded log it refers to */
+	size_t (*log_memory)(const dfs_content *c);
+};
 
-/* Find or create the entry of a log and mark it in use; lock it. */
-struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err);
-void dfs_entry_put(dfs_view *v, struct entry *e);
-/* Header of the log (cheap); 0 or -1 with err. */
-int dfs_entry_peek(dfs_view *v, struct entry *e, const struct stat *st,
-                   dfs_error *err);
-/* The decoded log, loading it if needed; NULL if the log cannot be read
- * (then err says why). */
-struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err);
-/* The same, rendering records.csv of `module` for pf->store as the log
- * decodes (see dfs_view_prefill). */
-struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
-                                      const dfs_view_prefill *pf, dfs_error *err);
-/* logs smaller than this are not offered for a prefill */
-#define DFS_PREFILL_MIN_BYTES ((uint64_t)8 << 20)
-/* Memory added to (or freed from) a decoded log's caches. */
-void dfs_entry_account(dfs_view *v, struct entry *e, long delta);
-/* Keep rendering c in *slot of e's decoded log (which takes a reference
- * of its own) and count its bytes: every cached rendering goes through
- * here, so cache_size sees them all. */
-void dfs_entry_keep_content(dfs_view *v, struct entry *e, dfs_content **slot,
-                            dfs_content *c);
-/* A reader let go of a cached rendering (only the cache's reference is
- * left): evict what exceeds the budget and nobody reads. */
-void dfs_view_reader_gone(dfs_view *v);
-/* A reader dropped the last reference to a rendering the cache no longer
- * held: `bytes` went back to malloc (handed to the system in batches). */
-void dfs_view_freed(dfs_view *v, size_t bytes);
-/* Account memory that stays with the decoded log whatever the filters. */
-void dfs_entry_account_kept(dfs_view *v, struct entry *e, long delta);
+/* ==== the files, from the bottom up (see the top of this file) ==== */
 
-/* Drop the caches of the current generation and bump it. */
-void dfs_entry_bump(dfs_view *v, struct entry *e);
-/* Modules that get a directory, from the header. */
-bool dfs_entry_has_module(const struct entry *e, int id);
-/* Filter state of a module: NULL if it never had any (entry_mod_get), or
- * created on demand (entry_mod, NULL only when out of memory). */
-const struct module_state *dfs_entry_mod_get(const struct entry *e, int id);
-struct module_state *dfs_entry_mod(struct entry *e, int id);
+/* ---- import.c ---------------------------------------------------------------- */
 
-/* ---- selection ---------------------------------------------------------------- */
+/* Another reference to s; dropping the last frees the rows. */
+struct import_set *dfs_import_ref(struct import_set *s);
+void dfs_import_release(struct import_set *s);
 
-/* The selection of module `id`, computed if needed (entry locked). */
-/* select.c: a selection's cut records (s->trimmed) as the log stores
- * such records, for the export; -1 out of memory. */
-int dfs_selection_plain(const struct selection *s, dfs_records *out);
-struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
-                                int id);
-void dfs_selection_free(struct selection *s);
-/* The same, with the accumulator's results (derived metrics, summation
- * record) computed if the module has an accumulator. */
-struct selection *dfs_selection_metrics(dfs_view *v, struct entry *e,
-                                        struct loaded *l, int id);
-/* The combined POSIX+STDIO derived metrics (entry locked). */
-const dfs_derived_metrics *dfs_combined_metrics(dfs_view *v, struct entry *e,
-                                                struct loaded *l);
+/* ---- content.c --------------------------------------------------------------- */
 
-/* ---- directory filters ------------------------------------------------------ */
+/* Bytes a snapshot holds (text, or what a lazy one renders into
+ * and indexes; not the log a lazy one refers to). */
+size_t dfs_content_memory(const dfs_content *c);
+/* The cache's own reference let go (no notice to the view: the
+ * eviction that calls it counts what it frees). */
+void dfs_content_uncache(dfs_content *c);
+dfs_content *dfs_content_from_buf(dfs_buf *b, dfs_error *err);
+/* Take the text of `n` buffers in order (they are emptied). */
+dfs_content *dfs_content_from_bufs(dfs_buf *b, size_t n, dfs_error *err);
+
+/* ---- dirs.c ------------------------------------------------------------------ */
 
 #define MAX_DIR_FILTERS 32   /* directory filters applied to one log */
 /* Compiled filters of the directories above a log (its vpath), for module
@@ -368,50 +376,16 @@ size_t dfs_dir_filters_above(dfs_view *v, uint64_t state, const char *log_vpath,
 /* Text of the filter / filter.error of a directory (malloc'd, "" if none). */
 char *dfs_dir_filter_text(dfs_view *v, uint64_t state, const char *vpath,
                           bool error);
+/* Free every directory filter (the view's teardown). */
 void dfs_dirs_free(dfs_view *v);
+/* A filter file shows what the levels above it add as "# from ..." lines
+ * (comments: what is read can be written back); a text written is kept
+ * without them (in place). */
+void dfs_drop_inherited(char *text);
 
-/* ---- jobs.csv --------------------------------------------------------------- */
+/* ---- lazy.c ------------------------------------------------------------------ */
 
-struct job_summary;
-void dfs_job_summary_free(struct job_summary *s);
-dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
-                              const dfs_caller *who, dfs_error *err);
-void dfs_jobs_cache_free(dfs_view *v);
-
-/* ---- content ------------------------------------------------------------------ */
-
-/* A snapshot: the text in one or more chunks (never concatenated), or
- * records.csv rendered on demand. */
-struct content_chunk {
-	char *data;
-	size_t len;
-	uint64_t off;                 /* of its first byte in the file */
-};
-
-struct dfs_content {
-	atomic_long refs;
-	uint64_t serial;
-	uint64_t size;
-	size_t nchunks;
-	struct content_chunk *chunks;
-	struct lazy_csv *lazy;        /* records.csv rendered on demand (lazy.c) */
-	/* a rendering a log's cache keeps (dfs_entry_keep_content): the view
-	 * it counts in, and whether the cache still holds its reference.
-	 * When a reader lets go and only the cache's reference is left, the
-	 * view may evict; when a reader drops the last reference, the view
-	 * learns what was freed (see cache.c). */
-	struct dfs_view *view;
-	atomic_bool cached;
-};
-
-/* files.c: bytes a snapshot holds (text, or what a lazy one renders into
- * and indexes; not the log a lazy one refers to). */
-size_t dfs_content_memory(const dfs_content *c);
-/* files.c: the cache's own reference let go (no notice to the view: the
- * eviction that calls it counts what it frees). */
-void dfs_content_uncache(dfs_content *c);
-
-/* lazy.c: records.csv of `count` records of `r` (record index[k], or k
+/* records.csv of `count` records of `r` (record index[k], or k
  * when index is NULL), a snapshot rendered on demand; row_len (per record
  * of r, may be NULL) gives the rows' lengths when known and receives
  * them otherwise.  `rows` (may be NULL) is the import set r belongs to,
@@ -420,20 +394,10 @@ dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
                               const dfs_records *r, struct import_set *rows,
                               const size_t *index, size_t count,
                               uint32_t *row_len, dfs_error *err);
-long dfs_lazy_read(dfs_content *c, char *buf, size_t len, uint64_t off,
-                   dfs_error *err);
-void dfs_lazy_free(struct lazy_csv *z);
-int dfs_lazy_pin(dfs_content *c, uint64_t off, size_t len, const char **data,
-                 size_t *n, void **pin, dfs_error *err);
-void dfs_lazy_unpin(dfs_content *c, void *pin);
 /* Wait until no helper thread of any lazy snapshot runs (view teardown:
  * each holds a snapshot, and through it a log). */
 void dfs_lazy_wait_idle(void);
-/* Memory a lazy snapshot holds, its rendering buffers included. */
-size_t dfs_lazy_memory(const dfs_content *c);
-/* The bytes of the decoded log a lazy snapshot refers to (0: not lazy). */
-size_t dfs_lazy_log_memory(const dfs_content *c);
-/* lazy.c: the records.csv row lengths of a log's records, measured while
+/* The records.csv row lengths of a log's records, measured while
  * the log decodes (dfs_log_open_observed with the observer init gives),
  * and for a prefill (dfs_view_prefill) the text of one module's
  * records.csv, rendered instead of measured and handed out in order. */
@@ -471,33 +435,120 @@ void dfs_render_rows(const dfs_log *log, const dfs_module *m, const dfs_records 
                      const size_t *index, size_t from, size_t to,
                      dfs_buf *out);
 
-dfs_content *dfs_content_from_buf(dfs_buf *b, dfs_error *err);
-/* Take the text of `n` buffers in order (they are emptied). */
-dfs_content *dfs_content_from_bufs(dfs_buf *b, size_t n, dfs_error *err);
-/* Content of a generated file for a node (entry locked, log loaded as
- * needed). */
-dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
-                              const struct node *n, dfs_error *err);
-/* Size and serial of a generated file (entry locked): what
- * dfs_file_content would give, without rendering records.csv when its
- * rows' lengths are known. */
-int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
-                  dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err);
+/* ---- node.c ------------------------------------------------------------------ */
+
+extern const struct file_def dfs_file_defs[F_KINDS];
+const struct file_def *dfs_file_def_by_name(enum file_level level,
+                                            const char *name);
+int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err);
+void dfs_node_free(struct node *n);
+/* What a source entry is in the view: N_SRCDIR, N_LOGDIR or -1 (hidden:
+ * also a link to a log outside SOURCE when the view says nofollow_outside). */
+int dfs_source_kind(const dfs_view *v, const char *path, const char *name,
+                    struct stat *st);
+char *dfs_path_join(const char *a, const char *b);
+
+/* ---- cache.c ----------------------------------------------------------------- */
+
+/* The state n shows to `who` (a read; `writing`: a write, which
+ * gives a user a state of their own).  Sets n->state; -1 without memory. */
+int dfs_node_state(dfs_view *v, struct node *n, const dfs_caller *who,
+                   bool writing, dfs_error *err);
+/* The version st describes; is it the one id holds? */
+void dfs_src_id(struct src_id *id, const struct stat *st);
+bool dfs_src_same(const struct src_id *id, const struct stat *st);
+
+/* Slot id of l, made (empty) when first asked; NULL without
+ * memory. */
+struct loaded_mod *dfs_loaded_mod(struct loaded *l, int id);
+
+/* Find or create the entry of a log and mark it in use; lock it. */
+struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err);
+void dfs_entry_put(dfs_view *v, struct entry *e);
+/* Header of the log (cheap); 0 or -1 with err. */
+int dfs_entry_peek(dfs_view *v, struct entry *e, const struct stat *st,
+                   dfs_error *err);
+/* The decoded log, loading it if needed; NULL if the log cannot be read
+ * (then err says why). */
+struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err);
+/* The same, rendering records.csv of `module` for pf->store as the log
+ * decodes (see dfs_view_prefill). */
+struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
+                                      const dfs_view_prefill *pf, dfs_error *err);
+/* logs smaller than this are not offered for a prefill */
+#define DFS_PREFILL_MIN_BYTES ((uint64_t)8 << 20)
+/* Memory added to (or freed from) a decoded log's caches. */
+void dfs_entry_account(dfs_view *v, struct entry *e, long delta);
+/* Keep rendering c in *slot of e's decoded log (which takes a reference
+ * of its own) and count its bytes: every cached rendering goes through
+ * here, so cache_size sees them all. */
+void dfs_entry_keep_content(dfs_view *v, struct entry *e, dfs_content **slot,
+                            dfs_content *c);
+/* Account memory that stays with the decoded log whatever the filters. */
+void dfs_entry_account_kept(dfs_view *v, struct entry *e, long delta);
+
+/* Drop the caches of the current generation and bump it. */
+void dfs_entry_bump(dfs_view *v, struct entry *e);
+/* Modules that get a directory, from the header. */
+bool dfs_entry_has_module(const struct entry *e, int id);
+/* Filter state of a module: NULL if it never had any (entry_mod_get), or
+ * created on demand (entry_mod, NULL only when out of memory). */
+const struct module_state *dfs_entry_mod_get(const struct entry *e, int id);
+struct module_state *dfs_entry_mod(struct entry *e, int id);
+
+/* ---- select.c ---------------------------------------------------------------- */
+
+/* The selection of module `id`, computed if needed (entry locked). */
+struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
+                                int id);
+/* The same, with the accumulator's results (derived metrics, summation
+ * record) computed if the module has an accumulator. */
+struct selection *dfs_selection_metrics(dfs_view *v, struct entry *e,
+                                        struct loaded *l, int id);
+/* The combined POSIX+STDIO derived metrics (entry locked). */
+const dfs_derived_metrics *dfs_combined_metrics(dfs_view *v, struct entry *e,
+                                                struct loaded *l);
+/* A selection's cut records (s->trimmed) as the log stores such records,
+ * for the export; -1 out of memory. */
+int dfs_selection_plain(const struct selection *s, dfs_records *out);
+
+/* ---- levels.c ---------------------------------------------------------------- */
+
+/* The filters that made a module's selection, one per level from the top
+ * down: directory filters, the log's, the module's (or its imported rows).
+ * `file` is the filter file (relative to the mount), `text` its expression
+ * on one line; an import has `rows` instead. */
+struct level {
+	char *file, *text;
+	bool imported;
+	size_t rows;
+};
+#define MAX_LEVELS (MAX_DIR_FILTERS + 2)
+size_t dfs_filter_levels(dfs_view *v, const struct entry *e, int module,
+                         struct level *lv);
+size_t dfs_dir_levels_above(dfs_view *v, uint64_t state, const char *vpath,
+                            struct level *lv);
+void dfs_level_add(struct level *lv, size_t *n, const char *vpath,
+                   const char *name, const char *text, size_t rows);
+void dfs_levels_free(struct level *lv, size_t n);
+void dfs_render_inherited(const struct level *lv, size_t n, dfs_buf *out);
 /* The filters that make module's selection (-1: the POSIX+STDIO one),
  * on one line: "2026/filter: rank == 0; x.darshan/POSIX/filter: ..." ("" if
  * none; an import: "x.darshan/POSIX/records.csv: 2 rows imported"). */
 void dfs_filters_line(dfs_view *v, const struct entry *e, int module,
                       dfs_buf *out);
-/* A filter file shows what the levels above it add as "# from ..." lines
- * (comments: what is read can be written back); a text written is kept
- * without them (in place). */
-void dfs_drop_inherited(char *text);
-/* Content of jobs.csv, filter or filter.error of a source directory. */
-dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
-                                  const dfs_caller *who,
-                                  dfs_error *err);
 
-/* summary.c: the plot a file kind shows (-1: none); summary.html,
+/* ---- access.c ---------------------------------------------------------------- */
+
+/* May the caller do `want` (4 read, 1 search) to the source
+ * file at path (stat st), judged by its owner, group, mode bits and access
+ * ACL?  A NULL caller and uid 0 may do anything. */
+bool dfs_may_access(const dfs_caller *who, const char *path,
+                    const struct stat *st, unsigned want);
+
+/* ---- summary.c --------------------------------------------------------------- */
+
+/* The plot a file kind shows (-1: none); summary.html,
  * insights.txt, insights.csv or a plot of a loaded log (entry locked). */
 int dfs_plot_of_file(enum file_kind k);
 bool dfs_is_summary_file(enum file_kind k);
@@ -511,12 +562,29 @@ dfs_content *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *l
  * and a comma: the log's rows of its directories' insights.csv (entry
  * locked; a log that cannot be read gets a row that says why). */
 void dfs_insight_rows(dfs_view *v, struct entry *e, const char *rel, dfs_buf *out);
+
+/* ---- jobs.c ------------------------------------------------------------------ */
+
+dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
+                              const dfs_caller *who, dfs_error *err);
 /* summary.html of a source directory, from its jobs.csv for the caller */
 dfs_content *dfs_dir_summary_content(dfs_view *v, const struct node *n,
                                      const dfs_caller *who, dfs_error *err);
 
-/* ---- helpers ------------------------------------------------------------------ */
+/* ---- files.c ----------------------------------------------------------------- */
 
-char *dfs_path_join(const char *a, const char *b);
+/* Content of a generated file for a node (entry locked, log loaded as
+ * needed). */
+dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
+                              const struct node *n, dfs_error *err);
+/* Size and serial of a generated file (entry locked): what
+ * dfs_file_content would give, without rendering records.csv when its
+ * rows' lengths are known. */
+int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
+                  dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err);
+/* Content of jobs.csv, filter or filter.error of a source directory. */
+dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
+                                  const dfs_caller *who,
+                                  dfs_error *err);
 
 #endif

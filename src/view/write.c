@@ -159,21 +159,6 @@ static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
 	return 0;
 }
 
-struct import_set *dfs_import_ref(struct import_set *s)
-{
-	if (s)
-		atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
-	return s;
-}
-
-void dfs_import_release(struct import_set *s)
-{
-	if (s && atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) == 1) {
-		dfs_records_free(&s->recs);
-		free(s);
-	}
-}
-
 /* Replace the module's selection with the rows of a CSV (entry locked). */
 static int install_import(dfs_view *v, struct entry *e, const struct node *n,
                           const char *data, size_t len, dfs_csv_rows *checked,

@@ -5,6 +5,11 @@
 # judged from the object files (a symbol one directory's objects use and
 # another's define), so that an include or a call upward fails the build's
 # tests, not a review.
+#
+# Inside src/view/ the files call only down too: no file both calls and is
+# called by another, directly or round a longer cycle (the order is in
+# src/view/view_int.h).  A cycle found is named with the symbols that
+# make it.
 set -u
 lib=$1
 command -v nm >/dev/null || { echo "SKIP: no nm"; exit 77; }
@@ -40,5 +45,58 @@ while read -r from to sym; do
 	fi
 done <<<"$edges"
 [ "$n" -gt 0 ] || { echo "FAIL: no call between directories found: is $lib the core library?"; exit 1; }
+
+# the same symbols between the files of src/view/ ("view_cache.c.o" is
+# src/view/cache.c)
+view_of='{ n = split($1, a, "/"); m = a[n]; sub(/:.*/, "", m); if (m !~ /^view_/) next;
+	sub(/^view_/, "", m); sub(/\.c\.o$/, "", m); print $NF, m }'
+vdefs=$(nm -A --defined-only "$lib" | awk '$2 ~ /^[TDBRC]$/' | awk "$view_of") || exit 1
+vuses=$(nm -A --undefined-only "$lib" | awk "$view_of") || exit 1
+vedges=$(awk 'NR == FNR { d[$1] = $2; next } ($1 in d) && d[$1] != $2 { print $2, d[$1], $1 }' \
+	<(printf '%s\n' "$vdefs") <(printf '%s\n' "$vuses") | sort -u)
+[ -n "$vedges" ] || { echo "FAIL: no call between the files of src/view/ found"; bad=1; }
+# a depth-first walk: a file met again while it is on the path closes a cycle
+cycle=$(printf '%s\n' "$vedges" | awk '
+function visit(f,    i, k, t, to) {
+	state[f] = 1
+	path[++depth] = f
+	k = split(out[f], to, " ")
+	for (i = 1; i <= k && !found; i++) {
+		t = to[i]
+		if (state[t] == 1) {
+			found = 1
+			for (j = 1; path[j] != t; j++)
+				;
+			line = path[j] ".c"
+			for (; j < depth; j++)
+				line = line " -> " path[j + 1] ".c (" sym[path[j], path[j + 1]] ")"
+			print line " -> " t ".c (" sym[f, t] ")"
+		} else if (!state[t]) {
+			visit(t)
+		}
+	}
+	depth--
+	state[f] = 2
+}
+NF == 3 {
+	if (!(($1, $2) in sym)) {
+		sym[$1, $2] = $3
+		out[$1] = out[$1] " " $2
+	}
+	if (!($1 in seen)) {
+		seen[$1] = 1
+		files[++nfiles] = $1
+	}
+}
+END {
+	for (n = 1; n <= nfiles && !found; n++)
+		if (!state[files[n]])
+			visit(files[n])
+}')
+if [ -n "$cycle" ]; then
+	echo "FAIL: files of src/view/ call each other in a cycle: $cycle"
+	bad=1
+fi
 [ "$bad" = 0 ] || exit 1
-echo "ok: $n symbols used across directories, every one downward"
+echo "ok: $n symbols used across directories, every one downward;" \
+	"$(printf '%s\n' "$vedges" | wc -l) between the files of src/view/, in no cycle"

@@ -1,0 +1,200 @@
+/* content.c - snapshots (dfs_content): the text of a generated file in
+ * chunks, reference-counted, read and pinned by the FUSE front end.
+ *
+ * The bottom of the view: it calls no other file of it.  A lazy snapshot
+ * (records.csv rendered on demand) is read and freed through the
+ * operations lazy.c gave it (c->ops), and a snapshot the cache keeps
+ * tells its view through the hooks cache.c set in the view (v->reader_gone,
+ * v->freed). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "darshanfs/hash.h"
+#include "view/view_int.h"
+
+/* ---- snapshots ------------------------------------------------------------------ */
+
+static atomic_ullong next_serial = 1;
+
+uint64_t dfs_content_serial(const dfs_content *c)
+{
+	return c->serial;
+}
+
+/* Serials: small texts (filters, errors, markers: rendered afresh each
+ * time) are named by a hash of their bytes, so rendering the same text
+ * twice gives the same serial; big ones (cached, rendered once per
+ * generation) by a counter.  The top bit keeps the two kinds apart. */
+#define HASHED_LIMIT (1u << 20)
+
+static uint64_t content_serial(const dfs_content *c)
+{
+	if (c->size > HASHED_LIMIT)
+		return atomic_fetch_add(&next_serial, 1) & ~(1ULL << 63);
+	uint64_t h = DFS_FNV1A_INIT;
+	for (size_t i = 0; i < c->nchunks; i++)
+		h = dfs_fnv1a(h, c->chunks[i].data, c->chunks[i].len);
+	h ^= c->size;
+	return h | (1ULL << 63);
+}
+
+dfs_content *dfs_content_from_bufs(dfs_buf *b, size_t n, dfs_error *err)
+{
+	dfs_content *c = calloc(1, sizeof(*c));
+	struct content_chunk *ch = calloc(n ? n : 1, sizeof(*ch));
+	bool ok = c && ch;
+	for (size_t i = 0; i < n; i++)
+		ok = ok && dfs_buf_ok(&b[i]);
+	if (!ok) {
+		free(c);
+		free(ch);
+		for (size_t i = 0; i < n; i++)
+			dfs_buf_free(&b[i]);
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	atomic_init(&c->refs, 1);
+	c->chunks = ch;
+	for (size_t i = 0; i < n; i++) {
+		if (b[i].len == 0) {
+			dfs_buf_free(&b[i]);
+			continue;
+		}
+		/* keep no slack: big texts live long */
+		char *data = realloc(b[i].data, b[i].len);
+		ch[c->nchunks].data = data ? data : b[i].data;
+		ch[c->nchunks].len = b[i].len;
+		ch[c->nchunks].off = c->size;
+		c->size += b[i].len;
+		c->nchunks++;
+		dfs_buf_init(&b[i]);
+	}
+	c->serial = content_serial(c);
+	return c;
+}
+
+dfs_content *dfs_content_from_buf(dfs_buf *b, dfs_error *err)
+{
+	return dfs_content_from_bufs(b, 1, err);
+}
+
+dfs_content *dfs_content_ref(dfs_content *c)
+{
+	if (c)
+		atomic_fetch_add(&c->refs, 1);
+	return c;
+}
+
+static void content_free(dfs_content *c)
+{
+	if (c->lazy)
+		c->ops->free(c->lazy);
+	for (size_t i = 0; i < c->nchunks; i++)
+		free(c->chunks[i].data);
+	free(c->chunks);
+	free(c);
+}
+
+size_t dfs_content_memory(const dfs_content *c)
+{
+	if (c->lazy)
+		return c->ops->memory(c);
+	return sizeof(*c) + c->nchunks * sizeof(*c->chunks) + (size_t)c->size;
+}
+
+/* A reader's reference: when it leaves only the cache's, the reader let
+ * go (the view may evict the log now); when it was the last of a
+ * rendering the cache had dropped already, the bytes it held are freed
+ * now, the log of a lazy one maybe with them. */
+void dfs_content_release(dfs_content *c)
+{
+	if (!c)
+		return;
+	long left = atomic_fetch_sub(&c->refs, 1) - 1;
+	if (left == 1 && c->view && atomic_load(&c->cached)) {
+		c->view->reader_gone(c->view);
+	} else if (left == 0) {
+		dfs_view *v = c->view;
+		size_t bytes = v ? dfs_content_memory(c) +
+			       (c->lazy ? c->ops->log_memory(c) : 0) : 0;
+		content_free(c);
+		if (v)
+			v->freed(v, bytes);
+	}
+}
+
+void dfs_content_uncache(dfs_content *c)
+{
+	if (!c)
+		return;
+	atomic_store(&c->cached, false);
+	if (atomic_fetch_sub(&c->refs, 1) == 1)
+		content_free(c);
+}
+
+uint64_t dfs_content_size(const dfs_content *c)
+{
+	return c->size;
+}
+
+/* the chunk holding `off` (< size): binary search on the chunk offsets */
+static size_t chunk_of(const dfs_content *c, uint64_t off)
+{
+	size_t lo = 0, hi = c->nchunks;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		if (c->chunks[mid].off <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+long dfs_content_read(dfs_content *c, char *buf, size_t len, uint64_t off,
+                      dfs_error *err)
+{
+	if (off >= c->size || len == 0)
+		return 0;
+	if (c->lazy)
+		return c->ops->read(c, buf, len, off, err);
+	size_t lo = chunk_of(c, off);
+	size_t done = 0;
+	for (size_t i = lo; i < c->nchunks && done < len; i++) {
+		const struct content_chunk *ch = &c->chunks[i];
+		size_t from = (size_t)(off + done - ch->off);
+		size_t n = ch->len - from;
+		if (n > len - done)
+			n = len - done;
+		memcpy(buf + done, ch->data + from, n);
+		done += n;
+	}
+	return (long)done;
+}
+
+int dfs_content_pin(dfs_content *c, uint64_t off, size_t len, const char **data,
+                    size_t *n, void **pin, dfs_error *err)
+{
+	*pin = NULL;
+	if (off >= c->size || len == 0) {
+		*data = "";
+		*n = 0;
+		return 1;
+	}
+	if (len > c->size - off)
+		len = (size_t)(c->size - off);
+	if (c->lazy)
+		return c->ops->pin(c, off, len, data, n, pin, err);
+	const struct content_chunk *ch = &c->chunks[chunk_of(c, off)];
+	if (off + len > ch->off + ch->len)
+		return 0;
+	*data = ch->data + (off - ch->off);
+	*n = len;
+	return 1;
+}
+
+void dfs_content_unpin(dfs_content *c, void *pin)
+{
+	if (c->lazy && pin)
+		c->ops->unpin(c, pin);
+}
