@@ -405,7 +405,9 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
 			render_json(v, e, n->module, s, partial, out);
 			break;
 		case F_TOTAL:
+			/* darshan-parser's lines, then (comments) the filters */
 			dfs_render_total(m, s->summary, out);
+			render_filters(v, e, n->module, out);
 			break;
 		case F_TOTAL_CSV:
 			dfs_csv_header(m, out);

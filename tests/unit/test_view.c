@@ -343,7 +343,16 @@ static void test_filters_in_force(void **state)
 	assert_non_null(strstr(some, "# filter c/filter: rank >= 0\n"
 	                             "# filter c/partial_data_stdio.darshan/STDIO/filter: "
 	                             "STDIO_WRITES > 0 or rank == 0\n"));
-	/* the JSON, jobs.csv and the filter files below say it too */
+	/* total (after darshan-parser's lines), the JSON, jobs.csv and the
+	 * filter files below say it too */
+	char *tot = slurp(fx->v, "/c/partial_data_stdio.darshan/STDIO/total", &len);
+	const char *tail = strstr(tot, "\n# filter c/filter: rank >= 0\n"
+	                               "# filter c/partial_data_stdio.darshan/STDIO/filter: "
+	                               "STDIO_WRITES > 0 or rank == 0\n");
+	assert_non_null(tail);
+	assert_true(strncmp(tot, "total_STDIO_", 12) == 0);
+	assert_null(strstr(tail + 1, "total_"));
+	free(tot);
 	char *js = slurp(fx->v, "/c/partial_data_stdio.darshan/STDIO/derived_metrics.json",
 	                 &len);
 	assert_non_null(strstr(js, "\n  \"filters\": [{\"file\": \"c/filter\", "
