@@ -130,16 +130,6 @@ int dfs_log_mount_for(const dfs_log *log, const char *path, size_t len);
 size_t dfs_log_name_count(const dfs_log *log);
 const dfs_name *dfs_log_name_at(const dfs_log *log, size_t i);
 const dfs_name *dfs_log_name(const dfs_log *log, uint64_t id);
-/* Hints that dfs_log_name(id) comes soon, for loops over many records
- * whose lookups miss the cache.  Each stage reads only what the one
- * before fetched: call with stage 0 some records ahead (fetches the table
- * slot), stage 1 a few records later (the entry the slot points to),
- * stage 2 a few more later (the name). */
-void dfs_log_name_prefetch(const dfs_log *log, uint64_t id, int stage);
-/* True when this thread's last 32 lookups found their name next to the
- * one before (records in the order of the name table): the prefetches
- * would then only cost time. */
-bool dfs_log_names_in_order(void);
 
 /* Module slot 0..63.  Never NULL for a valid id. */
 const dfs_log_module *dfs_log_get_module(const dfs_log *log, int id);

@@ -49,7 +49,7 @@
 
 #include "accum/aggregate.h"
 #include "darshanfs/accum.h"
-#include "darshanfs/scratch.h"
+#include "util/scratch.h"
 
 #define MAX_WARNINGS 16
 #define PREFETCH_AHEAD 16 /* records between a slot prefetch and its use */

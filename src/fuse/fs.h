@@ -35,8 +35,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "darshanfs/buf.h"
-#include "darshanfs/view.h"
+#include "darshanfs.h"
 
 /* A directory's entries, as listed at its opendir (or, when the kernel
  * opens directories without asking, at a readdir from offset 0). */

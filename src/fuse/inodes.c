@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "darshanfs/hash.h"
+#include "darshanfs.h"
 #include "fuse/fs.h"
 
 static void dirlist_unref(struct dfs_dirlist *dl);

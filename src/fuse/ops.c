@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/statvfs.h>
 
-#include "darshanfs/hash.h"
+#include "darshanfs.h"
 #include "fuse/fs.h"
 
 #define XATTR_DECODES "user.darshanfs.decodes"

@@ -19,6 +19,7 @@
 #include "darshanfs/buf.h"
 #include "darshanfs/log.h"
 #include "log/region.h"
+#include "log/hints.h"
 #include "log/relay.h"
 #include "util/bytes.h"
 

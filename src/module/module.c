@@ -8,7 +8,7 @@
 
 #include "darshanfs/format.h"
 #include "darshanfs/module.h"
-#include "darshanfs/scratch.h"
+#include "util/scratch.h"
 #include "module/tables.h"
 #include "util/bytes.h"
 

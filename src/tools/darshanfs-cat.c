@@ -19,8 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshanfs/report.h"
-#include "darshanfs/view.h"
+#include "darshanfs.h"
 
 enum {
 	EXIT_USAGE = 2, EXIT_NOENT = 3, EXIT_BADLOG = 4, EXIT_INVAL = 5,

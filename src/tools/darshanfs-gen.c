@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "darshanfs/writer.h"
+#include "darshanfs.h"
 
 #ifndef DFS_VERSION
 #define DFS_VERSION "unknown"

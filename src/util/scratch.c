@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "darshanfs/scratch.h"
+#include "util/scratch.h"
 
 #define SMALL ((size_t)1 << 20)
 #define HEADER 64

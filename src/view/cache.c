@@ -27,7 +27,7 @@
 #include <time.h>
 
 #include "darshanfs/filter.h"
-#include "darshanfs/scratch.h"
+#include "util/scratch.h"
 #include "darshanfs/hash.h"
 #include "view/view_int.h"
 

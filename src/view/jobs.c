@@ -20,7 +20,7 @@
 #include "darshanfs/csv.h"
 #include "darshanfs/hash.h"
 #include "darshanfs/summary.h"
-#include "darshanfs/workers.h"
+#include "util/workers.h"
 #include "view/view_int.h"
 
 #define COMBINED (-1)

@@ -22,7 +22,8 @@
 #include <unistd.h>
 
 #include "darshanfs/csv.h"
-#include "darshanfs/workers.h"
+#include "log/hints.h"
+#include "util/workers.h"
 #include "view/view_int.h"
 
 #define LAZY_ROWS 4096      /* rows of a batch (about 2 MiB of POSIX text) */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "darshanfs/scratch.h"
+#include "util/scratch.h"
 #include "view/view_int.h"
 
 /* ---- selections ------------------------------------------------------------------ */

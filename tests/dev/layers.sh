@@ -26,7 +26,10 @@ declare -A allowed=(
 	[view]="util module log filter csv accum writer summary view"
 )
 # "SYMBOL DIR" for every symbol an object defines, then every one it uses
-dir_of='{ n = split($1, a, "/"); m = a[n]; sub(/:.*/, "", m); sub(/_.*/, "", m); print $NF, m }'
+# (nm -A prefixes "ARCHIVE:MEMBER:" to a plain archive's lines, the
+# member's path to a thin one's; the address may follow the colon)
+member='m = $1; sub(/^.*\.a:/, "", m); sub(/:.*/, "", m); sub(/.*\//, "", m);'
+dir_of="{ $member"' sub(/_.*/, "", m); print $NF, m }'
 defs=$(nm -A --defined-only "$lib" | awk '$2 ~ /^[TDBRC]$/' | awk "$dir_of") || exit 1
 uses=$(nm -A --undefined-only "$lib" | awk "$dir_of") || exit 1
 [ -n "$defs" ] || { echo "FAIL: nm found no symbols in $lib"; exit 1; }
@@ -48,7 +51,7 @@ done <<<"$edges"
 
 # the same symbols between the files of src/view/ ("view_cache.c.o" is
 # src/view/cache.c)
-view_of='{ n = split($1, a, "/"); m = a[n]; sub(/:.*/, "", m); if (m !~ /^view_/) next;
+view_of="{ $member"' if (m !~ /^view_/) next;
 	sub(/^view_/, "", m); sub(/\.c\.o$/, "", m); print $NF, m }'
 vdefs=$(nm -A --defined-only "$lib" | awk '$2 ~ /^[TDBRC]$/' | awk "$view_of") || exit 1
 vuses=$(nm -A --undefined-only "$lib" | awk "$view_of") || exit 1

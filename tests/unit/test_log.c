@@ -20,6 +20,7 @@
 #include "darshanfs/log.h"
 #include "darshanfs/report.h"
 #include "darshanfs/writer.h"
+#include "log/hints.h"
 
 static void test_hash_vectors(void **state)
 {

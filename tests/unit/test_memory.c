@@ -21,7 +21,7 @@
 #include "common/shared.h"
 #include "darshanfs/buf.h"
 #include "darshanfs/view.h"
-#include "darshanfs/scratch.h"
+#include "util/scratch.h"
 #include "darshanfs/slab.h"
 
 static void test_fixed_buffer(void **state)

@@ -1,7 +1,7 @@
 /* workers.h - how many threads to start for a piece of parallel work,
  * and running one job on that many. */
-#ifndef DARSHANFS_WORKERS_H
-#define DARSHANFS_WORKERS_H
+#ifndef DFS_UTIL_WORKERS_H
+#define DFS_UTIL_WORKERS_H
 
 #include <pthread.h>
 #include <stddef.h>

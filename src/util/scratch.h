@@ -5,8 +5,8 @@
  * previous filter.  From fresh pages each time, the page faults cost as
  * much as the work; these blocks are kept (a bounded few) and handed to
  * the next write warm.  Blocks below 1 MiB are plain malloc. */
-#ifndef DARSHANFS_SCRATCH_H
-#define DARSHANFS_SCRATCH_H
+#ifndef DFS_UTIL_SCRATCH_H
+#define DFS_UTIL_SCRATCH_H
 
 #include <stddef.h>
 

@@ -1,0 +1,23 @@
+#!/bin/bash
+# api.sh SOURCE_ROOT LIBDARSHANFS DARSHANFS_CAT [SANITIZE] - the installed API stands
+# alone: tests/dev/api_example.c, compiled with include/ only (nothing of
+# src/) and linked with the library, prints a shared log's header exactly
+# as darshanfs-cat does.
+set -u
+top=$1 lib=$2 cat=$3 san=${4:-none}
+cc=${CC:-cc}
+flags=()   # a sanitized library links with its runtime
+[ "$san" != none ] && [ -n "$san" ] && flags=(-fsanitize="$san")
+command -v "$cc" >/dev/null || { echo "SKIP: no C compiler"; exit 77; }
+log=$(ls "${DFS_SHARED:-$top/../shared}"/darshan-logs/*.darshan 2>/dev/null | head -1)
+[ -n "$log" ] || { echo "SKIP: no shared logs"; exit 77; }
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+libs=$(pkg-config --libs zlib bzip2 2>/dev/null || echo "-lz -lbz2")
+pkg-config --exists libisal 2>/dev/null && libs="$libs $(pkg-config --libs libisal)"
+"$cc" -std=c11 -Wall -Werror "${flags[@]}" -I"$top/include" -o "$tmp/api" "$top/tests/dev/api_example.c" \
+	"$lib" $libs -lpthread -lm || { echo "FAIL: the example does not build with include/ alone"; exit 1; }
+"$tmp/api" "$log" >"$tmp/got" || { echo "FAIL: the example failed on $log"; exit 1; }
+"$cat" "$log" header.txt >"$tmp/want" || { echo "FAIL: darshanfs-cat failed"; exit 1; }
+cmp -s "$tmp/got" "$tmp/want" || { diff "$tmp/got" "$tmp/want" | head; echo "FAIL: the header differs"; exit 1; }
+echo "ok: <darshanfs.h> alone builds a program that prints $(basename "$log")'s header as darshanfs-cat does"
