@@ -14,9 +14,10 @@
 /* ---- a map from 64-bit keys to slots ---------------------------------------- */
 
 /* The accumulators of the files live in a dense array, in the order their
- * ids were first seen; the hash table holds only 16-byte slots (the id and
- * where its accumulator is), so that a log of a million distinct files
- * touches a table of 32 MiB instead of one of 117.  The table probes and
+ * ids were first seen; the hash table holds only 8-byte slots (half of
+ * the id's hash and where its accumulator is), so that a log of a million
+ * distinct files touches a table of 16 MiB instead of one of 112 (and
+ * moves that much less each time it grows).  The table probes and
  * grows exactly as one holding the accumulators would, so walking it slot
  * by slot visits the files in the same order (the order in which the
  * top-level paths and the patterns of the page are first met, and in
@@ -31,9 +32,13 @@ struct file_acc {
 };
 
 struct idslot {
-	uint64_t id;
-	size_t at;              /* 1 + index of the accumulator; 0: empty */
+	uint32_t hash;          /* the low half of mix(id): its home slot */
+	uint32_t at;            /* 1 + index of the accumulator; 0: empty */
 };
+
+/* files at most: the table (twice as many slots) is then addressed by
+ * the 32 bits of a slot's hash */
+#define IDMAP_MAX ((size_t)1 << 31)
 
 struct idmap {
 	struct idslot *slot;
@@ -59,7 +64,7 @@ static bool idmap_grow(struct idmap *m)
 	for (size_t i = 0; i < m->cap; i++) {
 		if (!m->slot[i].at)
 			continue;
-		size_t k = (size_t)mix(m->slot[i].id) & (cap - 1);
+		size_t k = (size_t)m->slot[i].hash & (cap - 1);
 		while (s[k].at)
 			k = (k + 1) & (cap - 1);
 		s[k] = m->slot[i];
@@ -72,13 +77,14 @@ static bool idmap_grow(struct idmap *m)
 
 static struct file_acc *idmap_get(struct idmap *m, uint64_t id)
 {
-	if (m->n * 2 >= m->cap && !idmap_grow(m))
+	if (m->n * 2 >= m->cap && (m->n >= IDMAP_MAX || !idmap_grow(m)))
 		return NULL;
-	size_t k = (size_t)mix(id) & (m->cap - 1);
-	while (m->slot[k].at && m->slot[k].id != id)
-		k = (k + 1) & (m->cap - 1);
-	if (m->slot[k].at)
-		return &m->acc[m->slot[k].at - 1];
+	uint32_t h = (uint32_t)mix(id);
+	size_t k = (size_t)h & (m->cap - 1);
+	for (; m->slot[k].at; k = (k + 1) & (m->cap - 1)) {
+		if (m->slot[k].hash == h && m->acc[m->slot[k].at - 1].id == id)
+			return &m->acc[m->slot[k].at - 1];
+	}
 	if (m->n == m->acc_cap) {
 		size_t nc = m->acc_cap ? m->acc_cap * 2 : 64;
 		struct file_acc *a = realloc(m->acc, nc * sizeof(*a));
@@ -91,8 +97,8 @@ static struct file_acc *idmap_get(struct idmap *m, uint64_t id)
 	memset(fa, 0, sizeof(*fa));
 	fa->id = id;
 	fa->min_rank_bytes = INFINITY;
-	m->slot[k].id = id;
-	m->slot[k].at = ++m->n;
+	m->slot[k].hash = h;
+	m->slot[k].at = (uint32_t)++m->n;
 	return fa;
 }
 
@@ -107,24 +113,6 @@ static void idmap_reserve(struct idmap *m, size_t n)
 		return;
 	m->acc = a;
 	m->acc_cap = n;
-}
-
-/* Read the slots of the ids of selected records [from, to) ahead of
- * their idmap_get: loads in a short loop overlap, so the misses (of the
- * cache and of the TLB, dearest of all in a virtual machine) of a block
- * cost about one; a prefetch hint that misses the TLB is dropped. */
-static void idmap_touch(const struct idmap *m, const dfs_summary_module *sm,
-                        size_t from, size_t to)
-{
-	if (!m->cap)
-		return;
-	size_t sum = 0;
-	for (size_t k = from; k < to; k++) {
-		uint64_t id = dfs_record_word(sm->records, sm->index ? sm->index[k] : k, 0);
-		sum += m->slot[(size_t)mix(id) & (m->cap - 1)].at;
-	}
-	volatile size_t sink = sum;
-	(void)sink;
 }
 
 /* the accumulator of slot s, or NULL when the slot is empty */
@@ -199,9 +187,6 @@ static uint64_t rec_id(const unsigned char *rec)
 	memcpy(&r, rec, 8);
 	return r;
 }
-
-/* records whose table slots are read at once */
-#define TOUCH 32
 
 /* iterate over the selection of a module */
 #define FOR_SELECTED(sm, k, i) \
@@ -399,8 +384,6 @@ static void gather_io(struct facts *f, struct io_facts *io, struct idmap *files,
 	memset(cm, 0, sizeof(*cm));
 	double small_t = f->thr.small_bytes;
 	FOR_SELECTED(sm, k, i) {
-		if (for_files && k % TOUCH == 0)
-			idmap_touch(files, sm, k, k + TOUCH < sm->count ? k + TOUCH : sm->count);
 		const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
 		size_t len = dfs_record_size(sm->records, i);
 		const dfs_module *m = io->m;
