@@ -13,18 +13,37 @@
 
 /* ---- a map from 64-bit keys to slots ---------------------------------------- */
 
+/* The accumulators of the files live in a dense array, in the order their
+ * ids were first seen; the hash table holds only 8-byte slots (half of
+ * the id's hash and where its accumulator is), so that a log of a million
+ * distinct files touches a table of 16 MiB instead of one of 112 (and
+ * moves that much less each time it grows).  The table probes and
+ * grows exactly as one holding the accumulators would, so walking it slot
+ * by slot visits the files in the same order (the order in which the
+ * top-level paths and the patterns of the page are first met, and in
+ * which their sums are added). */
 struct file_acc {
 	uint64_t id;
 	double bytes, time, size;
 	double min_rank_bytes, max_rank_bytes;
 	uint32_t nranks;
-	bool shared, used;
+	bool shared;
 	bool striped;           /* its LUSTRE record was counted */
 };
 
+struct idslot {
+	uint32_t hash;          /* the low half of mix(id): its home slot */
+	uint32_t at;            /* 1 + index of the accumulator; 0: empty */
+};
+
+/* files at most: the table (twice as many slots) is then addressed by
+ * the 32 bits of a slot's hash */
+#define IDMAP_MAX ((size_t)1 << 31)
+
 struct idmap {
-	struct file_acc *slot;
-	size_t cap, n;
+	struct idslot *slot;
+	struct file_acc *acc;
+	size_t cap, n, acc_cap;
 };
 
 /* every bit of the key reaches the low bits of the slot number */
@@ -36,36 +55,76 @@ static uint64_t mix(uint64_t x)
 	return x;
 }
 
+static bool idmap_grow(struct idmap *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 64;
+	struct idslot *s = calloc(cap, sizeof(*s));
+	if (!s)
+		return false;
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->slot[i].at)
+			continue;
+		size_t k = (size_t)m->slot[i].hash & (cap - 1);
+		while (s[k].at)
+			k = (k + 1) & (cap - 1);
+		s[k] = m->slot[i];
+	}
+	free(m->slot);
+	m->slot = s;
+	m->cap = cap;
+	return true;
+}
+
 static struct file_acc *idmap_get(struct idmap *m, uint64_t id)
 {
-	if (m->n * 2 >= m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 64;
-		struct file_acc *s = calloc(cap, sizeof(*s));
-		if (!s)
+	if (m->n * 2 >= m->cap && (m->n >= IDMAP_MAX || !idmap_grow(m)))
+		return NULL;
+	uint32_t h = (uint32_t)mix(id);
+	size_t k = (size_t)h & (m->cap - 1);
+	for (; m->slot[k].at; k = (k + 1) & (m->cap - 1)) {
+		if (m->slot[k].hash == h && m->acc[m->slot[k].at - 1].id == id)
+			return &m->acc[m->slot[k].at - 1];
+	}
+	if (m->n == m->acc_cap) {
+		size_t nc = m->acc_cap ? m->acc_cap * 2 : 64;
+		struct file_acc *a = realloc(m->acc, nc * sizeof(*a));
+		if (!a)
 			return NULL;
-		for (size_t i = 0; i < m->cap; i++) {
-			if (!m->slot[i].used)
-				continue;
-			size_t k = (size_t)mix(m->slot[i].id) & (cap - 1);
-			while (s[k].used)
-				k = (k + 1) & (cap - 1);
-			s[k] = m->slot[i];
-		}
-		free(m->slot);
-		m->slot = s;
-		m->cap = cap;
+		m->acc = a;
+		m->acc_cap = nc;
 	}
-	size_t k = (size_t)mix(id) & (m->cap - 1);
-	while (m->slot[k].used && m->slot[k].id != id)
-		k = (k + 1) & (m->cap - 1);
-	if (!m->slot[k].used) {
-		memset(&m->slot[k], 0, sizeof(m->slot[k]));
-		m->slot[k].used = true;
-		m->slot[k].id = id;
-		m->slot[k].min_rank_bytes = INFINITY;
-		m->n++;
-	}
-	return &m->slot[k];
+	struct file_acc *fa = &m->acc[m->n];
+	memset(fa, 0, sizeof(*fa));
+	fa->id = id;
+	fa->min_rank_bytes = INFINITY;
+	m->slot[k].hash = h;
+	m->slot[k].at = (uint32_t)++m->n;
+	return fa;
+}
+
+/* room for n files at once (their pages are touched only when used), so
+ * that the accumulators are not copied as they grow */
+static void idmap_reserve(struct idmap *m, size_t n)
+{
+	if (n <= m->acc_cap || n > SIZE_MAX / sizeof(*m->acc))
+		return;
+	struct file_acc *a = realloc(m->acc, n * sizeof(*a));
+	if (!a)
+		return;
+	m->acc = a;
+	m->acc_cap = n;
+}
+
+/* the accumulator of slot s, or NULL when the slot is empty */
+static struct file_acc *idmap_at(const struct idmap *m, size_t s)
+{
+	return m->slot[s].at ? &m->acc[m->slot[s].at - 1] : NULL;
+}
+
+static void idmap_free(struct idmap *m)
+{
+	free(m->slot);
+	free(m->acc);
 }
 
 /* ---- reading fields ----------------------------------------------------------- */
@@ -545,6 +604,140 @@ static struct pattern *pattern_grow(struct pattern *pt, size_t *cap)
 	return np;
 }
 
+/* the first two components of a name: /lus/grand */
+static void top_path(const dfs_name *nm, char top[64])
+{
+	if (!nm) {
+		snprintf(top, 64, "(no name)");
+		return;
+	}
+	size_t end = 0, slashes = 0;
+	while (end < nm->len && end < 63) {
+		if (nm->str[end] == '/' && ++slashes == 3)
+			break;
+		end++;
+	}
+	memcpy(top, nm->str, end);
+	top[end] = '\0';
+}
+
+/* the pattern a file falls in (name is zeroed by the caller) */
+static void pattern_name(const dfs_name *nm, uint64_t id, char name[128])
+{
+	if (nm)
+		collapse(nm->str, nm->len, name, 128);
+	else
+		snprintf(name, 128, "(record %llu)", (unsigned long long)id);
+}
+
+/* the distinct top-level paths, numbered in the order first met */
+struct tops {
+	char (*name)[64];
+	uint32_t *slot;         /* 1 + number of the path; 0: empty */
+	size_t n, cap;          /* paths; the table has 2 * cap slots */
+};
+
+static bool tops_grow(struct tops *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 64;
+	char (*name)[64] = realloc(t->name, cap * sizeof(*name));
+	if (name)
+		t->name = name;
+	uint32_t *slot = calloc(cap * 2, sizeof(*slot));
+	if (!name || !slot) {
+		free(slot);
+		return false;
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT, name[i], strlen(name[i]));
+		size_t k = (size_t)h & (cap * 2 - 1);
+		while (slot[k])
+			k = (k + 1) & (cap * 2 - 1);
+		slot[k] = (uint32_t)i + 1;
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->cap = cap;
+	return true;
+}
+
+/* the number of a top-level path, UINT32_MAX without memory */
+static uint32_t tops_of(struct tops *t, const char *top)
+{
+	if (t->n == t->cap && (t->n >= UINT32_MAX - 1 || !tops_grow(t)))
+		return UINT32_MAX;
+	uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT, top, strlen(top));
+	size_t mask = t->cap * 2 - 1, k = (size_t)h & mask;
+	while (t->slot[k] && strcmp(t->name[t->slot[k] - 1], top))
+		k = (k + 1) & mask;
+	if (!t->slot[k]) {
+		memcpy(t->name[t->n], top, 64);
+		t->slot[k] = (uint32_t)++t->n;
+	}
+	return t->slot[k] - 1;
+}
+
+/* what a file's name gives the page */
+struct file_name {
+	uint64_t key;           /* of its pattern */
+	uint32_t top;           /* number of its top-level path */
+	uint32_t mount;         /* its mount point, nmounts: unknown */
+};
+
+static void name_file(const dfs_log *log, size_t nmounts, const struct file_acc *fa,
+                      struct tops *tops, struct file_name *fn)
+{
+	const dfs_name *nm = dfs_log_name(log, fa->id);
+	fn->mount = nm && nm->mount >= 0 && (size_t)nm->mount < nmounts
+	                    ? (uint32_t)nm->mount : (uint32_t)nmounts;
+	char top[64];
+	top_path(nm, top);
+	fn->top = tops_of(tops, top);
+	char name[128];
+	pattern_name(nm, fa->id, name);
+	fn->key = dfs_fnv1a(DFS_FNV1A_INIT, name, strlen(name));
+}
+
+/* The names of the files, looked up in the order the files were first
+ * seen (that of the name table, mostly: the lookups hit the cache);
+ * NULL without memory. */
+static struct file_name *name_files(const dfs_log *log, size_t nmounts,
+                                    const struct idmap *files, struct tops *tops)
+{
+	struct file_name *fn = malloc(files->n * sizeof(*fn));
+	for (size_t i = 0; fn && i < files->n; i++) {
+		if (!dfs_log_names_in_order()) {
+			for (int stage = 0; stage < 3; stage++) {
+				size_t d = (size_t)(3 - stage) * 8;
+				if (i + d < files->n)
+					dfs_log_name_prefetch(log, files->acc[i + d].id, stage);
+			}
+		}
+		name_file(log, nmounts, &files->acc[i], tops, &fn[i]);
+	}
+	return fn;
+}
+
+/* the row of f->top of top-level path t (at: 1 + row per path, 0: none) */
+static size_t top_row(struct facts *f, const struct tops *tops, unsigned char *at,
+                      uint32_t t)
+{
+	if (at && t < tops->n && at[t])
+		return at[t] - 1u;
+	if (at && t < tops->n && f->ntop < 15) {
+		size_t ti = f->ntop++;
+		snprintf(f->top_name[ti], sizeof(f->top_name[ti]), "%s", tops->name[t]);
+		f->top[ti].path = f->top_name[ti];
+		f->top[ti].type = "";
+		at[t] = (unsigned char)(ti + 1);
+		return ti;
+	}
+	snprintf(f->top_name[15], sizeof(f->top_name[15]), "(others)");
+	f->top[15].path = f->top_name[15];
+	f->top[15].type = "";
+	return 15;
+}
+
 static void gather_files(struct facts *f, struct idmap *files)
 {
 	const dfs_log *log = f->in->log;
@@ -556,44 +749,31 @@ static void gather_files(struct facts *f, struct idmap *files)
 	}
 	f->mount[f->nmounts].path = "UNKNOWN";
 	f->mount[f->nmounts].type = "UNKNOWN";
+	struct tops tops;
+	memset(&tops, 0, sizeof(tops));
+	struct file_name *fn = name_files(log, f->nmounts, files, &tops);
+	unsigned char *top_at = calloc(tops.n + 1, 1);
 	/* patterns are few (digit runs collapse): the table grows as needed */
 	size_t cap = 256, npt = 0;
 	struct pattern *pt = calloc(cap, sizeof(*pt));
 	for (size_t s = 0; s < files->cap; s++) {
-		struct file_acc *fa = &files->slot[s];
-		if (!fa->used)
+		if (s + 8 < files->cap && files->slot[s + 8].at) {
+			__builtin_prefetch(&files->acc[files->slot[s + 8].at - 1]);
+			if (fn)
+				__builtin_prefetch(&fn[files->slot[s + 8].at - 1]);
+		}
+		struct file_acc *fa = idmap_at(files, s);
+		if (!fa)
 			continue;
-		const dfs_name *nm_ = dfs_log_name(log, fa->id);
-		size_t mi = nm_ && nm_->mount >= 0 && (size_t)nm_->mount < f->nmounts
-		                    ? (size_t)nm_->mount : f->nmounts;
-		f->mount[mi].bytes += fa->bytes;
-		f->mount[mi].files++;
-		char top[64] = "(no name)";
-		if (nm_) {
-			/* the first two components: /lus/grand */
-			size_t end = 0, slashes = 0;
-			while (end < nm_->len && end < 63) {
-				if (nm_->str[end] == '/' && ++slashes == 3)
-					break;
-				end++;
-			}
-			memcpy(top, nm_->str, end);
-			top[end] = '\0';
-		}
-		size_t ti;
-		for (ti = 0; ti < f->ntop && strcmp(f->top_name[ti], top); ti++)
-			;
-		if (ti == f->ntop && f->ntop < 15) {
-			snprintf(f->top_name[ti], sizeof(f->top_name[ti]), "%s", top);
-			f->top[ti].path = f->top_name[ti];
-			f->top[ti].type = "";
-			f->ntop++;
-		} else if (ti == f->ntop) {
-			ti = 15;
-			snprintf(f->top_name[ti], sizeof(f->top_name[ti]), "(others)");
-			f->top[ti].path = f->top_name[ti];
-			f->top[ti].type = "";
-		}
+		struct file_name one;
+		const struct file_name *nf = &one;
+		if (fn)
+			nf = &fn[fa - files->acc];
+		else
+			name_file(log, f->nmounts, fa, &tops, &one);
+		f->mount[nf->mount].bytes += fa->bytes;
+		f->mount[nf->mount].files++;
+		size_t ti = top_row(f, &tops, fn ? top_at : NULL, nf->top);
 		f->top[ti].bytes += fa->bytes;
 		f->top[ti].files++;
 		if (fa->nranks > 1 && fa->max_rank_bytes > 0 &&
@@ -609,21 +789,16 @@ static void gather_files(struct facts *f, struct idmap *files)
 		}
 		if (!pt)
 			continue;
-		struct top_file t;
-		memset(&t, 0, sizeof(t));
-		if (nm_)
-			collapse(nm_->str, nm_->len, t.name, sizeof(t.name));
-		else
-			snprintf(t.name, sizeof(t.name), "(record %llu)", (unsigned long long)fa->id);
-		uint64_t key = dfs_fnv1a(DFS_FNV1A_INIT, t.name, strlen(t.name));
+		uint64_t key = nf->key;
 		if (npt * 2 >= cap && !(pt = pattern_grow(pt, &cap)))
 			continue;
 		size_t k = (size_t)key & (cap - 1);
 		while (pt[k].t.files && pt[k].key != key)
 			k = (k + 1) & (cap - 1);
 		if (!pt[k].t.files) {
+			/* named after the first file met (the table is zeroed) */
 			pt[k].key = key;
-			memcpy(pt[k].t.name, t.name, sizeof(t.name));
+			pattern_name(dfs_log_name(log, fa->id), fa->id, pt[k].t.name);
 			npt++;
 		}
 		pt[k].t.bytes += fa->bytes;
@@ -641,6 +816,10 @@ static void gather_files(struct facts *f, struct idmap *files)
 		top_insert(f->by_time, &f->nby_time, &pt[k].t, false);
 	}
 	free(pt);
+	free(fn);
+	free(top_at);
+	free(tops.name);
+	free(tops.slot);
 }
 
 /* ---- heat maps, DXT, Lustre, APMPI ------------------------------------------ */
@@ -742,8 +921,8 @@ static size_t dur_bin(double d)
 static void pick_traced(struct facts *f, struct idmap *per)
 {
 	for (size_t s = 0; s < per->cap; s++) {
-		const struct file_acc *fa = &per->slot[s];
-		if (!fa->used)
+		const struct file_acc *fa = idmap_at(per, s);
+		if (!fa)
 			continue;
 		size_t pos = f->ntraced;
 		while (pos > 0 && fa->bytes > f->traced_count[pos - 1])
@@ -786,7 +965,7 @@ static void gather_dxt(struct facts *f)
 	if (!f->dxt_read || !f->dxt_write || (!f->has_heat && a && !heat_alloc(f)))
 		return;
 	/* requests and largest offset per file, for the files shown alone */
-	struct idmap per = {NULL, 0, 0};
+	struct idmap per = {NULL, NULL, 0, 0, 0};
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass == 1)
 			pick_traced(f, &per);
@@ -854,7 +1033,7 @@ static void gather_dxt(struct facts *f)
 			}
 		}
 	}
-	free(per.slot);
+	idmap_free(&per);
 	if (f->heat_from_dxt) {
 		f->has_heat = true;
 		f->heat_span = f->tl_end > f->dxt_span ? f->tl_end : f->dxt_span;
@@ -992,7 +1171,12 @@ struct facts *dfs_facts_new(const dfs_summary_input *in)
 			memset(&sr, 0, sizeof(sr));
 		}
 	}
-	struct idmap files = {NULL, 0, 0};
+	struct idmap files = {NULL, NULL, 0, 0, 0};
+	size_t most = 0;
+	for (size_t k = 0; k < sizeof(io_ids) / sizeof(*io_ids); k++)
+		if (selected(in, io_ids[k]))
+			most += in->mod[io_ids[k]].count;
+	idmap_reserve(&files, most);
 	struct common *cm = malloc(sizeof(*cm));
 	for (size_t k = 0; k < sizeof(io_ids) / sizeof(*io_ids) && cm; k++) {
 		if (!selected(in, io_ids[k]) || !dfs_module_get(io_ids[k]) ||
@@ -1025,13 +1209,13 @@ struct facts *dfs_facts_new(const dfs_summary_input *in)
 	free(sr.meta);
 	free(sr.bytes);
 	free(sr.time);
-	if (files.slot)
+	if (files.n)
 		gather_files(f, &files);
 	gather_heatmap(f);
 	gather_dxt(f);
 	gather_lustre(f, &files);
 	gather_apmpi(f);
-	free(files.slot);
+	idmap_free(&files);
 	return f;
 }
 

@@ -732,6 +732,88 @@ static void test_many_ranks(void **state)
 	dfs_log_free(log);
 }
 
+/* 3,000 files in 20 top-level directories, each file written by two ranks
+ * whose records lie far apart: the table of files grows many times, every
+ * file is counted once, its ranks' bytes meet, the first 15 top-level
+ * paths get a row each and the rest fall into "(others)" */
+static void test_many_files(void **state)
+{
+	(void)state;
+	enum { FILES = 3000, DIRS = 20 };
+	dfs_error err = {0};
+	dfs_buf out = DFS_BUF_INIT;
+	dfs_write_options opt = {DFS_COMP_ZLIB, 1, 1};
+	dfs_log_writer *w = dfs_log_writer_buf(&out, &opt, &err);
+	dfs_job job;
+	memset(&job, 0, sizeof(job));
+	job.nprocs = 2;
+	job.start_sec = 1;
+	job.end_sec = 100;
+	job.exe = "/bin/many";
+	job.metadata = (char *)"";
+	dfs_mount mounts[] = {{"/t0", "lustre", 4}};
+	assert_int_equal(dfs_log_writer_job(w, &job, mounts, 1, &err), 0);
+	static uint64_t ids[FILES];
+	char name[64];
+	for (int k = 0; k < FILES; k++) {
+		int n = snprintf(name, sizeof(name), "/t%d/run/f%d", k % DIRS, k);
+		ids[k] = dfs_hash_name(name, (size_t)n);
+		assert_int_equal(dfs_log_writer_name(w, ids[k], name, (size_t)n, &err), 0);
+	}
+	assert_int_equal(dfs_log_writer_module_begin(w, DFS_MOD_POSIX, 0, &err), 0);
+	const dfs_module *m = dfs_module_get(DFS_MOD_POSIX);
+	struct rec r;
+	unsigned char buf[DFS_RECORD_MAX];
+	/* rank 0 in the order of the names, rank 1 backwards */
+	for (int rank = 0; rank < 2; rank++) {
+		for (int j = 0; j < FILES; j++) {
+			int k = rank ? FILES - 1 - j : j;
+			memset(&r, 0, sizeof(r));
+			r.rank = rank;
+			r.id = ids[k];
+			/* even files: 1000 and 3000 bytes (67% apart), odd: 2000 */
+			set(&r, "POSIX_WRITES", 1);
+			set(&r, "POSIX_BYTES_WRITTEN", k % 2 ? 2000 : rank ? 3000 : 1000);
+			set(&r, "POSIX_F_WRITE_TIME", 0.5);
+			fill(m, &r, buf);
+			assert_int_equal(dfs_log_writer_record(w, buf, m->record_size, &err), 0);
+		}
+	}
+	assert_int_equal(dfs_log_writer_module_end(w, &err), 0);
+	assert_int_equal(dfs_log_writer_finish(w, 0, &err), 0);
+	dfs_log_writer_free(w);
+	dfs_log *log = dfs_log_open_mem(out.data, out.len, "many", 0, &err);
+	assert_non_null(log);
+	dfs_buf_free(&out);
+
+	dfs_summary_input in;
+	memset(&in, 0, sizeof(in));
+	in.log = log;
+	in.title = "many";
+	const dfs_log_module *lm = dfs_log_get_module(log, DFS_MOD_POSIX);
+	in.mod[DFS_MOD_POSIX].records = &lm->records;
+	in.mod[DFS_MOD_POSIX].count = in.mod[DFS_MOD_POSIX].total = lm->records.count;
+	dfs_buf html = DFS_BUF_INIT, txt = DFS_BUF_INIT;
+	assert_int_equal(dfs_summary_html(&in, &html, &err), 0);
+	assert_int_equal(dfs_insights_text(&in, &txt, &err), 0);
+	dfs_buf_addc(&html, '\0');
+	dfs_buf_addc(&txt, '\0');
+	assert_non_null(strstr(txt.data, "1500 files were accessed by ranks that moved "
+	                                 "very different amounts"));
+	/* 15 directories of 150 files, the other 5 (750 files) together */
+	size_t rows = 0;
+	for (int d = 0; d < DIRS; d++) {
+		char row[64];
+		snprintf(row, sizeof(row), "<tr><td>/t%d/run</td><td class=\"n\">150</td>", d);
+		rows += strstr(html.data, row) != NULL;
+	}
+	assert_int_equal(rows, 15);
+	assert_non_null(strstr(html.data, "<tr><td>(others)</td><td class=\"n\">750</td>"));
+	dfs_buf_free(&html);
+	dfs_buf_free(&txt);
+	dfs_log_free(log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -740,6 +822,7 @@ int main(void)
 		cmocka_unit_test(test_thresholds_file),
 		cmocka_unit_test(test_page_of_generated_log),
 		cmocka_unit_test(test_many_ranks),
+		cmocka_unit_test(test_many_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
