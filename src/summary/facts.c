@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "darshanfs/hash.h"
+#include "log/hints.h"
 #include "summary/summary_int.h"
 
 /* ---- a map from 64-bit keys to slots ---------------------------------------- */
