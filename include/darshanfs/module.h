@@ -224,6 +224,10 @@ typedef struct dfs_module {
 	                      size_t len, size_t row, size_t field, dfs_value *out);
 	/* a filter selects rows (DXT segments: dfs_dxt_trim), not records */
 	bool row_select;
+	/* set at start-up: a record is its fields, each one whole 8-byte
+	 * word in order, one row, placed by the name table (so a packed
+	 * record renders word by word: dfs_csv_packed_ok) */
+	bool words_only;
 } dfs_module;
 
 /* DXT_POSIX, DXT_MPIIO (dxt.c): append to `out` the record cut to the

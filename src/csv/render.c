@@ -1,5 +1,4 @@
 /* render.c - records, mounts and names as CSV text. */
-#include <stdatomic.h>
 #include <string.h>
 
 #include "darshanfs/csv.h"
@@ -209,27 +208,9 @@ void dfs_csv_summary(const dfs_log *log, const dfs_module *m,
 
 /* ---- packed records ---------------------------------------------------------------- */
 
-/* Per module slot: 0 not known yet, 1 packed rendering applies, -1 not */
-static _Atomic signed char packed_ok[DFS_MOD_SLOTS];
-
 bool dfs_csv_packed_ok(const dfs_module *m)
 {
-	if (m->id < 0 || m->id >= DFS_MOD_SLOTS)
-		return false;
-	signed char k = atomic_load_explicit(&packed_ok[m->id], memory_order_relaxed);
-	if (k)
-		return k > 0;
-	bool ok = !m->place && !m->row_count && m->record_size % 8 == 0 &&
-	          m->record_size > 0 && m->record_size <= DFS_RECORD_MAX &&
-	          m->n_fields == m->record_size / 8;
-	for (size_t f = 0; ok && f < m->n_fields; f++) {
-		const dfs_field *fd = &m->fields[f];
-		ok = fd->offset == 8 * f && (fd->storage == DFS_S_I64 ||
-		                             fd->storage == DFS_S_U64 ||
-		                             fd->storage == DFS_S_F64);
-	}
-	atomic_store_explicit(&packed_ok[m->id], ok ? 1 : -1, memory_order_relaxed);
-	return ok;
+	return m->words_only;
 }
 
 /* The place columns of a packed record: its id is word 0 */

@@ -61,6 +61,21 @@ static void init_all(void)
 	dfs_module_init_mdhim();
 	dfs_module_init_apmpi();
 	dfs_module_init_daos();
+	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
+		dfs_module *m = table[id];
+		if (!m)
+			continue;
+		bool ok = !m->place && !m->row_count && m->record_size % 8 == 0 &&
+		          m->record_size > 0 && m->record_size <= DFS_RECORD_MAX &&
+		          m->n_fields == m->record_size / 8;
+		for (size_t f = 0; ok && f < m->n_fields; f++) {
+			const dfs_field *fd = &m->fields[f];
+			ok = fd->offset == 8 * f && (fd->storage == DFS_S_I64 ||
+			                             fd->storage == DFS_S_U64 ||
+			                             fd->storage == DFS_S_F64);
+		}
+		m->words_only = ok;
+	}
 }
 
 const dfs_module *dfs_module_get(int id)

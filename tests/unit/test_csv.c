@@ -162,6 +162,20 @@ static void roundtrip_record(const dfs_log *log, const dfs_module *m,
 	dfs_buf_free(&csv);
 }
 
+/* Which modules render packed records word by word: decided once at
+ * start-up from each descriptor, the same for every caller */
+static void test_words_only(void **state)
+{
+	(void)state;
+	assert_true(dfs_csv_packed_ok(dfs_module_get(DFS_MOD_POSIX)));
+	assert_true(dfs_csv_packed_ok(dfs_module_get(DFS_MOD_STDIO)));
+	assert_true(dfs_csv_packed_ok(dfs_module_get(DFS_MOD_MPIIO)));
+	/* a text field, a place hook, rows of segments: the plain way */
+	assert_false(dfs_csv_packed_ok(dfs_module_get(DFS_MOD_H5D)));
+	assert_false(dfs_csv_packed_ok(dfs_module_get(DFS_MOD_BGQ)));
+	assert_false(dfs_csv_packed_ok(dfs_module_get(DFS_MOD_DXT_POSIX)));
+}
+
 static void test_roundtrip_every_record(void **state)
 {
 	(void)state;
@@ -767,6 +781,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_double_like_strtod),
+		cmocka_unit_test(test_words_only),
 		cmocka_unit_test(test_quoting),
 		cmocka_unit_test(test_quoting_bytes),
 		cmocka_unit_test(test_big_import),
