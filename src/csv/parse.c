@@ -645,11 +645,13 @@ static size_t cut_parts(const char *from, const char *end, size_t want,
 	return n;
 }
 
-/* true when the rows are in `out`; false when the input is too small to
- * cut or a part failed (out is then left empty for the one-thread parse,
- * which also gives any error its line: the parts do not count lines). */
+/* true when the rows are appended to `out` (and *lines is the number of
+ * lines they span); false when the input is too small to cut or a part
+ * failed (out is then left as it was for the one-thread parse, which also
+ * gives the first error its line: the parts do not count lines, and a
+ * later part may fail before an earlier one). */
 static bool parse_parallel(const struct import_ctx *x, const struct cursor *c0,
-                           size_t parts_wanted, dfs_records *out)
+                           size_t parts_wanted, dfs_records *out, size_t *lines)
 {
 	const char *cuts[MAX_PARTS + 1];
 	size_t n = cut_parts(c0->p, c0->end, parts_wanted, cuts);
@@ -674,7 +676,7 @@ static bool parse_parallel(const struct import_ctx *x, const struct cursor *c0,
 		return false;
 	struct part pts[MAX_PARTS];
 	memset(pts, 0, sizeof(pts));
-	for (size_t k = 0, before = 0; k < n; k++) {
+	for (size_t k = 0, before = out->size / rsize; k < n; k++) {
 		pts[k].x = x;
 		pts[k].c = (struct cursor){cuts[k], cuts[k + 1], 0, 0, DFS_BUF_INIT};
 		/* a window on out's memory that appends never outgrow */
@@ -698,7 +700,9 @@ static bool parse_parallel(const struct import_ctx *x, const struct cursor *c0,
 	}
 	/* close the gaps left by parts with fewer rows than slots */
 	if (ok) {
+		*lines = 0;
 		for (size_t k = 0; k < n; k++) {
+			*lines += pts[k].c.next_line;
 			if (pts[k].recs.size && pts[k].recs.data != out->data + out->size)
 				memmove(out->data + out->size, pts[k].recs.data, pts[k].recs.size);
 			out->size += pts[k].recs.size;
@@ -728,13 +732,15 @@ int dfs_csv_import(const dfs_log *log, const dfs_module *m, const char *data,
 	}
 	struct import_ctx x = {m, &cols, logrecs, &ix, false};
 	bool done = false;
+	size_t lines;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (ret == 0 && cpus > 1 && (size_t)(c.end - c.p) >= PARALLEL_MIN &&
 	    out->count == 0 && !out->offsets)
-		done = parse_parallel(&x, &c, cpus < MAX_PARTS ? (size_t)cpus : MAX_PARTS, out);
+		done = parse_parallel(&x, &c, cpus < MAX_PARTS ? (size_t)cpus : MAX_PARTS, out,
+		                      &lines);
 	if (ret == 0 && !done) {
 		/* one record per line at most: reserve once instead of regrowing */
-		size_t lines = 0;
+		lines = 0;
 		for (const char *p = c.p; p && p < c.end; p = memchr(p, '\n', (size_t)(c.end - p)))
 			lines++, p++;
 		if (lines && lines <= SIZE_MAX / m->record_size)
@@ -763,7 +769,13 @@ struct dfs_csv_rows {
 	size_t row_end;        /* after the last row end found */
 	bool in_quotes;        /* at `scanned` */
 	size_t line;           /* the line of the row at `done` */
+	size_t parts;          /* threads that check the rows of a big feed */
 };
+
+/* The rows a write completes (the kernel hands up to 128 KiB to 1 MiB at
+ * a time) are checked on every core when there are this many bytes of
+ * them: the first bad row is still the one reported (parse_parallel). */
+#define FEED_PARALLEL_MIN ((size_t)32 << 10)
 
 dfs_csv_rows *dfs_csv_rows_start(const dfs_module *m, const char *text,
                                  size_t len, dfs_error *err)
@@ -791,6 +803,8 @@ dfs_csv_rows *dfs_csv_rows_start(const dfs_module *m, const char *text,
 	k->field = c.field;
 	k->done = k->scanned = k->row_end = (size_t)(c.p - text);
 	k->line = c.next_line;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	k->parts = cpus < 1 ? 1 : cpus > MAX_PARTS ? MAX_PARTS : (size_t)cpus;
 	dfs_records_init(&k->scratch, m, m->version);
 	return k;
 }
@@ -831,8 +845,15 @@ int dfs_csv_rows_feed(dfs_csv_rows *k, const char *text, size_t len,
 		k->scratch.count = 0;
 		k->scratch.size = 0;
 	}
-	int ret = parse_rows(&x, &c, &k->scratch, err);
-	k->field = c.field;
+	size_t lines;
+	int ret = 0;
+	if (k->row_end - k->done >= FEED_PARALLEL_MIN && k->parts > 1 &&
+	    parse_parallel(&x, &c, k->parts, &k->scratch, &lines)) {
+		c.next_line += lines;
+	} else {
+		ret = parse_rows(&x, &c, &k->scratch, err);
+		k->field = c.field;
+	}
 	k->line = c.next_line;
 	k->done = k->row_end;
 	return ret;
