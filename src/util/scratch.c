@@ -84,9 +84,15 @@ static void *grow_mapped(void *p, size_t size)
 	if (need <= h->size)
 		return p;
 	size_t len = (need + GRAIN - 1) / GRAIN * GRAIN;
-	void *m = mremap(h, h->size, len, MREMAP_MAYMOVE);
+	size_t had = h->size;
+	void *m = mremap(h, had, len, MREMAP_MAYMOVE);
 	if (m == MAP_FAILED)
 		return NULL;
+#ifdef MADV_POPULATE_WRITE
+	/* the new pages in one call: one page fault each costs several times
+	 * more (on a virtual machine most of all) */
+	madvise((char *)m + had, len - had, MADV_POPULATE_WRITE);
+#endif
 	h = m;
 	h->size = len;
 	return payload(h);
