@@ -520,6 +520,28 @@ struct import_ctx {
 	bool check_only;               /* absent columns are not filled */
 };
 
+/* The absent columns of `rec` from the log's record with its record_id
+ * and rank; false when there is none. */
+static bool fill_absent(const struct import_ctx *x, unsigned char *rec)
+{
+	const dfs_module *m = x->m;
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	const unsigned char *src = x->logrecs ?
+		index_find(x->ix, x->logrecs, dfs_record_id(rec), dfs_record_rank(rec),
+		           scratch) : NULL;
+	if (!src)
+		return false;
+	for (size_t f = 0; f < m->n_fields; f++) {
+		const dfs_field *fd = &m->fields[f];
+		if (x->cols->present[f] >= 0 || !importable(fd))
+			continue;
+		size_t size = fd->storage == DFS_S_UUID ? 16 :
+		              fd->storage == DFS_S_TEXT ? fd->size : 8;
+		memcpy(rec + fd->offset, src + fd->offset, size);
+	}
+	return true;
+}
+
 /* The rows from c->p to c->end appended to `out`. */
 static int parse_rows(const struct import_ctx *x, struct cursor *c,
                       dfs_records *out, dfs_error *err)
@@ -556,28 +578,13 @@ static int parse_rows(const struct import_ctx *x, struct cursor *c,
 			ret = dfs_error_set(err, DFS_ERR_INVAL,
 			                    "line %zu: %zu fields, but the header has %zu",
 			                    c->line, col, cols->n);
-		if (ret == 0 && cols->missing && !x->check_only) {
-			/* fill absent columns from the log's record */
-			_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
-			const unsigned char *src = x->logrecs ?
-				index_find(x->ix, x->logrecs, dfs_record_id(rec),
-				           dfs_record_rank(rec), scratch) : NULL;
-			if (!src)
-				return dfs_error_set(err, DFS_ERR_INVAL,
-				                     "line %zu: some columns are absent and the log has "
-				                     "no record with record_id %llu and rank %lld to "
-				                     "take them from",
-				                     c->line, (unsigned long long)dfs_record_id(rec),
-				                     (long long)dfs_record_rank(rec));
-			for (size_t f = 0; f < m->n_fields; f++) {
-				const dfs_field *fd = &m->fields[f];
-				if (cols->present[f] >= 0 || !importable(fd))
-					continue;
-				size_t size = fd->storage == DFS_S_UUID ? 16 :
-				              fd->storage == DFS_S_TEXT ? fd->size : 8;
-				memcpy(rec + fd->offset, src + fd->offset, size);
-			}
-		}
+		if (ret == 0 && cols->missing && !x->check_only && !fill_absent(x, rec))
+			return dfs_error_set(err, DFS_ERR_INVAL,
+			                     "line %zu: some columns are absent and the log has "
+			                     "no record with record_id %llu and rank %lld to "
+			                     "take them from",
+			                     c->line, (unsigned long long)dfs_record_id(rec),
+			                     (long long)dfs_record_rank(rec));
 	}
 	return ret;
 }
@@ -861,15 +868,32 @@ int dfs_csv_rows_feed(dfs_csv_rows *k, const char *text, size_t len,
 
 void dfs_csv_rows_keep(dfs_csv_rows *k, size_t max_records)
 {
-	/* (only from the start, and when no column comes from the log) */
-	if (k->scratch.count == 0 && k->cols.missing == 0) {
+	/* (only from the start) */
+	if (k->scratch.count == 0) {
 		k->keep_max = max_records;
 		k->scratch.recycled = true;
 	}
 }
 
-int dfs_csv_rows_finish(dfs_csv_rows *k, const char *text, size_t len,
-                        dfs_records *out, dfs_error *err)
+/* Columns absent from the CSV into every kept row, from the log's
+ * records; false when a row has no record to take them from (the import
+ * of the whole text then says which line). */
+static bool fill_kept(dfs_csv_rows *k, const dfs_log *log)
+{
+	const dfs_records *logrecs = log ? dfs_log_records(log, k->m->id) : NULL;
+	struct id_index ix = {NULL, 0};
+	if (!logrecs || index_build(&ix, logrecs))
+		return false;
+	struct import_ctx x = {k->m, &k->cols, logrecs, &ix, false};
+	bool ok = true;
+	for (size_t i = 0; ok && i < k->scratch.count; i++)
+		ok = fill_absent(&x, k->scratch.data + i * k->m->record_size);
+	free(ix.slot);
+	return ok;
+}
+
+int dfs_csv_rows_finish(dfs_csv_rows *k, const dfs_log *log, const char *text,
+                        size_t len, dfs_records *out, dfs_error *err)
 {
 	if (!k->keep_max || len < k->scanned || k->scratch.count > k->keep_max)
 		return 1;
@@ -882,6 +906,8 @@ int dfs_csv_rows_finish(dfs_csv_rows *k, const char *text, size_t len,
 	k->field = c.field;
 	if (ret)
 		return -1;
+	if (k->cols.missing && !fill_kept(k, log))
+		return 1;
 	dfs_records_free(out);
 	*out = k->scratch;
 	dfs_records_init(&k->scratch, k->m, k->m->version);

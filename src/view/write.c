@@ -203,7 +203,8 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 	set->recs.recycled = true;
 	/* no text at all is no row (what Miller prints for an empty result);
 	 * rows checked as they arrived are parsed already */
-	int kept = checked ? dfs_csv_rows_finish(checked, data, len, &set->recs, err) : 1;
+	int kept = checked ? dfs_csv_rows_finish(checked, l->log, data, len, &set->recs,
+	                                         err) : 1;
 	if (kept < 0 ||
 	    (kept > 0 && len > 0 && dfs_csv_import(l->log, m, data, len, &set->recs, err))) {
 		dfs_records_free(&set->recs);

@@ -567,7 +567,7 @@ static void test_rows_as_they_arrive(void **state)
 			fail_msg("piece %zu: %s", pieces[p], err.msg);
 		dfs_records got;
 		dfs_records_init(&got, m, m->version);
-		assert_int_equal(dfs_csv_rows_finish(k, csv.data, csv.len, &got, &err), 0);
+		assert_int_equal(dfs_csv_rows_finish(k, log, csv.data, csv.len, &got, &err), 0);
 		assert_int_equal(got.count, rows);
 		assert_memory_equal(got.data, want.data, want.size);
 		dfs_records_free(&got);
@@ -605,6 +605,58 @@ static void test_rows_as_they_arrive(void **state)
 		dfs_buf_free(&bad);
 	}
 	free(line_at);
+	dfs_buf_free(&csv);
+	dfs_log_free(log);
+}
+
+/* Rows kept as they arrive take the columns they leave out from the log
+ * at finish, as dfs_csv_import does; a row without a log record to take
+ * them from is left to dfs_csv_import, which says which line it is. */
+static void test_rows_absent_columns(void **state)
+{
+	(void)state;
+	if (!shared_dir())
+		skip();
+	char *path = shared_log_path("imbalanced-io.darshan");
+	dfs_error err = {0};
+	dfs_log *log = dfs_log_open(path, 0, &err);
+	free(path);
+	assert_non_null(log);
+	const dfs_records *r = dfs_log_records(log, DFS_MOD_POSIX);
+	const dfs_module *m = r->module;
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	dfs_buf csv = DFS_BUF_INIT;
+	dfs_buf_adds(&csv, "rank,POSIX_OPENS,record_id\n");
+	size_t rows = 0;
+	for (; csv.len < ((size_t)1 << 20); rows++) {
+		const unsigned char *rec = dfs_record_get(r, rows % r->count, scratch);
+		dfs_buf_printf(&csv, "%lld,%zu,%llu\n", (long long)dfs_record_rank(rec), rows,
+		               (unsigned long long)dfs_record_id(rec));
+	}
+	for (int bad = 0; bad < 2; bad++) {
+		if (bad)   /* a record the log does not have */
+			dfs_buf_adds(&csv, "123456,1,1\n");
+		assert_true(dfs_buf_ok(&csv));
+		dfs_records want;
+		dfs_records_init(&want, m, m->version);
+		int ret = dfs_csv_import(log, m, csv.data, csv.len, &want, &err);
+		assert_int_equal(ret, bad ? -1 : 0);
+		dfs_csv_rows *k = dfs_csv_rows_start(m, csv.data, csv.len, &err);
+		assert_non_null(k);
+		dfs_csv_rows_keep(k, rows + 1);
+		assert_int_equal(feed_pieces(k, &csv, 65536, &err), 0);
+		dfs_records got;
+		dfs_records_init(&got, m, m->version);
+		ret = dfs_csv_rows_finish(k, log, csv.data, csv.len, &got, &err);
+		assert_int_equal(ret, bad ? 1 : 0);
+		if (!bad) {
+			assert_int_equal(got.count, rows);
+			assert_memory_equal(got.data, want.data, want.size);
+		}
+		dfs_records_free(&got);
+		dfs_records_free(&want);
+		dfs_csv_rows_free(k);
+	}
 	dfs_buf_free(&csv);
 	dfs_log_free(log);
 }
@@ -912,6 +964,7 @@ int main(void)
 		cmocka_unit_test(test_quoting_bytes),
 		cmocka_unit_test(test_big_import),
 		cmocka_unit_test(test_rows_as_they_arrive),
+		cmocka_unit_test(test_rows_absent_columns),
 		cmocka_unit_test(test_roundtrip_every_record),
 		cmocka_unit_test(test_record_len_every_record),
 		cmocka_unit_test(test_record_len_shapes),
