@@ -80,6 +80,9 @@ dfs_csv_rows *dfs_csv_rows_start(const dfs_module *m, const char *text,
                                  size_t len, dfs_error *err);
 int dfs_csv_rows_feed(dfs_csv_rows *k, const char *text, size_t len,
                       dfs_error *err);
+/* The newlines in the text up to `len`, counted as the feeds went
+ * (SIZE_MAX when the feeds saw more than `len` bytes). */
+size_t dfs_csv_rows_newlines(const dfs_csv_rows *k, const char *text, size_t len);
 /* Keep the rows checked (up to max_records records), so that the import
  * of the whole text needs no second parse: from the first feed on. */
 void dfs_csv_rows_keep(dfs_csv_rows *k, size_t max_records);

@@ -777,6 +777,7 @@ struct dfs_csv_rows {
 	bool in_quotes;        /* at `scanned` */
 	size_t line;           /* the line of the row at `done` */
 	size_t parts;          /* threads that check the rows of a big feed */
+	size_t newlines;       /* in the text up to `scanned` */
 };
 
 /* The rows a write completes (the kernel hands up to 128 KiB to 1 MiB at
@@ -809,6 +810,8 @@ dfs_csv_rows *dfs_csv_rows_start(const dfs_module *m, const char *text,
 	k->m = m;
 	k->field = c.field;
 	k->done = k->scanned = k->row_end = (size_t)(c.p - text);
+	for (size_t i = 0; i < k->scanned; i++)
+		k->newlines += text[i] == '\n';
 	k->line = c.next_line;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	k->parts = cpus < 1 ? 1 : cpus > MAX_PARTS ? MAX_PARTS : (size_t)cpus;
@@ -828,6 +831,7 @@ static void scan_rows(dfs_csv_rows *k, const char *text, size_t len)
 			k->in_quotes = !k->in_quotes;
 		if (!nl)
 			break;
+		k->newlines++;
 		if (!k->in_quotes)
 			k->row_end = (size_t)(nl + 1 - text);
 		p = nl + 1;
@@ -864,6 +868,17 @@ int dfs_csv_rows_feed(dfs_csv_rows *k, const char *text, size_t len,
 	k->line = c.next_line;
 	k->done = k->row_end;
 	return ret;
+}
+
+size_t dfs_csv_rows_newlines(const dfs_csv_rows *k, const char *text, size_t len)
+{
+	if (len < k->scanned)
+		return SIZE_MAX;
+	size_t n = k->newlines;
+	for (const char *p = text + k->scanned, *end = text + len;
+	     (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		n++;
+	return n;
 }
 
 void dfs_csv_rows_keep(dfs_csv_rows *k, size_t max_records)

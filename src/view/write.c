@@ -185,9 +185,13 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 	const dfs_module *m = dfs_module_get(n->module);
 	/* rows may leave columns out (they come from the log's record), so a
 	 * short row can stand for a whole record: bound the records too */
-	size_t rows = 0;
-	for (const char *p = data; (p = memchr(p, '\n', (size_t)(data + len - p))); p++)
-		rows++;
+	size_t rows = checked ? dfs_csv_rows_newlines(checked, data, len) : SIZE_MAX;
+	if (rows == SIZE_MAX) {
+		/* (counted as the lines were checked, or now) */
+		rows = 0;
+		for (const char *p = data; (p = memchr(p, '\n', (size_t)(data + len - p))); p++)
+			rows++;
+	}
 	size_t limit = v->opt.import_limit;
 	if (rows > (limit / m->record_size) * 2 + 1)
 		return dfs_error_set(err, DFS_ERR_TOOBIG,

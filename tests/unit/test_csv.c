@@ -565,6 +565,7 @@ static void test_rows_as_they_arrive(void **state)
 		dfs_csv_rows_keep(k, rows);
 		if (feed_pieces(k, &csv, pieces[p], &err))
 			fail_msg("piece %zu: %s", pieces[p], err.msg);
+		assert_int_equal(dfs_csv_rows_newlines(k, csv.data, csv.len), lines - 1);
 		dfs_records got;
 		dfs_records_init(&got, m, m->version);
 		assert_int_equal(dfs_csv_rows_finish(k, log, csv.data, csv.len, &got, &err), 0);
