@@ -80,16 +80,20 @@ dfs_csv_rows *dfs_csv_rows_start(const dfs_module *m, const char *text,
                                  size_t len, dfs_error *err);
 int dfs_csv_rows_feed(dfs_csv_rows *k, const char *text, size_t len,
                       dfs_error *err);
+/* The newlines in the text up to `len`, counted as the feeds went
+ * (SIZE_MAX when the feeds saw more than `len` bytes). */
+size_t dfs_csv_rows_newlines(const dfs_csv_rows *k, const char *text, size_t len);
 /* Keep the rows checked (up to max_records records), so that the import
- * of the whole text needs no second parse: from the first feed on, and
- * only when every column is in the CSV (none comes from the log). */
+ * of the whole text needs no second parse: from the first feed on. */
 void dfs_csv_rows_keep(dfs_csv_rows *k, size_t max_records);
 /* The import of the whole text, which the feeds have seen up to `len`:
- * its rest checked and every row into `out` (freed first), as
- * dfs_csv_import would make them; 0, -1 with err for a bad row, or 1 when
- * the rows were not kept (then call dfs_csv_import). */
-int dfs_csv_rows_finish(dfs_csv_rows *k, const char *text, size_t len,
-                        dfs_records *out, dfs_error *err);
+ * its rest checked, the columns it leaves out taken from the log's
+ * records, and every row into `out` (freed first), as dfs_csv_import
+ * would make them; 0, -1 with err for a bad row, or 1 when the rows were
+ * not kept or one has no log record for its absent columns (then call
+ * dfs_csv_import, which says which). */
+int dfs_csv_rows_finish(dfs_csv_rows *k, const dfs_log *log, const char *text,
+                        size_t len, dfs_records *out, dfs_error *err);
 void dfs_csv_rows_free(dfs_csv_rows *k);
 
 #endif

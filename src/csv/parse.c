@@ -520,6 +520,28 @@ struct import_ctx {
 	bool check_only;               /* absent columns are not filled */
 };
 
+/* The absent columns of `rec` from the log's record with its record_id
+ * and rank; false when there is none. */
+static bool fill_absent(const struct import_ctx *x, unsigned char *rec)
+{
+	const dfs_module *m = x->m;
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	const unsigned char *src = x->logrecs ?
+		index_find(x->ix, x->logrecs, dfs_record_id(rec), dfs_record_rank(rec),
+		           scratch) : NULL;
+	if (!src)
+		return false;
+	for (size_t f = 0; f < m->n_fields; f++) {
+		const dfs_field *fd = &m->fields[f];
+		if (x->cols->present[f] >= 0 || !importable(fd))
+			continue;
+		size_t size = fd->storage == DFS_S_UUID ? 16 :
+		              fd->storage == DFS_S_TEXT ? fd->size : 8;
+		memcpy(rec + fd->offset, src + fd->offset, size);
+	}
+	return true;
+}
+
 /* The rows from c->p to c->end appended to `out`. */
 static int parse_rows(const struct import_ctx *x, struct cursor *c,
                       dfs_records *out, dfs_error *err)
@@ -556,28 +578,13 @@ static int parse_rows(const struct import_ctx *x, struct cursor *c,
 			ret = dfs_error_set(err, DFS_ERR_INVAL,
 			                    "line %zu: %zu fields, but the header has %zu",
 			                    c->line, col, cols->n);
-		if (ret == 0 && cols->missing && !x->check_only) {
-			/* fill absent columns from the log's record */
-			_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
-			const unsigned char *src = x->logrecs ?
-				index_find(x->ix, x->logrecs, dfs_record_id(rec),
-				           dfs_record_rank(rec), scratch) : NULL;
-			if (!src)
-				return dfs_error_set(err, DFS_ERR_INVAL,
-				                     "line %zu: some columns are absent and the log has "
-				                     "no record with record_id %llu and rank %lld to "
-				                     "take them from",
-				                     c->line, (unsigned long long)dfs_record_id(rec),
-				                     (long long)dfs_record_rank(rec));
-			for (size_t f = 0; f < m->n_fields; f++) {
-				const dfs_field *fd = &m->fields[f];
-				if (cols->present[f] >= 0 || !importable(fd))
-					continue;
-				size_t size = fd->storage == DFS_S_UUID ? 16 :
-				              fd->storage == DFS_S_TEXT ? fd->size : 8;
-				memcpy(rec + fd->offset, src + fd->offset, size);
-			}
-		}
+		if (ret == 0 && cols->missing && !x->check_only && !fill_absent(x, rec))
+			return dfs_error_set(err, DFS_ERR_INVAL,
+			                     "line %zu: some columns are absent and the log has "
+			                     "no record with record_id %llu and rank %lld to "
+			                     "take them from",
+			                     c->line, (unsigned long long)dfs_record_id(rec),
+			                     (long long)dfs_record_rank(rec));
 	}
 	return ret;
 }
@@ -645,11 +652,13 @@ static size_t cut_parts(const char *from, const char *end, size_t want,
 	return n;
 }
 
-/* true when the rows are in `out`; false when the input is too small to
- * cut or a part failed (out is then left empty for the one-thread parse,
- * which also gives any error its line: the parts do not count lines). */
+/* true when the rows are appended to `out` (and *lines is the number of
+ * lines they span); false when the input is too small to cut or a part
+ * failed (out is then left as it was for the one-thread parse, which also
+ * gives the first error its line: the parts do not count lines, and a
+ * later part may fail before an earlier one). */
 static bool parse_parallel(const struct import_ctx *x, const struct cursor *c0,
-                           size_t parts_wanted, dfs_records *out)
+                           size_t parts_wanted, dfs_records *out, size_t *lines)
 {
 	const char *cuts[MAX_PARTS + 1];
 	size_t n = cut_parts(c0->p, c0->end, parts_wanted, cuts);
@@ -674,7 +683,7 @@ static bool parse_parallel(const struct import_ctx *x, const struct cursor *c0,
 		return false;
 	struct part pts[MAX_PARTS];
 	memset(pts, 0, sizeof(pts));
-	for (size_t k = 0, before = 0; k < n; k++) {
+	for (size_t k = 0, before = out->size / rsize; k < n; k++) {
 		pts[k].x = x;
 		pts[k].c = (struct cursor){cuts[k], cuts[k + 1], 0, 0, DFS_BUF_INIT};
 		/* a window on out's memory that appends never outgrow */
@@ -698,7 +707,9 @@ static bool parse_parallel(const struct import_ctx *x, const struct cursor *c0,
 	}
 	/* close the gaps left by parts with fewer rows than slots */
 	if (ok) {
+		*lines = 0;
 		for (size_t k = 0; k < n; k++) {
+			*lines += pts[k].c.next_line;
 			if (pts[k].recs.size && pts[k].recs.data != out->data + out->size)
 				memmove(out->data + out->size, pts[k].recs.data, pts[k].recs.size);
 			out->size += pts[k].recs.size;
@@ -728,13 +739,15 @@ int dfs_csv_import(const dfs_log *log, const dfs_module *m, const char *data,
 	}
 	struct import_ctx x = {m, &cols, logrecs, &ix, false};
 	bool done = false;
+	size_t lines;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (ret == 0 && cpus > 1 && (size_t)(c.end - c.p) >= PARALLEL_MIN &&
 	    out->count == 0 && !out->offsets)
-		done = parse_parallel(&x, &c, cpus < MAX_PARTS ? (size_t)cpus : MAX_PARTS, out);
+		done = parse_parallel(&x, &c, cpus < MAX_PARTS ? (size_t)cpus : MAX_PARTS, out,
+		                      &lines);
 	if (ret == 0 && !done) {
 		/* one record per line at most: reserve once instead of regrowing */
-		size_t lines = 0;
+		lines = 0;
 		for (const char *p = c.p; p && p < c.end; p = memchr(p, '\n', (size_t)(c.end - p)))
 			lines++, p++;
 		if (lines && lines <= SIZE_MAX / m->record_size)
@@ -763,7 +776,14 @@ struct dfs_csv_rows {
 	size_t row_end;        /* after the last row end found */
 	bool in_quotes;        /* at `scanned` */
 	size_t line;           /* the line of the row at `done` */
+	size_t parts;          /* threads that check the rows of a big feed */
+	size_t newlines;       /* in the text up to `scanned` */
 };
+
+/* The rows a write completes (the kernel hands up to 128 KiB to 1 MiB at
+ * a time) are checked on every core when there are this many bytes of
+ * them: the first bad row is still the one reported (parse_parallel). */
+#define FEED_PARALLEL_MIN ((size_t)32 << 10)
 
 dfs_csv_rows *dfs_csv_rows_start(const dfs_module *m, const char *text,
                                  size_t len, dfs_error *err)
@@ -790,7 +810,11 @@ dfs_csv_rows *dfs_csv_rows_start(const dfs_module *m, const char *text,
 	k->m = m;
 	k->field = c.field;
 	k->done = k->scanned = k->row_end = (size_t)(c.p - text);
+	for (size_t i = 0; i < k->scanned; i++)
+		k->newlines += text[i] == '\n';
 	k->line = c.next_line;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	k->parts = cpus < 1 ? 1 : cpus > MAX_PARTS ? MAX_PARTS : (size_t)cpus;
 	dfs_records_init(&k->scratch, m, m->version);
 	return k;
 }
@@ -807,6 +831,7 @@ static void scan_rows(dfs_csv_rows *k, const char *text, size_t len)
 			k->in_quotes = !k->in_quotes;
 		if (!nl)
 			break;
+		k->newlines++;
 		if (!k->in_quotes)
 			k->row_end = (size_t)(nl + 1 - text);
 		p = nl + 1;
@@ -831,24 +856,59 @@ int dfs_csv_rows_feed(dfs_csv_rows *k, const char *text, size_t len,
 		k->scratch.count = 0;
 		k->scratch.size = 0;
 	}
-	int ret = parse_rows(&x, &c, &k->scratch, err);
-	k->field = c.field;
+	size_t lines;
+	int ret = 0;
+	if (k->row_end - k->done >= FEED_PARALLEL_MIN && k->parts > 1 &&
+	    parse_parallel(&x, &c, k->parts, &k->scratch, &lines)) {
+		c.next_line += lines;
+	} else {
+		ret = parse_rows(&x, &c, &k->scratch, err);
+		k->field = c.field;
+	}
 	k->line = c.next_line;
 	k->done = k->row_end;
 	return ret;
 }
 
+size_t dfs_csv_rows_newlines(const dfs_csv_rows *k, const char *text, size_t len)
+{
+	if (len < k->scanned)
+		return SIZE_MAX;
+	size_t n = k->newlines;
+	for (const char *p = text + k->scanned, *end = text + len;
+	     (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		n++;
+	return n;
+}
+
 void dfs_csv_rows_keep(dfs_csv_rows *k, size_t max_records)
 {
-	/* (only from the start, and when no column comes from the log) */
-	if (k->scratch.count == 0 && k->cols.missing == 0) {
+	/* (only from the start) */
+	if (k->scratch.count == 0) {
 		k->keep_max = max_records;
 		k->scratch.recycled = true;
 	}
 }
 
-int dfs_csv_rows_finish(dfs_csv_rows *k, const char *text, size_t len,
-                        dfs_records *out, dfs_error *err)
+/* Columns absent from the CSV into every kept row, from the log's
+ * records; false when a row has no record to take them from (the import
+ * of the whole text then says which line). */
+static bool fill_kept(dfs_csv_rows *k, const dfs_log *log)
+{
+	const dfs_records *logrecs = log ? dfs_log_records(log, k->m->id) : NULL;
+	struct id_index ix = {NULL, 0};
+	if (!logrecs || index_build(&ix, logrecs))
+		return false;
+	struct import_ctx x = {k->m, &k->cols, logrecs, &ix, false};
+	bool ok = true;
+	for (size_t i = 0; ok && i < k->scratch.count; i++)
+		ok = fill_absent(&x, k->scratch.data + i * k->m->record_size);
+	free(ix.slot);
+	return ok;
+}
+
+int dfs_csv_rows_finish(dfs_csv_rows *k, const dfs_log *log, const char *text,
+                        size_t len, dfs_records *out, dfs_error *err)
 {
 	if (!k->keep_max || len < k->scanned || k->scratch.count > k->keep_max)
 		return 1;
@@ -861,6 +921,8 @@ int dfs_csv_rows_finish(dfs_csv_rows *k, const char *text, size_t len,
 	k->field = c.field;
 	if (ret)
 		return -1;
+	if (k->cols.missing && !fill_kept(k, log))
+		return 1;
 	dfs_records_free(out);
 	*out = k->scratch;
 	dfs_records_init(&k->scratch, k->m, k->m->version);

@@ -74,8 +74,37 @@ void *dfs_scratch_alloc(size_t size)
 	return payload(h);
 }
 
+/* A mapped block grows where it is or moves by its page tables
+ * (mremap): neither its bytes are copied nor its pages faulted in again,
+ * which for an array grown by doubling costs as much as filling it. */
+static void *grow_mapped(void *p, size_t size)
+{
+	struct header *h = header_of(p);
+	size_t need = size + HEADER;
+	if (need <= h->size)
+		return p;
+	size_t len = (need + GRAIN - 1) / GRAIN * GRAIN;
+	size_t had = h->size;
+	void *m = mremap(h, had, len, MREMAP_MAYMOVE);
+	if (m == MAP_FAILED)
+		return NULL;
+#ifdef MADV_POPULATE_WRITE
+	/* the new pages in one call: one page fault each costs several times
+	 * more (on a virtual machine most of all) */
+	madvise((char *)m + had, len - had, MADV_POPULATE_WRITE);
+#endif
+	h = m;
+	h->size = len;
+	return payload(h);
+}
+
 void *dfs_scratch_realloc(void *p, size_t old, size_t size)
 {
+	if (p && header_of(p)->size != 0 && size <= SIZE_MAX - HEADER - GRAIN) {
+		void *g = grow_mapped(p, size);
+		if (g)
+			return g;
+	}
 	void *n = dfs_scratch_alloc(size);
 	if (!n)
 		return NULL;

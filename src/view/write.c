@@ -170,9 +170,13 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 	const dfs_module *m = dfs_module_get(n->module);
 	/* rows may leave columns out (they come from the log's record), so a
 	 * short row can stand for a whole record: bound the records too */
-	size_t rows = 0;
-	for (const char *p = data; (p = memchr(p, '\n', (size_t)(data + len - p))); p++)
-		rows++;
+	size_t rows = checked ? dfs_csv_rows_newlines(checked, data, len) : SIZE_MAX;
+	if (rows == SIZE_MAX) {
+		/* (counted as the lines were checked, or now) */
+		rows = 0;
+		for (const char *p = data; (p = memchr(p, '\n', (size_t)(data + len - p))); p++)
+			rows++;
+	}
 	size_t limit = v->opt.import_limit;
 	if (rows > (limit / m->record_size) * 2 + 1)
 		return dfs_error_set(err, DFS_ERR_TOOBIG,
@@ -188,7 +192,8 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 	set->recs.recycled = true;
 	/* no text at all is no row (what Miller prints for an empty result);
 	 * rows checked as they arrived are parsed already */
-	int kept = checked ? dfs_csv_rows_finish(checked, data, len, &set->recs, err) : 1;
+	int kept = checked ? dfs_csv_rows_finish(checked, l->log, data, len, &set->recs,
+	                                         err) : 1;
 	if (kept < 0 ||
 	    (kept > 0 && len > 0 && dfs_csv_import(l->log, m, data, len, &set->recs, err))) {
 		dfs_records_free(&set->recs);

@@ -482,6 +482,200 @@ static void test_big_import(void **state)
 	dfs_log_free(log);
 }
 
+/* Rows of the log's POSIX records, over and over, up to `size` bytes, with
+ * quoted newlines and CRLF; the offset where each line starts. */
+static size_t rows_csv(const dfs_log *log, const dfs_module *m, size_t size,
+                       dfs_buf *csv, size_t **line_at)
+{
+	const dfs_records *r = dfs_log_records(log, m->id);
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	size_t rows = 0, lines = 1, cap = 1024;
+	*line_at = malloc(cap * sizeof(size_t));
+	dfs_csv_header(m, csv);
+	(*line_at)[1] = csv->len;   /* line 2: the first row */
+	while (csv->len < size) {
+		const unsigned char *rec = dfs_record_get(r, rows % r->count, scratch);
+		dfs_csv_record(log, m, rec, m->record_size, csv);
+		/* a quoted newline in the last field every fifth row */
+		if (rows % 5 == 0) {
+			csv->len--;
+			while (csv->data[csv->len - 1] != ',')
+				csv->len--;
+			dfs_buf_adds(csv, "\"a\nb\"\r\n");
+		}
+		for (size_t i = (*line_at)[lines]; i < csv->len; i++) {
+			if (csv->data[i] != '\n')
+				continue;
+			if (++lines + 1 >= cap)
+				*line_at = realloc(*line_at, (cap *= 2) * sizeof(size_t));
+			(*line_at)[lines] = i + 1;
+		}
+		rows++;
+	}
+	return rows;
+}
+
+/* The row starting at or after `off` spoiled in its first field; its
+ * line (1-based). */
+static size_t spoil_row(dfs_buf *csv, const size_t *line_at, size_t lines, size_t off)
+{
+	for (size_t l = 1; l < lines; l++) {
+		size_t at = line_at[l];
+		/* (a line inside a quoted field starts with b") */
+		if (at < off || csv->data[at] < '0' || csv->data[at] > '9')
+			continue;
+		csv->data[at] = 'z';
+		return l + 1;
+	}
+	fail_msg("no row after %zu", off);
+	return 0;
+}
+
+/* Feed `csv` in pieces of `piece` bytes; the feed's error or 0. */
+static int feed_pieces(dfs_csv_rows *k, const dfs_buf *csv, size_t piece,
+                       dfs_error *err)
+{
+	for (size_t len = 0; len < csv->len;) {
+		len = csv->len - len < piece ? csv->len : len + piece;
+		if (dfs_csv_rows_feed(k, csv->data, len, err))
+			return -1;
+	}
+	return 0;
+}
+
+/* Rows checked as they arrive, big pieces on several threads: the rows
+ * kept are dfs_csv_import's, and a bad row is reported with its line
+ * whichever part of a piece it is in, the first of two when a later part
+ * holds another (and fails first: it is checked side by side). */
+static void test_rows_as_they_arrive(void **state)
+{
+	(void)state;
+	if (!shared_dir())
+		skip();
+	char *path = shared_log_path("imbalanced-io.darshan");
+	dfs_error err = {0};
+	dfs_log *log = dfs_log_open(path, 0, &err);
+	free(path);
+	assert_non_null(log);
+	const dfs_module *m = dfs_module_get(DFS_MOD_POSIX);
+	dfs_buf csv = DFS_BUF_INIT;
+	size_t *line_at;
+	size_t rows = rows_csv(log, m, (size_t)3 << 20, &csv, &line_at);
+	size_t lines = 1;
+	for (size_t i = 0; i < csv.len; i++)
+		lines += csv.data[i] == '\n';
+	assert_true(dfs_buf_ok(&csv));
+	dfs_records want;
+	dfs_records_init(&want, m, m->version);
+	if (dfs_csv_import(log, m, csv.data, csv.len, &want, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(want.count, rows);
+
+	/* pieces of every size: small ones on one thread, big ones cut */
+	static const size_t pieces[] = {4093, 131072, 1 << 20, (size_t)64 << 20};
+	for (size_t p = 0; p < sizeof(pieces) / sizeof(*pieces); p++) {
+		dfs_csv_rows *k = dfs_csv_rows_start(m, csv.data, csv.len, &err);
+		assert_non_null(k);
+		dfs_csv_rows_keep(k, rows);
+		if (feed_pieces(k, &csv, pieces[p], &err))
+			fail_msg("piece %zu: %s", pieces[p], err.msg);
+		assert_int_equal(dfs_csv_rows_newlines(k, csv.data, csv.len), lines - 1);
+		dfs_records got;
+		dfs_records_init(&got, m, m->version);
+		assert_int_equal(dfs_csv_rows_finish(k, log, csv.data, csv.len, &got, &err), 0);
+		assert_int_equal(got.count, rows);
+		assert_memory_equal(got.data, want.data, want.size);
+		dfs_records_free(&got);
+		dfs_csv_rows_free(k);
+	}
+	dfs_records_free(&want);
+
+	/* bad rows: in the second half of a piece; late in the first half
+	 * and early in the second (the first is reported); in a piece after
+	 * big ones (lines counted across them) */
+	struct {
+		size_t piece, at[2];
+	} cases[] = {
+		{(size_t)64 << 20, {(size_t)2300 << 10, 0}},
+		{(size_t)64 << 20, {(size_t)1400 << 10, (size_t)1600 << 10}},
+		{(size_t)1 << 20, {(size_t)900 << 10, (size_t)1100 << 10}},
+		{(size_t)512 << 10, {(size_t)2900 << 10, 0}},
+	};
+	for (size_t t = 0; t < sizeof(cases) / sizeof(*cases); t++) {
+		dfs_buf bad = DFS_BUF_INIT;
+		dfs_buf_add(&bad, csv.data, csv.len);
+		size_t first = spoil_row(&bad, line_at, lines, cases[t].at[0]);
+		if (cases[t].at[1])
+			spoil_row(&bad, line_at, lines, cases[t].at[1]);
+		dfs_csv_rows *k = dfs_csv_rows_start(m, bad.data, bad.len, &err);
+		assert_non_null(k);
+		dfs_csv_rows_keep(k, rows);
+		if (feed_pieces(k, &bad, cases[t].piece, &err) == 0)
+			fail_msg("case %zu: a spoiled row was accepted", t);
+		char msg[64];
+		snprintf(msg, sizeof(msg), "line %zu, column 1 (record_id): 'z", first);
+		if (!strstr(err.msg, msg))
+			fail_msg("case %zu: '%s' lacks '%s'", t, err.msg, msg);
+		dfs_csv_rows_free(k);
+		dfs_buf_free(&bad);
+	}
+	free(line_at);
+	dfs_buf_free(&csv);
+	dfs_log_free(log);
+}
+
+/* Rows kept as they arrive take the columns they leave out from the log
+ * at finish, as dfs_csv_import does; a row without a log record to take
+ * them from is left to dfs_csv_import, which says which line it is. */
+static void test_rows_absent_columns(void **state)
+{
+	(void)state;
+	if (!shared_dir())
+		skip();
+	char *path = shared_log_path("imbalanced-io.darshan");
+	dfs_error err = {0};
+	dfs_log *log = dfs_log_open(path, 0, &err);
+	free(path);
+	assert_non_null(log);
+	const dfs_records *r = dfs_log_records(log, DFS_MOD_POSIX);
+	const dfs_module *m = r->module;
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	dfs_buf csv = DFS_BUF_INIT;
+	dfs_buf_adds(&csv, "rank,POSIX_OPENS,record_id\n");
+	size_t rows = 0;
+	for (; csv.len < ((size_t)1 << 20); rows++) {
+		const unsigned char *rec = dfs_record_get(r, rows % r->count, scratch);
+		dfs_buf_printf(&csv, "%lld,%zu,%llu\n", (long long)dfs_record_rank(rec), rows,
+		               (unsigned long long)dfs_record_id(rec));
+	}
+	for (int bad = 0; bad < 2; bad++) {
+		if (bad)   /* a record the log does not have */
+			dfs_buf_adds(&csv, "123456,1,1\n");
+		assert_true(dfs_buf_ok(&csv));
+		dfs_records want;
+		dfs_records_init(&want, m, m->version);
+		int ret = dfs_csv_import(log, m, csv.data, csv.len, &want, &err);
+		assert_int_equal(ret, bad ? -1 : 0);
+		dfs_csv_rows *k = dfs_csv_rows_start(m, csv.data, csv.len, &err);
+		assert_non_null(k);
+		dfs_csv_rows_keep(k, rows + 1);
+		assert_int_equal(feed_pieces(k, &csv, 65536, &err), 0);
+		dfs_records got;
+		dfs_records_init(&got, m, m->version);
+		ret = dfs_csv_rows_finish(k, log, csv.data, csv.len, &got, &err);
+		assert_int_equal(ret, bad ? 1 : 0);
+		if (!bad) {
+			assert_int_equal(got.count, rows);
+			assert_memory_equal(got.data, want.data, want.size);
+		}
+		dfs_records_free(&got);
+		dfs_records_free(&want);
+		dfs_csv_rows_free(k);
+	}
+	dfs_buf_free(&csv);
+	dfs_log_free(log);
+}
+
 /* Absent counter columns come from the log's record; extra place columns
  * are ignored; quoting and CRLF are accepted; integral floats too. */
 static void test_partial_columns(void **state)
@@ -785,6 +979,8 @@ int main(void)
 		cmocka_unit_test(test_quoting),
 		cmocka_unit_test(test_quoting_bytes),
 		cmocka_unit_test(test_big_import),
+		cmocka_unit_test(test_rows_as_they_arrive),
+		cmocka_unit_test(test_rows_absent_columns),
 		cmocka_unit_test(test_roundtrip_every_record),
 		cmocka_unit_test(test_record_len_every_record),
 		cmocka_unit_test(test_record_len_shapes),
