@@ -2,14 +2,36 @@
 """Generate src/module/tables.c (counter names, description texts and
 version warnings of every module) from the log-format document.
 
-Usage: gen-module-tables.py ../shared/docs/darshan-format.md > src/module/tables.c
+Usage: gen-module-tables.py contrib/dev/module-facts.md > src/module/tables.c
+       gen-module-tables.py --extract ../shared/docs/darshan-format.md \
+           > contrib/dev/module-facts.md
 
-The document is the single source of these facts; regenerate rather than
-editing the output by hand."""
+The document is the single source of these facts; contrib/dev/module-facts.md
+keeps, in the repository, the lines of it this generator reads (--extract
+writes them: the headings, the counter and operation rows, Appendix A's
+warnings and text blocks), so that both give the same tables.  Regenerate
+rather than editing the output by hand."""
 import re
 import sys
 
-doc = open(sys.argv[1], encoding="utf-8").read().split("\n")
+extract = sys.argv[1] == "--extract"
+doc = open(sys.argv[-1], encoding="utf-8").read().split("\n")
+
+if extract:
+    keep = re.compile(r"^(## Appendix [AB]|### |\| \d+ \| |Printed when the module version)")
+    print("<!-- The lines of the Darshan log-format notes that"
+          " contrib/dev/gen-module-tables.py reads, made by its --extract."
+          " Do not edit: extract again. -->")
+    in_a = in_block = False
+    for line in doc:
+        if line.startswith("## "):
+            in_a = line.startswith("## Appendix A")
+        fence = line.startswith("```")
+        if keep.match(line) or (in_a and (fence or in_block)):
+            print(line)
+        if fence and in_a:
+            in_block = not in_block
+    sys.exit(0)
 
 # --- counter tables, per module section of chapter 5 -----------------------
 SECTIONS = {
