@@ -227,25 +227,38 @@ static void get_column(void *ctx, int column, dfs_value *out)
 		out->type = DFS_T_NONE;
 }
 
+/* A record's row context; the place fields are filled only when a place
+ * column is read. */
+static void row_ctx_init(struct row_ctx *rc, const dfs_log *log, const dfs_module *m,
+                         const unsigned char *rec, size_t len)
+{
+	rc->log = log;
+	rc->m = m;
+	rc->rec = rec;
+	rc->len = len;
+	rc->placed = false;
+	rc->row = 0;
+}
+
+/* Does row rc->row pass every filter? */
+static bool row_matches(const dfs_filter *const *filters, size_t nf, struct row_ctx *rc)
+{
+	size_t i = 0;
+	while (i < nf && dfs_filter_match(filters[i], get_column, rc))
+		i++;
+	return i == nf;
+}
+
 bool dfs_filter_match_record(const dfs_filter *const *filters, size_t nf,
                              const dfs_log *log, const dfs_module *m,
                              const unsigned char *rec, size_t len)
 {
-	/* the place fields are filled only when a place column is read */
 	struct row_ctx rc;
-	rc.log = log;
-	rc.m = m;
-	rc.rec = rec;
-	rc.len = len;
-	rc.placed = false;
+	row_ctx_init(&rc, log, m, rec, len);
 	size_t rows = dfs_module_rows(m, rec, len);
-	for (rc.row = 0; rc.row < rows; rc.row++) {
-		size_t i = 0;
-		while (i < nf && dfs_filter_match(filters[i], get_column, &rc))
-			i++;
-		if (i == nf)
+	for (rc.row = 0; rc.row < rows; rc.row++)
+		if (row_matches(filters, nf, &rc))
 			return true;
-	}
 	return false;
 }
 
@@ -254,16 +267,8 @@ void dfs_filter_match_rows(const dfs_filter *const *filters, size_t nf,
                            const unsigned char *rec, size_t len, bool *keep)
 {
 	struct row_ctx rc;
-	rc.log = log;
-	rc.m = m;
-	rc.rec = rec;
-	rc.len = len;
-	rc.placed = false;
+	row_ctx_init(&rc, log, m, rec, len);
 	size_t rows = dfs_module_rows(m, rec, len);
-	for (rc.row = 0; rc.row < rows; rc.row++) {
-		size_t i = 0;
-		while (i < nf && dfs_filter_match(filters[i], get_column, &rc))
-			i++;
-		keep[rc.row] = i == nf;
-	}
+	for (rc.row = 0; rc.row < rows; rc.row++)
+		keep[rc.row] = row_matches(filters, nf, &rc);
 }
