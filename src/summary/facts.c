@@ -946,6 +946,58 @@ static void pick_traced(struct facts *f, struct idmap *per)
 		f->ntraced = 0;
 }
 
+/* the DXT_LISTED files of `per` with the most requests, most first (a
+ * min-heap of the best while walking, sorted at the end) */
+static bool listed_less(const struct dxt_listed *a, const struct dxt_listed *b)
+{
+	return a->requests < b->requests || (a->requests == b->requests && a->id > b->id);
+}
+
+static void listed_sift(struct dxt_listed *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < n && listed_less(&h[l], &h[m]))
+			m = l;
+		if (l + 1 < n && listed_less(&h[l + 1], &h[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		struct dxt_listed t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+static int listed_cmp(const void *a, const void *b)
+{
+	const struct dxt_listed *x = a, *y = b;
+	return listed_less(y, x) ? -1 : listed_less(x, y) ? 1 : 0;
+}
+
+static void list_dxt_files(struct facts *f, const struct idmap *per)
+{
+	f->dxt_files_total = per->n;
+	f->dxt_files = calloc(DXT_LISTED, sizeof(*f->dxt_files));
+	if (!f->dxt_files)
+		return;
+	size_t n = 0;
+	for (size_t i = 0; i < per->n; i++) {
+		struct dxt_listed c = {per->acc[i].id, per->acc[i].bytes, per->acc[i].size};
+		if (n < DXT_LISTED) {
+			f->dxt_files[n++] = c;
+			for (size_t j = n; n == DXT_LISTED && j-- > 0;)
+				listed_sift(f->dxt_files, n, j);
+		} else if (listed_less(&f->dxt_files[0], &c)) {
+			f->dxt_files[0] = c;
+			listed_sift(f->dxt_files, n, 0);
+		}
+	}
+	qsort(f->dxt_files, n, sizeof(*f->dxt_files), listed_cmp);
+	f->ndxt_files = n;
+}
+
 static int traced_of(const struct facts *f, uint64_t id)
 {
 	for (size_t k = 0; k < f->ntraced; k++)
@@ -968,15 +1020,16 @@ static void gather_dxt(struct facts *f)
 	/* requests and largest offset per file, for the files shown alone */
 	struct idmap per = {NULL, NULL, 0, 0, 0};
 	for (int pass = 0; pass < 2; pass++) {
-		if (pass == 1)
+		if (pass == 1) {
 			pick_traced(f, &per);
+			list_dxt_files(f, &per);
+		}
 		for (int id = DFS_MOD_DXT_POSIX; id <= DFS_MOD_DXT_MPIIO; id++) {
 			const dfs_summary_module *sm = selected(f->in, id);
 			if (!sm)
 				continue;
 			const dfs_module *m = dfs_module_get(id);
 			int fhost = dfs_module_field_index(m, "hostname", 8);
-			int fop = dfs_module_field_index(m, "write_count", 11);
 			int foff = dfs_module_field_index(m, "offset", 6);
 			int flen = dfs_module_field_index(m, "length", 6);
 			int fs = dfs_module_field_index(m, "start_time", 10);
@@ -986,7 +1039,12 @@ static void gather_dxt(struct facts *f)
 				const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
 				size_t len = dfs_record_size(sm->records, i);
 				size_t rows = dfs_module_rows(m, rec, len);
-				double writes = value(m, rec, len, 0, fop);
+				/* the record's own write count (write_count shows the
+				 * log's, also in a record cut to its selected segments) */
+				int64_t own_writes = 0;
+				if (len >= 96)
+					memcpy(&own_writes, rec + 88, 8);
+				double writes = (double)own_writes;
 				if (pass == 0 && fhost >= 0) {
 					dfs_value v;
 					dfs_module_get_value(m, rec, len, 0, (size_t)fhost, &v);
@@ -1229,5 +1287,6 @@ void dfs_facts_free(struct facts *f)
 	free(f->dxt_read);
 	free(f->dxt_write);
 	free(f->traced);
+	free(f->dxt_files);
 	free(f);
 }
