@@ -219,7 +219,7 @@ static size_t rank_bin(const struct facts *f, int64_t rank)
 
 static const int io_ids[] = {
 	DFS_MOD_POSIX, DFS_MOD_MPIIO, DFS_MOD_STDIO, DFS_MOD_H5F, DFS_MOD_H5D,
-	DFS_MOD_PNETCDF_FILE, DFS_MOD_DFS, DFS_MOD_DAOS,
+	DFS_MOD_PNETCDF_FILE, DFS_MOD_DFS, DFS_MOD_DAOS, DFS_MOD_PNETCDF_VAR,
 };
 
 static const char *const op_suffixes[] = {
@@ -247,6 +247,7 @@ struct io_fields {
 	int fast_bytes, slow_bytes, fast_time, slow_time;
 	int max_read, max_write, open_start, close_end, read_start, read_end,
 	    write_start, write_end;
+	int use_coll, use_mpiio;      /* H5D, H5F flags */
 };
 
 static void io_fields(struct io_facts *io, struct io_fields *fl)
@@ -318,6 +319,8 @@ static void io_fields(struct io_facts *io, struct io_fields *fl)
 	fl->read_end = field(m, "F_READ_END_TIMESTAMP");
 	fl->write_start = field(m, "F_WRITE_START_TIMESTAMP");
 	fl->write_end = field(m, "F_WRITE_END_TIMESTAMP");
+	fl->use_coll = field(m, "USE_MPIIO_COLLECTIVE");
+	fl->use_mpiio = field(m, "USE_MPIIO");
 }
 
 /* the most common access sizes of a module: an open-addressing table of
@@ -376,6 +379,7 @@ static void gather_io(struct facts *f, struct io_facts *io, struct idmap *files,
 	bool per_rank = sr->read != NULL;
 	bool for_ranks = io->id == DFS_MOD_POSIX || io->id == DFS_MOD_STDIO;
 	bool for_files = for_ranks || (io->id != DFS_MOD_MPIIO && io->id != DFS_MOD_H5D &&
+	                               io->id != DFS_MOD_PNETCDF_VAR &&
 	                               !selected(f->in, DFS_MOD_POSIX));
 	if (per_rank) {
 		memset(sr->read, 0, sr->n * sizeof(double));
@@ -439,6 +443,15 @@ static void gather_io(struct facts *f, struct io_facts *io, struct idmap *files,
 		io->coll_writes += counter(m, rec, len, fl.coll_writes);
 		io->nb_reads += counter(m, rec, len, fl.nb_reads);
 		io->nb_writes += counter(m, rec, len, fl.nb_writes);
+		if (fl.use_coll >= 0 && reads + writes > 0) {
+			io->datasets++;
+			if (counter(m, rec, len, fl.use_coll) <= 0) {
+				io->indep_datasets++;
+				io->indep_dataset_ops += reads + writes;
+			}
+		}
+		if (counter(m, rec, len, fl.use_mpiio) > 0)
+			io->mpiio_files++;
 		if (rank < 0) {
 			shared_r += tr;
 			shared_w += tw;

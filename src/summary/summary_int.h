@@ -63,9 +63,13 @@ struct io_facts {
 	/* files whose ranks moved very different amounts (non-shared) */
 	size_t size_imbalanced;
 	double size_imbalance_worst;
+	/* H5D: datasets accessed, those without MPI-IO collective I/O and
+	 * their accesses; H5F: files opened with the MPI-IO driver */
+	size_t datasets, indep_datasets, mpiio_files;
+	double indep_dataset_ops;
 };
 
-#define IO_MODULES 8
+#define IO_MODULES 9
 
 struct mount_facts {
 	const char *path, *type;

@@ -80,13 +80,15 @@ static void write_module(dfs_log_writer *w, int id, const struct rec *recs, size
 {
 	dfs_error err = {0};
 	const dfs_module *m = dfs_module_get(id);
-	unsigned char buf[DFS_RECORD_MAX];
+	unsigned char *buf = malloc(m->record_size);   /* PNETCDF_VAR: 1120 bytes */
+	assert_non_null(buf);
 	assert_int_equal(dfs_log_writer_module_begin(w, id, 0, &err), 0);
 	for (size_t i = 0; i < n; i++) {
 		fill(m, &recs[i], buf);
 		assert_int_equal(dfs_log_writer_record(w, buf, m->record_size, &err), 0);
 	}
 	assert_int_equal(dfs_log_writer_module_end(w, &err), 0);
+	free(buf);
 }
 
 static const char *const file_names[] = {
@@ -1132,6 +1134,112 @@ static void test_timeline(void **state)
 	check_timeline(100000);
 }
 
+/* ---- HDF5, PnetCDF and DFS --------------------------------------------------- */
+
+/* Four ranks share one HDF5 file (opened with the MPI-IO driver unless
+ * `posix_driver`), one dataset, one PnetCDF variable and one DFS file;
+ * 2000 reads and 2000 writes of each, of 4-10 MB (healthy) or below
+ * 100 bytes, independent, without collective HDF5 transfers (`bad`). */
+static dfs_log *layers_log(bool bad, bool posix_driver)
+{
+	dfs_error err = {0};
+	dfs_buf out = DFS_BUF_INIT;
+	dfs_write_options opt = {DFS_COMP_ZLIB, 1, 1};
+	dfs_log_writer *w = dfs_log_writer_buf(&out, &opt, &err);
+	dfs_job job;
+	memset(&job, 0, sizeof(job));
+	job.nprocs = NPROCS;
+	job.start_sec = 1;
+	job.end_sec = 100;
+	job.exe = "/bin/ior";
+	job.metadata = (char *)"";
+	dfs_mount mounts[] = {{"/lus/grand", "lustre", 10}};
+	assert_int_equal(dfs_log_writer_job(w, &job, mounts, 1, &err), 0);
+	for (int k = 0; k < 3; k++)
+		assert_int_equal(dfs_log_writer_name(w, file_id(k), file_names[k],
+		                                     strlen(file_names[k]), &err), 0);
+	const char *size_r = bad ? "SIZE_READ_AGG_0_100" : "SIZE_READ_AGG_4M_10M";
+	const char *size_w = bad ? "SIZE_WRITE_AGG_0_100" : "SIZE_WRITE_AGG_4M_10M";
+	char name_r[64], name_w[64];   /* (set() keeps the names' pointers) */
+	struct rec r[1];
+	memset(r, 0, sizeof(r));
+	r->rank = -1;
+	r->id = file_id(0);
+	set(r, "H5F_OPENS", 4);
+	set(r, "H5F_USE_MPIIO", posix_driver ? 0 : 1);
+	write_module(w, DFS_MOD_H5F, r, 1);
+	memset(r, 0, sizeof(r));
+	r->rank = -1;
+	r->id = file_id(1);
+	set(r, "H5D_OPENS", 4);
+	set(r, "H5D_READS", 2000);
+	set(r, "H5D_WRITES", 2000);
+	snprintf(name_r, sizeof(name_r), "H5D_%s", size_r);
+	set(r, name_r, 2000);
+	snprintf(name_w, sizeof(name_w), "H5D_%s", size_w);
+	set(r, name_w, 2000);
+	set(r, "H5D_USE_MPIIO_COLLECTIVE", bad ? 0 : 1);
+	write_module(w, DFS_MOD_H5D, r, 1);
+	memset(r, 0, sizeof(r));
+	r->rank = -1;
+	r->id = file_id(2);
+	set(r, bad ? "PNETCDF_VAR_INDEP_READS" : "PNETCDF_VAR_COLL_READS", 2000);
+	set(r, bad ? "PNETCDF_VAR_INDEP_WRITES" : "PNETCDF_VAR_COLL_WRITES", 2000);
+	snprintf(name_r, sizeof(name_r), "PNETCDF_VAR_%s", size_r);
+	set(r, name_r, 2000);
+	snprintf(name_w, sizeof(name_w), "PNETCDF_VAR_%s", size_w);
+	set(r, name_w, 2000);
+	write_module(w, DFS_MOD_PNETCDF_VAR, r, 1);
+	memset(r, 0, sizeof(r));
+	r->rank = -1;
+	r->id = file_id(0);
+	set(r, "DFS_READS", 2000);
+	set(r, "DFS_WRITES", 2000);
+	set(r, bad ? "DFS_SIZE_READ_0_100" : "DFS_SIZE_READ_4M_10M", 2000);
+	set(r, bad ? "DFS_SIZE_WRITE_0_100" : "DFS_SIZE_WRITE_4M_10M", 2000);
+	write_module(w, DFS_MOD_DFS, r, 1);
+	assert_int_equal(dfs_log_writer_finish(w, 0, &err), 0);
+	dfs_log_writer_free(w);
+	dfs_log *log = dfs_log_open_mem(out.data, out.len, "layers", 0, &err);
+	if (!log)
+		fail_msg("%s", err.msg);
+	dfs_buf_free(&out);
+	return log;
+}
+
+static void test_hdf5_pnetcdf_dfs(void **state)
+{
+	(void)state;
+	static const char *const codes[] = {
+		"H5D_SMALL_READS", "H5D_SMALL_WRITES", "H5D_NO_COLLECTIVE",
+		"PNETCDF_SMALL_READS", "PNETCDF_SMALL_WRITES", "PNETCDF_NO_COLLECTIVE_READS",
+		"PNETCDF_NO_COLLECTIVE_WRITES", "DFS_SMALL_READS", "DFS_SMALL_WRITES",
+	};
+	dfs_log *log = layers_log(false, false);
+	char *csv = insights(log, NULL, false);
+	for (size_t k = 0; k < sizeof(codes) / sizeof(*codes); k++)
+		if (fires(csv, codes[k]))
+			fail_msg("the healthy log fires %s:\n%s", codes[k], csv);
+	free(csv);
+	dfs_log_free(log);
+	log = layers_log(true, false);
+	csv = insights(log, NULL, false);
+	for (size_t k = 0; k < sizeof(codes) / sizeof(*codes); k++)
+		if (!fires(csv, codes[k]))
+			fail_msg("%s does not fire:\n%s", codes[k], csv);
+	assert_non_null(strstr(csv, "H5D_NO_COLLECTIVE,HIGH,H5D,4000 of 4000 HDF5 dataset "
+	                            "accesses (1 of 1 datasets) are independent"));
+	free(csv);
+	dfs_log_free(log);
+	/* without the MPI-IO driver there is no collective I/O to ask for */
+	log = layers_log(true, true);
+	csv = insights(log, NULL, false);
+	assert_false(fires(csv, "H5D_NO_COLLECTIVE"));
+	assert_true(fires(csv, "H5D_SMALL_READS"));
+	free(csv);
+	dfs_log_free(log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1143,6 +1251,7 @@ int main(void)
 		cmocka_unit_test(test_many_files),
 		cmocka_unit_test(test_dxt_file_plots),
 		cmocka_unit_test(test_timeline),
+		cmocka_unit_test(test_hdf5_pnetcdf_dfs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
