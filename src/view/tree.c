@@ -370,18 +370,15 @@ static int list_module_dir(dfs_view *v, const struct node *n,
 		ns.mode = file_mode(v, &n->st, writable(fd->kind, n->module));
 		listing_add(&ls, fd->name, &ns);
 	}
-	if (ret == 0 && n->kind == N_SUMDIR && has_dxt(e)) {
-		ns.is_dir = true;
-		ns.mode = dir_mode(&n->st);
-		listing_add(&ls, "dxt", &ns);
-	}
 	dfs_entry_put(v, e);
 	listing_fill(&ls, fill, ctx);
 	return ret;
 }
 
 /* LOG/summary/dxt/: a plot per file with selected DXT segments, which
- * only the decoded log tells */
+ * only the decoded log tells.  The one listing that decodes its log, it
+ * is not listed in summary/ (entered by name only): a walk of the tree
+ * (ls -R, find) never goes in, and still decodes nothing. */
 static int list_dxt_dir(dfs_view *v, const struct node *n, dfs_view_filler fill,
                         void *ctx, dfs_error *err)
 {
