@@ -215,9 +215,14 @@ int dfs_view_stat_as(dfs_view *v, const char *path, const dfs_caller *who,
 	}
 	if (ret == 0 && n.kind == N_LOGDIR)
 		later_mtime(st, &e->errors_seen);
-	/* the traced files listed are those of the selection */
-	if (ret == 0 && n.kind == N_DXTDIR)
-		later_mtime(st, &e->changed);
+	/* the traced files listed are those of the selection, which the
+	 * directories' filters change too: told as changed now, so that the
+	 * kernel lists it afresh once its attributes are attr_timeout old */
+	if (ret == 0 && n.kind == N_DXTDIR) {
+		struct timespec now;
+		clock_gettime(CLOCK_REALTIME, &now);
+		later_mtime(st, &now);
+	}
 	/* a log replaced by another with the same mtime (a rename sets the
 	 * change time) lists other modules: its directories' times move */
 	if (ret == 0 && n.kind != N_FILE) {

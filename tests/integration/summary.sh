@@ -166,6 +166,13 @@ cp "$MNT/summary.html" "$TMP/dir.before.html"
 echo 'rank == 0' >"$MNT/filter" || fail "directory filter write"
 t python3 "$REPO/tests/integration/dirsummary.py" "$MNT/summary.html" "$MNT/jobs.csv" ||
 	fail "the root's summary.html under a filter and jobs.csv differ"
+# and the traced files of a log below follow a directory's filter
+echo "file_name ~ 'pipe'" >"$MNT/filter" || fail "directory filter write"
+sleep 1.1
+dxt_plots "$dxt"
+[ "$(ls "$dxt/summary/dxt" | wc -l)" -lt "$n_before" ] || fail "a directory filter left every plot"
+t python3 "$REPO/tests/integration/dirsummary.py" "$MNT/summary.html" "$MNT/jobs.csv" ||
+	fail "the root's summary.html under file_name ~ 'pipe' and jobs.csv differ"
 cmp -s "$MNT/summary.html" "$TMP/dir.before.html" && fail "the directory filter did not change summary.html"
 : >"$MNT/filter"
 cmp -s "$MNT/summary.html" "$TMP/dir.before.html" || fail "clearing the directory filter"
