@@ -89,8 +89,14 @@ int dfs_summary_dxt_files(const dfs_summary_input *in, uint64_t **ids, size_t *n
 		if (!sm)
 			continue;
 		FOR_DXT(sm, j, i) {
-			if (dfs_record_size(sm->records, i) >= 8)
-				all[k++] = id_of(dfs_record_get(sm->records, i, scratch));
+			if (dfs_record_size(sm->records, i) < 104)
+				continue;
+			const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
+			int64_t w, r;
+			memcpy(&w, rec + 88, 8);
+			memcpy(&r, rec + 96, 8);
+			if (w > 0 || r > 0)   /* a file without segments has no plot */
+				all[k++] = id_of(rec);
 		}
 	}
 	qsort(all, k, sizeof(*all), cmp_u64);
@@ -166,7 +172,7 @@ static void gather(const dfs_summary_input *in, uint64_t fid, struct dxt_file *d
 			}
 			if (writes <= 0 && reads <= 0)
 				rows = 0;   /* (its one row in records.csv is no segment) */
-			if (pass == 0) {
+			if (pass == 0 && rows > 0) {
 				one->present = true;
 				one->records++;
 			}

@@ -991,13 +991,16 @@ static int listed_cmp(const void *a, const void *b)
 
 static void list_dxt_files(struct facts *f, const struct idmap *per)
 {
-	f->dxt_files_total = per->n;
 	f->dxt_files = calloc(DXT_LISTED, sizeof(*f->dxt_files));
 	if (!f->dxt_files)
 		return;
 	size_t n = 0;
+	f->dxt_files_total = 0;
 	for (size_t i = 0; i < per->n; i++) {
 		struct dxt_listed c = {per->acc[i].id, per->acc[i].bytes, per->acc[i].size};
+		if (!(c.requests > 0))
+			continue;   /* records without segments */
+		f->dxt_files_total++;
 		if (n < DXT_LISTED) {
 			f->dxt_files[n++] = c;
 			for (size_t j = n; n == DXT_LISTED && j-- > 0;)
@@ -1054,9 +1057,13 @@ static void gather_dxt(struct facts *f)
 				size_t rows = dfs_module_rows(m, rec, len);
 				/* the record's own write count (write_count shows the
 				 * log's, also in a record cut to its selected segments) */
-				int64_t own_writes = 0;
-				if (len >= 96)
+				int64_t own_writes = 0, own_reads = 0;
+				if (len >= 104) {
 					memcpy(&own_writes, rec + 88, 8);
+					memcpy(&own_reads, rec + 96, 8);
+				}
+				if (own_writes <= 0 && own_reads <= 0)
+					rows = 0;   /* (no segment: its one row is empty) */
 				double writes = (double)own_writes;
 				if (pass == 0 && fhost >= 0) {
 					dfs_value v;

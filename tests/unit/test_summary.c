@@ -852,7 +852,7 @@ enum { BIG_SEGS = 100000 };
 
 /* file 0: rank 0 writes three blocks and reads two small pieces, rank 1
  * writes BIG_SEGS blocks, and MPI-IO traces one write; file 1: one read;
- * file 2 has no trace */
+ * file 2 has a record without segments */
 static dfs_log *dxt_log(void)
 {
 	dfs_error err = {0};
@@ -884,6 +884,7 @@ static dfs_log *dxt_log(void)
 	free(big);
 	struct seg b[] = {{0, 65536, 5.0, 5.5}};
 	dxt_record(w, file_id(1), 0, b, 0, 1);
+	dxt_record(w, file_id(2), 1, b, 0, 0);   /* opened, never read nor written */
 	assert_int_equal(dfs_log_writer_module_end(w, &err), 0);
 	assert_int_equal(dfs_log_writer_module_begin(w, DFS_MOD_DXT_MPIIO, 0, &err), 0);
 	struct seg c[] = {{0, 12288, 0.9, 1.6}};
