@@ -20,6 +20,12 @@ SRC=$TMP/src MNT=$TMP/mnt
 # DXT, APMPI + heatmap + Lustre, many ranks, MPI-IO
 make_tree "$SRC" "$LOGS"/dxt.darshan "$LOGS"/e3sm_io_heatmap_only.darshan \
 	"$LOGS"/imbalanced-io.darshan "$LOGS"/darshan-apmpi-2nodes-64mpi.darshan
+# and a generated job of 100,000 ranks, one POSIX record each (beside,
+# not in LOGREL: its directory's page counts it)
+GEN=$(dirname "$DFS_CAT")/darshanfs-gen
+mkdir -p "$SRC/generated"
+t "$GEN" -n 100000 -p 100000 -m POSIX -o "$SRC/generated/ranks.darshan" >/dev/null ||
+	fail "darshanfs-gen failed"
 dfs_mount "$SRC" "$MNT"
 T0=$(now)
 
@@ -97,14 +103,25 @@ size=$(stat -c %s "$MNT/summary.html") || fail "stat summary.html"
 t cat "$MNT/summary.html" >"$TMP/dir.html" || fail "cat summary.html"
 [ "$size" = "$(stat -c %s "$TMP/dir.html")" ] || fail "the root's summary.html: st_size $size"
 xmllint --noout "$TMP/dir.html" || fail "the root's summary.html is not well-formed"
-grep -q "<p id=\"jobs\">${#LOGREL[@]} jobs" "$TMP/dir.html" ||
-	fail "the root's summary.html does not count ${#LOGREL[@]} jobs"
+grep -q "<p id=\"jobs\">$((${#LOGREL[@]} + 1)) jobs" "$TMP/dir.html" ||
+	fail "the root's summary.html does not count $((${#LOGREL[@]} + 1)) jobs"
 grep -q "<p id=\"jobs\">1 jobs" "$MNT/2026/11/29/summary.html" ||
 	fail "2026/11/29/summary.html does not count its one job"
 for dir in "" 2026/11/29/; do
 	t python3 "$REPO/tests/integration/dirsummary.py" "$MNT/${dir}summary.html" \
 		"$MNT/${dir}jobs.csv" || fail "${dir:-/}summary.html and jobs.csv differ"
 done
+# 100,000 ranks: 128 lanes (and the shared files'), each of 781.25 ranks,
+# every plot small and well-formed
+gen=$MNT/generated/ranks.darshan
+grep -q '>Timeline: 100000 ranks, 781.2 a lane<' "$gen/summary/timeline.svg" ||
+	fail "the timeline of 100,000 ranks does not say its lanes"
+n=$(grep -o '<rect [^>]*fill="#bbbbbb"/>' "$gen/summary/timeline.svg" | grep -vc ' y="7" ')
+[ "$n" -ge 128 ] && [ "$n" -le 129 ] || fail "the timeline of 100,000 ranks has $n lanes"
+for f in "$gen"/summary.html "$gen"/summary/*.svg; do
+	[ "$(stat -c %s "$f")" -lt $((4 << 20)) ] || fail "$f: $(stat -c %s "$f") bytes"
+done
+xmllint --noout "$gen"/summary.html "$gen"/summary/*.svg || fail "a page of 100,000 ranks is not well-formed"
 say "pages and plots well-formed, sizes exact ($(elapsed "$T0") s)"
 
 # 2. Chromium: every page and a few plots, opened from the mount in one
@@ -117,7 +134,7 @@ urls=()
 for rel in "${LOGREL[@]}" "" 2026/11/29; do
 	urls+=("file://$MNT/${rel:+$rel/}summary.html")
 done
-urls+=("file://$MNT/$big/summary/timeline.svg"
+urls+=("file://$MNT/$big/summary/timeline.svg" "file://$gen/summary/timeline.svg"
 	"file://$dxt/summary/dxt/$(ls "$dxt/summary/dxt" | head -1)")
 T=300 t python3 "$REPO/tests/integration/browser.py" "$TMP" "${urls[@]}" >"$TMP/browser.out" ||
 	fail "chromium: $(tail -3 "$TMP/browser.out")"
@@ -145,6 +162,11 @@ after=$(grep -c '<tr class="rank">' "$MNT/$big/summary.html")
 	fail "the filter did not change summary/ranks.svg"
 [ "$(lanes "$MNT/$big/summary/timeline.svg")" = 1 ] ||
 	fail "rank == 0 leaves $(lanes "$MNT/$big/summary/timeline.svg") lanes in the timeline"
+# (the generated job's rank 0 has no record: the ranks of the first lane)
+echo 'rank >= 0 and rank < 781' >"$gen/filter" || fail "filter write"
+[ "$(lanes "$gen/summary/timeline.svg")" = 1 ] ||
+	fail "the ranks of one lane of 100,000 leave $(lanes "$gen/summary/timeline.svg") lanes"
+: >"$gen/filter"
 grep -q 'filter: rank == 0' "$MNT/$big/summary.html" || fail "the page does not name the filter"
 xmllint --noout "$MNT/$big/summary.html" || fail "filtered page not well-formed"
 : >"$MNT/$big/filter"

@@ -1104,7 +1104,7 @@ static void check_timeline(int64_t nprocs)
 	}
 	if (nprocs > 128) {
 		char title[128];
-		snprintf(title, sizeof(title), "%lld ranks in 128 lanes of %.4g",
+		snprintf(title, sizeof(title), "Timeline: %lld ranks, %.4g a lane",
 		         (long long)nprocs, step);
 		assert_non_null(strstr(b.data, title));
 		/* the first rank of lane 64 is told */
