@@ -20,8 +20,9 @@ SRC=$TMP/src MNT=$TMP/mnt
 # DXT, APMPI + heatmap + Lustre, many ranks, MPI-IO
 make_tree "$SRC" "$LOGS"/dxt.darshan "$LOGS"/e3sm_io_heatmap_only.darshan \
 	"$LOGS"/imbalanced-io.darshan "$LOGS"/darshan-apmpi-2nodes-64mpi.darshan
-# and a generated job of 100,000 ranks, one POSIX record each (beside,
-# not in LOGREL: its directory's page counts it)
+# and a generated job of 100,000 ranks and 100,000 POSIX records (beside,
+# not in LOGREL: its directory's page counts it), whose timeline has a
+# lane per 781.25 ranks
 GEN=$(dirname "$DFS_CAT")/darshanfs-gen
 mkdir -p "$SRC/generated"
 t "$GEN" -n 100000 -p 100000 -m POSIX -o "$SRC/generated/ranks.darshan" >/dev/null ||
