@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "darshanfs/accum.h"
 #include "darshanfs/buf.h"
@@ -94,6 +95,18 @@ int dfs_summary_svg(const dfs_summary_input *in, int plot, dfs_buf *out,
 int dfs_summary_render_all(const dfs_summary_input *in, dfs_buf *html,
                            dfs_buf svg[DFS_PLOTS], dfs_buf *txt, dfs_buf *csv,
                            dfs_error *err);
+
+/* The files of the selection that have DXT segments (DXT_POSIX or
+ * DXT_MPIIO), each with a plot of its own, LOG/summary/dxt/<id>.svg:
+ * their record ids, ascending, in *ids (malloc'd, NULL when none). */
+int dfs_summary_dxt_files(const dfs_summary_input *in, uint64_t **ids, size_t *n,
+                          dfs_error *err);
+/* That plot of file `id`: its selected segments' offsets against time
+ * (POSIX and MPI-IO apart, reads and writes), their durations and their
+ * numbers; binned like the others.  DFS_ERR_NOENT when the selection has
+ * no segment of the file. */
+int dfs_summary_dxt_file_svg(const dfs_summary_input *in, uint64_t id, dfs_buf *out,
+                             dfs_error *err);
 
 /* The insights: one finding per paragraph (txt) or one CSV row per
  * finding with the header

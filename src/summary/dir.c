@@ -98,14 +98,18 @@ static int by_time(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
-static void job_table(dfs_buf *out, const char *title, struct job **jobs, size_t n)
+/* the rows carry their exact numbers (data-*) beside the rounded text */
+static void job_table(dfs_buf *out, const char *id, const char *title, struct job **jobs,
+                      size_t n)
 {
-	dfs_buf_printf(out, "<h3>%s</h3>\n<table>\n<tr><th>log</th><th>executable</th>"
+	dfs_buf_printf(out, "<h3>%s</h3>\n<table id=\"%s\">\n<tr><th>log</th><th>executable</th>"
 	                    "<th>job id</th><th>processes</th><th>bytes</th>"
-	                    "<th>I/O time by slowest (s)</th><th>MiB/s</th></tr>\n", title);
+	                    "<th>I/O time by slowest (s)</th><th>MiB/s</th></tr>\n", title, id);
 	char b[64];
 	for (size_t i = 0; i < n && i < TOP_FILES; i++) {
-		dfs_buf_adds(out, "<tr><td>");
+		dfs_buf_printf(out, "<tr class=\"job\" data-bytes=\"%.17g\" data-time=\"%.17g\" "
+		               "data-perf=\"%.17g\"><td>", jobs[i]->bytes, jobs[i]->time,
+		               jobs[i]->perf);
 		dfs_xml_str(out, jobs[i]->log);
 		dfs_buf_adds(out, "</td><td>");
 		dfs_xml_text(out, jobs[i]->exe, strlen(jobs[i]->exe) > 80 ? 80 : strlen(jobs[i]->exe));
@@ -246,7 +250,7 @@ int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
 	}
 	if (errors)
 		dfs_buf_printf(out, "; %zu logs could not be read (see jobs.csv)", errors);
-	dfs_buf_adds(out, ".</p>\n<h2>Jobs over time</h2>\n");
+	dfs_buf_adds(out, ".</p>\n<h2 id=\"time\">Jobs over time</h2>\n");
 	double per_bin[TIME_BINS] = {0}, bytes_bin[TIME_BINS] = {0};
 	double span = t1 > t0 && t0 != INT64_MAX ? (double)(t1 - t0) : 1;
 	for (size_t i = 0; i < n; i++) {
@@ -262,24 +266,27 @@ int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
 	struct series s2 = {"bytes moved by the jobs started", "#8c564b", bytes_bin};
 	dfs_svg_columns(out, "Bytes over time", "days since the first job", 0,
 	                span / 86400, TIME_BINS, &s2, 1, true);
-	dfs_buf_adds(out, "<h2>Bytes and performance per job</h2>\n");
+	dfs_buf_adds(out, "<h2 id=\"per-job\">Bytes and performance per job</h2>\n");
 	decades(out, "Jobs by bytes moved", jobs, n, false, true);
 	decades(out, "Jobs by performance (MiB/s, by the slowest rank)", jobs, n, true, false);
-	dfs_buf_adds(out, "<h2>Top jobs</h2>\n");
+	dfs_buf_adds(out, "<h2 id=\"top\">Top jobs</h2>\n");
 	struct job **order = malloc((n ? n : 1) * sizeof(*order));
 	if (order) {
 		for (size_t i = 0; i < n; i++)
 			order[i] = &jobs[i];
 		qsort(order, n, sizeof(*order), by_bytes);
-		job_table(out, "Most bytes", order, n);
+		job_table(out, "top-bytes", "Most bytes", order, n);
 		qsort(order, n, sizeof(*order), by_time);
-		job_table(out, "Most I/O time", order, n);
+		job_table(out, "top-time", "Most I/O time", order, n);
 		free(order);
 	}
-	dfs_buf_adds(out, "<h2>Per module</h2>\n<table>\n<tr><th>module</th><th>jobs</th>"
-	                  "<th>bytes read</th><th>bytes written</th><th>I/O time by slowest (s)</th></tr>\n");
+	dfs_buf_adds(out, "<h2 id=\"modules\">Per module</h2>\n<table id=\"module-table\">\n"
+	                  "<tr><th>module</th><th>jobs</th><th>bytes read</th>"
+	                  "<th>bytes written</th><th>I/O time by slowest (s)</th></tr>\n");
 	for (size_t m = 0; m < nmods; m++) {
-		dfs_buf_adds(out, "<tr><td>");
+		dfs_buf_printf(out, "<tr class=\"module\" data-read=\"%.17g\" data-written=\"%.17g\" "
+		               "data-time=\"%.17g\"><td>", mods[m].bytes_read,
+		               mods[m].bytes_written, mods[m].time);
 		dfs_xml_str(out, mods[m].name);
 		dfs_human_bytes(a, sizeof(a), mods[m].bytes_read);
 		dfs_human_bytes(b, sizeof(b), mods[m].bytes_written);

@@ -219,7 +219,7 @@ static size_t rank_bin(const struct facts *f, int64_t rank)
 
 static const int io_ids[] = {
 	DFS_MOD_POSIX, DFS_MOD_MPIIO, DFS_MOD_STDIO, DFS_MOD_H5F, DFS_MOD_H5D,
-	DFS_MOD_PNETCDF_FILE, DFS_MOD_DFS, DFS_MOD_DAOS,
+	DFS_MOD_PNETCDF_FILE, DFS_MOD_DFS, DFS_MOD_DAOS, DFS_MOD_PNETCDF_VAR,
 };
 
 static const char *const op_suffixes[] = {
@@ -247,6 +247,7 @@ struct io_fields {
 	int fast_bytes, slow_bytes, fast_time, slow_time;
 	int max_read, max_write, open_start, close_end, read_start, read_end,
 	    write_start, write_end;
+	int use_coll, use_mpiio;      /* H5D, H5F flags */
 };
 
 static void io_fields(struct io_facts *io, struct io_fields *fl)
@@ -318,6 +319,8 @@ static void io_fields(struct io_facts *io, struct io_fields *fl)
 	fl->read_end = field(m, "F_READ_END_TIMESTAMP");
 	fl->write_start = field(m, "F_WRITE_START_TIMESTAMP");
 	fl->write_end = field(m, "F_WRITE_END_TIMESTAMP");
+	fl->use_coll = field(m, "USE_MPIIO_COLLECTIVE");
+	fl->use_mpiio = field(m, "USE_MPIIO");
 }
 
 /* the most common access sizes of a module: an open-addressing table of
@@ -376,6 +379,7 @@ static void gather_io(struct facts *f, struct io_facts *io, struct idmap *files,
 	bool per_rank = sr->read != NULL;
 	bool for_ranks = io->id == DFS_MOD_POSIX || io->id == DFS_MOD_STDIO;
 	bool for_files = for_ranks || (io->id != DFS_MOD_MPIIO && io->id != DFS_MOD_H5D &&
+	                               io->id != DFS_MOD_PNETCDF_VAR &&
 	                               !selected(f->in, DFS_MOD_POSIX));
 	if (per_rank) {
 		memset(sr->read, 0, sr->n * sizeof(double));
@@ -439,6 +443,15 @@ static void gather_io(struct facts *f, struct io_facts *io, struct idmap *files,
 		io->coll_writes += counter(m, rec, len, fl.coll_writes);
 		io->nb_reads += counter(m, rec, len, fl.nb_reads);
 		io->nb_writes += counter(m, rec, len, fl.nb_writes);
+		if (fl.use_coll >= 0 && reads + writes > 0) {
+			io->datasets++;
+			if (counter(m, rec, len, fl.use_coll) <= 0) {
+				io->indep_datasets++;
+				io->indep_dataset_ops += reads + writes;
+			}
+		}
+		if (counter(m, rec, len, fl.use_mpiio) > 0)
+			io->mpiio_files++;
 		if (rank < 0) {
 			shared_r += tr;
 			shared_w += tw;
@@ -946,6 +959,61 @@ static void pick_traced(struct facts *f, struct idmap *per)
 		f->ntraced = 0;
 }
 
+/* the DXT_LISTED files of `per` with the most requests, most first (a
+ * min-heap of the best while walking, sorted at the end) */
+static bool listed_less(const struct dxt_listed *a, const struct dxt_listed *b)
+{
+	return a->requests < b->requests || (a->requests == b->requests && a->id > b->id);
+}
+
+static void listed_sift(struct dxt_listed *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < n && listed_less(&h[l], &h[m]))
+			m = l;
+		if (l + 1 < n && listed_less(&h[l + 1], &h[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		struct dxt_listed t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+static int listed_cmp(const void *a, const void *b)
+{
+	const struct dxt_listed *x = a, *y = b;
+	return listed_less(y, x) ? -1 : listed_less(x, y) ? 1 : 0;
+}
+
+static void list_dxt_files(struct facts *f, const struct idmap *per)
+{
+	f->dxt_files = calloc(DXT_LISTED, sizeof(*f->dxt_files));
+	if (!f->dxt_files)
+		return;
+	size_t n = 0;
+	f->dxt_files_total = 0;
+	for (size_t i = 0; i < per->n; i++) {
+		struct dxt_listed c = {per->acc[i].id, per->acc[i].bytes, per->acc[i].size};
+		if (!(c.requests > 0))
+			continue;   /* records without segments */
+		f->dxt_files_total++;
+		if (n < DXT_LISTED) {
+			f->dxt_files[n++] = c;
+			for (size_t j = n; n == DXT_LISTED && j-- > 0;)
+				listed_sift(f->dxt_files, n, j);
+		} else if (listed_less(&f->dxt_files[0], &c)) {
+			f->dxt_files[0] = c;
+			listed_sift(f->dxt_files, n, 0);
+		}
+	}
+	qsort(f->dxt_files, n, sizeof(*f->dxt_files), listed_cmp);
+	f->ndxt_files = n;
+}
+
 static int traced_of(const struct facts *f, uint64_t id)
 {
 	for (size_t k = 0; k < f->ntraced; k++)
@@ -968,15 +1036,16 @@ static void gather_dxt(struct facts *f)
 	/* requests and largest offset per file, for the files shown alone */
 	struct idmap per = {NULL, NULL, 0, 0, 0};
 	for (int pass = 0; pass < 2; pass++) {
-		if (pass == 1)
+		if (pass == 1) {
 			pick_traced(f, &per);
+			list_dxt_files(f, &per);
+		}
 		for (int id = DFS_MOD_DXT_POSIX; id <= DFS_MOD_DXT_MPIIO; id++) {
 			const dfs_summary_module *sm = selected(f->in, id);
 			if (!sm)
 				continue;
 			const dfs_module *m = dfs_module_get(id);
 			int fhost = dfs_module_field_index(m, "hostname", 8);
-			int fop = dfs_module_field_index(m, "write_count", 11);
 			int foff = dfs_module_field_index(m, "offset", 6);
 			int flen = dfs_module_field_index(m, "length", 6);
 			int fs = dfs_module_field_index(m, "start_time", 10);
@@ -986,7 +1055,16 @@ static void gather_dxt(struct facts *f)
 				const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
 				size_t len = dfs_record_size(sm->records, i);
 				size_t rows = dfs_module_rows(m, rec, len);
-				double writes = value(m, rec, len, 0, fop);
+				/* the record's own write count (write_count shows the
+				 * log's, also in a record cut to its selected segments) */
+				int64_t own_writes = 0, own_reads = 0;
+				if (len >= 104) {
+					memcpy(&own_writes, rec + 88, 8);
+					memcpy(&own_reads, rec + 96, 8);
+				}
+				if (own_writes <= 0 && own_reads <= 0)
+					rows = 0;   /* (no segment: its one row is empty) */
+				double writes = (double)own_writes;
 				if (pass == 0 && fhost >= 0) {
 					dfs_value v;
 					dfs_module_get_value(m, rec, len, 0, (size_t)fhost, &v);
@@ -1229,5 +1307,6 @@ void dfs_facts_free(struct facts *f)
 	free(f->dxt_read);
 	free(f->dxt_write);
 	free(f->traced);
+	free(f->dxt_files);
 	free(f);
 }

@@ -262,6 +262,18 @@ static void plot_apmpi(const struct facts *f, dfs_buf *out)
 	                (double)(f->nprocs - 1), f->rank_bins, s, 1, false);
 }
 
+static void plot_timeline(const struct facts *f, dfs_buf *out)
+{
+	char title[160];
+	if (f->rank_step > 1)
+		/* (short: the legend shares the line) */
+		snprintf(title, sizeof(title), "Timeline: %lld ranks, %.4g a lane",
+		         (long long)f->nprocs, f->rank_step);
+	else
+		snprintf(title, sizeof(title), "Timeline: first open to last close per rank");
+	dfs_svg_lanes(out, title, f);
+}
+
 static void render_plot(const struct facts *f, int plot, dfs_buf *out)
 {
 	switch (plot) {
@@ -271,7 +283,7 @@ static void render_plot(const struct facts *f, int plot, dfs_buf *out)
 	case DFS_PLOT_ACCESS_PATTERN: plot_pattern(f, out); break;
 	case DFS_PLOT_MOUNTS: plot_mounts(f, out); break;
 	case DFS_PLOT_RANKS: plot_ranks(f, out); plot_rank_time(f, out); break;
-	case DFS_PLOT_TIMELINE: dfs_svg_lanes(out, "Timeline: first open to last close per rank", f); break;
+	case DFS_PLOT_TIMELINE: plot_timeline(f, out); break;
 	case DFS_PLOT_HEATMAP_READ: plot_heat(f, false, out); break;
 	case DFS_PLOT_HEATMAP_WRITE: plot_heat(f, true, out); break;
 	case DFS_PLOT_DXT_OFFSETS: plot_dxt_offsets(f, out); break;
@@ -608,6 +620,38 @@ static void section_ranks(const struct facts *f, dfs_buf *out)
 		               px->stragglers, f->thr.imbalance_stragglers * 100);
 }
 
+/* every traced file has a plot of its own: a table links to those of
+ * the files with the most requests, the directory lists them all */
+static void section_dxt_files(const struct facts *f, dfs_buf *out)
+{
+	if (!f->has_dxt || !f->dxt_files_total)
+		return;
+	dfs_buf_printf(out, "<h3>Traced files</h3>\n<p id=\"dxt-files\">%zu files have "
+	               "selected segments, each with a plot of its own in summary/dxt/ "
+	               "(named by record id)", f->dxt_files_total);
+	if (f->dxt_files_total > f->ndxt_files)
+		dfs_buf_printf(out, "; the %zu with the most requests are listed", f->ndxt_files);
+	dfs_buf_adds(out, ".</p>\n<table id=\"dxt-table\">\n<tr><th>plot</th><th>file</th>"
+	                  "<th>requests</th><th>extent</th></tr>\n");
+	for (size_t i = 0; i < f->ndxt_files; i++) {
+		const struct dxt_listed *d = &f->dxt_files[i];
+		unsigned long long id = (unsigned long long)d->id;
+		dfs_buf_printf(out, "<tr class=\"dxt\"><td><a href=\"summary/dxt/%llu.svg\">"
+		               "%llu.svg</a></td>", id, id);
+		const dfs_name *nm = dfs_log_name(f->in->log, d->id);
+		dfs_buf_adds(out, "<td>");
+		if (nm)
+			dfs_xml_text(out, nm->str, nm->len > 200 ? 200 : nm->len);
+		else
+			dfs_buf_adds(out, "(no name)");
+		dfs_buf_adds(out, "</td>");
+		cell_num(out, d->requests, false);
+		cell_num(out, d->extent, true);
+		dfs_buf_adds(out, "</tr>\n");
+	}
+	dfs_buf_adds(out, "</table>\n");
+}
+
 static const char style[] =
 	"body{font-family:sans-serif;margin:1em 2em;color:#222}"
 	"table{border-collapse:collapse;margin:.5em 0}"
@@ -656,6 +700,7 @@ static void html_of(const struct facts *f, dfs_buf *out)
 		dfs_buf_printf(out, "<p>Hosts seen in the traces: %zu.</p>\n", f->dxt_hosts);
 	figure(f, DFS_PLOT_DXT_OFFSETS, out);
 	figure(f, DFS_PLOT_DXT_DURATIONS, out);
+	section_dxt_files(f, out);
 	h2(out, "lustre", "Lustre");
 	if (f->has_lustre) {
 		dfs_buf_printf(out, "<p>%zu files on Lustre, %zu OSTs used.</p>\n",

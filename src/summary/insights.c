@@ -1,7 +1,8 @@
 /* insights.c - problems in the I/O of a job, each with the numbers behind
  * it: Drishti's triggers with its default thresholds, and a few more
  * (partial modules, big shared files on one Lustre stripe, the share of
- * I/O time taken by the worst rank).  Thresholds can be changed by a small
+ * I/O time taken by the worst rank, small and independent accesses of
+ * HDF5 datasets, PnetCDF variables and DFS files).  Thresholds can be changed by a small
  * "name = value" file. */
 #include <ctype.h>
 #include <errno.h>
@@ -320,6 +321,82 @@ static void check_mpiio(const struct facts *fa, const struct io_facts *io,
 	}
 }
 
+/* The small-request rule on a module's access size histograms (HDF5
+ * datasets, PnetCDF variables, DFS files), whose request counts are the
+ * histograms' sums. */
+static void check_small(const struct facts *fa, const struct io_facts *io,
+                        const char *code_r, const char *code_w, const char *what,
+                        struct findings *fs)
+{
+	const dfs_insight_thresholds *t = &fa->thr;
+	double r = 0, w = 0;
+	for (int b = 0; b < SIZE_BINS; b++) {
+		r += io->size_read[b];
+		w += io->size_write[b];
+	}
+	struct finding *f;
+	if (r > 0 && io->small_reads / r > t->small_requests &&
+	    io->small_reads > t->small_requests_absolute) {
+		f = add(fs, code_r, "HIGH", io->m->name, io->small_reads / r, t->small_requests,
+		        io->small_reads, r);
+		SAY(f, "%.0f of %.0f %s reads (%.1f%%) are smaller than %.0f bytes: read "
+		       "larger selections", io->small_reads, r, what, 100 * io->small_reads / r,
+		    t->small_bytes);
+	}
+	if (w > 0 && io->small_writes / w > t->small_requests &&
+	    io->small_writes > t->small_requests_absolute) {
+		f = add(fs, code_w, "HIGH", io->m->name, io->small_writes / w, t->small_requests,
+		        io->small_writes, w);
+		SAY(f, "%.0f of %.0f %s writes (%.1f%%) are smaller than %.0f bytes: write "
+		       "larger selections", io->small_writes, w, what, 100 * io->small_writes / w,
+		    t->small_bytes);
+	}
+}
+
+/* HDF5 datasets of files opened with the MPI-IO driver, accessed without
+ * collective I/O */
+static void check_h5d(const struct facts *fa, const struct io_facts *h5d,
+                      const struct io_facts *h5f, struct findings *fs)
+{
+	const dfs_insight_thresholds *t = &fa->thr;
+	check_small(fa, h5d, "H5D_SMALL_READS", "H5D_SMALL_WRITES", "HDF5 dataset", fs);
+	double ops = h5d->reads + h5d->writes;
+	if (fa->nprocs > 1 && h5f && h5f->mpiio_files > 0 && ops > 0 &&
+	    h5d->indep_dataset_ops / ops > t->collective_operations &&
+	    h5d->indep_dataset_ops > t->collective_operations_absolute) {
+		struct finding *f = add(fs, "H5D_NO_COLLECTIVE", "HIGH", h5d->m->name,
+		                        h5d->indep_dataset_ops / ops, t->collective_operations,
+		                        h5d->indep_dataset_ops, ops);
+		SAY(f, "%.0f of %.0f HDF5 dataset accesses (%zu of %zu datasets) are "
+		       "independent though the files use the MPI-IO driver: ask for collective "
+		       "transfers (H5Pset_dxpl_mpio)", h5d->indep_dataset_ops, ops,
+		    h5d->indep_datasets, h5d->datasets);
+	}
+}
+
+static void check_pnetcdf(const struct facts *fa, const struct io_facts *io,
+                          struct findings *fs)
+{
+	const dfs_insight_thresholds *t = &fa->thr;
+	check_small(fa, io, "PNETCDF_SMALL_READS", "PNETCDF_SMALL_WRITES", "PnetCDF variable", fs);
+	double r = io->indep_reads + io->coll_reads, w = io->indep_writes + io->coll_writes;
+	struct finding *f;
+	if (fa->nprocs > 1 && r > 0 && io->indep_reads / r > t->collective_operations &&
+	    io->indep_reads > t->collective_operations_absolute) {
+		f = add(fs, "PNETCDF_NO_COLLECTIVE_READS", "HIGH", io->m->name, io->indep_reads / r,
+		        t->collective_operations, io->indep_reads, r);
+		SAY(f, "%.0f of %.0f PnetCDF variable reads are independent: use the "
+		       "collective ncmpi_get_*_all calls", io->indep_reads, r);
+	}
+	if (fa->nprocs > 1 && w > 0 && io->indep_writes / w > t->collective_operations &&
+	    io->indep_writes > t->collective_operations_absolute) {
+		f = add(fs, "PNETCDF_NO_COLLECTIVE_WRITES", "HIGH", io->m->name, io->indep_writes / w,
+		        t->collective_operations, io->indep_writes, w);
+		SAY(f, "%.0f of %.0f PnetCDF variable writes are independent: use the "
+		       "collective ncmpi_put_*_all calls", io->indep_writes, w);
+	}
+}
+
 size_t dfs_findings(const struct facts *fa, struct finding *out, size_t max)
 {
 	struct findings fs = {out, 0, max};
@@ -357,6 +434,15 @@ size_t dfs_findings(const struct facts *fa, struct finding *out, size_t max)
 		check_posix(fa, px, &fs);
 	if (mp)
 		check_mpiio(fa, mp, &fs);
+	const struct io_facts *h5d = dfs_facts_io((struct facts *)fa, DFS_MOD_H5D);
+	const struct io_facts *pnv = dfs_facts_io((struct facts *)fa, DFS_MOD_PNETCDF_VAR);
+	const struct io_facts *dfs = dfs_facts_io((struct facts *)fa, DFS_MOD_DFS);
+	if (h5d)
+		check_h5d(fa, h5d, dfs_facts_io((struct facts *)fa, DFS_MOD_H5F), &fs);
+	if (pnv)
+		check_pnetcdf(fa, pnv, &fs);
+	if (dfs)
+		check_small(fa, dfs, "DFS_SMALL_READS", "DFS_SMALL_WRITES", "DFS", &fs);
 	if (fa->single_stripe_large > 0) {
 		f = add(&fs, "L_SINGLE_STRIPE", "HIGH", "LUSTRE", fa->single_stripe_largest,
 		        t->lustre_large_file, (double)fa->single_stripe_large,

@@ -18,6 +18,13 @@
 #define TRACED_FILES 4     /* files of the DXT plot shown on their own */
 #define FILE_OFF_BINS 24
 
+#define DXT_LISTED 100   /* traced files the page links to by name */
+
+struct dxt_listed {
+	uint64_t id;
+	double requests, extent;
+};
+
 /* One ranked file pattern (digit runs collapsed to '*'). */
 struct top_file {
 	char name[128];
@@ -56,9 +63,13 @@ struct io_facts {
 	/* files whose ranks moved very different amounts (non-shared) */
 	size_t size_imbalanced;
 	double size_imbalance_worst;
+	/* H5D: datasets accessed, those without MPI-IO collective I/O and
+	 * their accesses; H5F: files opened with the MPI-IO driver */
+	size_t datasets, indep_datasets, mpiio_files;
+	double indep_dataset_ops;
 };
 
-#define IO_MODULES 8
+#define IO_MODULES 9
 
 struct mount_facts {
 	const char *path, *type;
@@ -108,6 +119,10 @@ struct facts {
 	double traced_count[TRACED_FILES], traced_max_off[TRACED_FILES];
 	double (*traced)[FILE_OFF_BINS][TIME_BINS];
 	size_t dxt_hosts;
+	/* every traced file has its plot (summary/dxt/ID.svg): how many, and
+	 * those with the most requests, most first, for the page's table */
+	size_t dxt_files_total, ndxt_files;
+	struct dxt_listed *dxt_files;
 	/* mounts and top-level paths */
 	struct mount_facts mount[64];
 	size_t nmounts;
@@ -174,6 +189,11 @@ void dfs_svg_grid(dfs_buf *out, const char *title, const char *xlabel,
                   const char *ylabel, double x1, double y1, size_t rows,
                   size_t cols, const double *cells, const char *color,
                   const double *cells2, const char *color2);
+/* the same over an axis from x0 to x1 */
+void dfs_svg_grid_span(dfs_buf *out, const char *title, const char *xlabel,
+                       const char *ylabel, double x0, double x1, double y1,
+                       size_t rows, size_t cols, const double *cells,
+                       const char *color, const double *cells2, const char *color2);
 /* lanes: per row, intervals [a, b) of several kinds */
 void dfs_svg_lanes(dfs_buf *out, const char *title, const struct facts *f);
 /* an empty plot that says why */

@@ -222,6 +222,15 @@ void dfs_svg_grid(dfs_buf *out, const char *title, const char *xlabel,
                   size_t cols, const double *cells, const char *color,
                   const double *cells2, const char *color2)
 {
+	dfs_svg_grid_span(out, title, xlabel, ylabel, 0, x1, y1, rows, cols, cells,
+	                  color, cells2, color2);
+}
+
+void dfs_svg_grid_span(dfs_buf *out, const char *title, const char *xlabel,
+                       const char *ylabel, double x0, double x1, double y1,
+                       size_t rows, size_t cols, const double *cells,
+                       const char *color, const double *cells2, const char *color2)
+{
 	int left = 80, top = 30, height = rows > 64 ? 256 : (int)rows * 4 + 64;
 	int width = W - left - 20;
 	begin(out, top + height + 34, title);
@@ -257,7 +266,7 @@ void dfs_svg_grid(dfs_buf *out, const char *title, const char *xlabel,
 			}
 		}
 	}
-	axis_x(out, left, width, top + height, 0, x1, xlabel);
+	axis_x(out, left, width, top + height, x0, x1, xlabel);
 	end(out);
 }
 
@@ -274,9 +283,14 @@ void dfs_svg_lanes(dfs_buf *out, const char *title, const struct facts *f)
 	};
 	legend(out, kinds, 3, 16);
 	double span = f->tl_end > 0 ? f->tl_end : 1;
-	dfs_buf_printf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">rank 0</text>"
-	               "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">shared</text>\n",
-	               left - 4, top + 8, left - 4, top + height);
+	/* the first rank of every few lanes, as far apart as the text needs */
+	size_t every = lane >= 6 ? 4 : 16;
+	for (size_t r = 0; r < f->rank_bins; r += every)
+		dfs_buf_printf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s%lld</text>\n",
+		               left - 4, top + (int)r * lane + (lane > 8 ? lane : 8),
+		               r ? "" : "rank ", (long long)dfs_facts_bin_rank(f, r));
+	dfs_buf_printf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">shared</text>\n",
+	               left - 4, top + height);
 	for (size_t r = 0; r < rows; r++) {
 		size_t b = r == f->rank_bins ? RANK_BINS : r;
 		const double *as[] = {&f->tl_open[b], &f->tl_rs[b], &f->tl_ws[b]};

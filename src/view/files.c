@@ -571,6 +571,8 @@ dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
 	struct loaded *l = dfs_entry_load(v, e, err);
 	if (!l)
 		return NULL;
+	if (n->file == F_DXT_FILE)
+		return dfs_dxt_file_content(v, e, l, n->record, err);
 	return loaded_content(v, e, l, n, err);
 }
 

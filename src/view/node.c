@@ -47,6 +47,8 @@ const struct file_def dfs_file_defs[F_KINDS] = {
 	{"dxt_durations.svg", F_PLOT_FIRST + DFS_PLOT_DXT_DURATIONS, LEVEL_SUMMARY, false, false, true},
 	{"lustre.svg", F_PLOT_FIRST + DFS_PLOT_LUSTRE, LEVEL_SUMMARY, false, false, true},
 	{"apmpi.svg", F_PLOT_FIRST + DFS_PLOT_APMPI, LEVEL_SUMMARY, false, false, true},
+	/* named by the record id of its file (never looked up by name) */
+	{"", F_DXT_FILE, LEVEL_DXT, false, false, true},
 };
 _Static_assert(F_PLOT_LAST + 1 - F_PLOT_FIRST == DFS_PLOTS, "one file kind per plot");
 
@@ -125,6 +127,27 @@ int dfs_source_kind(const dfs_view *v, const char *path, const char *name,
 static int not_found(dfs_error *err, const char *path)
 {
 	return dfs_error_set(err, DFS_ERR_NOENT, "%s: no such file or directory", path);
+}
+
+/* "<record id>.svg", the id in decimal as the listing writes it (no
+ * sign, no leading zero) */
+static bool dxt_file_name(const char *name, uint64_t *id)
+{
+	size_t n = strlen(name);
+	if (n < 5 || n > 24 || strcmp(name + n - 4, ".svg") != 0 ||
+	    (name[0] == '0' && n > 5))
+		return false;
+	uint64_t v = 0;
+	for (size_t i = 0; i + 4 < n; i++) {
+		if (name[i] < '0' || name[i] > '9')
+			return false;
+		unsigned d = (unsigned)(name[i] - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*id = v;
+	return true;
 }
 
 int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err)
@@ -216,6 +239,11 @@ int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err)
 			break;
 		}
 		case N_SUMDIR:
+			if (strcmp(name, "dxt") == 0) {
+				n->kind = N_DXTDIR;
+				break;
+			}
+			/* fall through */
 		case N_MODDIR: {
 			const struct file_def *fd = dfs_file_def_by_name(
 				n->kind == N_SUMDIR ? LEVEL_SUMMARY : LEVEL_MODULE, name);
@@ -225,6 +253,12 @@ int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err)
 			n->file = fd->kind;
 			break;
 		}
+		case N_DXTDIR:
+			if (!dxt_file_name(name, &n->record))
+				goto enoent;
+			n->kind = N_FILE;
+			n->file = F_DXT_FILE;
+			break;
 		case N_FILE:
 			goto enoent;
 		}

@@ -139,3 +139,29 @@ void dfs_insight_rows(dfs_view *v, struct entry *e, const char *rel, dfs_buf *ou
 	dfs_csv_field(out, msg, strlen(msg));
 	dfs_buf_adds(out, ",,,,\n");
 }
+
+dfs_content *dfs_dxt_file_content(dfs_view *v, struct entry *e, struct loaded *l,
+                                  uint64_t id, dfs_error *err)
+{
+	dfs_summary_input in;
+	dfs_buf filters = DFS_BUF_INIT, out = DFS_BUF_INIT;
+	build_input(v, e, l, &in, &filters);
+	int ret = dfs_summary_dxt_file_svg(&in, id, &out, err);
+	dfs_buf_free(&filters);
+	if (ret) {
+		dfs_buf_free(&out);
+		return NULL;
+	}
+	return dfs_content_from_buf(&out, err);
+}
+
+int dfs_dxt_file_ids(dfs_view *v, struct entry *e, struct loaded *l, uint64_t **ids,
+                     size_t *n, dfs_error *err)
+{
+	dfs_summary_input in;
+	dfs_buf filters = DFS_BUF_INIT;
+	build_input(v, e, l, &in, &filters);
+	int ret = dfs_summary_dxt_files(&in, ids, n, err);
+	dfs_buf_free(&filters);
+	return ret;
+}

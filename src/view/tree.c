@@ -5,6 +5,7 @@
  * of the view's reading side: it calls files.c for what a file holds. */
 #include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -75,6 +76,7 @@ static void node_stat(const dfs_view *v, const struct node *n,
 		break;
 	case N_LOGDIR:
 	case N_SUMDIR:
+	case N_DXTDIR:
 		st->is_dir = true;
 		st->mode = dir_mode(&n->st);
 		break;
@@ -101,12 +103,22 @@ static int dir_file_stat(dfs_view *v, const struct node *n, const dfs_caller *wh
 	return 0;
 }
 
-/* Does a file of the module/log exist (known from the header alone)? */
+/* Has the log DXT traces (summary/dxt/)? */
+static bool has_dxt(const struct entry *e)
+{
+	return e->peek_status == DFS_OK && (dfs_entry_has_module(e, DFS_MOD_DXT_POSIX) ||
+	                                    dfs_entry_has_module(e, DFS_MOD_DXT_MPIIO));
+}
+
+/* Does a file of the module/log exist (known from the header alone; a
+ * traced file's plot is told when rendered)? */
 static bool file_exists(const struct entry *e, int module, enum file_kind k)
 {
 	const struct file_def *fd = &dfs_file_defs[k];
 	if (fd->level == LEVEL_SUMMARY)
 		return e->peek_status == DFS_OK;
+	if (fd->level == LEVEL_DXT)
+		return has_dxt(e);
 	if (fd->level == LEVEL_LOG) {
 		if (k == F_ERROR)
 			return e->peek_status != DFS_OK || e->damaged ||
@@ -190,6 +202,8 @@ int dfs_view_stat_as(dfs_view *v, const char *path, const dfs_caller *who,
 		ret = -1;
 	} else if (n.kind == N_MODDIR && !dfs_entry_has_module(e, n.module)) {
 		ret = not_found(err, path);
+	} else if (n.kind == N_DXTDIR && !has_dxt(e)) {
+		ret = not_found(err, path);
 	} else if (n.kind == N_FILE &&
 	           ((n.module >= 0 && !dfs_entry_has_module(e, n.module)) ||
 	            !file_exists(e, n.module, n.file))) {
@@ -201,6 +215,14 @@ int dfs_view_stat_as(dfs_view *v, const char *path, const dfs_caller *who,
 	}
 	if (ret == 0 && n.kind == N_LOGDIR)
 		later_mtime(st, &e->errors_seen);
+	/* the traced files listed are those of the selection, which the
+	 * directories' filters change too: told as changed now, so that the
+	 * kernel lists it afresh once its attributes are attr_timeout old */
+	if (ret == 0 && n.kind == N_DXTDIR) {
+		struct timespec now;
+		clock_gettime(CLOCK_REALTIME, &now);
+		later_mtime(st, &now);
+	}
 	/* a log replaced by another with the same mtime (a rename sets the
 	 * change time) lists other modules: its directories' times move */
 	if (ret == 0 && n.kind != N_FILE) {
@@ -358,6 +380,43 @@ static int list_module_dir(dfs_view *v, const struct node *n,
 	return ret;
 }
 
+/* LOG/summary/dxt/: a plot per file with selected DXT segments, which
+ * only the decoded log tells.  The one listing that decodes its log, it
+ * is not listed in summary/ (entered by name only): a walk of the tree
+ * (ls -R, find) never goes in, and still decodes nothing. */
+static int list_dxt_dir(dfs_view *v, const struct node *n, dfs_view_filler fill,
+                        void *ctx, dfs_error *err)
+{
+	struct entry *e = dfs_entry_get(v, n, err);
+	if (!e)
+		return -1;
+	uint64_t *ids = NULL;
+	size_t count = 0;
+	int ret = 0;
+	struct loaded *l = NULL;
+	if (dfs_entry_peek(v, e, &n->st, err) || !has_dxt(e)) {
+		ret = -1;
+		if (err->code == DFS_OK)
+			not_found(err, n->log_vpath);
+	} else if (!(l = dfs_entry_load(v, e, err))) {
+		ret = -1;
+	} else {
+		ret = dfs_dxt_file_ids(v, e, l, &ids, &count, err);
+	}
+	dfs_entry_put(v, e);
+	dfs_node_stat ns;
+	base_stat(&n->st, &ns);
+	ns.mode = file_mode(v, &n->st, false);
+	char name[32];
+	for (size_t i = 0; ret == 0 && i < count; i++) {
+		snprintf(name, sizeof(name), "%llu.svg", (unsigned long long)ids[i]);
+		if (fill(ctx, name, &ns))
+			break;
+	}
+	free(ids);
+	return ret;
+}
+
 /* ---- opening -------------------------------------------------------------- */
 
 dfs_content *dfs_view_open_file(dfs_view *v, const char *path, dfs_error *err)
@@ -416,6 +475,9 @@ int dfs_view_readdir(dfs_view *v, const char *path, dfs_view_filler fill,
 	case N_MODDIR:
 	case N_SUMDIR:
 		ret = list_module_dir(v, &n, fill, ctx, err);
+		break;
+	case N_DXTDIR:
+		ret = list_dxt_dir(v, &n, fill, ctx, err);
 		break;
 	default:
 		ret = dfs_error_set(err, DFS_ERR_INVAL, "%s: not a directory", path);

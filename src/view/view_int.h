@@ -67,7 +67,7 @@
 
 struct job_summary;
 
-enum node_kind { N_SRCDIR, N_LOGDIR, N_MODDIR, N_FILE, N_SUMDIR };
+enum node_kind { N_SRCDIR, N_LOGDIR, N_MODDIR, N_FILE, N_SUMDIR, N_DXTDIR };
 
 /* Every generated or writable file of the tree. */
 enum file_kind {
@@ -83,10 +83,12 @@ enum file_kind {
 	F_SUMMARY, F_INSIGHTS, F_INSIGHTS_CSV,
 	/* in LOG/summary/: one per plot of darshanfs/summary.h */
 	F_PLOT_FIRST, F_PLOT_LAST = F_PLOT_FIRST + 12,
+	/* in LOG/summary/dxt/: the plot of one traced file, <record id>.svg */
+	F_DXT_FILE,
 	F_KINDS
 };
 
-enum file_level { LEVEL_DIR, LEVEL_LOG, LEVEL_MODULE, LEVEL_SUMMARY };
+enum file_level { LEVEL_DIR, LEVEL_LOG, LEVEL_MODULE, LEVEL_SUMMARY, LEVEL_DXT };
 
 struct file_def {
 	const char *name;
@@ -280,6 +282,7 @@ struct node {
 	enum node_kind kind;
 	enum file_kind file;
 	int module;                   /* -1 outside a module */
+	uint64_t record;              /* F_DXT_FILE: the file's record id */
 	char *src;                    /* source dir or log file */
 	char *log_vpath;              /* the log's directory in the view */
 	char *dir_vpath;              /* the source directory in the view */
@@ -562,6 +565,15 @@ dfs_content *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *l
  * and a comma: the log's rows of its directories' insights.csv (entry
  * locked; a log that cannot be read gets a row that says why). */
 void dfs_insight_rows(dfs_view *v, struct entry *e, const char *rel, dfs_buf *out);
+
+/* LOG/summary/dxt/ID.svg of a loaded log (rendered each time it is
+ * asked, not cached: there may be a million); NULL with DFS_ERR_NOENT
+ * when the selection has no segment of the file. */
+dfs_content *dfs_dxt_file_content(dfs_view *v, struct entry *e, struct loaded *l,
+                                  uint64_t id, dfs_error *err);
+/* The record ids of the files LOG/summary/dxt/ lists (malloc'd). */
+int dfs_dxt_file_ids(dfs_view *v, struct entry *e, struct loaded *l, uint64_t **ids,
+                     size_t *n, dfs_error *err);
 
 /* ---- jobs.c ------------------------------------------------------------------ */
 

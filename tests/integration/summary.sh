@@ -4,9 +4,13 @@
 # well-formed XML (xmllint), each file's st_size is the number of bytes it
 # reads, headless Chromium opens the page straight from the mount with no
 # console error and renders it (the screenshot is not blank), a filter
-# changes the page (`rank == 0` leaves one row in the per-rank table),
-# insights.csv is queried with sqlite3, and darshanfs-cat prints the same
-# bytes as the mount.
+# changes the page (`rank == 0` leaves one row in the per-rank table and
+# one lane in the timeline), every traced file has its plot in
+# summary/dxt/ (a segment filter leaves those of its segments), each
+# directory's summary.html shows what its jobs.csv holds (dirsummary.py,
+# also under a directory filter), insights.csv is queried with sqlite3,
+# and darshanfs-cat prints the same bytes as the mount.  One Chromium
+# process opens every page (browser.py).
 . "$(dirname "$0")/lib.sh"
 command -v xmllint >/dev/null || skip "xmllint is not installed (libxml2-utils)"
 command -v chromium >/dev/null || skip "chromium is not installed"
@@ -16,6 +20,13 @@ SRC=$TMP/src MNT=$TMP/mnt
 # DXT, APMPI + heatmap + Lustre, many ranks, MPI-IO
 make_tree "$SRC" "$LOGS"/dxt.darshan "$LOGS"/e3sm_io_heatmap_only.darshan \
 	"$LOGS"/imbalanced-io.darshan "$LOGS"/darshan-apmpi-2nodes-64mpi.darshan
+# and a generated job of 100,000 ranks and 100,000 POSIX records (beside,
+# not in LOGREL: its directory's page counts it), whose timeline has a
+# lane per 781.25 ranks
+GEN=$(dirname "$DFS_CAT")/darshanfs-gen
+mkdir -p "$SRC/generated"
+t "$GEN" -n 100000 -p 100000 -m POSIX -o "$SRC/generated/ranks.darshan" >/dev/null ||
+	fail "darshanfs-gen failed"
 dfs_mount "$SRC" "$MNT"
 T0=$(now)
 
@@ -40,82 +51,109 @@ for rel in "${LOGREL[@]}"; do
 	t "$DFS_CAT" "$SRC/$rel" summary.html >"$TMP/cat.html" || fail "darshanfs-cat $rel"
 	t cmp -s "$TMP/cat.html" "$d/summary.html" || fail "$rel: darshanfs-cat and the mount differ"
 	ls "$d/summary" | grep -qx io_cost.svg || fail "$rel/summary lists no io_cost.svg"
+	# (summary/dxt/ is entered by name only: ls -R decodes no log)
+	ls "$d/summary" | grep -qx dxt && fail "$rel/summary lists dxt/"
+	if [ -d "$d/DXT_POSIX" ] || [ -d "$d/DXT_MPIIO" ]; then
+		[ -d "$d/summary/dxt" ] || fail "$rel has DXT traces but no summary/dxt/"
+	else
+		[ ! -e "$d/summary/dxt" ] || fail "$rel has no DXT module but a summary/dxt/"
+	fi
 done
+
+# every traced file has its plot, named by record id, each well-formed,
+# bounded, read as long as its st_size says; the page links to them
+dxt_plots() {   # dxt_plots LOGDIR: check summary/dxt/ against records.csv
+	python3 - "$1" <<'PY' || fail "summary/dxt of $1"
+import csv, os, re, sys
+d = sys.argv[1]
+want = {}
+for mod in ("DXT_POSIX", "DXT_MPIIO"):
+    if os.path.isdir(f"{d}/{mod}"):
+        with open(f"{d}/{mod}/records.csv", newline="") as f:
+            for row in csv.DictReader(f):
+                if row["offset"] != "":
+                    want[row["record_id"]] = want.get(row["record_id"], 0) + 1
+got = sorted(n[:-4] for n in os.listdir(f"{d}/summary/dxt"))
+if got != sorted(want):
+    sys.exit(f"summary/dxt lists {len(got)} plots, records.csv has {len(want)} traced files")
+for rid, n in want.items():
+    path = f"{d}/summary/dxt/{rid}.svg"
+    data = open(path, "rb").read()
+    if len(data) != os.stat(path).st_size or len(data) > 4 << 20:
+        sys.exit(f"{path}: st_size {os.stat(path).st_size}, {len(data)} bytes read")
+    m = re.search(rb">(\d+) requests: ", data)
+    if not m or int(m.group(1)) != n:
+        sys.exit(f"{path}: {m and m.group(1)} requests, records.csv has {n} segments")
+page = open(f"{d}/summary.html").read()
+m = re.search(r'<p id="dxt-files">(\d+) files', page)
+if not m or int(m.group(1)) != len(want):
+    sys.exit(f"summary.html counts {m and m.group(1)} traced files, not {len(want)}")
+links = re.findall(r'<a href="summary/dxt/(\d+)\.svg">', page)
+if len(links) != min(len(want), 100) or not set(links) <= set(want):
+    sys.exit(f"summary.html links {len(links)} plots of {len(want)}")
+print(f"{len(want)} traced files, {sum(want.values())} segments")
+PY
+}
+dxt=$MNT/${LOGREL[0]}
+dxt_plots "$dxt"
+(cd "$dxt/summary/dxt" && xmllint --noout *.svg) || fail "a plot of summary/dxt is not well-formed"
+[ ! -e "$dxt/summary/dxt/1.svg" ] || fail "summary/dxt/1.svg of no traced file exists"
+say "summary/dxt/: $(ls "$dxt/summary/dxt" | wc -l) plots ($(elapsed "$T0") s)"
 # the directory's page: the jobs of every log below, from its jobs.csv
 size=$(stat -c %s "$MNT/summary.html") || fail "stat summary.html"
 t cat "$MNT/summary.html" >"$TMP/dir.html" || fail "cat summary.html"
 [ "$size" = "$(stat -c %s "$TMP/dir.html")" ] || fail "the root's summary.html: st_size $size"
 xmllint --noout "$TMP/dir.html" || fail "the root's summary.html is not well-formed"
-grep -q "<p id=\"jobs\">${#LOGREL[@]} jobs" "$TMP/dir.html" ||
-	fail "the root's summary.html does not count ${#LOGREL[@]} jobs"
+grep -q "<p id=\"jobs\">$((${#LOGREL[@]} + 1)) jobs" "$TMP/dir.html" ||
+	fail "the root's summary.html does not count $((${#LOGREL[@]} + 1)) jobs"
 grep -q "<p id=\"jobs\">1 jobs" "$MNT/2026/11/29/summary.html" ||
 	fail "2026/11/29/summary.html does not count its one job"
+for dir in "" 2026/11/29/; do
+	t python3 "$REPO/tests/integration/dirsummary.py" "$MNT/${dir}summary.html" \
+		"$MNT/${dir}jobs.csv" || fail "${dir:-/}summary.html and jobs.csv differ"
+done
+# 100,000 ranks: 128 lanes (and the shared files'), each of 781.25 ranks,
+# every plot small and well-formed
+gen=$MNT/generated/ranks.darshan
+grep -q '>Timeline: 100000 ranks, 781.2 a lane<' "$gen/summary/timeline.svg" ||
+	fail "the timeline of 100,000 ranks does not say its lanes"
+n=$(grep -o '<rect [^>]*fill="#bbbbbb"/>' "$gen/summary/timeline.svg" | grep -vc ' y="7" ')
+[ "$n" -ge 128 ] && [ "$n" -le 129 ] || fail "the timeline of 100,000 ranks has $n lanes"
+for f in "$gen"/summary.html "$gen"/summary/*.svg; do
+	[ "$(stat -c %s "$f")" -lt $((4 << 20)) ] || fail "$f: $(stat -c %s "$f") bytes"
+done
+xmllint --noout "$gen"/summary.html "$gen"/summary/*.svg || fail "a page of 100,000 ranks is not well-formed"
 say "pages and plots well-formed, sizes exact ($(elapsed "$T0") s)"
 
-# 2. Chromium: open each page from the mount, no console error, a
-# screenshot that is not blank.  Two at a time (a browser's start is
-# mostly waiting, but six at once on a loaded 2-core machine, beside a
-# sanitized daemon, once took longer than a timeout), each with time to
-# spare: the pages were rendered above, so the wait is the browser's own.
-chrome() {
-	DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent \
-		T=300 t chromium --headless --no-sandbox --disable-gpu --no-first-run \
-		--user-data-dir="$TMP/chrome.$1" --enable-logging=stderr --v=0 \
-		--window-size=1000,1400 "${@:2}"
-}
-shoot() {   # shoot I URL: screenshot of URL in shot.I.png
-	chrome "$1" --screenshot="$TMP/shot.$1.png" "$2" >"$TMP/chrome.$1.out" 2>"$TMP/chrome.$1.err" ||
-		echo "chromium exited $? on $2" >>"$TMP/chrome.$1.err"
-}
-i=0
-for rel in "${LOGREL[@]}" ""; do
-	url="file://$MNT/${rel:+$rel/}summary.html"
-	shoot $i "$url" &
-	i=$((i + 1))
-	[ $((i % 2)) = 0 ] && wait
-done
-chrome dom --dump-dom "file://$MNT/${LOGREL[0]}/summary.html" >"$TMP/dom.html" \
-	2>"$TMP/chrome.dom.err" || fail "chromium --dump-dom failed"
-wait
-grep -q '<h2 id="insights">Insights</h2>' "$TMP/dom.html" || fail "the DOM lacks the insights section"
-python3 - "$TMP" $i <<'PY' || fail "chromium check"
-import glob, struct, sys, zlib
-tmp, n = sys.argv[1], int(sys.argv[2])
-for i in range(n):
-    err = open(f"{tmp}/chrome.{i}.err", errors="replace").read()
-    bad = [l for l in err.splitlines() if "CONSOLE" in l or ":ERROR:" in l and "console" in l.lower()]
-    if bad:
-        sys.exit(f"page {i}: console messages: {bad[:3]}")
-    try:
-        data = open(f"{tmp}/shot.{i}.png", "rb").read()
-    except OSError:
-        sys.exit(f"page {i}: no screenshot; chromium said: {err.splitlines()[-5:]}")
-    if data[:8] != b"\x89PNG\r\n\x1a\n":
-        sys.exit(f"page {i}: no PNG screenshot")
-    pos, idat, width = 8, b"", 0
-    while pos < len(data):
-        ln, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + ln]
-        if kind == b"IHDR":
-            width = struct.unpack(">I", body[:4])[0]
-        if kind == b"IDAT":
-            idat += body
-        pos += 12 + ln
-    raw = zlib.decompress(idat)
-    # count distinct byte values of the rows (filter bytes aside): a blank
-    # page gives one or two
-    if len(set(raw[1:4000000:7])) < 16:
-        sys.exit(f"page {i}: the screenshot is blank")
-print(f"{n} pages rendered by chromium, no console message")
-PY
-say "chromium done ($(elapsed "$T0") s)"
-
-# 3. a filter changes the page: rank == 0 leaves one row per rank table
+# 2. Chromium: every page and a few plots, opened from the mount in one
+# browser process: no console message, a screenshot that is not blank
 big=""
 for rel in "${LOGREL[@]}"; do
 	case $rel in *imbalanced-io*) big=$rel ;; esac
 done
+urls=()
+for rel in "${LOGREL[@]}" "" 2026/11/29; do
+	urls+=("file://$MNT/${rel:+$rel/}summary.html")
+done
+urls+=("file://$MNT/$big/summary/timeline.svg" "file://$gen/summary/timeline.svg"
+	"file://$dxt/summary/dxt/$(ls "$dxt/summary/dxt" | head -1)")
+T=300 t python3 "$REPO/tests/integration/browser.py" "$TMP" "${urls[@]}" >"$TMP/browser.out" ||
+	fail "chromium: $(tail -3 "$TMP/browser.out")"
+[ "$(grep -c 'no console message' "$TMP/browser.out")" = ${#urls[@]} ] ||
+	fail "chromium rendered $(grep -c 'no console message' "$TMP/browser.out") of ${#urls[@]} pages"
+grep -q '<h2 id="insights">Insights</h2>' "$TMP/dom.0.html" || fail "the DOM lacks the insights section"
+grep -q 'id="module-table"' "$TMP/dom.${#LOGREL[@]}.html" || fail "the root's page in the DOM lacks its modules"
+say "chromium: ${#urls[@]} pages, no console message ($(elapsed "$T0") s)"
+
+# 3. a filter changes the page: rank == 0 leaves one row per rank table
+# and one lane (of the ranks, not the shared files) in the timeline
+lanes() {   # the open-to-close lanes of a timeline (the legend's box aside)
+	grep -o '<rect [^>]*fill="#bbbbbb"/>' "$1" | grep -vc ' y="7" '
+}
 before=$(grep -c '<tr class="rank">' "$MNT/$big/summary.html")
+lanes_before=$(lanes "$MNT/$big/summary/timeline.svg")
+[ "$lanes_before" -gt 1 ] && [ "$lanes_before" -le 129 ] ||
+	fail "imbalanced-io's timeline has $lanes_before lanes"
 [ "$before" -gt 1 ] || fail "imbalanced-io shows $before per-rank rows"
 shot_before=$(md5sum <"$MNT/$big/summary/ranks.svg")
 echo 'rank == 0' >"$MNT/$big/filter" || fail "filter write"
@@ -123,12 +161,45 @@ after=$(grep -c '<tr class="rank">' "$MNT/$big/summary.html")
 [ "$after" = 1 ] || fail "rank == 0 leaves $after per-rank rows"
 [ "$(md5sum <"$MNT/$big/summary/ranks.svg")" != "$shot_before" ] ||
 	fail "the filter did not change summary/ranks.svg"
+[ "$(lanes "$MNT/$big/summary/timeline.svg")" = 1 ] ||
+	fail "rank == 0 leaves $(lanes "$MNT/$big/summary/timeline.svg") lanes in the timeline"
+# (the generated job's rank 0 has no record: the ranks of the first lane)
+echo 'rank >= 0 and rank < 781' >"$gen/filter" || fail "filter write"
+[ "$(lanes "$gen/summary/timeline.svg")" = 1 ] ||
+	fail "the ranks of one lane of 100,000 leave $(lanes "$gen/summary/timeline.svg") lanes"
+: >"$gen/filter"
 grep -q 'filter: rank == 0' "$MNT/$big/summary.html" || fail "the page does not name the filter"
 xmllint --noout "$MNT/$big/summary.html" || fail "filtered page not well-formed"
 : >"$MNT/$big/filter"
 [ "$(grep -c '<tr class="rank">' "$MNT/$big/summary.html")" = "$before" ] ||
 	fail "clearing the filter did not restore the page"
-say "a filter changes the page ($before -> $after per-rank rows)"
+say "a filter changes the page ($before -> $after per-rank rows, $lanes_before -> 1 lanes)"
+# a segment filter: the plots of the files with small requests, of those only
+n_before=$(ls "$dxt/summary/dxt" | wc -l)
+echo 'length < 100' >"$dxt/DXT_POSIX/filter" || fail "DXT filter write"
+sleep 1.1   # (the kernel keeps a directory's listing attr_timeout seconds)
+dxt_plots "$dxt"
+n_after=$(ls "$dxt/summary/dxt" | wc -l)
+[ "$n_after" -lt "$n_before" ] || fail "length < 100 left $n_after of $n_before plots"
+: >"$dxt/DXT_POSIX/filter"
+sleep 1.1
+[ "$(ls "$dxt/summary/dxt" | wc -l)" = "$n_before" ] || fail "clearing the DXT filter"
+# a directory filter changes the directory's page, which still matches jobs.csv
+cp "$MNT/summary.html" "$TMP/dir.before.html"
+echo 'rank == 0' >"$MNT/filter" || fail "directory filter write"
+t python3 "$REPO/tests/integration/dirsummary.py" "$MNT/summary.html" "$MNT/jobs.csv" ||
+	fail "the root's summary.html under a filter and jobs.csv differ"
+# and the traced files of a log below follow a directory's filter
+echo "file_name ~ 'pipe'" >"$MNT/filter" || fail "directory filter write"
+sleep 1.1
+dxt_plots "$dxt"
+[ "$(ls "$dxt/summary/dxt" | wc -l)" -lt "$n_before" ] || fail "a directory filter left every plot"
+t python3 "$REPO/tests/integration/dirsummary.py" "$MNT/summary.html" "$MNT/jobs.csv" ||
+	fail "the root's summary.html under file_name ~ 'pipe' and jobs.csv differ"
+cmp -s "$MNT/summary.html" "$TMP/dir.before.html" && fail "the directory filter did not change summary.html"
+: >"$MNT/filter"
+cmp -s "$MNT/summary.html" "$TMP/dir.before.html" || fail "clearing the directory filter"
+say "DXT segment filter ($n_before -> $n_after plots), directory filter"
 
 # 4. insights.csv with sqlite3
 for rel in "${LOGREL[@]}"; do

@@ -7,6 +7,7 @@
  * has none; thresholds from a file move the triggers; every plot of a
  * log is well-formed enough to be one XML document of bounded size, and
  * a log of 200,000 ranks and records still gives small plots. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -79,13 +80,15 @@ static void write_module(dfs_log_writer *w, int id, const struct rec *recs, size
 {
 	dfs_error err = {0};
 	const dfs_module *m = dfs_module_get(id);
-	unsigned char buf[DFS_RECORD_MAX];
+	unsigned char *buf = malloc(m->record_size);   /* PNETCDF_VAR: 1120 bytes */
+	assert_non_null(buf);
 	assert_int_equal(dfs_log_writer_module_begin(w, id, 0, &err), 0);
 	for (size_t i = 0; i < n; i++) {
 		fill(m, &recs[i], buf);
 		assert_int_equal(dfs_log_writer_record(w, buf, m->record_size, &err), 0);
 	}
 	assert_int_equal(dfs_log_writer_module_end(w, &err), 0);
+	free(buf);
 }
 
 static const char *const file_names[] = {
@@ -814,6 +817,430 @@ static void test_many_files(void **state)
 	dfs_log_free(log);
 }
 
+/* ---- DXT: a plot per traced file -------------------------------------------- */
+
+struct seg {
+	int64_t off, len;
+	double start, end;
+};
+
+/* a DXT record of file `id`: `w` write segments then `r` read segments */
+static void dxt_record(dfs_log_writer *w, uint64_t id, int64_t rank, const struct seg *s,
+                       int64_t nw, int64_t nr)
+{
+	dfs_error err = {0};
+	size_t len = 104 + 40 * (size_t)(nw + nr);
+	unsigned char *rec = calloc(1, len);
+	assert_non_null(rec);
+	memcpy(rec, &id, 8);
+	memcpy(rec + 8, &rank, 8);
+	memcpy(rec + 24, "nid001", 6);
+	memcpy(rec + 88, &nw, 8);
+	memcpy(rec + 96, &nr, 8);
+	for (int64_t k = 0; k < nw + nr; k++) {
+		unsigned char *p = rec + 104 + 40 * k;
+		memcpy(p, &s[k].off, 8);
+		memcpy(p + 8, &s[k].len, 8);
+		memcpy(p + 16, &s[k].start, 8);
+		memcpy(p + 24, &s[k].end, 8);
+	}
+	assert_int_equal(dfs_log_writer_record(w, rec, len, &err), 0);
+	free(rec);
+}
+
+enum { BIG_SEGS = 100000 };
+
+/* file 0: rank 0 writes three blocks and reads two small pieces, rank 1
+ * writes BIG_SEGS blocks, and MPI-IO traces one write; file 1: one read;
+ * file 2 has a record without segments */
+static dfs_log *dxt_log(void)
+{
+	dfs_error err = {0};
+	dfs_buf out = DFS_BUF_INIT;
+	dfs_write_options opt = {DFS_COMP_ZLIB, 1, 1};
+	dfs_log_writer *w = dfs_log_writer_buf(&out, &opt, &err);
+	assert_non_null(w);
+	dfs_job job;
+	memset(&job, 0, sizeof(job));
+	job.nprocs = 2;
+	job.start_sec = 1;
+	job.end_sec = 100;
+	job.exe = "/bin/traced";
+	job.metadata = (char *)"";
+	dfs_mount mounts[] = {{"/lus/grand", "lustre", 10}};
+	assert_int_equal(dfs_log_writer_job(w, &job, mounts, 1, &err), 0);
+	for (int k = 0; k < 3; k++)
+		assert_int_equal(dfs_log_writer_name(w, file_id(k), file_names[k],
+		                                     strlen(file_names[k]), &err), 0);
+	assert_int_equal(dfs_log_writer_module_begin(w, DFS_MOD_DXT_POSIX, 0, &err), 0);
+	struct seg a[] = {{0, 4096, 1.0, 1.1}, {4096, 4096, 1.2, 1.3}, {8192, 4096, 1.4, 1.5},
+	                  {0, 100, 2.0, 2.01}, {100, 100, 2.1, 2.2}};
+	dxt_record(w, file_id(0), 0, a, 3, 2);
+	struct seg *big = calloc(BIG_SEGS, sizeof(*big));
+	assert_non_null(big);
+	for (int k = 0; k < BIG_SEGS; k++)
+		big[k] = (struct seg){(int64_t)k * 4096, 4096, 3 + k * 1e-4, 3 + k * 1e-4 + 5e-5};
+	dxt_record(w, file_id(0), 1, big, BIG_SEGS, 0);
+	free(big);
+	struct seg b[] = {{0, 65536, 5.0, 5.5}};
+	dxt_record(w, file_id(1), 0, b, 0, 1);
+	dxt_record(w, file_id(2), 1, b, 0, 0);   /* opened, never read nor written */
+	assert_int_equal(dfs_log_writer_module_end(w, &err), 0);
+	assert_int_equal(dfs_log_writer_module_begin(w, DFS_MOD_DXT_MPIIO, 0, &err), 0);
+	struct seg c[] = {{0, 12288, 0.9, 1.6}};
+	dxt_record(w, file_id(0), 0, c, 1, 0);
+	assert_int_equal(dfs_log_writer_module_end(w, &err), 0);
+	assert_int_equal(dfs_log_writer_finish(w, 0, &err), 0);
+	dfs_log_writer_free(w);
+	dfs_log *log = dfs_log_open_mem(out.data, out.len, "dxt", 0, &err);
+	if (!log)
+		fail_msg("%s", err.msg);
+	dfs_buf_free(&out);
+	return log;
+}
+
+static void every_record(const dfs_log *log, dfs_summary_input *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->log = log;
+	in->title = "dxt";
+	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+		const dfs_log_module *lm = dfs_log_get_module(log, id);
+		if (!lm->present)
+			continue;
+		in->mod[id].records = &lm->records;
+		in->mod[id].count = in->mod[id].total = lm->records.count;
+	}
+}
+
+static char *dxt_svg(const dfs_summary_input *in, uint64_t id)
+{
+	dfs_buf b = DFS_BUF_INIT;
+	dfs_error err = {0};
+	assert_int_equal(dfs_summary_dxt_file_svg(in, id, &b, &err), 0);
+	dfs_buf_addc(&b, '\0');
+	check_svg(b.data, b.len - 1);
+	assert_non_null(strstr(b.data, "<?xml version=\"1.0\""));
+	return b.data;
+}
+
+static void test_dxt_file_plots(void **state)
+{
+	(void)state;
+	dfs_log *log = dxt_log();
+	dfs_summary_input in;
+	every_record(log, &in);
+	dfs_error err = {0};
+	uint64_t *ids;
+	size_t n;
+	assert_int_equal(dfs_summary_dxt_files(&in, &ids, &n, &err), 0);
+	assert_int_equal(n, 2);
+	uint64_t lo = file_id(0) < file_id(1) ? file_id(0) : file_id(1);
+	assert_true(ids[0] == lo && ids[1] == (lo == file_id(0) ? file_id(1) : file_id(0)));
+	free(ids);
+
+	/* every request of file 0, POSIX and MPI-IO apart; the BIG_SEGS
+	 * segments are binned: the plot stays small */
+	char *svg = dxt_svg(&in, file_id(0));
+	char want[200];
+	snprintf(want, sizeof(want), "%d requests: 2 reads (200 B), %d writes",
+	         BIG_SEGS + 4 + 2, BIG_SEGS + 4);
+	assert_non_null(strstr(svg, want));
+	snprintf(want, sizeof(want), "DXT_POSIX: offset against time, %d requests from 2 rank records",
+	         BIG_SEGS + 5);
+	assert_non_null(strstr(svg, want));
+	assert_non_null(strstr(svg, "DXT_MPIIO: offset against time, 1 requests from 1 rank records"));
+	assert_non_null(strstr(svg, file_names[0]));
+	assert_true(strlen(svg) < (1u << 20));
+	free(svg);
+	svg = dxt_svg(&in, file_id(1));
+	assert_non_null(strstr(svg, "1 requests: 1 reads (64.00 KiB), 0 writes (0 B), from 5 s to 5.5 s"));
+	assert_null(strstr(svg, "DXT_MPIIO"));
+	free(svg);
+	dfs_buf b = DFS_BUF_INIT;
+	assert_int_equal(dfs_summary_dxt_file_svg(&in, file_id(2), &b, &err), -1);
+	assert_int_equal(err.code, DFS_ERR_NOENT);
+	dfs_buf_free(&b);
+
+	/* the page links to each */
+	assert_int_equal(dfs_summary_html(&in, &b, &err), 0);
+	dfs_buf_addc(&b, '\0');
+	assert_non_null(strstr(b.data, "2 files have selected segments"));
+	for (int k = 0; k < 2; k++) {
+		snprintf(want, sizeof(want), "<a href=\"summary/dxt/%llu.svg\">",
+		         (unsigned long long)file_id(k));
+		assert_non_null(strstr(b.data, want));
+	}
+	dfs_buf_free(&b);
+
+	/* a segment filter: rank 0's record of file 0 cut to its second
+	 * write and its last read, MPI-IO left out */
+	const dfs_log_module *lm = dfs_log_get_module(log, DFS_MOD_DXT_POSIX);
+	unsigned char scratch[DFS_RECORD_MAX];
+	const unsigned char *rec = dfs_record_get(&lm->records, 0, scratch);
+	dfs_records cut;
+	dfs_records_init(&cut, lm->records.module, lm->records.version);
+	bool keep[] = {false, true, false, false, true};
+	assert_int_equal(dfs_dxt_trim(rec, dfs_record_size(&lm->records, 0), keep, &cut), 0);
+	every_record(log, &in);
+	in.mod[DFS_MOD_DXT_POSIX].records = &cut;
+	in.mod[DFS_MOD_DXT_POSIX].count = 1;
+	in.mod[DFS_MOD_DXT_MPIIO].count = 0;
+	assert_int_equal(dfs_summary_dxt_files(&in, &ids, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_true(ids[0] == file_id(0));
+	free(ids);
+	svg = dxt_svg(&in, file_id(0));
+	assert_non_null(strstr(svg, "2 requests: 1 reads (100 B), 1 writes (4.00 KiB), "
+	                            "from 1.2 s to 2.2 s"));
+	free(svg);
+	assert_int_equal(dfs_summary_dxt_file_svg(&in, file_id(1), &b, &err), -1);
+	assert_int_equal(dfs_summary_html(&in, &b, &err), 0);
+	dfs_buf_addc(&b, '\0');
+	assert_non_null(strstr(b.data, "1 files have selected segments"));
+	dfs_buf_free(&b);
+	/* the job's DXT plots count the cut record's own reads and writes */
+	assert_int_equal(dfs_summary_svg(&in, DFS_PLOT_DXT_DURATIONS, &b, &err), 0);
+	dfs_buf_addc(&b, '\0');
+	size_t ones = 0;
+	for (const char *p = b.data; (p = strstr(p, "<title>1</title>")); p++)
+		ones++;
+	assert_int_equal(ones, 2);   /* one read bar, one write bar */
+	dfs_buf_free(&b);
+	dfs_records_free(&cut);
+	dfs_log_free(log);
+}
+
+/* ---- the timeline ------------------------------------------------------------ */
+
+/* rank k opens at 1 + k/1000 s and closes 10 s later */
+static dfs_log *timeline_log(int64_t nprocs)
+{
+	dfs_error err = {0};
+	dfs_buf out = DFS_BUF_INIT;
+	dfs_write_options opt = {DFS_COMP_ZLIB, 1, 1};
+	dfs_log_writer *w = dfs_log_writer_buf(&out, &opt, &err);
+	dfs_job job;
+	memset(&job, 0, sizeof(job));
+	job.nprocs = nprocs;
+	job.start_sec = 1;
+	job.end_sec = 1000;
+	job.exe = "/bin/lanes";
+	job.metadata = (char *)"";
+	dfs_mount mounts[] = {{"/lus", "lustre", 4}};
+	assert_int_equal(dfs_log_writer_job(w, &job, mounts, 1, &err), 0);
+	assert_int_equal(dfs_log_writer_name(w, file_id(0), file_names[0],
+	                                     strlen(file_names[0]), &err), 0);
+	assert_int_equal(dfs_log_writer_module_begin(w, DFS_MOD_POSIX, 0, &err), 0);
+	const dfs_module *m = dfs_module_get(DFS_MOD_POSIX);
+	struct rec r;
+	unsigned char buf[DFS_RECORD_MAX];
+	for (int64_t k = 0; k < nprocs; k++) {
+		memset(&r, 0, sizeof(r));
+		r.rank = k;
+		r.id = file_id(0);
+		set(&r, "POSIX_OPENS", 1);
+		set(&r, "POSIX_F_OPEN_START_TIMESTAMP", 1 + (double)k / 1000);
+		set(&r, "POSIX_F_CLOSE_END_TIMESTAMP", 11 + (double)k / 1000);
+		fill(m, &r, buf);
+		assert_int_equal(dfs_log_writer_record(w, buf, m->record_size, &err), 0);
+	}
+	assert_int_equal(dfs_log_writer_module_end(w, &err), 0);
+	assert_int_equal(dfs_log_writer_finish(w, 0, &err), 0);
+	dfs_log_writer_free(w);
+	dfs_log *log = dfs_log_open_mem(out.data, out.len, "lanes", 0, &err);
+	assert_non_null(log);
+	dfs_buf_free(&out);
+	return log;
+}
+
+/* the open-to-close lanes of a timeline: x, y, width of each */
+static size_t lanes_of(const char *svg, double lane[][3], size_t max)
+{
+	size_t n = 0;
+	for (const char *p = svg; (p = strstr(p, "<rect x=\"")); p++) {
+		double x, w;
+		int y, h;
+		char fillc[16];
+		if (sscanf(p, "<rect x=\"%lf\" y=\"%d\" width=\"%lf\" height=\"%d\" fill=\"%15[^\"]",
+		           &x, &y, &w, &h, fillc) == 5 && strcmp(fillc, "#bbbbbb") == 0 &&
+		    y >= 30 && n < max) {   /* (the legend's box is above) */
+			lane[n][0] = x;
+			lane[n][1] = y;
+			lane[n][2] = w;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Up to 128 ranks a lane per rank, beyond a lane per bin of ranks, each
+ * from the first open of its ranks to their last close; a selection of
+ * rank 0 leaves its lane alone. */
+static void check_timeline(int64_t nprocs)
+{
+	dfs_log *log = timeline_log(nprocs);
+	dfs_summary_input in;
+	every_record(log, &in);
+	dfs_buf b = DFS_BUF_INIT;
+	dfs_error err = {0};
+	assert_int_equal(dfs_summary_svg(&in, DFS_PLOT_TIMELINE, &b, &err), 0);
+	dfs_buf_addc(&b, '\0');
+	check_svg(b.data, b.len - 1);
+	assert_true(b.len < 64 * 1024);
+	static double lane[256][3];
+	size_t bins = nprocs < 128 ? (size_t)nprocs : 128;
+	assert_int_equal(lanes_of(b.data, lane, 256), bins);
+	double step = (double)nprocs / (double)bins;
+	double span = 11 + (double)(nprocs - 1) / 1000;   /* the last close */
+	int height = bins + 1 > 64 ? 2 : 6;
+	for (size_t k = 0; k < bins; k++) {
+		int64_t first = (int64_t)ceil((double)k * step);
+		int64_t last = (int64_t)ceil((double)(k + 1) * step) - 1;
+		double a = 1 + (double)first / 1000, e = 11 + (double)last / 1000;
+		assert_true(fabs(lane[k][0] - (80 + a / span * 620)) < 0.006);
+		assert_true(fabs(lane[k][2] - (e - a) / span * 620) < 0.006);
+		assert_int_equal((int)lane[k][1], 30 + (int)k * height);
+	}
+	if (nprocs > 128) {
+		char title[128];
+		snprintf(title, sizeof(title), "Timeline: %lld ranks, %.4g a lane",
+		         (long long)nprocs, step);
+		assert_non_null(strstr(b.data, title));
+		/* the first rank of lane 64 is told */
+		snprintf(title, sizeof(title), ">%lld</text>", (long long)ceil(64 * step));
+		assert_non_null(strstr(b.data, title));
+	} else {
+		assert_non_null(strstr(b.data, "first open to last close per rank"));
+	}
+	/* rank 0 only */
+	size_t zero = 0;
+	in.mod[DFS_MOD_POSIX].index = &zero;
+	in.mod[DFS_MOD_POSIX].count = 1;
+	dfs_buf_reset(&b);
+	assert_int_equal(dfs_summary_svg(&in, DFS_PLOT_TIMELINE, &b, &err), 0);
+	dfs_buf_addc(&b, '\0');
+	assert_int_equal(lanes_of(b.data, lane, 256), 1);
+	assert_true(fabs(lane[0][0] - (80 + 1 / 11.0 * 620)) < 0.006);
+	assert_true(fabs(lane[0][2] - 10 / 11.0 * 620) < 0.006);
+	dfs_buf_free(&b);
+	dfs_log_free(log);
+}
+
+static void test_timeline(void **state)
+{
+	(void)state;
+	check_timeline(4);
+	check_timeline(128);
+	check_timeline(100000);
+}
+
+/* ---- HDF5, PnetCDF and DFS --------------------------------------------------- */
+
+/* Four ranks share one HDF5 file (opened with the MPI-IO driver unless
+ * `posix_driver`), one dataset, one PnetCDF variable and one DFS file;
+ * 2000 reads and 2000 writes of each, of 4-10 MB (healthy) or below
+ * 100 bytes, independent, without collective HDF5 transfers (`bad`). */
+static dfs_log *layers_log(bool bad, bool posix_driver)
+{
+	dfs_error err = {0};
+	dfs_buf out = DFS_BUF_INIT;
+	dfs_write_options opt = {DFS_COMP_ZLIB, 1, 1};
+	dfs_log_writer *w = dfs_log_writer_buf(&out, &opt, &err);
+	dfs_job job;
+	memset(&job, 0, sizeof(job));
+	job.nprocs = NPROCS;
+	job.start_sec = 1;
+	job.end_sec = 100;
+	job.exe = "/bin/ior";
+	job.metadata = (char *)"";
+	dfs_mount mounts[] = {{"/lus/grand", "lustre", 10}};
+	assert_int_equal(dfs_log_writer_job(w, &job, mounts, 1, &err), 0);
+	for (int k = 0; k < 3; k++)
+		assert_int_equal(dfs_log_writer_name(w, file_id(k), file_names[k],
+		                                     strlen(file_names[k]), &err), 0);
+	const char *size_r = bad ? "SIZE_READ_AGG_0_100" : "SIZE_READ_AGG_4M_10M";
+	const char *size_w = bad ? "SIZE_WRITE_AGG_0_100" : "SIZE_WRITE_AGG_4M_10M";
+	char name_r[64], name_w[64];   /* (set() keeps the names' pointers) */
+	struct rec r[1];
+	memset(r, 0, sizeof(r));
+	r->rank = -1;
+	r->id = file_id(0);
+	set(r, "H5F_OPENS", 4);
+	set(r, "H5F_USE_MPIIO", posix_driver ? 0 : 1);
+	write_module(w, DFS_MOD_H5F, r, 1);
+	memset(r, 0, sizeof(r));
+	r->rank = -1;
+	r->id = file_id(1);
+	set(r, "H5D_OPENS", 4);
+	set(r, "H5D_READS", 2000);
+	set(r, "H5D_WRITES", 2000);
+	snprintf(name_r, sizeof(name_r), "H5D_%s", size_r);
+	set(r, name_r, 2000);
+	snprintf(name_w, sizeof(name_w), "H5D_%s", size_w);
+	set(r, name_w, 2000);
+	set(r, "H5D_USE_MPIIO_COLLECTIVE", bad ? 0 : 1);
+	write_module(w, DFS_MOD_H5D, r, 1);
+	memset(r, 0, sizeof(r));
+	r->rank = -1;
+	r->id = file_id(2);
+	set(r, bad ? "PNETCDF_VAR_INDEP_READS" : "PNETCDF_VAR_COLL_READS", 2000);
+	set(r, bad ? "PNETCDF_VAR_INDEP_WRITES" : "PNETCDF_VAR_COLL_WRITES", 2000);
+	snprintf(name_r, sizeof(name_r), "PNETCDF_VAR_%s", size_r);
+	set(r, name_r, 2000);
+	snprintf(name_w, sizeof(name_w), "PNETCDF_VAR_%s", size_w);
+	set(r, name_w, 2000);
+	write_module(w, DFS_MOD_PNETCDF_VAR, r, 1);
+	memset(r, 0, sizeof(r));
+	r->rank = -1;
+	r->id = file_id(0);
+	set(r, "DFS_READS", 2000);
+	set(r, "DFS_WRITES", 2000);
+	set(r, bad ? "DFS_SIZE_READ_0_100" : "DFS_SIZE_READ_4M_10M", 2000);
+	set(r, bad ? "DFS_SIZE_WRITE_0_100" : "DFS_SIZE_WRITE_4M_10M", 2000);
+	write_module(w, DFS_MOD_DFS, r, 1);
+	assert_int_equal(dfs_log_writer_finish(w, 0, &err), 0);
+	dfs_log_writer_free(w);
+	dfs_log *log = dfs_log_open_mem(out.data, out.len, "layers", 0, &err);
+	if (!log)
+		fail_msg("%s", err.msg);
+	dfs_buf_free(&out);
+	return log;
+}
+
+static void test_hdf5_pnetcdf_dfs(void **state)
+{
+	(void)state;
+	static const char *const codes[] = {
+		"H5D_SMALL_READS", "H5D_SMALL_WRITES", "H5D_NO_COLLECTIVE",
+		"PNETCDF_SMALL_READS", "PNETCDF_SMALL_WRITES", "PNETCDF_NO_COLLECTIVE_READS",
+		"PNETCDF_NO_COLLECTIVE_WRITES", "DFS_SMALL_READS", "DFS_SMALL_WRITES",
+	};
+	dfs_log *log = layers_log(false, false);
+	char *csv = insights(log, NULL, false);
+	for (size_t k = 0; k < sizeof(codes) / sizeof(*codes); k++)
+		if (fires(csv, codes[k]))
+			fail_msg("the healthy log fires %s:\n%s", codes[k], csv);
+	free(csv);
+	dfs_log_free(log);
+	log = layers_log(true, false);
+	csv = insights(log, NULL, false);
+	for (size_t k = 0; k < sizeof(codes) / sizeof(*codes); k++)
+		if (!fires(csv, codes[k]))
+			fail_msg("%s does not fire:\n%s", codes[k], csv);
+	assert_non_null(strstr(csv, "H5D_NO_COLLECTIVE,HIGH,H5D,4000 of 4000 HDF5 dataset "
+	                            "accesses (1 of 1 datasets) are independent"));
+	free(csv);
+	dfs_log_free(log);
+	/* without the MPI-IO driver there is no collective I/O to ask for */
+	log = layers_log(true, true);
+	csv = insights(log, NULL, false);
+	assert_false(fires(csv, "H5D_NO_COLLECTIVE"));
+	assert_true(fires(csv, "H5D_SMALL_READS"));
+	free(csv);
+	dfs_log_free(log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -823,6 +1250,9 @@ int main(void)
 		cmocka_unit_test(test_page_of_generated_log),
 		cmocka_unit_test(test_many_ranks),
 		cmocka_unit_test(test_many_files),
+		cmocka_unit_test(test_dxt_file_plots),
+		cmocka_unit_test(test_timeline),
+		cmocka_unit_test(test_hdf5_pnetcdf_dfs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
