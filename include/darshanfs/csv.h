@@ -84,8 +84,12 @@ int dfs_csv_rows_feed(dfs_csv_rows *k, const char *text, size_t len,
  * (SIZE_MAX when the feeds saw more than `len` bytes). */
 size_t dfs_csv_rows_newlines(const dfs_csv_rows *k, const char *text, size_t len);
 /* Keep the rows checked (up to max_records records), so that the import
- * of the whole text needs no second parse: from the first feed on. */
-void dfs_csv_rows_keep(dfs_csv_rows *k, size_t max_records);
+ * of the whole text needs no second parse: from the first feed on.  Their
+ * memory comes from `pool` (util/scratch.h; NULL: malloc), which the
+ * records the import gives then keep (dfs_records.scratch). */
+struct dfs_scratch;
+void dfs_csv_rows_keep(dfs_csv_rows *k, size_t max_records,
+                       struct dfs_scratch *pool);
 /* The import of the whole text, which the feeds have seen up to `len`:
  * its rest checked, the columns it leaves out taken from the log's
  * records, and every row into `out` (freed first), as dfs_csv_import

@@ -210,7 +210,7 @@ static int load_region_packed(const struct source *src, const dfs_log_header *h,
 	                            r.len, read_piece, &rr, limit, ps.size,
 	                            pack_window, &ps, &leftover, err);
 	/* (trimming a slab leaves the packed bytes where they are) */
-	if (relay && !out->slab.base)
+	if (relay && !out->mapped)
 		dfs_relay_quiesce(relay);
 	dfs_records_pack_trim(out);
 	*produced = ps.used + leftover;

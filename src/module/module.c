@@ -9,6 +9,7 @@
 #include "darshanfs/format.h"
 #include "darshanfs/module.h"
 #include "util/scratch.h"
+#include "util/slab.h"
 #include "module/tables.h"
 #include "util/bytes.h"
 
@@ -194,28 +195,29 @@ void dfs_records_init(dfs_records *r, const dfs_module *m, uint32_t version)
 
 void dfs_records_free(dfs_records *r)
 {
-	if (r->slab.base)
-		dfs_slab_release(&r->slab);
-	else if (r->recycled)
-		dfs_scratch_free(r->data);
-	else
+	if (r->mapped) {
+		dfs_slab s = {(char *)r->data, r->cap, r->size};
+		dfs_slab_release(&s);
+	} else if (r->scratch) {
+		dfs_scratch_free(r->scratch, r->data);
+	} else
 		free(r->data);
 	free(r->offsets);
 	free(r->pk_off);
 	const dfs_module *m = r->module;
 	uint32_t v = r->version;
-	bool recycled = r->recycled;
+	struct dfs_scratch *pool = r->scratch;
 	memset(r, 0, sizeof(*r));
 	r->module = m;
 	r->version = v;
-	r->recycled = recycled;
+	r->scratch = pool;
 }
 
 /* realloc, or its dfs_scratch counterpart for recycled records */
 static unsigned char *records_realloc(dfs_records *r, size_t cap)
 {
-	if (r->recycled)
-		return dfs_scratch_realloc(r->data, r->size, cap);
+	if (r->scratch)
+		return dfs_scratch_realloc(r->scratch, r->data, r->size, cap);
 	return realloc(r->data, cap);
 }
 

@@ -576,7 +576,7 @@ static void test_rows_as_they_arrive(void **state)
 	for (size_t p = 0; p < sizeof(pieces) / sizeof(*pieces); p++) {
 		dfs_csv_rows *k = dfs_csv_rows_start(m, csv.data, csv.len, &err);
 		assert_non_null(k);
-		dfs_csv_rows_keep(k, rows);
+		dfs_csv_rows_keep(k, rows, NULL);
 		if (feed_pieces(k, &csv, pieces[p], &err))
 			fail_msg("piece %zu: %s", pieces[p], err.msg);
 		assert_int_equal(dfs_csv_rows_newlines(k, csv.data, csv.len), lines - 1);
@@ -609,7 +609,7 @@ static void test_rows_as_they_arrive(void **state)
 			spoil_row(&bad, line_at, lines, cases[t].at[1]);
 		dfs_csv_rows *k = dfs_csv_rows_start(m, bad.data, bad.len, &err);
 		assert_non_null(k);
-		dfs_csv_rows_keep(k, rows);
+		dfs_csv_rows_keep(k, rows, NULL);
 		if (feed_pieces(k, &bad, cases[t].piece, &err) == 0)
 			fail_msg("case %zu: a spoiled row was accepted", t);
 		char msg[64];
@@ -658,7 +658,7 @@ static void test_rows_absent_columns(void **state)
 		assert_int_equal(ret, bad ? -1 : 0);
 		dfs_csv_rows *k = dfs_csv_rows_start(m, csv.data, csv.len, &err);
 		assert_non_null(k);
-		dfs_csv_rows_keep(k, rows + 1);
+		dfs_csv_rows_keep(k, rows + 1, NULL);
 		assert_int_equal(feed_pieces(k, &csv, 65536, &err), 0);
 		dfs_records got;
 		dfs_records_init(&got, m, m->version);
