@@ -503,18 +503,13 @@ static inline size_t id_slot(uint64_t id, size_t mask)
 
 /* Records mostly name the entry their predecessor named, or the one after
  * it: the name table and the module regions are both written in the order
- * the files were first seen.  Each thread remembers where its last lookup
- * ended and which of its last 32 missed that guess.  (The guess is checked
- * against the id, so a remembered position of a freed log is harmless.) */
-static _Thread_local struct {
-	const dfs_log *log;
-	size_t at;
-	uint32_t missed;    /* bit i: the lookup i lookups ago missed */
-} near;
-
-bool dfs_log_names_in_order(void)
+ * the files were first seen.  A loop over records keeps a hint (its own:
+ * log/hints.h) of where its last lookup ended and which of its last 32
+ * missed that guess.  (The guess is checked against the id, so a hint of
+ * another or a freed log is harmless.) */
+bool dfs_name_hint_in_order(const dfs_name_hint *h)
 {
-	return near.missed == 0;
+	return h->missed == 0;
 }
 
 void dfs_log_name_prefetch(const dfs_log *log, uint64_t id, int stage)
@@ -535,31 +530,40 @@ void dfs_log_name_prefetch(const dfs_log *log, uint64_t id, int stage)
 		__builtin_prefetch(nm->str);
 }
 
-const dfs_name *dfs_log_name(const dfs_log *log, uint64_t id)
+const dfs_name *dfs_log_name_near(const dfs_log *log, uint64_t id,
+                                  dfs_name_hint *h)
 {
 	if (!log->name_index)
 		return NULL;
-	if (near.log == log) {
-		size_t at = near.at;
+	if (h && h->log == log) {
+		size_t at = h->at;
 		for (size_t k = at; k < at + 2 && k < log->nnames; k++) {
 			if (log->names[k].id == id) {
-				near.at = k;
-				near.missed <<= 1;
+				h->at = k;
+				h->missed <<= 1;
 				return &log->names[k];
 			}
 		}
 	}
-	near.log = log;
-	near.missed = near.missed << 1 | 1;
+	if (h) {
+		h->log = log;
+		h->missed = h->missed << 1 | 1;
+	}
 	for (size_t s = id_slot(id, log->name_mask);; s = (s + 1) & log->name_mask) {
 		uint32_t k = log->name_index[s];
 		if (k == 0)
 			return NULL;
 		if (log->names[k - 1].id == id) {
-			near.at = k - 1;
+			if (h)
+				h->at = k - 1;
 			return &log->names[k - 1];
 		}
 	}
+}
+
+const dfs_name *dfs_log_name(const dfs_log *log, uint64_t id)
+{
+	return dfs_log_name_near(log, id, NULL);
 }
 
 /* The name table inflated into b (empty when the log has none), at most
@@ -1169,11 +1173,18 @@ const unsigned char *dfs_log_lustre_record(const dfs_log *log, uint64_t id,
 void dfs_log_record_place(const dfs_log *log, const dfs_module *m,
                           const unsigned char *rec, dfs_record_place *out)
 {
+	dfs_log_record_place_near(log, m, rec, NULL, out);
+}
+
+void dfs_log_record_place_near(const dfs_log *log, const dfs_module *m,
+                               const unsigned char *rec, dfs_name_hint *h,
+                               dfs_record_place *out)
+{
 	if (m->place) {
 		m->place(&log->tables, rec, out);
 		return;
 	}
-	const dfs_name *nm = dfs_log_name(log, dfs_record_id(rec));
+	const dfs_name *nm = dfs_log_name_near(log, dfs_record_id(rec), h);
 	if (nm) {
 		out->name = nm->str;
 		out->name_len = nm->len;

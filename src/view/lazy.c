@@ -67,9 +67,10 @@ struct lazy_csv {
  * the cache: fetch the slot of record k + 24, the entry of k + 16 and the
  * name of k + 8.  (In the name table's order they hit without help.) */
 static inline void prefetch_places(const dfs_log *log, const dfs_records *r,
-                                   const size_t *index, size_t k, size_t to)
+                                   const size_t *index, size_t k, size_t to,
+                                   const dfs_name_hint *hint)
 {
-	if (dfs_log_names_in_order())
+	if (dfs_name_hint_in_order(hint))
 		return;
 	for (int stage = 0; stage < 3; stage++) {
 		size_t d = (size_t)(3 - stage) * 8;
@@ -88,15 +89,16 @@ static void render_rows(const dfs_log *log, const dfs_module *m, const dfs_recor
 {
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	bool packed = r->packed && dfs_csv_packed_ok(m);
+	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	for (size_t k = from; k < to && dfs_buf_ok(out); k++) {
 		size_t i = index ? index[k] : k;
 		size_t before = out->len;
-		prefetch_places(log, r, index, k, to);
+		prefetch_places(log, r, index, k, to, &hint);
 		if (packed)
-			dfs_csv_record_packed(log, m, dfs_record_packed(r, i), out);
+			dfs_csv_record_packed(log, m, dfs_record_packed(r, i), &hint, out);
 		else
 			dfs_csv_record(log, m, dfs_record_get(r, i, scratch),
-			               dfs_record_size(r, i), out);
+			               dfs_record_size(r, i), &hint, out);
 		if (row_len) {
 			size_t n = out->len - before;
 			row_len[k - from] = n <= UINT32_MAX ? (uint32_t)n : 0;
@@ -119,12 +121,14 @@ static uint64_t measure_rows(const dfs_log *log, const dfs_module *m,
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	bool packed = r->packed && dfs_csv_packed_ok(m);
 	uint64_t total = 0;
+	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	for (size_t k = from; k < to; k++) {
 		size_t i = index ? index[k] : k;
-		prefetch_places(log, r, index, k, to);
-		size_t n = packed ? dfs_csv_record_len_packed(log, m, dfs_record_packed(r, i))
+		prefetch_places(log, r, index, k, to, &hint);
+		size_t n = packed ? dfs_csv_record_len_packed(log, m, dfs_record_packed(r, i),
+		                                              &hint)
 		                  : dfs_csv_record_len(log, m, dfs_record_get(r, i, scratch),
-		                                       dfs_record_size(r, i));
+		                                       dfs_record_size(r, i), &hint);
 		if (row_len)
 			row_len[i] = n <= UINT32_MAX ? (uint32_t)n : 0;
 		total += n;

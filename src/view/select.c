@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "accum/accum_int.h"
+#include "log/hints.h"
 #include "util/scratch.h"
 #include "view/view_int.h"
 
@@ -198,6 +199,7 @@ static size_t scan_range(const struct scan *sc, size_t from, size_t to,
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	memset(scratch, 0, sizeof(scratch));
 	size_t n = 0;
+	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	for (size_t i = from; i < to; i++) {
 		if (sc->noffs && i + PREFETCH_AHEAD < to) {
 			const unsigned char *ahead = dfs_record(r, i + PREFETCH_AHEAD);
@@ -211,7 +213,7 @@ static size_t scan_range(const struct scan *sc, size_t from, size_t to,
 		}
 		const unsigned char *rec = filter_record(r, i, sc->words, sc->nwords, scratch);
 		if (dfs_filter_match_record(sc->filters, sc->nf, sc->log, sc->m, rec,
-		                            dfs_record_size(r, i)))
+		                            dfs_record_size(r, i), &hint))
 			out[n++] = i;
 	}
 	return n;
@@ -261,6 +263,7 @@ static int trim_rows(struct selection *s, const dfs_log *log, const dfs_module *
 	bool *keep = NULL;
 	size_t cap = 0;
 	struct import_set *set = NULL;
+	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	for (size_t k = 0; k < s->count; k++) {
 		size_t i = s->index ? s->index[k] : k;
 		const unsigned char *rec = dfs_record(r, i);
@@ -272,7 +275,7 @@ static int trim_rows(struct selection *s, const dfs_log *log, const dfs_module *
 			keep = more;
 			cap = rows;
 		}
-		dfs_filter_match_rows(filters, nf, log, m, rec, len, keep);
+		dfs_filter_match_rows(filters, nf, log, m, rec, len, &hint, keep);
 		size_t kept = 0;
 		for (size_t q = 0; q < rows; q++)
 			kept += keep[q];

@@ -144,7 +144,7 @@ static void roundtrip_record(const dfs_log *log, const dfs_module *m,
 {
 	dfs_buf csv = DFS_BUF_INIT;
 	dfs_csv_header(m, &csv);
-	dfs_csv_record(log, m, rec, m->record_size, &csv);
+	dfs_csv_record(log, m, rec, m->record_size, NULL, &csv);
 	dfs_records out;
 	dfs_records_init(&out, m, m->version);
 	dfs_error err = {0};
@@ -202,7 +202,7 @@ static void test_roundtrip_every_record(void **state)
 				const unsigned char *rec = dfs_record_get(r, k, scratch);
 				if (k < 50)
 					roundtrip_record(log, r->module, rec, logs[i], k);
-				dfs_csv_record(log, r->module, rec, r->module->record_size, &csv);
+				dfs_csv_record(log, r->module, rec, r->module->record_size, NULL, &csv);
 			}
 			dfs_records out;
 			dfs_records_init(&out, r->module, r->module->version);
@@ -233,8 +233,8 @@ static void check_record_len(void *ctx, const dfs_log *log, const char *what,
 {
 	(void)ctx;
 	dfs_buf csv = DFS_BUF_INIT;
-	dfs_csv_record(log, m, rec, len, &csv);
-	size_t measured = dfs_csv_record_len(log, m, rec, len);
+	dfs_csv_record(log, m, rec, len, NULL, &csv);
+	size_t measured = dfs_csv_record_len(log, m, rec, len, NULL);
 	if (measured != csv.len)
 		fail_msg("%s %s record %zu: measured %zu bytes, rendered %zu: %s",
 		         what, m->name, k, measured, csv.len, csv.data);
@@ -243,11 +243,11 @@ static void check_record_len(void *ctx, const dfs_log *log, const char *what,
 		dfs_records_init_packed(&pk, m, m->version);
 		assert_int_equal(dfs_records_pack_add(&pk, rec), 0);
 		dfs_buf text = DFS_BUF_INIT;
-		dfs_csv_record_packed(log, m, dfs_record_packed(&pk, 0), &text);
+		dfs_csv_record_packed(log, m, dfs_record_packed(&pk, 0), NULL, &text);
 		if (text.len != csv.len || memcmp(text.data, csv.data, csv.len) != 0)
 			fail_msg("%s %s record %zu packed renders\n%s\nnot\n%s",
 			         what, m->name, k, text.data, csv.data);
-		size_t plen = dfs_csv_record_len_packed(log, m, dfs_record_packed(&pk, 0));
+		size_t plen = dfs_csv_record_len_packed(log, m, dfs_record_packed(&pk, 0), NULL);
 		if (plen != csv.len)
 			fail_msg("%s %s record %zu packed: measured %zu bytes, rendered %zu",
 			         what, m->name, k, plen, csv.len);
@@ -436,7 +436,7 @@ static void test_big_import(void **state)
 	while (csv.len < ((size_t)9 << 20)) {
 		const unsigned char *rec = dfs_record_get(r, rows % r->count, scratch);
 		dfs_buf row = DFS_BUF_INIT;
-		dfs_csv_record(log, m, rec, m->record_size, &row);
+		dfs_csv_record(log, m, rec, m->record_size, NULL, &row);
 		if (!bad_at && csv.len > ((size_t)8 << 20)) {
 			bad_at = csv.len;           /* a row starting late in the input */
 			bad_line = newlines + 1;    /* and its line (the header is line 1) */
@@ -495,7 +495,7 @@ static size_t rows_csv(const dfs_log *log, const dfs_module *m, size_t size,
 	(*line_at)[1] = csv->len;   /* line 2: the first row */
 	while (csv->len < size) {
 		const unsigned char *rec = dfs_record_get(r, rows % r->count, scratch);
-		dfs_csv_record(log, m, rec, m->record_size, csv);
+		dfs_csv_record(log, m, rec, m->record_size, NULL, csv);
 		/* a quoted newline in the last field every fifth row */
 		if (rows % 5 == 0) {
 			csv->len--;
