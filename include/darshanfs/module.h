@@ -226,9 +226,10 @@ typedef struct dfs_module {
 	                      size_t len, size_t row, size_t field, dfs_value *out);
 	/* a filter selects rows (DXT segments: dfs_dxt_trim), not records */
 	bool row_select;
-	/* set at start-up: a record is its fields, each one whole 8-byte
-	 * word in order, one row, placed by the name table (so a packed
-	 * record renders word by word: dfs_csv_packed_ok) */
+	/* a record is its fields, each one whole 8-byte word in order, one
+	 * row, placed by the name table (so a packed record renders word by
+	 * word: dfs_csv_packed_ok); declared with the descriptor, which a
+	 * test checks against its fields */
 	bool words_only;
 } dfs_module;
 

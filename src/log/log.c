@@ -21,6 +21,7 @@
 #include "log/region.h"
 #include "log/hints.h"
 #include "log/relay.h"
+#include "module/tables.h"
 #include "util/bytes.h"
 
 #define MAGIC_NR 6567223ULL
@@ -742,21 +743,26 @@ static bool packs_as_inflated(const dfs_log_header *h, int id)
 }
 
 /* What dfs_log_get_module gives for a slot without data or flag (module
- * set), and for every slot of a log read without its modules (zeros). */
-static dfs_log_module absent[DFS_MOD_SLOTS];
+ * set: the table of module.c, fixed at compile time), and for every slot
+ * of a log read without its modules (zeros). */
+#define ABSENT(id, m) [id] = {.module = &dfs_module_##m}
+static const dfs_log_module absent[DFS_MOD_SLOTS] = {
+	ABSENT(DFS_MOD_POSIX, posix), ABSENT(DFS_MOD_MPIIO, mpiio),
+	ABSENT(DFS_MOD_H5F, h5f), ABSENT(DFS_MOD_H5D, h5d),
+	ABSENT(DFS_MOD_PNETCDF_FILE, pnetcdf_file),
+	ABSENT(DFS_MOD_PNETCDF_VAR, pnetcdf_var), ABSENT(DFS_MOD_BGQ, bgq),
+	ABSENT(DFS_MOD_LUSTRE, lustre), ABSENT(DFS_MOD_STDIO, stdio),
+	ABSENT(DFS_MOD_DXT_POSIX, dxt_posix), ABSENT(DFS_MOD_DXT_MPIIO, dxt_mpiio),
+	ABSENT(DFS_MOD_MDHIM, mdhim), ABSENT(DFS_MOD_APMPI, apmpi),
+	ABSENT(DFS_MOD_HEATMAP, heatmap), ABSENT(DFS_MOD_DFS, dfs),
+	ABSENT(DFS_MOD_DAOS, daos),
+};
+#undef ABSENT
 static const dfs_log_module unread;
-static pthread_once_t absent_once = PTHREAD_ONCE_INIT;
-
-static void absent_init(void)
-{
-	for (int id = 0; id < DFS_MOD_SLOTS; id++)
-		absent[id].module = dfs_module_get(id);
-}
 
 /* The state of the slots with data or a partial flag. */
 static int make_slots(dfs_log *log, dfs_error *err)
 {
-	pthread_once(&absent_once, absent_init);
 	const dfs_log_header *h = &log->hdr;
 	size_t n = 0;
 	for (int id = 0; id < DFS_MOD_SLOTS; id++)
@@ -1095,7 +1101,11 @@ const dfs_log_module *dfs_log_get_module(const dfs_log *log, int id)
 		return NULL;
 	if (log->slot[id])
 		return &log->mods[log->slot[id] - 1];
-	return log->modules_read ? &absent[id] : &unread;
+	if (!log->modules_read)
+		return &unread;
+	/* (the descriptor handed out has its field list: the start-up ran) */
+	(void)dfs_module_get(id);
+	return &absent[id];
 }
 
 const dfs_records *dfs_log_records(const dfs_log *log, int id)
