@@ -788,6 +788,9 @@ dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
 	pthread_cond_init(&v->retry_cond, NULL);
 	dfs_scratch_init(&v->scratch);
 	dfs_helpers_init(&v->helpers);
+	v->no_memory = (struct selection){
+		.ready = true, .status = DFS_ERR_NOMEM, .error = (char *)"out of memory",
+	};
 	v->reader_gone = view_reader_gone;
 	v->freed = view_freed;
 	if (grow_table(v)) {

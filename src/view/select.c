@@ -342,12 +342,9 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 {
 	/* what callers get without memory for the slot: they look at the
 	 * status before anything else */
-	static struct selection no_memory = {
-		.ready = true, .status = DFS_ERR_NOMEM, .error = (char *)"out of memory",
-	};
 	struct loaded_mod *lmod = dfs_loaded_mod(l, id);
 	if (!lmod)
-		return &no_memory;
+		return &v->no_memory;
 	struct selection *s = &lmod->sel;
 	if (s->ready)
 		return s;

@@ -273,6 +273,9 @@ struct dfs_view {
 	 * imports, recycled among them only (freed last by dfs_view_free) */
 	dfs_scratch scratch;
 	struct dfs_helpers helpers;   /* of this view's lazy snapshots */
+	/* the selection of a module that had no memory for one (never
+	 * changed: its status is not DFS_OK) */
+	struct selection no_memory;
 };
 
 /* The filter of one source directory. */
