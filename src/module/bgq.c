@@ -70,10 +70,10 @@ const dfs_module dfs_module_bgq = {
 	.decode = decode,
 	.place = place,
 	.fields = bgq_fields,
-	.n_fields = 2 + NI + NF,
+	.n_fields = sizeof(bgq_fields) / sizeof(bgq_fields[0]),
 };
 
 void dfs_module_init_bgq(void)
 {
-	dfs_module_build_fields(bgq_fields, 2 + NI + NF, &dfs_module_bgq, NULL, 0, NULL, 0, NULL);
+	dfs_module_build_fields(bgq_fields, &dfs_module_bgq, NULL, 0, NULL, 0, NULL);
 }

@@ -128,7 +128,7 @@ const dfs_module dfs_module_dfs = {
 	.decode = dfs_decode,
 	.place = dfs_place,
 	.fields = dfs_fields,
-	.n_fields = 2 + 2 + DFS_NI + DFS_NF,
+	.n_fields = sizeof(dfs_fields) / sizeof(dfs_fields[0]),
 };
 
 /* filled once at start-up (dfs_module_build_fields) */
@@ -153,7 +153,7 @@ const dfs_module dfs_module_daos = {
 	.decode = daos_decode,
 	.place = daos_place,
 	.fields = daos_fields,
-	.n_fields = 2 + 4 + DAOS_NI + DAOS_NF,
+	.n_fields = sizeof(daos_fields) / sizeof(daos_fields[0]),
 };
 
 void dfs_module_init_daos(void)
@@ -168,6 +168,6 @@ void dfs_module_init_daos(void)
 		{"oid_hi", DFS_S_U64, DFS_T_U64, 680, 0, false},
 		{"oid_lo", DFS_S_U64, DFS_T_U64, 688, 0, false},
 	};
-	dfs_module_build_fields(dfs_fields, 2 + 2 + DFS_NI + DFS_NF, &dfs_module_dfs, dfs_ids, 2, NULL, 0, NULL);
-	dfs_module_build_fields(daos_fields, 2 + 4 + DAOS_NI + DAOS_NF, &dfs_module_daos, daos_ids, 4, NULL, 0, NULL);
+	dfs_module_build_fields(dfs_fields, &dfs_module_dfs, dfs_ids, 2, NULL, 0, NULL);
+	dfs_module_build_fields(daos_fields, &dfs_module_daos, daos_ids, 4, NULL, 0, NULL);
 }

@@ -68,7 +68,7 @@ const dfs_module dfs_module_h5f = {
 	.warnings = dfs_h5f_warnings,
 	.decode = h5f_decode,
 	.fields = h5f_fields,
-	.n_fields = 2 + 3 + 5,
+	.n_fields = sizeof(h5f_fields) / sizeof(h5f_fields[0]),
 	.words_only = true,
 };
 
@@ -120,14 +120,14 @@ const dfs_module dfs_module_h5d = {
 	.warnings = dfs_h5d_warnings,
 	.decode = h5d_decode,
 	.fields = h5d_fields,
-	.n_fields = 2 + H5D_NI + H5D_NF + 1,
+	.n_fields = sizeof(h5d_fields) / sizeof(h5d_fields[0]),
 };
 
 void dfs_module_init_h5(void)
 {
-	dfs_module_build_fields(h5f_fields, 2 + 3 + 5, &dfs_module_h5f, NULL, 0, NULL, 0, NULL);
+	dfs_module_build_fields(h5f_fields, &dfs_module_h5f, NULL, 0, NULL, 0, NULL);
 	static const dfs_field after[] = {
 		{"H5D_FILE_REC_ID", DFS_S_U64, DFS_T_U64, 16, 0, true},
 	};
-	dfs_module_build_fields(h5d_fields, 2 + H5D_NI + H5D_NF + 1, &dfs_module_h5d, NULL, 0, after, 1, NULL);
+	dfs_module_build_fields(h5d_fields, &dfs_module_h5d, NULL, 0, after, 1, NULL);
 }

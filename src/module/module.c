@@ -285,13 +285,13 @@ int dfs_decode_fixed(const dfs_decode_in *in, dfs_records *out,
 
 /* ---- field lists ---------------------------------------------------------- */
 
-void dfs_module_build_fields(dfs_field *f, size_t n, const dfs_module *m,
+void dfs_module_build_fields(dfs_field *f, const dfs_module *m,
                              const dfs_field *extra_before, size_t n_before,
                              const dfs_field *extra_after, size_t n_after,
                              const int *unsigned_ints)
 {
 	/* (the descriptor's n_fields is this count: a test checks the lists) */
-	if (n != 2 + n_before + m->n_int + m->n_float + n_after)
+	if (m->n_fields != 2 + n_before + m->n_int + m->n_float + n_after)
 		return;
 	size_t k = 0;
 	f[k++] = (dfs_field){"record_id", DFS_S_U64, DFS_T_U64, 0, 0, false};

@@ -58,11 +58,11 @@ const dfs_module dfs_module_mpiio = {
 	.warnings = dfs_mpiio_warnings,
 	.decode = decode,
 	.fields = mpiio_fields,
-	.n_fields = 2 + NI + NF,
+	.n_fields = sizeof(mpiio_fields) / sizeof(mpiio_fields[0]),
 	.words_only = true,
 };
 
 void dfs_module_init_mpiio(void)
 {
-	dfs_module_build_fields(mpiio_fields, 2 + NI + NF, &dfs_module_mpiio, NULL, 0, NULL, 0, NULL);
+	dfs_module_build_fields(mpiio_fields, &dfs_module_mpiio, NULL, 0, NULL, 0, NULL);
 }

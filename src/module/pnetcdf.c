@@ -72,7 +72,7 @@ const dfs_module dfs_module_pnetcdf_file = {
 	.warnings = dfs_pnetcdf_file_warnings,
 	.decode = file_decode,
 	.fields = pnetcdf_file_fields,
-	.n_fields = 2 + FILE_NI + FILE_NF,
+	.n_fields = sizeof(pnetcdf_file_fields) / sizeof(pnetcdf_file_fields[0]),
 	.words_only = true,
 };
 
@@ -112,14 +112,16 @@ const dfs_module dfs_module_pnetcdf_var = {
 	.warnings = dfs_pnetcdf_var_warnings,
 	.decode = var_decode,
 	.fields = pnetcdf_var_fields,
-	.n_fields = 2 + VAR_NI + VAR_NF + 1,
+	.n_fields = sizeof(pnetcdf_var_fields) / sizeof(pnetcdf_var_fields[0]),
 };
 
 void dfs_module_init_pnetcdf(void)
 {
-	dfs_module_build_fields(pnetcdf_file_fields, 2 + FILE_NI + FILE_NF, &dfs_module_pnetcdf_file, NULL, 0, NULL, 0, NULL);
+	dfs_module_build_fields(pnetcdf_file_fields, &dfs_module_pnetcdf_file,
+	                        NULL, 0, NULL, 0, NULL);
 	static const dfs_field after[] = {
 		{"PNETCDF_VAR_FILE_REC_ID", DFS_S_U64, DFS_T_U64, 16, 0, true},
 	};
-	dfs_module_build_fields(pnetcdf_var_fields, 2 + VAR_NI + VAR_NF + 1, &dfs_module_pnetcdf_var, NULL, 0, after, 1, NULL);
+	dfs_module_build_fields(pnetcdf_var_fields, &dfs_module_pnetcdf_var,
+	                        NULL, 0, after, 1, NULL);
 }

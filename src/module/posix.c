@@ -141,12 +141,12 @@ const dfs_module dfs_module_posix = {
 	.warnings = dfs_posix_warnings,
 	.decode = decode,
 	.fields = posix_fields,
-	.n_fields = 2 + NI + NF,
+	.n_fields = sizeof(posix_fields) / sizeof(posix_fields[0]),
 	.words_only = true,
 };
 
 void dfs_module_init_posix(void)
 {
 	static const int unsigned_ints[] = {12, -1}; /* RENAMED_FROM */
-	dfs_module_build_fields(posix_fields, 2 + NI + NF, &dfs_module_posix, NULL, 0, NULL, 0, unsigned_ints);
+	dfs_module_build_fields(posix_fields, &dfs_module_posix, NULL, 0, NULL, 0, unsigned_ints);
 }

@@ -52,11 +52,11 @@ const dfs_module dfs_module_stdio = {
 	.warnings = dfs_stdio_warnings,
 	.decode = decode,
 	.fields = stdio_fields,
-	.n_fields = 2 + NI + NF,
+	.n_fields = sizeof(stdio_fields) / sizeof(stdio_fields[0]),
 	.words_only = true,
 };
 
 void dfs_module_init_stdio(void)
 {
-	dfs_module_build_fields(stdio_fields, 2 + NI + NF, &dfs_module_stdio, NULL, 0, NULL, 0, NULL);
+	dfs_module_build_fields(stdio_fields, &dfs_module_stdio, NULL, 0, NULL, 0, NULL);
 }

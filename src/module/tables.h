@@ -59,12 +59,12 @@ int dfs_decode_fixed(const dfs_decode_in *in, dfs_records *out,
                      size_t stored_size, dfs_upgrade_fn upgrade,
                      dfs_error *err);
 
-/* Fill the field list of a fixed-size module (`out`, its n_fields
- * entries) from its counter tables: record_id, rank, `extra_before`
- * identity fields, integer counters (`unsigned_ints` lists indices
- * printed unsigned, -1 terminated), float counters, then `extra_after`.
- * Called once at start-up. */
-void dfs_module_build_fields(dfs_field *out, size_t n, const dfs_module *m,
+/* Fill the field list of a fixed-size module (`out`, the array of its
+ * n_fields entries that m->fields points to) from its counter tables:
+ * record_id, rank, `extra_before` identity fields, integer counters
+ * (`unsigned_ints` lists indices printed unsigned, -1 terminated), float
+ * counters, then `extra_after`.  Called once at start-up. */
+void dfs_module_build_fields(dfs_field *out, const dfs_module *m,
                              const dfs_field *extra_before, size_t n_before,
                              const dfs_field *extra_after, size_t n_after,
                              const int *unsigned_ints);
