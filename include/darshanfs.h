@@ -11,7 +11,6 @@
 #include "darshanfs/error.h"
 #include "darshanfs/buf.h"
 #include "darshanfs/hash.h"
-#include "darshanfs/slab.h"
 #include "darshanfs/module.h"
 #include "darshanfs/log.h"
 #include "darshanfs/accum.h"

@@ -16,9 +16,14 @@
 /* The header line (with '\n'). */
 void dfs_csv_header(const dfs_module *m, dfs_buf *out);
 
+/* The records' names are looked up guessing from and updating `hint`
+ * (log/hints.h: one a loop over records, NULL: no guess). */
+struct dfs_name_hint;
+
 /* All rows of one record (one line each). */
 void dfs_csv_record(const dfs_log *log, const dfs_module *m,
-                    const unsigned char *rec, size_t len, dfs_buf *out);
+                    const unsigned char *rec, size_t len,
+                    struct dfs_name_hint *hint, dfs_buf *out);
 /* The summation record of a selection (total.csv) as dfs_csv_record
  * writes it, except that the sum of several files (record_id 0) has an
  * empty record_id, file_name, mount_pt and fs_type. */
@@ -27,7 +32,8 @@ void dfs_csv_summary(const dfs_log *log, const dfs_module *m,
 /* The number of bytes dfs_csv_record would append for the record,
  * computed without rendering it (several times faster). */
 size_t dfs_csv_record_len(const dfs_log *log, const dfs_module *m,
-                          const unsigned char *rec, size_t len);
+                          const unsigned char *rec, size_t len,
+                          struct dfs_name_hint *hint);
 
 /* The same from a packed record (see dfs_records: the bitmap of its
  * non-zero words, then those words), without unpacking it: zero fields
@@ -36,9 +42,11 @@ size_t dfs_csv_record_len(const dfs_log *log, const dfs_module *m,
  * plain way (dfs_csv_packed_ok); the text is dfs_csv_record's. */
 bool dfs_csv_packed_ok(const dfs_module *m);
 void dfs_csv_record_packed(const dfs_log *log, const dfs_module *m,
-                           const unsigned char *packed, dfs_buf *out);
+                           const unsigned char *packed,
+                           struct dfs_name_hint *hint, dfs_buf *out);
 size_t dfs_csv_record_len_packed(const dfs_log *log, const dfs_module *m,
-                                 const unsigned char *packed);
+                                 const unsigned char *packed,
+                                 struct dfs_name_hint *hint);
 
 /* One field, quoted if needed. */
 void dfs_csv_field(dfs_buf *out, const char *s, size_t len);
@@ -84,8 +92,12 @@ int dfs_csv_rows_feed(dfs_csv_rows *k, const char *text, size_t len,
  * (SIZE_MAX when the feeds saw more than `len` bytes). */
 size_t dfs_csv_rows_newlines(const dfs_csv_rows *k, const char *text, size_t len);
 /* Keep the rows checked (up to max_records records), so that the import
- * of the whole text needs no second parse: from the first feed on. */
-void dfs_csv_rows_keep(dfs_csv_rows *k, size_t max_records);
+ * of the whole text needs no second parse: from the first feed on.  Their
+ * memory comes from `pool` (util/scratch.h; NULL: malloc), which the
+ * records the import gives then keep (dfs_records.scratch). */
+struct dfs_scratch;
+void dfs_csv_rows_keep(dfs_csv_rows *k, size_t max_records,
+                       struct dfs_scratch *pool);
 /* The import of the whole text, which the feeds have seen up to `len`:
  * its rest checked, the columns it leaves out taken from the log's
  * records, and every row into `out` (freed first), as dfs_csv_import

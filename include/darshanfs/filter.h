@@ -96,15 +96,20 @@ int dfs_filter_check_prefix(const dfs_module *m, uint64_t modules,
 
 /* Does a record of module m match every one of `n` filters compiled with
  * dfs_filter_compile_module?  A record of several rows (LUSTRE, DXT,
- * HEATMAP...) matches when one of its rows does. */
+ * HEATMAP...) matches when one of its rows does.  A file name a filter
+ * reads is looked up guessing from and updating `hint` (log/hints.h: one
+ * a loop over records; NULL: no guess). */
+struct dfs_name_hint;
 bool dfs_filter_match_record(const dfs_filter *const *filters, size_t n,
                              const struct dfs_log *log, const dfs_module *m,
-                             const unsigned char *rec, size_t len);
+                             const unsigned char *rec, size_t len,
+                             struct dfs_name_hint *hint);
 
 /* Which rows of a record match every filter: keep[row] for each of its
  * dfs_module_rows rows. */
 void dfs_filter_match_rows(const dfs_filter *const *filters, size_t n,
                            const struct dfs_log *log, const dfs_module *m,
-                           const unsigned char *rec, size_t len, bool *keep);
+                           const unsigned char *rec, size_t len,
+                           struct dfs_name_hint *hint, bool *keep);
 
 #endif

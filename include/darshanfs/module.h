@@ -13,7 +13,6 @@
 #include <stdint.h>
 
 #include "darshanfs/error.h"
-#include "darshanfs/slab.h"
 
 enum {
 	DFS_MOD_NULL = 0,
@@ -100,11 +99,14 @@ typedef struct dfs_records {
 	size_t cap;
 	size_t *offsets;
 	size_t offsets_cap;
-	bool recycled;      /* data comes from dfs_scratch (see scratch.h) */
+	/* inside the library: data comes from this pool of recycled
+	 * blocks (NULL: malloc), and stays with it across dfs_records_free */
+	struct dfs_scratch *scratch;
 	bool packed;        /* data holds packed records */
+	bool mapped;        /* packed: data is address space reserved up
+	                     * front, cap bytes of it (grows without copies) */
 	uint32_t *pk_off;   /* packed: count+1 word offsets into data */
 	size_t pk_off_cap;
-	dfs_slab slab;      /* packed: the memory of data, when reserved */
 } dfs_records;
 
 /* Largest fixed record a packed set holds (a scratch record this big
@@ -224,9 +226,10 @@ typedef struct dfs_module {
 	                      size_t len, size_t row, size_t field, dfs_value *out);
 	/* a filter selects rows (DXT segments: dfs_dxt_trim), not records */
 	bool row_select;
-	/* set at start-up: a record is its fields, each one whole 8-byte
-	 * word in order, one row, placed by the name table (so a packed
-	 * record renders word by word: dfs_csv_packed_ok) */
+	/* a record is its fields, each one whole 8-byte word in order, one
+	 * row, placed by the name table (so a packed record renders word by
+	 * word: dfs_csv_packed_ok); declared with the descriptor, which a
+	 * test checks against its fields */
 	bool words_only;
 } dfs_module;
 

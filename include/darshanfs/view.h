@@ -4,7 +4,10 @@
  * tree described in the README: one directory per log, one directory per
  * module, generated files (header.txt, records.csv, derived_metrics, ...)
  * and writable filter files.  The FUSE layer and darshanfs-cat are thin
- * front ends over these calls; everything here is thread safe.
+ * front ends over these calls; everything here is thread safe.  Views
+ * in one process are independent: each keeps its own caches, recycled
+ * memory and helper threads, and freeing one waits for nothing of another
+ * (a snapshot must be released before its view is freed).
  *
  * Reading: dfs_view_open_file() returns a snapshot (dfs_content) of the
  * file for the current selection; every read of that handle is served from

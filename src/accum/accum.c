@@ -47,6 +47,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "accum/accum_int.h"
 #include "accum/aggregate.h"
 #include "darshanfs/accum.h"
 #include "util/scratch.h"
@@ -109,7 +110,7 @@ static const id_slot *map_home(const id_map *m, uint64_t key)
 }
 
 /* Make room for `n` keys in total without further growth. */
-static int map_reserve(id_map *m, size_t n)
+static int map_reserve(dfs_scratch *pool, id_map *m, size_t n)
 {
 	if (n * 4 <= m->cap * 3)
 		return 0;
@@ -118,24 +119,24 @@ static int map_reserve(id_map *m, size_t n)
 		cap *= 2;
 	/* written at once rather than calloc'd: a zero page first read by a
 	 * probe and then written costs a second fault per page */
-	id_map g = {dfs_scratch_alloc(cap * sizeof(id_slot)), cap, m->used};
+	id_map g = {dfs_scratch_alloc(pool, cap * sizeof(id_slot)), cap, m->used};
 	if (!g.slots)
 		return -1;
 	memset(g.slots, 0, cap * sizeof(id_slot));
 	for (size_t i = 0; i < m->cap; i++)
 		if (m->slots[i].index1)
 			*map_probe(&g, m->slots[i].key) = m->slots[i];
-	dfs_scratch_free(m->slots);
+	dfs_scratch_free(pool, m->slots);
 	*m = g;
 	return 0;
 }
 
 /* The index stored for `key`, or `next` (stored now) if the key is new.
  * Returns -1 when memory runs out; *created tells which case happened. */
-static int map_find_or_add(id_map *m, uint64_t key, uint32_t next,
+static int map_find_or_add(dfs_scratch *pool, id_map *m, uint64_t key, uint32_t next,
                            uint32_t *index, bool *created)
 {
-	if (map_reserve(m, m->used + 1))
+	if (map_reserve(pool, m, m->used + 1))
 		return -1;
 	id_slot *s = map_probe(m, key);
 	*created = s->index1 == 0;
@@ -148,21 +149,21 @@ static int map_find_or_add(id_map *m, uint64_t key, uint32_t next,
 	return 0;
 }
 
-static void map_free(id_map *m)
+static void map_free(dfs_scratch *pool, id_map *m)
 {
-	dfs_scratch_free(m->slots);
+	dfs_scratch_free(pool, m->slots);
 	memset(m, 0, sizeof(*m));
 }
 
 /* Grow an entry array to hold `n` entries (amortised doubling). */
-static int array_reserve(void **items, size_t *cap, size_t n, size_t size)
+static int array_reserve(dfs_scratch *pool, void **items, size_t *cap, size_t n, size_t size)
 {
 	if (n <= *cap)
 		return 0;
 	size_t ncap = *cap ? *cap : 64;
 	while (ncap < n)
 		ncap *= 2;
-	void *p = dfs_scratch_realloc(*items, *cap * size, ncap * size);
+	void *p = dfs_scratch_realloc(pool, *items, *cap * size, ncap * size);
 	if (!p)
 		return -1;
 	*items = p;
@@ -188,6 +189,7 @@ typedef struct rank_entry {
 
 struct dfs_accum {
 	const dfs_module *module;      /* NULL for the combined accumulator */
+	dfs_scratch *pool;             /* where the tables' blocks come from */
 	dfs_agg_plan plan;             /* the module's rules, as runs */
 	int64_t job_nprocs;
 	size_t n_records;
@@ -266,15 +268,22 @@ dfs_accum *dfs_accum_create_combined(int64_t job_nprocs, dfs_error *err)
 	return accum_new(job_nprocs, err);
 }
 
+void dfs_accum_use_scratch(dfs_accum *a, struct dfs_scratch *pool)
+{
+	/* (before any record: the tables are still empty) */
+	if (a && a->n_records == 0 && !a->files && !a->ranks)
+		a->pool = pool;
+}
+
 void dfs_accum_free(dfs_accum *a)
 {
 	if (!a)
 		return;
-	dfs_scratch_free(a->files);
-	dfs_scratch_free(a->ranks);
-	map_free(&a->file_map);
-	map_free(&a->rank_map);
-	map_free(&a->pair_map);
+	dfs_scratch_free(a->pool, a->files);
+	dfs_scratch_free(a->pool, a->ranks);
+	map_free(a->pool, &a->file_map);
+	map_free(a->pool, &a->rank_map);
+	map_free(a->pool, &a->pair_map);
 	free(a);
 }
 
@@ -344,9 +353,9 @@ static void add_warning(dfs_accum *a, const dfs_module *m,
 static int find_file(dfs_accum *a, uint64_t id, uint32_t *index)
 {
 	bool created;
-	if (array_reserve((void **)&a->files, &a->files_cap, a->n_files + 1,
+	if (array_reserve(a->pool, (void **)&a->files, &a->files_cap, a->n_files + 1,
 	                  sizeof(file_entry)) ||
-	    map_find_or_add(&a->file_map, id, (uint32_t)a->n_files, index, &created))
+	    map_find_or_add(a->pool, &a->file_map, id, (uint32_t)a->n_files, index, &created))
 		return -1;
 	if (created)
 		a->files[a->n_files++] = (file_entry){0, 0, 0, 0};
@@ -360,9 +369,9 @@ static int find_rank(dfs_accum *a, int64_t rank, uint32_t *index)
 		return 0;
 	}
 	bool created;
-	if (array_reserve((void **)&a->ranks, &a->ranks_cap, a->n_ranks + 1,
+	if (array_reserve(a->pool, (void **)&a->ranks, &a->ranks_cap, a->n_ranks + 1,
 	                  sizeof(rank_entry)) ||
-	    map_find_or_add(&a->rank_map, (uint64_t)rank, (uint32_t)a->n_ranks,
+	    map_find_or_add(a->pool, &a->rank_map, (uint64_t)rank, (uint32_t)a->n_ranks,
 	                    index, &created))
 		return -1;
 	if (created)
@@ -382,7 +391,7 @@ static int count_rank_combined(dfs_accum *a, file_entry *fe, uint32_t file,
 	uint32_t unused;
 	bool created;
 	uint64_t key = ((uint64_t)file << 32) | rank;
-	if (map_find_or_add(&a->pair_map, key, (uint32_t)a->n_pairs, &unused,
+	if (map_find_or_add(a->pool, &a->pair_map, key, (uint32_t)a->n_pairs, &unused,
 	                    &created))
 		return -1;
 	if (created) {
@@ -443,10 +452,10 @@ int dfs_accum_reserve(dfs_accum *a, size_t count)
 {
 	if (!a || count == 0 || count >= UINT32_MAX - a->n_records)
 		return 0;
-	if (array_reserve((void **)&a->files, &a->files_cap, a->n_files + count,
+	if (array_reserve(a->pool, (void **)&a->files, &a->files_cap, a->n_files + count,
 	                  sizeof(file_entry)) ||
-	    map_reserve(&a->file_map, a->file_map.used + count) ||
-	    (!a->module && map_reserve(&a->pair_map, a->pair_map.used + count)))
+	    map_reserve(a->pool, &a->file_map, a->file_map.used + count) ||
+	    (!a->module && map_reserve(a->pool, &a->pair_map, a->pair_map.used + count)))
 		return -1;
 	return 0;
 }

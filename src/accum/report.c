@@ -12,6 +12,7 @@
 
 #include "darshanfs/accum.h"
 #include "darshanfs/report.h"
+#include "log/hints.h"
 #include "module/tables.h"
 
 static const char stars[] = "# *******************************************************\n";
@@ -144,14 +145,14 @@ static const char partial_text[] =
 
 /* generic --base lines: every field flagged as a counter, in order */
 static void print_base_generic(const dfs_log *log, const dfs_records *recs,
-                               size_t i, dfs_buf *out)
+                               size_t i, dfs_name_hint *hint, dfs_buf *out)
 {
 	const dfs_module *m = recs->module;
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	const unsigned char *rec = dfs_record_get(recs, i, scratch);
 	size_t len = dfs_record_size(recs, i);
 	dfs_record_place pl;
-	dfs_log_record_place(log, m, rec, &pl);
+	dfs_log_record_place_near(log, m, rec, hint, &pl);
 	char val[64];
 	for (size_t f = 0; f < m->n_fields; f++) {
 		if (!m->fields[f].counter)
@@ -254,12 +255,13 @@ void dfs_report_parser(const dfs_log *log, unsigned parts, dfs_buf *out,
 				               m->name);
 			continue;
 		}
+		dfs_name_hint hint = DFS_NAME_HINT_INIT;
 		if (base)
 			for (size_t i = 0; i < lm->records.count; i++) {
 				if (m->print_base)
 					m->print_base(dfs_log_names(log), &lm->records, i, out);
 				else
-					print_base_generic(log, &lm->records, i, out);
+					print_base_generic(log, &lm->records, i, &hint, out);
 			}
 		if (m->accumulator && (parts & (DFS_REPORT_TOTAL | DFS_REPORT_FILE |
 		                                DFS_REPORT_PERF)))

@@ -881,12 +881,13 @@ size_t dfs_csv_rows_newlines(const dfs_csv_rows *k, const char *text, size_t len
 	return n;
 }
 
-void dfs_csv_rows_keep(dfs_csv_rows *k, size_t max_records)
+void dfs_csv_rows_keep(dfs_csv_rows *k, size_t max_records,
+                       struct dfs_scratch *pool)
 {
 	/* (only from the start) */
-	if (k->scratch.count == 0) {
+	if (k->scratch.count == 0 && !k->scratch.data) {
 		k->keep_max = max_records;
-		k->scratch.recycled = true;
+		k->scratch.scratch = pool;
 	}
 }
 

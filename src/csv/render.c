@@ -3,6 +3,7 @@
 
 #include "darshanfs/csv.h"
 #include "darshanfs/format.h"
+#include "log/hints.h"
 
 /* Bytes of the well-formed UTF-8 character at s (RFC 3629: no overlong
  * form, surrogate or code point past U+10FFFF), 0 when none starts there. */
@@ -164,10 +165,11 @@ static void add_place(const dfs_record_place *pl, dfs_buf *out)
 }
 
 void dfs_csv_record(const dfs_log *log, const dfs_module *m,
-                    const unsigned char *rec, size_t len, dfs_buf *out)
+                    const unsigned char *rec, size_t len, dfs_name_hint *hint,
+                    dfs_buf *out)
 {
 	dfs_record_place pl;
-	dfs_log_record_place(log, m, rec, &pl);
+	dfs_log_record_place_near(log, m, rec, hint, &pl);
 	if (m->record_size && !m->row_count) {
 		add_fields_fast(m, rec, len, out);
 		add_place(&pl, out);
@@ -192,7 +194,7 @@ void dfs_csv_summary(const dfs_log *log, const dfs_module *m,
 	if (len >= 8)
 		memcpy(&id, rec, 8);
 	if (id != 0 || !m->record_size || m->row_count) {
-		dfs_csv_record(log, m, rec, len, out);
+		dfs_csv_record(log, m, rec, len, NULL, out);
 		return;
 	}
 	/* the sum of several files: no id, no name, no mount point */
@@ -215,7 +217,8 @@ bool dfs_csv_packed_ok(const dfs_module *m)
 
 /* The place columns of a packed record: its id is word 0 */
 static void packed_place(const dfs_log *log, const dfs_module *m,
-                         const unsigned char *packed, dfs_record_place *pl)
+                         const unsigned char *packed, dfs_name_hint *hint,
+                         dfs_record_place *pl)
 {
 	uint64_t bits, id = 0;
 	memcpy(&bits, packed, 8);
@@ -223,7 +226,7 @@ static void packed_place(const dfs_log *log, const dfs_module *m,
 		memcpy(&id, packed + dfs_pack_bitmap_words(m) * 8, 8);
 	_Alignas(8) unsigned char head[8];
 	memcpy(head, &id, 8);
-	dfs_log_record_place(log, m, head, pl);
+	dfs_log_record_place_near(log, m, head, hint, pl);
 }
 
 /* "0," 64 times: a run of zero words is one copy of its head */
@@ -232,10 +235,11 @@ static const char zero_fields[128] =
 	"0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,";
 
 void dfs_csv_record_packed(const dfs_log *log, const dfs_module *m,
-                           const unsigned char *packed, dfs_buf *out)
+                           const unsigned char *packed, dfs_name_hint *hint,
+                           dfs_buf *out)
 {
 	dfs_record_place pl;
-	packed_place(log, m, packed, &pl);
+	packed_place(log, m, packed, hint, &pl);
 	size_t nw = m->n_fields, nb = dfs_pack_bitmap_words(m);
 	/* (room for a whole copy of zero_fields past the last field) */
 	if (!dfs_buf_grow(out, nw * (DFS_FMT_DOUBLE_MAX + 1) + sizeof(zero_fields)))
@@ -294,10 +298,11 @@ static size_t value_len(const dfs_value *v)
 }
 
 size_t dfs_csv_record_len(const dfs_log *log, const dfs_module *m,
-                          const unsigned char *rec, size_t len)
+                          const unsigned char *rec, size_t len,
+                          dfs_name_hint *hint)
 {
 	dfs_record_place pl;
-	dfs_log_record_place(log, m, rec, &pl);
+	dfs_log_record_place_near(log, m, rec, hint, &pl);
 	/* three place columns, two commas between them and the newline */
 	size_t place = field_len(pl.name, pl.name_len) + field_len(pl.mount, pl.mount_len) +
 	               field_len(pl.fs_type, pl.fs_type_len) + 3;
@@ -356,10 +361,10 @@ void dfs_csv_names(const dfs_log *log, dfs_buf *out)
 }
 
 size_t dfs_csv_record_len_packed(const dfs_log *log, const dfs_module *m,
-                                 const unsigned char *packed)
+                                 const unsigned char *packed, dfs_name_hint *hint)
 {
 	dfs_record_place pl;
-	packed_place(log, m, packed, &pl);
+	packed_place(log, m, packed, hint, &pl);
 	size_t nw = m->n_fields, nb = dfs_pack_bitmap_words(m);
 	/* a comma after every field; a zero word is one digit */
 	size_t n = field_len(pl.name, pl.name_len) + field_len(pl.mount, pl.mount_len) +

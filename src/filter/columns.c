@@ -10,6 +10,7 @@
 #include "darshanfs/filter.h"
 #include "darshanfs/log.h"
 #include "filter/filter_int.h"
+#include "log/hints.h"
 
 enum { PLACE_NAME, PLACE_MOUNT, PLACE_FSTYPE, PLACE_COLUMNS };
 static const char *const place_columns[PLACE_COLUMNS] = {
@@ -185,6 +186,7 @@ struct row_ctx {
 	size_t len;
 	size_t row;
 	bool placed;
+	dfs_name_hint *hint;
 	dfs_record_place pl;
 };
 
@@ -205,7 +207,7 @@ static void get_column(void *ctx, int column, dfs_value *out)
 		return;
 	}
 	if (!rc->placed) {
-		dfs_log_record_place(rc->log, rc->m, rc->rec, &rc->pl);
+		dfs_log_record_place_near(rc->log, rc->m, rc->rec, rc->hint, &rc->pl);
 		rc->placed = true;
 	}
 	out->type = DFS_T_STR;
@@ -230,8 +232,9 @@ static void get_column(void *ctx, int column, dfs_value *out)
 /* A record's row context; the place fields are filled only when a place
  * column is read. */
 static void row_ctx_init(struct row_ctx *rc, const dfs_log *log, const dfs_module *m,
-                         const unsigned char *rec, size_t len)
+                         const unsigned char *rec, size_t len, dfs_name_hint *hint)
 {
+	rc->hint = hint;
 	rc->log = log;
 	rc->m = m;
 	rc->rec = rec;
@@ -251,10 +254,11 @@ static bool row_matches(const dfs_filter *const *filters, size_t nf, struct row_
 
 bool dfs_filter_match_record(const dfs_filter *const *filters, size_t nf,
                              const dfs_log *log, const dfs_module *m,
-                             const unsigned char *rec, size_t len)
+                             const unsigned char *rec, size_t len,
+                             struct dfs_name_hint *hint)
 {
 	struct row_ctx rc;
-	row_ctx_init(&rc, log, m, rec, len);
+	row_ctx_init(&rc, log, m, rec, len, hint);
 	size_t rows = dfs_module_rows(m, rec, len);
 	for (rc.row = 0; rc.row < rows; rc.row++)
 		if (row_matches(filters, nf, &rc))
@@ -264,10 +268,11 @@ bool dfs_filter_match_record(const dfs_filter *const *filters, size_t nf,
 
 void dfs_filter_match_rows(const dfs_filter *const *filters, size_t nf,
                            const dfs_log *log, const dfs_module *m,
-                           const unsigned char *rec, size_t len, bool *keep)
+                           const unsigned char *rec, size_t len,
+                           struct dfs_name_hint *hint, bool *keep)
 {
 	struct row_ctx rc;
-	row_ctx_init(&rc, log, m, rec, len);
+	row_ctx_init(&rc, log, m, rec, len, hint);
 	size_t rows = dfs_module_rows(m, rec, len);
 	for (rc.row = 0; rc.row < rows; rc.row++)
 		keep[rc.row] = row_matches(filters, nf, &rc);

@@ -21,6 +21,7 @@
 #include "log/region.h"
 #include "log/hints.h"
 #include "log/relay.h"
+#include "module/tables.h"
 #include "util/bytes.h"
 
 #define MAGIC_NR 6567223ULL
@@ -210,7 +211,7 @@ static int load_region_packed(const struct source *src, const dfs_log_header *h,
 	                            r.len, read_piece, &rr, limit, ps.size,
 	                            pack_window, &ps, &leftover, err);
 	/* (trimming a slab leaves the packed bytes where they are) */
-	if (relay && !out->slab.base)
+	if (relay && !out->mapped)
 		dfs_relay_quiesce(relay);
 	dfs_records_pack_trim(out);
 	*produced = ps.used + leftover;
@@ -503,18 +504,13 @@ static inline size_t id_slot(uint64_t id, size_t mask)
 
 /* Records mostly name the entry their predecessor named, or the one after
  * it: the name table and the module regions are both written in the order
- * the files were first seen.  Each thread remembers where its last lookup
- * ended and which of its last 32 missed that guess.  (The guess is checked
- * against the id, so a remembered position of a freed log is harmless.) */
-static _Thread_local struct {
-	const dfs_log *log;
-	size_t at;
-	uint32_t missed;    /* bit i: the lookup i lookups ago missed */
-} near;
-
-bool dfs_log_names_in_order(void)
+ * the files were first seen.  A loop over records keeps a hint (its own:
+ * log/hints.h) of where its last lookup ended and which of its last 32
+ * missed that guess.  (The guess is checked against the id, so a hint of
+ * another or a freed log is harmless.) */
+bool dfs_name_hint_in_order(const dfs_name_hint *h)
 {
-	return near.missed == 0;
+	return h->missed == 0;
 }
 
 void dfs_log_name_prefetch(const dfs_log *log, uint64_t id, int stage)
@@ -535,31 +531,40 @@ void dfs_log_name_prefetch(const dfs_log *log, uint64_t id, int stage)
 		__builtin_prefetch(nm->str);
 }
 
-const dfs_name *dfs_log_name(const dfs_log *log, uint64_t id)
+const dfs_name *dfs_log_name_near(const dfs_log *log, uint64_t id,
+                                  dfs_name_hint *h)
 {
 	if (!log->name_index)
 		return NULL;
-	if (near.log == log) {
-		size_t at = near.at;
+	if (h && h->log == log) {
+		size_t at = h->at;
 		for (size_t k = at; k < at + 2 && k < log->nnames; k++) {
 			if (log->names[k].id == id) {
-				near.at = k;
-				near.missed <<= 1;
+				h->at = k;
+				h->missed <<= 1;
 				return &log->names[k];
 			}
 		}
 	}
-	near.log = log;
-	near.missed = near.missed << 1 | 1;
+	if (h) {
+		h->log = log;
+		h->missed = h->missed << 1 | 1;
+	}
 	for (size_t s = id_slot(id, log->name_mask);; s = (s + 1) & log->name_mask) {
 		uint32_t k = log->name_index[s];
 		if (k == 0)
 			return NULL;
 		if (log->names[k - 1].id == id) {
-			near.at = k - 1;
+			if (h)
+				h->at = k - 1;
 			return &log->names[k - 1];
 		}
 	}
+}
+
+const dfs_name *dfs_log_name(const dfs_log *log, uint64_t id)
+{
+	return dfs_log_name_near(log, id, NULL);
 }
 
 /* The name table inflated into b (empty when the log has none), at most
@@ -738,21 +743,26 @@ static bool packs_as_inflated(const dfs_log_header *h, int id)
 }
 
 /* What dfs_log_get_module gives for a slot without data or flag (module
- * set), and for every slot of a log read without its modules (zeros). */
-static dfs_log_module absent[DFS_MOD_SLOTS];
+ * set: the table of module.c, fixed at compile time), and for every slot
+ * of a log read without its modules (zeros). */
+#define ABSENT(id, m) [id] = {.module = &dfs_module_##m}
+static const dfs_log_module absent[DFS_MOD_SLOTS] = {
+	ABSENT(DFS_MOD_POSIX, posix), ABSENT(DFS_MOD_MPIIO, mpiio),
+	ABSENT(DFS_MOD_H5F, h5f), ABSENT(DFS_MOD_H5D, h5d),
+	ABSENT(DFS_MOD_PNETCDF_FILE, pnetcdf_file),
+	ABSENT(DFS_MOD_PNETCDF_VAR, pnetcdf_var), ABSENT(DFS_MOD_BGQ, bgq),
+	ABSENT(DFS_MOD_LUSTRE, lustre), ABSENT(DFS_MOD_STDIO, stdio),
+	ABSENT(DFS_MOD_DXT_POSIX, dxt_posix), ABSENT(DFS_MOD_DXT_MPIIO, dxt_mpiio),
+	ABSENT(DFS_MOD_MDHIM, mdhim), ABSENT(DFS_MOD_APMPI, apmpi),
+	ABSENT(DFS_MOD_HEATMAP, heatmap), ABSENT(DFS_MOD_DFS, dfs),
+	ABSENT(DFS_MOD_DAOS, daos),
+};
+#undef ABSENT
 static const dfs_log_module unread;
-static pthread_once_t absent_once = PTHREAD_ONCE_INIT;
-
-static void absent_init(void)
-{
-	for (int id = 0; id < DFS_MOD_SLOTS; id++)
-		absent[id].module = dfs_module_get(id);
-}
 
 /* The state of the slots with data or a partial flag. */
 static int make_slots(dfs_log *log, dfs_error *err)
 {
-	pthread_once(&absent_once, absent_init);
 	const dfs_log_header *h = &log->hdr;
 	size_t n = 0;
 	for (int id = 0; id < DFS_MOD_SLOTS; id++)
@@ -1091,7 +1101,11 @@ const dfs_log_module *dfs_log_get_module(const dfs_log *log, int id)
 		return NULL;
 	if (log->slot[id])
 		return &log->mods[log->slot[id] - 1];
-	return log->modules_read ? &absent[id] : &unread;
+	if (!log->modules_read)
+		return &unread;
+	/* (the descriptor handed out has its field list: the start-up ran) */
+	(void)dfs_module_get(id);
+	return &absent[id];
 }
 
 const dfs_records *dfs_log_records(const dfs_log *log, int id)
@@ -1169,11 +1183,18 @@ const unsigned char *dfs_log_lustre_record(const dfs_log *log, uint64_t id,
 void dfs_log_record_place(const dfs_log *log, const dfs_module *m,
                           const unsigned char *rec, dfs_record_place *out)
 {
+	dfs_log_record_place_near(log, m, rec, NULL, out);
+}
+
+void dfs_log_record_place_near(const dfs_log *log, const dfs_module *m,
+                               const unsigned char *rec, dfs_name_hint *h,
+                               dfs_record_place *out)
+{
 	if (m->place) {
 		m->place(&log->tables, rec, out);
 		return;
 	}
-	const dfs_name *nm = dfs_log_name(log, dfs_record_id(rec));
+	const dfs_name *nm = dfs_log_name_near(log, dfs_record_id(rec), h);
 	if (nm) {
 		out->name = nm->str;
 		out->name_len = nm->len;

@@ -24,7 +24,6 @@
 #endif
 
 #include "darshanfs/log.h"
-#include "darshanfs/slab.h"
 #include "log/region.h"
 
 #define CHUNK (256 * 1024)

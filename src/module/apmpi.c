@@ -73,6 +73,7 @@ enum {
 	F_N
 };
 
+/* filled once at start-up (dfs_module_init_apmpi) */
 static dfs_field fields[F_N];
 
 static void get_field(const unsigned char *rec, size_t len, size_t row,
@@ -161,7 +162,7 @@ static void print_base(const dfs_names *nt, const dfs_records *recs, size_t i,
 	}
 }
 
-dfs_module dfs_module_apmpi = {
+const dfs_module dfs_module_apmpi = {
 	.id = DFS_MOD_APMPI,
 	.name = "APMPI",
 	.dirname = "APMPI",

@@ -49,7 +49,10 @@ static void place(const dfs_names *nt, const unsigned char *rec,
 	}
 }
 
-dfs_module dfs_module_bgq = {
+/* filled once at start-up (dfs_module_build_fields) */
+static dfs_field bgq_fields[2 + NI + NF];
+
+const dfs_module dfs_module_bgq = {
 	.id = DFS_MOD_BGQ,
 	.name = "BG/Q",
 	.dirname = "BGQ",
@@ -66,9 +69,11 @@ dfs_module dfs_module_bgq = {
 	.warnings = dfs_bgq_warnings,
 	.decode = decode,
 	.place = place,
+	.fields = bgq_fields,
+	.n_fields = sizeof(bgq_fields) / sizeof(bgq_fields[0]),
 };
 
 void dfs_module_init_bgq(void)
 {
-	dfs_module_build_fields(&dfs_module_bgq, NULL, 0, NULL, 0, NULL);
+	dfs_module_build_fields(bgq_fields, &dfs_module_bgq, NULL, 0, NULL, 0, NULL);
 }

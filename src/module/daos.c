@@ -106,7 +106,10 @@ static void daos_place(const dfs_names *nt, const unsigned char *rec,
 	uuid_pair(out, n, rec + 648, rec + 664);
 }
 
-dfs_module dfs_module_dfs = {
+/* filled once at start-up (dfs_module_build_fields) */
+static dfs_field dfs_fields[2 + 2 + DFS_NI + DFS_NF];
+
+const dfs_module dfs_module_dfs = {
 	.id = DFS_MOD_DFS,
 	.name = "DFS",
 	.dirname = "DFS",
@@ -124,9 +127,14 @@ dfs_module dfs_module_dfs = {
 	.warnings = dfs_dfs_warnings,
 	.decode = dfs_decode,
 	.place = dfs_place,
+	.fields = dfs_fields,
+	.n_fields = sizeof(dfs_fields) / sizeof(dfs_fields[0]),
 };
 
-dfs_module dfs_module_daos = {
+/* filled once at start-up (dfs_module_build_fields) */
+static dfs_field daos_fields[2 + 4 + DAOS_NI + DAOS_NF];
+
+const dfs_module dfs_module_daos = {
 	.id = DFS_MOD_DAOS,
 	.name = "DAOS",
 	.dirname = "DAOS",
@@ -144,6 +152,8 @@ dfs_module dfs_module_daos = {
 	.warnings = dfs_daos_warnings,
 	.decode = daos_decode,
 	.place = daos_place,
+	.fields = daos_fields,
+	.n_fields = sizeof(daos_fields) / sizeof(daos_fields[0]),
 };
 
 void dfs_module_init_daos(void)
@@ -158,6 +168,6 @@ void dfs_module_init_daos(void)
 		{"oid_hi", DFS_S_U64, DFS_T_U64, 680, 0, false},
 		{"oid_lo", DFS_S_U64, DFS_T_U64, 688, 0, false},
 	};
-	dfs_module_build_fields(&dfs_module_dfs, dfs_ids, 2, NULL, 0, NULL);
-	dfs_module_build_fields(&dfs_module_daos, daos_ids, 4, NULL, 0, NULL);
+	dfs_module_build_fields(dfs_fields, &dfs_module_dfs, dfs_ids, 2, NULL, 0, NULL);
+	dfs_module_build_fields(daos_fields, &dfs_module_daos, daos_ids, 4, NULL, 0, NULL);
 }

@@ -327,7 +327,7 @@ static void get_log_field(const dfs_names *nt, const unsigned char *rec,
 	out->v.s.len = o.len;
 }
 
-dfs_module dfs_module_dxt_posix = {
+const dfs_module dfs_module_dxt_posix = {
 	.id = DFS_MOD_DXT_POSIX,
 	.name = "DXT_POSIX",
 	.dirname = "DXT_POSIX",
@@ -343,7 +343,7 @@ dfs_module dfs_module_dxt_posix = {
 	.row_select = true,
 };
 
-dfs_module dfs_module_dxt_mpiio = {
+const dfs_module dfs_module_dxt_mpiio = {
 	.id = DFS_MOD_DXT_MPIIO,
 	.name = "DXT_MPIIO",
 	.dirname = "DXT_MPIIO",

@@ -48,7 +48,10 @@ static int h5f_decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 	return dfs_decode_fixed(in, out, sizes[in->version], h5f_upgrade, err);
 }
 
-dfs_module dfs_module_h5f = {
+/* filled once at start-up (dfs_module_build_fields) */
+static dfs_field h5f_fields[2 + 3 + 5];
+
+const dfs_module dfs_module_h5f = {
 	.id = DFS_MOD_H5F,
 	.name = "H5F",
 	.dirname = "H5F",
@@ -64,6 +67,9 @@ dfs_module dfs_module_h5f = {
 	.description = dfs_h5f_description,
 	.warnings = dfs_h5f_warnings,
 	.decode = h5f_decode,
+	.fields = h5f_fields,
+	.n_fields = sizeof(h5f_fields) / sizeof(h5f_fields[0]),
+	.words_only = true,
 };
 
 /* ---- H5D -------------------------------------------------------------- */
@@ -94,7 +100,10 @@ static int h5d_decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 	return dfs_decode_fixed(in, out, in->version == 2 ? 912 : 904, h5d_upgrade, err);
 }
 
-dfs_module dfs_module_h5d = {
+/* filled once at start-up (dfs_module_build_fields) */
+static dfs_field h5d_fields[2 + H5D_NI + H5D_NF + 1];
+
+const dfs_module dfs_module_h5d = {
 	.id = DFS_MOD_H5D,
 	.name = "H5D",
 	.dirname = "H5D",
@@ -110,13 +119,15 @@ dfs_module dfs_module_h5d = {
 	.description = dfs_h5d_description,
 	.warnings = dfs_h5d_warnings,
 	.decode = h5d_decode,
+	.fields = h5d_fields,
+	.n_fields = sizeof(h5d_fields) / sizeof(h5d_fields[0]),
 };
 
 void dfs_module_init_h5(void)
 {
-	dfs_module_build_fields(&dfs_module_h5f, NULL, 0, NULL, 0, NULL);
+	dfs_module_build_fields(h5f_fields, &dfs_module_h5f, NULL, 0, NULL, 0, NULL);
 	static const dfs_field after[] = {
 		{"H5D_FILE_REC_ID", DFS_S_U64, DFS_T_U64, 16, 0, true},
 	};
-	dfs_module_build_fields(&dfs_module_h5d, NULL, 0, after, 1, NULL);
+	dfs_module_build_fields(h5d_fields, &dfs_module_h5d, NULL, 0, after, 1, NULL);
 }

@@ -156,7 +156,7 @@ static void print_base(const dfs_names *nt, const dfs_records *recs, size_t i,
 	}
 }
 
-dfs_module dfs_module_heatmap = {
+const dfs_module dfs_module_heatmap = {
 	.id = DFS_MOD_HEATMAP,
 	.name = "HEATMAP",
 	.dirname = "HEATMAP",

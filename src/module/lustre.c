@@ -349,7 +349,7 @@ static void print_base(const dfs_names *nt, const dfs_records *recs, size_t i,
 	}
 }
 
-dfs_module dfs_module_lustre = {
+const dfs_module dfs_module_lustre = {
 	.id = DFS_MOD_LUSTRE,
 	.name = "LUSTRE",
 	.dirname = "LUSTRE",

@@ -50,6 +50,7 @@ static size_t row_count(const unsigned char *rec, size_t len)
 	return nservers(rec, len);
 }
 
+/* filled once at start-up (dfs_module_init_mdhim) */
 static dfs_field fields[2 + NI + NF + 2];
 
 static void get_field(const unsigned char *rec, size_t len, size_t row,
@@ -87,7 +88,7 @@ static void print_base(const dfs_names *nt, const dfs_records *recs, size_t i,
 	}
 }
 
-dfs_module dfs_module_mdhim = {
+const dfs_module dfs_module_mdhim = {
 	.id = DFS_MOD_MDHIM,
 	.name = "MDHIM",
 	.dirname = "MDHIM",
@@ -101,6 +102,7 @@ dfs_module dfs_module_mdhim = {
 	.int_offset = 16,
 	.float_offset = 56,
 	.fields = fields,
+	.n_fields = 2 + NI + NF + 2,
 	.description = dfs_mdhim_description,
 	.warnings = dfs_mdhim_warnings,
 	.decode = decode,
@@ -122,5 +124,4 @@ void dfs_module_init_mdhim(void)
 		                          (uint32_t)(56 + 8 * i), 0, true};
 	fields[k++] = (dfs_field){"server", DFS_S_VIRTUAL, DFS_T_I64, 0, 0, false};
 	fields[k++] = (dfs_field){"MDHIM_SERVER_OPS", DFS_S_VIRTUAL, DFS_T_I64, 0, 0, true};
-	dfs_module_mdhim.n_fields = k;
 }

@@ -9,10 +9,11 @@
 #include "darshanfs/format.h"
 #include "darshanfs/module.h"
 #include "util/scratch.h"
+#include "util/slab.h"
 #include "module/tables.h"
 #include "util/bytes.h"
 
-static dfs_module *const table[DFS_MOD_KNOWN] = {
+static const dfs_module *const table[DFS_MOD_KNOWN] = {
 	[DFS_MOD_POSIX] = &dfs_module_posix,
 	[DFS_MOD_MPIIO] = &dfs_module_mpiio,
 	[DFS_MOD_H5F] = &dfs_module_h5f,
@@ -61,21 +62,6 @@ static void init_all(void)
 	dfs_module_init_mdhim();
 	dfs_module_init_apmpi();
 	dfs_module_init_daos();
-	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
-		dfs_module *m = table[id];
-		if (!m)
-			continue;
-		bool ok = !m->place && !m->row_count && m->record_size % 8 == 0 &&
-		          m->record_size > 0 && m->record_size <= DFS_RECORD_MAX &&
-		          m->n_fields == m->record_size / 8;
-		for (size_t f = 0; ok && f < m->n_fields; f++) {
-			const dfs_field *fd = &m->fields[f];
-			ok = fd->offset == 8 * f && (fd->storage == DFS_S_I64 ||
-			                             fd->storage == DFS_S_U64 ||
-			                             fd->storage == DFS_S_F64);
-		}
-		m->words_only = ok;
-	}
 }
 
 const dfs_module *dfs_module_get(int id)
@@ -194,28 +180,29 @@ void dfs_records_init(dfs_records *r, const dfs_module *m, uint32_t version)
 
 void dfs_records_free(dfs_records *r)
 {
-	if (r->slab.base)
-		dfs_slab_release(&r->slab);
-	else if (r->recycled)
-		dfs_scratch_free(r->data);
-	else
+	if (r->mapped) {
+		dfs_slab s = {(char *)r->data, r->cap, r->size};
+		dfs_slab_release(&s);
+	} else if (r->scratch) {
+		dfs_scratch_free(r->scratch, r->data);
+	} else
 		free(r->data);
 	free(r->offsets);
 	free(r->pk_off);
 	const dfs_module *m = r->module;
 	uint32_t v = r->version;
-	bool recycled = r->recycled;
+	struct dfs_scratch *pool = r->scratch;
 	memset(r, 0, sizeof(*r));
 	r->module = m;
 	r->version = v;
-	r->recycled = recycled;
+	r->scratch = pool;
 }
 
 /* realloc, or its dfs_scratch counterpart for recycled records */
 static unsigned char *records_realloc(dfs_records *r, size_t cap)
 {
-	if (r->recycled)
-		return dfs_scratch_realloc(r->data, r->size, cap);
+	if (r->scratch)
+		return dfs_scratch_realloc(r->scratch, r->data, r->size, cap);
 	return realloc(r->data, cap);
 }
 
@@ -298,14 +285,14 @@ int dfs_decode_fixed(const dfs_decode_in *in, dfs_records *out,
 
 /* ---- field lists ---------------------------------------------------------- */
 
-void dfs_module_build_fields(dfs_module *m, const dfs_field *extra_before,
-                             size_t n_before, const dfs_field *extra_after,
-                             size_t n_after, const int *unsigned_ints)
+void dfs_module_build_fields(dfs_field *f, const dfs_module *m,
+                             const dfs_field *extra_before, size_t n_before,
+                             const dfs_field *extra_after, size_t n_after,
+                             const int *unsigned_ints)
 {
-	size_t n = 2 + n_before + m->n_int + m->n_float + n_after;
-	dfs_field *f = calloc(n, sizeof(*f));
-	if (!f)
-		abort(); /* start-up allocation of a few KiB */
+	/* (the descriptor's n_fields is this count: a test checks the lists) */
+	if (m->n_fields != 2 + n_before + m->n_int + m->n_float + n_after)
+		return;
 	size_t k = 0;
 	f[k++] = (dfs_field){"record_id", DFS_S_U64, DFS_T_U64, 0, 0, false};
 	f[k++] = (dfs_field){"rank", DFS_S_I64, DFS_T_I64, 8, 0, false};
@@ -324,8 +311,6 @@ void dfs_module_build_fields(dfs_module *m, const dfs_field *extra_before,
 		                     (uint32_t)(m->float_offset + 8 * i), 0, true};
 	for (size_t i = 0; i < n_after; i++)
 		f[k++] = extra_after[i];
-	m->fields = f;
-	m->n_fields = k;
 }
 
 void dfs_print_line(dfs_buf *out, const dfs_module *m, const unsigned char *rec,

@@ -37,7 +37,10 @@ static int decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 	return dfs_decode_fixed(in, out, in->version == 3 ? 560 : 544, upgrade, err);
 }
 
-dfs_module dfs_module_mpiio = {
+/* filled once at start-up (dfs_module_build_fields) */
+static dfs_field mpiio_fields[2 + NI + NF];
+
+const dfs_module dfs_module_mpiio = {
 	.id = DFS_MOD_MPIIO,
 	.name = "MPI-IO",
 	.dirname = "MPI-IO",
@@ -54,9 +57,12 @@ dfs_module dfs_module_mpiio = {
 	.description = dfs_mpiio_description,
 	.warnings = dfs_mpiio_warnings,
 	.decode = decode,
+	.fields = mpiio_fields,
+	.n_fields = sizeof(mpiio_fields) / sizeof(mpiio_fields[0]),
+	.words_only = true,
 };
 
 void dfs_module_init_mpiio(void)
 {
-	dfs_module_build_fields(&dfs_module_mpiio, NULL, 0, NULL, 0, NULL);
+	dfs_module_build_fields(mpiio_fields, &dfs_module_mpiio, NULL, 0, NULL, 0, NULL);
 }

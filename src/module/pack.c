@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "darshanfs/module.h"
-#include "darshanfs/slab.h"
+#include "util/slab.h"
 
 static size_t words_of(const dfs_module *m)
 {
@@ -52,26 +52,27 @@ static int grow_offsets(dfs_records *r)
 
 void dfs_records_pack_reserve(dfs_records *r, size_t bytes)
 {
-	if (r->data || bytes < ((size_t)4 << 20) || dfs_slab_reserve(&r->slab, bytes))
+	dfs_slab s;
+	if (r->data || bytes < ((size_t)4 << 20) || dfs_slab_reserve(&s, bytes))
 		return;
-	r->data = (unsigned char *)r->slab.base;
-	r->cap = r->slab.cap;
+	r->data = (unsigned char *)s.base;
+	r->cap = s.cap;
+	r->mapped = true;
 }
 
 static int grow_data(dfs_records *r, size_t bytes)
 {
 	if (bytes <= r->cap - r->size)
 		return 0;
-	if (r->slab.base) {
+	if (r->mapped) {
 		/* past the reservation: a bigger one, copied once */
-		dfs_slab bigger;
-		size_t want = r->slab.cap * 2 > r->size + bytes ? r->slab.cap * 2
-		                                                : r->size + bytes;
+		dfs_slab bigger, old = {(char *)r->data, r->cap, r->size};
+		size_t want = r->cap * 2 > r->size + bytes ? r->cap * 2
+		                                           : r->size + bytes;
 		if (dfs_slab_reserve(&bigger, want))
 			return -1;
 		memcpy(bigger.base, r->data, r->size);
-		dfs_slab_release(&r->slab);
-		r->slab = bigger;
+		dfs_slab_release(&old);
 		r->data = (unsigned char *)bigger.base;
 		r->cap = bigger.cap;
 		return 0;
@@ -129,12 +130,9 @@ static size_t compress_words_avx512(const unsigned char *rec, size_t nw,
 static bool use_avx512(void)
 {
 #ifdef HAVE_COMPRESS_AVX512
-	static int have = -1;
-	if (have < 0) {
-		__builtin_cpu_init();
-		have = __builtin_cpu_supports("avx512f") ? 1 : 0;
-	}
-	return have == 1;
+	/* (a test of the processor model the runtime filled in before main:
+	 * nothing of our own to cache) */
+	return __builtin_cpu_supports("avx512f");
 #else
 	return false;
 #endif
@@ -173,10 +171,10 @@ int dfs_records_pack_add(dfs_records *r, const unsigned char *rec)
 
 void dfs_records_pack_trim(dfs_records *r)
 {
-	if (r->slab.base) {
-		r->slab.used = r->size;
-		dfs_slab_trim(&r->slab);
-		r->cap = r->slab.cap;
+	if (r->mapped) {
+		dfs_slab s = {(char *)r->data, r->cap, r->size};
+		dfs_slab_trim(&s);
+		r->cap = s.cap;
 	} else if (r->cap > r->size + 4096) {
 		unsigned char *d = realloc(r->data, r->size ? r->size : 8);
 		if (d) {
@@ -195,7 +193,7 @@ void dfs_records_pack_trim(dfs_records *r)
 
 int dfs_records_pack(dfs_records *r)
 {
-	if (r->packed || !dfs_module_packable(r->module) || r->recycled)
+	if (r->packed || !dfs_module_packable(r->module) || r->scratch)
 		return 0;
 	dfs_records p;
 	dfs_records_init_packed(&p, r->module, r->version);

@@ -52,7 +52,10 @@ static int file_decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err
 	return dfs_decode_fixed(in, out, sizes[in->version], file_upgrade, err);
 }
 
-dfs_module dfs_module_pnetcdf_file = {
+/* filled once at start-up (dfs_module_build_fields) */
+static dfs_field pnetcdf_file_fields[2 + FILE_NI + FILE_NF];
+
+const dfs_module dfs_module_pnetcdf_file = {
 	.id = DFS_MOD_PNETCDF_FILE,
 	.name = "PNETCDF_FILE",
 	.dirname = "PNETCDF_FILE",
@@ -68,6 +71,9 @@ dfs_module dfs_module_pnetcdf_file = {
 	.description = dfs_pnetcdf_file_description,
 	.warnings = dfs_pnetcdf_file_warnings,
 	.decode = file_decode,
+	.fields = pnetcdf_file_fields,
+	.n_fields = sizeof(pnetcdf_file_fields) / sizeof(pnetcdf_file_fields[0]),
+	.words_only = true,
 };
 
 #define VAR_NI 120
@@ -86,7 +92,10 @@ static int var_decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 	return dfs_decode_fixed(in, out, 1120, var_upgrade, err);
 }
 
-dfs_module dfs_module_pnetcdf_var = {
+/* filled once at start-up (dfs_module_build_fields) */
+static dfs_field pnetcdf_var_fields[2 + VAR_NI + VAR_NF + 1];
+
+const dfs_module dfs_module_pnetcdf_var = {
 	.id = DFS_MOD_PNETCDF_VAR,
 	.name = "PNETCDF_VAR",
 	.dirname = "PNETCDF_VAR",
@@ -102,13 +111,17 @@ dfs_module dfs_module_pnetcdf_var = {
 	.description = dfs_pnetcdf_var_description,
 	.warnings = dfs_pnetcdf_var_warnings,
 	.decode = var_decode,
+	.fields = pnetcdf_var_fields,
+	.n_fields = sizeof(pnetcdf_var_fields) / sizeof(pnetcdf_var_fields[0]),
 };
 
 void dfs_module_init_pnetcdf(void)
 {
-	dfs_module_build_fields(&dfs_module_pnetcdf_file, NULL, 0, NULL, 0, NULL);
+	dfs_module_build_fields(pnetcdf_file_fields, &dfs_module_pnetcdf_file,
+	                        NULL, 0, NULL, 0, NULL);
 	static const dfs_field after[] = {
 		{"PNETCDF_VAR_FILE_REC_ID", DFS_S_U64, DFS_T_U64, 16, 0, true},
 	};
-	dfs_module_build_fields(&dfs_module_pnetcdf_var, NULL, 0, after, 1, NULL);
+	dfs_module_build_fields(pnetcdf_var_fields, &dfs_module_pnetcdf_var,
+	                        NULL, 0, after, 1, NULL);
 }

@@ -120,7 +120,10 @@ static int decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 	return dfs_decode_fixed(in, out, sizes[in->version], upgrade, err);
 }
 
-dfs_module dfs_module_posix = {
+/* filled once at start-up (dfs_module_build_fields) */
+static dfs_field posix_fields[2 + NI + NF];
+
+const dfs_module dfs_module_posix = {
 	.id = DFS_MOD_POSIX,
 	.name = "POSIX",
 	.dirname = "POSIX",
@@ -137,10 +140,13 @@ dfs_module dfs_module_posix = {
 	.description = dfs_posix_description,
 	.warnings = dfs_posix_warnings,
 	.decode = decode,
+	.fields = posix_fields,
+	.n_fields = sizeof(posix_fields) / sizeof(posix_fields[0]),
+	.words_only = true,
 };
 
 void dfs_module_init_posix(void)
 {
 	static const int unsigned_ints[] = {12, -1}; /* RENAMED_FROM */
-	dfs_module_build_fields(&dfs_module_posix, NULL, 0, NULL, 0, unsigned_ints);
+	dfs_module_build_fields(posix_fields, &dfs_module_posix, NULL, 0, NULL, 0, unsigned_ints);
 }

@@ -31,7 +31,10 @@ static int decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 	return dfs_decode_fixed(in, out, in->version == 2 ? 248 : 240, upgrade, err);
 }
 
-dfs_module dfs_module_stdio = {
+/* filled once at start-up (dfs_module_build_fields) */
+static dfs_field stdio_fields[2 + NI + NF];
+
+const dfs_module dfs_module_stdio = {
 	.id = DFS_MOD_STDIO,
 	.name = "STDIO",
 	.dirname = "STDIO",
@@ -48,9 +51,12 @@ dfs_module dfs_module_stdio = {
 	.description = dfs_stdio_description,
 	.warnings = dfs_stdio_warnings,
 	.decode = decode,
+	.fields = stdio_fields,
+	.n_fields = sizeof(stdio_fields) / sizeof(stdio_fields[0]),
+	.words_only = true,
 };
 
 void dfs_module_init_stdio(void)
 {
-	dfs_module_build_fields(&dfs_module_stdio, NULL, 0, NULL, 0, NULL);
+	dfs_module_build_fields(stdio_fields, &dfs_module_stdio, NULL, 0, NULL, 0, NULL);
 }

@@ -43,8 +43,9 @@ DFS_DECLARE_TEXT(heatmap);
 DFS_DECLARE_TEXT(dfs);
 DFS_DECLARE_TEXT(daos);
 
-/* module descriptors, one per file */
-extern dfs_module dfs_module_posix, dfs_module_mpiio, dfs_module_h5f,
+/* module descriptors, one per file: constant, their field lists filled
+ * once at start-up (dfs_module_get) */
+extern const dfs_module dfs_module_posix, dfs_module_mpiio, dfs_module_h5f,
 	dfs_module_h5d, dfs_module_pnetcdf_file, dfs_module_pnetcdf_var,
 	dfs_module_bgq, dfs_module_lustre, dfs_module_stdio,
 	dfs_module_dxt_posix, dfs_module_dxt_mpiio, dfs_module_mdhim,
@@ -58,13 +59,15 @@ int dfs_decode_fixed(const dfs_decode_in *in, dfs_records *out,
                      size_t stored_size, dfs_upgrade_fn upgrade,
                      dfs_error *err);
 
-/* Build the field list of a fixed-size module from its counter tables:
+/* Fill the field list of a fixed-size module (`out`, the array of its
+ * n_fields entries that m->fields points to) from its counter tables:
  * record_id, rank, `extra_before` identity fields, integer counters
  * (`unsigned_ints` lists indices printed unsigned, -1 terminated), float
  * counters, then `extra_after`.  Called once at start-up. */
-void dfs_module_build_fields(dfs_module *m, const dfs_field *extra_before,
-                             size_t n_before, const dfs_field *extra_after,
-                             size_t n_after, const int *unsigned_ints);
+void dfs_module_build_fields(dfs_field *out, const dfs_module *m,
+                             const dfs_field *extra_before, size_t n_before,
+                             const dfs_field *extra_after, size_t n_after,
+                             const int *unsigned_ints);
 
 /* the darshan-parser record line prefix and suffix */
 void dfs_print_line(struct dfs_buf *out, const dfs_module *m,

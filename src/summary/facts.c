@@ -699,9 +699,9 @@ struct file_name {
 };
 
 static void name_file(const dfs_log *log, size_t nmounts, const struct file_acc *fa,
-                      struct tops *tops, struct file_name *fn)
+                      struct tops *tops, dfs_name_hint *hint, struct file_name *fn)
 {
-	const dfs_name *nm = dfs_log_name(log, fa->id);
+	const dfs_name *nm = dfs_log_name_near(log, fa->id, hint);
 	fn->mount = nm && nm->mount >= 0 && (size_t)nm->mount < nmounts
 	                    ? (uint32_t)nm->mount : (uint32_t)nmounts;
 	char top[64];
@@ -719,15 +719,16 @@ static struct file_name *name_files(const dfs_log *log, size_t nmounts,
                                     const struct idmap *files, struct tops *tops)
 {
 	struct file_name *fn = malloc(files->n * sizeof(*fn));
+	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	for (size_t i = 0; fn && i < files->n; i++) {
-		if (!dfs_log_names_in_order()) {
+		if (!dfs_name_hint_in_order(&hint)) {
 			for (int stage = 0; stage < 3; stage++) {
 				size_t d = (size_t)(3 - stage) * 8;
 				if (i + d < files->n)
 					dfs_log_name_prefetch(log, files->acc[i + d].id, stage);
 			}
 		}
-		name_file(log, nmounts, &files->acc[i], tops, &fn[i]);
+		name_file(log, nmounts, &files->acc[i], tops, &hint, &fn[i]);
 	}
 	return fn;
 }
@@ -784,7 +785,7 @@ static void gather_files(struct facts *f, struct idmap *files)
 		if (fn)
 			nf = &fn[fa - files->acc];
 		else
-			name_file(log, f->nmounts, fa, &tops, &one);
+			name_file(log, f->nmounts, fa, &tops, NULL, &one);
 		f->mount[nf->mount].bytes += fa->bytes;
 		f->mount[nf->mount].files++;
 		size_t ti = top_row(f, &tops, fn ? top_at : NULL, nf->top);

@@ -1,10 +1,11 @@
 /* scratch.c - recycled memory for big short-lived arrays (see
- * darshanfs/scratch.h).
+ * util/scratch.h).
  *
  * A block is one anonymous mapping with a header of one cache line in
- * front recording its size.  Freed blocks are kept, up to KEEP_BLOCKS of
- * them and KEEP_BYTES in all; a request takes the smallest kept block
- * that fits it without wasting more than three quarters of it. */
+ * front recording its size.  Freed blocks are kept by their pool, up to
+ * DFS_SCRATCH_KEEP of them and KEEP_BYTES in all; a request takes the
+ * smallest kept block that fits it without wasting more than three
+ * quarters of it. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,53 +16,75 @@
 
 #define SMALL ((size_t)1 << 20)
 #define HEADER 64
-#define KEEP_BLOCKS 8
 #define KEEP_BYTES ((size_t)128 << 20)
 #define GRAIN ((size_t)2 << 20)
 
-struct header {
+struct dfs_scratch_block {
 	size_t size;          /* bytes mapped, header included; 0: malloc'd */
 };
+typedef struct dfs_scratch_block header;
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct header *kept[KEEP_BLOCKS];
-static size_t n_kept, kept_bytes;
+void dfs_scratch_init(dfs_scratch *pool)
+{
+	pthread_mutex_init(&pool->lock, NULL);
+	pool->n_kept = 0;
+	pool->kept_bytes = 0;
+}
 
-static void *payload(struct header *h)
+void dfs_scratch_destroy(dfs_scratch *pool)
+{
+	if (!pool)
+		return;
+	dfs_scratch_trim(pool);
+	pthread_mutex_destroy(&pool->lock);
+}
+
+static void *payload(header *h)
 {
 	return (char *)h + HEADER;
 }
 
-static struct header *header_of(void *p)
+static header *header_of(void *p)
 {
-	return (struct header *)((char *)p - HEADER);
+	return (header *)((char *)p - HEADER);
 }
 
-void *dfs_scratch_alloc(size_t size)
+/* A kept block of at least `need` bytes, taken out of the pool, or NULL */
+static header *take_kept(dfs_scratch *pool, size_t need)
+{
+	if (!pool)
+		return NULL;
+	pthread_mutex_lock(&pool->lock);
+	size_t n = pool->n_kept, best = n;
+	for (size_t i = 0; i < n; i++) {
+		size_t have = pool->kept[i]->size;
+		if (have >= need && have / 4 <= need &&
+		    (best == n || have < pool->kept[best]->size))
+			best = i;
+	}
+	header *h = NULL;
+	if (best < n) {
+		h = pool->kept[best];
+		pool->kept[best] = pool->kept[--pool->n_kept];
+		pool->kept_bytes -= h->size;
+	}
+	pthread_mutex_unlock(&pool->lock);
+	return h;
+}
+
+void *dfs_scratch_alloc(dfs_scratch *pool, size_t size)
 {
 	if (size > SIZE_MAX - HEADER - GRAIN)
 		return NULL;
 	if (size + HEADER < SMALL) {
-		struct header *h = malloc(size + HEADER);
+		header *h = malloc(size + HEADER);
 		if (!h)
 			return NULL;
 		h->size = 0;
 		return payload(h);
 	}
 	size_t need = size + HEADER;
-	pthread_mutex_lock(&lock);
-	size_t best = n_kept;
-	for (size_t i = 0; i < n_kept; i++)
-		if (kept[i]->size >= need && kept[i]->size / 4 <= need &&
-		    (best == n_kept || kept[i]->size < kept[best]->size))
-			best = i;
-	struct header *h = NULL;
-	if (best < n_kept) {
-		h = kept[best];
-		kept[best] = kept[--n_kept];
-		kept_bytes -= h->size;
-	}
-	pthread_mutex_unlock(&lock);
+	header *h = take_kept(pool, need);
 	if (h)
 		return payload(h);
 	size_t len = (need + GRAIN - 1) / GRAIN * GRAIN;
@@ -79,7 +102,7 @@ void *dfs_scratch_alloc(size_t size)
  * which for an array grown by doubling costs as much as filling it. */
 static void *grow_mapped(void *p, size_t size)
 {
-	struct header *h = header_of(p);
+	header *h = header_of(p);
 	size_t need = size + HEADER;
 	if (need <= h->size)
 		return p;
@@ -98,50 +121,65 @@ static void *grow_mapped(void *p, size_t size)
 	return payload(h);
 }
 
-void *dfs_scratch_realloc(void *p, size_t old, size_t size)
+void *dfs_scratch_realloc(dfs_scratch *pool, void *p, size_t old, size_t size)
 {
 	if (p && header_of(p)->size != 0 && size <= SIZE_MAX - HEADER - GRAIN) {
 		void *g = grow_mapped(p, size);
 		if (g)
 			return g;
 	}
-	void *n = dfs_scratch_alloc(size);
+	void *n = dfs_scratch_alloc(pool, size);
 	if (!n)
 		return NULL;
 	if (p) {
 		memcpy(n, p, old < size ? old : size);
-		dfs_scratch_free(p);
+		dfs_scratch_free(pool, p);
 	}
 	return n;
 }
 
-void dfs_scratch_free(void *p)
+void dfs_scratch_free(dfs_scratch *pool, void *p)
 {
 	if (!p)
 		return;
-	struct header *h = header_of(p);
+	header *h = header_of(p);
 	if (h->size == 0) {
 		free(h);
 		return;
 	}
-	pthread_mutex_lock(&lock);
-	if (n_kept < KEEP_BLOCKS && kept_bytes + h->size <= KEEP_BYTES) {
-		kept[n_kept++] = h;
-		kept_bytes += h->size;
-		h = NULL;
+	if (pool) {
+		pthread_mutex_lock(&pool->lock);
+		if (pool->n_kept < DFS_SCRATCH_KEEP &&
+		    pool->kept_bytes + h->size <= KEEP_BYTES) {
+			pool->kept[pool->n_kept++] = h;
+			pool->kept_bytes += h->size;
+			h = NULL;
+		}
+		pthread_mutex_unlock(&pool->lock);
 	}
-	pthread_mutex_unlock(&lock);
 	if (h)
 		munmap(h, h->size);
 }
 
-void dfs_scratch_trim(void)
+void dfs_scratch_trim(dfs_scratch *pool)
 {
-	pthread_mutex_lock(&lock);
-	while (n_kept) {
-		struct header *h = kept[--n_kept];
+	if (!pool)
+		return;
+	pthread_mutex_lock(&pool->lock);
+	while (pool->n_kept) {
+		header *h = pool->kept[--pool->n_kept];
 		munmap(h, h->size);
 	}
-	kept_bytes = 0;
-	pthread_mutex_unlock(&lock);
+	pool->kept_bytes = 0;
+	pthread_mutex_unlock(&pool->lock);
+}
+
+size_t dfs_scratch_kept(dfs_scratch *pool)
+{
+	if (!pool)
+		return 0;
+	pthread_mutex_lock(&pool->lock);
+	size_t n = pool->kept_bytes;
+	pthread_mutex_unlock(&pool->lock);
+	return n;
 }

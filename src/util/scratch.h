@@ -1,22 +1,45 @@
 /* scratch.h - recycled memory for the big short-lived arrays of a filter
- * write (the selection's index, the accumulator's tables).
+ * write (the selection's index, the accumulator's tables, imported rows).
  *
  * Every filter write builds arrays of megabytes and frees those of the
  * previous filter.  From fresh pages each time, the page faults cost as
  * much as the work; these blocks are kept (a bounded few) and handed to
- * the next write warm.  Blocks below 1 MiB are plain malloc. */
+ * the next write warm.  Blocks below 1 MiB are plain malloc.
+ *
+ * The kept blocks belong to a pool, and a pool to whoever owns the work
+ * (a view: dfs_view.scratch), so that one owner's writes never take,
+ * keep or trim another's blocks.  A block goes back to the pool it came
+ * from; the pool outlives its blocks.  A NULL pool keeps nothing: its
+ * blocks are mapped and unmapped each time. */
 #ifndef DFS_UTIL_SCRATCH_H
 #define DFS_UTIL_SCRATCH_H
 
+#include <pthread.h>
 #include <stddef.h>
 
+#define DFS_SCRATCH_KEEP 8   /* blocks a pool keeps at most */
+
+struct dfs_scratch_block;
+typedef struct dfs_scratch {
+	pthread_mutex_t lock;    /* a leaf (docs/locks.md) */
+	struct dfs_scratch_block *kept[DFS_SCRATCH_KEEP];
+	size_t n_kept, kept_bytes;
+} dfs_scratch;
+
+void dfs_scratch_init(dfs_scratch *pool);
+/* Return every kept block and destroy the pool (NULL is ignored). */
+void dfs_scratch_destroy(dfs_scratch *pool);
+
 /* At least `size` bytes of undefined content, or NULL. */
-void *dfs_scratch_alloc(size_t size);
-/* Same as dfs_scratch_alloc, the first `old` bytes of `p` kept (p freed). */
-void *dfs_scratch_realloc(void *p, size_t old, size_t size);
-/* Give back a block of dfs_scratch_alloc (NULL is ignored). */
-void dfs_scratch_free(void *p);
+void *dfs_scratch_alloc(dfs_scratch *pool, size_t size);
+/* Same as dfs_scratch_alloc, the first `old` bytes of `p` kept (p, of
+ * the same pool, freed). */
+void *dfs_scratch_realloc(dfs_scratch *pool, void *p, size_t old, size_t size);
+/* Give back a block of dfs_scratch_alloc from `pool` (NULL is ignored). */
+void dfs_scratch_free(dfs_scratch *pool, void *p);
 /* Return every kept block to the system. */
-void dfs_scratch_trim(void);
+void dfs_scratch_trim(dfs_scratch *pool);
+/* Bytes the pool keeps (mapped, not in use). */
+size_t dfs_scratch_kept(dfs_scratch *pool);
 
 #endif

@@ -1,10 +1,10 @@
-/* slab.c - large write-once memory regions (see darshanfs/slab.h). */
+/* slab.c - large write-once memory regions (see util/slab.h). */
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "darshanfs/slab.h"
+#include "util/slab.h"
 
 static size_t page_size(void)
 {

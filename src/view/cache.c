@@ -92,7 +92,7 @@ static void lru_unlink(dfs_view *v, struct entry *e);
 static bool loaded_read(const struct loaded *l);
 static void loaded_free(struct loaded *l);
 static bool count_freed(dfs_view *v, size_t bytes);
-static void trim(void);
+static void trim(dfs_view *v);
 
 /* Decoded logs taken out of the cache, to free without view->lock */
 struct freed_list {
@@ -115,13 +115,13 @@ static bool freed_add(struct freed_list *f, struct loaded *l)
 	return true;
 }
 
-static void freed_free(struct freed_list *f)
+static void freed_free(dfs_view *v, struct freed_list *f)
 {
 	for (size_t i = 0; i < f->n; i++)
 		loaded_free(f->l[i]);
 	free(f->l);
 	if (f->trim)
-		trim();
+		trim(v);
 }
 
 /* Forget the entries of logs that are gone from SOURCE (renamed away,
@@ -167,7 +167,7 @@ struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err)
 		forget_gone(v, &freed);
 		if (v->entries >= v->table_size * 3 / 8 && grow_table(v)) {
 			pthread_mutex_unlock(&v->lock);
-			freed_free(&freed);
+			freed_free(v, &freed);
 			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 			return NULL;
 		}
@@ -187,7 +187,7 @@ struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err)
 	}
 	e->users++;
 	pthread_mutex_unlock(&v->lock);
-	freed_free(&freed);
+	freed_free(v, &freed);
 	pthread_mutex_lock(&e->lock);
 	return e;
 }
@@ -468,9 +468,9 @@ static bool count_freed(dfs_view *v, size_t bytes)
 	return true;
 }
 
-static void trim(void)
+static void trim(dfs_view *v)
 {
-	dfs_scratch_trim();
+	dfs_scratch_trim(&v->scratch);
 	malloc_trim(0);
 }
 
@@ -509,7 +509,7 @@ static void evict(dfs_view *v, struct entry *keep, size_t room)
 	for (size_t i = 0; i < n; i++)
 		loaded_free(victims[i]);
 	if (trimming)
-		trim();
+		trim(v);
 	if (busy)
 		retry_later(v);
 }
@@ -580,7 +580,7 @@ static void view_freed(dfs_view *v, size_t bytes)
 	bool trimming = count_freed(v, bytes);
 	pthread_mutex_unlock(&v->lock);
 	if (trimming)
-		trim();
+		trim(v);
 }
 
 /* The decoded log of another state's entry of the same source, when it
@@ -786,6 +786,11 @@ dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
 	}
 	pthread_mutex_init(&v->lock, NULL);
 	pthread_cond_init(&v->retry_cond, NULL);
+	dfs_scratch_init(&v->scratch);
+	dfs_helpers_init(&v->helpers);
+	v->no_memory = (struct selection){
+		.ready = true, .status = DFS_ERR_NOMEM, .error = (char *)"out of memory",
+	};
 	v->reader_gone = view_reader_gone;
 	v->freed = view_freed;
 	if (grow_table(v)) {
@@ -831,8 +836,9 @@ void dfs_view_free(dfs_view *v)
 {
 	if (!v)
 		return;
-	/* records.csv helpers still rendering hold snapshots: let them end */
-	dfs_lazy_wait_idle();
+	/* records.csv helpers still rendering hold snapshots: let them end
+	 * (this view's only: another view's go on) */
+	dfs_lazy_wait_idle(&v->helpers);
 	pthread_mutex_lock(&v->lock);
 	v->closing = true;
 	pthread_cond_broadcast(&v->retry_cond);
@@ -854,6 +860,9 @@ void dfs_view_free(dfs_view *v)
 		v->jobs_free(v);
 	pthread_cond_destroy(&v->retry_cond);
 	pthread_mutex_destroy(&v->lock);
+	dfs_helpers_destroy(&v->helpers);
+	/* last: every block of the pool came back with what held it */
+	dfs_scratch_destroy(&v->scratch);
 	free(v->source);
 	free(v);
 }

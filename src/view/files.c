@@ -535,7 +535,8 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 		                                                            : s->trimmed;
 		c = dfs_lazy_records(l->log, dfs_module_get(n->module), s->records, rows,
 		                     s->index, s->count,
-		                     records_row_len(v, e, l, n->module, s), err);
+		                     records_row_len(v, e, l, n->module, s), &v->helpers,
+		                     err);
 		if (c)
 			c->serial = records_serial(e, l, n->module);
 	} else if (dfs_is_summary_file(n->file)) {

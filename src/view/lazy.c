@@ -58,6 +58,7 @@ struct lazy_csv {
 	pthread_cond_t cond;
 	struct slot slots[LAZY_SLOTS];
 	uint64_t clock;
+	struct dfs_helpers *helpers;   /* the view's, counting ours */
 };
 
 /* ---- rendering and measuring rows ------------------------------------------- */
@@ -66,9 +67,10 @@ struct lazy_csv {
  * the cache: fetch the slot of record k + 24, the entry of k + 16 and the
  * name of k + 8.  (In the name table's order they hit without help.) */
 static inline void prefetch_places(const dfs_log *log, const dfs_records *r,
-                                   const size_t *index, size_t k, size_t to)
+                                   const size_t *index, size_t k, size_t to,
+                                   const dfs_name_hint *hint)
 {
-	if (dfs_log_names_in_order())
+	if (dfs_name_hint_in_order(hint))
 		return;
 	for (int stage = 0; stage < 3; stage++) {
 		size_t d = (size_t)(3 - stage) * 8;
@@ -87,15 +89,16 @@ static void render_rows(const dfs_log *log, const dfs_module *m, const dfs_recor
 {
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	bool packed = r->packed && dfs_csv_packed_ok(m);
+	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	for (size_t k = from; k < to && dfs_buf_ok(out); k++) {
 		size_t i = index ? index[k] : k;
 		size_t before = out->len;
-		prefetch_places(log, r, index, k, to);
+		prefetch_places(log, r, index, k, to, &hint);
 		if (packed)
-			dfs_csv_record_packed(log, m, dfs_record_packed(r, i), out);
+			dfs_csv_record_packed(log, m, dfs_record_packed(r, i), &hint, out);
 		else
 			dfs_csv_record(log, m, dfs_record_get(r, i, scratch),
-			               dfs_record_size(r, i), out);
+			               dfs_record_size(r, i), &hint, out);
 		if (row_len) {
 			size_t n = out->len - before;
 			row_len[k - from] = n <= UINT32_MAX ? (uint32_t)n : 0;
@@ -118,12 +121,14 @@ static uint64_t measure_rows(const dfs_log *log, const dfs_module *m,
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	bool packed = r->packed && dfs_csv_packed_ok(m);
 	uint64_t total = 0;
+	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	for (size_t k = from; k < to; k++) {
 		size_t i = index ? index[k] : k;
-		prefetch_places(log, r, index, k, to);
-		size_t n = packed ? dfs_csv_record_len_packed(log, m, dfs_record_packed(r, i))
+		prefetch_places(log, r, index, k, to, &hint);
+		size_t n = packed ? dfs_csv_record_len_packed(log, m, dfs_record_packed(r, i),
+		                                              &hint)
 		                  : dfs_csv_record_len(log, m, dfs_record_get(r, i, scratch),
-		                                       dfs_record_size(r, i));
+		                                       dfs_record_size(r, i), &hint);
 		if (row_len)
 			row_len[i] = n <= UINT32_MAX ? (uint32_t)n : 0;
 		total += n;
@@ -459,30 +464,40 @@ struct ahead_arg {
 	size_t batch;
 };
 
-/* helper threads still running, for dfs_lazy_wait_idle */
-static pthread_mutex_t helpers_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t helpers_done = PTHREAD_COND_INITIALIZER;
-static size_t helpers;
+void dfs_helpers_init(struct dfs_helpers *h)
+{
+	pthread_mutex_init(&h->lock, NULL);
+	pthread_cond_init(&h->done, NULL);
+	h->running = 0;
+}
+
+void dfs_helpers_destroy(struct dfs_helpers *h)
+{
+	pthread_cond_destroy(&h->done);
+	pthread_mutex_destroy(&h->lock);
+}
 
 static void *ahead_worker(void *arg)
 {
 	struct ahead_arg *a = arg;
+	/* (the snapshot may go with the release: its group first) */
+	struct dfs_helpers *h = a->c->lazy->helpers;
 	render_slot(a->c->lazy, a->s, a->batch);
 	dfs_content_release(a->c);
 	free(a);
-	pthread_mutex_lock(&helpers_lock);
-	if (--helpers == 0)
-		pthread_cond_broadcast(&helpers_done);
-	pthread_mutex_unlock(&helpers_lock);
+	pthread_mutex_lock(&h->lock);
+	if (--h->running == 0)
+		pthread_cond_broadcast(&h->done);
+	pthread_mutex_unlock(&h->lock);
 	return NULL;
 }
 
-void dfs_lazy_wait_idle(void)
+void dfs_lazy_wait_idle(struct dfs_helpers *h)
 {
-	pthread_mutex_lock(&helpers_lock);
-	while (helpers)
-		pthread_cond_wait(&helpers_done, &helpers_lock);
-	pthread_mutex_unlock(&helpers_lock);
+	pthread_mutex_lock(&h->lock);
+	while (h->running)
+		pthread_cond_wait(&h->done, &h->lock);
+	pthread_mutex_unlock(&h->lock);
 }
 
 /* Start rendering the batches after `b` on helper threads (lock held). */
@@ -501,9 +516,9 @@ static void render_ahead(dfs_content *c, size_t b)
 		s->batch = b + d;
 		pthread_attr_t attr;
 		pthread_t tid;
-		pthread_mutex_lock(&helpers_lock);
-		helpers++;
-		pthread_mutex_unlock(&helpers_lock);
+		pthread_mutex_lock(&z->helpers->lock);
+		z->helpers->running++;
+		pthread_mutex_unlock(&z->helpers->lock);
 		bool started = pthread_attr_init(&attr) == 0;
 		if (started) {
 			pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
@@ -511,9 +526,10 @@ static void render_ahead(dfs_content *c, size_t b)
 			pthread_attr_destroy(&attr);
 		}
 		if (!started) {
-			pthread_mutex_lock(&helpers_lock);
-			helpers--;
-			pthread_mutex_unlock(&helpers_lock);
+			pthread_mutex_lock(&z->helpers->lock);
+			if (--z->helpers->running == 0)
+				pthread_cond_broadcast(&z->helpers->done);
+			pthread_mutex_unlock(&z->helpers->lock);
 			s->state = SLOT_EMPTY;
 			/* c has more references than this one: not the last */
 			atomic_fetch_sub(&c->refs, 1);
@@ -688,7 +704,8 @@ static const struct content_ops lazy_ops = {
 dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
                               const dfs_records *r, struct import_set *rows,
                               const size_t *index, size_t count,
-                              uint32_t *row_len, dfs_error *err)
+                              uint32_t *row_len, struct dfs_helpers *helpers,
+                              dfs_error *err)
 {
 	dfs_content *c = calloc(1, sizeof(*c));
 	struct lazy_csv *z = calloc(1, sizeof(*z));
@@ -703,6 +720,7 @@ dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
 	}
 	z->m = m;
 	z->r = r;
+	z->helpers = helpers;
 	z->count = count;
 	z->head_len = head.len;
 	z->head = dfs_buf_detach(&head, NULL);

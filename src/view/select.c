@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "accum/accum_int.h"
+#include "log/hints.h"
 #include "util/scratch.h"
 #include "view/view_int.h"
 
@@ -19,7 +21,7 @@
 /* (the cache calls it through s->clear) */
 static void selection_clear(struct selection *s)
 {
-	dfs_scratch_free(s->index);
+	dfs_scratch_free(s->pool, s->index);
 	dfs_import_release(s->trimmed);
 	free(s->summary);
 	for (size_t i = 0; i < s->n_warnings; i++)
@@ -48,6 +50,7 @@ static void accumulate(struct selection *s, const dfs_module *m, int64_t nprocs)
 {
 	dfs_error err = {0};
 	dfs_accum *a = dfs_accum_create(m, nprocs, &err);
+	dfs_accum_use_scratch(a, s->pool);
 	s->summary = calloc(1, m->record_size);
 	if (!a || !s->summary || inject_selection(a, m, s, &err) ||
 	    dfs_accum_emit(a, &s->dm, s->summary, &err)) {
@@ -196,6 +199,7 @@ static size_t scan_range(const struct scan *sc, size_t from, size_t to,
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	memset(scratch, 0, sizeof(scratch));
 	size_t n = 0;
+	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	for (size_t i = from; i < to; i++) {
 		if (sc->noffs && i + PREFETCH_AHEAD < to) {
 			const unsigned char *ahead = dfs_record(r, i + PREFETCH_AHEAD);
@@ -209,7 +213,7 @@ static size_t scan_range(const struct scan *sc, size_t from, size_t to,
 		}
 		const unsigned char *rec = filter_record(r, i, sc->words, sc->nwords, scratch);
 		if (dfs_filter_match_record(sc->filters, sc->nf, sc->log, sc->m, rec,
-		                            dfs_record_size(r, i)))
+		                            dfs_record_size(r, i), &hint))
 			out[n++] = i;
 	}
 	return n;
@@ -259,6 +263,7 @@ static int trim_rows(struct selection *s, const dfs_log *log, const dfs_module *
 	bool *keep = NULL;
 	size_t cap = 0;
 	struct import_set *set = NULL;
+	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	for (size_t k = 0; k < s->count; k++) {
 		size_t i = s->index ? s->index[k] : k;
 		const unsigned char *rec = dfs_record(r, i);
@@ -270,7 +275,7 @@ static int trim_rows(struct selection *s, const dfs_log *log, const dfs_module *
 			keep = more;
 			cap = rows;
 		}
-		dfs_filter_match_rows(filters, nf, log, m, rec, len, keep);
+		dfs_filter_match_rows(filters, nf, log, m, rec, len, &hint, keep);
 		size_t kept = 0;
 		for (size_t q = 0; q < rows; q++)
 			kept += keep[q];
@@ -305,7 +310,7 @@ static int trim_rows(struct selection *s, const dfs_log *log, const dfs_module *
 		s->trimmed = set;
 		s->records = &set->recs;
 		s->count = set->recs.count;
-		dfs_scratch_free(s->index);
+		dfs_scratch_free(s->pool, s->index);
 		s->index = NULL;
 	}
 	return 0;
@@ -337,17 +342,15 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 {
 	/* what callers get without memory for the slot: they look at the
 	 * status before anything else */
-	static struct selection no_memory = {
-		.ready = true, .status = DFS_ERR_NOMEM, .error = (char *)"out of memory",
-	};
 	struct loaded_mod *lmod = dfs_loaded_mod(l, id);
 	if (!lmod)
-		return &no_memory;
+		return &v->no_memory;
 	struct selection *s = &lmod->sel;
 	if (s->ready)
 		return s;
 	s->ready = true;
 	s->clear = selection_clear;
+	s->pool = &v->scratch;
 	const dfs_log_module *lm = dfs_log_get_module(l->log, id);
 	const struct module_state *ms = dfs_entry_mod_get(e, id);
 	static const struct module_state none;
@@ -383,7 +386,7 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 	if (nf == 0) {
 		s->count = s->total;
 	} else {
-		s->index = dfs_scratch_alloc((s->total ? s->total : 1) * sizeof(size_t));
+		s->index = dfs_scratch_alloc(s->pool, (s->total ? s->total : 1) * sizeof(size_t));
 		if (!s->index) {
 			dfs_error err;
 			dfs_error_set(&err, DFS_ERR_NOMEM, "out of memory");
@@ -427,6 +430,7 @@ const dfs_derived_metrics *dfs_combined_metrics(dfs_view *v, struct entry *e,
 	dfs_accum *a = dfs_accum_create_combined(dfs_log_job(l->log)->nprocs, &err);
 	if (!a)
 		return NULL;
+	dfs_accum_use_scratch(a, &v->scratch);
 	static const int ids[] = {DFS_MOD_POSIX, DFS_MOD_STDIO};
 	for (size_t k = 0; k < 2; k++) {
 		const dfs_log_module *lm = dfs_log_get_module(l->log, ids[k]);

@@ -64,8 +64,18 @@
 #include "darshanfs/log.h"
 #include "darshanfs/summary.h"
 #include "darshanfs/view.h"
+#include "util/scratch.h"
 
 struct job_summary;
+
+/* The helper threads that render records.csv batches ahead of readers
+ * (lazy.c), counted by the view whose snapshots they render, so that
+ * the view's teardown waits for its own helpers and no other view's. */
+struct dfs_helpers {
+	pthread_mutex_t lock;         /* with `done` (docs/locks.md) */
+	pthread_cond_t done;
+	size_t running;
+};
 
 enum node_kind { N_SRCDIR, N_LOGDIR, N_MODDIR, N_FILE, N_SUMDIR, N_DXTDIR };
 
@@ -111,7 +121,9 @@ struct selection {
 	const dfs_records *records;   /* the log's records, or the imported set */
 	size_t total;                 /* records before filtering */
 	size_t count;                 /* records selected */
-	size_t *index;                /* selected record indices (NULL: all) */
+	size_t *index;                /* selected record indices (NULL: all),
+	                               * a block of `pool` */
+	struct dfs_scratch *pool;     /* the view's (dfs_view.scratch) */
 	struct import_set *trimmed;   /* row_select modules: the selected
 	                               * records cut to their matching rows
 	                               * (records then points here), or NULL */
@@ -259,6 +271,13 @@ struct dfs_view {
 	/* thresholds of the insights (-o insights=FILE), else the defaults */
 	bool thresholds_set;
 	dfs_insight_thresholds thresholds;
+	/* the big arrays of this view's selections, accumulators and
+	 * imports, recycled among them only (freed last by dfs_view_free) */
+	dfs_scratch scratch;
+	struct dfs_helpers helpers;   /* of this view's lazy snapshots */
+	/* the selection of a module that had no memory for one (never
+	 * changed: its status is not DFS_OK) */
+	struct selection no_memory;
 };
 
 /* The filter of one source directory. */
@@ -396,10 +415,14 @@ void dfs_drop_inherited(char *text);
 dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
                               const dfs_records *r, struct import_set *rows,
                               const size_t *index, size_t count,
-                              uint32_t *row_len, dfs_error *err);
-/* Wait until no helper thread of any lazy snapshot runs (view teardown:
- * each holds a snapshot, and through it a log). */
-void dfs_lazy_wait_idle(void);
+                              uint32_t *row_len, struct dfs_helpers *helpers,
+                              dfs_error *err);
+/* The helpers of a view: none running yet / all gone (destroyed). */
+void dfs_helpers_init(struct dfs_helpers *h);
+void dfs_helpers_destroy(struct dfs_helpers *h);
+/* Wait until no helper thread of the snapshots made with `h` runs (view
+ * teardown: each holds a snapshot, and through it a log). */
+void dfs_lazy_wait_idle(struct dfs_helpers *h);
 /* The records.csv row lengths of a log's records, measured while
  * the log decodes (dfs_log_open_observed with the observer init gives),
  * and for a prefill (dfs_view_prefill) the text of one module's

@@ -189,7 +189,7 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 	atomic_init(&set->refs, 1);
 	dfs_records_init(&set->recs, m, m->version);
 	/* each import replaces the previous one: reuse its memory warm */
-	set->recs.recycled = true;
+	set->recs.scratch = &v->scratch;
 	/* no text at all is no row (what Miller prints for an empty result);
 	 * rows checked as they arrived are parsed already */
 	int kept = checked ? dfs_csv_rows_finish(checked, l->log, data, len, &set->recs,
@@ -445,7 +445,8 @@ static int check_import_lines(dfs_write *w, dfs_error *err)
 		if (!w->rows)
 			return -1;
 		/* as many records as install_import takes */
-		dfs_csv_rows_keep(w->rows, (w->v->opt.import_limit / m->record_size) * 2 + 1);
+		dfs_csv_rows_keep(w->rows, (w->v->opt.import_limit / m->record_size) * 2 + 1,
+		                  &w->v->scratch);
 	}
 	if (!w->rows)
 		return 0;

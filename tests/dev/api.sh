@@ -1,8 +1,8 @@
 #!/bin/bash
 # api.sh SOURCE_ROOT LIBDARSHANFS DARSHANFS_CAT [SANITIZE] - the installed API stands
-# alone: tests/dev/api_example.c, compiled with include/ only (nothing of
-# src/) and linked with the library, prints a shared log's header exactly
-# as darshanfs-cat does.
+# alone: tests/dev/api_example.c, compiled with the headers src/meson.build
+# installs only (nothing else of include/, nothing of src/) and linked with
+# the library, prints a shared log's header exactly as darshanfs-cat does.
 set -u
 top=$1 lib=$2 cat=$3 san=${4:-none}
 cc=${CC:-cc}
@@ -13,11 +13,19 @@ log=$(ls "${DFS_SHARED:-$top/../shared}"/darshan-logs/*.darshan 2>/dev/null | he
 [ -n "$log" ] || { echo "SKIP: no shared logs"; exit 77; }
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
+# the headers install_headers() names, laid out as installed
+mkdir -p "$tmp/inc/darshanfs"
+heads=$(grep -o "'\.\./include/[a-z/_]*\.h'" "$top/src/meson.build" | tr -d "'")
+[ -n "$heads" ] || { echo "FAIL: no installed headers found in src/meson.build"; exit 1; }
+for h in $heads; do
+	rel=${h#../include/}
+	cp "$top/include/$rel" "$tmp/inc/$rel" || { echo "FAIL: $rel is installed but missing"; exit 1; }
+done
 libs=$(pkg-config --libs zlib bzip2 2>/dev/null || echo "-lz -lbz2")
 pkg-config --exists libisal 2>/dev/null && libs="$libs $(pkg-config --libs libisal)"
-"$cc" -std=c11 -Wall -Werror "${flags[@]}" -I"$top/include" -o "$tmp/api" "$top/tests/dev/api_example.c" \
-	"$lib" $libs -lpthread -lm || { echo "FAIL: the example does not build with include/ alone"; exit 1; }
+"$cc" -std=c11 -Wall -Werror "${flags[@]}" -I"$tmp/inc" -o "$tmp/api" "$top/tests/dev/api_example.c" \
+	"$lib" $libs -lpthread -lm || { echo "FAIL: the example does not build with the installed headers alone"; exit 1; }
 "$tmp/api" "$log" >"$tmp/got" || { echo "FAIL: the example failed on $log"; exit 1; }
 "$cat" "$log" header.txt >"$tmp/want" || { echo "FAIL: darshanfs-cat failed"; exit 1; }
 cmp -s "$tmp/got" "$tmp/want" || { diff "$tmp/got" "$tmp/want" | head; echo "FAIL: the header differs"; exit 1; }
-echo "ok: <darshanfs.h> alone builds a program that prints $(basename "$log")'s header as darshanfs-cat does"
+echo "ok: the $(echo $heads | wc -w) installed headers alone build a program that prints $(basename "$log")'s header as darshanfs-cat does"

@@ -143,7 +143,7 @@ static void render_records(const dfs_log *log, const dfs_records *r,
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	for (size_t i = 0; i < r->count; i++) {
 		dfs_csv_record(log, m, dfs_record_get(r, i, scratch), dfs_record_size(r, i),
-		               &s->out);
+		               NULL, &s->out);
 		flush(s);
 	}
 	dfs_report_module_description(m, r->version, &s->out);

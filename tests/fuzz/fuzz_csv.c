@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dfs_buf b = DFS_BUF_INIT;
 	dfs_csv_header(m, &b);
 	for (size_t i = 0; i < out.count; i++)
-		dfs_csv_record(log, m, dfs_record(&out, i), m->record_size, &b);
+		dfs_csv_record(log, m, dfs_record(&out, i), m->record_size, NULL, &b);
 	dfs_buf_free(&b);
 	dfs_records_free(&out);
 	return 0;

@@ -51,8 +51,8 @@ static size_t run(const char *text, size_t len, int id, bool lenient)
 	for (size_t i = 0; i < recs->count && i < MAX_RECORDS; i++) {
 		const unsigned char *rec = dfs_record_get(recs, i, scratch);
 		size_t rlen = dfs_record_size(recs, i);
-		bool one = dfs_filter_match_record(both, 1, log, m, rec, rlen);
-		bool two = dfs_filter_match_record(both, 2, log, m, rec, rlen);
+		bool one = dfs_filter_match_record(both, 1, log, m, rec, rlen, NULL);
+		bool two = dfs_filter_match_record(both, 2, log, m, rec, rlen, NULL);
 		if (two && !one)
 			abort(); /* adding a filter can only narrow */
 		hits += one + two;

@@ -111,7 +111,7 @@ static void render_all(const dfs_log *log, struct outcome *o)
 		_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 		for (size_t i = 0; i < r->count; i++)
 			dfs_csv_record(log, r->module, dfs_record_get(r, i, scratch),
-			               dfs_record_size(r, i), &out);
+			               dfs_record_size(r, i), NULL, &out);
 		if (r->module->accumulator)
 			render_accum(log, r, o, &out);
 		o->rendered += out.len;

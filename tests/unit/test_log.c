@@ -595,9 +595,10 @@ static void test_observer_packed_set_moves(void **state)
 	unlink(path);
 }
 
-/* Name lookups remember where the last one ended (records mostly come in
- * the name table's order): any order, unknown ids and two logs in turn
- * must still find exactly the entry of the id. */
+/* Name lookups with a hint remember where the last one ended (records
+ * mostly come in the name table's order): any order, unknown ids and two
+ * logs in turn must still find exactly the entry of the id, and a hint
+ * is its holder's alone (another loop's lookups do not touch it). */
 static void test_name_lookup_orders(void **state)
 {
 	(void)state;
@@ -612,30 +613,38 @@ static void test_name_lookup_orders(void **state)
 	size_t n = dfs_log_name_count(logs[0]);
 	assert_true(n > 1000);
 	/* in table order: found next to each other, no prefetching asked */
-	for (size_t i = 0; i < n; i++)
-		assert_ptr_equal(dfs_log_name(logs[0], dfs_log_name_at(logs[0], i)->id),
+	dfs_name_hint h = DFS_NAME_HINT_INIT, other_h = DFS_NAME_HINT_INIT;
+	for (size_t i = 0; i < n; i++) {
+		assert_ptr_equal(dfs_log_name_near(logs[0], dfs_log_name_at(logs[0], i)->id, &h),
 		                 dfs_log_name_at(logs[0], i));
-	assert_true(dfs_log_names_in_order());
+		/* a lookup of another loop (backwards) in between */
+		const dfs_name *o = dfs_log_name_at(logs[0], n - 1 - i);
+		assert_ptr_equal(dfs_log_name_near(logs[0], o->id, &other_h), o);
+		/* and one without a hint */
+		assert_ptr_equal(dfs_log_name(logs[0], o->id), o);
+	}
+	assert_true(dfs_name_hint_in_order(&h));
+	assert_false(dfs_name_hint_in_order(&other_h));
 	/* backwards, strided, repeated, and in turn with the other log */
 	size_t m = dfs_log_name_count(logs[1]);
 	for (size_t k = 0; k < 4 * n; k++) {
 		size_t i = k < n ? n - 1 - k : k < 2 * n ? (k * 7919) % n : (k / 3) % n;
 		const dfs_name *want = dfs_log_name_at(logs[0], i);
-		assert_ptr_equal(dfs_log_name(logs[0], want->id), want);
+		assert_ptr_equal(dfs_log_name_near(logs[0], want->id, &h), want);
 		if (k >= 3 * n) {
 			const dfs_name *other = dfs_log_name_at(logs[1], k % m);
-			assert_ptr_equal(dfs_log_name(logs[1], other->id), other);
+			assert_ptr_equal(dfs_log_name_near(logs[1], other->id, &h), other);
 		}
 		/* an id of neither log: not found, whatever was remembered */
 		if (k % 97 == 0)
-			assert_null(dfs_log_name(logs[k & 1], 0x5eed5eed5eed0000ULL + k));
+			assert_null(dfs_log_name_near(logs[k & 1], 0x5eed5eed5eed0000ULL + k, &h));
 	}
-	assert_false(dfs_log_names_in_order());
+	assert_false(dfs_name_hint_in_order(&h));
 	/* a freed log's remembered position does not leak into a new one */
 	dfs_log_free(logs[1]);
 	for (size_t i = m < n ? m : n; i-- > 0;) {
 		const dfs_name *want = dfs_log_name_at(logs[0], i);
-		assert_ptr_equal(dfs_log_name(logs[0], want->id), want);
+		assert_ptr_equal(dfs_log_name_near(logs[0], want->id, &h), want);
 	}
 	dfs_log_free(logs[0]);
 	dfs_buf_free(&bytes[0]);

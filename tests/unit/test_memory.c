@@ -22,7 +22,7 @@
 #include "darshanfs/buf.h"
 #include "darshanfs/view.h"
 #include "util/scratch.h"
-#include "darshanfs/slab.h"
+#include "util/slab.h"
 
 static void test_fixed_buffer(void **state)
 {
@@ -86,33 +86,53 @@ static void test_slab(void **state)
 static void test_scratch_recycles(void **state)
 {
 	(void)state;
-	dfs_scratch_trim();
+	dfs_scratch pool, other;
+	dfs_scratch_init(&pool);
+	dfs_scratch_init(&other);
 	size_t big = (size_t)8 << 20;
-	char *a = dfs_scratch_alloc(big);
+	char *a = dfs_scratch_alloc(&pool, big);
 	assert_non_null(a);
 	memset(a, 1, big);
-	dfs_scratch_free(a);
+	dfs_scratch_free(&pool, a);
+	assert_true(dfs_scratch_kept(&pool) >= big);
+	/* another pool keeps none of it */
+	assert_int_equal(dfs_scratch_kept(&other), 0);
+	char *o = dfs_scratch_alloc(&other, big - 100);
+	assert_non_null(o);
+	assert_ptr_not_equal(o, a);
+	dfs_scratch_free(&other, o);
 	/* the same size again: the kept block, not a new mapping */
-	char *b = dfs_scratch_alloc(big - 100);
+	char *b = dfs_scratch_alloc(&pool, big - 100);
 	assert_ptr_equal(a, b);
-	dfs_scratch_free(b);
+	assert_int_equal(dfs_scratch_kept(&pool), 0);
+	dfs_scratch_free(&pool, b);
 	/* a much smaller request does not take a kept block 4x its size */
-	char *c = dfs_scratch_alloc((size_t)1 << 20);
+	char *c = dfs_scratch_alloc(&pool, (size_t)1 << 20);
 	assert_non_null(c);
 	assert_ptr_not_equal(c, b);
-	dfs_scratch_free(c);
-	dfs_scratch_trim();
+	dfs_scratch_free(&pool, c);
+	/* trimming one pool leaves the other's blocks */
+	assert_true(dfs_scratch_kept(&other) >= big);
+	dfs_scratch_trim(&pool);
+	assert_int_equal(dfs_scratch_kept(&pool), 0);
+	assert_true(dfs_scratch_kept(&other) >= big);
 	/* small blocks come from malloc and work the same way */
-	char *d = dfs_scratch_alloc(100);
+	char *d = dfs_scratch_alloc(&pool, 100);
 	assert_non_null(d);
 	memcpy(d, "hello", 6);
-	d = dfs_scratch_realloc(d, 6, (size_t)3 << 20);
+	d = dfs_scratch_realloc(&pool, d, 6, (size_t)3 << 20);
 	assert_non_null(d);
 	assert_string_equal(d, "hello");
 	d[((size_t)3 << 20) - 1] = 'x';
-	dfs_scratch_free(d);
-	dfs_scratch_free(NULL);
-	dfs_scratch_trim();
+	dfs_scratch_free(&pool, d);
+	dfs_scratch_free(&pool, NULL);
+	/* without a pool nothing is kept */
+	char *n = dfs_scratch_alloc(NULL, big);
+	assert_non_null(n);
+	n[big - 1] = 1;
+	dfs_scratch_free(NULL, n);
+	dfs_scratch_destroy(&pool);
+	dfs_scratch_destroy(&other);
 }
 
 /* ---- the view's cache ---------------------------------------------------------- */

@@ -520,7 +520,7 @@ static int lustre_match(const dfs_records *r, const char *expr)
 		return -1;
 	const dfs_filter *fs[1] = {f};
 	bool m = dfs_filter_match_record(fs, 1, NULL, r->module, dfs_record(r, 0),
-	                                 dfs_record_size(r, 0));
+	                                 dfs_record_size(r, 0), NULL);
 	dfs_filter_free(f);
 	return m;
 }

@@ -1,4 +1,5 @@
-/* slab.h - large write-once memory regions.
+/* slab.h - large write-once memory regions (inside the library: packed
+ * record sets, dfs_records.mapped, are slabs).
  *
  * A slab reserves address space up front (nothing is resident until it is
  * written), is filled front to back, and is trimmed to what was used: a
@@ -9,8 +10,8 @@
  * virtual machines that hand freed memory back to the host, a fresh 2 MiB
  * page cost about four times as much per byte as fresh 4 KiB pages, and
  * the first read of a 1M-record records.csv was about 20% slower for it. */
-#ifndef DARSHANFS_SLAB_H
-#define DARSHANFS_SLAB_H
+#ifndef DFS_UTIL_SLAB_H
+#define DFS_UTIL_SLAB_H
 
 #include <stddef.h>
 

@@ -1,0 +1,242 @@
+/* test_views.c - two views in one process keep to themselves.
+ *
+ * A view owns what its work recycles and waits for: the scratch blocks
+ * of its selections, accumulators and imports, and the helper threads
+ * that render its records.csv ahead of readers.  Two views over two
+ * source trees work side by side; one's writes, trims and teardown leave
+ * the other's kept blocks where they were, the teardown of one does not
+ * wait for the other's helpers, and the other reads on, byte for byte
+ * what it read before.  (The logs are made here: nothing shared is
+ * needed.) */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "darshanfs/view.h"
+#include "darshanfs/writer.h"
+#include "util/scratch.h"
+#include "view/view_int.h"
+
+/* enough POSIX records that a selection's row index (a word a record)
+ * is a scratch block of over 1 MiB, not a malloc */
+#define RECORDS 150000
+
+/* A source directory holding one synthetic log, x.darshan. */
+static void make_source(char *dir, size_t len, uint64_t seed)
+{
+	snprintf(dir, len, "/tmp/dfs-test-views-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	char path[128];
+	snprintf(path, sizeof(path), "%s/x.darshan", dir);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	dfs_error err = {0};
+	dfs_write_options wo = {.level = 1, .threads = 1};
+	dfs_log_writer *w = dfs_log_writer_fd(fd, &wo, &err);
+	assert_non_null(w);
+	dfs_synth_options so = {
+		.seed = seed, .records = RECORDS, .nprocs = 16,
+		.modules = 1ULL << DFS_MOD_POSIX,
+	};
+	dfs_synth_defaults(&so);
+	if (dfs_synth_write(w, &so, &err) != 0)
+		fail_msg("synth: %s", err.msg);
+	dfs_log_writer_free(w);
+	assert_int_equal(close(fd), 0);
+}
+
+static void remove_source(const char *dir)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "%s/x.darshan", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+static void set_filter(dfs_view *v, const char *text)
+{
+	dfs_error err = {0};
+	dfs_write *w = dfs_view_open_write(v, "/x.darshan/POSIX/filter", true, &err);
+	if (!w)
+		fail_msg("filter: %s", err.msg);
+	assert_int_equal(dfs_write_data(w, text, strlen(text), 0, &err), 0);
+	if (dfs_write_flush(w, &err) != 0)
+		fail_msg("filter %s: %s", text, err.msg);
+	dfs_write_free(w);
+}
+
+/* The whole of a file of the view (malloc'd, NUL-terminated). */
+static char *read_all(dfs_view *v, const char *path, size_t *len)
+{
+	dfs_error err = {0};
+	dfs_content *c = dfs_view_open_file(v, path, &err);
+	if (!c)
+		fail_msg("%s: %s", path, err.msg);
+	size_t size = (size_t)dfs_content_size(c);
+	char *text = malloc(size + 1);
+	assert_non_null(text);
+	size_t done = 0;
+	long n;
+	while (done < size &&
+	       (n = dfs_content_read(c, text + done, size - done, done, &err)) > 0)
+		done += (size_t)n;
+	assert_int_equal(done, size);
+	text[size] = '\0';
+	dfs_content_release(c);
+	*len = size;
+	return text;
+}
+
+/* A filter selects rows: derived_metrics makes the view accumulate them
+ * (its tables and the row index are the view's scratch blocks). */
+static void work(dfs_view *v, const char *filter)
+{
+	set_filter(v, filter);
+	size_t len;
+	free(read_all(v, "/x.darshan/POSIX/derived_metrics", &len));
+	assert_true(len > 0);
+}
+
+static size_t kept(dfs_view *v)
+{
+	return dfs_scratch_kept(&v->scratch);
+}
+
+struct freeing {
+	dfs_view *v;
+	pthread_mutex_t lock;
+	bool done;
+};
+
+static void *free_view(void *arg)
+{
+	struct freeing *f = arg;
+	dfs_view_free(f->v);
+	pthread_mutex_lock(&f->lock);
+	f->done = true;
+	pthread_mutex_unlock(&f->lock);
+	return NULL;
+}
+
+static bool freed(struct freeing *f)
+{
+	pthread_mutex_lock(&f->lock);
+	bool d = f->done;
+	pthread_mutex_unlock(&f->lock);
+	return d;
+}
+
+static void test_two_views(void **state)
+{
+	(void)state;
+	char da[64], db[64];
+	make_source(da, sizeof(da), 7);
+	make_source(db, sizeof(db), 8);
+	dfs_error err = {0};
+	dfs_view *a = dfs_view_new(da, NULL, &err);
+	dfs_view *b = dfs_view_new(db, NULL, &err);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_ptr_not_equal(&a->scratch, &b->scratch);
+
+	/* work in a: the accumulator's tables grow (the blocks they leave
+	 * are kept), and the second filter frees the first one's row index */
+	work(a, "POSIX_BYTES_READ > 0\n");
+	assert_true(kept(a) > 0);
+	assert_int_equal(kept(b), 0);   /* a's frees went to a's pool */
+	work(a, "POSIX_OPENS > 1\n");
+	size_t ka = kept(a);
+	assert_true(ka >= (size_t)RECORDS * sizeof(size_t));
+	assert_int_equal(kept(b), 0);
+	/* the same in b, which takes none of a's blocks */
+	work(b, "POSIX_BYTES_WRITTEN > 0\n");
+	work(b, "POSIX_OPENS > 1\n");
+	size_t kb = kept(b);
+	assert_true(kb >= (size_t)RECORDS * sizeof(size_t));
+	assert_int_equal(kept(a), ka);
+
+	/* b's records.csv (of two ranks: several batches, a few MiB), and a
+	 * reader of it held open */
+	set_filter(b, "rank < 2\n");
+	size_t blen;
+	char *btext = read_all(b, "/x.darshan/POSIX/records.csv", &blen);
+	assert_true(blen > (size_t)4 << 20);
+	dfs_content *bc = dfs_view_open_file(b, "/x.darshan/POSIX/records.csv", &err);
+	assert_non_null(bc);
+	char head[65536];
+	assert_int_equal(dfs_content_read(bc, head, sizeof(head), 0, &err),
+	                 (long)sizeof(head));
+	assert_memory_equal(head, btext, sizeof(head));
+
+	/* more work and a trim in a leave b's kept blocks alone */
+	work(a, "POSIX_READS > 1\n");
+	dfs_scratch_trim(&a->scratch);
+	assert_int_equal(kept(a), 0);
+	assert_int_equal(kept(b), kb);
+
+	/* a goes while one of b's helpers is (said to be) still running:
+	 * the teardown waits for a's helpers only */
+	pthread_mutex_lock(&b->helpers.lock);
+	b->helpers.running++;
+	pthread_mutex_unlock(&b->helpers.lock);
+	struct freeing f = {a, PTHREAD_MUTEX_INITIALIZER, false};
+	pthread_t tid;
+	assert_int_equal(pthread_create(&tid, NULL, free_view, &f), 0);
+	for (int i = 0; i < 400 && !freed(&f); i++)
+		usleep(25000);
+	bool a_gone = freed(&f);
+	pthread_mutex_lock(&b->helpers.lock);
+	if (--b->helpers.running == 0)
+		pthread_cond_broadcast(&b->helpers.done);
+	pthread_mutex_unlock(&b->helpers.lock);
+	pthread_join(tid, NULL);
+	assert_true(a_gone);   /* (else it waited for b's helper) */
+	remove_source(da);
+
+	/* b reads on: its open reader, then a new one, the same bytes, and
+	 * its kept blocks serve its next filter */
+	assert_int_equal(kept(b), kb);
+	char *again = malloc(blen);
+	assert_non_null(again);
+	size_t done = 0;
+	long n;
+	while (done < blen &&
+	       (n = dfs_content_read(bc, again + done, blen - done, done, &err)) > 0)
+		done += (size_t)n;
+	assert_int_equal(done, blen);
+	assert_memory_equal(again, btext, blen);
+	dfs_content_release(bc);
+	size_t len2;
+	char *fresh = read_all(b, "/x.darshan/POSIX/records.csv", &len2);
+	assert_int_equal(len2, blen);
+	assert_memory_equal(fresh, btext, blen);
+	free(fresh);
+	free(again);
+	free(btext);
+	void *block = dfs_scratch_alloc(&b->scratch, (size_t)RECORDS * sizeof(size_t));
+	assert_non_null(block);
+	assert_true(kept(b) < kb);      /* one of b's kept blocks, warm */
+	dfs_scratch_free(&b->scratch, block);
+	assert_int_equal(kept(b), kb);
+	work(b, "POSIX_WRITES > 1\n");
+	dfs_view_free(b);
+	remove_source(db);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_two_views),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
