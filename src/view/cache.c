@@ -873,6 +873,14 @@ void dfs_entry_keep_summary(dfs_view *v, struct entry *e, struct job_summary *s,
 		retry_later(v);
 }
 
+void dfs_entry_touch_summary(dfs_view *v, struct entry *e)
+{
+	pthread_mutex_lock(&v->lock);
+	if (e->summary)
+		list_front(v, e, true);
+	pthread_mutex_unlock(&v->lock);
+}
+
 void dfs_entry_account_summary(dfs_view *v, struct entry *e, long delta)
 {
 	if (!e->summary)

@@ -462,6 +462,8 @@ static void summarize_item(dfs_view *v, const dfs_caller *who,
 		struct job_summary *s = summarize(v, e, dir_gen);
 		if (s)
 			dfs_entry_keep_summary(v, e, s, job_summary_bytes(s), job_summary_free);
+	} else {
+		dfs_entry_touch_summary(v, e);
 	}
 	if (insights)
 		render_insights(v, e, it->rel, &it->rows);

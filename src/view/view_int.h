@@ -509,6 +509,8 @@ void dfs_entry_account_kept(dfs_view *v, struct entry *e, long delta);
  * summaries go after the decoded logs, least recently used first. */
 void dfs_entry_keep_summary(dfs_view *v, struct entry *e, struct job_summary *s,
                             size_t bytes, void (*free_fn)(struct job_summary *s));
+/* e's job summary was used: the last to go (entry locked). */
+void dfs_entry_touch_summary(dfs_view *v, struct entry *e);
 /* Bytes added to (or taken from) e's job summary (entry locked). */
 void dfs_entry_account_summary(dfs_view *v, struct entry *e, long delta);
 /* Make `set` the imported rows of ms, one of e's module states (NULL:
