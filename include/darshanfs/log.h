@@ -140,7 +140,8 @@ const dfs_records *dfs_log_records(const dfs_log *log, int id);
 const unsigned char *dfs_log_lustre_record(const dfs_log *log, uint64_t id,
                                            size_t *len);
 
-/* Bytes of memory held by the decoded log (for cache budgets). */
+/* Bytes of memory held by the decoded log (for cache budgets), an index
+ * built when first asked for included from then on. */
 size_t dfs_log_memory(const dfs_log *log);
 
 /* Fill the place columns for a record of module `m` (file name, mount

@@ -225,9 +225,13 @@ uint64_t dfs_view_decode_count(dfs_view *v);
 /* What the view holds (tests and benchmarks check the bounds):
  *   cached_bytes  bytes of decoded logs and of everything cached with
  *                 them (rendered text, row lengths, selections' row
- *                 indexes, summation records): what cache_size bounds,
- *                 but for the logs being read (kept while a reader holds
- *                 a snapshot of them, evicted when the last lets go);
+ *                 indexes and cut records, summation records), of the
+ *                 job summaries jobs.csv and insights.csv keep of each
+ *                 log and of rendered jobs.csv files (kept a second),
+ *                 and of imported rows: what cache_size bounds, but for
+ *                 the logs being read (kept while a reader holds a
+ *                 snapshot of them, evicted when the last lets go) and
+ *                 imported rows (a selection: never evicted);
  *   logs_cached   decoded logs kept;
  *   entries       logs known (filters and headers: a few hundred bytes
  *                 each; those of logs gone from SOURCE are forgotten).

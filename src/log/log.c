@@ -1093,7 +1093,13 @@ size_t dfs_log_mount_count(const dfs_log *log) { return log->nmounts; }
 const dfs_mount *dfs_log_mount(const dfs_log *log, size_t i) { return &log->mounts[i]; }
 size_t dfs_log_name_count(const dfs_log *log) { return log->nnames; }
 const dfs_name *dfs_log_name_at(const dfs_log *log, size_t i) { return &log->names[i]; }
-size_t dfs_log_memory(const dfs_log *log) { return log->memory; }
+/* (the index of LUSTRE records counts once built: it lives as long) */
+size_t dfs_log_memory(const dfs_log *log)
+{
+	const struct lustre_ix *ix = atomic_load_explicit(&((dfs_log *)log)->lustre_ix,
+	                                                  memory_order_acquire);
+	return log->memory + (ix ? sizeof(*ix) + ix->n * sizeof(ix->e[0]) : 0);
+}
 
 const dfs_log_module *dfs_log_get_module(const dfs_log *log, int id)
 {

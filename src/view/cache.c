@@ -12,6 +12,12 @@
  * second later (retry_later).  Freed memory goes back to the system in
  * batches (malloc_trim).
  *
+ * Counted too: what jobs.c keeps of each log for jobs.csv and
+ * insights.csv (job summaries, in an LRU list of their own, evicted
+ * after the decoded logs and only when they and the idle logs are over
+ * the budget), the rendered jobs.csv files (dropped when their second is
+ * up) and imported rows (a selection like a filter: never evicted).
+ *
  * A source log that changes on disk (another file, size, mtime or ctime:
  * see struct src_id) is decoded again on next access; its filters are
  * kept.  A log has an entry per state that reads it (view_int.h): the
@@ -89,6 +95,7 @@ static struct entry *entry_find(dfs_view *v, const char *src, uint64_t state)
 
 static void entry_free(struct entry *e);
 static void lru_unlink(dfs_view *v, struct entry *e);
+static void sum_unlink(dfs_view *v, struct entry *e);
 static bool loaded_read(const struct loaded *l);
 static void loaded_free(struct loaded *l);
 static bool count_freed(dfs_view *v, size_t bytes);
@@ -147,9 +154,12 @@ static void forget_gone(dfs_view *v, struct freed_list *freed)
 			if (e->loaded) {
 				v->cached_bytes -= e->loaded->bytes;
 				freed->trim |= count_freed(v, e->loaded->bytes);
-				lru_unlink(v, e);
 				e->loaded = NULL;
 			}
+			/* (entry_free frees the summary and the imports) */
+			v->cached_bytes -= e->summary_bytes + e->import_bytes;
+			lru_unlink(v, e);
+			sum_unlink(v, e);
 			entry_free(e);
 			v->entries--;
 		}
@@ -237,8 +247,12 @@ int dfs_node_state(dfs_view *v, struct node *n, const dfs_caller *who,
 	return 0;
 }
 
+static void loaded_count(dfs_view *v, struct entry *e);
+
 void dfs_entry_put(dfs_view *v, struct entry *e)
 {
+	/* what the decoded log grew by on the way, untold */
+	loaded_count(v, e);
 	pthread_mutex_unlock(&e->lock);
 	pthread_mutex_lock(&v->lock);
 	e->users--;
@@ -397,9 +411,31 @@ static void loaded_clear_derived(dfs_view *v, struct loaded *l)
 
 struct loaded_mod *dfs_loaded_mod(struct loaded *l, int id)
 {
-	if (!l->mod[id])
-		l->mod[id] = calloc(1, sizeof(*l->mod[id]));
+	if (!l->mod[id] && (l->mod[id] = calloc(1, sizeof(*l->mod[id]))))
+		l->uncounted += sizeof(*l->mod[id]);
 	return l->mod[id];
+}
+
+/* Count what the decoded log of e took since it was last counted: the
+ * module slots made when first asked for, an index its log built when
+ * first asked for (entry locked). */
+static void loaded_count(dfs_view *v, struct entry *e)
+{
+	struct loaded *l = e->loaded;
+	if (!l)
+		return;
+	size_t add = l->uncounted, log = l->log ? dfs_log_memory(l->log) : 0;
+	if (log > l->log_bytes) {
+		add += log - l->log_bytes;
+		l->log_bytes = log;
+	}
+	if (!add)
+		return;
+	l->uncounted = 0;
+	pthread_mutex_lock(&v->lock);
+	l->bytes += add;
+	v->cached_bytes += add;
+	pthread_mutex_unlock(&v->lock);
 }
 
 static void loaded_free(struct loaded *l)
@@ -428,28 +464,60 @@ void dfs_entry_bump(dfs_view *v, struct entry *e)
 		loaded_clear_derived(v, e->loaded);
 }
 
+/* The two LRU lists, most recent first: the entries with a decoded log
+ * (lru_*) and those with a job summary (sum_*).  (view->lock held) */
+static struct entry **link_prev(struct entry *e, bool sum)
+{
+	return sum ? &e->sum_prev : &e->lru_prev;
+}
+
+static struct entry **link_next(struct entry *e, bool sum)
+{
+	return sum ? &e->sum_next : &e->lru_next;
+}
+
+static void list_unlink(dfs_view *v, struct entry *e, bool sum)
+{
+	struct entry **head = sum ? &v->sum_head : &v->lru_head;
+	struct entry **tail = sum ? &v->sum_tail : &v->lru_tail;
+	struct entry *prev = *link_prev(e, sum), *next = *link_next(e, sum);
+	if (prev)
+		*link_next(prev, sum) = next;
+	else if (*head == e)
+		*head = next;
+	if (next)
+		*link_prev(next, sum) = prev;
+	else if (*tail == e)
+		*tail = prev;
+	*link_prev(e, sum) = *link_next(e, sum) = NULL;
+}
+
+static void list_front(dfs_view *v, struct entry *e, bool sum)
+{
+	struct entry **head = sum ? &v->sum_head : &v->lru_head;
+	struct entry **tail = sum ? &v->sum_tail : &v->lru_tail;
+	list_unlink(v, e, sum);
+	*link_next(e, sum) = *head;
+	if (*head)
+		*link_prev(*head, sum) = e;
+	*head = e;
+	if (!*tail)
+		*tail = e;
+}
+
 static void lru_unlink(dfs_view *v, struct entry *e)
 {
-	if (e->lru_prev)
-		e->lru_prev->lru_next = e->lru_next;
-	else if (v->lru_head == e)
-		v->lru_head = e->lru_next;
-	if (e->lru_next)
-		e->lru_next->lru_prev = e->lru_prev;
-	else if (v->lru_tail == e)
-		v->lru_tail = e->lru_prev;
-	e->lru_prev = e->lru_next = NULL;
+	list_unlink(v, e, false);
 }
 
 static void lru_front(dfs_view *v, struct entry *e)
 {
-	lru_unlink(v, e);
-	e->lru_next = v->lru_head;
-	if (v->lru_head)
-		v->lru_head->lru_prev = e;
-	v->lru_head = e;
-	if (!v->lru_tail)
-		v->lru_tail = e;
+	list_front(v, e, false);
+}
+
+static void sum_unlink(dfs_view *v, struct entry *e)
+{
+	list_unlink(v, e, true);
 }
 
 /* Freed bytes that make an eviction hand memory back to the system */
@@ -474,43 +542,91 @@ static void trim(dfs_view *v)
 	malloc_trim(0);
 }
 
-/* Evict least recently used logs until the budget holds with `room`
- * bytes to spare.  Kept: `keep` (may be NULL), logs being read (see
- * loaded_read: their bytes stay counted, so the others go first) and
- * logs another thread is working on.  Victims are locked with trylock
- * only: lock order forbids waiting. */
+/* Evict until the budget holds with `room` bytes to spare: the decoded
+ * logs least recently used first, then, when that was not enough, the
+ * job summaries (small, and what jobs.csv is made of: the logs of a
+ * tree need not be decoded again for it; they go only when they and the
+ * idle logs are over the budget, not to make room for a log being read
+ * or decoded), and rendered jobs.csv files once their second is up (a
+ * second from now for those younger).  Kept:
+ * `keep` (may be NULL), logs being read (see loaded_read: their bytes
+ * stay counted, so the others go first), entries another thread is
+ * working on and imported rows (a selection, not a cache).  Victims are
+ * locked with trylock only: lock order forbids waiting. */
 static void retry_later(dfs_view *v);
+
+#define EVICT_BATCH 64
 
 static void evict(dfs_view *v, struct entry *keep, size_t room)
 {
-	struct loaded *victims[64];
-	size_t n = 0;
-	bool trimming = false, busy = false;
-	pthread_mutex_lock(&v->lock);
-	size_t budget = v->opt.cache_size > room ? v->opt.cache_size - room : 0;
-	struct entry *c = v->lru_tail;
-	while (c && v->cached_bytes > budget && n < 64) {
-		struct entry *prev = c->lru_prev;
-		if (c != keep && c->loaded && pthread_mutex_trylock(&c->lock) == 0) {
-			if (!loaded_read(c->loaded)) {
-				victims[n++] = c->loaded;
-				v->cached_bytes -= c->loaded->bytes;
-				trimming |= count_freed(v, c->loaded->bytes);
-				c->loaded = NULL;
-				lru_unlink(v, c);
+	bool trimming = false, busy = false, more = true;
+	size_t jobs_left = 0;
+	while (more) {
+		struct loaded *victims[EVICT_BATCH];
+		struct job_summary *sums[EVICT_BATCH];
+		void (*sum_free[EVICT_BATCH])(struct job_summary *s);
+		size_t n = 0, ns = 0;
+		pthread_mutex_lock(&v->lock);
+		size_t budget = v->opt.cache_size > room ? v->opt.cache_size - room : 0;
+		/* decoded logs that stay (kept, read, busy): they do not push
+		 * out the summaries, nor does a rendered jobs.csv (it goes in
+		 * a second anyway, and without them the next one would decode
+		 * every log again) */
+		size_t pinned = 0;
+		struct entry *c = v->lru_tail;
+		while (c && v->cached_bytes > budget && n < EVICT_BATCH) {
+			struct entry *prev = c->lru_prev;
+			if (c->loaded && c != keep && pthread_mutex_trylock(&c->lock) == 0) {
+				if (!loaded_read(c->loaded)) {
+					victims[n++] = c->loaded;
+					v->cached_bytes -= c->loaded->bytes;
+					trimming |= count_freed(v, c->loaded->bytes);
+					c->loaded = NULL;
+					lru_unlink(v, c);
+				} else {
+					pinned += c->loaded->bytes;
+				}
+				pthread_mutex_unlock(&c->lock);
+			} else if (c->loaded) {
+				busy |= c != keep;
+				pinned += c->loaded->bytes;
 			}
-			pthread_mutex_unlock(&c->lock);
-		} else if (c != keep && c->loaded) {
-			busy = true;
+			c = prev;
 		}
-		c = prev;
+		/* the summaries, when every log was looked at */
+		size_t limit = v->opt.cache_size + pinned + v->jobs_bytes;
+		for (c = n < EVICT_BATCH ? v->sum_tail : NULL;
+		     c && v->cached_bytes > limit && ns < EVICT_BATCH;) {
+			struct entry *prev = c->sum_prev;
+			if (c->summary && c != keep && pthread_mutex_trylock(&c->lock) == 0) {
+				sums[ns] = c->summary;
+				sum_free[ns++] = c->summary_free;
+				v->cached_bytes -= c->summary_bytes;
+				trimming |= count_freed(v, c->summary_bytes);
+				c->summary = NULL;
+				c->summary_bytes = 0;
+				sum_unlink(v, c);
+				pthread_mutex_unlock(&c->lock);
+			} else if (c->summary && c != keep) {
+				busy = true;
+			}
+			c = prev;
+		}
+		bool over = v->cached_bytes > budget;
+		/* a batch full: there may be more to evict */
+		more = over && (n == EVICT_BATCH ||
+		                (ns == EVICT_BATCH && v->cached_bytes > limit));
+		if (over && !more && v->jobs)
+			jobs_left = v->jobs_expire(v);
+		pthread_mutex_unlock(&v->lock);
+		for (size_t i = 0; i < n; i++)
+			loaded_free(victims[i]);
+		for (size_t i = 0; i < ns; i++)
+			sum_free[i](sums[i]);
 	}
-	pthread_mutex_unlock(&v->lock);
-	for (size_t i = 0; i < n; i++)
-		loaded_free(victims[i]);
 	if (trimming)
 		trim(v);
-	if (busy)
+	if (busy || jobs_left)
 		retry_later(v);
 }
 
@@ -530,6 +646,9 @@ static void *retry_worker(void *arg)
 			;
 		if (v->closing)
 			break;
+		/* rendered jobs.csv files go when their second is up */
+		if (v->jobs && v->jobs_expire(v))
+			v->retry_wanted = true;
 		bool over = v->cached_bytes > v->opt.cache_size;
 		pthread_mutex_unlock(&v->lock);
 		/* (a log still busy asks for another round) */
@@ -661,21 +780,21 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 			l->status = lerr.code ? lerr.code : DFS_ERR_FORMAT;
 			l->error = strdup(lerr.msg);
 		}
-		size_t mod_bytes = 0;
 		for (int id = 0; l->log && id < DFS_MOD_SLOTS; id++) {
 			const dfs_log_module *lm = dfs_log_get_module(l->log, id);
 			if (lm->present && lm->module && lm->status != DFS_OK)
 				l->module_errors = true;
 			/* the slots of the modules it has (others when asked) */
-			if (lm->present && dfs_loaded_mod(l, id))
-				mod_bytes += sizeof(struct loaded_mod);
+			if (lm->present)
+				dfs_loaded_mod(l, id);
 			if (row_len[id] && l->mod[id])
 				l->mod[id]->row_len = row_len[id];
 			else
 				free(row_len[id]);
 		}
-		l->bytes = sizeof(*l) + mod_bytes + (l->log ? dfs_log_memory(l->log) : 0) +
-		           row_bytes;
+		l->log_bytes = l->log ? dfs_log_memory(l->log) : 0;
+		l->bytes = sizeof(*l) + l->uncounted + l->log_bytes + row_bytes;
+		l->uncounted = 0;
 		l->gen = e->gen;
 		if (!l->log || l->module_errors)
 			clock_gettime(CLOCK_REALTIME, &e->errors_seen);
@@ -723,6 +842,79 @@ void dfs_entry_account_kept(dfs_view *v, struct entry *e, long delta)
 	e->loaded->bytes += (size_t)delta;
 	v->cached_bytes += (size_t)delta;
 	pthread_mutex_unlock(&v->lock);
+}
+
+void dfs_entry_keep_summary(dfs_view *v, struct entry *e, struct job_summary *s,
+                            size_t bytes, void (*free_fn)(struct job_summary *s))
+{
+	struct job_summary *old = e->summary;
+	void (*old_free)(struct job_summary *s) = e->summary_free;
+	pthread_mutex_lock(&v->lock);
+	v->cached_bytes += bytes;
+	v->cached_bytes -= e->summary_bytes;
+	e->summary = s;
+	e->summary_bytes = s ? bytes : 0;
+	e->summary_free = free_fn;
+	if (s)
+		list_front(v, e, true);
+	else
+		sum_unlink(v, e);
+	bool over = v->cached_bytes > v->opt.cache_size;
+	pthread_mutex_unlock(&v->lock);
+	if (old)
+		old_free(old);
+	if (over)
+		evict(v, e, 0);
+	/* (e's own, kept here: a second from now) */
+	pthread_mutex_lock(&v->lock);
+	over = v->cached_bytes > v->opt.cache_size;
+	pthread_mutex_unlock(&v->lock);
+	if (over)
+		retry_later(v);
+}
+
+void dfs_entry_touch_summary(dfs_view *v, struct entry *e)
+{
+	pthread_mutex_lock(&v->lock);
+	if (e->summary)
+		list_front(v, e, true);
+	pthread_mutex_unlock(&v->lock);
+}
+
+void dfs_entry_account_summary(dfs_view *v, struct entry *e, long delta)
+{
+	if (!e->summary)
+		return;
+	pthread_mutex_lock(&v->lock);
+	e->summary_bytes += (size_t)delta;
+	v->cached_bytes += (size_t)delta;
+	pthread_mutex_unlock(&v->lock);
+}
+
+void dfs_entry_set_import(dfs_view *v, struct entry *e, struct module_state *ms,
+                          struct import_set *set)
+{
+	size_t before = dfs_import_memory(ms->imported), after = dfs_import_memory(set);
+	dfs_import_release(ms->imported);
+	ms->imported = set;
+	pthread_mutex_lock(&v->lock);
+	e->import_bytes += after;
+	e->import_bytes -= before;
+	v->cached_bytes += after;
+	v->cached_bytes -= before;
+	pthread_mutex_unlock(&v->lock);
+}
+
+void dfs_view_account_jobs(dfs_view *v, long delta)
+{
+	v->cached_bytes += (size_t)delta;
+	v->jobs_bytes += (size_t)delta;
+}
+
+void dfs_view_jobs_kept(dfs_view *v)
+{
+	view_reader_gone(v);
+	retry_later(v);
 }
 
 /* Account memory added to a loaded log after decoding (rendered files). */

@@ -24,3 +24,8 @@ void dfs_import_release(struct import_set *s)
 		free(s);
 	}
 }
+
+size_t dfs_import_memory(const struct import_set *s)
+{
+	return s ? sizeof(*s) + dfs_records_memory(&s->recs) : 0;
+}

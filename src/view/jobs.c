@@ -8,9 +8,11 @@
  * The source subtree is walked on each request; logs are summarized in
  * parallel on all cores, through the LRU cache (a tree of 100,000 logs
  * never needs them all decoded at once), and each log's summary is kept
- * in its entry until the log file or a filter changes.  A rendered
+ * in its entry until the log file or a filter changes, or the cache
+ * evicts it (counted in cache_size, after the decoded logs).  A rendered
  * jobs.csv is reused for a second (the kernel asks for its size and then
- * reads it) unless a filter changed meanwhile. */
+ * reads it) unless a filter changed meanwhile, counted in cache_size too,
+ * and dropped when its second is up. */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +99,21 @@ static void job_summary_free(struct job_summary *s)
 		free(s->rows[i].filters);
 	}
 	free(s);
+}
+
+/* What a summary holds, counted in the cache (strings with their NUL) */
+static size_t str_bytes(const char *t)
+{
+	return t ? strlen(t) + 1 : 0;
+}
+
+static size_t job_summary_bytes(const struct job_summary *s)
+{
+	size_t n = sizeof(*s) + s->nrows * sizeof(s->rows[0]) + str_bytes(s->error) +
+	           str_bytes(s->exe) + str_bytes(s->insights) + str_bytes(s->insights_rel);
+	for (size_t i = 0; i < s->nrows; i++)
+		n += str_bytes(s->rows[i].error) + str_bytes(s->rows[i].filters);
+	return n;
 }
 
 /* ---- one log ------------------------------------------------------------------ */
@@ -375,6 +392,7 @@ static void render_insights(dfs_view *v, struct entry *e, const char *rel,
 			dfs_buf_free(&b);
 			return;
 		}
+		size_t before = str_bytes(s->insights) + str_bytes(s->insights_rel);
 		free(s->insights);
 		free(s->insights_rel);
 		s->insights = dfs_buf_detach(&b, NULL);
@@ -382,9 +400,13 @@ static void render_insights(dfs_view *v, struct entry *e, const char *rel,
 		if (!s->insights_rel) {
 			free(s->insights);
 			s->insights = NULL;
+			dfs_entry_account_summary(v, e, -(long)before);
 			dfs_insight_rows(v, e, rel, out);
 			return;
 		}
+		dfs_entry_account_summary(v, e, (long)(str_bytes(s->insights) +
+		                                       str_bytes(s->insights_rel)) -
+		                                (long)before);
 	}
 	dfs_buf_adds(out, s->insights);
 }
@@ -438,11 +460,10 @@ static void summarize_item(dfs_view *v, const dfs_caller *who,
 	             dfs_src_same(&e->summary->src, &st);
 	if (!fresh) {
 		struct job_summary *s = summarize(v, e, dir_gen);
-		if (s) {
-			job_summary_free(e->summary);
-			e->summary = s;
-			e->summary_free = job_summary_free;
-		}
+		if (s)
+			dfs_entry_keep_summary(v, e, s, job_summary_bytes(s), job_summary_free);
+	} else {
+		dfs_entry_touch_summary(v, e);
 	}
 	if (insights)
 		render_insights(v, e, it->rel, &it->rows);
@@ -479,6 +500,7 @@ struct jobs_cache {
 		uint64_t change_gen;
 		struct timespec made;
 		dfs_content *content;
+		size_t bytes;           /* counted in the cache */
 	} slot[CACHE_SLOTS];
 	size_t next;
 };
@@ -503,6 +525,16 @@ static uint64_t caller_key(const dfs_view *v, const dfs_caller *who)
 	return h | 1;
 }
 
+static void slot_clear(dfs_view *v, struct jobs_cache *jc, size_t i)
+{
+	free(jc->slot[i].vpath);
+	jc->slot[i].vpath = NULL;
+	dfs_content_release(jc->slot[i].content);
+	jc->slot[i].content = NULL;
+	dfs_view_account_jobs(v, -(long)jc->slot[i].bytes);
+	jc->slot[i].bytes = 0;
+}
+
 static dfs_content *cache_find(dfs_view *v, const char *vpath, uint64_t who)
 {
 	dfs_content *c = NULL;
@@ -514,10 +546,7 @@ static dfs_content *cache_find(dfs_view *v, const char *vpath, uint64_t who)
 		if (jc->slot[i].change_gen != v->change_gen ||
 		    since(&jc->slot[i].made) >= CACHE_SECONDS) {
 			/* stale: its text need not wait for the slot's reuse */
-			free(jc->slot[i].vpath);
-			jc->slot[i].vpath = NULL;
-			dfs_content_release(jc->slot[i].content);
-			jc->slot[i].content = NULL;
+			slot_clear(v, jc, i);
 		} else if (!c && !strcmp(jc->slot[i].vpath, vpath) && jc->slot[i].who == who) {
 			c = dfs_content_ref(jc->slot[i].content);
 		}
@@ -528,6 +557,21 @@ static dfs_content *cache_find(dfs_view *v, const char *vpath, uint64_t who)
 
 static void jobs_cache_free(dfs_view *v);
 
+/* Drop the files older than their second; the bytes of those left.
+ * (the cache calls it through v->jobs_expire, view->lock held) */
+static size_t jobs_cache_expire(dfs_view *v)
+{
+	struct jobs_cache *jc = v->jobs;
+	size_t left = 0;
+	for (size_t i = 0; jc && i < CACHE_SLOTS; i++) {
+		if (jc->slot[i].content && (jc->slot[i].change_gen != v->change_gen ||
+		                            since(&jc->slot[i].made) >= CACHE_SECONDS))
+			slot_clear(v, jc, i);
+		left += jc->slot[i].bytes;
+	}
+	return left;
+}
+
 static void cache_store(dfs_view *v, const char *vpath, uint64_t who,
                         uint64_t change_gen, dfs_content *c)
 {
@@ -535,19 +579,24 @@ static void cache_store(dfs_view *v, const char *vpath, uint64_t who,
 	if (!v->jobs) {
 		v->jobs = calloc(1, sizeof(*v->jobs));
 		v->jobs_free = jobs_cache_free;
+		v->jobs_expire = jobs_cache_expire;
 	}
 	struct jobs_cache *jc = v->jobs;
 	if (jc) {
 		size_t i = jc->next++ % CACHE_SLOTS;
-		free(jc->slot[i].vpath);
-		dfs_content_release(jc->slot[i].content);
+		slot_clear(v, jc, i);
 		jc->slot[i].vpath = strdup(vpath);
 		jc->slot[i].who = who;
 		jc->slot[i].change_gen = change_gen;
 		clock_gettime(CLOCK_MONOTONIC, &jc->slot[i].made);
 		jc->slot[i].content = dfs_content_ref(c);
+		jc->slot[i].bytes = dfs_content_memory(c);
+		dfs_view_account_jobs(v, (long)jc->slot[i].bytes);
 	}
 	pthread_mutex_unlock(&v->lock);
+	/* (it goes when its second is up; over the budget, the decoded logs
+	 * go now) */
+	dfs_view_jobs_kept(v);
 }
 
 /* (the view's teardown calls it through v->jobs_free) */

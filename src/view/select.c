@@ -398,11 +398,16 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 		scan_init(&sc, l->log, m, s->records, filters, nf);
 		s->count = scan_all(&sc, s->total, s->index);
 		/* the row index is part of what the log holds */
-		dfs_entry_account(v, e, (long)((s->total ? s->total : 1) * sizeof(size_t)));
+		size_t index_bytes = (s->total ? s->total : 1) * sizeof(size_t);
+		dfs_entry_account(v, e, (long)index_bytes);
 		dfs_error err;
 		if (m->row_select && !s->records->packed &&
 		    trim_rows(s, l->log, m, filters, nf, &err))
 			sel_fail(s, &err);
+		else if (s->trimmed)
+			/* the records cut to their rows, in place of the index */
+			dfs_entry_account(v, e, (long)dfs_import_memory(s->trimmed) -
+			                        (long)index_bytes);
 	}
 	dfs_dir_filters_release(dirs, nd);
 	return s;

@@ -176,6 +176,10 @@ struct loaded {
 	bool module_errors;           /* some module could not be decoded */
 	size_t bytes;                 /* memory accounted to the cache */
 	size_t content_bytes;         /* of which cached generated text */
+	size_t log_bytes;             /* of which the log's (it grows when
+	                               * the log builds an index it was
+	                               * first asked for) */
+	size_t uncounted;             /* slots made since the last count */
 	uint64_t gen;                 /* generation the caches belong to */
 	struct loaded_mod *mod[DFS_MOD_SLOTS];
 	struct content_cache log_files;
@@ -228,14 +232,21 @@ struct entry {
 	struct module_state *mod;     /* DFS_MOD_KNOWN slots, NULL until used */
 
 	/* what jobs.csv shows for this log, NULL until computed, and how to
-	 * free it (both set by jobs.c; the cache frees it with the entry) */
+	 * free it (set by jobs.c through dfs_entry_keep_summary; the cache
+	 * frees it with the entry, or evicts it after the decoded logs when
+	 * over the budget: the view has an LRU list of each) */
 	struct job_summary *summary;
+	size_t summary_bytes;         /* counted in the cache */
 	void (*summary_free)(struct job_summary *s);
+	/* bytes of the imported rows of its module states: counted in the
+	 * cache, never evicted (they are a selection, like a filter) */
+	size_t import_bytes;
 
 	/* decoded form, NULL when evicted */
 	struct loaded *loaded;
 	struct src_id loaded_id;      /* the version decoded */
-	struct entry *lru_prev, *lru_next;
+	struct entry *lru_prev, *lru_next;   /* while it has a decoded log */
+	struct entry *sum_prev, *sum_next;   /* while it has a summary */
 };
 
 struct dfs_view {
@@ -246,6 +257,7 @@ struct dfs_view {
 	struct entry **table;
 	size_t table_size, entries;
 	struct entry *lru_head, *lru_tail;   /* most recent first */
+	struct entry *sum_head, *sum_tail;   /* the job summaries, the same */
 	size_t cached_bytes;
 	size_t untrimmed;             /* bytes freed since the last trim */
 	/* an eviction that met a log another thread held, or a log kept over
@@ -265,6 +277,10 @@ struct dfs_view {
 	uint64_t change_gen;          /* bumped by every accepted write anywhere */
 	struct jobs_cache *jobs;      /* recently rendered jobs.csv files */
 	void (*jobs_free)(struct dfs_view *v);   /* set with jobs (jobs.c) */
+	/* drop the rendered jobs.csv files older than their second; the
+	 * bytes of those left (view->lock held; set with jobs, jobs.c) */
+	size_t (*jobs_expire)(struct dfs_view *v);
+	size_t jobs_bytes;            /* of cached_bytes, theirs */
 	/* users with a state of their own (view->lock) */
 	uid_t *users;
 	size_t nusers, users_cap;
@@ -357,6 +373,8 @@ struct content_ops {
 /* Another reference to s; dropping the last frees the rows. */
 struct import_set *dfs_import_ref(struct import_set *s);
 void dfs_import_release(struct import_set *s);
+/* Bytes a set holds (its rows and their indexes); 0 for NULL. */
+size_t dfs_import_memory(const struct import_set *s);
 
 /* ---- content.c --------------------------------------------------------------- */
 
@@ -512,6 +530,26 @@ void dfs_entry_keep_content(dfs_view *v, struct entry *e, dfs_content **slot,
                             dfs_content *c);
 /* Account memory that stays with the decoded log whatever the filters. */
 void dfs_entry_account_kept(dfs_view *v, struct entry *e, long delta);
+/* Keep s (of `bytes`) as e's job summary in place of the one it had, and
+ * count it; free_fn frees it (entry locked).  Over the budget, job
+ * summaries go after the decoded logs, least recently used first. */
+void dfs_entry_keep_summary(dfs_view *v, struct entry *e, struct job_summary *s,
+                            size_t bytes, void (*free_fn)(struct job_summary *s));
+/* e's job summary was used: the last to go (entry locked). */
+void dfs_entry_touch_summary(dfs_view *v, struct entry *e);
+/* Bytes added to (or taken from) e's job summary (entry locked). */
+void dfs_entry_account_summary(dfs_view *v, struct entry *e, long delta);
+/* Make `set` the imported rows of ms, one of e's module states (NULL:
+ * none), releasing those it had; counts them (entry locked). */
+void dfs_entry_set_import(dfs_view *v, struct entry *e, struct module_state *ms,
+                          struct import_set *set);
+/* Bytes the rendered jobs.csv files now hold changed by delta (view->lock
+ * held: the jobs cache lives under it).  They go when their second is up;
+ * over the budget, the decoded logs go first. */
+void dfs_view_account_jobs(dfs_view *v, long delta);
+/* A rendered jobs.csv was kept: evict now if that put the cache over
+ * its budget, and drop it once its second is up (call without locks). */
+void dfs_view_jobs_kept(dfs_view *v);
 
 /* Drop the caches of the current generation and bump it. */
 void dfs_entry_bump(dfs_view *v, struct entry *e);

@@ -151,8 +151,7 @@ static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
 		ms->filter = f;
 		free(ms->filter_text);
 		ms->filter_text = copy;
-		dfs_import_release(ms->imported);
-		ms->imported = NULL;
+		dfs_entry_set_import(v, e, ms, NULL);
 	}
 	set_error_text(e, n, NULL);
 	dfs_entry_bump(v, e);
@@ -205,8 +204,7 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 		dfs_import_release(set);
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
-	dfs_import_release(ms->imported);
-	ms->imported = set;
+	dfs_entry_set_import(v, e, ms, set);
 	dfs_filter_free(ms->filter);
 	ms->filter = NULL;
 	free(ms->filter_text);

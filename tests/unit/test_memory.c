@@ -4,7 +4,9 @@
  * what the view's cache holds: logs over cache_size are evicted as soon as
  * their readers let go (not at the next load), or a second after a stat
  * that nobody's open followed, a selection's row index is counted, and
- * the entries of logs gone from SOURCE are forgotten. */
+ * the entries of logs gone from SOURCE are forgotten; the summaries
+ * jobs.csv keeps of every log and the records a DXT segment filter cuts
+ * are counted and evicted too. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +22,8 @@
 
 #include "common/shared.h"
 #include "darshanfs/buf.h"
+#include "darshanfs/log.h"
+#include "darshanfs/module.h"
 #include "darshanfs/view.h"
 #include "util/scratch.h"
 #include "util/slab.h"
@@ -328,6 +332,218 @@ static void test_gone_logs_forgotten(void **state)
 	remove_source(dir);
 }
 
+/* Lines of a file of the view (read through a snapshot). */
+static size_t count_lines(dfs_view *v, const char *path)
+{
+	dfs_error err = {0};
+	dfs_content *c = open_file(v, path);
+	size_t lines = 0;
+	char buf[65536];
+	long n;
+	for (uint64_t off = 0; (n = dfs_content_read(c, buf, sizeof(buf), off, &err)) > 0;
+	     off += (uint64_t)n)
+		for (long i = 0; i < n; i++)
+			lines += buf[i] == '\n';
+	assert_true(n == 0);
+	dfs_content_release(c);
+	return lines;
+}
+
+static void write_text(dfs_view *v, const char *path, const char *text)
+{
+	dfs_error err = {0};
+	dfs_write *w = dfs_view_open_write(v, path, true, &err);
+	if (!w)
+		fail_msg("%s: %s", path, err.msg);
+	assert_int_equal(dfs_write_data(w, text, strlen(text), 0, &err), 0);
+	assert_int_equal(dfs_write_flush(w, &err), 0);
+	dfs_write_free(w);
+}
+
+/* Wait (up to 5 s) until the cache holds no decoded log and at most
+ * `bytes`; the bytes it then counts.  `quiet`: first wait until a
+ * rendered jobs.csv is gone (kept a second, dropped within two). */
+static size_t settle(dfs_view *v, size_t bytes, bool quiet)
+{
+	if (quiet)
+		usleep(2200000);
+	dfs_view_memory m;
+	for (int i = 0; i < 100; i++) {
+		dfs_view_memory_get(v, &m);
+		if (m.logs_cached == 0 && m.cached_bytes <= bytes)
+			break;
+		usleep(50000);
+	}
+	assert_int_equal(m.logs_cached, 0);
+	assert_true(m.cached_bytes <= bytes);
+	return m.cached_bytes;
+}
+
+#define TREE_LOGS 12
+#define TREE_LOG "mpi-io-test-x86_64-3.4.0.darshan"   /* 60 KB decoded */
+
+/* jobs.csv keeps a summary of every log below it (and the rendered file
+ * for a second): counted, and evicted when the budget says so.  With a
+ * budget no log fits in, the summaries stay (jobs.csv again decodes
+ * nothing); with none at all, they go (it decodes every log again) and
+ * the cache ends up empty. */
+static void test_job_summaries_counted(void **state)
+{
+	(void)state;
+	if (!shared_dir())
+		skip();
+	const char *names[TREE_LOGS];
+	for (size_t i = 0; i < TREE_LOGS; i++)
+		names[i] = TREE_LOG;
+	char dir[64];
+	make_source(dir, sizeof(dir), names, TREE_LOGS);
+	dfs_error err = {0};
+	/* what one decoded log takes */
+	dfs_view *v = dfs_view_new(dir, NULL, &err);
+	assert_non_null(v);
+	dfs_content_release(open_file(v, "/a.darshan/header.txt"));
+	size_t one = cached(v);
+	dfs_view_free(v);
+
+	size_t budget = one / 2;
+	dfs_view_options opt = {.cache_size = budget};
+	v = dfs_view_new(dir, &opt, &err);
+	assert_non_null(v);
+	size_t lines = count_lines(v, "/jobs.csv");
+	assert_true(lines > TREE_LOGS);
+	assert_int_equal(dfs_view_decode_count(v), TREE_LOGS);
+	/* the decoded logs went, the rendered file after its second: the
+	 * summaries are left, counted */
+	size_t kept = settle(v, budget, true);
+	assert_true(kept >= TREE_LOGS * 64);
+	/* insights.csv (which decodes each log once: its rows need them)
+	 * keeps its rows with the summaries: more counted; and then both
+	 * files decode nothing */
+	count_lines(v, "/insights.csv");
+	assert_int_equal(count_lines(v, "/jobs.csv"), lines);
+	assert_int_equal(dfs_view_decode_count(v), 2 * TREE_LOGS);
+	size_t more = settle(v, budget, true);
+	print_message("one log %zu bytes, %d summaries %zu bytes, %zu with insights\n",
+	              one, TREE_LOGS, kept, more);
+	assert_true(more > kept);
+	count_lines(v, "/insights.csv");
+	assert_int_equal(count_lines(v, "/jobs.csv"), lines);
+	assert_int_equal(dfs_view_decode_count(v), 2 * TREE_LOGS);
+	dfs_view_free(v);
+
+	opt.cache_size = 1;
+	v = dfs_view_new(dir, &opt, &err);
+	assert_non_null(v);
+	count_lines(v, "/jobs.csv");
+	assert_int_equal(dfs_view_decode_count(v), TREE_LOGS);
+	assert_int_equal(settle(v, 0, false), 0);
+	count_lines(v, "/jobs.csv");
+	assert_int_equal(dfs_view_decode_count(v), 2 * TREE_LOGS);
+	assert_int_equal(settle(v, 0, false), 0);
+	dfs_view_free(v);
+	remove_source(dir);
+}
+
+/* A DXT segment filter cuts the selected records to their segments, in
+ * a set of their own: counted with the log (no less than the records
+ * filtered.darshan then holds), and dropped, uncounted, with the next
+ * filter. */
+static void test_dxt_cut_counted(void **state)
+{
+	(void)state;
+	if (!shared_dir())
+		skip();
+	const char *const names[] = {"dxt.darshan"};
+	char dir[64];
+	make_source(dir, sizeof(dir), names, 1);
+	dfs_error err = {0};
+	dfs_view *v = dfs_view_new(dir, NULL, &err);
+	assert_non_null(v);
+	size_t all = count_lines(v, "/a.darshan/DXT_POSIX/records.csv");
+	write_text(v, "/a.darshan/DXT_POSIX/filter", "length < 4096\n");
+	size_t before = cached(v);
+	/* filtered.darshan: the cut records, compressed, and read back */
+	dfs_content *c = open_file(v, "/a.darshan/filtered.darshan");
+	size_t size = (size_t)dfs_content_size(c);
+	char *data = malloc(size);
+	assert_non_null(data);
+	assert_int_equal(dfs_content_read(c, data, size, 0, &err), (long)size);
+	dfs_content_release(c);
+	size_t after = cached(v);
+	char path[128];
+	snprintf(path, sizeof(path), "%s/cut.darshan", dir);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, size, f), size);
+	fclose(f);
+	free(data);
+	dfs_log *cut = dfs_log_open(path, 0, &err);
+	assert_non_null(cut);
+	const dfs_records *r = dfs_log_records(cut, DFS_MOD_DXT_POSIX);
+	assert_non_null(r);
+	size_t cut_bytes = r->size;
+	dfs_log_free(cut);
+	unlink(path);
+	size_t rows = count_lines(v, "/a.darshan/DXT_POSIX/records.csv");
+	print_message("%zu of %zu rows, cut records %zu bytes, filtered.darshan %zu, "
+	              "counted %zu\n", rows, all, cut_bytes, size, after - before);
+	assert_true(rows > 1 && rows < all);   /* it did cut */
+	assert_true(after - before >= size + cut_bytes);
+	/* another filter: what was derived from the cut goes, uncounted */
+	size_t with_cut = cached(v);
+	write_text(v, "/a.darshan/DXT_POSIX/filter", "\n");
+	assert_true(cached(v) + cut_bytes <= with_cut);
+	dfs_view_free(v);
+	remove_source(dir);
+}
+
+/* Rows written into records.csv are the module's selection until the
+ * next filter: not evictable, but counted (the rows and their offsets),
+ * and uncounted when a filter ends the import. */
+static void test_import_counted(void **state)
+{
+	(void)state;
+	if (!shared_dir())
+		skip();
+	const char *const names[] = {BIG_LOG};
+	char dir[64];
+	make_source(dir, sizeof(dir), names, 1);
+	dfs_error err = {0};
+	dfs_view *v = dfs_view_new(dir, NULL, &err);
+	assert_non_null(v);
+	const char *path = "/a.darshan/POSIX/records.csv";
+	dfs_content *c = open_file(v, path);
+	size_t size = (size_t)dfs_content_size(c);
+	char *text = malloc(size + 1);
+	assert_non_null(text);
+	assert_int_equal(dfs_content_read(c, text, size, 0, &err), (long)size);
+	dfs_content_release(c);
+	/* the header and 500 rows */
+	enum { ROWS = 500 };
+	char *end = text;
+	for (int i = 0; i <= ROWS; i++) {
+		end = memchr(end, '\n', size - (size_t)(end - text));
+		assert_non_null(end);
+		end++;
+	}
+	dfs_write *w = dfs_view_open_write(v, path, true, &err);
+	assert_non_null(w);
+	assert_int_equal(dfs_write_data(w, text, (size_t)(end - text), 0, &err), 0);
+	assert_int_equal(dfs_write_flush(w, &err), 0);
+	dfs_write_free(w);
+	free(text);
+	size_t with_rows = cached(v);   /* (nothing rendered from them yet) */
+	assert_int_equal(count_lines(v, path), 1 + ROWS);
+	write_text(v, "/a.darshan/POSIX/filter", "\n");
+	size_t without = cached(v);
+	size_t rows_bytes = ROWS * dfs_module_get(DFS_MOD_POSIX)->record_size;
+	print_message("%d imported rows: %zu bytes counted, %zu at least\n", ROWS,
+	              with_rows - without, rows_bytes);
+	assert_true(with_rows >= without + rows_bytes);
+	dfs_view_free(v);
+	remove_source(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +554,9 @@ int main(void)
 		cmocka_unit_test(test_stat_only_goes),
 		cmocka_unit_test(test_selection_counted),
 		cmocka_unit_test(test_gone_logs_forgotten),
+		cmocka_unit_test(test_job_summaries_counted),
+		cmocka_unit_test(test_dxt_cut_counted),
+		cmocka_unit_test(test_import_counted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
