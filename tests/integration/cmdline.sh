@@ -152,11 +152,17 @@ dfs_umount "$MNT"
 say "ok: -s -o cache_size=16M,attr_timeout=0,import_limit=1M mounts and serves"
 
 # ---- daemon mode: returns at once, mounted; fusermount3 -u ends the daemon
+# (bash builtins read every /proc/PID/cmdline: no process per process of
+# a busy machine; readlink runs only for those that name $1)
+DFS_REAL=$(readlink -f "$DARSHANFS")
 daemon_pids() {   # pids of darshanfs processes serving $1
-	local p
+	local p args joined
 	for p in /proc/[0-9]*; do
-		{ tr "\\0" " " <"$p/cmdline"; } 2>/dev/null | grep -qF " $1" || continue
-		[ "$(readlink "$p/exe" 2>/dev/null)" = "$(readlink -f "$DARSHANFS")" ] && echo "${p#/proc/}"
+		args=()
+		mapfile -d '' -t args 2>/dev/null <"$p/cmdline" || continue
+		printf -v joined ' %s' "${args[@]:1}"
+		[[ $joined == *" $1"* ]] || continue
+		[ "$(readlink "$p/exe" 2>/dev/null)" = "$DFS_REAL" ] && echo "${p#/proc/}"
 	done
 }
 wait_gone() {

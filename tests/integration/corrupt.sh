@@ -44,41 +44,50 @@ nbadlogs=$(ls "$BAD" | wc -l)
 touch -m -d "@$(($(date +%s) - 100))" "$BAD"/*.darshan
 dfs_mount "$SRC" "$MNT"
 
-# read_all DIR: list DIR and read every file in it in one python process;
-# prints "ok eio" counts; fails on any error but EIO or a short read
+# read_all DIR...: list each DIR and read every file in it, one DIR after
+# the other, in one python process (not one a log: a python start costs
+# more than reading a damaged log); prints "NAME OK EIO SECONDS" a DIR;
+# fails on any error but EIO or a short read, or when a DIR takes 20 s
 cat >"$TMP/read_all.py" <<'PY'
-import errno, os, sys
-top = sys.argv[1]
-ok = eio = 0
-for d, dirs, files in os.walk(top, onerror=lambda e: sys.exit(f"listing {top}: {e}")):
-    for f in sorted(files):
-        p = os.path.join(d, f)
-        try:
-            with open(p, "rb") as fh:
-                data = fh.read()
-        except OSError as e:
-            if e.errno != errno.EIO:
-                sys.exit(f"reading {os.path.relpath(p, top)} fails with '{e.strerror}', not EIO")
-            eio += 1
-            continue
-        size = os.stat(p).st_size
-        # a file that reads must still be exactly its st_size
-        if len(data) != size:
-            sys.exit(f"{os.path.relpath(p, top)}: read {len(data)} bytes, st_size {size}")
-        ok += 1
-print(ok, eio)
+import errno, os, signal, sys, time
+def hung(sig, frame):
+    sys.exit(f"listing or reading {os.path.basename(top)} hangs (20 s)")
+signal.signal(signal.SIGALRM, hung)
+for top in sys.argv[1:]:
+    name = os.path.basename(top)
+    start = time.monotonic()
+    signal.alarm(20)
+    ok = eio = 0
+    for d, dirs, files in os.walk(top, onerror=lambda e: sys.exit(f"{name}: listing {top}: {e}")):
+        for f in sorted(files):
+            p = os.path.join(d, f)
+            try:
+                with open(p, "rb") as fh:
+                    data = fh.read()
+            except OSError as e:
+                if e.errno != errno.EIO:
+                    sys.exit(f"{name}: reading {os.path.relpath(p, top)} fails with '{e.strerror}', not EIO")
+                eio += 1
+                continue
+            size = os.stat(p).st_size
+            # a file that reads must still be exactly its st_size
+            if len(data) != size:
+                sys.exit(f"{name}: {os.path.relpath(p, top)}: read {len(data)} bytes, st_size {size}")
+            ok += 1
+    signal.alarm(0)
+    print(name, ok, eio, "%.2f" % (time.monotonic() - start), flush=True)
 PY
 nok=0 neio=0 nerr=0 maxt=0
 noerror=()
-for f in "$BAD"/*.darshan; do
-	name=$(basename "$f")
+dirs=()
+for f in "$BAD"/*.darshan; do dirs+=("$MNT/damaged/${f##*/}"); done
+T=$((20 * ${#dirs[@]} + 10)) t python3 "$TMP/read_all.py" "${dirs[@]}" >"$TMP/read_all.out" 2>"$TMP/err"
+st=$?
+[ $st = 124 ] || [ $st = 137 ] && fail "listing or reading the damaged logs hangs"
+[ $st = 0 ] || fail "$(cat "$TMP/err")"
+[ "$(wc -l <"$TMP/read_all.out")" = ${#dirs[@]} ] || fail "read_all.py read $(wc -l <"$TMP/read_all.out") of ${#dirs[@]} damaged logs"
+while read -r name ok eio el; do
 	d=$MNT/damaged/$name
-	start=$(now)
-	out=$(T=20 t python3 "$TMP/read_all.py" "$d" 2>"$TMP/err")
-	st=$?
-	[ $st = 124 ] || [ $st = 137 ] && fail "listing or reading $name hangs (20 s)"
-	[ $st = 0 ] || fail "$name: $(cat "$TMP/err")"
-	read -r ok eio <<<"$out"
 	nok=$((nok + ok))
 	neio=$((neio + eio))
 	# anything unreadable: ERROR says why (also when only some modules fail)
@@ -92,9 +101,8 @@ for f in "$BAD"/*.darshan; do
 			nerr=$((nerr + 1))
 		fi
 	fi
-	el=$(elapsed "$start")
 	maxt=$(awk -v a="$maxt" -v b="$el" 'BEGIN { print (b > a) ? b : a }')
-done
+done <"$TMP/read_all.out"
 dfs_alive "$MNT"
 # each log was listed before it was read: ERROR shows in its listing once
 # decoding found the problem

@@ -31,18 +31,37 @@ rows() {
 	echo $((${#lines[@]} - 1))
 }
 
+# the unfiltered records.csv and derived_metrics.json of every module
+# (ALL.N.csv, ALL.N.json), and python's selection of each (PY.N.csv), made
+# by one python process for all modules: a python start costs more than
+# the selection
+mods=()
+for rel in "${LOGREL[@]}"; do
+	for mod in POSIX STDIO MPI-IO DFS; do
+		d=$MNT/$rel/$mod
+		[ -d "$d" ] || continue
+		: >"$d/filter"
+		cat "$d/records.csv" >"$TMP/all.${#mods[@]}.csv"
+		cat "$d/derived_metrics.json" >"$TMP/all.${#mods[@]}.json"
+		mods+=("$rel/$mod")
+	done
+done
+# rank == 0, written with csv.writer (CRLF line ends)
+python3 - "$TMP" "${#mods[@]}" <<'PY' || fail "python could not select rows (above)"
+import csv, sys
+for i in range(int(sys.argv[2])):
+    rows = list(csv.reader(open(f"{sys.argv[1]}/all.{i}.csv", newline="")))
+    rk = rows[0].index("rank")
+    with open(f"{sys.argv[1]}/py.{i}.csv", "w", newline="") as f:
+        csv.writer(f).writerows([rows[0]] + [r for r in rows[1:] if int(r[rk]) == 0])
+PY
+
 # select TOOL ALL.csv OUT.csv MODULE -> prints the equivalent filter
 select_rows() {
 	local tool=$1 all=$2 out=$3 mod=$4 rb=$RB
 	case $tool in
-	python)	# rank == 0, written with csv.writer (CRLF line ends)
-		python3 - "$all" "$out" <<'PY' || return 1
-import csv, sys
-rows = list(csv.reader(open(sys.argv[1], newline="")))
-rk = rows[0].index("rank")
-with open(sys.argv[2], "w", newline="") as f:
-    csv.writer(f).writerows([rows[0]] + [r for r in rows[1:] if int(r[rk]) == 0])
-PY
+	python)	# made above
+		cp "$TMP/py.$MI.csv" "$out" || return 1
 		echo "rank == 0" ;;
 	mlr)
 		t mlr --csv filter "\$$rb > 0" "$all" >"$out" || return 1
@@ -61,48 +80,49 @@ PY
 }
 
 nimp=0
-for rel in "${LOGREL[@]}"; do
-	for mod in POSIX STDIO MPI-IO DFS; do
-		d=$MNT/$rel/$mod
-		[ -d "$d" ] || continue
+for ((MI = 0; MI < ${#mods[@]}; MI++)); do
+	rel=${mods[$MI]%/*} mod=${mods[$MI]##*/}
+	d=$MNT/$rel/$mod
+	cp "$TMP/all.$MI.csv" "$TMP/all.csv"
+	cp "$TMP/all.$MI.json" "$TMP/all.json"
+	# the first column named *_BYTES_READ
+	IFS=, read -r -a cols <"$TMP/all.csv"
+	RB=
+	for c in "${cols[@]}"; do [[ $c == *_BYTES_READ ]] && { RB=$c; break; }; done
+	for tool in python mlr sqlite3 sqlite3-ids; do
+		select_rows $tool "$TMP/all.csv" "$TMP/sel.csv" "$mod" >"$TMP/expr" || fail "$tool could not select rows of $rel/$mod"
+		slurp expr "$TMP/expr"
+		n=$(rows "$TMP/sel.csv")
+		t cp "$TMP/sel.csv" "$d/records.csv" 2>"$TMP/err" ||
+			fail "cp of $n rows selected by $tool into $rel/$mod/records.csv failed: $(cat "$TMP/err") / $(cat "$d/filter.error")"
+		slurp got "$d/filter"
+		[ "$got" = "# imported: $n rows" ] ||
+			fail "$rel/$mod/filter says '$got' after importing $n rows"
+		slurp got "$d/filter.error"
+		[ -n "$got" ] && fail "$rel/$mod/filter.error is '$got' after a good import"
+		cat "$d/derived_metrics.json" >"$TMP/imp.json"
+		cat "$d/records.csv" >"$TMP/imp.csv"
+		echo "$expr" >"$d/filter" || fail "echo '$expr' > $rel/$mod/filter failed"
+		same_selection "$TMP/imp.json" "$d/derived_metrics.json" || {
+			diff "$TMP/imp.json" "$d/derived_metrics.json" | head >&2
+			fail "$rel/$mod: derived_metrics.json after importing rows selected by $tool differs from '$expr'"
+		}
+		same_text "$TMP/imp.csv" "$d/records.csv" ||
+			fail "$rel/$mod: records.csv after importing rows selected by $tool differs from the filtered view of '$expr'"
+		[ "$(rows "$TMP/imp.csv")" = "$n" ] || fail "$rel/$mod: records.csv has $(rows "$TMP/imp.csv") rows after importing $n"
 		: >"$d/filter"
-		cat "$d/records.csv" >"$TMP/all.csv"
-		cat "$d/derived_metrics.json" >"$TMP/all.json"
-		RB=$(head -1 "$TMP/all.csv" | tr ',' '\n' | grep -m1 '_BYTES_READ$')
-		for tool in python mlr sqlite3 sqlite3-ids; do
-			expr=$(select_rows $tool "$TMP/all.csv" "$TMP/sel.csv" "$mod") || fail "$tool could not select rows of $rel/$mod"
-			n=$(rows "$TMP/sel.csv")
-			t cp "$TMP/sel.csv" "$d/records.csv" 2>"$TMP/err" ||
-				fail "cp of $n rows selected by $tool into $rel/$mod/records.csv failed: $(cat "$TMP/err") / $(cat "$d/filter.error")"
-			slurp got "$d/filter"
-			[ "$got" = "# imported: $n rows" ] ||
-				fail "$rel/$mod/filter says '$got' after importing $n rows"
-			slurp got "$d/filter.error"
-			[ -n "$got" ] && fail "$rel/$mod/filter.error is '$got' after a good import"
-			cat "$d/derived_metrics.json" >"$TMP/imp.json"
-			cat "$d/records.csv" >"$TMP/imp.csv"
-			echo "$expr" >"$d/filter" || fail "echo '$expr' > $rel/$mod/filter failed"
-			same_selection "$TMP/imp.json" "$d/derived_metrics.json" || {
-				diff "$TMP/imp.json" "$d/derived_metrics.json" | head >&2
-				fail "$rel/$mod: derived_metrics.json after importing rows selected by $tool differs from '$expr'"
-			}
-			same_text "$TMP/imp.csv" "$d/records.csv" ||
-				fail "$rel/$mod: records.csv after importing rows selected by $tool differs from the filtered view of '$expr'"
-			[ "$(rows "$TMP/imp.csv")" = "$n" ] || fail "$rel/$mod: records.csv has $(rows "$TMP/imp.csv") rows after importing $n"
-			: >"$d/filter"
-			same_text "$TMP/all.csv" "$d/records.csv" || fail "$rel/$mod: records.csv after : > filter is not the log's records"
-			same_text "$TMP/all.json" "$d/derived_metrics.json" || fail "$rel/$mod: derived_metrics.json after : > filter is not the log's"
-			# an import followed by an empty filter also returns to the log's records
-			t cp "$TMP/sel.csv" "$d/records.csv" || fail "second cp failed"
-			t bash -c 'echo > "$1"' _ "$d/filter" || fail "echo > filter failed"
-			same_text "$TMP/all.csv" "$d/records.csv" || fail "$rel/$mod: an empty filter after an import is not the log's records"
-			nimp=$((nimp + 1))
-		done
-		# importing every row (unchanged) gives the unfiltered results
-		t cp "$TMP/all.csv" "$d/records.csv" || fail "cp of all rows into $rel/$mod/records.csv failed"
-		same_selection "$TMP/all.json" "$d/derived_metrics.json" || fail "$rel/$mod: importing every row changes derived_metrics.json"
-		: >"$d/filter"
+		same_text "$TMP/all.csv" "$d/records.csv" || fail "$rel/$mod: records.csv after : > filter is not the log's records"
+		same_text "$TMP/all.json" "$d/derived_metrics.json" || fail "$rel/$mod: derived_metrics.json after : > filter is not the log's"
+		# an import followed by an empty filter also returns to the log's records
+		t cp "$TMP/sel.csv" "$d/records.csv" || fail "second cp failed"
+		( echo >"$d/filter" ) || fail "echo > filter failed"
+		same_text "$TMP/all.csv" "$d/records.csv" || fail "$rel/$mod: an empty filter after an import is not the log's records"
+		nimp=$((nimp + 1))
 	done
+	# importing every row (unchanged) gives the unfiltered results
+	t cp "$TMP/all.csv" "$d/records.csv" || fail "cp of all rows into $rel/$mod/records.csv failed"
+	same_selection "$TMP/all.json" "$d/derived_metrics.json" || fail "$rel/$mod: importing every row changes derived_metrics.json"
+	: >"$d/filter"
 done
 say "ok: $nimp imports (python csv, mlr, sqlite3, sqlite3 with record_id,rank only) equal their filter expressions byte for byte"
 
