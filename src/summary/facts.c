@@ -175,6 +175,8 @@ struct files {
 	bool placed;            /* map.slot holds every file: use idmap_get */
 };
 
+#define PREFAULT_FILES 32768
+
 static void files_init(struct files *fs, const dfs_log *log)
 {
 	memset(fs, 0, sizeof(*fs));
@@ -258,6 +260,11 @@ static struct file_acc *files_get(struct files *fs, uint64_t id)
 		m->acc = a;
 		m->acc_cap = nc;
 	}
+	/* the accumulators are written one after the other: their pages
+	 * are faulted in a stretch at a time */
+	if (m->n % PREFAULT_FILES == 0)
+		dfs_scratch_prefault(m->acc, m->n * sizeof(*m->acc),
+		                     PREFAULT_FILES * sizeof(*m->acc));
 	struct file_acc *fa = &m->acc[m->n];
 	memset(fa, 0, sizeof(*fa));
 	fa->id = id;

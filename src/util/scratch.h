@@ -14,6 +14,10 @@
 void *dfs_scratch_alloc(size_t size);
 /* Same as dfs_scratch_alloc, the first `old` bytes of `p` kept (p freed). */
 void *dfs_scratch_realloc(void *p, size_t old, size_t size);
+/* Fault in the pages of bytes [from, from + size) of block p at once
+ * (a part about to be written: one call costs several times less than a
+ * page fault per 4 KiB).  Does nothing to small blocks. */
+void dfs_scratch_prefault(void *p, size_t from, size_t size);
 /* Give back a block of dfs_scratch_alloc (NULL is ignored). */
 void dfs_scratch_free(void *p);
 /* Return every kept block to the system. */
