@@ -70,6 +70,7 @@ static bool idmap_grow(struct idmap *m)
 	struct idslot *s = dfs_scratch_alloc(cap * sizeof(*s));
 	if (!s)
 		return false;
+	dfs_scratch_prefault(s, 0, cap * sizeof(*s));
 	memset(s, 0, cap * sizeof(*s));
 	for (size_t i = 0; i < m->cap; i++) {
 		if (!m->slot[i].at)
@@ -185,8 +186,10 @@ static void files_init(struct files *fs, const dfs_log *log)
 	fs->names = fs->nnames ? dfs_log_name_at(log, 0) : NULL;
 	if (fs->nnames && fs->nnames < UINT32_MAX) {
 		fs->at = dfs_scratch_alloc(fs->nnames * sizeof(*fs->at));
-		if (fs->at)
+		if (fs->at) {
+			dfs_scratch_prefault(fs->at, 0, fs->nnames * sizeof(*fs->at));
 			memset(fs->at, 0, fs->nnames * sizeof(*fs->at));
+		}
 	}
 }
 
@@ -329,23 +332,10 @@ static int field(const dfs_module *m, const char *suffix)
 	return dfs_module_field_index(m, name, strlen(name));
 }
 
-static double value(const dfs_module *m, const unsigned char *rec, size_t len,
-                    size_t row, int f)
+/* a field the module computes or stores otherwise than as 8 bytes */
+static double value_slow(const dfs_module *m, const unsigned char *rec, size_t len,
+                         size_t row, int f)
 {
-	if (f < 0)
-		return 0;
-	const dfs_field *fd = &m->fields[f];
-	if (fd->storage == DFS_S_I64 || fd->storage == DFS_S_F64) {
-		/* stored as it is shown: read it in place */
-		int64_t i;
-		double d;
-		if (fd->storage == DFS_S_F64) {
-			memcpy(&d, rec + fd->offset, 8);
-			return d;
-		}
-		memcpy(&i, rec + fd->offset, 8);
-		return (double)i;
-	}
 	dfs_value v;
 	dfs_module_get_value(m, rec, len, row, (size_t)f, &v);
 	switch (v.type) {
@@ -360,8 +350,30 @@ static double value(const dfs_module *m, const unsigned char *rec, size_t len,
 	}
 }
 
+/* (inline: a record's counters are read by the dozen) */
+static inline double value(const dfs_module *m, const unsigned char *rec, size_t len,
+                           size_t row, int f)
+{
+	if (f < 0)
+		return 0;
+	const dfs_field *fd = &m->fields[f];
+	if (fd->storage == DFS_S_F64) {
+		/* stored as it is shown: read it in place */
+		double d;
+		memcpy(&d, rec + fd->offset, 8);
+		return d;
+	}
+	if (fd->storage == DFS_S_I64) {
+		int64_t i;
+		memcpy(&i, rec + fd->offset, 8);
+		return (double)i;
+	}
+	return value_slow(m, rec, len, row, f);
+}
+
 /* counters that can be -1 (not kept by an old version) count as 0 */
-static double counter(const dfs_module *m, const unsigned char *rec, size_t len, int f)
+static inline double counter(const dfs_module *m, const unsigned char *rec, size_t len,
+                             int f)
 {
 	double d = value(m, rec, len, 0, f);
 	return d > 0 ? d : 0;
@@ -960,19 +972,30 @@ static struct file_name *name_files(const dfs_log *log, size_t nmounts,
 		dfs_scratch_free(top);
 		return NULL;
 	}
+	dfs_scratch_prefault(fn, 0, files->n * sizeof(*fn));
+	dfs_scratch_prefault(top, 0, files->n * sizeof(*top));
 	struct naming nw = {log, nmounts, files, fn, top, 0};
 	dfs_workers_run(dfs_workers(DFS_WORKERS_MAX, (files->n + NAME_CHUNK - 1) / NAME_CHUNK),
 	                naming_worker, &nw);
-	/* neighbours mostly share their top-level path: it is looked up
-	 * only when it changes (a lookup numbers a path the first time) */
-	const char *last = NULL;
-	size_t last_len = 0;
-	uint32_t last_top = UINT32_MAX;
+	/* a job has few top-level paths: the last ones met are remembered by
+	 * their first and last characters, and a path is looked up (which
+	 * numbers it the first time) only when it is none of them */
+	struct {
+		const char *str;
+		size_t len;
+		uint32_t top;
+	} seen[64];
+	memset(seen, 0, sizeof(seen));
 	for (size_t i = 0; i < files->n; i++) {
 		size_t len = fn[i].top;
-		if (top[i] && last && len == last_len && !memcmp(top[i], last, len)) {
-			fn[i].top = last_top;
-			continue;
+		size_t c = 0;
+		if (top[i] && len) {
+			c = ((unsigned char)top[i][len - 1] * 31u + (unsigned char)top[i][len / 2] +
+			     len) & 63;
+			if (seen[c].str && seen[c].len == len && !memcmp(seen[c].str, top[i], len)) {
+				fn[i].top = seen[c].top;
+				continue;
+			}
 		}
 		char path[64];
 		if (top[i]) {
@@ -982,9 +1005,11 @@ static struct file_name *name_files(const dfs_log *log, size_t nmounts,
 			snprintf(path, sizeof(path), "(no name)");
 		}
 		fn[i].top = tops_of(tops, path);
-		last = top[i];
-		last_len = len;
-		last_top = fn[i].top;
+		if (top[i] && len && fn[i].top != UINT32_MAX) {
+			seen[c].str = top[i];
+			seen[c].len = len;
+			seen[c].top = fn[i].top;
+		}
 	}
 	dfs_scratch_free(top);
 	return fn;
