@@ -68,6 +68,9 @@ typedef struct dfs_summary_input {
 	dfs_summary_module mod[DFS_MOD_SLOTS];
 	const char *filters;                      /* lines: the filters in force */
 	const dfs_insight_thresholds *thresholds; /* NULL: defaults */
+	/* where the big temporary arrays of a render come from and go back
+	 * to (util/scratch.h; NULL: allocated and freed each time) */
+	struct dfs_scratch *scratch;
 } dfs_summary_input;
 
 /* The plots, each also a file LOG/summary/<name>.svg. */

@@ -4,6 +4,7 @@
  * time lines, heat maps and DXT densities.  Memory is bounded by the
  * number of ranks and of distinct files, never by the number of rows. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,8 @@
 #include "darshanfs/hash.h"
 #include "log/hints.h"
 #include "summary/summary_int.h"
+#include "util/scratch.h"
+#include "util/workers.h"
 
 /* ---- a map from 64-bit keys to slots ---------------------------------------- */
 
@@ -37,11 +40,15 @@ struct idslot {
 	uint32_t at;            /* 1 + index of the accumulator; 0: empty */
 };
 
+/* how many records (or files) ahead a slot of a table is fetched */
+#define PREFETCH_AHEAD 16
+
 /* files at most: the table (twice as many slots) is then addressed by
  * the 32 bits of a slot's hash */
 #define IDMAP_MAX ((size_t)1 << 31)
 
 struct idmap {
+	dfs_scratch *pool;      /* of the big arrays (NULL: not recycled) */
 	struct idslot *slot;
 	struct file_acc *acc;
 	size_t cap, n, acc_cap;
@@ -59,9 +66,13 @@ static uint64_t mix(uint64_t x)
 static bool idmap_grow(struct idmap *m)
 {
 	size_t cap = m->cap ? m->cap * 2 : 64;
-	struct idslot *s = calloc(cap, sizeof(*s));
+	/* recycled memory: a table of megabytes from fresh pages costs a
+	 * page fault per 4 KiB, more than filling it */
+	struct idslot *s = dfs_scratch_alloc(m->pool, cap * sizeof(*s));
 	if (!s)
 		return false;
+	dfs_scratch_prefault(s, 0, cap * sizeof(*s));
+	memset(s, 0, cap * sizeof(*s));
 	for (size_t i = 0; i < m->cap; i++) {
 		if (!m->slot[i].at)
 			continue;
@@ -70,7 +81,7 @@ static bool idmap_grow(struct idmap *m)
 			k = (k + 1) & (cap - 1);
 		s[k] = m->slot[i];
 	}
-	free(m->slot);
+	dfs_scratch_free(m->pool, m->slot);
 	m->slot = s;
 	m->cap = cap;
 	return true;
@@ -88,7 +99,8 @@ static struct file_acc *idmap_get(struct idmap *m, uint64_t id)
 	}
 	if (m->n == m->acc_cap) {
 		size_t nc = m->acc_cap ? m->acc_cap * 2 : 64;
-		struct file_acc *a = realloc(m->acc, nc * sizeof(*a));
+		struct file_acc *a = dfs_scratch_realloc(m->pool, m->acc, m->n * sizeof(*a),
+		                                         nc * sizeof(*a));
 		if (!a)
 			return NULL;
 		m->acc = a;
@@ -109,7 +121,7 @@ static void idmap_reserve(struct idmap *m, size_t n)
 {
 	if (n <= m->acc_cap || n > SIZE_MAX / sizeof(*m->acc))
 		return;
-	struct file_acc *a = realloc(m->acc, n * sizeof(*a));
+	struct file_acc *a = dfs_scratch_realloc(m->pool, m->acc, m->n * sizeof(*a), n * sizeof(*a));
 	if (!a)
 		return;
 	m->acc = a;
@@ -124,8 +136,195 @@ static struct file_acc *idmap_at(const struct idmap *m, size_t s)
 
 static void idmap_free(struct idmap *m)
 {
-	free(m->slot);
-	free(m->acc);
+	dfs_scratch_free(m->pool, m->slot);
+	dfs_scratch_free(m->pool, m->acc);
+}
+
+/* Prefetch the slot where a lookup of id starts (a table of a million
+ * files is far bigger than the caches: each lookup would wait for it). */
+static void idmap_prefetch(const struct idmap *m, uint64_t id)
+{
+	if (m->cap)
+		__builtin_prefetch(&m->slot[(size_t)(uint32_t)mix(id) & (m->cap - 1)], 1);
+}
+
+/* ---- the files of a selection ------------------------------------------------- */
+
+/* While the records are read, a record finds its file by the position of
+ * its id in the log's name table (the lookup follows the records, which
+ * are in the name table's order: no cache miss), and the files get their
+ * accumulators in the order they are first seen, as idmap_get gives them.
+ * Only then is the idmap's slot table made, by inserting the files in
+ * that order: growing and probing as it would have while the records
+ * were read, it comes out slot for slot the same, so the page walks the
+ * files in the same order.  Ids without a name (there are few) are
+ * looked up in a table of their own. */
+struct unnamed {
+	uint64_t *id;
+	uint32_t *at;           /* 1 + index of the accumulator; 0: none yet */
+	bool *used;
+	size_t cap, n;
+};
+
+struct files {
+	struct idmap map;
+	const dfs_log *log;
+	const dfs_name *names;  /* the log's name table */
+	size_t nnames;
+	uint32_t *at;           /* per name: 1 + index of the accumulator, 0: none */
+	dfs_name_hint hint;     /* of the lookups in record order */
+	struct unnamed un;
+	bool hit_last;          /* the last lookup found a file already met */
+	bool placed;            /* map.slot holds every file: use idmap_get */
+};
+
+#define PREFAULT_FILES 32768
+
+static void files_init(struct files *fs, const dfs_log *log, dfs_scratch *pool)
+{
+	memset(fs, 0, sizeof(*fs));
+	fs->map.pool = pool;
+	fs->hint = (dfs_name_hint)DFS_NAME_HINT_INIT;
+	fs->log = log;
+	fs->nnames = dfs_log_name_count(log);
+	fs->names = fs->nnames ? dfs_log_name_at(log, 0) : NULL;
+	if (fs->nnames && fs->nnames < UINT32_MAX) {
+		fs->at = dfs_scratch_alloc(pool, fs->nnames * sizeof(*fs->at));
+		if (fs->at) {
+			dfs_scratch_prefault(fs->at, 0, fs->nnames * sizeof(*fs->at));
+			memset(fs->at, 0, fs->nnames * sizeof(*fs->at));
+		}
+	}
+}
+
+/* where the accumulator number of an unnamed id is kept (0 when the id
+ * is new: the slot is then taken for it); NULL without memory */
+static uint32_t *unnamed_at(struct unnamed *u, uint64_t id)
+{
+	if (u->n * 2 >= u->cap) {
+		size_t cap = u->cap ? u->cap * 2 : 64;
+		uint64_t *ids = calloc(cap, sizeof(*ids));
+		uint32_t *at = calloc(cap, sizeof(*at));
+		bool *used = calloc(cap, sizeof(*used));
+		if (!ids || !at || !used) {
+			free(ids);
+			free(at);
+			free(used);
+			return NULL;
+		}
+		for (size_t i = 0; i < u->cap; i++) {
+			if (!u->used[i])
+				continue;
+			size_t k = (size_t)mix(u->id[i]) & (cap - 1);
+			while (used[k])
+				k = (k + 1) & (cap - 1);
+			ids[k] = u->id[i];
+			at[k] = u->at[i];
+			used[k] = true;
+		}
+		free(u->id);
+		free(u->at);
+		free(u->used);
+		u->id = ids;
+		u->at = at;
+		u->used = used;
+		u->cap = cap;
+	}
+	size_t k = (size_t)mix(id) & (u->cap - 1);
+	for (; u->used[k]; k = (k + 1) & (u->cap - 1))
+		if (u->id[k] == id)
+			return &u->at[k];
+	u->used[k] = true;
+	u->id[k] = id;
+	u->n++;
+	return &u->at[k];
+}
+
+/* the accumulator of file id, made when new; NULL without memory */
+static struct file_acc *files_get(struct files *fs, uint64_t id)
+{
+	if (fs->placed || !fs->at)
+		return idmap_get(&fs->map, id);
+	const dfs_name *nm = dfs_log_name_near(fs->log, id, &fs->hint);
+	uint32_t *at;
+	if (nm && (size_t)(nm - fs->names) < fs->nnames)
+		at = &fs->at[nm - fs->names];
+	else if (!(at = unnamed_at(&fs->un, id)))
+		return NULL;
+	struct idmap *m = &fs->map;
+	if (*at) {
+		fs->hit_last = true;
+		return &m->acc[*at - 1];
+	}
+	if (m->n >= IDMAP_MAX)
+		return NULL;
+	if (m->n == m->acc_cap) {
+		size_t nc = m->acc_cap ? m->acc_cap * 2 : 64;
+		struct file_acc *a = dfs_scratch_realloc(m->pool, m->acc, m->n * sizeof(*a),
+		                                         nc * sizeof(*a));
+		if (!a)
+			return NULL;
+		m->acc = a;
+		m->acc_cap = nc;
+	}
+	/* the accumulators are written one after the other: their pages
+	 * are faulted in a stretch at a time */
+	if (m->n % PREFAULT_FILES == 0)
+		dfs_scratch_prefault(m->acc, m->n * sizeof(*m->acc),
+		                     PREFAULT_FILES * sizeof(*m->acc));
+	struct file_acc *fa = &m->acc[m->n];
+	memset(fa, 0, sizeof(*fa));
+	fa->id = id;
+	fa->min_rank_bytes = INFINITY;
+	*at = (uint32_t)++m->n;
+	fs->hit_last = false;
+	return fa;
+}
+
+/* without memory for the slot table: no file is known (later lookups
+ * start an empty idmap) */
+static bool files_unplaced(struct files *fs)
+{
+	idmap_free(&fs->map);
+	memset(&fs->map, 0, sizeof(fs->map));
+	fs->placed = true;
+	return false;
+}
+
+/* The slot table, as idmap_get would have made it for the same lookups
+ * (false without memory: the files are then not shown). */
+static bool files_place(struct files *fs)
+{
+	struct idmap *m = &fs->map;
+	if (fs->placed || !fs->at)
+		return fs->placed = true;
+	size_t n = m->n;
+	m->n = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m->n * 2 >= m->cap && !idmap_grow(m))
+			return files_unplaced(fs);
+		if (i + PREFETCH_AHEAD < n)
+			idmap_prefetch(m, m->acc[i + PREFETCH_AHEAD].id);
+		uint32_t h = (uint32_t)mix(m->acc[i].id);
+		size_t k = (size_t)h & (m->cap - 1);
+		while (m->slot[k].at)
+			k = (k + 1) & (m->cap - 1);
+		m->slot[k].hash = h;
+		m->slot[k].at = (uint32_t)++m->n;
+	}
+	/* a lookup after the last new file grew the table if it was half full */
+	if (fs->hit_last && m->n * 2 >= m->cap && !idmap_grow(m))
+		return files_unplaced(fs);
+	return fs->placed = true;
+}
+
+static void files_free(struct files *fs)
+{
+	idmap_free(&fs->map);
+	dfs_scratch_free(fs->map.pool, fs->at);
+	free(fs->un.id);
+	free(fs->un.at);
+	free(fs->un.used);
 }
 
 /* ---- reading fields ----------------------------------------------------------- */
@@ -137,23 +336,10 @@ static int field(const dfs_module *m, const char *suffix)
 	return dfs_module_field_index(m, name, strlen(name));
 }
 
-static double value(const dfs_module *m, const unsigned char *rec, size_t len,
-                    size_t row, int f)
+/* a field the module computes or stores otherwise than as 8 bytes */
+static double value_slow(const dfs_module *m, const unsigned char *rec, size_t len,
+                         size_t row, int f)
 {
-	if (f < 0)
-		return 0;
-	const dfs_field *fd = &m->fields[f];
-	if (fd->storage == DFS_S_I64 || fd->storage == DFS_S_F64) {
-		/* stored as it is shown: read it in place */
-		int64_t i;
-		double d;
-		if (fd->storage == DFS_S_F64) {
-			memcpy(&d, rec + fd->offset, 8);
-			return d;
-		}
-		memcpy(&i, rec + fd->offset, 8);
-		return (double)i;
-	}
 	dfs_value v;
 	dfs_module_get_value(m, rec, len, row, (size_t)f, &v);
 	switch (v.type) {
@@ -168,8 +354,30 @@ static double value(const dfs_module *m, const unsigned char *rec, size_t len,
 	}
 }
 
+/* (inline: a record's counters are read by the dozen) */
+static inline double value(const dfs_module *m, const unsigned char *rec, size_t len,
+                           size_t row, int f)
+{
+	if (f < 0)
+		return 0;
+	const dfs_field *fd = &m->fields[f];
+	if (fd->storage == DFS_S_F64) {
+		/* stored as it is shown: read it in place */
+		double d;
+		memcpy(&d, rec + fd->offset, 8);
+		return d;
+	}
+	if (fd->storage == DFS_S_I64) {
+		int64_t i;
+		memcpy(&i, rec + fd->offset, 8);
+		return (double)i;
+	}
+	return value_slow(m, rec, len, row, f);
+}
+
 /* counters that can be -1 (not kept by an old version) count as 0 */
-static double counter(const dfs_module *m, const unsigned char *rec, size_t len, int f)
+static inline double counter(const dfs_module *m, const unsigned char *rec, size_t len,
+                             int f)
 {
 	double d = value(m, rec, len, 0, f);
 	return d > 0 ? d : 0;
@@ -368,7 +576,7 @@ struct scratch_ranks {
 	size_t n;
 };
 
-static void gather_io(struct facts *f, struct io_facts *io, struct idmap *files,
+static void gather_io(struct facts *f, struct io_facts *io, struct files *files,
                       struct scratch_ranks *sr, struct common *cm)
 {
 	const dfs_summary_module *sm = selected(f->in, io->id);
@@ -389,6 +597,14 @@ static void gather_io(struct facts *f, struct io_facts *io, struct idmap *files,
 	memset(cm, 0, sizeof(*cm));
 	double small_t = f->thr.small_bytes;
 	FOR_SELECTED(sm, k, i) {
+		if (for_files && k + PREFETCH_AHEAD < sm->count) {
+			size_t j = sm->index ? sm->index[k + PREFETCH_AHEAD] : k + PREFETCH_AHEAD;
+			uint64_t ahead = dfs_record_word(sm->records, j, 0);
+			if (files->placed || !files->at)
+				idmap_prefetch(&files->map, ahead);
+			else if (!dfs_name_hint_in_order(&files->hint))
+				dfs_log_name_prefetch(files->log, ahead, 0);
+		}
 		const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
 		size_t len = dfs_record_size(sm->records, i);
 		const dfs_module *m = io->m;
@@ -500,7 +716,7 @@ static void gather_io(struct facts *f, struct io_facts *io, struct idmap *files,
 				f->tl_end = ce;
 		}
 		if (for_files) {
-			struct file_acc *fa = idmap_get(files, rec_id(rec));
+			struct file_acc *fa = files_get(files, rec_id(rec));
 			if (fa) {
 				fa->bytes += br + bw;
 				fa->time += tr + tw + tm;
@@ -618,23 +834,6 @@ static struct pattern *pattern_grow(struct pattern *pt, size_t *cap)
 	return np;
 }
 
-/* the first two components of a name: /lus/grand */
-static void top_path(const dfs_name *nm, char top[64])
-{
-	if (!nm) {
-		snprintf(top, 64, "(no name)");
-		return;
-	}
-	size_t end = 0, slashes = 0;
-	while (end < nm->len && end < 63) {
-		if (nm->str[end] == '/' && ++slashes == 3)
-			break;
-		end++;
-	}
-	memcpy(top, nm->str, end);
-	top[end] = '\0';
-}
-
 /* the pattern a file falls in (name is zeroed by the caller) */
 static void pattern_name(const dfs_name *nm, uint64_t id, char name[128])
 {
@@ -698,38 +897,140 @@ struct file_name {
 	uint32_t mount;         /* its mount point, nmounts: unknown */
 };
 
+/* the length of the first two components of a name (top_path) */
+static size_t top_len(const dfs_name *nm)
+{
+	size_t end = 0, slashes = 0;
+	while (end < nm->len && end < 63) {
+		if (nm->str[end] == '/' && ++slashes == 3)
+			break;
+		end++;
+	}
+	return end;
+}
+
+/* What a file's name gives the page, but the number of its top-level
+ * path, which is given in order afterwards (tops_of): that top-level
+ * path is told instead, as the file's name (NULL: none) and how much of
+ * it the path is, in fn->top. */
 static void name_file(const dfs_log *log, size_t nmounts, const struct file_acc *fa,
-                      struct tops *tops, dfs_name_hint *hint, struct file_name *fn)
+                      dfs_name_hint *hint, struct file_name *fn, const char **top)
 {
 	const dfs_name *nm = dfs_log_name_near(log, fa->id, hint);
 	fn->mount = nm && nm->mount >= 0 && (size_t)nm->mount < nmounts
 	                    ? (uint32_t)nm->mount : (uint32_t)nmounts;
-	char top[64];
-	top_path(nm, top);
-	fn->top = tops_of(tops, top);
+	*top = nm ? nm->str : NULL;
+	fn->top = nm ? (uint32_t)top_len(nm) : 0;
 	char name[128];
 	pattern_name(nm, fa->id, name);
 	fn->key = dfs_fnv1a(DFS_FNV1A_INIT, name, strlen(name));
 }
 
+/* the same with the number of the top-level path */
+static void name_one(const dfs_log *log, size_t nmounts, const struct file_acc *fa,
+                     struct tops *tops, struct file_name *fn)
+{
+	const char *top;
+	name_file(log, nmounts, fa, NULL, fn, &top);
+	char path[64];
+	if (top) {
+		memcpy(path, top, fn->top);
+		path[fn->top] = '\0';
+	} else {
+		snprintf(path, sizeof(path), "(no name)");
+	}
+	fn->top = tops_of(tops, path);
+}
+
+/* files named by one thread at a time: the names of many files are
+ * looked up and collapsed by all the cores */
+#define NAME_CHUNK 8192
+
+struct naming {
+	const dfs_log *log;
+	size_t nmounts;
+	const struct idmap *files;
+	struct file_name *fn;
+	const char **top;
+	atomic_size_t next;
+};
+
+static void *naming_worker(void *arg)
+{
+	struct naming *nw = arg;
+	const struct idmap *files = nw->files;
+	size_t c;
+	dfs_name_hint hint = DFS_NAME_HINT_INIT;
+	while ((c = atomic_fetch_add(&nw->next, NAME_CHUNK)) < files->n) {
+		size_t end = c + NAME_CHUNK < files->n ? c + NAME_CHUNK : files->n;
+		for (size_t i = c; i < end; i++) {
+			if (!dfs_name_hint_in_order(&hint)) {
+				for (int stage = 0; stage < 3; stage++) {
+					size_t d = (size_t)(3 - stage) * 8;
+					if (i + d < end)
+						dfs_log_name_prefetch(nw->log, files->acc[i + d].id, stage);
+				}
+			}
+			name_file(nw->log, nw->nmounts, &files->acc[i], &hint, &nw->fn[i], &nw->top[i]);
+		}
+	}
+	return NULL;
+}
+
 /* The names of the files, looked up in the order the files were first
- * seen (that of the name table, mostly: the lookups hit the cache);
- * NULL without memory. */
+ * seen (that of the name table, mostly: the lookups hit the cache), and
+ * their top-level paths numbered in that order; NULL without memory. */
 static struct file_name *name_files(const dfs_log *log, size_t nmounts,
                                     const struct idmap *files, struct tops *tops)
 {
-	struct file_name *fn = malloc(files->n * sizeof(*fn));
-	dfs_name_hint hint = DFS_NAME_HINT_INIT;
-	for (size_t i = 0; fn && i < files->n; i++) {
-		if (!dfs_name_hint_in_order(&hint)) {
-			for (int stage = 0; stage < 3; stage++) {
-				size_t d = (size_t)(3 - stage) * 8;
-				if (i + d < files->n)
-					dfs_log_name_prefetch(log, files->acc[i + d].id, stage);
+	dfs_scratch *pool = files->pool;
+	struct file_name *fn = dfs_scratch_alloc(pool, files->n * sizeof(*fn));
+	const char **top = dfs_scratch_alloc(pool, files->n * sizeof(*top));
+	if (!fn || !top) {
+		dfs_scratch_free(pool, fn);
+		dfs_scratch_free(pool, top);
+		return NULL;
+	}
+	dfs_scratch_prefault(fn, 0, files->n * sizeof(*fn));
+	dfs_scratch_prefault(top, 0, files->n * sizeof(*top));
+	struct naming nw = {log, nmounts, files, fn, top, 0};
+	dfs_workers_run(dfs_workers(DFS_WORKERS_MAX, (files->n + NAME_CHUNK - 1) / NAME_CHUNK),
+	                naming_worker, &nw);
+	/* a job has few top-level paths: the last ones met are remembered by
+	 * their first and last characters, and a path is looked up (which
+	 * numbers it the first time) only when it is none of them */
+	struct {
+		const char *str;
+		size_t len;
+		uint32_t top;
+	} seen[64];
+	memset(seen, 0, sizeof(seen));
+	for (size_t i = 0; i < files->n; i++) {
+		size_t len = fn[i].top;
+		size_t c = 0;
+		if (top[i] && len) {
+			c = ((unsigned char)top[i][len - 1] * 31u + (unsigned char)top[i][len / 2] +
+			     len) & 63;
+			if (seen[c].str && seen[c].len == len && !memcmp(seen[c].str, top[i], len)) {
+				fn[i].top = seen[c].top;
+				continue;
 			}
 		}
-		name_file(log, nmounts, &files->acc[i], tops, &hint, &fn[i]);
+		char path[64];
+		if (top[i]) {
+			memcpy(path, top[i], len);
+			path[len] = '\0';
+		} else {
+			snprintf(path, sizeof(path), "(no name)");
+		}
+		fn[i].top = tops_of(tops, path);
+		if (top[i] && len && fn[i].top != UINT32_MAX) {
+			seen[c].str = top[i];
+			seen[c].len = len;
+			seen[c].top = fn[i].top;
+		}
 	}
+	dfs_scratch_free(pool, top);
 	return fn;
 }
 
@@ -785,7 +1086,7 @@ static void gather_files(struct facts *f, struct idmap *files)
 		if (fn)
 			nf = &fn[fa - files->acc];
 		else
-			name_file(log, f->nmounts, fa, &tops, NULL, &one);
+			name_one(log, f->nmounts, fa, &tops, &one);
 		f->mount[nf->mount].bytes += fa->bytes;
 		f->mount[nf->mount].files++;
 		size_t ti = top_row(f, &tops, fn ? top_at : NULL, nf->top);
@@ -831,7 +1132,7 @@ static void gather_files(struct facts *f, struct idmap *files)
 		top_insert(f->by_time, &f->nby_time, &pt[k].t, false);
 	}
 	free(pt);
-	free(fn);
+	dfs_scratch_free(files->pool, fn);
 	free(top_at);
 	free(tops.name);
 	free(tops.slot);
@@ -1035,7 +1336,7 @@ static void gather_dxt(struct facts *f)
 	if (!f->dxt_read || !f->dxt_write || (!f->has_heat && a && !heat_alloc(f)))
 		return;
 	/* requests and largest offset per file, for the files shown alone */
-	struct idmap per = {NULL, NULL, 0, 0, 0};
+	struct idmap per = {.pool = f->in->scratch};
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass == 1) {
 			pick_traced(f, &per);
@@ -1121,7 +1422,7 @@ static void gather_dxt(struct facts *f)
 	f->dxt_hosts = hosts.n;
 }
 
-static void gather_lustre(struct facts *f, struct idmap *files)
+static void gather_lustre(struct facts *f, struct files *files)
 {
 	const dfs_summary_module *sm = selected(f->in, DFS_MOD_LUSTRE);
 	if (!sm || sm->count == 0)
@@ -1146,7 +1447,7 @@ static void gather_lustre(struct facts *f, struct idmap *files)
 		size_t b = 0;
 		while (b < 8 && (double)(1u << b) < stripes)
 			b++;
-		struct file_acc *fa = idmap_get(files, rec_id(rec));
+		struct file_acc *fa = files_get(files, rec_id(rec));
 		/* each rank has a record of the file's layout: count it once */
 		if (fa && fa->striped)
 			continue;
@@ -1251,12 +1552,13 @@ struct facts *dfs_facts_new(const dfs_summary_input *in)
 			memset(&sr, 0, sizeof(sr));
 		}
 	}
-	struct idmap files = {NULL, NULL, 0, 0, 0};
+	struct files files;
+	files_init(&files, in->log, in->scratch);
 	size_t most = 0;
 	for (size_t k = 0; k < sizeof(io_ids) / sizeof(*io_ids); k++)
 		if (selected(in, io_ids[k]))
 			most += in->mod[io_ids[k]].count;
-	idmap_reserve(&files, most);
+	idmap_reserve(&files.map, most);
 	struct common *cm = malloc(sizeof(*cm));
 	for (size_t k = 0; k < sizeof(io_ids) / sizeof(*io_ids) && cm; k++) {
 		if (!selected(in, io_ids[k]) || !dfs_module_get(io_ids[k]) ||
@@ -1289,13 +1591,13 @@ struct facts *dfs_facts_new(const dfs_summary_input *in)
 	free(sr.meta);
 	free(sr.bytes);
 	free(sr.time);
-	if (files.n)
-		gather_files(f, &files);
+	if (files_place(&files) && files.map.n)
+		gather_files(f, &files.map);
 	gather_heatmap(f);
 	gather_dxt(f);
 	gather_lustre(f, &files);
 	gather_apmpi(f);
-	idmap_free(&files);
+	files_free(&files);
 	return f;
 }
 

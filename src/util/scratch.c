@@ -138,6 +138,25 @@ void *dfs_scratch_realloc(dfs_scratch *pool, void *p, size_t old, size_t size)
 	return n;
 }
 
+void dfs_scratch_prefault(void *p, size_t from, size_t size)
+{
+#ifdef MADV_POPULATE_WRITE
+	if (!p || header_of(p)->size == 0)
+		return;
+	header *h = header_of(p);
+	size_t start = (from + HEADER) & ~(size_t)4095;   /* mappings are page-aligned */
+	size_t end = from + HEADER + size;
+	if (end > h->size)
+		end = h->size;
+	if (start < end)
+		madvise((char *)h + start, end - start, MADV_POPULATE_WRITE);
+#else
+	(void)p;
+	(void)from;
+	(void)size;
+#endif
+}
+
 void dfs_scratch_free(dfs_scratch *pool, void *p)
 {
 	if (!p)

@@ -35,6 +35,10 @@ void *dfs_scratch_alloc(dfs_scratch *pool, size_t size);
 /* Same as dfs_scratch_alloc, the first `old` bytes of `p` kept (p, of
  * the same pool, freed). */
 void *dfs_scratch_realloc(dfs_scratch *pool, void *p, size_t old, size_t size);
+/* Fault in the pages of bytes [from, from + size) of block p at once
+ * (a part about to be written: one call costs several times less than a
+ * page fault per 4 KiB).  Does nothing to small blocks. */
+void dfs_scratch_prefault(void *p, size_t from, size_t size);
 /* Give back a block of dfs_scratch_alloc from `pool` (NULL is ignored). */
 void dfs_scratch_free(dfs_scratch *pool, void *p);
 /* Return every kept block to the system. */

@@ -43,6 +43,7 @@ static void build_input(dfs_view *v, struct entry *e, struct loaded *l,
 		slash = strrchr(e->src, '/');
 	in->title = slash ? slash + 1 : e->src;
 	in->thresholds = v->thresholds_set ? &v->thresholds : NULL;
+	in->scratch = &v->scratch;
 	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
 		const dfs_log_module *lm = dfs_log_get_module(l->log, id);
 		dfs_summary_module *sm = &in->mod[id];
