@@ -132,6 +132,10 @@ typedef int (*dfs_view_filler)(void *ctx, const char *name,
                                const dfs_node_stat *st);
 int dfs_view_readdir(dfs_view *v, const char *path, dfs_view_filler fill,
                      void *ctx, dfs_error *err);
+/* The same for a caller: on a view with per_user states, LOG/summary/dxt
+ * lists the files of the caller's selection (NULL: the shared state's). */
+int dfs_view_readdir_as(dfs_view *v, const char *path, const dfs_caller *who,
+                        dfs_view_filler fill, void *ctx, dfs_error *err);
 
 /* ---- reading ---------------------------------------------------------------- */
 

@@ -124,7 +124,9 @@ static void op_init(void *data, struct fuse_conn_info *conn)
 	conn->want &= ~FUSE_CAP_READDIRPLUS;
 	conn->want &= ~FUSE_CAP_READDIRPLUS_AUTO;
 	struct dfs_fs *fs = data;
-	if (conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT) {
+	/* (not with a state per user: LOG/summary/dxt lists the reader's
+	 * selection, which the kernel's one listing per directory cannot) */
+	if (!fs->per_user && (conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT)) {
 		conn->want |= FUSE_CAP_NO_OPENDIR_SUPPORT;
 		fs->no_opendir = true;
 	}
@@ -499,9 +501,10 @@ static int list_one(void *ctx, const char *name, const dfs_node_stat *st)
 	return 0;
 }
 
-/* The entries of directory inode `ino`, with one reference; NULL with
- * *e set when it cannot be listed. */
-static struct dfs_dirlist *list_dir(struct dfs_fs *fs, fuse_ino_t ino, int *e)
+/* The entries of directory inode `ino` as `who` sees them, with one
+ * reference; NULL with *e set when it cannot be listed. */
+static struct dfs_dirlist *list_dir(struct dfs_fs *fs, fuse_ino_t ino,
+                                    const dfs_caller *who, int *e)
 {
 	char *path = dfs_inode_path(&fs->inodes, ino, NULL, NULL, NULL);
 	struct dfs_dirlist *dl = calloc(1, sizeof(*dl));
@@ -515,7 +518,7 @@ static struct dfs_dirlist *list_dir(struct dfs_fs *fs, fuse_ino_t ino, int *e)
 	dfs_error err = {0};
 	list_one(dl, ".", &(dfs_node_stat){.is_dir = true});
 	list_one(dl, "..", &(dfs_node_stat){.is_dir = true});
-	int ret = dfs_view_readdir(fs->view, path, list_one, dl, &err);
+	int ret = dfs_view_readdir_as(fs->view, path, who, list_one, dl, &err);
 	dl->dir_hash = dfs_fnv1a(0, path, strlen(path));
 	free(path);
 	if (ret) {
@@ -539,10 +542,31 @@ static void op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 		return;
 	}
 	int e;
-	struct dfs_dirlist *dl = list_dir(fs, ino, &e);
+	struct caller cl;
+	const dfs_caller *who = NULL;
+	bool mine = false;   /* a listing of the caller's own (summary/dxt) */
+	if (fs->per_user) {
+		char *path = dfs_inode_path(&fs->inodes, ino, NULL, NULL, NULL);
+		if (!path) {
+			fuse_reply_err(req, ESTALE);
+			return;
+		}
+		size_t len = strlen(path);
+		mine = len >= 12 && strcmp(path + len - 12, "/summary/dxt") == 0;
+		who = caller_of(req, path, &cl);
+		free(path);
+	}
+	struct dfs_dirlist *dl = list_dir(fs, ino, who, &e);
 	if (!dl) {
 		fuse_reply_err(req, e);
 		return;
+	}
+	/* on per_user mounts (which take opendir, see op_init) the kernel
+	 * keeps the listing of every directory, as it does without opendir,
+	 * but of those whose listing depends on the reader */
+	if (fs->per_user) {
+		fi->cache_readdir = !mine;
+		fi->keep_cache = !mine;
 	}
 	fi->fh = (uint64_t)(uintptr_t)dl;
 	if (fuse_reply_open(req, fi) != 0)
@@ -561,7 +585,7 @@ static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		dl = off ? dfs_inode_listing(&fs->inodes, ino) : NULL;
 		if (!dl) {
 			int e;
-			if (!(dl = list_dir(fs, ino, &e))) {
+			if (!(dl = list_dir(fs, ino, NULL, &e))) {
 				fuse_reply_err(req, e);
 				return;
 			}

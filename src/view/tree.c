@@ -460,9 +460,20 @@ dfs_content *dfs_view_open_file_as(dfs_view *v, const char *path,
 int dfs_view_readdir(dfs_view *v, const char *path, dfs_view_filler fill,
                      void *ctx, dfs_error *err)
 {
+	return dfs_view_readdir_as(v, path, NULL, fill, ctx, err);
+}
+
+int dfs_view_readdir_as(dfs_view *v, const char *path, const dfs_caller *who,
+                        dfs_view_filler fill, void *ctx, dfs_error *err)
+{
 	struct node n;
 	if (dfs_resolve(v, path, &n, err))
 		return -1;
+	/* only the traced files listed depend on the selection */
+	if (n.kind == N_DXTDIR && dfs_node_state(v, &n, who, false, err)) {
+		dfs_node_free(&n);
+		return -1;
+	}
 	int ret;
 	dfs_error_clear(err);
 	switch (n.kind) {

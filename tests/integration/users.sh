@@ -27,7 +27,10 @@ cp "$LOGS/ior_hdf5_example.darshan" "$SRC/a/a_secret.darshan"
 cp "$LOGS/ior_hdf5_example.darshan" "$SRC/shared/2026/a_own.darshan"
 head -c 700 "$LOGS/ior_hdf5_example.darshan" >"$SRC/shared/2026/a_damaged.darshan"
 cp "$LOGS/laytonjb_test1_id28730_6-7-43012-2131301613401632697_1.darshan" "$SRC/b/b_secret.darshan"
-chmod 755 "$SRC" "$SRC/shared" "$SRC/shared/2026"
+mkdir -p "$SRC/dxt/2026"
+cp "$LOGS/sample-dxt-simple.darshan" "$SRC/dxt/2026/traced.darshan"
+chmod 644 "$SRC/dxt/2026/traced.darshan"
+chmod 755 "$SRC" "$SRC/shared" "$SRC/shared/2026" "$SRC/dxt" "$SRC/dxt/2026"
 chmod 644 "$SRC/shared/2026/common.darshan"
 chown -R $A:$A "$SRC/a" "$SRC/shared/2026/a_own.darshan" "$SRC/shared/2026/a_damaged.darshan"
 chown -R $B:$B "$SRC/b"
@@ -218,6 +221,31 @@ as $A python3 "$TMP/client.py" a2 "$MNT" "$REF" || fail "user $A's view after us
 say "ok: user $A reads nothing of user $B's logs or filters; their own filters stay in force"
 t python3 "$TMP/client.py" root "$MNT" "$REF" || fail "root's view (above)"
 say "ok: root, the mount's owner, sees no user's filter: every record"
+# LOG/summary/dxt lists the traced files of the reader's selection: user
+# A's DXT filter leaves one of the two files for A only, whoever lists
+# first (the kernel keeps no listing of it shared between users)
+X=dxt/2026/traced.darshan
+L=$TMP/lists
+mkdir -p "$L"
+ref --list "$SRC" "$X/summary/dxt" | LC_ALL=C sort >"$L/all" || fail "darshanfs-cat --list $X/summary/dxt failed"
+ref --write DXT_POSIX/filter='length < 1000' --write DXT_MPIIO/filter='length < 1000' \
+	--list "$SRC/$X" summary/dxt | LC_ALL=C sort >"$L/a_want" ||
+	fail "darshanfs-cat --list of the filtered $X/summary/dxt failed"
+cmp -s "$L/all" "$L/a_want" && fail "the DXT filter of the test selects every traced file"
+chmod 755 "$L"
+LC_ALL=C as $B ls "$MNT/$X/summary/dxt" >"$L/b_before" || fail "user $B cannot list $X/summary/dxt"
+for m in DXT_POSIX DXT_MPIIO; do
+	as $A sh -c "echo 'length < 1000' >'$MNT/$X/$m/filter'" || fail "user $A's $m filter was refused"
+done
+for who in $A $B $A 0 $A; do
+	LC_ALL=C as $who ls "$MNT/$X/summary/dxt" >"$L/got" || fail "user $who cannot list $X/summary/dxt"
+	want=$L/all
+	[ "$who" = $A ] && want=$L/a_want
+	cmp -s "$L/got" "$want" ||
+		fail "user $who lists $X/summary/dxt as: $(tr '\n' ' ' <"$L/got") (want $(tr '\n' ' ' <"$want"))"
+done
+cmp -s "$L/b_before" "$L/all" || fail "user $B's first listing of $X/summary/dxt is not every traced file"
+say "ok: summary/dxt lists the reader's own selection of traced files, whoever lists first"
 dfs_alive "$MNT"
 dfs_umount "$MNT"
 say "PASS"
