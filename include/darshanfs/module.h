@@ -46,10 +46,16 @@ typedef enum dfs_type {
 	DFS_T_NONE, /* no value in this row (empty CSV cell) */
 } dfs_type;
 
+/* Room for the text a value formats itself: uuids, LUSTRE flags, the OST
+ * list of a DXT_POSIX segment (cut after the last whole OST number that
+ * fits).  Each value owns its text, so two values held at once (a filter
+ * comparing two columns) never share it. */
+#define DFS_VALUE_TEXT_MAX 4096
+
 typedef struct dfs_value {
 	dfs_type type;
-	char scratch[96]; /* holds formatted text (uuids, LUSTRE flags); do not
-	                   * copy values */
+	char scratch[DFS_VALUE_TEXT_MAX]; /* holds formatted text (see above);
+	                                   * do not copy values */
 	union {
 		int64_t i;
 		uint64_t u;

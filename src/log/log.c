@@ -1109,8 +1109,6 @@ const dfs_log_module *dfs_log_get_module(const dfs_log *log, int id)
 		return &log->mods[log->slot[id] - 1];
 	if (!log->modules_read)
 		return &unread;
-	/* (the descriptor handed out has its field list: the start-up ran) */
-	(void)dfs_module_get(id);
 	return &absent[id];
 }
 

@@ -73,8 +73,24 @@ enum {
 	F_N
 };
 
-/* filled once at start-up (dfs_module_init_apmpi) */
-static dfs_field fields[F_N];
+/* every counter is read from the record by get_field */
+#define APMPI_INT(base, i, n) {n, DFS_S_VIRTUAL, DFS_T_U64, 0, 0, true},
+#define APMPI_FLOAT(base, i, n) {n, DFS_S_VIRTUAL, DFS_T_F64, 0, 0, true},
+
+static const dfs_field fields[] = {
+	DFS_ID_FIELDS,
+	[F_NAME] = {"MPI_PROCESSOR_NAME", DFS_S_VIRTUAL, DFS_T_STR, 0, 0, true},
+	DFS_APMPI_INTS(APMPI_INT, 0)
+	DFS_APMPI_FLOATS(APMPI_FLOAT, 0)
+	DFS_APMPI_SYNCS(APMPI_FLOAT, 0)
+	[F_TOTAL] = {"MPI_TOTAL_COMM_TIME", DFS_S_VIRTUAL, DFS_T_F64, 0, 0, true},
+	[F_TOTAL_SYNC] = {"MPI_TOTAL_COMM_SYNC_TIME", DFS_S_VIRTUAL, DFS_T_F64, 0, 0, true},
+	[F_SYNC_FLAG] = {"sync_flag", DFS_S_VIRTUAL, DFS_T_I64, 0, 0, false},
+	[F_VAR] = {"MPI_TOTAL_COMM_TIME_VARIANCE", DFS_S_VIRTUAL, DFS_T_F64, 0, 0, true},
+	[F_VAR_SYNC] = {"MPI_TOTAL_COMM_SYNC_TIME_VARIANCE", DFS_S_VIRTUAL,
+	                DFS_T_F64, 0, 0, true},
+};
+_Static_assert(DFS_N_FIELDS(fields) == F_N, "APMPI fields");
 
 static void get_field(const unsigned char *rec, size_t len, size_t row,
                       size_t f, dfs_value *out)
@@ -178,27 +194,3 @@ const dfs_module dfs_module_apmpi = {
 	.place = empty_place,
 	.print_base = print_base,
 };
-
-void dfs_module_init_apmpi(void)
-{
-	fields[0] = (dfs_field){"record_id", DFS_S_U64, DFS_T_U64, 0, 0, false};
-	fields[1] = (dfs_field){"rank", DFS_S_I64, DFS_T_I64, 8, 0, false};
-	fields[F_NAME] = (dfs_field){"MPI_PROCESSOR_NAME", DFS_S_VIRTUAL, DFS_T_STR, 0, 0, true};
-	for (size_t k = 0; k < NI; k++)
-		fields[F_INT + k] = (dfs_field){dfs_apmpi_int_names[k], DFS_S_VIRTUAL,
-		                                DFS_T_U64, 0, 0, true};
-	for (size_t k = 0; k < NF; k++)
-		fields[F_FLOAT + k] = (dfs_field){dfs_apmpi_float_names[k], DFS_S_VIRTUAL,
-		                                  DFS_T_F64, 0, 0, true};
-	for (size_t k = 0; k < NS; k++)
-		fields[F_SYNC + k] = (dfs_field){dfs_apmpi_sync_names[k], DFS_S_VIRTUAL,
-		                                 DFS_T_F64, 0, 0, true};
-	fields[F_TOTAL] = (dfs_field){"MPI_TOTAL_COMM_TIME", DFS_S_VIRTUAL, DFS_T_F64, 0, 0, true};
-	fields[F_TOTAL_SYNC] = (dfs_field){"MPI_TOTAL_COMM_SYNC_TIME", DFS_S_VIRTUAL,
-	                                   DFS_T_F64, 0, 0, true};
-	fields[F_SYNC_FLAG] = (dfs_field){"sync_flag", DFS_S_VIRTUAL, DFS_T_I64, 0, 0, false};
-	fields[F_VAR] = (dfs_field){"MPI_TOTAL_COMM_TIME_VARIANCE", DFS_S_VIRTUAL,
-	                            DFS_T_F64, 0, 0, true};
-	fields[F_VAR_SYNC] = (dfs_field){"MPI_TOTAL_COMM_SYNC_TIME_VARIANCE",
-	                                 DFS_S_VIRTUAL, DFS_T_F64, 0, 0, true};
-}

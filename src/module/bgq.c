@@ -49,8 +49,12 @@ static void place(const dfs_names *nt, const unsigned char *rec,
 	}
 }
 
-/* filled once at start-up (dfs_module_build_fields) */
-static dfs_field bgq_fields[2 + NI + NF];
+static const dfs_field bgq_fields[] = {
+	DFS_ID_FIELDS,
+	DFS_BGQ_INTS(DFS_INT_FIELD, INT_OFF)
+	DFS_BGQ_FLOATS(DFS_FLOAT_FIELD, FLOAT_OFF)
+};
+_Static_assert(DFS_N_FIELDS(bgq_fields) == 2 + NI + NF, "BG/Q fields");
 
 const dfs_module dfs_module_bgq = {
 	.id = DFS_MOD_BGQ,
@@ -70,10 +74,5 @@ const dfs_module dfs_module_bgq = {
 	.decode = decode,
 	.place = place,
 	.fields = bgq_fields,
-	.n_fields = sizeof(bgq_fields) / sizeof(bgq_fields[0]),
+	.n_fields = DFS_N_FIELDS(bgq_fields),
 };
-
-void dfs_module_init_bgq(void)
-{
-	dfs_module_build_fields(bgq_fields, &dfs_module_bgq, NULL, 0, NULL, 0, NULL);
-}

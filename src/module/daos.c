@@ -106,8 +106,14 @@ static void daos_place(const dfs_names *nt, const unsigned char *rec,
 	uuid_pair(out, n, rec + 648, rec + 664);
 }
 
-/* filled once at start-up (dfs_module_build_fields) */
-static dfs_field dfs_fields[2 + 2 + DFS_NI + DFS_NF];
+static const dfs_field dfs_fields[] = {
+	DFS_ID_FIELDS,
+	{"pool_uuid", DFS_S_UUID, DFS_T_STR, 552, 16, false},
+	{"cont_uuid", DFS_S_UUID, DFS_T_STR, 568, 16, false},
+	DFS_DFS_INTS(DFS_INT_FIELD, 16)
+	DFS_DFS_FLOATS(DFS_FLOAT_FIELD, 16 + 8 * DFS_NI)
+};
+_Static_assert(DFS_N_FIELDS(dfs_fields) == 2 + 2 + DFS_NI + DFS_NF, "DFS fields");
 
 const dfs_module dfs_module_dfs = {
 	.id = DFS_MOD_DFS,
@@ -128,11 +134,19 @@ const dfs_module dfs_module_dfs = {
 	.decode = dfs_decode,
 	.place = dfs_place,
 	.fields = dfs_fields,
-	.n_fields = sizeof(dfs_fields) / sizeof(dfs_fields[0]),
+	.n_fields = DFS_N_FIELDS(dfs_fields),
 };
 
-/* filled once at start-up (dfs_module_build_fields) */
-static dfs_field daos_fields[2 + 4 + DAOS_NI + DAOS_NF];
+static const dfs_field daos_fields[] = {
+	DFS_ID_FIELDS,
+	{"pool_uuid", DFS_S_UUID, DFS_T_STR, 648, 16, false},
+	{"cont_uuid", DFS_S_UUID, DFS_T_STR, 664, 16, false},
+	{"oid_hi", DFS_S_U64, DFS_T_U64, 680, 0, false},
+	{"oid_lo", DFS_S_U64, DFS_T_U64, 688, 0, false},
+	DFS_DAOS_INTS(DFS_INT_FIELD, 16)
+	DFS_DAOS_FLOATS(DFS_FLOAT_FIELD, 16 + 8 * DAOS_NI)
+};
+_Static_assert(DFS_N_FIELDS(daos_fields) == 2 + 4 + DAOS_NI + DAOS_NF, "DAOS fields");
 
 const dfs_module dfs_module_daos = {
 	.id = DFS_MOD_DAOS,
@@ -153,21 +167,5 @@ const dfs_module dfs_module_daos = {
 	.decode = daos_decode,
 	.place = daos_place,
 	.fields = daos_fields,
-	.n_fields = sizeof(daos_fields) / sizeof(daos_fields[0]),
+	.n_fields = DFS_N_FIELDS(daos_fields),
 };
-
-void dfs_module_init_daos(void)
-{
-	static const dfs_field dfs_ids[] = {
-		{"pool_uuid", DFS_S_UUID, DFS_T_STR, 552, 16, false},
-		{"cont_uuid", DFS_S_UUID, DFS_T_STR, 568, 16, false},
-	};
-	static const dfs_field daos_ids[] = {
-		{"pool_uuid", DFS_S_UUID, DFS_T_STR, 648, 16, false},
-		{"cont_uuid", DFS_S_UUID, DFS_T_STR, 664, 16, false},
-		{"oid_hi", DFS_S_U64, DFS_T_U64, 680, 0, false},
-		{"oid_lo", DFS_S_U64, DFS_T_U64, 688, 0, false},
-	};
-	dfs_module_build_fields(dfs_fields, &dfs_module_dfs, dfs_ids, 2, NULL, 0, NULL);
-	dfs_module_build_fields(daos_fields, &dfs_module_daos, daos_ids, 4, NULL, 0, NULL);
-}

@@ -308,7 +308,6 @@ static void list_osts(const unsigned char *lus, size_t llen, int64_t offset,
 static void get_log_field(const dfs_names *nt, const unsigned char *rec,
                           size_t len, size_t row, size_t f, dfs_value *out)
 {
-	static _Thread_local char text[4096];
 	if (f != F_OST) {
 		get_field(rec, len, row, f, out);
 		return;
@@ -320,10 +319,11 @@ static void get_log_field(const dfs_names *nt, const unsigned char *rec,
 	                                          &llen)))
 		return;
 	const unsigned char *seg = rec + FIXED + SEG * row;
-	struct ost_list o = {text, 0, sizeof(text)};
+	/* the list is the value's own text */
+	struct ost_list o = {out->scratch, 0, sizeof(out->scratch)};
 	list_osts(lus, llen, get_i(seg), get_i(seg + 8), &o);
 	out->type = DFS_T_STR;
-	out->v.s.ptr = text;
+	out->v.s.ptr = out->scratch;
 	out->v.s.len = o.len;
 }
 

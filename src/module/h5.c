@@ -48,8 +48,12 @@ static int h5f_decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 	return dfs_decode_fixed(in, out, sizes[in->version], h5f_upgrade, err);
 }
 
-/* filled once at start-up (dfs_module_build_fields) */
-static dfs_field h5f_fields[2 + 3 + 5];
+static const dfs_field h5f_fields[] = {
+	DFS_ID_FIELDS,
+	DFS_H5F_INTS(DFS_INT_FIELD, 16)
+	DFS_H5F_FLOATS(DFS_FLOAT_FIELD, 40)
+};
+_Static_assert(DFS_N_FIELDS(h5f_fields) == 2 + 3 + 5, "H5F fields");
 
 const dfs_module dfs_module_h5f = {
 	.id = DFS_MOD_H5F,
@@ -68,7 +72,7 @@ const dfs_module dfs_module_h5f = {
 	.warnings = dfs_h5f_warnings,
 	.decode = h5f_decode,
 	.fields = h5f_fields,
-	.n_fields = sizeof(h5f_fields) / sizeof(h5f_fields[0]),
+	.n_fields = DFS_N_FIELDS(h5f_fields),
 	.words_only = true,
 };
 
@@ -100,8 +104,13 @@ static int h5d_decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 	return dfs_decode_fixed(in, out, in->version == 2 ? 912 : 904, h5d_upgrade, err);
 }
 
-/* filled once at start-up (dfs_module_build_fields) */
-static dfs_field h5d_fields[2 + H5D_NI + H5D_NF + 1];
+static const dfs_field h5d_fields[] = {
+	DFS_ID_FIELDS,
+	DFS_H5D_INTS(DFS_INT_FIELD, 24)
+	DFS_H5D_FLOATS(DFS_FLOAT_FIELD, 24 + 8 * H5D_NI)
+	{"H5D_FILE_REC_ID", DFS_S_U64, DFS_T_U64, 16, 0, true},
+};
+_Static_assert(DFS_N_FIELDS(h5d_fields) == 2 + H5D_NI + H5D_NF + 1, "H5D fields");
 
 const dfs_module dfs_module_h5d = {
 	.id = DFS_MOD_H5D,
@@ -120,14 +129,5 @@ const dfs_module dfs_module_h5d = {
 	.warnings = dfs_h5d_warnings,
 	.decode = h5d_decode,
 	.fields = h5d_fields,
-	.n_fields = sizeof(h5d_fields) / sizeof(h5d_fields[0]),
+	.n_fields = DFS_N_FIELDS(h5d_fields),
 };
-
-void dfs_module_init_h5(void)
-{
-	dfs_module_build_fields(h5f_fields, &dfs_module_h5f, NULL, 0, NULL, 0, NULL);
-	static const dfs_field after[] = {
-		{"H5D_FILE_REC_ID", DFS_S_U64, DFS_T_U64, 16, 0, true},
-	};
-	dfs_module_build_fields(h5d_fields, &dfs_module_h5d, NULL, 0, after, 1, NULL);
-}

@@ -50,8 +50,15 @@ static size_t row_count(const unsigned char *rec, size_t len)
 	return nservers(rec, len);
 }
 
-/* filled once at start-up (dfs_module_init_mdhim) */
-static dfs_field fields[2 + NI + NF + 2];
+/* the counters, then one row per server slot: its index and its count */
+static const dfs_field fields[] = {
+	DFS_ID_FIELDS,
+	DFS_MDHIM_INTS(DFS_INT_FIELD, 16)
+	DFS_MDHIM_FLOATS(DFS_FLOAT_FIELD, 56)
+	{"server", DFS_S_VIRTUAL, DFS_T_I64, 0, 0, false},
+	{"MDHIM_SERVER_OPS", DFS_S_VIRTUAL, DFS_T_I64, 0, 0, true},
+};
+_Static_assert(DFS_N_FIELDS(fields) == 2 + NI + NF + 2, "MDHIM fields");
 
 static void get_field(const unsigned char *rec, size_t len, size_t row,
                       size_t f, dfs_value *out)
@@ -102,7 +109,7 @@ const dfs_module dfs_module_mdhim = {
 	.int_offset = 16,
 	.float_offset = 56,
 	.fields = fields,
-	.n_fields = 2 + NI + NF + 2,
+	.n_fields = DFS_N_FIELDS(fields),
 	.description = dfs_mdhim_description,
 	.warnings = dfs_mdhim_warnings,
 	.decode = decode,
@@ -110,18 +117,3 @@ const dfs_module dfs_module_mdhim = {
 	.get_field = get_field,
 	.print_base = print_base,
 };
-
-void dfs_module_init_mdhim(void)
-{
-	size_t k = 0;
-	fields[k++] = (dfs_field){"record_id", DFS_S_U64, DFS_T_U64, 0, 0, false};
-	fields[k++] = (dfs_field){"rank", DFS_S_I64, DFS_T_I64, 8, 0, false};
-	for (size_t i = 0; i < NI; i++)
-		fields[k++] = (dfs_field){dfs_mdhim_int_names[i], DFS_S_I64, DFS_T_I64,
-		                          (uint32_t)(16 + 8 * i), 0, true};
-	for (size_t i = 0; i < NF; i++)
-		fields[k++] = (dfs_field){dfs_mdhim_float_names[i], DFS_S_F64, DFS_T_F64,
-		                          (uint32_t)(56 + 8 * i), 0, true};
-	fields[k++] = (dfs_field){"server", DFS_S_VIRTUAL, DFS_T_I64, 0, 0, false};
-	fields[k++] = (dfs_field){"MDHIM_SERVER_OPS", DFS_S_VIRTUAL, DFS_T_I64, 0, 0, true};
-}

@@ -1,6 +1,5 @@
 /* module.c - the module table, record containers, and the generic parts of
  * decoding and field access shared by all modules. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,37 +37,10 @@ static const char *const slot_names[DFS_MOD_KNOWN] = {
 	"APMPI", "HEATMAP", "DFS", "DAOS",
 };
 
-/* per-module start-up work (field lists), run once */
-void dfs_module_init_posix(void);
-void dfs_module_init_mpiio(void);
-void dfs_module_init_h5(void);
-void dfs_module_init_pnetcdf(void);
-void dfs_module_init_bgq(void);
-void dfs_module_init_stdio(void);
-void dfs_module_init_mdhim(void);
-void dfs_module_init_apmpi(void);
-void dfs_module_init_daos(void);
-
-static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-
-static void init_all(void)
-{
-	dfs_module_init_posix();
-	dfs_module_init_mpiio();
-	dfs_module_init_h5();
-	dfs_module_init_pnetcdf();
-	dfs_module_init_bgq();
-	dfs_module_init_stdio();
-	dfs_module_init_mdhim();
-	dfs_module_init_apmpi();
-	dfs_module_init_daos();
-}
-
 const dfs_module *dfs_module_get(int id)
 {
 	if (id < 0 || id >= DFS_MOD_KNOWN)
 		return NULL;
-	pthread_once(&init_once, init_all);
 	return table[id];
 }
 
@@ -281,36 +253,6 @@ int dfs_decode_fixed(const dfs_decode_in *in, dfs_records *out,
 	}
 	out->size = out->count * size;
 	return 0;
-}
-
-/* ---- field lists ---------------------------------------------------------- */
-
-void dfs_module_build_fields(dfs_field *f, const dfs_module *m,
-                             const dfs_field *extra_before, size_t n_before,
-                             const dfs_field *extra_after, size_t n_after,
-                             const int *unsigned_ints)
-{
-	/* (the descriptor's n_fields is this count: a test checks the lists) */
-	if (m->n_fields != 2 + n_before + m->n_int + m->n_float + n_after)
-		return;
-	size_t k = 0;
-	f[k++] = (dfs_field){"record_id", DFS_S_U64, DFS_T_U64, 0, 0, false};
-	f[k++] = (dfs_field){"rank", DFS_S_I64, DFS_T_I64, 8, 0, false};
-	for (size_t i = 0; i < n_before; i++)
-		f[k++] = extra_before[i];
-	for (size_t i = 0; i < m->n_int; i++) {
-		bool u = false;
-		for (const int *p = unsigned_ints; p && *p >= 0; p++)
-			u |= (size_t)*p == i;
-		f[k++] = (dfs_field){m->int_names[i], u ? DFS_S_U64 : DFS_S_I64,
-		                     u ? DFS_T_U64 : DFS_T_I64,
-		                     (uint32_t)(m->int_offset + 8 * i), 0, true};
-	}
-	for (size_t i = 0; i < m->n_float; i++)
-		f[k++] = (dfs_field){m->float_names[i], DFS_S_F64, DFS_T_F64,
-		                     (uint32_t)(m->float_offset + 8 * i), 0, true};
-	for (size_t i = 0; i < n_after; i++)
-		f[k++] = extra_after[i];
 }
 
 void dfs_print_line(dfs_buf *out, const dfs_module *m, const unsigned char *rec,

@@ -37,8 +37,12 @@ static int decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 	return dfs_decode_fixed(in, out, in->version == 3 ? 560 : 544, upgrade, err);
 }
 
-/* filled once at start-up (dfs_module_build_fields) */
-static dfs_field mpiio_fields[2 + NI + NF];
+static const dfs_field mpiio_fields[] = {
+	DFS_ID_FIELDS,
+	DFS_MPIIO_INTS(DFS_INT_FIELD, INT_OFF)
+	DFS_MPIIO_FLOATS(DFS_FLOAT_FIELD, FLOAT_OFF)
+};
+_Static_assert(DFS_N_FIELDS(mpiio_fields) == 2 + NI + NF, "MPI-IO fields");
 
 const dfs_module dfs_module_mpiio = {
 	.id = DFS_MOD_MPIIO,
@@ -58,11 +62,6 @@ const dfs_module dfs_module_mpiio = {
 	.warnings = dfs_mpiio_warnings,
 	.decode = decode,
 	.fields = mpiio_fields,
-	.n_fields = sizeof(mpiio_fields) / sizeof(mpiio_fields[0]),
+	.n_fields = DFS_N_FIELDS(mpiio_fields),
 	.words_only = true,
 };
-
-void dfs_module_init_mpiio(void)
-{
-	dfs_module_build_fields(mpiio_fields, &dfs_module_mpiio, NULL, 0, NULL, 0, NULL);
-}

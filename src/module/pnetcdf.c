@@ -52,8 +52,13 @@ static int file_decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err
 	return dfs_decode_fixed(in, out, sizes[in->version], file_upgrade, err);
 }
 
-/* filled once at start-up (dfs_module_build_fields) */
-static dfs_field pnetcdf_file_fields[2 + FILE_NI + FILE_NF];
+static const dfs_field pnetcdf_file_fields[] = {
+	DFS_ID_FIELDS,
+	DFS_PNETCDF_FILE_INTS(DFS_INT_FIELD, 16)
+	DFS_PNETCDF_FILE_FLOATS(DFS_FLOAT_FIELD, 16 + 8 * FILE_NI)
+};
+_Static_assert(DFS_N_FIELDS(pnetcdf_file_fields) == 2 + FILE_NI + FILE_NF,
+               "PNETCDF_FILE fields");
 
 const dfs_module dfs_module_pnetcdf_file = {
 	.id = DFS_MOD_PNETCDF_FILE,
@@ -72,7 +77,7 @@ const dfs_module dfs_module_pnetcdf_file = {
 	.warnings = dfs_pnetcdf_file_warnings,
 	.decode = file_decode,
 	.fields = pnetcdf_file_fields,
-	.n_fields = sizeof(pnetcdf_file_fields) / sizeof(pnetcdf_file_fields[0]),
+	.n_fields = DFS_N_FIELDS(pnetcdf_file_fields),
 	.words_only = true,
 };
 
@@ -92,8 +97,14 @@ static int var_decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 	return dfs_decode_fixed(in, out, 1120, var_upgrade, err);
 }
 
-/* filled once at start-up (dfs_module_build_fields) */
-static dfs_field pnetcdf_var_fields[2 + VAR_NI + VAR_NF + 1];
+static const dfs_field pnetcdf_var_fields[] = {
+	DFS_ID_FIELDS,
+	DFS_PNETCDF_VAR_INTS(DFS_INT_FIELD, 24)
+	DFS_PNETCDF_VAR_FLOATS(DFS_FLOAT_FIELD, 24 + 8 * VAR_NI)
+	{"PNETCDF_VAR_FILE_REC_ID", DFS_S_U64, DFS_T_U64, 16, 0, true},
+};
+_Static_assert(DFS_N_FIELDS(pnetcdf_var_fields) == 2 + VAR_NI + VAR_NF + 1,
+               "PNETCDF_VAR fields");
 
 const dfs_module dfs_module_pnetcdf_var = {
 	.id = DFS_MOD_PNETCDF_VAR,
@@ -112,16 +123,5 @@ const dfs_module dfs_module_pnetcdf_var = {
 	.warnings = dfs_pnetcdf_var_warnings,
 	.decode = var_decode,
 	.fields = pnetcdf_var_fields,
-	.n_fields = sizeof(pnetcdf_var_fields) / sizeof(pnetcdf_var_fields[0]),
+	.n_fields = DFS_N_FIELDS(pnetcdf_var_fields),
 };
-
-void dfs_module_init_pnetcdf(void)
-{
-	dfs_module_build_fields(pnetcdf_file_fields, &dfs_module_pnetcdf_file,
-	                        NULL, 0, NULL, 0, NULL);
-	static const dfs_field after[] = {
-		{"PNETCDF_VAR_FILE_REC_ID", DFS_S_U64, DFS_T_U64, 16, 0, true},
-	};
-	dfs_module_build_fields(pnetcdf_var_fields, &dfs_module_pnetcdf_var,
-	                        NULL, 0, after, 1, NULL);
-}

@@ -120,8 +120,17 @@ static int decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 	return dfs_decode_fixed(in, out, sizes[in->version], upgrade, err);
 }
 
-/* filled once at start-up (dfs_module_build_fields) */
-static dfs_field posix_fields[2 + NI + NF];
+/* POSIX_RENAMED_FROM (integer 12) is a record id: shown unsigned */
+#define POSIX_INT(base, i, n)                                         \
+	{n, (i) == 12 ? DFS_S_U64 : DFS_S_I64,                        \
+	 (i) == 12 ? DFS_T_U64 : DFS_T_I64, (base) + 8 * (i), 0, true},
+
+static const dfs_field posix_fields[] = {
+	DFS_ID_FIELDS,
+	DFS_POSIX_INTS(POSIX_INT, INT_OFF)
+	DFS_POSIX_FLOATS(DFS_FLOAT_FIELD, FLOAT_OFF)
+};
+_Static_assert(DFS_N_FIELDS(posix_fields) == 2 + NI + NF, "POSIX fields");
 
 const dfs_module dfs_module_posix = {
 	.id = DFS_MOD_POSIX,
@@ -141,12 +150,6 @@ const dfs_module dfs_module_posix = {
 	.warnings = dfs_posix_warnings,
 	.decode = decode,
 	.fields = posix_fields,
-	.n_fields = sizeof(posix_fields) / sizeof(posix_fields[0]),
+	.n_fields = DFS_N_FIELDS(posix_fields),
 	.words_only = true,
 };
-
-void dfs_module_init_posix(void)
-{
-	static const int unsigned_ints[] = {12, -1}; /* RENAMED_FROM */
-	dfs_module_build_fields(posix_fields, &dfs_module_posix, NULL, 0, NULL, 0, unsigned_ints);
-}

@@ -31,8 +31,12 @@ static int decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 	return dfs_decode_fixed(in, out, in->version == 2 ? 248 : 240, upgrade, err);
 }
 
-/* filled once at start-up (dfs_module_build_fields) */
-static dfs_field stdio_fields[2 + NI + NF];
+static const dfs_field stdio_fields[] = {
+	DFS_ID_FIELDS,
+	DFS_STDIO_INTS(DFS_INT_FIELD, INT_OFF)
+	DFS_STDIO_FLOATS(DFS_FLOAT_FIELD, FLOAT_OFF)
+};
+_Static_assert(DFS_N_FIELDS(stdio_fields) == 2 + NI + NF, "STDIO fields");
 
 const dfs_module dfs_module_stdio = {
 	.id = DFS_MOD_STDIO,
@@ -52,11 +56,6 @@ const dfs_module dfs_module_stdio = {
 	.warnings = dfs_stdio_warnings,
 	.decode = decode,
 	.fields = stdio_fields,
-	.n_fields = sizeof(stdio_fields) / sizeof(stdio_fields[0]),
+	.n_fields = DFS_N_FIELDS(stdio_fields),
 	.words_only = true,
 };
-
-void dfs_module_init_stdio(void)
-{
-	dfs_module_build_fields(stdio_fields, &dfs_module_stdio, NULL, 0, NULL, 0, NULL);
-}

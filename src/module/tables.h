@@ -7,6 +7,7 @@
 
 #include "darshanfs/buf.h"
 #include "darshanfs/module.h"
+#include "module/counters.h"
 
 #define DFS_DECLARE_NAMES(m)                                        \
 	extern const char *const dfs_##m##_int_names[];             \
@@ -43,8 +44,7 @@ DFS_DECLARE_TEXT(heatmap);
 DFS_DECLARE_TEXT(dfs);
 DFS_DECLARE_TEXT(daos);
 
-/* module descriptors, one per file: constant, their field lists filled
- * once at start-up (dfs_module_get) */
+/* module descriptors, one per file: constant, field lists included */
 extern const dfs_module dfs_module_posix, dfs_module_mpiio, dfs_module_h5f,
 	dfs_module_h5d, dfs_module_pnetcdf_file, dfs_module_pnetcdf_var,
 	dfs_module_bgq, dfs_module_lustre, dfs_module_stdio,
@@ -59,15 +59,22 @@ int dfs_decode_fixed(const dfs_decode_in *in, dfs_records *out,
                      size_t stored_size, dfs_upgrade_fn upgrade,
                      dfs_error *err);
 
-/* Fill the field list of a fixed-size module (`out`, the array of its
- * n_fields entries that m->fields points to) from its counter tables:
- * record_id, rank, `extra_before` identity fields, integer counters
- * (`unsigned_ints` lists indices printed unsigned, -1 terminated), float
- * counters, then `extra_after`.  Called once at start-up. */
-void dfs_module_build_fields(dfs_field *out, const dfs_module *m,
-                             const dfs_field *extra_before, size_t n_before,
-                             const dfs_field *extra_after, size_t n_after,
-                             const int *unsigned_ints);
+/* Constant field lists, built at compile time from the generated counter
+ * lists of counters.h: a fixed-size module's fields are record_id, rank,
+ * its identity fields, its integer counters, its float counters, then
+ * any trailing fields, e.g.
+ *     static const dfs_field f[] = {DFS_ID_FIELDS,
+ *             DFS_POSIX_INTS(DFS_INT_FIELD, INT_OFF)
+ *             DFS_POSIX_FLOATS(DFS_FLOAT_FIELD, FLOAT_OFF)};
+ * (the counters' offsets are base + 8 * index) */
+#define DFS_ID_FIELDS                                                \
+	{"record_id", DFS_S_U64, DFS_T_U64, 0, 0, false},            \
+	{"rank", DFS_S_I64, DFS_T_I64, 8, 0, false}
+#define DFS_INT_FIELD(base, i, n)                                    \
+	{n, DFS_S_I64, DFS_T_I64, (base) + 8 * (i), 0, true},
+#define DFS_FLOAT_FIELD(base, i, n)                                  \
+	{n, DFS_S_F64, DFS_T_F64, (base) + 8 * (i), 0, true},
+#define DFS_N_FIELDS(a) (sizeof(a) / sizeof((a)[0]))
 
 /* the darshan-parser record line prefix and suffix */
 void dfs_print_line(struct dfs_buf *out, const dfs_module *m,

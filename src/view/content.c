@@ -14,8 +14,6 @@
 
 /* ---- snapshots ------------------------------------------------------------------ */
 
-static atomic_ullong next_serial = 1;
-
 uint64_t dfs_content_serial(const dfs_content *c)
 {
 	return c->serial;
@@ -24,13 +22,15 @@ uint64_t dfs_content_serial(const dfs_content *c)
 /* Serials: small texts (filters, errors, markers: rendered afresh each
  * time) are named by a hash of their bytes, so rendering the same text
  * twice gives the same serial; big ones (cached, rendered once per
- * generation) by a counter.  The top bit keeps the two kinds apart. */
+ * generation) by their view's counter.  The top bit keeps the two kinds
+ * apart. */
 #define HASHED_LIMIT (1u << 20)
 
-static uint64_t content_serial(const dfs_content *c)
+static uint64_t content_serial(dfs_view *v, const dfs_content *c)
 {
+	/* (0 is a directory's serial: the count starts at 1) */
 	if (c->size > HASHED_LIMIT)
-		return atomic_fetch_add(&next_serial, 1) & ~(1ULL << 63);
+		return (atomic_fetch_add(&v->next_serial, 1) + 1) & ~(1ULL << 63);
 	uint64_t h = DFS_FNV1A_INIT;
 	for (size_t i = 0; i < c->nchunks; i++)
 		h = dfs_fnv1a(h, c->chunks[i].data, c->chunks[i].len);
@@ -38,7 +38,8 @@ static uint64_t content_serial(const dfs_content *c)
 	return h | (1ULL << 63);
 }
 
-dfs_content *dfs_content_from_bufs(dfs_buf *b, size_t n, dfs_error *err)
+dfs_content *dfs_content_from_bufs(dfs_view *v, dfs_buf *b, size_t n,
+                                   dfs_error *err)
 {
 	dfs_content *c = calloc(1, sizeof(*c));
 	struct content_chunk *ch = calloc(n ? n : 1, sizeof(*ch));
@@ -69,13 +70,13 @@ dfs_content *dfs_content_from_bufs(dfs_buf *b, size_t n, dfs_error *err)
 		c->nchunks++;
 		dfs_buf_init(&b[i]);
 	}
-	c->serial = content_serial(c);
+	c->serial = content_serial(v, c);
 	return c;
 }
 
-dfs_content *dfs_content_from_buf(dfs_buf *b, dfs_error *err)
+dfs_content *dfs_content_from_buf(dfs_view *v, dfs_buf *b, dfs_error *err)
 {
-	return dfs_content_from_bufs(b, 1, err);
+	return dfs_content_from_bufs(v, b, 1, err);
 }
 
 dfs_content *dfs_content_ref(dfs_content *c)

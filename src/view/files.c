@@ -548,7 +548,7 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 			dfs_buf_free(&b);
 			return NULL;
 		}
-		c = dfs_content_from_buf(&b, err);
+		c = dfs_content_from_buf(v, &b, err);
 	}
 	if (!c)
 		return NULL;
@@ -561,13 +561,13 @@ dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
 {
 	dfs_buf b = DFS_BUF_INIT;
 	if (render_light(v, e, n, &b))
-		return dfs_content_from_buf(&b, err);
+		return dfs_content_from_buf(v, &b, err);
 	if (n->file == F_ERROR) {
 		dfs_error ignored;
 		struct loaded *l = e->peek_status == DFS_OK ? dfs_entry_load(v, e, &ignored)
 		                                            : NULL;
 		render_error(e, l ? l : e->loaded, &b);
-		return dfs_content_from_buf(&b, err);
+		return dfs_content_from_buf(v, &b, err);
 	}
 	struct loaded *l = dfs_entry_load(v, e, err);
 	if (!l)
@@ -671,5 +671,5 @@ dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
 		dfs_render_inherited(lv, nl, &b);
 		dfs_levels_free(lv, nl);
 	}
-	return dfs_content_from_buf(&b, err);
+	return dfs_content_from_buf(v, &b, err);
 }

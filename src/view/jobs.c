@@ -648,7 +648,7 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory listing %s", n->dir_vpath);
 		return NULL;
 	}
-	c = dfs_content_from_buf(&out, err);
+	c = dfs_content_from_buf(v, &out, err);
 	if (c)
 		cache_store(v, n->dir_vpath, key, change_gen, c);
 	return c;
@@ -682,5 +682,5 @@ dfs_content *dfs_dir_summary_content(dfs_view *v, const struct node *n,
 		dfs_buf_free(&out);
 		return NULL;
 	}
-	return dfs_content_from_buf(&out, err);
+	return dfs_content_from_buf(v, &out, err);
 }

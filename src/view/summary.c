@@ -106,7 +106,7 @@ dfs_content *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *l
 			continue;
 		}
 		dfs_error ignored = {0};
-		dfs_content *c = dfs_content_from_buf(&text[i], kind[i] == want ? err : &ignored);
+		dfs_content *c = dfs_content_from_buf(v, &text[i], kind[i] == want ? err : &ignored);
 		if (!c)
 			continue;
 		if (kind[i] == want) {
@@ -153,7 +153,7 @@ dfs_content *dfs_dxt_file_content(dfs_view *v, struct entry *e, struct loaded *l
 		dfs_buf_free(&out);
 		return NULL;
 	}
-	return dfs_content_from_buf(&out, err);
+	return dfs_content_from_buf(v, &out, err);
 }
 
 int dfs_dxt_file_ids(dfs_view *v, struct entry *e, struct loaded *l, uint64_t **ids,

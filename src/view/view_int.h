@@ -266,6 +266,9 @@ struct dfs_view {
 	pthread_cond_t retry_cond;
 	bool retry_wanted, retry_running, closing;
 	atomic_ullong decodes;
+	/* numbers the big snapshots the view makes (content.c): their
+	 * serials, unique among the view's */
+	atomic_ullong next_serial;
 	/* what a snapshot the cache keeps tells its view (content.c calls
 	 * them, cache.c sets them): a reader let go of it, or the last
 	 * reference to one the cache had dropped freed `bytes` */
@@ -384,9 +387,11 @@ size_t dfs_content_memory(const dfs_content *c);
 /* The cache's own reference let go (no notice to the view: the
  * eviction that calls it counts what it frees). */
 void dfs_content_uncache(dfs_content *c);
-dfs_content *dfs_content_from_buf(dfs_buf *b, dfs_error *err);
-/* Take the text of `n` buffers in order (they are emptied). */
-dfs_content *dfs_content_from_bufs(dfs_buf *b, size_t n, dfs_error *err);
+dfs_content *dfs_content_from_buf(dfs_view *v, dfs_buf *b, dfs_error *err);
+/* Take the text of `n` buffers in order (they are emptied); a big one is
+ * numbered by v. */
+dfs_content *dfs_content_from_bufs(dfs_view *v, dfs_buf *b, size_t n,
+                                   dfs_error *err);
 
 /* ---- dirs.c ------------------------------------------------------------------ */
 
