@@ -576,16 +576,19 @@ struct scratch_ranks {
 	size_t n;
 };
 
-/* The sums of a module (all but those of its files), in record order. */
-static void gather_io_sums(struct facts *f, struct io_facts *io, const struct io_fields *flp,
-                           struct scratch_ranks *sr, struct common *cm)
+static void gather_io(struct facts *f, struct io_facts *io, struct files *files,
+                      struct scratch_ranks *sr, struct common *cm)
 {
 	const dfs_summary_module *sm = selected(f->in, io->id);
-	const struct io_fields fl = *flp;
+	struct io_fields fl;
+	io_fields(io, &fl);
 	unsigned char scratch[DFS_RECORD_MAX];
 	double shared_r = 0, shared_w = 0, shared_m = 0;
 	bool per_rank = sr->read != NULL;
 	bool for_ranks = io->id == DFS_MOD_POSIX || io->id == DFS_MOD_STDIO;
+	bool for_files = for_ranks || (io->id != DFS_MOD_MPIIO && io->id != DFS_MOD_H5D &&
+	                               io->id != DFS_MOD_PNETCDF_VAR &&
+	                               !selected(f->in, DFS_MOD_POSIX));
 	if (per_rank) {
 		memset(sr->read, 0, sr->n * sizeof(double));
 		memset(sr->write, 0, sr->n * sizeof(double));
@@ -594,6 +597,14 @@ static void gather_io_sums(struct facts *f, struct io_facts *io, const struct io
 	memset(cm, 0, sizeof(*cm));
 	double small_t = f->thr.small_bytes;
 	FOR_SELECTED(sm, k, i) {
+		if (for_files && k + PREFETCH_AHEAD < sm->count) {
+			size_t j = sm->index ? sm->index[k + PREFETCH_AHEAD] : k + PREFETCH_AHEAD;
+			uint64_t ahead = dfs_record_word(sm->records, j, 0);
+			if (files->placed || !files->at)
+				idmap_prefetch(&files->map, ahead);
+			else if (!dfs_name_hint_in_order(&files->hint))
+				dfs_log_name_prefetch(files->log, ahead, 0);
+		}
 		const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
 		size_t len = dfs_record_size(sm->records, i);
 		const dfs_module *m = io->m;
@@ -704,6 +715,25 @@ static void gather_io_sums(struct facts *f, struct io_facts *io, const struct io
 			if (ce > f->tl_end)
 				f->tl_end = ce;
 		}
+		if (for_files) {
+			struct file_acc *fa = files_get(files, rec_id(rec));
+			if (fa) {
+				fa->bytes += br + bw;
+				fa->time += tr + tw + tm;
+				double size = fmax(counter(m, rec, len, fl.max_read),
+				                   counter(m, rec, len, fl.max_write)) + 1;
+				if (fl.max_read >= 0 && size > fa->size)
+					fa->size = size;
+				fa->shared |= rank < 0;
+				if (rank >= 0 && io->id != DFS_MOD_STDIO) {
+					fa->nranks++;
+					if (br + bw < fa->min_rank_bytes)
+						fa->min_rank_bytes = br + bw;
+					if (br + bw > fa->max_rank_bytes)
+						fa->max_rank_bytes = br + bw;
+				}
+			}
+		}
 	}
 	/* the slowest rank: own time plus an even share of the shared files' */
 	double n = f->nprocs > 0 ? (double)f->nprocs : 1;
@@ -741,132 +771,6 @@ static void gather_io_sums(struct facts *f, struct io_facts *io, const struct io
 		io->ncommon = t + 1;
 		cm->count[best] = -1;
 	}
-}
-
-/* The words of a packed record the sums of its file need (id, rank and
- * the fields of `fl` it reads), in `words`; 0 when one of those fields is
- * not a plain 8-byte word (the record is then unpacked whole). */
-static size_t file_words(const dfs_module *m, const struct io_fields *fl, uint16_t *words)
-{
-	const int want[] = {fl->bytes_read, fl->bytes_written, fl->read_time, fl->write_time,
-	                    fl->meta_time, fl->max_read, fl->max_write};
-	size_t n = 0;
-	words[n++] = 0;
-	words[n++] = 1;
-	for (size_t k = 0; k < sizeof(want) / sizeof(*want); k++) {
-		if (want[k] < 0)
-			continue;
-		const dfs_field *fd = &m->fields[want[k]];
-		if ((fd->storage != DFS_S_I64 && fd->storage != DFS_S_F64) || fd->offset % 8 ||
-		    fd->offset + 8 > m->record_size)
-			return 0;
-		words[n++] = (uint16_t)(fd->offset / 8);
-	}
-	return n;
-}
-
-/* The sums of each file of a module, in record order. */
-static void gather_io_files(const struct facts *f, const struct io_facts *io,
-                            const struct io_fields *flp, struct files *files)
-{
-	const dfs_summary_module *sm = selected(f->in, io->id);
-	const struct io_fields fl = *flp;
-	const dfs_module *m = io->m;
-	unsigned char scratch[DFS_RECORD_MAX];
-	uint16_t words[16];
-	size_t nw = sm->records->packed ? file_words(m, &fl, words) : 0;
-	memset(scratch, 0, sizeof(scratch));
-	FOR_SELECTED(sm, k, i) {
-		if (k + PREFETCH_AHEAD < sm->count) {
-			size_t j = sm->index ? sm->index[k + PREFETCH_AHEAD] : k + PREFETCH_AHEAD;
-			/* the id ahead is read (a wait for its record) only when
-			 * where it leads is not in order: else its record is
-			 * merely fetched */
-			if (files->placed || !files->at)
-				idmap_prefetch(&files->map, dfs_record_word(sm->records, j, 0));
-			else if (!dfs_name_hint_in_order(&files->hint))
-				dfs_log_name_prefetch(files->log, dfs_record_word(sm->records, j, 0), 0);
-			else if (sm->records->packed)
-				__builtin_prefetch(dfs_record_packed(sm->records, j));
-		}
-		const unsigned char *rec = scratch;
-		if (nw)
-			dfs_record_unpack_words(sm->records, i, words, nw, scratch);
-		else
-			rec = dfs_record_get(sm->records, i, scratch);
-		size_t len = dfs_record_size(sm->records, i);
-		int64_t rank = rec_rank(rec);
-		double br = counter(m, rec, len, fl.bytes_read);
-		double bw = counter(m, rec, len, fl.bytes_written);
-		double tr = counter(m, rec, len, fl.read_time);
-		double tw = counter(m, rec, len, fl.write_time);
-		double tm = counter(m, rec, len, fl.meta_time);
-		struct file_acc *fa = files_get(files, rec_id(rec));
-		if (!fa)
-			continue;
-		fa->bytes += br + bw;
-		fa->time += tr + tw + tm;
-		double size = fmax(counter(m, rec, len, fl.max_read),
-		                   counter(m, rec, len, fl.max_write)) + 1;
-		if (fl.max_read >= 0 && size > fa->size)
-			fa->size = size;
-		fa->shared |= rank < 0;
-		if (rank >= 0 && io->id != DFS_MOD_STDIO) {
-			fa->nranks++;
-			if (br + bw < fa->min_rank_bytes)
-				fa->min_rank_bytes = br + bw;
-			if (br + bw > fa->max_rank_bytes)
-				fa->max_rank_bytes = br + bw;
-		}
-	}
-}
-
-/* The two passes over a module's records: they read the same records and
- * write apart (the module's sums; the files'), so they may run at once,
- * each in record order: the page is the same either way. */
-struct io_passes {
-	struct facts *f;
-	struct io_facts *io;
-	const struct io_fields *fl;
-	struct files *files;
-	struct scratch_ranks *sr;
-	struct common *cm;
-	bool for_files;
-	atomic_uint next;       /* the pass to take next: 0 the sums, 1 the files' */
-};
-
-static void *io_passes_run(void *arg)
-{
-	struct io_passes *p = arg;
-	unsigned k;
-	while ((k = atomic_fetch_add(&p->next, 1)) < 2) {
-		if (k == 0)
-			gather_io_sums(p->f, p->io, p->fl, p->sr, p->cm);
-		else if (p->for_files)
-			gather_io_files(p->f, p->io, p->fl, p->files);
-	}
-	return NULL;
-}
-
-/* records below which the passes are not worth a thread */
-#define IO_PASSES_MIN 8192
-
-static void gather_io(struct facts *f, struct io_facts *io, struct files *files,
-                      struct scratch_ranks *sr, struct common *cm)
-{
-	struct io_fields fl;
-	io_fields(io, &fl);
-	bool for_ranks = io->id == DFS_MOD_POSIX || io->id == DFS_MOD_STDIO;
-	struct io_passes p = {
-		.f = f, .io = io, .fl = &fl, .files = files, .sr = sr, .cm = cm,
-		.for_files = for_ranks || (io->id != DFS_MOD_MPIIO && io->id != DFS_MOD_H5D &&
-		                           io->id != DFS_MOD_PNETCDF_VAR &&
-		                           !selected(f->in, DFS_MOD_POSIX)),
-	};
-	atomic_init(&p.next, 0);
-	size_t n = selected(f->in, io->id)->count;
-	dfs_workers_run(p.for_files && n >= IO_PASSES_MIN ? dfs_workers(2, 2) : 1,
-	                io_passes_run, &p);
 }
 
 /* ---- files, mount points, top-level paths ------------------------------------ */
