@@ -28,23 +28,6 @@ static bool dxt_cols(int id, struct dxt_cols *c)
 	return c->off >= 0 && c->len >= 0 && c->start >= 0 && c->end >= 0;
 }
 
-static double num(const dfs_module *m, const unsigned char *rec, size_t len,
-                  size_t row, int f)
-{
-	dfs_value v;
-	dfs_module_get_value(m, rec, len, row, (size_t)f, &v);
-	switch (v.type) {
-	case DFS_T_I64:
-		return (double)v.v.i;
-	case DFS_T_U64:
-		return (double)v.v.u;
-	case DFS_T_F64:
-		return v.v.d;
-	default:
-		return 0;
-	}
-}
-
 static const dfs_summary_module *dxt_selected(const dfs_summary_input *in, int id)
 {
 	const dfs_summary_module *sm = &in->mod[id];
@@ -177,10 +160,10 @@ static void gather(const dfs_summary_input *in, uint64_t fid, struct dxt_file *d
 				one->records++;
 			}
 			for (size_t r = 0; r < rows; r++) {
-				double off = num(c.m, rec, len, r, c.off);
-				double ln = num(c.m, rec, len, r, c.len);
-				double s = num(c.m, rec, len, r, c.start);
-				double e = num(c.m, rec, len, r, c.end);
+				double off = dfs_facts_value(c.m, rec, len, r, c.off);
+				double ln = dfs_facts_value(c.m, rec, len, r, c.len);
+				double s = dfs_facts_value(c.m, rec, len, r, c.start);
+				double e = dfs_facts_value(c.m, rec, len, r, c.end);
 				bool w = (int64_t)r < writes;
 				if (pass == 0) {
 					if (s < df->t0)

@@ -336,9 +336,8 @@ static int field(const dfs_module *m, const char *suffix)
 	return dfs_module_field_index(m, name, strlen(name));
 }
 
-/* a field the module computes or stores otherwise than as 8 bytes */
-static double value_slow(const dfs_module *m, const unsigned char *rec, size_t len,
-                         size_t row, int f)
+double dfs_facts_value(const dfs_module *m, const unsigned char *rec, size_t len,
+                       size_t row, int f)
 {
 	dfs_value v;
 	dfs_module_get_value(m, rec, len, row, (size_t)f, &v);
@@ -372,7 +371,7 @@ static inline double value(const dfs_module *m, const unsigned char *rec, size_t
 		memcpy(&i, rec + fd->offset, 8);
 		return (double)i;
 	}
-	return value_slow(m, rec, len, row, f);
+	return dfs_facts_value(m, rec, len, row, f);
 }
 
 /* counters that can be -1 (not kept by an old version) count as 0 */

@@ -151,6 +151,10 @@ void dfs_facts_free(struct facts *f);
 struct io_facts *dfs_facts_io(struct facts *f, int id);
 /* the rank a per-rank bin starts at */
 int64_t dfs_facts_bin_rank(const struct facts *f, size_t bin);
+/* field f (an index of m's fields) of row `row` of a record, as a number
+ * (0 when it is text) */
+double dfs_facts_value(const dfs_module *m, const unsigned char *rec, size_t len,
+                       size_t row, int f);
 
 /* insights.c: the findings of a selection, most severe first */
 struct finding {
