@@ -68,6 +68,33 @@ void shared_free_list(char **list)
 	free(list);
 }
 
+bool shared_quick_skip(const char *path)
+{
+	const char *q = getenv("DFS_TEST_QUICK");
+	if (!q || strcmp(q, "1") != 0)
+		return false;
+	size_t len = strlen(path);
+	const char *ext = ".darshan";
+	if (len < 8 || strcmp(path + len - 8, ext) != 0)
+		return false;
+	size_t d = len - 8; /* digits end */
+	size_t b = d;
+	while (b > 0 && path[b - 1] >= '0' && path[b - 1] <= '9')
+		b--;
+	if (b == d || b == 0 || path[b - 1] != '_' || strspn(path + b, "0") == d - b)
+		return false;
+	struct stat st;
+	if (stat(path, &st) != 0 || st.st_size <= 256 * 1024)
+		return false;
+	char *first = malloc(b + 16);
+	if (!first)
+		return false;
+	snprintf(first, b + 16, "%.*s0%s", (int)b, path, ext);
+	bool sibling = stat(first, &st) == 0;
+	free(first);
+	return sibling;
+}
+
 char *shared_log_path(const char *name)
 {
 	const char *dir = shared_dir();

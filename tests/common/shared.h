@@ -19,6 +19,13 @@ const char *shared_dir(void);
 char **shared_logs(size_t *count);
 void shared_free_list(char **list);
 
+/* With DFS_TEST_QUICK=1 (the sanitizer pass; the normal pass checks every
+ * log): true for a log at PATH that is one more rank of a job already in
+ * the set, so that loops over the shared logs may leave it out: a log of
+ * more than 256 KiB named STEM_N.darshan, N > 0, beside STEM_0.darshan
+ * (the five 700 KiB worker_N logs are over half the set's bytes). */
+bool shared_quick_skip(const char *path);
+
 /* Full path of a shared log (malloc'd). */
 char *shared_log_path(const char *name);
 
