@@ -208,7 +208,7 @@ def cmp(op, a, b):
             ">": a > b, ">=": a >= b}[op]
 
 
-def check(log, mod, rnd, foreign, table):
+def check(log, mod, rnd, foreign, table, csvtext):
     if table is None:
         print("FAIL %s %s: unfiltered records.csv cannot be read" % (log, mod))
         return 1
@@ -217,6 +217,12 @@ def check(log, mod, rnd, foreign, table):
     if not rows:
         return 0
     data = conv_rows(header, rows)
+    # the unfiltered text: a line a row when no cell spans lines (no '\r',
+    # as many lines as rows); then the text of a selection of rows is their
+    # lines joined, and darshanfs's answer equal to it parses to them
+    lines = csvtext.split("\n") if "\r" not in csvtext else None
+    if lines is not None and (len(lines) != len(table) + 1 or lines[-1] != ""):
+        lines = None
     short = [k for k, d in enumerate(data) if len(d) != len(header)]
     if short:
         print("FAIL %s %s: row %d of records.csv has %d cells, the header %d"
@@ -251,7 +257,19 @@ def check(log, mod, rnd, foreign, table):
     foreign = [c for c in foreign if c.lower() not in own
                and (prefix + c).lower() not in own]
 
-    # ---- random expressions: (text, evaluator of a row) ----------------------
+    # ---- random expressions: (text, Python source of its value in row r) ----
+    # The source calls the helpers above; constants it cannot spell as a
+    # literal (text, floats such as nan, compiled regexes) are names of ns.
+    ns = {"arith": arith, "neg": neg, "t_not": t_not, "t_and": t_and,
+          "t_or": t_or, "cmp": cmp, "data": data}
+
+    def const(v):
+        if type(v) is int or (type(v) is float and v - v == 0):
+            return repr(v)
+        name = "c%d" % len(ns)
+        ns[name] = v
+        return name
+
     def sample_value(i):
         vals = [d[i] for d in data if d[i] is not None]
         return rnd.choice(vals) if vals else 0
@@ -289,20 +307,20 @@ def check(log, mod, rnd, foreign, table):
         k = rnd.random()
         if logwide[0] and foreign and k < 0.1:
             # a counter of another module: a missing value here
-            return rnd.choice(foreign), (lambda r: None)
+            return rnd.choice(foreign), "None"
         if depth <= 0 or k < 0.4:
             i = rnd.choice(numcols)
-            return col_name(i), (lambda r, i=i: r[i])
+            return col_name(i), "r[%d]" % i
         if k < 0.6:
             t, v = num_lit()
-            return t, (lambda r, v=v: v)
+            return t, const(v)
         if k < 0.65:
-            t, f = num_expr(depth - 1)
-            return "-(%s)" % t, (lambda r, f=f: neg(f(r)))
+            t, s = num_expr(depth - 1)
+            return "-(%s)" % t, "neg(%s)" % s
         op = rnd.choice(["+", "-", "*", "/"])
-        ta, fa = num_expr(depth - 1)
-        tb, fb = num_expr(depth - 1)
-        return "(%s %s %s)" % (ta, op, tb), (lambda r, fa=fa, fb=fb, op=op: arith(op, fa(r), fb(r)))
+        ta, sa = num_expr(depth - 1)
+        tb, sb = num_expr(depth - 1)
+        return "(%s %s %s)" % (ta, op, tb), "arith(%r, %s, %s)" % (op, sa, sb)
 
     def regex_lit():
         d = rnd.choice(data)
@@ -319,60 +337,55 @@ def check(log, mod, rnd, foreign, table):
             kk = rnd.random()
             if kk < 0.6:
                 op = rnd.choice(["==", "!=", "<", "<=", ">", ">="])
-                ta, fa = num_expr(2)
-                tb, fb = num_expr(1)
-                return "%s %s %s" % (ta, op, tb), (lambda r, fa=fa, fb=fb, op=op: cmp(op, fa(r), fb(r)))
+                ta, sa = num_expr(2)
+                tb, sb = num_expr(1)
+                return "%s %s %s" % (ta, op, tb), "cmp(%r, %s, %s)" % (op, sa, sb)
             if kk < 0.75 and txtcols:
                 i = rnd.choice(txtcols)
                 pat = regex_lit()
                 neg = rnd.random() < 0.3
                 rx = re.compile(pat)
-                def f(r, i=i, rx=rx, neg=neg):
-                    v = r[i]
-                    if v is None:
-                        return None
-                    m = rx.search(v) is not None
-                    return (not m) if neg else m
-                return "%s %s '%s'" % (col_name(i), "!~" if neg else "~", pat), f
+                src = "(None if r[%d] is None else %s.search(r[%d]) is %s None)" % (
+                    i, const(rx), i, "" if neg else "not")
+                return "%s %s '%s'" % (col_name(i), "!~" if neg else "~", pat), src
             if kk < 0.9:
                 i = rnd.choice(numcols)
                 items = [sample_value(i) for _ in range(rnd.randint(1, 4))] + [num_lit()[1]]
                 neg = rnd.random() < 0.3
                 txt = ", ".join((repr(x) if isinstance(x, float) else str(x)) for x in items)
-                def f(r, i=i, items=items, neg=neg):
-                    v = r[i]
-                    if v is None:
-                        return None
-                    m = any(v == x for x in items)
-                    return (not m) if neg else m
-                return "%s %sin (%s)" % (col_name(i), "not " if neg else "", txt), f
+                # any(v == x for x in items), unrolled
+                m = " or ".join("r[%d] == %s" % (i, const(x)) for x in items)
+                src = "(None if r[%d] is None else %s(%s))" % (i, "not " if neg else "", m)
+                return "%s %sin (%s)" % (col_name(i), "not " if neg else "", txt), src
             if txtcols:
                 i = rnd.choice(txtcols)
                 s = rnd.choice(data)[i] or ""
                 op = rnd.choice(["==", "!=", "<", ">="])
                 q = s.replace("\\", "\\\\").replace("'", "\\'")
-                return "%s %s '%s'" % (col_name(i), op, q), (lambda r, i=i, s=s, op=op: cmp(op, r[i], s))
-            return "true", (lambda r: True)
+                return ("%s %s '%s'" % (col_name(i), op, q),
+                        "cmp(%r, r[%d], %s)" % (op, i, const(s)))
+            return "true", "True"
         if k < 0.6:
-            t, f = bool_expr(depth - 1)
+            t, s = bool_expr(depth - 1)
             w = rnd.choice(["not ", "! "])
-            return "%s(%s)" % (w, t), (lambda r, f=f: t_not(f(r)))
+            return "%s(%s)" % (w, t), "t_not(%s)" % s
         op = rnd.choice(["and", "or", "&&", "||"])
-        ta, fa = bool_expr(depth - 1)
-        tb, fb = bool_expr(depth - 1)
+        ta, sa = bool_expr(depth - 1)
+        tb, sb = bool_expr(depth - 1)
         if op in ("and", "&&"):
-            return "(%s %s %s)" % (ta, op, tb), (lambda r, fa=fa, fb=fb: t_and(fa(r), fb(r)))
-        return "(%s %s %s)" % (ta, op, tb), (lambda r, fa=fa, fb=fb: t_or(fa(r), fb(r)))
+            return "(%s %s %s)" % (ta, op, tb), "t_and(%s, %s)" % (sa, sb)
+        return "(%s %s %s)" % (ta, op, tb), "t_or(%s, %s)" % (sa, sb)
 
-    def row_ok(f, d):
-        return f(d) is True
-
-    def ref_select(f):
+    def ref_select(src):
+        # the expression's value in every row: one comprehension, compiled
+        # once (not a chain of Python calls a row)
+        vals = eval(compile("[%s for r in data]" % src, "<filter>", "eval"), ns)
+        ok = [v is True for v in vals]
         out = []
         for g in groups:
             if mod.startswith("DXT_"):
-                out.extend(k for k in g if row_ok(f, data[k]))
-            elif any(row_ok(f, data[k]) for k in g):
+                out.extend(k for k in g if ok[k])
+            elif any(ok[k] for k in g):
                 out.extend(g)
         return out
 
@@ -380,14 +393,17 @@ def check(log, mod, rnd, foreign, table):
     for n in range(N):
         # some expressions go to the log-wide filter, with other modules' columns
         logwide[0] = rnd.random() < 0.4
-        text, f = bool_expr(rnd.randint(1, 4))
-        want = [rows[k] for k in ref_select(f)]
+        text, src = bool_expr(rnd.randint(1, 4))
+        sel = ref_select(src)
         rc, out, err = run(log, mod, text, logwide[0])
         if rc != 0:
             print("FAIL %s %s: refused %s%r: %s" % (os.path.basename(log), mod,
                   "log-wide " if logwide[0] else "", text, err.strip()))
             bad += 1
             continue
+        if lines is not None and out == "\n".join([lines[0]] + [lines[k + 1] for k in sel] + [""]):
+            continue   # the same text: no need to parse it
+        want = [rows[k] for k in sel]
         got = list(csv.reader(io.StringIO(out)))[1:]
         if got != want:
             got = [",".join(r) for r in got]
@@ -423,7 +439,7 @@ def main():
         for mod in mods:
             rc, text, err = run(log, mod, "")
             table = list(csv.reader(io.StringIO(text))) if rc == 0 else []
-            tables[mod] = table if rc == 0 else None
+            tables[mod] = (table, text) if rc == 0 else (None, None)
             # counters with a number in some row (not text ones)
             cols[mod] = [c for i, c in enumerate(table[0] if table else [])
                          if "_" in c and c.split("_")[0].isupper()
@@ -432,7 +448,7 @@ def main():
         for mod in mods:
             pairs += 1
             foreign = sorted({c for m2 in mods if m2 != mod for c in cols[m2]})
-            bad += check(log, mod, rnd, foreign, tables[mod])
+            bad += check(log, mod, rnd, foreign, *tables[mod])
     print("filter language: %d logs, %d modules, %d expressions each: %d differ"
           % (len(LOGS), pairs, N, bad))
     return 1 if bad else 0
