@@ -34,17 +34,6 @@ static const dfs_summary_module *dxt_selected(const dfs_summary_input *in, int i
 	return sm->records && !sm->error && sm->count ? sm : NULL;
 }
 
-static uint64_t id_of(const unsigned char *rec)
-{
-	uint64_t id;
-	memcpy(&id, rec, 8);
-	return id;
-}
-
-#define FOR_DXT(sm, k, i) \
-	for (size_t k = 0, i = 0; k < (sm)->count && \
-	     ((i = (sm)->index ? (sm)->index[k] : k), 1); k++)
-
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -71,7 +60,7 @@ int dfs_summary_dxt_files(const dfs_summary_input *in, uint64_t **ids, size_t *n
 		const dfs_summary_module *sm = dxt_selected(in, id);
 		if (!sm)
 			continue;
-		FOR_DXT(sm, j, i) {
+		FOR_SELECTED(sm, j, i) {
 			if (dfs_record_size(sm->records, i) < 104)
 				continue;
 			const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
@@ -79,7 +68,7 @@ int dfs_summary_dxt_files(const dfs_summary_input *in, uint64_t **ids, size_t *n
 			memcpy(&w, rec + 88, 8);
 			memcpy(&r, rec + 96, 8);
 			if (w > 0 || r > 0)   /* a file without segments has no plot */
-				all[k++] = id_of(rec);
+				all[k++] = dfs_facts_rec_id(rec);
 		}
 	}
 	qsort(all, k, sizeof(*all), cmp_u64);
@@ -138,12 +127,12 @@ static void gather(const dfs_summary_input *in, uint64_t fid, struct dxt_file *d
 			continue;
 		struct dxt_one *one = &df->mod[id - DFS_MOD_DXT_POSIX];
 		unsigned char scratch[DFS_RECORD_MAX];
-		FOR_DXT(sm, k, i) {
+		FOR_SELECTED(sm, k, i) {
 			size_t len = dfs_record_size(sm->records, i);
 			if (len < 8)
 				continue;
 			const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
-			if (id_of(rec) != fid)
+			if (dfs_facts_rec_id(rec) != fid)
 				continue;
 			size_t rows = dfs_module_rows(c.m, rec, len);
 			/* its own write count, at 88 (`write_count` shows the log's

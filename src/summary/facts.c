@@ -87,6 +87,21 @@ static bool idmap_grow(struct idmap *m)
 	return true;
 }
 
+/* room for one more accumulator (the array doubles when full) */
+static bool acc_room(struct idmap *m)
+{
+	if (m->n < m->acc_cap)
+		return true;
+	size_t nc = m->acc_cap ? m->acc_cap * 2 : 64;
+	struct file_acc *a = dfs_scratch_realloc(m->pool, m->acc, m->n * sizeof(*a),
+	                                         nc * sizeof(*a));
+	if (!a)
+		return false;
+	m->acc = a;
+	m->acc_cap = nc;
+	return true;
+}
+
 static struct file_acc *idmap_get(struct idmap *m, uint64_t id)
 {
 	if (m->n * 2 >= m->cap && (m->n >= IDMAP_MAX || !idmap_grow(m)))
@@ -97,15 +112,8 @@ static struct file_acc *idmap_get(struct idmap *m, uint64_t id)
 		if (m->slot[k].hash == h && m->acc[m->slot[k].at - 1].id == id)
 			return &m->acc[m->slot[k].at - 1];
 	}
-	if (m->n == m->acc_cap) {
-		size_t nc = m->acc_cap ? m->acc_cap * 2 : 64;
-		struct file_acc *a = dfs_scratch_realloc(m->pool, m->acc, m->n * sizeof(*a),
-		                                         nc * sizeof(*a));
-		if (!a)
-			return NULL;
-		m->acc = a;
-		m->acc_cap = nc;
-	}
+	if (!acc_room(m))
+		return NULL;
 	struct file_acc *fa = &m->acc[m->n];
 	memset(fa, 0, sizeof(*fa));
 	fa->id = id;
@@ -258,15 +266,8 @@ static struct file_acc *files_get(struct files *fs, uint64_t id)
 	}
 	if (m->n >= IDMAP_MAX)
 		return NULL;
-	if (m->n == m->acc_cap) {
-		size_t nc = m->acc_cap ? m->acc_cap * 2 : 64;
-		struct file_acc *a = dfs_scratch_realloc(m->pool, m->acc, m->n * sizeof(*a),
-		                                         nc * sizeof(*a));
-		if (!a)
-			return NULL;
-		m->acc = a;
-		m->acc_cap = nc;
-	}
+	if (!acc_room(m))
+		return NULL;
 	/* the accumulators are written one after the other: their pages
 	 * are faulted in a stretch at a time */
 	if (m->n % PREFAULT_FILES == 0)
@@ -388,18 +389,6 @@ static int64_t rec_rank(const unsigned char *rec)
 	memcpy(&r, rec + 8, 8);
 	return r;
 }
-
-static uint64_t rec_id(const unsigned char *rec)
-{
-	uint64_t r;
-	memcpy(&r, rec, 8);
-	return r;
-}
-
-/* iterate over the selection of a module */
-#define FOR_SELECTED(sm, k, i) \
-	for (size_t k = 0, i = 0; k < (sm)->count && \
-	     ((i = (sm)->index ? (sm)->index[k] : k), 1); k++)
 
 static const dfs_summary_module *selected(const dfs_summary_input *in, int id)
 {
@@ -715,7 +704,7 @@ static void gather_io(struct facts *f, struct io_facts *io, struct files *files,
 				f->tl_end = ce;
 		}
 		if (for_files) {
-			struct file_acc *fa = files_get(files, rec_id(rec));
+			struct file_acc *fa = files_get(files, dfs_facts_rec_id(rec));
 			if (fa) {
 				fa->bytes += br + bw;
 				fa->time += tr + tw + tm;
@@ -1373,8 +1362,8 @@ static void gather_dxt(struct facts *f)
 						host_add(&hosts, v.v.s.ptr, v.v.s.len);
 				}
 				size_t row_bin = rank_bin(f, rec_rank(rec));
-				struct file_acc *fa = pass == 0 ? idmap_get(&per, rec_id(rec)) : NULL;
-				int tf = pass == 1 ? traced_of(f, rec_id(rec)) : -1;
+				struct file_acc *fa = pass == 0 ? idmap_get(&per, dfs_facts_rec_id(rec)) : NULL;
+				int tf = pass == 1 ? traced_of(f, dfs_facts_rec_id(rec)) : -1;
 				for (size_t r = 0; r < rows; r++) {
 					double off = value(m, rec, len, r, foff);
 					double ln = value(m, rec, len, r, flen);
@@ -1446,7 +1435,7 @@ static void gather_lustre(struct facts *f, struct files *files)
 		size_t b = 0;
 		while (b < 8 && (double)(1u << b) < stripes)
 			b++;
-		struct file_acc *fa = files_get(files, rec_id(rec));
+		struct file_acc *fa = files_get(files, dfs_facts_rec_id(rec));
 		/* each rank has a record of the file's layout: count it once */
 		if (fa && fa->striped)
 			continue;

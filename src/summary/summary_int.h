@@ -5,6 +5,7 @@
 #define DFS_SUMMARY_INT_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "darshanfs/summary.h"
 
@@ -144,6 +145,19 @@ struct facts {
 	size_t apmpi_hosts;
 	int64_t cb_nodes;      /* from the job's hints, -1 when unknown */
 };
+
+/* iterate over the selection of a module: k counts, i is the record */
+#define FOR_SELECTED(sm, k, i) \
+	for (size_t k = 0, i = 0; k < (sm)->count && \
+	     ((i = (sm)->index ? (sm)->index[k] : k), 1); k++)
+
+/* the record id every record starts with */
+static inline uint64_t dfs_facts_rec_id(const unsigned char *rec)
+{
+	uint64_t id;
+	memcpy(&id, rec, 8);
+	return id;
+}
 
 /* facts.c: learn everything in one pass per module; NULL without memory */
 struct facts *dfs_facts_new(const dfs_summary_input *in);
