@@ -101,6 +101,39 @@ static uint64_t file_id(int k)
 	return dfs_hash_name(file_names[k], strlen(file_names[k]));
 }
 
+/* A writer into *out of a job of `nprocs` ranks from second 1 to second
+ * `end_sec`, run by `exe`, whose one mount point is `mnt` */
+static dfs_log_writer *start_job(dfs_buf *out, int64_t nprocs, int64_t end_sec,
+                                 const char *exe, dfs_mount mnt)
+{
+	dfs_error err = {0};
+	dfs_write_options opt = {DFS_COMP_ZLIB, 1, 1};
+	dfs_log_writer *w = dfs_log_writer_buf(out, &opt, &err);
+	assert_non_null(w);
+	dfs_job job;
+	memset(&job, 0, sizeof(job));
+	job.nprocs = nprocs;
+	job.start_sec = 1;
+	job.end_sec = end_sec;
+	job.exe = (char *)exe;
+	job.metadata = (char *)"";
+	assert_int_equal(dfs_log_writer_job(w, &job, &mnt, 1, &err), 0);
+	return w;
+}
+
+/* Finish the log w wrote into *out and open it as `name` */
+static dfs_log *finish_job(dfs_log_writer *w, dfs_buf *out, int partial, const char *name)
+{
+	dfs_error err = {0};
+	assert_int_equal(dfs_log_writer_finish(w, partial, &err), 0);
+	dfs_log_writer_free(w);
+	dfs_log *log = dfs_log_open_mem(out->data, out->len, name, 0, &err);
+	if (!log)
+		fail_msg("%s", err.msg);
+	dfs_buf_free(out);
+	return log;
+}
+
 static dfs_log *build(const struct spec *s)
 {
 	dfs_error err = {0};
@@ -170,13 +203,7 @@ static dfs_log *build(const struct spec *s)
 		}
 		assert_int_equal(dfs_log_writer_module_end(w, &err), 0);
 	}
-	assert_int_equal(dfs_log_writer_finish(w, s->partial, &err), 0);
-	dfs_log_writer_free(w);
-	dfs_log *log = dfs_log_open_mem(out.data, out.len, "generated", 0, &err);
-	if (!log)
-		fail_msg("%s", err.msg);
-	dfs_buf_free(&out);
-	return log;
+	return finish_job(w, &out, s->partial, "generated");
 }
 
 /* A job without problems: four ranks each write their own file and read
@@ -688,17 +715,7 @@ static void test_many_ranks(void **state)
 	(void)state;
 	dfs_error err = {0};
 	dfs_buf out = DFS_BUF_INIT;
-	dfs_write_options opt = {DFS_COMP_ZLIB, 1, 1};
-	dfs_log_writer *w = dfs_log_writer_buf(&out, &opt, &err);
-	dfs_job job;
-	memset(&job, 0, sizeof(job));
-	job.nprocs = 200000;
-	job.start_sec = 1;
-	job.end_sec = 1000;
-	job.exe = "/bin/big";
-	job.metadata = (char *)"";
-	dfs_mount mounts[] = {{"/lus", "lustre", 4}};
-	assert_int_equal(dfs_log_writer_job(w, &job, mounts, 1, &err), 0);
+	dfs_log_writer *w = start_job(&out, 200000, 1000, "/bin/big", (dfs_mount){"/lus", "lustre", 4});
 	char name[64];
 	for (int k = 0; k < 1000; k++) {
 		int n = snprintf(name, sizeof(name), "/lus/out.%d", k);
@@ -724,11 +741,7 @@ static void test_many_ranks(void **state)
 		assert_int_equal(dfs_log_writer_record(w, buf, m->record_size, &err), 0);
 	}
 	assert_int_equal(dfs_log_writer_module_end(w, &err), 0);
-	assert_int_equal(dfs_log_writer_finish(w, 0, &err), 0);
-	dfs_log_writer_free(w);
-	dfs_log *log = dfs_log_open_mem(out.data, out.len, "big", 0, &err);
-	assert_non_null(log);
-	dfs_buf_free(&out);
+	dfs_log *log = finish_job(w, &out, 0, "big");
 	size_t len;
 	render_all(log, NULL, 0, &len);
 	assert_true(len < (2u << 20));
@@ -745,17 +758,7 @@ static void test_many_files(void **state)
 	enum { FILES = 3000, DIRS = 20 };
 	dfs_error err = {0};
 	dfs_buf out = DFS_BUF_INIT;
-	dfs_write_options opt = {DFS_COMP_ZLIB, 1, 1};
-	dfs_log_writer *w = dfs_log_writer_buf(&out, &opt, &err);
-	dfs_job job;
-	memset(&job, 0, sizeof(job));
-	job.nprocs = 2;
-	job.start_sec = 1;
-	job.end_sec = 100;
-	job.exe = "/bin/many";
-	job.metadata = (char *)"";
-	dfs_mount mounts[] = {{"/t0", "lustre", 4}};
-	assert_int_equal(dfs_log_writer_job(w, &job, mounts, 1, &err), 0);
+	dfs_log_writer *w = start_job(&out, 2, 100, "/bin/many", (dfs_mount){"/t0", "lustre", 4});
 	static uint64_t ids[FILES];
 	char name[64];
 	for (int k = 0; k < FILES; k++) {
@@ -783,11 +786,7 @@ static void test_many_files(void **state)
 		}
 	}
 	assert_int_equal(dfs_log_writer_module_end(w, &err), 0);
-	assert_int_equal(dfs_log_writer_finish(w, 0, &err), 0);
-	dfs_log_writer_free(w);
-	dfs_log *log = dfs_log_open_mem(out.data, out.len, "many", 0, &err);
-	assert_non_null(log);
-	dfs_buf_free(&out);
+	dfs_log *log = finish_job(w, &out, 0, "many");
 
 	dfs_summary_input in;
 	memset(&in, 0, sizeof(in));
@@ -857,18 +856,7 @@ static dfs_log *dxt_log(void)
 {
 	dfs_error err = {0};
 	dfs_buf out = DFS_BUF_INIT;
-	dfs_write_options opt = {DFS_COMP_ZLIB, 1, 1};
-	dfs_log_writer *w = dfs_log_writer_buf(&out, &opt, &err);
-	assert_non_null(w);
-	dfs_job job;
-	memset(&job, 0, sizeof(job));
-	job.nprocs = 2;
-	job.start_sec = 1;
-	job.end_sec = 100;
-	job.exe = "/bin/traced";
-	job.metadata = (char *)"";
-	dfs_mount mounts[] = {{"/lus/grand", "lustre", 10}};
-	assert_int_equal(dfs_log_writer_job(w, &job, mounts, 1, &err), 0);
+	dfs_log_writer *w = start_job(&out, 2, 100, "/bin/traced", (dfs_mount){"/lus/grand", "lustre", 10});
 	for (int k = 0; k < 3; k++)
 		assert_int_equal(dfs_log_writer_name(w, file_id(k), file_names[k],
 		                                     strlen(file_names[k]), &err), 0);
@@ -890,13 +878,7 @@ static dfs_log *dxt_log(void)
 	struct seg c[] = {{0, 12288, 0.9, 1.6}};
 	dxt_record(w, file_id(0), 0, c, 1, 0);
 	assert_int_equal(dfs_log_writer_module_end(w, &err), 0);
-	assert_int_equal(dfs_log_writer_finish(w, 0, &err), 0);
-	dfs_log_writer_free(w);
-	dfs_log *log = dfs_log_open_mem(out.data, out.len, "dxt", 0, &err);
-	if (!log)
-		fail_msg("%s", err.msg);
-	dfs_buf_free(&out);
-	return log;
+	return finish_job(w, &out, 0, "dxt");
 }
 
 static void every_record(const dfs_log *log, dfs_summary_input *in)
@@ -1018,17 +1000,7 @@ static dfs_log *timeline_log(int64_t nprocs)
 {
 	dfs_error err = {0};
 	dfs_buf out = DFS_BUF_INIT;
-	dfs_write_options opt = {DFS_COMP_ZLIB, 1, 1};
-	dfs_log_writer *w = dfs_log_writer_buf(&out, &opt, &err);
-	dfs_job job;
-	memset(&job, 0, sizeof(job));
-	job.nprocs = nprocs;
-	job.start_sec = 1;
-	job.end_sec = 1000;
-	job.exe = "/bin/lanes";
-	job.metadata = (char *)"";
-	dfs_mount mounts[] = {{"/lus", "lustre", 4}};
-	assert_int_equal(dfs_log_writer_job(w, &job, mounts, 1, &err), 0);
+	dfs_log_writer *w = start_job(&out, nprocs, 1000, "/bin/lanes", (dfs_mount){"/lus", "lustre", 4});
 	assert_int_equal(dfs_log_writer_name(w, file_id(0), file_names[0],
 	                                     strlen(file_names[0]), &err), 0);
 	assert_int_equal(dfs_log_writer_module_begin(w, DFS_MOD_POSIX, 0, &err), 0);
@@ -1046,11 +1018,7 @@ static dfs_log *timeline_log(int64_t nprocs)
 		assert_int_equal(dfs_log_writer_record(w, buf, m->record_size, &err), 0);
 	}
 	assert_int_equal(dfs_log_writer_module_end(w, &err), 0);
-	assert_int_equal(dfs_log_writer_finish(w, 0, &err), 0);
-	dfs_log_writer_free(w);
-	dfs_log *log = dfs_log_open_mem(out.data, out.len, "lanes", 0, &err);
-	assert_non_null(log);
-	dfs_buf_free(&out);
+	dfs_log *log = finish_job(w, &out, 0, "lanes");
 	return log;
 }
 
