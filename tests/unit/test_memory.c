@@ -164,6 +164,19 @@ static void make_source(char *dir, size_t len, const char *const *names, size_t 
 	}
 }
 
+/* A view of a source directory (its name in dir) holding the shared log
+ * `name` as a.darshan */
+static dfs_view *one_log_view(const char *name, const dfs_view_options *opt, char *dir,
+                              size_t len)
+{
+	const char *const names[] = {name};
+	make_source(dir, len, names, 1);
+	dfs_error err = {0};
+	dfs_view *v = dfs_view_new(dir, opt, &err);
+	assert_non_null(v);
+	return v;
+}
+
 static void remove_source(const char *dir)
 {
 	char cmd[300];
@@ -237,13 +250,10 @@ static void test_stat_only_goes(void **state)
 	(void)state;
 	if (!shared_dir())
 		skip();
-	const char *const names[] = {SMALL_LOG};
-	char dir[64];
-	make_source(dir, sizeof(dir), names, 1);
-	dfs_error err = {0};
 	dfs_view_options opt = {.cache_size = 1};
-	dfs_view *v = dfs_view_new(dir, &opt, &err);
-	assert_non_null(v);
+	char dir[64];
+	dfs_view *v = one_log_view(SMALL_LOG, &opt, dir, sizeof(dir));
+	dfs_error err = {0};
 	dfs_node_stat st;
 	assert_int_equal(dfs_view_stat(v, "/a.darshan/POSIX/records.csv", &st, &err), 0);
 	assert_int_equal(dfs_view_decode_count(v), 1);
@@ -262,12 +272,9 @@ static void test_selection_counted(void **state)
 	(void)state;
 	if (!shared_dir())
 		skip();
-	const char *const names[] = {BIG_LOG};
 	char dir[64];
-	make_source(dir, sizeof(dir), names, 1);
+	dfs_view *v = one_log_view(BIG_LOG, NULL, dir, sizeof(dir));
 	dfs_error err = {0};
-	dfs_view *v = dfs_view_new(dir, NULL, &err);
-	assert_non_null(v);
 	dfs_content *c = open_file(v, "/a.darshan/POSIX/records.csv");
 	size_t records = 0;
 	char buf[65536];
@@ -302,12 +309,9 @@ static void test_gone_logs_forgotten(void **state)
 	(void)state;
 	if (!shared_dir())
 		skip();
-	const char *const names[] = {"noposix.darshan"};
 	char dir[64];
-	make_source(dir, sizeof(dir), names, 1);
+	dfs_view *v = one_log_view("noposix.darshan", NULL, dir, sizeof(dir));
 	dfs_error err = {0};
-	dfs_view *v = dfs_view_new(dir, NULL, &err);
-	assert_non_null(v);
 	char from[512], to[512], path[64];
 	snprintf(from, sizeof(from), "%s/a.darshan", dir);
 	for (int i = 0; i < 1000; i++) {
@@ -453,12 +457,9 @@ static void test_dxt_cut_counted(void **state)
 	(void)state;
 	if (!shared_dir())
 		skip();
-	const char *const names[] = {"dxt.darshan"};
 	char dir[64];
-	make_source(dir, sizeof(dir), names, 1);
+	dfs_view *v = one_log_view("dxt.darshan", NULL, dir, sizeof(dir));
 	dfs_error err = {0};
-	dfs_view *v = dfs_view_new(dir, NULL, &err);
-	assert_non_null(v);
 	size_t all = count_lines(v, "/a.darshan/DXT_POSIX/records.csv");
 	write_text(v, "/a.darshan/DXT_POSIX/filter", "length < 4096\n");
 	size_t before = cached(v);
@@ -505,12 +506,9 @@ static void test_import_counted(void **state)
 	(void)state;
 	if (!shared_dir())
 		skip();
-	const char *const names[] = {BIG_LOG};
 	char dir[64];
-	make_source(dir, sizeof(dir), names, 1);
+	dfs_view *v = one_log_view(BIG_LOG, NULL, dir, sizeof(dir));
 	dfs_error err = {0};
-	dfs_view *v = dfs_view_new(dir, NULL, &err);
-	assert_non_null(v);
 	const char *path = "/a.darshan/POSIX/records.csv";
 	dfs_content *c = open_file(v, path);
 	size_t size = (size_t)dfs_content_size(c);
