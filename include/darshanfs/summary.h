@@ -62,6 +62,18 @@ int dfs_insight_thresholds_parse(dfs_insight_thresholds *t, const char *text,
 int dfs_insight_thresholds_load(dfs_insight_thresholds *t, const char *path,
                                 dfs_error *err);
 
+/* What the names of a log's files give the page (the pattern each file
+ * falls in, its top-level path, its mount point): the same whatever the
+ * selection, so a caller that shows a log more than once keeps it with
+ * the log (dfs_summary_input.names) and the later renders skip that
+ * work.  Filled as renders meet the files; its memory is mostly one
+ * 16-byte entry per name of the log. */
+typedef struct dfs_summary_names dfs_summary_names;
+/* NULL without memory */
+dfs_summary_names *dfs_summary_names_new(const dfs_log *log);
+size_t dfs_summary_names_memory(const dfs_summary_names *names);
+void dfs_summary_names_free(dfs_summary_names *names);
+
 typedef struct dfs_summary_input {
 	const dfs_log *log;
 	const char *title;                        /* the log's name */
@@ -71,6 +83,9 @@ typedef struct dfs_summary_input {
 	/* where the big temporary arrays of a render come from and go back
 	 * to (util/scratch.h; NULL: allocated and freed each time) */
 	struct dfs_scratch *scratch;
+	/* kept between renders of this log (NULL: worked out for each);
+	 * filled by the render: two renders must not share one at once */
+	dfs_summary_names *names;
 } dfs_summary_input;
 
 /* The plots, each also a file LOG/summary/<name>.svg. */

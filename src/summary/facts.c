@@ -15,44 +15,52 @@
 #include "util/scratch.h"
 #include "util/workers.h"
 
-/* ---- a map from 64-bit keys to slots ---------------------------------------- */
+/* ---- the files of a selection ------------------------------------------------- */
 
-/* The accumulators of the files live in a dense array, in the order their
- * ids were first seen; the hash table holds only 8-byte slots (half of
- * the id's hash and where its accumulator is), so that a log of a million
- * distinct files touches a table of 16 MiB instead of one of 112 (and
- * moves that much less each time it grows).  The table probes and
- * grows exactly as one holding the accumulators would, so walking it slot
- * by slot visits the files in the same order (the order in which the
- * top-level paths and the patterns of the page are first met, and in
- * which their sums are added). */
+/* One accumulator per distinct file of the selection, in a dense array in
+ * the order the files are first met (the records of the I/O modules in
+ * the order of io_ids): the page walks them in that order, so that the
+ * top-level paths and the patterns get their rows, and their sums are
+ * added, in the order of the records.  A record finds its file by the
+ * position of its id in the log's name table (the records mostly follow
+ * that table: the lookups hit the cache); ids without a name (few) are
+ * looked up in a table of their own. */
 struct file_acc {
 	uint64_t id;
 	double bytes, time, size;
 	double min_rank_bytes, max_rank_bytes;
 	uint32_t nranks;
+	uint32_t name;          /* 1 + index in the name table; 0: unnamed */
 	bool shared;
 	bool striped;           /* its LUSTRE record was counted */
 };
 
-struct idslot {
-	uint32_t hash;          /* the low half of mix(id): its home slot */
-	uint32_t at;            /* 1 + index of the accumulator; 0: empty */
-};
-
-/* how many records (or files) ahead a slot of a table is fetched */
+/* how many records (or files) ahead a lookup is prefetched */
 #define PREFETCH_AHEAD 16
 
-/* files at most: the table (twice as many slots) is then addressed by
- * the 32 bits of a slot's hash */
-#define IDMAP_MAX ((size_t)1 << 31)
+/* files at most (their numbers are kept in 32 bits) */
+#define FILES_MAX ((size_t)UINT32_MAX - 1)
 
-struct idmap {
-	dfs_scratch *pool;      /* of the big arrays (NULL: not recycled) */
-	struct idslot *slot;
-	struct file_acc *acc;
-	size_t cap, n, acc_cap;
+struct unnamed {
+	uint64_t *id;
+	uint32_t *at;           /* 1 + index of the accumulator; 0: none yet */
+	bool *used;
+	size_t cap, n;
 };
+
+struct files {
+	dfs_scratch *pool;      /* of the big arrays (NULL: not recycled) */
+	struct file_acc *acc;
+	size_t n, cap;
+	const dfs_log *log;
+	const dfs_name *names;  /* the log's name table */
+	size_t nnames;
+	uint32_t *at;           /* per name: 1 + index of the accumulator, 0: none */
+	dfs_name_hint hint;     /* of the lookups in record order */
+	struct unnamed un;
+};
+
+#define PREFAULT_FILES 32768
 
 /* every bit of the key reaches the low bits of the slot number */
 static uint64_t mix(uint64_t x)
@@ -63,135 +71,10 @@ static uint64_t mix(uint64_t x)
 	return x;
 }
 
-static bool idmap_grow(struct idmap *m)
-{
-	size_t cap = m->cap ? m->cap * 2 : 64;
-	/* recycled memory: a table of megabytes from fresh pages costs a
-	 * page fault per 4 KiB, more than filling it */
-	struct idslot *s = dfs_scratch_alloc(m->pool, cap * sizeof(*s));
-	if (!s)
-		return false;
-	dfs_scratch_prefault(s, 0, cap * sizeof(*s));
-	memset(s, 0, cap * sizeof(*s));
-	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->slot[i].at)
-			continue;
-		size_t k = (size_t)m->slot[i].hash & (cap - 1);
-		while (s[k].at)
-			k = (k + 1) & (cap - 1);
-		s[k] = m->slot[i];
-	}
-	dfs_scratch_free(m->pool, m->slot);
-	m->slot = s;
-	m->cap = cap;
-	return true;
-}
-
-/* room for one more accumulator (the array doubles when full) */
-static bool acc_room(struct idmap *m)
-{
-	if (m->n < m->acc_cap)
-		return true;
-	size_t nc = m->acc_cap ? m->acc_cap * 2 : 64;
-	struct file_acc *a = dfs_scratch_realloc(m->pool, m->acc, m->n * sizeof(*a),
-	                                         nc * sizeof(*a));
-	if (!a)
-		return false;
-	m->acc = a;
-	m->acc_cap = nc;
-	return true;
-}
-
-static struct file_acc *idmap_get(struct idmap *m, uint64_t id)
-{
-	if (m->n * 2 >= m->cap && (m->n >= IDMAP_MAX || !idmap_grow(m)))
-		return NULL;
-	uint32_t h = (uint32_t)mix(id);
-	size_t k = (size_t)h & (m->cap - 1);
-	for (; m->slot[k].at; k = (k + 1) & (m->cap - 1)) {
-		if (m->slot[k].hash == h && m->acc[m->slot[k].at - 1].id == id)
-			return &m->acc[m->slot[k].at - 1];
-	}
-	if (!acc_room(m))
-		return NULL;
-	struct file_acc *fa = &m->acc[m->n];
-	memset(fa, 0, sizeof(*fa));
-	fa->id = id;
-	fa->min_rank_bytes = INFINITY;
-	m->slot[k].hash = h;
-	m->slot[k].at = (uint32_t)++m->n;
-	return fa;
-}
-
-/* room for n files at once (their pages are touched only when used), so
- * that the accumulators are not copied as they grow */
-static void idmap_reserve(struct idmap *m, size_t n)
-{
-	if (n <= m->acc_cap || n > SIZE_MAX / sizeof(*m->acc))
-		return;
-	struct file_acc *a = dfs_scratch_realloc(m->pool, m->acc, m->n * sizeof(*a), n * sizeof(*a));
-	if (!a)
-		return;
-	m->acc = a;
-	m->acc_cap = n;
-}
-
-/* the accumulator of slot s, or NULL when the slot is empty */
-static struct file_acc *idmap_at(const struct idmap *m, size_t s)
-{
-	return m->slot[s].at ? &m->acc[m->slot[s].at - 1] : NULL;
-}
-
-static void idmap_free(struct idmap *m)
-{
-	dfs_scratch_free(m->pool, m->slot);
-	dfs_scratch_free(m->pool, m->acc);
-}
-
-/* Prefetch the slot where a lookup of id starts (a table of a million
- * files is far bigger than the caches: each lookup would wait for it). */
-static void idmap_prefetch(const struct idmap *m, uint64_t id)
-{
-	if (m->cap)
-		__builtin_prefetch(&m->slot[(size_t)(uint32_t)mix(id) & (m->cap - 1)], 1);
-}
-
-/* ---- the files of a selection ------------------------------------------------- */
-
-/* While the records are read, a record finds its file by the position of
- * its id in the log's name table (the lookup follows the records, which
- * are in the name table's order: no cache miss), and the files get their
- * accumulators in the order they are first seen, as idmap_get gives them.
- * Only then is the idmap's slot table made, by inserting the files in
- * that order: growing and probing as it would have while the records
- * were read, it comes out slot for slot the same, so the page walks the
- * files in the same order.  Ids without a name (there are few) are
- * looked up in a table of their own. */
-struct unnamed {
-	uint64_t *id;
-	uint32_t *at;           /* 1 + index of the accumulator; 0: none yet */
-	bool *used;
-	size_t cap, n;
-};
-
-struct files {
-	struct idmap map;
-	const dfs_log *log;
-	const dfs_name *names;  /* the log's name table */
-	size_t nnames;
-	uint32_t *at;           /* per name: 1 + index of the accumulator, 0: none */
-	dfs_name_hint hint;     /* of the lookups in record order */
-	struct unnamed un;
-	bool hit_last;          /* the last lookup found a file already met */
-	bool placed;            /* map.slot holds every file: use idmap_get */
-};
-
-#define PREFAULT_FILES 32768
-
 static void files_init(struct files *fs, const dfs_log *log, dfs_scratch *pool)
 {
 	memset(fs, 0, sizeof(*fs));
-	fs->map.pool = pool;
+	fs->pool = pool;
 	fs->hint = (dfs_name_hint)DFS_NAME_HINT_INIT;
 	fs->log = log;
 	fs->nnames = dfs_log_name_count(log);
@@ -203,6 +86,24 @@ static void files_init(struct files *fs, const dfs_log *log, dfs_scratch *pool)
 			memset(fs->at, 0, fs->nnames * sizeof(*fs->at));
 		}
 	}
+}
+
+/* room for n files at once (their pages are touched only when used), so
+ * that the accumulators are not copied as they grow; false without
+ * memory */
+static bool files_reserve(struct files *fs, size_t n)
+{
+	if (n <= fs->cap)
+		return true;
+	if (n > SIZE_MAX / sizeof(*fs->acc))
+		return false;
+	struct file_acc *a = dfs_scratch_realloc(fs->pool, fs->acc, fs->n * sizeof(*a),
+	                                         n * sizeof(*a));
+	if (!a)
+		return false;
+	fs->acc = a;
+	fs->cap = n;
+	return true;
 }
 
 /* where the accumulator number of an unnamed id is kept (0 when the id
@@ -251,78 +152,53 @@ static uint32_t *unnamed_at(struct unnamed *u, uint64_t id)
 /* the accumulator of file id, made when new; NULL without memory */
 static struct file_acc *files_get(struct files *fs, uint64_t id)
 {
-	if (fs->placed || !fs->at)
-		return idmap_get(&fs->map, id);
-	const dfs_name *nm = dfs_log_name_near(fs->log, id, &fs->hint);
+	const dfs_name *nm = fs->at ? dfs_log_name_near(fs->log, id, &fs->hint) : NULL;
 	uint32_t *at;
-	if (nm && (size_t)(nm - fs->names) < fs->nnames)
-		at = &fs->at[nm - fs->names];
-	else if (!(at = unnamed_at(&fs->un, id)))
+	size_t name = 0;
+	if (nm && (size_t)(nm - fs->names) < fs->nnames) {
+		name = (size_t)(nm - fs->names);
+		at = &fs->at[name++];
+	} else if (!(at = unnamed_at(&fs->un, id))) {
 		return NULL;
-	struct idmap *m = &fs->map;
-	if (*at) {
-		fs->hit_last = true;
-		return &m->acc[*at - 1];
 	}
-	if (m->n >= IDMAP_MAX)
-		return NULL;
-	if (!acc_room(m))
+	if (*at)
+		return &fs->acc[*at - 1];
+	if (fs->n >= FILES_MAX || (fs->n == fs->cap && !files_reserve(fs, fs->cap ? fs->cap * 2 : 64)))
 		return NULL;
 	/* the accumulators are written one after the other: their pages
 	 * are faulted in a stretch at a time */
-	if (m->n % PREFAULT_FILES == 0)
-		dfs_scratch_prefault(m->acc, m->n * sizeof(*m->acc),
-		                     PREFAULT_FILES * sizeof(*m->acc));
-	struct file_acc *fa = &m->acc[m->n];
+	if (fs->n % PREFAULT_FILES == 0)
+		dfs_scratch_prefault(fs->acc, fs->n * sizeof(*fs->acc),
+		                     PREFAULT_FILES * sizeof(*fs->acc));
+	struct file_acc *fa = &fs->acc[fs->n];
+	/* (the next ones are written soon: their lines are asked for now,
+	 * not when the store waits for them) */
+	if (fs->n + 8 < fs->cap)
+		__builtin_prefetch(&fs->acc[fs->n + 8], 1);
 	memset(fa, 0, sizeof(*fa));
 	fa->id = id;
+	fa->name = (uint32_t)name;
 	fa->min_rank_bytes = INFINITY;
-	*at = (uint32_t)++m->n;
-	fs->hit_last = false;
+	*at = (uint32_t)++fs->n;
 	return fa;
 }
 
-/* without memory for the slot table: no file is known (later lookups
- * start an empty idmap) */
-static bool files_unplaced(struct files *fs)
+/* Do the lookups need what they read prefetched (they do not follow the
+ * name table)?  Then files_prefetch does it. */
+static bool files_scattered(const struct files *fs)
 {
-	idmap_free(&fs->map);
-	memset(&fs->map, 0, sizeof(fs->map));
-	fs->placed = true;
-	return false;
+	return fs->at && !dfs_name_hint_in_order(&fs->hint);
 }
 
-/* The slot table, as idmap_get would have made it for the same lookups
- * (false without memory: the files are then not shown). */
-static bool files_place(struct files *fs)
+static void files_prefetch(struct files *fs, uint64_t id)
 {
-	struct idmap *m = &fs->map;
-	if (fs->placed || !fs->at)
-		return fs->placed = true;
-	size_t n = m->n;
-	m->n = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (m->n * 2 >= m->cap && !idmap_grow(m))
-			return files_unplaced(fs);
-		if (i + PREFETCH_AHEAD < n)
-			idmap_prefetch(m, m->acc[i + PREFETCH_AHEAD].id);
-		uint32_t h = (uint32_t)mix(m->acc[i].id);
-		size_t k = (size_t)h & (m->cap - 1);
-		while (m->slot[k].at)
-			k = (k + 1) & (m->cap - 1);
-		m->slot[k].hash = h;
-		m->slot[k].at = (uint32_t)++m->n;
-	}
-	/* a lookup after the last new file grew the table if it was half full */
-	if (fs->hit_last && m->n * 2 >= m->cap && !idmap_grow(m))
-		return files_unplaced(fs);
-	return fs->placed = true;
+	dfs_log_name_prefetch(fs->log, id, 0);
 }
 
 static void files_free(struct files *fs)
 {
-	idmap_free(&fs->map);
-	dfs_scratch_free(fs->map.pool, fs->at);
+	dfs_scratch_free(fs->pool, fs->acc);
+	dfs_scratch_free(fs->pool, fs->at);
 	free(fs->un.id);
 	free(fs->un.at);
 	free(fs->un.used);
@@ -585,13 +461,13 @@ static void gather_io(struct facts *f, struct io_facts *io, struct files *files,
 	memset(cm, 0, sizeof(*cm));
 	double small_t = f->thr.small_bytes;
 	FOR_SELECTED(sm, k, i) {
-		if (for_files && k + PREFETCH_AHEAD < sm->count) {
+		if (k + PREFETCH_AHEAD < sm->count) {
 			size_t j = sm->index ? sm->index[k + PREFETCH_AHEAD] : k + PREFETCH_AHEAD;
-			uint64_t ahead = dfs_record_word(sm->records, j, 0);
-			if (files->placed || !files->at)
-				idmap_prefetch(&files->map, ahead);
-			else if (!dfs_name_hint_in_order(&files->hint))
-				dfs_log_name_prefetch(files->log, ahead, 0);
+			/* (reading the id of a record ahead would wait for it) */
+			if (for_files && files_scattered(files))
+				files_prefetch(files, dfs_record_word(sm->records, j, 0));
+			else
+				dfs_record_prefetch(sm->records, j);
 		}
 		const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
 		size_t len = dfs_record_size(sm->records, i);
@@ -831,7 +707,13 @@ static void pattern_name(const dfs_name *nm, uint64_t id, char name[128])
 		snprintf(name, 128, "(record %llu)", (unsigned long long)id);
 }
 
-/* the distinct top-level paths, numbered in the order first met */
+/* (a name worked out but for the number of its top-level path: top holds
+ * the length of that path, which is numbered afterwards, in order; a
+ * number is below it, UINT32_MAX when there was no memory for it) */
+#define TOP_PENDING ((uint32_t)1 << 31)
+
+/* the distinct top-level paths, numbered in the order first met (fewer
+ * than TOP_PENDING) */
 struct tops {
 	char (*name)[64];
 	uint32_t *slot;         /* 1 + number of the path; 0: empty */
@@ -865,7 +747,7 @@ static bool tops_grow(struct tops *t)
 /* the number of a top-level path, UINT32_MAX without memory */
 static uint32_t tops_of(struct tops *t, const char *top)
 {
-	if (t->n == t->cap && (t->n >= UINT32_MAX - 1 || !tops_grow(t)))
+	if (t->n == t->cap && (t->n >= TOP_PENDING - 1 || !tops_grow(t)))
 		return UINT32_MAX;
 	uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT, top, strlen(top));
 	size_t mask = t->cap * 2 - 1, k = (size_t)h & mask;
@@ -882,8 +764,51 @@ static uint32_t tops_of(struct tops *t, const char *top)
 struct file_name {
 	uint64_t key;           /* of its pattern */
 	uint32_t top;           /* number of its top-level path */
-	uint32_t mount;         /* its mount point, nmounts: unknown */
+	uint32_t mount;         /* 1 + its mount point (nmounts + 1: unknown);
+	                         * 0: not worked out yet */
 };
+
+/* What the names give, per entry of the log's name table.  The table is
+ * zeroed pages from calloc: only the entries of files shown are touched. */
+struct dfs_summary_names {
+	const dfs_log *log;
+	size_t n, nmounts;
+	struct file_name *of;
+	struct tops tops;
+};
+
+dfs_summary_names *dfs_summary_names_new(const dfs_log *log)
+{
+	dfs_summary_names *nn = calloc(1, sizeof(*nn));
+	if (!nn)
+		return NULL;
+	nn->log = log;
+	nn->n = dfs_log_name_count(log);
+	size_t nm = dfs_log_mount_count(log);
+	nn->nmounts = nm < MAX_MOUNTS ? nm : MAX_MOUNTS;
+	if (nn->n && !(nn->of = calloc(nn->n, sizeof(*nn->of)))) {
+		free(nn);
+		return NULL;
+	}
+	return nn;
+}
+
+size_t dfs_summary_names_memory(const dfs_summary_names *nn)
+{
+	return nn ? sizeof(*nn) + nn->n * sizeof(*nn->of) +
+	                    nn->tops.cap * (sizeof(*nn->tops.name) + 2 * sizeof(*nn->tops.slot))
+	          : 0;
+}
+
+void dfs_summary_names_free(dfs_summary_names *nn)
+{
+	if (!nn)
+		return;
+	free(nn->of);
+	free(nn->tops.name);
+	free(nn->tops.slot);
+	free(nn);
+}
 
 /* the length of the first two components of a name (top_path) */
 static size_t top_len(const dfs_name *nm)
@@ -897,91 +822,79 @@ static size_t top_len(const dfs_name *nm)
 	return end;
 }
 
-/* What a file's name gives the page, but the number of its top-level
- * path, which is given in order afterwards (tops_of): that top-level
- * path is told instead, as the file's name (NULL: none) and how much of
- * it the path is, in fn->top. */
-static void name_file(const dfs_log *log, size_t nmounts, const struct file_acc *fa,
-                      dfs_name_hint *hint, struct file_name *fn, const char **top)
+/* the name of a file (NULL: it has none) */
+static const dfs_name *file_name_of(const dfs_log *log, const struct file_acc *fa)
 {
-	const dfs_name *nm = dfs_log_name_near(log, fa->id, hint);
-	fn->mount = nm && nm->mount >= 0 && (size_t)nm->mount < nmounts
-	                    ? (uint32_t)nm->mount : (uint32_t)nmounts;
-	*top = nm ? nm->str : NULL;
-	fn->top = nm ? (uint32_t)top_len(nm) : 0;
+	return fa->name ? dfs_log_name_at(log, fa->name - 1) : NULL;
+}
+
+/* What a named file's name gives the page, but the number of its
+ * top-level path (TOP_PENDING with its length instead). */
+static void name_file(const dfs_summary_names *nn, const dfs_name *nm,
+                      struct file_name *fn)
+{
+	fn->mount = 1 + (nm->mount >= 0 && (size_t)nm->mount < nn->nmounts
+	                         ? (uint32_t)nm->mount : (uint32_t)nn->nmounts);
+	fn->top = TOP_PENDING | (uint32_t)top_len(nm);
 	char name[128];
-	pattern_name(nm, fa->id, name);
+	collapse(nm->str, nm->len, name, sizeof(name));
 	fn->key = dfs_fnv1a(DFS_FNV1A_INIT, name, strlen(name));
 }
 
-/* the same with the number of the top-level path */
-static void name_one(const dfs_log *log, size_t nmounts, const struct file_acc *fa,
-                     struct tops *tops, struct file_name *fn)
+/* the same of a file without a name, numbered (never kept: there are few) */
+static void name_unnamed(dfs_summary_names *nn, uint64_t id, struct file_name *fn)
 {
-	const char *top;
-	name_file(log, nmounts, fa, NULL, fn, &top);
-	char path[64];
-	if (top) {
-		memcpy(path, top, fn->top);
-		path[fn->top] = '\0';
-	} else {
-		snprintf(path, sizeof(path), "(no name)");
-	}
-	fn->top = tops_of(tops, path);
+	char name[128];
+	pattern_name(NULL, id, name);
+	fn->key = dfs_fnv1a(DFS_FNV1A_INIT, name, strlen(name));
+	fn->mount = 1 + (uint32_t)nn->nmounts;
+	fn->top = tops_of(&nn->tops, "(no name)");
 }
 
 /* files named by one thread at a time: the names of many files are
- * looked up and collapsed by all the cores */
+ * collapsed by all the cores */
 #define NAME_CHUNK 8192
 
 struct naming {
-	const dfs_log *log;
-	size_t nmounts;
-	const struct idmap *files;
-	struct file_name *fn;
-	const char **top;
+	dfs_summary_names *nn;
+	const struct files *files;
 	atomic_size_t next;
 };
 
 static void *naming_worker(void *arg)
 {
 	struct naming *nw = arg;
-	const struct idmap *files = nw->files;
+	const struct files *files = nw->files;
+	const dfs_name *names = dfs_log_name_at(nw->nn->log, 0);
 	size_t c;
-	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	while ((c = atomic_fetch_add(&nw->next, NAME_CHUNK)) < files->n) {
 		size_t end = c + NAME_CHUNK < files->n ? c + NAME_CHUNK : files->n;
 		for (size_t i = c; i < end; i++) {
-			if (!dfs_name_hint_in_order(&hint)) {
-				for (int stage = 0; stage < 3; stage++) {
-					size_t d = (size_t)(3 - stage) * 8;
-					if (i + d < end)
-						dfs_log_name_prefetch(nw->log, files->acc[i + d].id, stage);
-				}
-			}
-			name_file(nw->log, nw->nmounts, &files->acc[i], &hint, &nw->fn[i], &nw->top[i]);
+			uint32_t j = files->acc[i].name;
+			if (j && !nw->nn->of[j - 1].mount)
+				name_file(nw->nn, &names[j - 1], &nw->nn->of[j - 1]);
 		}
 	}
 	return NULL;
 }
 
-/* The names of the files, looked up in the order the files were first
- * seen (that of the name table, mostly: the lookups hit the cache), and
- * their top-level paths numbered in that order; NULL without memory. */
-static struct file_name *name_files(const dfs_log *log, size_t nmounts,
-                                    const struct idmap *files, struct tops *tops)
+/* Work out what the names of the files give that is not known yet (the
+ * names of a log's files are the same whatever the selection: a kept
+ * dfs_summary_names has most of them after the first render), and
+ * number their top-level paths in the order the files were first met. */
+static void name_files(dfs_summary_names *nn, const struct files *files)
 {
-	dfs_scratch *pool = files->pool;
-	struct file_name *fn = dfs_scratch_alloc(pool, files->n * sizeof(*fn));
-	const char **top = dfs_scratch_alloc(pool, files->n * sizeof(*top));
-	if (!fn || !top) {
-		dfs_scratch_free(pool, fn);
-		dfs_scratch_free(pool, top);
-		return NULL;
+	size_t missing = 0, unnamed = 0;
+	for (size_t i = 0; i < files->n; i++) {
+		uint32_t j = files->acc[i].name;
+		missing += j && !nn->of[j - 1].mount;
+		unnamed += !j;
 	}
-	dfs_scratch_prefault(fn, 0, files->n * sizeof(*fn));
-	dfs_scratch_prefault(top, 0, files->n * sizeof(*top));
-	struct naming nw = {log, nmounts, files, fn, top, 0};
+	if (unnamed)
+		tops_of(&nn->tops, "(no name)");   /* (numbered before the page counts) */
+	if (!missing)
+		return;
+	struct naming nw = {nn, files, 0};
 	dfs_workers_run(dfs_workers(DFS_WORKERS_MAX, (files->n + NAME_CHUNK - 1) / NAME_CHUNK),
 	                naming_worker, &nw);
 	/* a job has few top-level paths: the last ones met are remembered by
@@ -994,92 +907,127 @@ static struct file_name *name_files(const dfs_log *log, size_t nmounts,
 	} seen[64];
 	memset(seen, 0, sizeof(seen));
 	for (size_t i = 0; i < files->n; i++) {
-		size_t len = fn[i].top;
+		uint32_t j = files->acc[i].name;
+		if (!j || !(nn->of[j - 1].top & TOP_PENDING) || nn->of[j - 1].top == UINT32_MAX)
+			continue;
+		struct file_name *fn = &nn->of[j - 1];
+		const char *top = dfs_log_name_at(nn->log, j - 1)->str;
+		size_t len = fn->top & ~TOP_PENDING;
 		size_t c = 0;
-		if (top[i] && len) {
-			c = ((unsigned char)top[i][len - 1] * 31u + (unsigned char)top[i][len / 2] +
-			     len) & 63;
-			if (seen[c].str && seen[c].len == len && !memcmp(seen[c].str, top[i], len)) {
-				fn[i].top = seen[c].top;
+		if (len) {
+			c = ((unsigned char)top[len - 1] * 31u + (unsigned char)top[len / 2] + len) & 63;
+			if (seen[c].str && seen[c].len == len && !memcmp(seen[c].str, top, len)) {
+				fn->top = seen[c].top;
 				continue;
 			}
 		}
 		char path[64];
-		if (top[i]) {
-			memcpy(path, top[i], len);
-			path[len] = '\0';
-		} else {
-			snprintf(path, sizeof(path), "(no name)");
-		}
-		fn[i].top = tops_of(tops, path);
-		if (top[i] && len && fn[i].top != UINT32_MAX) {
-			seen[c].str = top[i];
+		memcpy(path, top, len);
+		path[len] = '\0';
+		fn->top = tops_of(&nn->tops, path);
+		if (len && fn->top != UINT32_MAX) {
+			seen[c].str = top;
 			seen[c].len = len;
-			seen[c].top = fn[i].top;
+			seen[c].top = fn->top;
 		}
 	}
-	dfs_scratch_free(pool, top);
-	return fn;
 }
 
-/* the row of f->top of top-level path t (at: 1 + row per path, 0: none) */
-static size_t top_row(struct facts *f, const struct tops *tops, unsigned char *at,
-                      uint32_t t)
+/* the bytes and files of each top-level path */
+struct top_sum {
+	double bytes;
+	uint64_t files;
+};
+
+/* is path a (sums x) shown before path b (sums y)? */
+static bool top_before(const struct top_sum *x, const char *a, const struct top_sum *y,
+                       const char *b)
 {
-	if (at && t < tops->n && at[t])
-		return at[t] - 1u;
-	if (at && t < tops->n && f->ntop < 15) {
-		size_t ti = f->ntop++;
-		snprintf(f->top_name[ti], sizeof(f->top_name[ti]), "%s", tops->name[t]);
-		f->top[ti].path = f->top_name[ti];
-		f->top[ti].type = "";
-		at[t] = (unsigned char)(ti + 1);
-		return ti;
-	}
-	snprintf(f->top_name[15], sizeof(f->top_name[15]), "(others)");
-	f->top[15].path = f->top_name[15];
-	f->top[15].type = "";
-	return 15;
+	if (x->bytes != y->bytes)
+		return x->bytes > y->bytes;
+	if (x->files != y->files)
+		return x->files > y->files;
+	return strcmp(a, b) < 0;
 }
 
-static void gather_files(struct facts *f, struct idmap *files)
+/* The rows of the top-level paths: the 15 with the most bytes (then the
+ * most files, then by name: whatever order the paths were numbered in),
+ * most first, and the others together.  sum[t] are the sums of path t of
+ * the ntops first; `rest` those of the paths without a number. */
+static void top_rows(struct facts *f, const struct tops *tops, const struct top_sum *sum,
+                     size_t ntops, struct top_sum rest)
+{
+	uint32_t best[15];
+	size_t nbest = 0;
+	for (size_t t = 0; t < ntops; t++) {
+		if (!sum[t].files)
+			continue;
+		size_t pos = nbest;
+		while (pos > 0 && top_before(&sum[t], tops->name[t], &sum[best[pos - 1]],
+		                             tops->name[best[pos - 1]]))
+			pos--;
+		if (pos >= 15) {
+			rest.bytes += sum[t].bytes;
+			rest.files += sum[t].files;
+			continue;
+		}
+		if (nbest == 15) {
+			rest.bytes += sum[best[14]].bytes;
+			rest.files += sum[best[14]].files;
+		} else {
+			nbest++;
+		}
+		memmove(&best[pos + 1], &best[pos], (nbest - 1 - pos) * sizeof(*best));
+		best[pos] = (uint32_t)t;
+	}
+	for (size_t i = 0; i < nbest; i++) {
+		snprintf(f->top_name[i], sizeof(f->top_name[i]), "%s", tops->name[best[i]]);
+		f->top[i].path = f->top_name[i];
+		f->top[i].type = "";
+		f->top[i].bytes = sum[best[i]].bytes;
+		f->top[i].files = sum[best[i]].files;
+	}
+	f->ntop = nbest;
+	if (rest.files) {
+		snprintf(f->top_name[nbest], sizeof(f->top_name[nbest]), "(others)");
+		f->top[nbest].path = f->top_name[nbest];
+		f->top[nbest].type = "";
+		f->top[nbest].bytes = rest.bytes;
+		f->top[nbest].files = rest.files;
+		f->ntop++;
+	}
+}
+
+static void gather_files(struct facts *f, struct files *files, dfs_summary_names *nn)
 {
 	const dfs_log *log = f->in->log;
-	size_t nm = dfs_log_mount_count(log);
-	f->nmounts = nm < 63 ? nm : 63;
+	f->nmounts = nn->nmounts;
 	for (size_t i = 0; i < f->nmounts; i++) {
 		f->mount[i].path = dfs_log_mount(log, i)->path;
 		f->mount[i].type = dfs_log_mount(log, i)->type;
 	}
 	f->mount[f->nmounts].path = "UNKNOWN";
 	f->mount[f->nmounts].type = "UNKNOWN";
-	struct tops tops;
-	memset(&tops, 0, sizeof(tops));
-	struct file_name *fn = name_files(log, f->nmounts, files, &tops);
-	unsigned char *top_at = calloc(tops.n + 1, 1);
+	name_files(nn, files);
+	const struct tops *tops = &nn->tops;
+	size_t ntops = tops->n;
+	struct top_sum *tsum = calloc(ntops + 1, sizeof(*tsum)), rest = {0, 0};
 	/* patterns are few (digit runs collapse): the table grows as needed */
 	size_t cap = 256, npt = 0;
 	struct pattern *pt = calloc(cap, sizeof(*pt));
-	for (size_t s = 0; s < files->cap; s++) {
-		if (s + 8 < files->cap && files->slot[s + 8].at) {
-			__builtin_prefetch(&files->acc[files->slot[s + 8].at - 1]);
-			if (fn)
-				__builtin_prefetch(&fn[files->slot[s + 8].at - 1]);
-		}
-		struct file_acc *fa = idmap_at(files, s);
-		if (!fa)
-			continue;
+	for (size_t i = 0; i < files->n; i++) {
+		struct file_acc *fa = &files->acc[i];
 		struct file_name one;
 		const struct file_name *nf = &one;
-		if (fn)
-			nf = &fn[fa - files->acc];
+		if (fa->name)
+			nf = &nn->of[fa->name - 1];
 		else
-			name_one(log, f->nmounts, fa, &tops, &one);
-		f->mount[nf->mount].bytes += fa->bytes;
-		f->mount[nf->mount].files++;
-		size_t ti = top_row(f, &tops, fn ? top_at : NULL, nf->top);
-		f->top[ti].bytes += fa->bytes;
-		f->top[ti].files++;
+			name_unnamed(nn, fa->id, &one);
+		f->mount[nf->mount - 1].bytes += fa->bytes;
+		f->mount[nf->mount - 1].files++;
+		struct top_sum *ts = tsum && nf->top < ntops ? &tsum[nf->top] : &rest;
+		ts->bytes += fa->bytes;
+		ts->files++;
 		if (fa->nranks > 1 && fa->max_rank_bytes > 0 &&
 		    (fa->max_rank_bytes - fa->min_rank_bytes) / fa->max_rank_bytes >
 		            f->thr.imbalance_size) {
@@ -1102,15 +1050,15 @@ static void gather_files(struct facts *f, struct idmap *files)
 		if (!pt[k].t.files) {
 			/* named after the first file met (the table is zeroed) */
 			pt[k].key = key;
-			pattern_name(dfs_log_name(log, fa->id), fa->id, pt[k].t.name);
+			pattern_name(file_name_of(log, fa), fa->id, pt[k].t.name);
 			npt++;
 		}
 		pt[k].t.bytes += fa->bytes;
 		pt[k].t.time += fa->time;
 		pt[k].t.files++;
 	}
-	if (f->ntop == 15 && f->top[15].files)
-		f->ntop = 16;
+	if (tsum)
+		top_rows(f, tops, tsum, ntops, rest);
 	if (f->mount[f->nmounts].files)
 		f->nmounts++;
 	for (size_t k = 0; pt && k < cap; k++) {
@@ -1120,10 +1068,7 @@ static void gather_files(struct facts *f, struct idmap *files)
 		top_insert(f->by_time, &f->nby_time, &pt[k].t, false);
 	}
 	free(pt);
-	dfs_scratch_free(files->pool, fn);
-	free(top_at);
-	free(tops.name);
-	free(tops.slot);
+	free(tsum);
 }
 
 /* ---- heat maps, DXT, Lustre, APMPI ------------------------------------------ */
@@ -1221,15 +1166,15 @@ static size_t dur_bin(double d)
 }
 
 /* the TRACED_FILES files with the most requests (per: requests in
- * `bytes`, largest offset in `size`) */
-static void pick_traced(struct facts *f, struct idmap *per)
+ * `bytes`, largest offset in `size`), the smaller id first among equals */
+static void pick_traced(struct facts *f, struct files *per)
 {
-	for (size_t s = 0; s < per->cap; s++) {
-		const struct file_acc *fa = idmap_at(per, s);
-		if (!fa)
-			continue;
+	for (size_t s = 0; s < per->n; s++) {
+		const struct file_acc *fa = &per->acc[s];
 		size_t pos = f->ntraced;
-		while (pos > 0 && fa->bytes > f->traced_count[pos - 1])
+		while (pos > 0 && (fa->bytes > f->traced_count[pos - 1] ||
+		                   (fa->bytes == f->traced_count[pos - 1] &&
+		                    fa->id < f->traced_id[pos - 1])))
 			pos--;
 		if (pos >= TRACED_FILES)
 			continue;
@@ -1279,7 +1224,7 @@ static int listed_cmp(const void *a, const void *b)
 	return listed_less(y, x) ? -1 : listed_less(x, y) ? 1 : 0;
 }
 
-static void list_dxt_files(struct facts *f, const struct idmap *per)
+static void list_dxt_files(struct facts *f, const struct files *per)
 {
 	f->dxt_files = calloc(DXT_LISTED, sizeof(*f->dxt_files));
 	if (!f->dxt_files)
@@ -1324,7 +1269,8 @@ static void gather_dxt(struct facts *f)
 	if (!f->dxt_read || !f->dxt_write || (!f->has_heat && a && !heat_alloc(f)))
 		return;
 	/* requests and largest offset per file, for the files shown alone */
-	struct idmap per = {.pool = f->in->scratch};
+	struct files per;
+	files_init(&per, f->in->log, f->in->scratch);
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass == 1) {
 			pick_traced(f, &per);
@@ -1362,7 +1308,7 @@ static void gather_dxt(struct facts *f)
 						host_add(&hosts, v.v.s.ptr, v.v.s.len);
 				}
 				size_t row_bin = rank_bin(f, rec_rank(rec));
-				struct file_acc *fa = pass == 0 ? idmap_get(&per, dfs_facts_rec_id(rec)) : NULL;
+				struct file_acc *fa = pass == 0 ? files_get(&per, dfs_facts_rec_id(rec)) : NULL;
 				int tf = pass == 1 ? traced_of(f, dfs_facts_rec_id(rec)) : -1;
 				for (size_t r = 0; r < rows; r++) {
 					double off = value(m, rec, len, r, foff);
@@ -1402,7 +1348,7 @@ static void gather_dxt(struct facts *f)
 			}
 		}
 	}
-	idmap_free(&per);
+	files_free(&per);
 	if (f->heat_from_dxt) {
 		f->has_heat = true;
 		f->heat_span = f->tl_end > f->dxt_span ? f->tl_end : f->dxt_span;
@@ -1546,7 +1492,7 @@ struct facts *dfs_facts_new(const dfs_summary_input *in)
 	for (size_t k = 0; k < sizeof(io_ids) / sizeof(*io_ids); k++)
 		if (selected(in, io_ids[k]))
 			most += in->mod[io_ids[k]].count;
-	idmap_reserve(&files.map, most);
+	files_reserve(&files, most);
 	struct common *cm = malloc(sizeof(*cm));
 	for (size_t k = 0; k < sizeof(io_ids) / sizeof(*io_ids) && cm; k++) {
 		if (!selected(in, io_ids[k]) || !dfs_module_get(io_ids[k]) ||
@@ -1579,8 +1525,13 @@ struct facts *dfs_facts_new(const dfs_summary_input *in)
 	free(sr.meta);
 	free(sr.bytes);
 	free(sr.time);
-	if (files_place(&files) && files.map.n)
-		gather_files(f, &files.map);
+	/* what the names give: kept by the caller between renders, or
+	 * worked out for this one */
+	dfs_summary_names *nn = in->names && in->names->log == in->log ? in->names : NULL;
+	dfs_summary_names *own = nn || !files.n ? NULL : dfs_summary_names_new(in->log);
+	if (files.n && (nn || (nn = own)))
+		gather_files(f, &files, nn);
+	dfs_summary_names_free(own);
 	gather_heatmap(f);
 	gather_dxt(f);
 	gather_lustre(f, &files);

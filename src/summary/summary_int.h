@@ -71,6 +71,7 @@ struct io_facts {
 };
 
 #define IO_MODULES 9
+#define MAX_MOUNTS 63     /* mount points shown (and a row of the unknown) */
 
 struct mount_facts {
 	const char *path, *type;
@@ -125,7 +126,7 @@ struct facts {
 	size_t dxt_files_total, ndxt_files;
 	struct dxt_listed *dxt_files;
 	/* mounts and top-level paths */
-	struct mount_facts mount[64];
+	struct mount_facts mount[MAX_MOUNTS + 1];
 	size_t nmounts;
 	struct mount_facts top[16];
 	char top_name[16][64];

@@ -448,6 +448,7 @@ static void loaded_free(struct loaded *l)
 			free(l->mod[id]->row_len);
 		free(l->mod[id]);
 	}
+	dfs_summary_names_free(l->names);
 	dfs_log_free(l->log);
 	free(l->error);
 	free(l);

@@ -86,6 +86,12 @@ dfs_content *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *l
 	dfs_summary_input in;
 	dfs_buf filters = DFS_BUF_INIT;
 	build_input(v, e, l, &in, &filters);
+	/* kept with the log: the page is shown again after each filter
+	 * change (the entry is locked: one render at a time uses it) */
+	if (!l->names && (l->names = dfs_summary_names_new(l->log)))
+		l->uncounted += dfs_summary_names_memory(l->names);
+	size_t names_bytes = dfs_summary_names_memory(l->names);
+	in.names = l->names;
 	enum { NTEXT = DFS_PLOTS + 3 };
 	dfs_buf text[NTEXT];
 	enum file_kind kind[NTEXT];
@@ -99,6 +105,9 @@ dfs_content *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *l
 	int ret = dfs_summary_render_all(&in, &text[DFS_PLOTS], text, &text[DFS_PLOTS + 1],
 	                                 &text[DFS_PLOTS + 2], err);
 	dfs_buf_free(&filters);
+	size_t grown = dfs_summary_names_memory(l->names);
+	if (grown > names_bytes)
+		l->uncounted += grown - names_bytes;
 	dfs_content *got = NULL;
 	for (int i = 0; i < NTEXT; i++) {
 		if (ret) {

@@ -185,6 +185,9 @@ struct loaded {
 	struct content_cache log_files;
 	dfs_derived_metrics combined;   /* POSIX+STDIO */
 	bool combined_ready;
+	/* what the file names give summary.html, kept from its first render
+	 * (the same whatever the selection; counted in `bytes`) */
+	dfs_summary_names *names;
 };
 
 /* Which version of a source log a cache holds.  Size and modification
