@@ -56,6 +56,11 @@ typedef struct dfs_node_stat {
 	/* files: the serial of the snapshot whose size this is (what
 	 * dfs_content_serial() of an open right now returns); dirs: 0 */
 	uint64_t serial;
+	/* dirs: the listing depends on who lists it, so one listing must
+	 * not serve every reader (a front end keeps none of it).  Only on a
+	 * view with per_user, where LOG/summary/dxt lists the plots of the
+	 * caller's own selection; false for every other node and view. */
+	bool per_reader;
 } dfs_node_stat;
 
 /* Open SOURCE (a directory or a log file); NULL and err on failure. */
@@ -133,7 +138,8 @@ typedef int (*dfs_view_filler)(void *ctx, const char *name,
 int dfs_view_readdir(dfs_view *v, const char *path, dfs_view_filler fill,
                      void *ctx, dfs_error *err);
 /* The same for a caller: on a view with per_user states, LOG/summary/dxt
- * lists the files of the caller's selection (NULL: the shared state's). */
+ * lists the files of the caller's selection (NULL: the shared state's);
+ * the stat of such a directory says per_reader. */
 int dfs_view_readdir_as(dfs_view *v, const char *path, const dfs_caller *who,
                         dfs_view_filler fill, void *ctx, dfs_error *err);
 

@@ -124,8 +124,9 @@ static void op_init(void *data, struct fuse_conn_info *conn)
 	conn->want &= ~FUSE_CAP_READDIRPLUS;
 	conn->want &= ~FUSE_CAP_READDIRPLUS_AUTO;
 	struct dfs_fs *fs = data;
-	/* (not with a state per user: LOG/summary/dxt lists the reader's
-	 * selection, which the kernel's one listing per directory cannot) */
+	/* (not with a state per user: a directory whose stat says
+	 * per_reader lists the reader's own selection, which the kernel's
+	 * one listing per directory cannot) */
 	if (!fs->per_user && (conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT)) {
 		conn->want |= FUSE_CAP_NO_OPENDIR_SUPPORT;
 		fs->no_opendir = true;
@@ -544,15 +545,16 @@ static void op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	int e;
 	struct caller cl;
 	const dfs_caller *who = NULL;
-	bool mine = false;   /* a listing of the caller's own (summary/dxt) */
+	/* the attributes the lookup kept say whether the listing is the
+	 * reader's own (per_reader: the same for a path, whoever looked it
+	 * up, so the lookup's stat serves every caller) */
+	dfs_node_stat st = {0};
 	if (fs->per_user) {
-		char *path = dfs_inode_path(&fs->inodes, ino, NULL, NULL, NULL);
+		char *path = dfs_inode_path(&fs->inodes, ino, NULL, &st, NULL);
 		if (!path) {
 			fuse_reply_err(req, ESTALE);
 			return;
 		}
-		size_t len = strlen(path);
-		mine = len >= 12 && strcmp(path + len - 12, "/summary/dxt") == 0;
 		who = caller_of(req, path, &cl);
 		free(path);
 	}
@@ -565,8 +567,8 @@ static void op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	 * keeps the listing of every directory, as it does without opendir,
 	 * but of those whose listing depends on the reader */
 	if (fs->per_user) {
-		fi->cache_readdir = !mine;
-		fi->keep_cache = !mine;
+		fi->cache_readdir = !st.per_reader;
+		fi->keep_cache = !st.per_reader;
 	}
 	fi->fh = (uint64_t)(uintptr_t)dl;
 	if (fuse_reply_open(req, fi) != 0)

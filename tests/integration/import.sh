@@ -95,20 +95,8 @@ for ((MI = 0; MI < ${#mods[@]}; MI++)); do
 		n=$(rows "$TMP/sel.csv")
 		t cp "$TMP/sel.csv" "$d/records.csv" 2>"$TMP/err" ||
 			fail "cp of $n rows selected by $tool into $rel/$mod/records.csv failed: $(cat "$TMP/err") / $(cat "$d/filter.error")"
-		slurp got "$d/filter"
-		[ "$got" = "# imported: $n rows" ] ||
-			fail "$rel/$mod/filter says '$got' after importing $n rows"
-		slurp got "$d/filter.error"
-		[ -n "$got" ] && fail "$rel/$mod/filter.error is '$got' after a good import"
-		cat "$d/derived_metrics.json" >"$TMP/imp.json"
-		cat "$d/records.csv" >"$TMP/imp.csv"
-		echo "$expr" >"$d/filter" || fail "echo '$expr' > $rel/$mod/filter failed"
-		same_selection "$TMP/imp.json" "$d/derived_metrics.json" || {
-			diff "$TMP/imp.json" "$d/derived_metrics.json" | head >&2
-			fail "$rel/$mod: derived_metrics.json after importing rows selected by $tool differs from '$expr'"
-		}
-		same_text "$TMP/imp.csv" "$d/records.csv" ||
-			fail "$rel/$mod: records.csv after importing rows selected by $tool differs from the filtered view of '$expr'"
+		import_equals_filter "$d" "$n" "$expr" \
+			"$rel/$mod after importing $n rows selected by $tool" "$TMP/imp"
 		[ "$(rows "$TMP/imp.csv")" = "$n" ] || fail "$rel/$mod: records.csv has $(rows "$TMP/imp.csv") rows after importing $n"
 		: >"$d/filter"
 		same_text "$TMP/all.csv" "$d/records.csv" || fail "$rel/$mod: records.csv after : > filter is not the log's records"

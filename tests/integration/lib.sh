@@ -280,5 +280,30 @@ nlines() {
 	echo $((${#n} + 1))
 }
 
+# import_equals_filter DIR N EXPR WHAT KEEP: DIR, a module directory,
+# holds an import of N rows (WHAT names who made it, for the messages);
+# it must select what the filter EXPR selects.  The filter says the import
+# and filter.error is empty; derived_metrics.json then has the numbers of
+# `echo EXPR > filter` (same_selection) and records.csv its rows.  The
+# import's records.csv and derived_metrics.json are left in KEEP.csv and
+# KEEP.json; DIR's filter is EXPR afterwards.
+import_equals_filter() {
+	local dir=$1 n=$2 expr=$3 what=$4 keep=$5 got
+	slurp got "$dir/filter"
+	[ "$got" = "# imported: $n rows" ] ||
+		fail "$what: the filter says '$got', expected '# imported: $n rows'"
+	slurp got "$dir/filter.error"
+	[ -z "$got" ] || fail "$what: filter.error is '$got' after a good import"
+	cat "$dir/derived_metrics.json" >"$keep.json"
+	cat "$dir/records.csv" >"$keep.csv"
+	echo "$expr" >"$dir/filter" || fail "$what: echo '$expr' > filter failed"
+	same_selection "$keep.json" "$dir/derived_metrics.json" || {
+		diff "$keep.json" "$dir/derived_metrics.json" | head >&2
+		fail "$what: derived_metrics.json differs from that of the filter '$expr'"
+	}
+	same_text "$keep.csv" "$dir/records.csv" ||
+		fail "$what: records.csv is not the filtered view of '$expr'"
+}
+
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }

@@ -886,6 +886,51 @@ static void test_per_user_filters(void **state)
 	dfs_view_free(v);
 }
 
+/* Which listings are the reader's own: on a view with per_user, that of
+ * LOG/summary/dxt (the plots of the caller's selection) and no other
+ * node's; on a view of one user, none (a front end may keep every
+ * listing for every reader).  Asked without a caller and as a user. */
+static void test_per_reader_listings(void **state)
+{
+	if (!*state)
+		skip();
+	char *log = shared_log_path("dxt.darshan");
+	const dfs_caller a = {.uid = 1001, .gid = 1001};
+	const dfs_caller *callers[] = {NULL, &a};
+	for (int per_user = 0; per_user < 2; per_user++) {
+		dfs_view_options opt = {.per_user = per_user, .owner = 0};
+		dfs_error err = {0};
+		dfs_view *v = dfs_view_new(log, &opt, &err);
+		if (!v)
+			fail_msg("%s: %s", log, err.msg);
+		/* a plot of summary/dxt is a file like any other */
+		struct names plots = {0};
+		assert_int_equal(dfs_view_readdir(v, "/summary/dxt", collect, &plots, &err), 0);
+		assert_true(plots.n > 0);
+		char plot[64];
+		snprintf(plot, sizeof(plot), "/summary/dxt/%s", plots.name[0]);
+		names_free(&plots);
+		const char *const paths[] = {
+			"/", "/summary", "/summary/dxt", "/POSIX", "/DXT_POSIX",
+			"/POSIX/records.csv", "/filter", plot,
+		};
+		for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+			bool want = per_user && strcmp(paths[i], "/summary/dxt") == 0;
+			for (size_t k = 0; k < 2; k++) {
+				dfs_node_stat st;
+				if (dfs_view_stat_as(v, paths[i], callers[k], &st, NULL, &err))
+					fail_msg("%s: %s", paths[i], err.msg);
+				if (st.per_reader != want)
+					fail_msg("%s (%s, %s): per_reader is %d", paths[i],
+					         per_user ? "per_user" : "one user",
+					         callers[k] ? "a user" : "no caller", st.per_reader);
+			}
+		}
+		dfs_view_free(v);
+	}
+	free(log);
+}
+
 static size_t count_lines(const char *s)
 {
 	size_t n = 0;
@@ -1128,6 +1173,7 @@ int main(void)
 		cmocka_unit_test(test_import_equals_filter),
 		cmocka_unit_test(test_import_checked_per_line),
 		cmocka_unit_test(test_per_user_filters),
+		cmocka_unit_test(test_per_reader_listings),
 		cmocka_unit_test(test_dir_filter_and_jobs),
 		cmocka_unit_test(test_filters_across_modules),
 		cmocka_unit_test(test_total_csv),

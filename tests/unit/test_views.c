@@ -75,6 +75,21 @@ static void set_filter(dfs_view *v, const char *text)
 	dfs_write_free(w);
 }
 
+/* Read the first `len` bytes of a snapshot into buf: they must all be
+ * there (a read error or an early end fails the test). */
+static void read_content(dfs_content *c, char *buf, size_t len)
+{
+	dfs_error err = {0};
+	size_t done = 0;
+	long n = 0;
+	while (done < len &&
+	       (n = dfs_content_read(c, buf + done, len - done, done, &err)) > 0)
+		done += (size_t)n;
+	if (n < 0)
+		fail_msg("read at %zu of %zu: %s", done, len, err.msg);
+	assert_int_equal(done, len);
+}
+
 /* The whole of a file of the view (malloc'd, NUL-terminated). */
 static char *read_all(dfs_view *v, const char *path, size_t *len)
 {
@@ -85,12 +100,7 @@ static char *read_all(dfs_view *v, const char *path, size_t *len)
 	size_t size = (size_t)dfs_content_size(c);
 	char *text = malloc(size + 1);
 	assert_non_null(text);
-	size_t done = 0;
-	long n;
-	while (done < size &&
-	       (n = dfs_content_read(c, text + done, size - done, done, &err)) > 0)
-		done += (size_t)n;
-	assert_int_equal(done, size);
+	read_content(c, text, size);
 	text[size] = '\0';
 	dfs_content_release(c);
 	*len = size;
@@ -208,12 +218,7 @@ static void test_two_views(void **state)
 	assert_int_equal(kept(b), kb);
 	char *again = malloc(blen);
 	assert_non_null(again);
-	size_t done = 0;
-	long n;
-	while (done < blen &&
-	       (n = dfs_content_read(bc, again + done, blen - done, done, &err)) > 0)
-		done += (size_t)n;
-	assert_int_equal(done, blen);
+	read_content(bc, again, blen);
 	assert_memory_equal(again, btext, blen);
 	dfs_content_release(bc);
 	size_t len2;
