@@ -17,22 +17,16 @@
 
 /* ---- the files of a selection ------------------------------------------------- */
 
-/* One accumulator per distinct file of the selection, in a dense array in
- * the order the files are first met (the records of the I/O modules in
- * the order of io_ids): the page walks them in that order, so that the
- * top-level paths and the patterns get their rows, and their sums are
- * added, in the order of the records.  A record finds its file by the
- * position of its id in the log's name table (the records mostly follow
- * that table: the lookups hit the cache); ids without a name (few) are
- * looked up in a table of their own. */
+/* A record finds its file by the position of its id in the log's name
+ * table (the records mostly follow that table: the lookups hit the
+ * cache); ids without a name (few) are looked up in a table of their
+ * own.  That position is the file's number (files_number: the ids
+ * without a name are numbered after the names, as met), or it leads to
+ * an accumulator of the file (files_get, for the DXT files: the
+ * accumulators lie in a dense array in the order the files are met). */
 struct file_acc {
 	uint64_t id;
-	double bytes, time, size;
-	double min_rank_bytes, max_rank_bytes;
-	uint32_t nranks;
-	uint32_t name;          /* 1 + index in the name table; 0: unnamed */
-	bool shared;
-	bool striped;           /* its LUSTRE record was counted */
+	double requests, extent;  /* DXT: segments, largest offset + length */
 };
 
 /* how many records (or files) ahead a lookup is prefetched */
@@ -43,7 +37,9 @@ struct file_acc {
 
 struct unnamed {
 	uint64_t *id;
-	uint32_t *at;           /* 1 + index of the accumulator; 0: none yet */
+	uint32_t *at;           /* 1 + index of the accumulator (files_get) or
+	                         * number after the names (files_number); 0:
+	                         * none yet */
 	bool *used;
 	size_t cap, n;
 };
@@ -58,6 +54,7 @@ struct files {
 	uint32_t *at;           /* per name: 1 + index of the accumulator, 0: none */
 	dfs_name_hint hint;     /* of the lookups in record order */
 	struct unnamed un;
+	size_t nun;             /* ids without a name numbered */
 };
 
 #define PREFAULT_FILES 32768
@@ -71,7 +68,8 @@ static uint64_t mix(uint64_t x)
 	return x;
 }
 
-static void files_init(struct files *fs, const dfs_log *log, dfs_scratch *pool)
+/* accs: files_get will be used (else files_number) */
+static void files_init(struct files *fs, const dfs_log *log, dfs_scratch *pool, bool accs)
 {
 	memset(fs, 0, sizeof(*fs));
 	fs->pool = pool;
@@ -79,7 +77,7 @@ static void files_init(struct files *fs, const dfs_log *log, dfs_scratch *pool)
 	fs->log = log;
 	fs->nnames = dfs_log_name_count(log);
 	fs->names = fs->nnames ? dfs_log_name_at(log, 0) : NULL;
-	if (fs->nnames && fs->nnames < UINT32_MAX) {
+	if (accs && fs->nnames && fs->nnames < UINT32_MAX) {
 		fs->at = dfs_scratch_alloc(pool, fs->nnames * sizeof(*fs->at));
 		if (fs->at) {
 			dfs_scratch_prefault(fs->at, 0, fs->nnames * sizeof(*fs->at));
@@ -154,10 +152,8 @@ static struct file_acc *files_get(struct files *fs, uint64_t id)
 {
 	const dfs_name *nm = fs->at ? dfs_log_name_near(fs->log, id, &fs->hint) : NULL;
 	uint32_t *at;
-	size_t name = 0;
 	if (nm && (size_t)(nm - fs->names) < fs->nnames) {
-		name = (size_t)(nm - fs->names);
-		at = &fs->at[name++];
+		at = &fs->at[nm - fs->names];
 	} else if (!(at = unnamed_at(&fs->un, id))) {
 		return NULL;
 	}
@@ -177,17 +173,32 @@ static struct file_acc *files_get(struct files *fs, uint64_t id)
 		__builtin_prefetch(&fs->acc[fs->n + 8], 1);
 	memset(fa, 0, sizeof(*fa));
 	fa->id = id;
-	fa->name = (uint32_t)name;
-	fa->min_rank_bytes = INFINITY;
 	*at = (uint32_t)++fs->n;
 	return fa;
+}
+
+/* the number of file id (SIZE_MAX without memory) */
+static size_t files_number(struct files *fs, uint64_t id)
+{
+	const dfs_name *nm = dfs_log_name_near(fs->log, id, &fs->hint);
+	if (nm && (size_t)(nm - fs->names) < fs->nnames)
+		return (size_t)(nm - fs->names);
+	uint32_t *at = unnamed_at(&fs->un, id);
+	if (!at)
+		return SIZE_MAX;
+	if (!*at) {
+		if (fs->nun >= FILES_MAX)
+			return SIZE_MAX;
+		*at = (uint32_t)++fs->nun;
+	}
+	return fs->nnames + *at - 1;
 }
 
 /* Do the lookups need what they read prefetched (they do not follow the
  * name table)?  Then files_prefetch does it. */
 static bool files_scattered(const struct files *fs)
 {
-	return fs->at && !dfs_name_hint_in_order(&fs->hint);
+	return !dfs_name_hint_in_order(&fs->hint);
 }
 
 static void files_prefetch(struct files *fs, uint64_t id)
@@ -285,6 +296,644 @@ static size_t rank_bin(const struct facts *f, int64_t rank)
 		rank = f->nprocs - 1;
 	size_t b = (size_t)((double)rank / f->rank_step);
 	return b < f->rank_bins ? b : f->rank_bins - 1;
+}
+
+/* ---- files, mount points, top-level paths ------------------------------------ */
+
+/* digit runs become '*': rank-numbered files fall together */
+static void collapse(const char *s, size_t len, char *out, size_t cap)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < len && o + 2 < cap; i++) {
+		if (s[i] >= '0' && s[i] <= '9') {
+			while (i + 1 < len && s[i + 1] >= '0' && s[i + 1] <= '9')
+				i++;
+			out[o++] = '*';
+		} else {
+			out[o++] = s[i];
+		}
+	}
+	out[o] = '\0';
+}
+
+static void top_insert(struct top_file *top, size_t *n, const struct top_file *t,
+                       bool by_bytes)
+{
+	double key = by_bytes ? t->bytes : t->time;
+	if (key <= 0)
+		return;
+	size_t pos = *n;
+	while (pos > 0 && key > (by_bytes ? top[pos - 1].bytes : top[pos - 1].time))
+		pos--;
+	if (pos >= TOP_FILES)
+		return;
+	size_t last = *n < TOP_FILES ? *n : TOP_FILES - 1;
+	memmove(&top[pos + 1], &top[pos], (last - pos) * sizeof(*top));
+	top[pos] = *t;
+	if (*n < TOP_FILES)
+		(*n)++;
+}
+
+struct pattern {
+	uint64_t key;
+	bool used;
+	struct top_file t;
+};
+
+/* twice the room; the old table is freed (NULL without memory) */
+static struct pattern *pattern_grow(struct pattern *pt, size_t *cap)
+{
+	size_t nc = *cap * 2;
+	struct pattern *np = calloc(nc, sizeof(*np));
+	if (np) {
+		for (size_t i = 0; i < *cap; i++) {
+			if (!pt[i].used)
+				continue;
+			size_t k = (size_t)pt[i].key & (nc - 1);
+			while (np[k].used)
+				k = (k + 1) & (nc - 1);
+			np[k] = pt[i];
+		}
+		*cap = nc;
+	}
+	free(pt);
+	return np;
+}
+
+/* the pattern a file falls in (name is zeroed by the caller) */
+static void pattern_name(const dfs_name *nm, uint64_t id, char name[128])
+{
+	if (nm)
+		collapse(nm->str, nm->len, name, 128);
+	else
+		snprintf(name, 128, "(record %llu)", (unsigned long long)id);
+}
+
+/* (a name worked out but for the number of its top-level path: top holds
+ * the length of that path, which is numbered afterwards, in order; a
+ * number is below it, UINT32_MAX when there was no memory for it) */
+#define TOP_PENDING ((uint32_t)1 << 31)
+
+/* the distinct top-level paths, numbered in the order first met (fewer
+ * than TOP_PENDING) */
+struct tops {
+	char (*name)[64];
+	uint32_t *slot;         /* 1 + number of the path; 0: empty */
+	size_t n, cap;          /* paths; the table has 2 * cap slots */
+};
+
+static bool tops_grow(struct tops *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 64;
+	char (*name)[64] = realloc(t->name, cap * sizeof(*name));
+	if (name)
+		t->name = name;
+	uint32_t *slot = calloc(cap * 2, sizeof(*slot));
+	if (!name || !slot) {
+		free(slot);
+		return false;
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT, name[i], strlen(name[i]));
+		size_t k = (size_t)h & (cap * 2 - 1);
+		while (slot[k])
+			k = (k + 1) & (cap * 2 - 1);
+		slot[k] = (uint32_t)i + 1;
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->cap = cap;
+	return true;
+}
+
+/* the number of a top-level path, UINT32_MAX without memory */
+static uint32_t tops_of(struct tops *t, const char *top)
+{
+	if (t->n == t->cap && (t->n >= TOP_PENDING - 1 || !tops_grow(t)))
+		return UINT32_MAX;
+	uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT, top, strlen(top));
+	size_t mask = t->cap * 2 - 1, k = (size_t)h & mask;
+	while (t->slot[k] && strcmp(t->name[t->slot[k] - 1], top))
+		k = (k + 1) & mask;
+	if (!t->slot[k]) {
+		memcpy(t->name[t->n], top, 64);
+		t->slot[k] = (uint32_t)++t->n;
+	}
+	return t->slot[k] - 1;
+}
+
+/* what a file's name gives the page */
+struct file_name {
+	uint64_t key;           /* of its pattern */
+	uint32_t top;           /* number of its top-level path */
+	uint32_t mount;         /* 1 + its mount point (nmounts + 1: unknown) */
+};
+
+/* What the names give, per entry of the log's name table (all worked
+ * out by the first render that needs them: name_all). */
+struct dfs_summary_names {
+	const dfs_log *log;
+	size_t n, nmounts;
+	struct file_name *of;
+	bool named;             /* `of` is filled */
+	struct tops tops;
+};
+
+dfs_summary_names *dfs_summary_names_new(const dfs_log *log)
+{
+	dfs_summary_names *nn = calloc(1, sizeof(*nn));
+	if (!nn)
+		return NULL;
+	nn->log = log;
+	nn->n = dfs_log_name_count(log);
+	size_t nm = dfs_log_mount_count(log);
+	nn->nmounts = nm < MAX_MOUNTS ? nm : MAX_MOUNTS;
+	if (nn->n && !(nn->of = malloc(nn->n * sizeof(*nn->of)))) {
+		free(nn);
+		return NULL;
+	}
+	/* (numbered first: the files without a name are counted under it) */
+	tops_of(&nn->tops, "(no name)");
+	return nn;
+}
+
+size_t dfs_summary_names_memory(const dfs_summary_names *nn)
+{
+	return nn ? sizeof(*nn) + nn->n * sizeof(*nn->of) +
+	                    nn->tops.cap * (sizeof(*nn->tops.name) + 2 * sizeof(*nn->tops.slot))
+	          : 0;
+}
+
+void dfs_summary_names_free(dfs_summary_names *nn)
+{
+	if (!nn)
+		return;
+	free(nn->of);
+	free(nn->tops.name);
+	free(nn->tops.slot);
+	free(nn);
+}
+
+/* the length of the first two components of a name (top_path) */
+static size_t top_len(const dfs_name *nm)
+{
+	size_t end = 0, slashes = 0;
+	while (end < nm->len && end < 63) {
+		if (nm->str[end] == '/' && ++slashes == 3)
+			break;
+		end++;
+	}
+	return end;
+}
+
+/* What a named file's name gives the page, but the number of its
+ * top-level path (TOP_PENDING with its length instead). */
+static void name_file(const dfs_summary_names *nn, const dfs_name *nm,
+                      struct file_name *fn)
+{
+	fn->mount = 1 + (nm->mount >= 0 && (size_t)nm->mount < nn->nmounts
+	                         ? (uint32_t)nm->mount : (uint32_t)nn->nmounts);
+	fn->top = TOP_PENDING | (uint32_t)top_len(nm);
+	char name[128];
+	collapse(nm->str, nm->len, name, sizeof(name));
+	fn->key = dfs_fnv1a(DFS_FNV1A_INIT, name, strlen(name));
+}
+
+/* the same of a file without a name, numbered (never kept: there are few) */
+static void name_unnamed(dfs_summary_names *nn, uint64_t id, struct file_name *fn)
+{
+	char name[128];
+	pattern_name(NULL, id, name);
+	fn->key = dfs_fnv1a(DFS_FNV1A_INIT, name, strlen(name));
+	fn->mount = 1 + (uint32_t)nn->nmounts;
+	fn->top = tops_of(&nn->tops, "(no name)");
+}
+
+/* files named by one thread at a time: the names of many files are
+ * collapsed by all the cores */
+#define NAME_CHUNK 8192
+
+struct naming {
+	dfs_summary_names *nn;
+	atomic_size_t next;
+};
+
+static void *naming_worker(void *arg)
+{
+	struct naming *nw = arg;
+	dfs_summary_names *nn = nw->nn;
+	const dfs_name *names = dfs_log_name_at(nn->log, 0);
+	size_t c;
+	while ((c = atomic_fetch_add(&nw->next, NAME_CHUNK)) < nn->n) {
+		size_t end = c + NAME_CHUNK < nn->n ? c + NAME_CHUNK : nn->n;
+		for (size_t j = c; j < end; j++)
+			name_file(nn, &names[j], &nn->of[j]);
+	}
+	return NULL;
+}
+
+/* Work out what every name of the log gives (once for a kept
+ * dfs_summary_names: the names are the same whatever the selection), on
+ * every core, then number the top-level paths in the order of the names. */
+static void name_all(dfs_summary_names *nn)
+{
+	if (nn->named)
+		return;
+	nn->named = true;
+	struct naming nw = {nn, 0};
+	dfs_workers_run(dfs_workers(DFS_WORKERS_MAX, (nn->n + NAME_CHUNK - 1) / NAME_CHUNK),
+	                naming_worker, &nw);
+	/* a job has few top-level paths: the last ones met are remembered by
+	 * their first and last characters, and a path is looked up (which
+	 * numbers it the first time) only when it is none of them */
+	struct {
+		const char *str;
+		size_t len;
+		uint32_t top;
+	} seen[64];
+	memset(seen, 0, sizeof(seen));
+	for (size_t j = 0; j < nn->n; j++) {
+		struct file_name *fn = &nn->of[j];
+		const char *top = dfs_log_name_at(nn->log, j)->str;
+		size_t len = fn->top & ~TOP_PENDING;
+		size_t c = 0;
+		if (len) {
+			c = ((unsigned char)top[len - 1] * 31u + (unsigned char)top[len / 2] + len) & 63;
+			if (seen[c].str && seen[c].len == len && !memcmp(seen[c].str, top, len)) {
+				fn->top = seen[c].top;
+				continue;
+			}
+		}
+		char path[64];
+		memcpy(path, top, len);
+		path[len] = '\0';
+		fn->top = tops_of(&nn->tops, path);
+		if (len && fn->top != UINT32_MAX) {
+			seen[c].str = top;
+			seen[c].len = len;
+			seen[c].top = fn->top;
+		}
+	}
+}
+
+/* the bytes and files of each top-level path */
+struct top_sum {
+	double bytes;
+	uint64_t files;
+};
+
+/* is path a (sums x) shown before path b (sums y)? */
+static bool top_before(const struct top_sum *x, const char *a, const struct top_sum *y,
+                       const char *b)
+{
+	if (x->bytes != y->bytes)
+		return x->bytes > y->bytes;
+	if (x->files != y->files)
+		return x->files > y->files;
+	return strcmp(a, b) < 0;
+}
+
+/* The rows of the top-level paths: the 15 with the most bytes (then the
+ * most files, then by name: whatever order the paths were numbered in),
+ * most first, and the others together.  sum[t] are the sums of path t of
+ * the ntops first; `rest` those of the paths without a number. */
+static void top_rows(struct facts *f, const struct tops *tops, const struct top_sum *sum,
+                     size_t ntops, struct top_sum rest)
+{
+	uint32_t best[15];
+	size_t nbest = 0;
+	for (size_t t = 0; t < ntops; t++) {
+		if (!sum[t].files)
+			continue;
+		size_t pos = nbest;
+		while (pos > 0 && top_before(&sum[t], tops->name[t], &sum[best[pos - 1]],
+		                             tops->name[best[pos - 1]]))
+			pos--;
+		if (pos >= 15) {
+			rest.bytes += sum[t].bytes;
+			rest.files += sum[t].files;
+			continue;
+		}
+		if (nbest == 15) {
+			rest.bytes += sum[best[14]].bytes;
+			rest.files += sum[best[14]].files;
+		} else {
+			nbest++;
+		}
+		memmove(&best[pos + 1], &best[pos], (nbest - 1 - pos) * sizeof(*best));
+		best[pos] = (uint32_t)t;
+	}
+	for (size_t i = 0; i < nbest; i++) {
+		snprintf(f->top_name[i], sizeof(f->top_name[i]), "%s", tops->name[best[i]]);
+		f->top[i].path = f->top_name[i];
+		f->top[i].type = "";
+		f->top[i].bytes = sum[best[i]].bytes;
+		f->top[i].files = sum[best[i]].files;
+	}
+	f->ntop = nbest;
+	if (rest.files) {
+		snprintf(f->top_name[nbest], sizeof(f->top_name[nbest]), "(others)");
+		f->top[nbest].path = f->top_name[nbest];
+		f->top[nbest].type = "";
+		f->top[nbest].bytes = rest.bytes;
+		f->top[nbest].files = rest.files;
+		f->ntop++;
+	}
+}
+
+/* ---- the sums of the files ----------------------------------------------------- */
+
+/* Each record of the I/O modules adds its bytes and time to its file's
+ * mount point, top-level path and pattern as it is read (what a file's
+ * name gives is worked out once per log: dfs_summary_names); a file is
+ * counted the first time one of its records is met (a bit per file).
+ * Files are known by number (files_number): per-file state is a few bits
+ * and, for the files met with records of one rank, the bytes of the
+ * first (the files met with records of several ranks, fewer, have their
+ * range of bytes in a table of their own: the per-file imbalance). */
+struct rank_range {
+	size_t no;              /* file number + 1; 0: empty */
+	double min, max;
+	uint32_t n;
+};
+
+struct file_sums {
+	struct files ix;        /* the numbering (no accumulators) */
+	dfs_summary_names *nn;
+	size_t cap;             /* numbers the arrays have room for */
+	uint64_t *seen;         /* bit per file: met */
+	uint64_t *ranked;       /* bit: a record of one rank met, its bytes in rb */
+	double *rb;
+	struct rank_range *multi;
+	size_t multi_n, multi_cap;
+	/* with LUSTRE records only: bytes and size of each file, shared
+	 * (a record of every rank) and striped (its layout counted) */
+	bool lustre;
+	double *bytes, *size;
+	uint64_t *shared, *striped;
+	/* what the names of the files without one give (number - nnames) */
+	struct file_name *un_name;
+	size_t un_named;
+	/* the page's sums */
+	struct top_sum *tsum, rest;
+	size_t ntops;
+	struct pattern *pt;
+	size_t pt_cap, npt;
+	struct top_file *last_pt;   /* the pattern of the last record */
+	uint64_t last_key;
+};
+
+static bool bit_get(const uint64_t *b, size_t i)
+{
+	return b[i / 64] >> (i % 64) & 1;
+}
+
+static void bit_set(uint64_t *b, size_t i)
+{
+	b[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+/* bits for n numbers, the new ones clear (false without memory) */
+static bool bits_grow(uint64_t **b, size_t old, size_t n)
+{
+	size_t ow = (old + 63) / 64, nw = (n + 63) / 64;
+	uint64_t *g = realloc(*b, nw * sizeof(*g));
+	if (!g)
+		return false;
+	memset(g + ow, 0, (nw - ow) * sizeof(*g));
+	*b = g;
+	return true;
+}
+
+static bool doubles_grow(dfs_scratch *pool, double **d, size_t old, size_t n)
+{
+	double *g = dfs_scratch_realloc(pool, *d, old * sizeof(*g), n * sizeof(*g));
+	if (!g)
+		return false;
+	*d = g;
+	return true;
+}
+
+/* room for file number no (false without memory: the file is left out) */
+static bool file_sums_room(struct file_sums *fs, size_t no)
+{
+	if (no < fs->cap)
+		return true;
+	size_t n = fs->cap * 2 > no + 64 ? fs->cap * 2 : no + 64;
+	dfs_scratch *pool = fs->ix.pool;
+	if (!bits_grow(&fs->seen, fs->cap, n) || !bits_grow(&fs->ranked, fs->cap, n) ||
+	    !doubles_grow(pool, &fs->rb, fs->cap, n))
+		return false;
+	if (fs->lustre && (!bits_grow(&fs->shared, fs->cap, n) ||
+	                   !bits_grow(&fs->striped, fs->cap, n) ||
+	                   !doubles_grow(pool, &fs->bytes, fs->cap, n) ||
+	                   !doubles_grow(pool, &fs->size, fs->cap, n)))
+		return false;
+	fs->cap = n;
+	return true;
+}
+
+/* nn: what the names give (NULL: no page, the sums are only those the
+ * insights need) */
+static void file_sums_init(struct file_sums *fs, struct facts *f, dfs_summary_names *nn)
+{
+	memset(fs, 0, sizeof(*fs));
+	files_init(&fs->ix, f->in->log, f->in->scratch, false);
+	fs->nn = nn;
+	fs->lustre = selected(f->in, DFS_MOD_LUSTRE) != NULL;
+	file_sums_room(fs, fs->ix.nnames);
+	if (!nn)
+		return;
+	f->nmounts = nn->nmounts;
+	for (size_t i = 0; i < f->nmounts; i++) {
+		f->mount[i].path = dfs_log_mount(f->in->log, i)->path;
+		f->mount[i].type = dfs_log_mount(f->in->log, i)->type;
+	}
+	f->mount[f->nmounts].path = "UNKNOWN";
+	f->mount[f->nmounts].type = "UNKNOWN";
+	name_all(nn);
+	fs->ntops = nn->tops.n;
+	fs->tsum = calloc(fs->ntops + 1, sizeof(*fs->tsum));
+	fs->pt_cap = 256;
+	fs->pt = calloc(fs->pt_cap, sizeof(*fs->pt));
+}
+
+/* the pattern of key, made and named after file no when new; NULL
+ * without memory */
+static struct top_file *pattern_of(struct file_sums *fs, uint64_t key, size_t no,
+                                   uint64_t id)
+{
+	if (fs->last_pt && fs->last_key == key)
+		return fs->last_pt;
+	if (!fs->pt)
+		return NULL;
+	if (fs->npt * 2 >= fs->pt_cap) {
+		fs->last_pt = NULL;     /* (the table moves) */
+		if (!(fs->pt = pattern_grow(fs->pt, &fs->pt_cap)))
+			return NULL;
+	}
+	size_t k = (size_t)key & (fs->pt_cap - 1);
+	while (fs->pt[k].used && fs->pt[k].key != key)
+		k = (k + 1) & (fs->pt_cap - 1);
+	if (!fs->pt[k].used) {
+		fs->pt[k].used = true;
+		fs->pt[k].key = key;
+		pattern_name(no < fs->ix.nnames ? dfs_log_name_at(fs->ix.log, no) : NULL, id,
+		             fs->pt[k].t.name);
+		fs->npt++;
+	}
+	fs->last_key = key;
+	return fs->last_pt = &fs->pt[k].t;
+}
+
+/* a file met with records of several ranks: their range of bytes */
+static void rank_range_add(struct file_sums *fs, size_t no, double first, double b)
+{
+	if (fs->multi_n * 2 >= fs->multi_cap) {
+		size_t cap = fs->multi_cap ? fs->multi_cap * 2 : 64;
+		struct rank_range *m = calloc(cap, sizeof(*m));
+		if (!m)
+			return;
+		for (size_t i = 0; i < fs->multi_cap; i++) {
+			if (!fs->multi[i].no)
+				continue;
+			size_t k = (size_t)mix(fs->multi[i].no) & (cap - 1);
+			while (m[k].no)
+				k = (k + 1) & (cap - 1);
+			m[k] = fs->multi[i];
+		}
+		free(fs->multi);
+		fs->multi = m;
+		fs->multi_cap = cap;
+	}
+	size_t k = (size_t)mix(no + 1) & (fs->multi_cap - 1);
+	while (fs->multi[k].no && fs->multi[k].no != no + 1)
+		k = (k + 1) & (fs->multi_cap - 1);
+	struct rank_range *r = &fs->multi[k];
+	if (!r->no) {
+		r->no = no + 1;
+		r->min = r->max = first;
+		r->n = 1;
+		fs->multi_n++;
+	}
+	r->n++;
+	if (b < r->min)
+		r->min = b;
+	if (b > r->max)
+		r->max = b;
+}
+
+/* What the page sums of a record of file number `no` (id): its mount
+ * point, top-level path and pattern. */
+static void file_add_named(struct facts *f, struct file_sums *fs, uint64_t id, size_t no,
+                           bool first, double b, double t)
+{
+	const struct file_name *nf;
+	if (no < fs->ix.nnames) {
+		nf = &fs->nn->of[no];
+	} else {
+		size_t u = no - fs->ix.nnames;
+		if (u >= fs->un_named) {
+			struct file_name *g = realloc(fs->un_name, (u + 1) * sizeof(*g));
+			if (!g)
+				return;
+			fs->un_name = g;
+			name_unnamed(fs->nn, id, &g[u]);
+			fs->un_named = u + 1;
+		}
+		nf = &fs->un_name[u];
+	}
+	struct mount_facts *mt = &f->mount[nf->mount - 1];
+	mt->bytes += b;
+	mt->files += first;
+	struct top_sum *ts = fs->tsum && nf->top < fs->ntops ? &fs->tsum[nf->top] : &fs->rest;
+	ts->bytes += b;
+	ts->files += first;
+	struct top_file *p = pattern_of(fs, nf->key, no, id);
+	if (p) {
+		p->bytes += b;
+		p->time += t;
+		p->files += first;
+	}
+}
+
+/* One record of file `id` (of a module whose files are shown): b bytes,
+ * t seconds, size its largest offset + 1 (< 0: not kept), of `rank`
+ * (counted for the per-file imbalance when `ranked`). */
+static void file_add(struct facts *f, struct file_sums *fs, uint64_t id, double b,
+                     double t, double size, int64_t rank, bool ranked)
+{
+	size_t no = files_number(&fs->ix, id);
+	if (no == SIZE_MAX || !file_sums_room(fs, no))
+		return;
+	bool first = !bit_get(fs->seen, no);
+	bit_set(fs->seen, no);
+	if (fs->nn)
+		file_add_named(f, fs, id, no, first, b, t);
+	if (ranked) {
+		if (!bit_get(fs->ranked, no)) {
+			bit_set(fs->ranked, no);
+			fs->rb[no] = b;
+		} else {
+			rank_range_add(fs, no, fs->rb[no], b);
+		}
+	}
+	if (fs->lustre) {
+		if (first) {
+			fs->bytes[no] = 0;
+			fs->size[no] = 0;
+		}
+		fs->bytes[no] += b;
+		if (size > fs->size[no])
+			fs->size[no] = size;
+		if (rank < 0)
+			bit_set(fs->shared, no);
+	}
+}
+
+/* the tables of the page and the per-file imbalance, once every record
+ * is added */
+static void file_sums_finish(struct facts *f, struct file_sums *fs)
+{
+	if (fs->nn && f->mount[f->nmounts].files)
+		f->nmounts++;
+	if (fs->tsum)
+		top_rows(f, &fs->nn->tops, fs->tsum, fs->ntops, fs->rest);
+	for (size_t k = 0; fs->pt && k < fs->pt_cap; k++) {
+		if (!fs->pt[k].used)
+			continue;
+		top_insert(f->by_bytes, &f->nby_bytes, &fs->pt[k].t, true);
+		top_insert(f->by_time, &f->nby_time, &fs->pt[k].t, false);
+	}
+	struct io_facts *io = dfs_facts_io(f, DFS_MOD_POSIX);
+	for (size_t k = 0; io && k < fs->multi_cap; k++) {
+		const struct rank_range *r = &fs->multi[k];
+		if (!r->no || r->n < 2 || !(r->max > 0))
+			continue;
+		double d = (r->max - r->min) / r->max;
+		if (d > f->thr.imbalance_size) {
+			io->size_imbalanced++;
+			if (d > io->size_imbalance_worst)
+				io->size_imbalance_worst = d;
+		}
+	}
+}
+
+static void file_sums_free(struct file_sums *fs)
+{
+	dfs_scratch *pool = fs->ix.pool;
+	files_free(&fs->ix);
+	free(fs->seen);
+	free(fs->ranked);
+	dfs_scratch_free(pool, fs->rb);
+	free(fs->multi);
+	free(fs->shared);
+	free(fs->striped);
+	dfs_scratch_free(pool, fs->bytes);
+	dfs_scratch_free(pool, fs->size);
+	free(fs->un_name);
+	free(fs->tsum);
+	free(fs->pt);
 }
 
 /* ---- I/O modules -------------------------------------------------------------- */
@@ -440,7 +1089,7 @@ struct scratch_ranks {
 	size_t n;
 };
 
-static void gather_io(struct facts *f, struct io_facts *io, struct files *files,
+static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *files,
                       struct scratch_ranks *sr, struct common *cm)
 {
 	const dfs_summary_module *sm = selected(f->in, io->id);
@@ -450,9 +1099,9 @@ static void gather_io(struct facts *f, struct io_facts *io, struct files *files,
 	double shared_r = 0, shared_w = 0, shared_m = 0;
 	bool per_rank = sr->read != NULL;
 	bool for_ranks = io->id == DFS_MOD_POSIX || io->id == DFS_MOD_STDIO;
-	bool for_files = for_ranks || (io->id != DFS_MOD_MPIIO && io->id != DFS_MOD_H5D &&
+	bool for_files = files && (for_ranks || (io->id != DFS_MOD_MPIIO && io->id != DFS_MOD_H5D &&
 	                               io->id != DFS_MOD_PNETCDF_VAR &&
-	                               !selected(f->in, DFS_MOD_POSIX));
+	                               !selected(f->in, DFS_MOD_POSIX)));
 	if (per_rank) {
 		memset(sr->read, 0, sr->n * sizeof(double));
 		memset(sr->write, 0, sr->n * sizeof(double));
@@ -464,8 +1113,8 @@ static void gather_io(struct facts *f, struct io_facts *io, struct files *files,
 		if (k + PREFETCH_AHEAD < sm->count) {
 			size_t j = sm->index ? sm->index[k + PREFETCH_AHEAD] : k + PREFETCH_AHEAD;
 			/* (reading the id of a record ahead would wait for it) */
-			if (for_files && files_scattered(files))
-				files_prefetch(files, dfs_record_word(sm->records, j, 0));
+			if (for_files && files_scattered(&files->ix))
+				files_prefetch(&files->ix, dfs_record_word(sm->records, j, 0));
 			else
 				dfs_record_prefetch(sm->records, j);
 		}
@@ -580,23 +1229,11 @@ static void gather_io(struct facts *f, struct io_facts *io, struct files *files,
 				f->tl_end = ce;
 		}
 		if (for_files) {
-			struct file_acc *fa = files_get(files, dfs_facts_rec_id(rec));
-			if (fa) {
-				fa->bytes += br + bw;
-				fa->time += tr + tw + tm;
-				double size = fmax(counter(m, rec, len, fl.max_read),
-				                   counter(m, rec, len, fl.max_write)) + 1;
-				if (fl.max_read >= 0 && size > fa->size)
-					fa->size = size;
-				fa->shared |= rank < 0;
-				if (rank >= 0 && io->id != DFS_MOD_STDIO) {
-					fa->nranks++;
-					if (br + bw < fa->min_rank_bytes)
-						fa->min_rank_bytes = br + bw;
-					if (br + bw > fa->max_rank_bytes)
-						fa->max_rank_bytes = br + bw;
-				}
-			}
+			double size = fl.max_read < 0 ? -1 :
+			              fmax(counter(m, rec, len, fl.max_read),
+			                   counter(m, rec, len, fl.max_write)) + 1;
+			file_add(f, files, dfs_facts_rec_id(rec), br + bw, tr + tw + tm, size, rank,
+			         rank >= 0 && io->id != DFS_MOD_STDIO);
 		}
 	}
 	/* the slowest rank: own time plus an even share of the shared files' */
@@ -635,440 +1272,6 @@ static void gather_io(struct facts *f, struct io_facts *io, struct files *files,
 		io->ncommon = t + 1;
 		cm->count[best] = -1;
 	}
-}
-
-/* ---- files, mount points, top-level paths ------------------------------------ */
-
-/* digit runs become '*': rank-numbered files fall together */
-static void collapse(const char *s, size_t len, char *out, size_t cap)
-{
-	size_t o = 0;
-	for (size_t i = 0; i < len && o + 2 < cap; i++) {
-		if (s[i] >= '0' && s[i] <= '9') {
-			while (i + 1 < len && s[i + 1] >= '0' && s[i + 1] <= '9')
-				i++;
-			out[o++] = '*';
-		} else {
-			out[o++] = s[i];
-		}
-	}
-	out[o] = '\0';
-}
-
-static void top_insert(struct top_file *top, size_t *n, const struct top_file *t,
-                       bool by_bytes)
-{
-	double key = by_bytes ? t->bytes : t->time;
-	if (key <= 0)
-		return;
-	size_t pos = *n;
-	while (pos > 0 && key > (by_bytes ? top[pos - 1].bytes : top[pos - 1].time))
-		pos--;
-	if (pos >= TOP_FILES)
-		return;
-	size_t last = *n < TOP_FILES ? *n : TOP_FILES - 1;
-	memmove(&top[pos + 1], &top[pos], (last - pos) * sizeof(*top));
-	top[pos] = *t;
-	if (*n < TOP_FILES)
-		(*n)++;
-}
-
-struct pattern {
-	uint64_t key;
-	struct top_file t;
-};
-
-/* twice the room; the old table is freed (NULL without memory) */
-static struct pattern *pattern_grow(struct pattern *pt, size_t *cap)
-{
-	size_t nc = *cap * 2;
-	struct pattern *np = calloc(nc, sizeof(*np));
-	if (np) {
-		for (size_t i = 0; i < *cap; i++) {
-			if (!pt[i].t.files)
-				continue;
-			size_t k = (size_t)pt[i].key & (nc - 1);
-			while (np[k].t.files)
-				k = (k + 1) & (nc - 1);
-			np[k] = pt[i];
-		}
-		*cap = nc;
-	}
-	free(pt);
-	return np;
-}
-
-/* the pattern a file falls in (name is zeroed by the caller) */
-static void pattern_name(const dfs_name *nm, uint64_t id, char name[128])
-{
-	if (nm)
-		collapse(nm->str, nm->len, name, 128);
-	else
-		snprintf(name, 128, "(record %llu)", (unsigned long long)id);
-}
-
-/* (a name worked out but for the number of its top-level path: top holds
- * the length of that path, which is numbered afterwards, in order; a
- * number is below it, UINT32_MAX when there was no memory for it) */
-#define TOP_PENDING ((uint32_t)1 << 31)
-
-/* the distinct top-level paths, numbered in the order first met (fewer
- * than TOP_PENDING) */
-struct tops {
-	char (*name)[64];
-	uint32_t *slot;         /* 1 + number of the path; 0: empty */
-	size_t n, cap;          /* paths; the table has 2 * cap slots */
-};
-
-static bool tops_grow(struct tops *t)
-{
-	size_t cap = t->cap ? t->cap * 2 : 64;
-	char (*name)[64] = realloc(t->name, cap * sizeof(*name));
-	if (name)
-		t->name = name;
-	uint32_t *slot = calloc(cap * 2, sizeof(*slot));
-	if (!name || !slot) {
-		free(slot);
-		return false;
-	}
-	for (size_t i = 0; i < t->n; i++) {
-		uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT, name[i], strlen(name[i]));
-		size_t k = (size_t)h & (cap * 2 - 1);
-		while (slot[k])
-			k = (k + 1) & (cap * 2 - 1);
-		slot[k] = (uint32_t)i + 1;
-	}
-	free(t->slot);
-	t->slot = slot;
-	t->cap = cap;
-	return true;
-}
-
-/* the number of a top-level path, UINT32_MAX without memory */
-static uint32_t tops_of(struct tops *t, const char *top)
-{
-	if (t->n == t->cap && (t->n >= TOP_PENDING - 1 || !tops_grow(t)))
-		return UINT32_MAX;
-	uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT, top, strlen(top));
-	size_t mask = t->cap * 2 - 1, k = (size_t)h & mask;
-	while (t->slot[k] && strcmp(t->name[t->slot[k] - 1], top))
-		k = (k + 1) & mask;
-	if (!t->slot[k]) {
-		memcpy(t->name[t->n], top, 64);
-		t->slot[k] = (uint32_t)++t->n;
-	}
-	return t->slot[k] - 1;
-}
-
-/* what a file's name gives the page */
-struct file_name {
-	uint64_t key;           /* of its pattern */
-	uint32_t top;           /* number of its top-level path */
-	uint32_t mount;         /* 1 + its mount point (nmounts + 1: unknown);
-	                         * 0: not worked out yet */
-};
-
-/* What the names give, per entry of the log's name table.  The table is
- * zeroed pages from calloc: only the entries of files shown are touched. */
-struct dfs_summary_names {
-	const dfs_log *log;
-	size_t n, nmounts;
-	struct file_name *of;
-	struct tops tops;
-};
-
-dfs_summary_names *dfs_summary_names_new(const dfs_log *log)
-{
-	dfs_summary_names *nn = calloc(1, sizeof(*nn));
-	if (!nn)
-		return NULL;
-	nn->log = log;
-	nn->n = dfs_log_name_count(log);
-	size_t nm = dfs_log_mount_count(log);
-	nn->nmounts = nm < MAX_MOUNTS ? nm : MAX_MOUNTS;
-	if (nn->n && !(nn->of = calloc(nn->n, sizeof(*nn->of)))) {
-		free(nn);
-		return NULL;
-	}
-	return nn;
-}
-
-size_t dfs_summary_names_memory(const dfs_summary_names *nn)
-{
-	return nn ? sizeof(*nn) + nn->n * sizeof(*nn->of) +
-	                    nn->tops.cap * (sizeof(*nn->tops.name) + 2 * sizeof(*nn->tops.slot))
-	          : 0;
-}
-
-void dfs_summary_names_free(dfs_summary_names *nn)
-{
-	if (!nn)
-		return;
-	free(nn->of);
-	free(nn->tops.name);
-	free(nn->tops.slot);
-	free(nn);
-}
-
-/* the length of the first two components of a name (top_path) */
-static size_t top_len(const dfs_name *nm)
-{
-	size_t end = 0, slashes = 0;
-	while (end < nm->len && end < 63) {
-		if (nm->str[end] == '/' && ++slashes == 3)
-			break;
-		end++;
-	}
-	return end;
-}
-
-/* the name of a file (NULL: it has none) */
-static const dfs_name *file_name_of(const dfs_log *log, const struct file_acc *fa)
-{
-	return fa->name ? dfs_log_name_at(log, fa->name - 1) : NULL;
-}
-
-/* What a named file's name gives the page, but the number of its
- * top-level path (TOP_PENDING with its length instead). */
-static void name_file(const dfs_summary_names *nn, const dfs_name *nm,
-                      struct file_name *fn)
-{
-	fn->mount = 1 + (nm->mount >= 0 && (size_t)nm->mount < nn->nmounts
-	                         ? (uint32_t)nm->mount : (uint32_t)nn->nmounts);
-	fn->top = TOP_PENDING | (uint32_t)top_len(nm);
-	char name[128];
-	collapse(nm->str, nm->len, name, sizeof(name));
-	fn->key = dfs_fnv1a(DFS_FNV1A_INIT, name, strlen(name));
-}
-
-/* the same of a file without a name, numbered (never kept: there are few) */
-static void name_unnamed(dfs_summary_names *nn, uint64_t id, struct file_name *fn)
-{
-	char name[128];
-	pattern_name(NULL, id, name);
-	fn->key = dfs_fnv1a(DFS_FNV1A_INIT, name, strlen(name));
-	fn->mount = 1 + (uint32_t)nn->nmounts;
-	fn->top = tops_of(&nn->tops, "(no name)");
-}
-
-/* files named by one thread at a time: the names of many files are
- * collapsed by all the cores */
-#define NAME_CHUNK 8192
-
-struct naming {
-	dfs_summary_names *nn;
-	const struct files *files;
-	atomic_size_t next;
-};
-
-static void *naming_worker(void *arg)
-{
-	struct naming *nw = arg;
-	const struct files *files = nw->files;
-	const dfs_name *names = dfs_log_name_at(nw->nn->log, 0);
-	size_t c;
-	while ((c = atomic_fetch_add(&nw->next, NAME_CHUNK)) < files->n) {
-		size_t end = c + NAME_CHUNK < files->n ? c + NAME_CHUNK : files->n;
-		for (size_t i = c; i < end; i++) {
-			uint32_t j = files->acc[i].name;
-			if (j && !nw->nn->of[j - 1].mount)
-				name_file(nw->nn, &names[j - 1], &nw->nn->of[j - 1]);
-		}
-	}
-	return NULL;
-}
-
-/* Work out what the names of the files give that is not known yet (the
- * names of a log's files are the same whatever the selection: a kept
- * dfs_summary_names has most of them after the first render), and
- * number their top-level paths in the order the files were first met. */
-static void name_files(dfs_summary_names *nn, const struct files *files)
-{
-	size_t missing = 0, unnamed = 0;
-	for (size_t i = 0; i < files->n; i++) {
-		uint32_t j = files->acc[i].name;
-		missing += j && !nn->of[j - 1].mount;
-		unnamed += !j;
-	}
-	if (unnamed)
-		tops_of(&nn->tops, "(no name)");   /* (numbered before the page counts) */
-	if (!missing)
-		return;
-	struct naming nw = {nn, files, 0};
-	dfs_workers_run(dfs_workers(DFS_WORKERS_MAX, (files->n + NAME_CHUNK - 1) / NAME_CHUNK),
-	                naming_worker, &nw);
-	/* a job has few top-level paths: the last ones met are remembered by
-	 * their first and last characters, and a path is looked up (which
-	 * numbers it the first time) only when it is none of them */
-	struct {
-		const char *str;
-		size_t len;
-		uint32_t top;
-	} seen[64];
-	memset(seen, 0, sizeof(seen));
-	for (size_t i = 0; i < files->n; i++) {
-		uint32_t j = files->acc[i].name;
-		if (!j || !(nn->of[j - 1].top & TOP_PENDING) || nn->of[j - 1].top == UINT32_MAX)
-			continue;
-		struct file_name *fn = &nn->of[j - 1];
-		const char *top = dfs_log_name_at(nn->log, j - 1)->str;
-		size_t len = fn->top & ~TOP_PENDING;
-		size_t c = 0;
-		if (len) {
-			c = ((unsigned char)top[len - 1] * 31u + (unsigned char)top[len / 2] + len) & 63;
-			if (seen[c].str && seen[c].len == len && !memcmp(seen[c].str, top, len)) {
-				fn->top = seen[c].top;
-				continue;
-			}
-		}
-		char path[64];
-		memcpy(path, top, len);
-		path[len] = '\0';
-		fn->top = tops_of(&nn->tops, path);
-		if (len && fn->top != UINT32_MAX) {
-			seen[c].str = top;
-			seen[c].len = len;
-			seen[c].top = fn->top;
-		}
-	}
-}
-
-/* the bytes and files of each top-level path */
-struct top_sum {
-	double bytes;
-	uint64_t files;
-};
-
-/* is path a (sums x) shown before path b (sums y)? */
-static bool top_before(const struct top_sum *x, const char *a, const struct top_sum *y,
-                       const char *b)
-{
-	if (x->bytes != y->bytes)
-		return x->bytes > y->bytes;
-	if (x->files != y->files)
-		return x->files > y->files;
-	return strcmp(a, b) < 0;
-}
-
-/* The rows of the top-level paths: the 15 with the most bytes (then the
- * most files, then by name: whatever order the paths were numbered in),
- * most first, and the others together.  sum[t] are the sums of path t of
- * the ntops first; `rest` those of the paths without a number. */
-static void top_rows(struct facts *f, const struct tops *tops, const struct top_sum *sum,
-                     size_t ntops, struct top_sum rest)
-{
-	uint32_t best[15];
-	size_t nbest = 0;
-	for (size_t t = 0; t < ntops; t++) {
-		if (!sum[t].files)
-			continue;
-		size_t pos = nbest;
-		while (pos > 0 && top_before(&sum[t], tops->name[t], &sum[best[pos - 1]],
-		                             tops->name[best[pos - 1]]))
-			pos--;
-		if (pos >= 15) {
-			rest.bytes += sum[t].bytes;
-			rest.files += sum[t].files;
-			continue;
-		}
-		if (nbest == 15) {
-			rest.bytes += sum[best[14]].bytes;
-			rest.files += sum[best[14]].files;
-		} else {
-			nbest++;
-		}
-		memmove(&best[pos + 1], &best[pos], (nbest - 1 - pos) * sizeof(*best));
-		best[pos] = (uint32_t)t;
-	}
-	for (size_t i = 0; i < nbest; i++) {
-		snprintf(f->top_name[i], sizeof(f->top_name[i]), "%s", tops->name[best[i]]);
-		f->top[i].path = f->top_name[i];
-		f->top[i].type = "";
-		f->top[i].bytes = sum[best[i]].bytes;
-		f->top[i].files = sum[best[i]].files;
-	}
-	f->ntop = nbest;
-	if (rest.files) {
-		snprintf(f->top_name[nbest], sizeof(f->top_name[nbest]), "(others)");
-		f->top[nbest].path = f->top_name[nbest];
-		f->top[nbest].type = "";
-		f->top[nbest].bytes = rest.bytes;
-		f->top[nbest].files = rest.files;
-		f->ntop++;
-	}
-}
-
-static void gather_files(struct facts *f, struct files *files, dfs_summary_names *nn)
-{
-	const dfs_log *log = f->in->log;
-	f->nmounts = nn->nmounts;
-	for (size_t i = 0; i < f->nmounts; i++) {
-		f->mount[i].path = dfs_log_mount(log, i)->path;
-		f->mount[i].type = dfs_log_mount(log, i)->type;
-	}
-	f->mount[f->nmounts].path = "UNKNOWN";
-	f->mount[f->nmounts].type = "UNKNOWN";
-	name_files(nn, files);
-	const struct tops *tops = &nn->tops;
-	size_t ntops = tops->n;
-	struct top_sum *tsum = calloc(ntops + 1, sizeof(*tsum)), rest = {0, 0};
-	/* patterns are few (digit runs collapse): the table grows as needed */
-	size_t cap = 256, npt = 0;
-	struct pattern *pt = calloc(cap, sizeof(*pt));
-	for (size_t i = 0; i < files->n; i++) {
-		struct file_acc *fa = &files->acc[i];
-		struct file_name one;
-		const struct file_name *nf = &one;
-		if (fa->name)
-			nf = &nn->of[fa->name - 1];
-		else
-			name_unnamed(nn, fa->id, &one);
-		f->mount[nf->mount - 1].bytes += fa->bytes;
-		f->mount[nf->mount - 1].files++;
-		struct top_sum *ts = tsum && nf->top < ntops ? &tsum[nf->top] : &rest;
-		ts->bytes += fa->bytes;
-		ts->files++;
-		if (fa->nranks > 1 && fa->max_rank_bytes > 0 &&
-		    (fa->max_rank_bytes - fa->min_rank_bytes) / fa->max_rank_bytes >
-		            f->thr.imbalance_size) {
-			struct io_facts *io = dfs_facts_io(f, DFS_MOD_POSIX);
-			if (io) {
-				io->size_imbalanced++;
-				double d = (fa->max_rank_bytes - fa->min_rank_bytes) / fa->max_rank_bytes;
-				if (d > io->size_imbalance_worst)
-					io->size_imbalance_worst = d;
-			}
-		}
-		if (!pt)
-			continue;
-		uint64_t key = nf->key;
-		if (npt * 2 >= cap && !(pt = pattern_grow(pt, &cap)))
-			continue;
-		size_t k = (size_t)key & (cap - 1);
-		while (pt[k].t.files && pt[k].key != key)
-			k = (k + 1) & (cap - 1);
-		if (!pt[k].t.files) {
-			/* named after the first file met (the table is zeroed) */
-			pt[k].key = key;
-			pattern_name(file_name_of(log, fa), fa->id, pt[k].t.name);
-			npt++;
-		}
-		pt[k].t.bytes += fa->bytes;
-		pt[k].t.time += fa->time;
-		pt[k].t.files++;
-	}
-	if (tsum)
-		top_rows(f, tops, tsum, ntops, rest);
-	if (f->mount[f->nmounts].files)
-		f->nmounts++;
-	for (size_t k = 0; pt && k < cap; k++) {
-		if (!pt[k].t.files)
-			continue;
-		top_insert(f->by_bytes, &f->nby_bytes, &pt[k].t, true);
-		top_insert(f->by_time, &f->nby_time, &pt[k].t, false);
-	}
-	free(pt);
-	free(tsum);
 }
 
 /* ---- heat maps, DXT, Lustre, APMPI ------------------------------------------ */
@@ -1165,15 +1368,15 @@ static size_t dur_bin(double d)
 	return b >= DUR_BINS ? DUR_BINS - 1 : (size_t)b;
 }
 
-/* the TRACED_FILES files with the most requests (per: requests in
- * `bytes`, largest offset in `size`), the smaller id first among equals */
+/* the TRACED_FILES files with the most requests, the smaller id first
+ * among equals */
 static void pick_traced(struct facts *f, struct files *per)
 {
 	for (size_t s = 0; s < per->n; s++) {
 		const struct file_acc *fa = &per->acc[s];
 		size_t pos = f->ntraced;
-		while (pos > 0 && (fa->bytes > f->traced_count[pos - 1] ||
-		                   (fa->bytes == f->traced_count[pos - 1] &&
+		while (pos > 0 && (fa->requests > f->traced_count[pos - 1] ||
+		                   (fa->requests == f->traced_count[pos - 1] &&
 		                    fa->id < f->traced_id[pos - 1])))
 			pos--;
 		if (pos >= TRACED_FILES)
@@ -1185,8 +1388,8 @@ static void pick_traced(struct facts *f, struct files *per)
 			f->traced_max_off[k] = f->traced_max_off[k - 1];
 		}
 		f->traced_id[pos] = fa->id;
-		f->traced_count[pos] = fa->bytes;
-		f->traced_max_off[pos] = fa->size;
+		f->traced_count[pos] = fa->requests;
+		f->traced_max_off[pos] = fa->extent;
 		if (f->ntraced < TRACED_FILES)
 			f->ntraced++;
 	}
@@ -1232,7 +1435,7 @@ static void list_dxt_files(struct facts *f, const struct files *per)
 	size_t n = 0;
 	f->dxt_files_total = 0;
 	for (size_t i = 0; i < per->n; i++) {
-		struct dxt_listed c = {per->acc[i].id, per->acc[i].bytes, per->acc[i].size};
+		struct dxt_listed c = {per->acc[i].id, per->acc[i].requests, per->acc[i].extent};
 		if (!(c.requests > 0))
 			continue;   /* records without segments */
 		f->dxt_files_total++;
@@ -1257,6 +1460,29 @@ static int traced_of(const struct facts *f, uint64_t id)
 	return -1;
 }
 
+/* the hosts of the DXT records (all the insights take of DXT) */
+static void dxt_hosts(struct facts *f)
+{
+	struct host_set hosts = {.n = 0};
+	for (int id = DFS_MOD_DXT_POSIX; id <= DFS_MOD_DXT_MPIIO; id++) {
+		const dfs_summary_module *sm = selected(f->in, id);
+		const dfs_module *m = dfs_module_get(id);
+		int fhost = m ? dfs_module_field_index(m, "hostname", 8) : -1;
+		if (!sm || fhost < 0)
+			continue;
+		unsigned char scratch[DFS_RECORD_MAX];
+		FOR_SELECTED(sm, k, i) {
+			const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
+			dfs_value v;
+			dfs_module_get_value(m, rec, dfs_record_size(sm->records, i), 0, (size_t)fhost,
+			                     &v);
+			if (v.type == DFS_T_STR)
+				host_add(&hosts, v.v.s.ptr, v.v.s.len);
+		}
+	}
+	f->dxt_hosts = hosts.n;
+}
+
 static void gather_dxt(struct facts *f)
 {
 	struct host_set hosts = {.n = 0};
@@ -1270,7 +1496,7 @@ static void gather_dxt(struct facts *f)
 		return;
 	/* requests and largest offset per file, for the files shown alone */
 	struct files per;
-	files_init(&per, f->in->log, f->in->scratch);
+	files_init(&per, f->in->log, f->in->scratch, true);
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass == 1) {
 			pick_traced(f, &per);
@@ -1321,9 +1547,9 @@ static void gather_dxt(struct facts *f)
 						if (off + ln > f->dxt_max_off)
 							f->dxt_max_off = off + ln;
 						if (fa) {
-							fa->bytes += 1;
-							if (off + ln > fa->size)
-								fa->size = off + ln;
+							fa->requests += 1;
+							if (off + ln > fa->extent)
+								fa->extent = off + ln;
 						}
 						continue;
 					}
@@ -1356,7 +1582,7 @@ static void gather_dxt(struct facts *f)
 	f->dxt_hosts = hosts.n;
 }
 
-static void gather_lustre(struct facts *f, struct files *files)
+static void gather_lustre(struct facts *f, struct file_sums *files)
 {
 	const dfs_summary_module *sm = selected(f->in, DFS_MOD_LUSTRE);
 	if (!sm || sm->count == 0)
@@ -1381,17 +1607,20 @@ static void gather_lustre(struct facts *f, struct files *files)
 		size_t b = 0;
 		while (b < 8 && (double)(1u << b) < stripes)
 			b++;
-		struct file_acc *fa = files_get(files, dfs_facts_rec_id(rec));
+		size_t no = files ? files_number(&files->ix, dfs_facts_rec_id(rec)) : SIZE_MAX;
+		bool known = no != SIZE_MAX && file_sums_room(files, no);
 		/* each rank has a record of the file's layout: count it once */
-		if (fa && fa->striped)
+		if (known && bit_get(files->striped, no))
 			continue;
-		if (fa)
-			fa->striped = true;
-		double size = fa ? (fa->size > 0 ? fa->size : fa->bytes) : 0;
+		if (known)
+			bit_set(files->striped, no);
+		bool met = known && bit_get(files->seen, no);
+		double size = met ? (files->size[no] > 0 ? files->size[no] : files->bytes[no]) : 0;
 		f->stripe_files[b]++;
 		f->stripe_bytes[b] += size;
 		f->lustre_files++;
-		if (stripes <= 1 && fa && fa->shared && size > f->thr.lustre_large_file) {
+		if (stripes <= 1 && met && bit_get(files->shared, no) &&
+		    size > f->thr.lustre_large_file) {
 			f->single_stripe_large++;
 			if (size > f->single_stripe_largest)
 				f->single_stripe_largest = size;
@@ -1448,12 +1677,13 @@ struct io_facts *dfs_facts_io(struct facts *f, int id)
 	return NULL;
 }
 
-struct facts *dfs_facts_new(const dfs_summary_input *in)
+struct facts *dfs_facts_new(const dfs_summary_input *in, bool page)
 {
 	struct facts *f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
 	f->in = in;
+	f->page = page;
 	f->job = dfs_log_job(in->log);
 	f->nprocs = f->job->nprocs > 0 ? f->job->nprocs : 1;
 	f->run_time = f->job->run_time;
@@ -1486,13 +1716,19 @@ struct facts *dfs_facts_new(const dfs_summary_input *in)
 			memset(&sr, 0, sizeof(sr));
 		}
 	}
-	struct files files;
-	files_init(&files, in->log, in->scratch);
 	size_t most = 0;
 	for (size_t k = 0; k < sizeof(io_ids) / sizeof(*io_ids); k++)
 		if (selected(in, io_ids[k]))
 			most += in->mod[io_ids[k]].count;
-	files_reserve(&files, most);
+	/* what the names give: kept by the caller between renders, or
+	 * worked out for this one */
+	dfs_summary_names *nn = in->names && in->names->log == in->log ? in->names : NULL;
+	dfs_summary_names *own = nn || !most || !page ? NULL : dfs_summary_names_new(in->log);
+	struct file_sums sums, *files = NULL;
+	if (most && (!page || nn || (nn = own))) {
+		file_sums_init(&sums, f, page ? nn : NULL);
+		files = &sums;
+	}
 	struct common *cm = malloc(sizeof(*cm));
 	for (size_t k = 0; k < sizeof(io_ids) / sizeof(*io_ids) && cm; k++) {
 		if (!selected(in, io_ids[k]) || !dfs_module_get(io_ids[k]) ||
@@ -1501,7 +1737,7 @@ struct facts *dfs_facts_new(const dfs_summary_input *in)
 		struct io_facts *io = &f->io[f->nio++];
 		io->id = io_ids[k];
 		io->m = dfs_module_get(io_ids[k]);
-		gather_io(f, io, &files, &sr, cm);
+		gather_io(f, io, files, &sr, cm);
 	}
 	free(cm);
 	/* per rank bins of POSIX+STDIO, shared files spread evenly */
@@ -1525,18 +1761,19 @@ struct facts *dfs_facts_new(const dfs_summary_input *in)
 	free(sr.meta);
 	free(sr.bytes);
 	free(sr.time);
-	/* what the names give: kept by the caller between renders, or
-	 * worked out for this one */
-	dfs_summary_names *nn = in->names && in->names->log == in->log ? in->names : NULL;
-	dfs_summary_names *own = nn || !files.n ? NULL : dfs_summary_names_new(in->log);
-	if (files.n && (nn || (nn = own)))
-		gather_files(f, &files, nn);
-	dfs_summary_names_free(own);
-	gather_heatmap(f);
-	gather_dxt(f);
-	gather_lustre(f, &files);
+	if (files)
+		file_sums_finish(f, files);
+	if (page) {
+		gather_heatmap(f);
+		gather_dxt(f);
+	} else {
+		dxt_hosts(f);
+	}
+	gather_lustre(f, files);
 	gather_apmpi(f);
-	files_free(&files);
+	if (files)
+		file_sums_free(files);
+	dfs_summary_names_free(own);
 	return f;
 }
 

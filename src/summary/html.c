@@ -314,7 +314,7 @@ int dfs_summary_svg(const dfs_summary_input *in, int plot, dfs_buf *out,
 {
 	if (plot < 0 || plot >= DFS_PLOTS)
 		return dfs_error_set(err, DFS_ERR_NOENT, "no such plot");
-	struct facts *f = dfs_facts_new(in);
+	struct facts *f = dfs_facts_new(in, true);
 	if (!f)
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	svg_of(f, plot, out);
@@ -728,7 +728,7 @@ static void html_of(const struct facts *f, dfs_buf *out)
 
 int dfs_summary_html(const dfs_summary_input *in, dfs_buf *out, dfs_error *err)
 {
-	struct facts *f = dfs_facts_new(in);
+	struct facts *f = dfs_facts_new(in, true);
 	if (!f)
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	html_of(f, out);
@@ -740,7 +740,7 @@ int dfs_summary_render_all(const dfs_summary_input *in, dfs_buf *html,
                            dfs_buf svg[DFS_PLOTS], dfs_buf *txt, dfs_buf *csv,
                            dfs_error *err)
 {
-	struct facts *f = dfs_facts_new(in);
+	struct facts *f = dfs_facts_new(in, true);
 	if (!f)
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	bool ok = true;

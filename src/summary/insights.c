@@ -489,7 +489,7 @@ void dfs_insights_text_of(const struct facts *fa, dfs_buf *out)
 
 int dfs_insights_text(const dfs_summary_input *in, dfs_buf *out, dfs_error *err)
 {
-	struct facts *fa = dfs_facts_new(in);
+	struct facts *fa = dfs_facts_new(in, false);
 	if (!fa)
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	dfs_insights_text_of(fa, out);
@@ -545,7 +545,7 @@ void dfs_insights_csv_of(const struct facts *fa, const char *log, bool header,
 int dfs_insights_csv(const dfs_summary_input *in, const char *log, bool header,
                      dfs_buf *out, dfs_error *err)
 {
-	struct facts *fa = dfs_facts_new(in);
+	struct facts *fa = dfs_facts_new(in, false);
 	if (!fa)
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	dfs_insights_csv_of(fa, log, header, out);

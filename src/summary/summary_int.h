@@ -81,6 +81,7 @@ struct mount_facts {
 
 struct facts {
 	const dfs_summary_input *in;
+	bool page;             /* for the page (else only what the insights need) */
 	const dfs_job *job;
 	int64_t nprocs;
 	double run_time;
@@ -160,8 +161,10 @@ static inline uint64_t dfs_facts_rec_id(const unsigned char *rec)
 	return id;
 }
 
-/* facts.c: learn everything in one pass per module; NULL without memory */
-struct facts *dfs_facts_new(const dfs_summary_input *in);
+/* facts.c: learn everything in one pass per module, or (page false) only
+ * what the insights need (no names, patterns, mount points, heat maps or
+ * DXT densities); NULL without memory */
+struct facts *dfs_facts_new(const dfs_summary_input *in, bool page);
 void dfs_facts_free(struct facts *f);
 struct io_facts *dfs_facts_io(struct facts *f, int id);
 /* the rank a per-rank bin starts at */

@@ -816,6 +816,80 @@ static void test_many_files(void **state)
 	dfs_log_free(log);
 }
 
+/* What the names give is kept between renders of a log (as the view does
+ * after each filter change): renders with kept names, one selection after
+ * another, equal renders that work them out afresh; a file without a name
+ * included */
+static void test_names_kept(void **state)
+{
+	(void)state;
+	enum { FILES = 400 };
+	dfs_error err = {0};
+	dfs_buf out = DFS_BUF_INIT;
+	dfs_log_writer *w = start_job(&out, 4, 100, "/bin/kept", (dfs_mount){"/t1", "lustre", 4});
+	char name[64];
+	static uint64_t ids[FILES + 1];
+	for (int k = 0; k < FILES; k++) {
+		int n = snprintf(name, sizeof(name), "/t%d/run/f%d.%d", k % 7, k, k % 3);
+		ids[k] = dfs_hash_name(name, (size_t)n);
+		assert_int_equal(dfs_log_writer_name(w, ids[k], name, (size_t)n, &err), 0);
+	}
+	ids[FILES] = 12345;   /* a record without a name */
+	assert_int_equal(dfs_log_writer_module_begin(w, DFS_MOD_POSIX, 0, &err), 0);
+	const dfs_module *m = dfs_module_get(DFS_MOD_POSIX);
+	struct rec r;
+	unsigned char buf[DFS_RECORD_MAX];
+	for (int rank = 0; rank < 2; rank++) {
+		for (int k = 0; k <= FILES; k++) {
+			memset(&r, 0, sizeof(r));
+			r.rank = k % 5 == 0 ? -1 : rank;
+			r.id = ids[k];
+			set(&r, "POSIX_WRITES", 1 + k % 4);
+			set(&r, "POSIX_BYTES_WRITTEN", 1000.0 * (k % 11 + 1) * (rank + 1));
+			set(&r, "POSIX_F_WRITE_TIME", 0.25 * (k % 5));
+			fill(m, &r, buf);
+			assert_int_equal(dfs_log_writer_record(w, buf, m->record_size, &err), 0);
+		}
+	}
+	assert_int_equal(dfs_log_writer_module_end(w, &err), 0);
+	dfs_log *log = finish_job(w, &out, 0, "kept");
+
+	const dfs_log_module *lm = dfs_log_get_module(log, DFS_MOD_POSIX);
+	static size_t odd[FILES + 1];
+	size_t nodd = 0;
+	for (size_t i = 1; i < lm->records.count; i += 2)
+		odd[nodd++] = i;
+	dfs_summary_names *kept = dfs_summary_names_new(log);
+	assert_non_null(kept);
+	/* every record, the odd ones, every record again */
+	for (int pass = 0; pass < 3; pass++) {
+		dfs_summary_input in;
+		memset(&in, 0, sizeof(in));
+		in.log = log;
+		in.title = "kept";
+		in.mod[DFS_MOD_POSIX].records = &lm->records;
+		in.mod[DFS_MOD_POSIX].total = lm->records.count;
+		in.mod[DFS_MOD_POSIX].index = pass == 1 ? odd : NULL;
+		in.mod[DFS_MOD_POSIX].count = pass == 1 ? nodd : lm->records.count;
+		dfs_buf fresh = DFS_BUF_INIT, with = DFS_BUF_INIT;
+		assert_int_equal(dfs_summary_html(&in, &fresh, &err), 0);
+		in.names = kept;
+		assert_int_equal(dfs_summary_html(&in, &with, &err), 0);
+		assert_int_equal(with.len, fresh.len);
+		assert_memory_equal(with.data, fresh.data, fresh.len);
+		dfs_buf_addc(&with, '\0');
+		/* the unnamed file is counted under its own path; the paths are
+		 * ranked by bytes, 7 of them and no (others) */
+		assert_non_null(strstr(with.data, "<tr><td>(no name)</td><td class=\"n\">1</td>"));
+		assert_null(strstr(with.data, "(others)"));
+		dfs_buf_free(&fresh);
+		dfs_buf_free(&with);
+	}
+	assert_true(dfs_summary_names_memory(kept) >= FILES * 16);
+	dfs_summary_names_free(kept);
+	dfs_log_free(log);
+}
+
 /* ---- DXT: a plot per traced file -------------------------------------------- */
 
 struct seg {
@@ -1218,6 +1292,7 @@ int main(void)
 		cmocka_unit_test(test_page_of_generated_log),
 		cmocka_unit_test(test_many_ranks),
 		cmocka_unit_test(test_many_files),
+		cmocka_unit_test(test_names_kept),
 		cmocka_unit_test(test_dxt_file_plots),
 		cmocka_unit_test(test_timeline),
 		cmocka_unit_test(test_hdf5_pnetcdf_dfs),
