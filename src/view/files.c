@@ -140,8 +140,9 @@ static void render_log_derived(dfs_view *v, struct entry *e, struct loaded *l,
 		                    "# %s module\n"
 		                    "# *******************************************************\n",
 		               lm->module->name);
-		if (s->status != DFS_OK || !s->accumulated) {
-			dfs_buf_printf(out, "# error: %s\n\n", s->error ? s->error : "unavailable");
+		const char *why = dfs_selection_metrics_error(s);
+		if (why) {
+			dfs_buf_printf(out, "# error: %s\n\n", why);
 			continue;
 		}
 		dfs_render_file_counts(&s->dm, out);
@@ -391,8 +392,10 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
 		if (s->status != DFS_OK)
 			return dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
 		if (n->file != F_RECORDS && !s->accumulated)
-			return dfs_error_set(err, DFS_ERR_NOENT, "no derived metrics for %s",
-			                     m->name);
+			return s->accum_error
+			               ? dfs_error_set(err, s->accum_status, "%s", s->accum_error)
+			               : dfs_error_set(err, DFS_ERR_NOENT, "no derived metrics for %s",
+			                               m->name);
 		bool partial = dfs_log_get_module(log, n->module)->partial;
 		switch (n->file) {
 		case F_DERIVED:

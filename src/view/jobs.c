@@ -153,8 +153,9 @@ static struct job_summary *summarize(dfs_view *v, struct entry *e,
 		r->module = id;
 		r->partial = (h->partial_flag >> id) & 1;
 		struct selection *sel = dfs_selection_metrics(v, e, l, id);
-		if (sel->status != DFS_OK || !sel->accumulated) {
-			r->error = strdup(sel->error ? sel->error : "unavailable");
+		const char *why = dfs_selection_metrics_error(sel);
+		if (why) {
+			r->error = strdup(why);
 			continue;
 		}
 		r->ok = true;

@@ -28,6 +28,7 @@ static void selection_clear(struct selection *s)
 		free(s->warnings[i]);
 	free(s->warnings);
 	free(s->error);
+	free(s->accum_error);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -56,7 +57,9 @@ static void accumulate(struct selection *s, const dfs_module *m, int64_t nprocs)
 	    dfs_accum_emit(a, &s->dm, s->summary, &err)) {
 		if (err.code == DFS_OK)
 			dfs_error_set(&err, DFS_ERR_NOMEM, "out of memory");
-		sel_fail(s, &err);
+		/* (the selection itself stays usable: records.csv, the page) */
+		s->accum_status = err.code;
+		s->accum_error = strdup(err.msg);
 		dfs_accum_free(a);
 		return;
 	}
@@ -424,6 +427,15 @@ struct selection *dfs_selection_metrics(dfs_view *v, struct entry *e,
 		dfs_entry_account(v, e, (long)(m->record_size + s->n_warnings * 64));
 	}
 	return s;
+}
+
+const char *dfs_selection_metrics_error(const struct selection *s)
+{
+	if (s->status != DFS_OK)
+		return s->error ? s->error : "unavailable";
+	if (!s->accumulated)
+		return s->accum_error ? s->accum_error : "no derived metrics";
+	return NULL;
 }
 
 const dfs_derived_metrics *dfs_combined_metrics(dfs_view *v, struct entry *e,

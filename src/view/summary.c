@@ -30,10 +30,12 @@ static void add_filters(dfs_view *v, struct entry *e, int id, dfs_buf *all)
 	dfs_buf_free(&one);
 }
 
-/* The input of the renderer: the selections of every module of the log;
- * `filters` receives the text that in->filters points to. */
+/* The input of the renderer: the selections of every module of the log,
+ * with their derived metrics when `metrics` (the page shows them, the
+ * insights do not use them); `filters` receives the text that
+ * in->filters points to. */
 static void build_input(dfs_view *v, struct entry *e, struct loaded *l,
-                        dfs_summary_input *in, dfs_buf *filters)
+                        dfs_summary_input *in, dfs_buf *filters, bool metrics)
 {
 	memset(in, 0, sizeof(*in));
 	in->log = l->log;
@@ -54,7 +56,8 @@ static void build_input(dfs_view *v, struct entry *e, struct loaded *l,
 			sm->error = lm->error ? lm->error : "unreadable";
 			continue;
 		}
-		struct selection *s = dfs_selection_metrics(v, e, l, id);
+		struct selection *s = metrics ? dfs_selection_metrics(v, e, l, id)
+		                              : dfs_selection(v, e, l, id);
 		if (s->status != DFS_OK) {
 			sm->error = s->error ? s->error : "unavailable";
 			continue;
@@ -63,7 +66,7 @@ static void build_input(dfs_view *v, struct entry *e, struct loaded *l,
 		sm->index = s->index;
 		sm->count = s->count;
 		sm->total = s->total;
-		sm->dm = s->accumulated ? &s->dm : NULL;
+		sm->dm = metrics && s->accumulated ? &s->dm : NULL;
 		sm->warnings = s->warnings;
 		sm->n_warnings = s->n_warnings;
 		if (id < DFS_MOD_KNOWN)
@@ -85,7 +88,7 @@ dfs_content *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *l
 {
 	dfs_summary_input in;
 	dfs_buf filters = DFS_BUF_INIT;
-	build_input(v, e, l, &in, &filters);
+	build_input(v, e, l, &in, &filters, true);
 	/* kept with the log: the page is shown again after each filter
 	 * change (the entry is locked: one render at a time uses it) */
 	if (!l->names && (l->names = dfs_summary_names_new(l->log)))
@@ -137,7 +140,7 @@ void dfs_insight_rows(dfs_view *v, struct entry *e, const char *rel, dfs_buf *ou
 	if (l) {
 		dfs_summary_input in;
 		dfs_buf filters = DFS_BUF_INIT;
-		build_input(v, e, l, &in, &filters);
+		build_input(v, e, l, &in, &filters, false);
 		int ret = dfs_insights_csv(&in, rel, false, out, &err);
 		dfs_buf_free(&filters);
 		if (ret == 0)
@@ -155,7 +158,7 @@ dfs_content *dfs_dxt_file_content(dfs_view *v, struct entry *e, struct loaded *l
 {
 	dfs_summary_input in;
 	dfs_buf filters = DFS_BUF_INIT, out = DFS_BUF_INIT;
-	build_input(v, e, l, &in, &filters);
+	build_input(v, e, l, &in, &filters, false);
 	int ret = dfs_summary_dxt_file_svg(&in, id, &out, err);
 	dfs_buf_free(&filters);
 	if (ret) {
@@ -170,7 +173,7 @@ int dfs_dxt_file_ids(dfs_view *v, struct entry *e, struct loaded *l, uint64_t **
 {
 	dfs_summary_input in;
 	dfs_buf filters = DFS_BUF_INIT;
-	build_input(v, e, l, &in, &filters);
+	build_input(v, e, l, &in, &filters, false);
 	int ret = dfs_summary_dxt_files(&in, ids, n, err);
 	dfs_buf_free(&filters);
 	return ret;

@@ -135,6 +135,10 @@ struct selection {
 	size_t n_warnings, warnings_total;
 	dfs_status status;            /* DFS_OK or why the module is unusable */
 	char *error;
+	/* why the accumulator made nothing of a usable selection (e.g. a job
+	 * of no process): its records are still shown */
+	dfs_status accum_status;
+	char *accum_error;
 	/* frees what the fields point to and empties it (set by select.c
 	 * when it fills the selection; the cache calls it) */
 	void (*clear)(struct selection *s);
@@ -577,6 +581,9 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
  * record) computed if the module has an accumulator. */
 struct selection *dfs_selection_metrics(dfs_view *v, struct entry *e,
                                         struct loaded *l, int id);
+/* Why a selection has no derived metrics (its error, or the accumulator's);
+ * NULL when it has them. */
+const char *dfs_selection_metrics_error(const struct selection *s);
 /* The combined POSIX+STDIO derived metrics (entry locked). */
 const dfs_derived_metrics *dfs_combined_metrics(dfs_view *v, struct entry *e,
                                                 struct loaded *l);

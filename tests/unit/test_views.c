@@ -238,10 +238,72 @@ static void test_two_views(void **state)
 	remove_source(db);
 }
 
+/* A log of a job with no process: the accumulator refuses it (derived
+ * metrics, jobs.csv tell why), and its records stay readable whatever was
+ * read before them (the refusal does not make the selection unusable) */
+static void test_no_process(void **state)
+{
+	(void)state;
+	char dir[64], path[128];
+	snprintf(dir, sizeof(dir), "/tmp/dfs-test-views-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/x.darshan", dir);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	dfs_error err = {0};
+	dfs_write_options wo = {.level = 1, .threads = 1};
+	dfs_log_writer *w = dfs_log_writer_fd(fd, &wo, &err);
+	assert_non_null(w);
+	dfs_job job;
+	memset(&job, 0, sizeof(job));
+	job.nprocs = 0;
+	job.start_sec = 1;
+	job.end_sec = 2;
+	job.exe = (char *)"/bin/none";
+	job.metadata = (char *)"";
+	dfs_mount mnt = {"/", "ext4", 4};
+	assert_int_equal(dfs_log_writer_job(w, &job, &mnt, 1, &err), 0);
+	const dfs_module *m = dfs_module_get(DFS_MOD_POSIX);
+	unsigned char rec[DFS_RECORD_MAX];
+	assert_int_equal(dfs_log_writer_module_begin(w, DFS_MOD_POSIX, 0, &err), 0);
+	for (uint64_t k = 1; k <= 3; k++) {
+		memset(rec, 0, m->record_size);
+		memcpy(rec, &k, 8);
+		assert_int_equal(dfs_log_writer_record(w, rec, m->record_size, &err), 0);
+	}
+	assert_int_equal(dfs_log_writer_module_end(w, &err), 0);
+	assert_int_equal(dfs_log_writer_finish(w, 0, &err), 0);
+	dfs_log_writer_free(w);
+	assert_int_equal(close(fd), 0);
+
+	dfs_view_options opt;
+	memset(&opt, 0, sizeof(opt));
+	dfs_view *v = dfs_view_new(dir, &opt, &err);
+	assert_non_null(v);
+	assert_null(dfs_view_open_file(v, "/x.darshan/POSIX/derived_metrics", &err));
+	assert_non_null(strstr(err.msg, "not positive"));
+	size_t len;
+	char *text = read_all(v, "/x.darshan/POSIX/records.csv", &len);
+	size_t lines = 0;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	assert_int_equal(lines, 4);   /* the header and the 3 records */
+	free(text);
+	text = read_all(v, "/x.darshan/derived_metrics", &len);
+	assert_non_null(strstr(text, "# error: accumulator: job nprocs 0 is not positive"));
+	free(text);
+	text = read_all(v, "/jobs.csv", &len);
+	assert_non_null(strstr(text, "not positive"));
+	free(text);
+	dfs_view_free(v);
+	remove_source(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_views),
+		cmocka_unit_test(test_no_process),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
