@@ -406,17 +406,21 @@ static bool tops_grow(struct tops *t)
 	return true;
 }
 
-/* the number of a top-level path, UINT32_MAX without memory */
+/* the number of a top-level path (at most 63 bytes are kept), UINT32_MAX
+ * without memory */
 static uint32_t tops_of(struct tops *t, const char *top)
 {
 	if (t->n == t->cap && (t->n >= TOP_PENDING - 1 || !tops_grow(t)))
 		return UINT32_MAX;
-	uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT, top, strlen(top));
+	size_t len = strnlen(top, 63);
+	uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT, top, len);
 	size_t mask = t->cap * 2 - 1, k = (size_t)h & mask;
-	while (t->slot[k] && strcmp(t->name[t->slot[k] - 1], top))
+	while (t->slot[k] && (strncmp(t->name[t->slot[k] - 1], top, len) ||
+	                      t->name[t->slot[k] - 1][len]))
 		k = (k + 1) & mask;
 	if (!t->slot[k]) {
-		memcpy(t->name[t->n], top, 64);
+		memcpy(t->name[t->n], top, len);
+		t->name[t->n][len] = '\0';
 		t->slot[k] = (uint32_t)++t->n;
 	}
 	return t->slot[k] - 1;
