@@ -172,6 +172,17 @@ static struct finding *add(struct findings *fs, const char *code, const char *le
 	return f;
 }
 
+/* a finding when count is more than the share thr of total and more than
+ * abs (NULL when not, or when there is no room) */
+static struct finding *share(struct findings *fs, const char *code, const char *level,
+                             const char *module, double count, double total, double thr,
+                             double abs)
+{
+	if (!(total > 0) || !(count / total > thr) || !(count > abs))
+		return NULL;
+	return add(fs, code, level, module, count / total, thr, count, total);
+}
+
 #define SAY(f, ...) do { if (f) snprintf((f)->message, sizeof((f)->message), __VA_ARGS__); } while (0)
 
 static void check_posix(const struct facts *fa, const struct io_facts *io,
@@ -206,62 +217,46 @@ static void check_posix(const struct facts *fa, const struct io_facts *io,
 		SAY(f, "read size intensive: %.0f bytes read against %.0f written",
 		    io->bytes_read, io->bytes_written);
 	}
-	if (io->reads > 0 && io->small_reads / io->reads > t->small_requests &&
-	    io->small_reads > t->small_requests_absolute) {
-		f = add(fs, "P_SMALL_READS", "HIGH", mn, io->small_reads / io->reads,
-		        t->small_requests, io->small_reads, io->reads);
+	if ((f = share(fs, "P_SMALL_READS", "HIGH", mn, io->small_reads, io->reads,
+	               t->small_requests, t->small_requests_absolute))) {
 		SAY(f, "%.0f of %.0f reads (%.1f%%) are smaller than %.0f bytes: aggregate "
 		       "them into larger requests", io->small_reads, io->reads,
 		    100 * io->small_reads / io->reads, t->small_bytes);
 	}
-	if (io->writes > 0 && io->small_writes / io->writes > t->small_requests &&
-	    io->small_writes > t->small_requests_absolute) {
-		f = add(fs, "P_SMALL_WRITES", "HIGH", mn, io->small_writes / io->writes,
-		        t->small_requests, io->small_writes, io->writes);
+	if ((f = share(fs, "P_SMALL_WRITES", "HIGH", mn, io->small_writes, io->writes,
+	               t->small_requests, t->small_requests_absolute))) {
 		SAY(f, "%.0f of %.0f writes (%.1f%%) are smaller than %.0f bytes: aggregate "
 		       "them into larger requests", io->small_writes, io->writes,
 		    100 * io->small_writes / io->writes, t->small_bytes);
 	}
-	if (ops > 0 && io->mem_not_aligned / ops > t->misaligned_requests) {
-		f = add(fs, "P_MISALIGNED_MEMORY", "HIGH", mn, io->mem_not_aligned / ops,
-		        t->misaligned_requests, io->mem_not_aligned, ops);
+	if ((f = share(fs, "P_MISALIGNED_MEMORY", "HIGH", mn, io->mem_not_aligned, ops,
+	               t->misaligned_requests, -INFINITY))) {
 		SAY(f, "%.1f%% of the requests use buffers not aligned in memory",
 		    100 * io->mem_not_aligned / ops);
 	}
-	if (ops > 0 && io->file_not_aligned / ops > t->misaligned_requests) {
-		f = add(fs, "P_MISALIGNED_FILE", "HIGH", mn, io->file_not_aligned / ops,
-		        t->misaligned_requests, io->file_not_aligned, ops);
+	if ((f = share(fs, "P_MISALIGNED_FILE", "HIGH", mn, io->file_not_aligned, ops,
+	               t->misaligned_requests, -INFINITY))) {
 		SAY(f, "%.1f%% of the requests are not aligned to the file system's blocks",
 		    100 * io->file_not_aligned / ops);
 	}
 	double rr = io->reads - io->seq_reads, rw = io->writes - io->seq_writes;
-	if (io->reads > 0 && rr / io->reads > t->random_operations &&
-	    rr > t->random_operations_absolute) {
-		f = add(fs, "P_RANDOM_READS", "HIGH", mn, rr / io->reads, t->random_operations,
-		        rr, io->reads);
+	if ((f = share(fs, "P_RANDOM_READS", "HIGH", mn, rr, io->reads,
+	               t->random_operations, t->random_operations_absolute))) {
 		SAY(f, "%.0f of %.0f reads (%.1f%%) are random (not sequential)", rr,
 		    io->reads, 100 * rr / io->reads);
 	}
-	if (io->writes > 0 && rw / io->writes > t->random_operations &&
-	    rw > t->random_operations_absolute) {
-		f = add(fs, "P_RANDOM_WRITES", "HIGH", mn, rw / io->writes, t->random_operations,
-		        rw, io->writes);
+	if ((f = share(fs, "P_RANDOM_WRITES", "HIGH", mn, rw, io->writes,
+	               t->random_operations, t->random_operations_absolute))) {
 		SAY(f, "%.0f of %.0f writes (%.1f%%) are random (not sequential)", rw,
 		    io->writes, 100 * rw / io->writes);
 	}
-	if (io->shared_reads > 0 && io->shared_small_reads / io->shared_reads > t->small_requests &&
-	    io->shared_small_reads > t->small_requests_absolute) {
-		f = add(fs, "P_SHARED_SMALL_READS", "HIGH", mn,
-		        io->shared_small_reads / io->shared_reads, t->small_requests,
-		        io->shared_small_reads, io->shared_reads);
+	if ((f = share(fs, "P_SHARED_SMALL_READS", "HIGH", mn, io->shared_small_reads, io->shared_reads,
+	               t->small_requests, t->small_requests_absolute))) {
 		SAY(f, "%.0f small reads on shared files: consider collective I/O",
 		    io->shared_small_reads);
 	}
-	if (io->shared_writes > 0 && io->shared_small_writes / io->shared_writes > t->small_requests &&
-	    io->shared_small_writes > t->small_requests_absolute) {
-		f = add(fs, "P_SHARED_SMALL_WRITES", "HIGH", mn,
-		        io->shared_small_writes / io->shared_writes, t->small_requests,
-		        io->shared_small_writes, io->shared_writes);
+	if ((f = share(fs, "P_SHARED_SMALL_WRITES", "HIGH", mn, io->shared_small_writes, io->shared_writes,
+	               t->small_requests, t->small_requests_absolute))) {
 		SAY(f, "%.0f small writes on shared files: consider collective I/O",
 		    io->shared_small_writes);
 	}
@@ -293,17 +288,13 @@ static void check_mpiio(const struct facts *fa, const struct io_facts *io,
 	const dfs_insight_thresholds *t = &fa->thr;
 	struct finding *f;
 	double r = io->indep_reads + io->coll_reads, w = io->indep_writes + io->coll_writes;
-	if (r > 0 && io->indep_reads / r > t->collective_operations &&
-	    io->indep_reads > t->collective_operations_absolute) {
-		f = add(fs, "M_NO_COLLECTIVE_READS", "HIGH", io->m->name, io->indep_reads / r,
-		        t->collective_operations, io->indep_reads, r);
+	if ((f = share(fs, "M_NO_COLLECTIVE_READS", "HIGH", io->m->name, io->indep_reads, r,
+	               t->collective_operations, t->collective_operations_absolute))) {
 		SAY(f, "%.0f of %.0f MPI-IO reads are independent: use collective reads",
 		    io->indep_reads, r);
 	}
-	if (w > 0 && io->indep_writes / w > t->collective_operations &&
-	    io->indep_writes > t->collective_operations_absolute) {
-		f = add(fs, "M_NO_COLLECTIVE_WRITES", "HIGH", io->m->name, io->indep_writes / w,
-		        t->collective_operations, io->indep_writes, w);
+	if ((f = share(fs, "M_NO_COLLECTIVE_WRITES", "HIGH", io->m->name, io->indep_writes, w,
+	               t->collective_operations, t->collective_operations_absolute))) {
 		SAY(f, "%.0f of %.0f MPI-IO writes are independent: use collective writes",
 		    io->indep_writes, w);
 	}
@@ -335,18 +326,14 @@ static void check_small(const struct facts *fa, const struct io_facts *io,
 		w += io->size_write[b];
 	}
 	struct finding *f;
-	if (r > 0 && io->small_reads / r > t->small_requests &&
-	    io->small_reads > t->small_requests_absolute) {
-		f = add(fs, code_r, "HIGH", io->m->name, io->small_reads / r, t->small_requests,
-		        io->small_reads, r);
+	if ((f = share(fs, code_r, "HIGH", io->m->name, io->small_reads, r,
+	               t->small_requests, t->small_requests_absolute))) {
 		SAY(f, "%.0f of %.0f %s reads (%.1f%%) are smaller than %.0f bytes: read "
 		       "larger selections", io->small_reads, r, what, 100 * io->small_reads / r,
 		    t->small_bytes);
 	}
-	if (w > 0 && io->small_writes / w > t->small_requests &&
-	    io->small_writes > t->small_requests_absolute) {
-		f = add(fs, code_w, "HIGH", io->m->name, io->small_writes / w, t->small_requests,
-		        io->small_writes, w);
+	if ((f = share(fs, code_w, "HIGH", io->m->name, io->small_writes, w,
+	               t->small_requests, t->small_requests_absolute))) {
 		SAY(f, "%.0f of %.0f %s writes (%.1f%%) are smaller than %.0f bytes: write "
 		       "larger selections", io->small_writes, w, what, 100 * io->small_writes / w,
 		    t->small_bytes);
@@ -381,17 +368,15 @@ static void check_pnetcdf(const struct facts *fa, const struct io_facts *io,
 	check_small(fa, io, "PNETCDF_SMALL_READS", "PNETCDF_SMALL_WRITES", "PnetCDF variable", fs);
 	double r = io->indep_reads + io->coll_reads, w = io->indep_writes + io->coll_writes;
 	struct finding *f;
-	if (fa->nprocs > 1 && r > 0 && io->indep_reads / r > t->collective_operations &&
-	    io->indep_reads > t->collective_operations_absolute) {
-		f = add(fs, "PNETCDF_NO_COLLECTIVE_READS", "HIGH", io->m->name, io->indep_reads / r,
-		        t->collective_operations, io->indep_reads, r);
+	if (fa->nprocs > 1 &&
+	    (f = share(fs, "PNETCDF_NO_COLLECTIVE_READS", "HIGH", io->m->name, io->indep_reads, r,
+	               t->collective_operations, t->collective_operations_absolute))) {
 		SAY(f, "%.0f of %.0f PnetCDF variable reads are independent: use the "
 		       "collective ncmpi_get_*_all calls", io->indep_reads, r);
 	}
-	if (fa->nprocs > 1 && w > 0 && io->indep_writes / w > t->collective_operations &&
-	    io->indep_writes > t->collective_operations_absolute) {
-		f = add(fs, "PNETCDF_NO_COLLECTIVE_WRITES", "HIGH", io->m->name, io->indep_writes / w,
-		        t->collective_operations, io->indep_writes, w);
+	if (fa->nprocs > 1 &&
+	    (f = share(fs, "PNETCDF_NO_COLLECTIVE_WRITES", "HIGH", io->m->name, io->indep_writes, w,
+	               t->collective_operations, t->collective_operations_absolute))) {
 		SAY(f, "%.0f of %.0f PnetCDF variable writes are independent: use the "
 		       "collective ncmpi_put_*_all calls", io->indep_writes, w);
 	}
