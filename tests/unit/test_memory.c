@@ -498,6 +498,49 @@ static void test_dxt_cut_counted(void **state)
 	remove_source(dir);
 }
 
+/* What the names of a log give summary.html is kept with the decoded log
+ * (16 bytes a name) and counted from the first render; a filter write
+ * drops the rendered page and plots but keeps the names, and the next
+ * render adds no more of them. */
+static void test_summary_names_counted(void **state)
+{
+	(void)state;
+	if (!shared_dir())
+		skip();
+	char dir[64], path[128];
+	dfs_view *v = one_log_view(BIG_LOG, NULL, dir, sizeof(dir));
+	dfs_error err = {0};
+	snprintf(path, sizeof(path), "%s/a.darshan", dir);
+	dfs_log *log = dfs_log_open(path, 0, &err);
+	assert_non_null(log);
+	size_t names = dfs_log_name_count(log);
+	dfs_log_free(log);
+	assert_true(names > 1000);
+	/* decoded, selections and metrics made: all but the page */
+	count_lines(v, "/a.darshan/derived_metrics");
+	size_t before = cached(v);
+	dfs_content *c = open_file(v, "/a.darshan/summary.html");
+	size_t page = (size_t)dfs_content_size(c);
+	dfs_content_release(c);
+	size_t after = cached(v);
+	print_message("%zu names, page %zu bytes, counted %zu more\n", names, page,
+	              after - before);
+	assert_true(after - before >= page + 16 * names);
+	/* a filter of every record: the same page and plots, but for the
+	 * filter named on it */
+	write_text(v, "/a.darshan/POSIX/filter", "true\n");
+	count_lines(v, "/a.darshan/derived_metrics");
+	size_t kept = cached(v);
+	assert_true(kept >= before + 16 * names);
+	c = open_file(v, "/a.darshan/summary.html");
+	dfs_content_release(c);
+	size_t again = cached(v) - kept;
+	print_message("the render again: %zu more\n", again);
+	assert_true(again + 16 * names <= after - before + 1024);
+	dfs_view_free(v);
+	remove_source(dir);
+}
+
 /* Rows written into records.csv are the module's selection until the
  * next filter: not evictable, but counted (the rows and their offsets),
  * and uncounted when a filter ends the import. */
@@ -554,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_gone_logs_forgotten),
 		cmocka_unit_test(test_job_summaries_counted),
 		cmocka_unit_test(test_dxt_cut_counted),
+		cmocka_unit_test(test_summary_names_counted),
 		cmocka_unit_test(test_import_counted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
