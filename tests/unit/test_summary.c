@@ -816,6 +816,31 @@ static void test_many_files(void **state)
 	dfs_log_free(log);
 }
 
+/* The bytes of the rows of the top-level path table of a page, in
+ * order (read back from their human form: "12.5 KiB"); their number */
+static size_t top_path_bytes(const char *html, double *bytes, size_t max)
+{
+	const char *p = strstr(html, "<th>top-level path</th>");
+	const char *end = p ? strstr(p, "</table>") : NULL;
+	size_t n = 0;
+	while (p && end && (p = strstr(p, "<tr><td>")) && p < end && n < max) {
+		static const char cell[] = "</td><td class=\"n\">";
+		const char *b = strstr(p, cell);
+		b = b ? strstr(b + 1, cell) : NULL;
+		assert_non_null(b);
+		char unit[8] = "";
+		double v = 0;
+		assert_true(sscanf(b + strlen(cell), "%lf %7[A-Za-z]", &v, unit) >= 1);
+		static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+		for (int u = 0; u < 5; u++)
+			if (strcmp(unit, units[u]) == 0)
+				v *= pow(1024, u);
+		bytes[n++] = v;
+		p = b;
+	}
+	return n;
+}
+
 /* What the names give is kept between renders of a log (as the view does
  * after each filter change): renders with kept names, one selection after
  * another, equal renders that work them out afresh; a file without a name
@@ -882,6 +907,14 @@ static void test_names_kept(void **state)
 		 * ranked by bytes, 7 of them and no (others) */
 		assert_non_null(strstr(with.data, "<tr><td>(no name)</td><td class=\"n\">1</td>"));
 		assert_null(strstr(with.data, "(others)"));
+		/* most bytes first */
+		double tb[16];
+		size_t nt = top_path_bytes(with.data, tb, 16);
+		assert_int_equal(nt, 8);
+		for (size_t i = 1; i < nt; i++) {
+			if (!(tb[i] <= tb[i - 1]))
+				fail_msg("row %zu: %g after %g", i, tb[i], tb[i - 1]);
+		}
 		dfs_buf_free(&fresh);
 		dfs_buf_free(&with);
 	}
