@@ -2,7 +2,8 @@
  * what the page, the plots and the insights show: sums per module, per
  * rank (in a bounded number of rank bins), per file and per mount point,
  * time lines, heat maps and DXT densities.  Memory is bounded by the
- * number of ranks and of distinct files, never by the number of rows. */
+ * number of ranks and of names in the log (a few bits and bytes a file),
+ * never by the number of rows. */
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
