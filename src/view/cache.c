@@ -202,27 +202,28 @@ struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err)
 	return e;
 }
 
-/* view->lock held */
-static bool has_state(const dfs_view *v, uid_t uid)
+uint64_t dfs_caller_state(const dfs_view *v, const dfs_caller *who)
 {
-	for (size_t i = 0; i < v->nusers; i++)
-		if (v->users[i] == uid)
-			return true;
-	return false;
+	if (!v->opt.per_user || !who || who->uid == v->opt.owner)
+		return STATE_BASE;
+	return STATE_UID(who->uid);
 }
 
 int dfs_node_state(dfs_view *v, struct node *n, const dfs_caller *who,
                    bool writing, dfs_error *err)
 {
+	uint64_t own = dfs_caller_state(v, who);
 	n->state = STATE_BASE;
-	if (!v->opt.per_user || !who || who->uid == v->opt.owner)
+	if (own == STATE_BASE)
 		return 0;
-	uint64_t own = STATE_UID(who->uid);
 	pthread_mutex_lock(&v->lock);
-	if (writing && !has_state(v, who->uid)) {
+	/* a user's state, with its generations (dfs_state_gens), is made
+	 * before their first write */
+	bool has_state = dfs_state_gens(v, own) != NULL;
+	if (writing && !has_state) {
 		if (v->nusers == v->users_cap) {
 			size_t cap = v->users_cap ? v->users_cap * 2 : 8;
-			uid_t *u = realloc(v->users, cap * sizeof(*u));
+			struct state_gens *u = realloc(v->users, cap * sizeof(*u));
 			if (!u) {
 				pthread_mutex_unlock(&v->lock);
 				return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
@@ -230,11 +231,11 @@ int dfs_node_state(dfs_view *v, struct node *n, const dfs_caller *who,
 			v->users = u;
 			v->users_cap = cap;
 		}
-		v->users[v->nusers++] = who->uid;
+		v->users[v->nusers++] = (struct state_gens){.state = own};
 	}
 	if (writing)
 		n->state = own;
-	else if (!has_state(v, who->uid))
+	else if (!has_state)
 		n->state = STATE_CLEAN;
 	else if (n->kind == N_SRCDIR || (n->kind == N_FILE && !n->log_vpath))
 		n->state = own;   /* a source directory's files */
@@ -454,15 +455,24 @@ static void loaded_free(struct loaded *l)
 	free(l);
 }
 
-void dfs_entry_bump(dfs_view *v, struct entry *e)
+/* What was made of e's filters and log goes (entry locked). */
+static void entry_moved(dfs_view *v, struct entry *e)
 {
-	pthread_mutex_lock(&v->lock);
-	v->change_gen++;
-	pthread_mutex_unlock(&v->lock);
 	e->gen++;
 	clock_gettime(CLOCK_REALTIME, &e->changed);
 	if (e->loaded)
 		loaded_clear_derived(v, e->loaded);
+}
+
+void dfs_entry_bump(dfs_view *v, struct entry *e)
+{
+	/* (a writing state has its generations: see dfs_node_state) */
+	pthread_mutex_lock(&v->lock);
+	struct state_gens *g = dfs_state_gens(v, e->state);
+	if (g)
+		g->change_gen++;
+	pthread_mutex_unlock(&v->lock);
+	entry_moved(v, e);
 }
 
 /* The two LRU lists, most recent first: the entries with a decoded log
@@ -715,7 +725,7 @@ static const dfs_log *shared_log(dfs_view *v, const struct entry *e,
 		return NULL;
 	for (size_t k = 0; k < v->nusers + 2; k++) {
 		uint64_t state = k == 0 ? STATE_BASE : k == 1 ? STATE_CLEAN
-		                                             : STATE_UID(v->users[k - 2]);
+		                                             : v->users[k - 2].state;
 		const struct entry *o = state == e->state ? NULL
 		                                          : entry_find(v, e->src, state);
 		if (o && o->loaded && o->loaded->log &&
@@ -747,9 +757,11 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 		v->cached_bytes -= old->bytes;
 		lru_unlink(v, e);
 		e->loaded = NULL;
+		/* every state's jobs.csv may show the log */
+		v->source_gen++;
 		pthread_mutex_unlock(&v->lock);
 		loaded_free(old);
-		dfs_entry_bump(v, e);
+		entry_moved(v, e);
 	}
 	if (!e->loaded) {
 		/* make room first: a decoded log takes at least its file size, so
@@ -800,7 +812,7 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 		if (!l->log || l->module_errors)
 			clock_gettime(CLOCK_REALTIME, &e->errors_seen);
 		pthread_mutex_lock(&v->lock);
-		l->dir_gen = v->dir_gen;
+		l->dir_gen = dfs_state_dir_gen(v, e->state);
 		e->loaded = l;
 		dfs_src_id(&e->loaded_id, &st);
 		v->cached_bytes += l->bytes;
@@ -820,9 +832,10 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 		pthread_mutex_unlock(&v->lock);
 	}
 	struct loaded *l = e->loaded;
-	/* directory filters changed since the selections were made */
+	/* the state's directory filters changed since the selections were
+	 * made (another state's apply to other entries) */
 	pthread_mutex_lock(&v->lock);
-	uint64_t dir_gen = v->dir_gen;
+	uint64_t dir_gen = dfs_state_dir_gen(v, e->state);
 	pthread_mutex_unlock(&v->lock);
 	if (l->dir_gen != dir_gen) {
 		loaded_clear_derived(v, l);
@@ -977,6 +990,7 @@ dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
 		v->thresholds_set = true;
 		v->opt.thresholds = NULL;
 	}
+	v->base.state = STATE_BASE;
 	pthread_mutex_init(&v->lock, NULL);
 	pthread_cond_init(&v->retry_cond, NULL);
 	dfs_scratch_init(&v->scratch);

@@ -6,11 +6,13 @@
  * (unknown columns of a module count as missing values there, as for a
  * log-wide filter).  The compiled set is reference-counted so selections
  * being computed keep using the set they started with while a write
- * replaces it.  Every change bumps view->dir_gen; decoded logs notice on
- * their next use and recompute their selections.
+ * replaces it.
  *
  * Each filter belongs to a state (view_int.h): a user's directory filters
- * apply to what that user sees only.
+ * apply to what that user sees only, so a change bumps the generations of
+ * that state alone (struct state_gens, looked up here for the files
+ * above); the decoded logs of that state notice on their next use and
+ * recompute their selections, those of other states keep theirs.
  *
  * Also how a written filter text loses the "# from ..." lines a filter
  * file shows above its own (dfs_drop_inherited), for every level's filter
@@ -134,7 +136,9 @@ int dfs_dir_filter_install(dfs_view *v, uint64_t state, const char *vpath,
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
 	pthread_mutex_lock(&v->lock);
-	struct dirstate *d = find(v, state, vpath, true);
+	/* (a writing state has its generations: see dfs_node_state) */
+	struct state_gens *g = dfs_state_gens(v, state);
+	struct dirstate *d = g ? find(v, state, vpath, true) : NULL;
 	if (!d) {
 		pthread_mutex_unlock(&v->lock);
 		compiled_unref(c);
@@ -147,8 +151,9 @@ int dfs_dir_filter_install(dfs_view *v, uint64_t state, const char *vpath,
 	d->compiled = all ? NULL : c;
 	free(d->error);
 	d->error = NULL;
-	v->dir_gen++;
-	v->change_gen++;
+	/* (in the same hold as the filter: a generation names one filter) */
+	g->dir_gen++;
+	g->change_gen++;
 	pthread_mutex_unlock(&v->lock);
 	if (all)
 		compiled_unref(c);
@@ -224,6 +229,30 @@ size_t dfs_dir_filters_above(dfs_view *v, uint64_t state, const char *log_vpath,
 			t = texts[j]; texts[j] = texts[j - 1]; texts[j - 1] = t;
 		}
 	return n;
+}
+
+struct state_gens *dfs_state_gens(dfs_view *v, uint64_t state)
+{
+	if (state == STATE_BASE)
+		return &v->base;
+	if (state == STATE_CLEAN)
+		return NULL;   /* (the most read: found at once) */
+	for (size_t i = 0; i < v->nusers; i++)
+		if (v->users[i].state == state)
+			return &v->users[i];
+	return NULL;
+}
+
+uint64_t dfs_state_dir_gen(dfs_view *v, uint64_t state)
+{
+	const struct state_gens *g = dfs_state_gens(v, state);
+	return g ? g->dir_gen : 0;
+}
+
+uint64_t dfs_state_change_gen(dfs_view *v, uint64_t state)
+{
+	const struct state_gens *g = dfs_state_gens(v, state);
+	return g ? g->change_gen : 0;
 }
 
 void dfs_dirs_free(dfs_view *v)

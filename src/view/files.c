@@ -444,7 +444,8 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
 
 /* records.csv of a module is named by what selects its rows -- the
  * entry's generation (every accepted filter or import moves it), the
- * directory filters, whose they are, the log file -- not by a counter: the same selection
+ * generation of its state's directory filters, whose they are (the
+ * state), the log file -- not by a counter: the same selection
  * rendered again after an eviction is the same snapshot, and its size can
  * be told before it is rendered.  (Big contents' serials keep the top bit
  * clear, like the counter's.) */
@@ -610,7 +611,7 @@ static bool offer_prefill(dfs_view *v, struct entry *e, const struct node *n,
 	    !shows_every_record(v, e, n->module) || stat(e->src, &fst) != 0)
 		return false;
 	pthread_mutex_lock(&v->lock);
-	uint64_t dir_gen = v->dir_gen;
+	uint64_t dir_gen = dfs_state_dir_gen(v, e->state);
 	pthread_mutex_unlock(&v->lock);
 	dfs_node_stat early = *st;
 	early.size = 0;

@@ -11,8 +11,10 @@
  * in its entry until the log file or a filter changes, or the cache
  * evicts it (counted in cache_size, after the decoded logs).  A rendered
  * jobs.csv is reused for a second (the kernel asks for its size and then
- * reads it) unless a filter changed meanwhile, counted in cache_size too,
- * and dropped when its second is up. */
+ * reads it) unless a filter of its caller's state changed meanwhile (or a
+ * log was found changed on disk), counted in cache_size too, and dropped
+ * when its second is up.  Both are checked against the generations of
+ * their own state only (view_int.h): another user's writes leave them. */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -453,7 +455,7 @@ static void summarize_item(dfs_view *v, const dfs_caller *who,
 		return;
 	}
 	pthread_mutex_lock(&v->lock);
-	uint64_t dir_gen = v->dir_gen;
+	uint64_t dir_gen = dfs_state_dir_gen(v, e->state);
 	pthread_mutex_unlock(&v->lock);
 	struct stat st;
 	bool fresh = e->summary && stat(e->src, &st) == 0 &&
@@ -494,11 +496,18 @@ static void summarize_all(dfs_view *v, const dfs_caller *who,
 
 /* ---- cache of rendered files ----------------------------------------------------- */
 
+/* What a rendered file was made from: the filters of its caller's state
+ * (dfs_caller_state) at that state's change_gen, the logs on disk at the
+ * view's source_gen. */
+struct jobs_gens {
+	uint64_t state, change_gen, source_gen;
+};
+
 struct jobs_cache {
 	struct {
 		char *vpath;
 		uint64_t who;           /* caller_key of whom it was made for */
-		uint64_t change_gen;
+		struct jobs_gens gens;
 		struct timespec made;
 		dfs_content *content;
 		size_t bytes;           /* counted in the cache */
@@ -526,6 +535,16 @@ static uint64_t caller_key(const dfs_view *v, const dfs_caller *who)
 	return h | 1;
 }
 
+/* Has the slot's file aged or a write changed what it was made from?
+ * (view->lock held) */
+static bool slot_stale(dfs_view *v, const struct jobs_cache *jc, size_t i)
+{
+	const struct jobs_gens *g = &jc->slot[i].gens;
+	return g->change_gen != dfs_state_change_gen(v, g->state) ||
+	       g->source_gen != v->source_gen ||
+	       since(&jc->slot[i].made) >= CACHE_SECONDS;
+}
+
 static void slot_clear(dfs_view *v, struct jobs_cache *jc, size_t i)
 {
 	free(jc->slot[i].vpath);
@@ -544,8 +563,7 @@ static dfs_content *cache_find(dfs_view *v, const char *vpath, uint64_t who)
 	for (size_t i = 0; jc && i < CACHE_SLOTS; i++) {
 		if (!jc->slot[i].vpath)
 			continue;
-		if (jc->slot[i].change_gen != v->change_gen ||
-		    since(&jc->slot[i].made) >= CACHE_SECONDS) {
+		if (slot_stale(v, jc, i)) {
 			/* stale: its text need not wait for the slot's reuse */
 			slot_clear(v, jc, i);
 		} else if (!c && !strcmp(jc->slot[i].vpath, vpath) && jc->slot[i].who == who) {
@@ -565,16 +583,21 @@ static size_t jobs_cache_expire(dfs_view *v)
 	struct jobs_cache *jc = v->jobs;
 	size_t left = 0;
 	for (size_t i = 0; jc && i < CACHE_SLOTS; i++) {
-		if (jc->slot[i].content && (jc->slot[i].change_gen != v->change_gen ||
-		                            since(&jc->slot[i].made) >= CACHE_SECONDS))
+		if (jc->slot[i].content && slot_stale(v, jc, i))
 			slot_clear(v, jc, i);
 		left += jc->slot[i].bytes;
 	}
 	return left;
 }
 
+/* (view->lock held) */
+static struct jobs_gens jobs_gens_now(dfs_view *v, uint64_t state)
+{
+	return (struct jobs_gens){state, dfs_state_change_gen(v, state), v->source_gen};
+}
+
 static void cache_store(dfs_view *v, const char *vpath, uint64_t who,
-                        uint64_t change_gen, dfs_content *c)
+                        struct jobs_gens gens, dfs_content *c)
 {
 	pthread_mutex_lock(&v->lock);
 	if (!v->jobs) {
@@ -588,7 +611,7 @@ static void cache_store(dfs_view *v, const char *vpath, uint64_t who,
 		slot_clear(v, jc, i);
 		jc->slot[i].vpath = strdup(vpath);
 		jc->slot[i].who = who;
-		jc->slot[i].change_gen = change_gen;
+		jc->slot[i].gens = gens;
 		clock_gettime(CLOCK_MONOTONIC, &jc->slot[i].made);
 		jc->slot[i].content = dfs_content_ref(c);
 		jc->slot[i].bytes = dfs_content_memory(c);
@@ -624,8 +647,10 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 	dfs_content *c = cache_find(v, n->dir_vpath, key);
 	if (c)
 		return c;
+	/* (read before the walk: a write meanwhile leaves the rendering
+	 * stale, never a stale one fresh) */
 	pthread_mutex_lock(&v->lock);
-	uint64_t change_gen = v->change_gen;
+	struct jobs_gens gens = jobs_gens_now(v, dfs_caller_state(v, who));
 	pthread_mutex_unlock(&v->lock);
 	struct walk w = {.insights = insights, .who = who, .v = v};
 	walk_dir(&w, n->src, "", n->dir_vpath, 0);
@@ -651,7 +676,7 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 	}
 	c = dfs_content_from_buf(v, &out, err);
 	if (c)
-		cache_store(v, n->dir_vpath, key, change_gen, c);
+		cache_store(v, n->dir_vpath, key, gens, c);
 	return c;
 }
 

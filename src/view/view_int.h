@@ -46,6 +46,14 @@
  * state reads a log through the clean entry until they write something
  * that applies to it (the log's filters, a directory filter above it).
  *
+ * What a write invalidates is its state's only: each state that writes
+ * has its own generations (struct state_gens: one bumped by its
+ * directory filters, one by its every accepted write), and the caches
+ * made for a state (selections, job summaries, jobs.csv, serials) are
+ * checked against that state's, so one user's writes on a shared mount
+ * make no other user's files be computed again.  STATE_CLEAN has none:
+ * nothing is written to it, its generations stay 0.
+ *
  * Locking: view->lock guards the entry table and the LRU list and is held
  * only briefly.  entry->lock guards everything in one entry, including
  * decoding, selection and rendering for that log, so readers of different
@@ -174,7 +182,8 @@ struct loaded_mod {
 
 struct loaded {
 	dfs_log *log;                 /* NULL when decoding failed */
-	uint64_t dir_gen;             /* directory filters the caches used */
+	uint64_t dir_gen;             /* the entry's state's directory filters
+	                               * the caches used (state_gens) */
 	dfs_status status;
 	char *error;
 	bool module_errors;           /* some module could not be decoded */
@@ -210,6 +219,15 @@ struct src_id {
 #define STATE_CLEAN 1
 #define STATE_UID(uid) ((uint64_t)(uid) + 2)
 
+/* The generations of one state that writes (view->lock): what its
+ * caches were made from.  A user's is made with their state (their first
+ * write); the owner's is the view's.  They only grow. */
+struct state_gens {
+	uint64_t state;
+	uint64_t dir_gen;             /* bumped by its directory filter changes */
+	uint64_t change_gen;          /* bumped by its every accepted write */
+};
+
 struct entry {
 	char *src;                    /* source path of the log (key) */
 	uint64_t state;               /* whose filters (key) */
@@ -228,7 +246,7 @@ struct entry {
 	char *peek_error;
 
 	/* filters: kept for the life of the view */
-	uint64_t gen;                 /* bumped by every accepted write */
+	uint64_t gen;                 /* bumped by every accepted write to it */
 	struct timespec changed;      /* when gen last moved */
 	/* when a decoding found errors: the log directory lists ERROR from
 	 * then on, so its modification time moves (listings are cached by
@@ -283,16 +301,19 @@ struct dfs_view {
 	void (*freed)(struct dfs_view *v, size_t bytes);
 	/* directory filters (view->lock) */
 	struct dirstate *dirs;
-	uint64_t dir_gen;             /* bumped by every directory filter change */
-	uint64_t change_gen;          /* bumped by every accepted write anywhere */
+	/* bumped when a log is found changed on disk: every state's
+	 * jobs.csv may show it (view->lock) */
+	uint64_t source_gen;
 	struct jobs_cache *jobs;      /* recently rendered jobs.csv files */
 	void (*jobs_free)(struct dfs_view *v);   /* set with jobs (jobs.c) */
 	/* drop the rendered jobs.csv files older than their second; the
 	 * bytes of those left (view->lock held; set with jobs, jobs.c) */
 	size_t (*jobs_expire)(struct dfs_view *v);
 	size_t jobs_bytes;            /* of cached_bytes, theirs */
-	/* users with a state of their own (view->lock) */
-	uid_t *users;
+	/* the generations of the owner's state (STATE_BASE) and of each user
+	 * with a state of their own, a user's made with it (view->lock) */
+	struct state_gens base;
+	struct state_gens *users;
 	size_t nusers, users_cap;
 	/* thresholds of the insights (-o insights=FILE), else the defaults */
 	bool thresholds_set;
@@ -428,6 +449,13 @@ size_t dfs_dir_filters_above(dfs_view *v, uint64_t state, const char *log_vpath,
 /* Text of the filter / filter.error of a directory (malloc'd, "" if none). */
 char *dfs_dir_filter_text(dfs_view *v, uint64_t state, const char *vpath,
                           bool error);
+/* The generations of a state: NULL for one that never wrote (STATE_CLEAN,
+ * a user without a state of their own), whose generations are 0.  Every
+ * write is of a state that has them (dfs_node_state made them).
+ * (view->lock held) */
+struct state_gens *dfs_state_gens(dfs_view *v, uint64_t state);
+uint64_t dfs_state_dir_gen(dfs_view *v, uint64_t state);
+uint64_t dfs_state_change_gen(dfs_view *v, uint64_t state);
 /* Free every directory filter (the view's teardown). */
 void dfs_dirs_free(dfs_view *v);
 /* A filter file shows what the levels above it add as "# from ..." lines
@@ -510,6 +538,10 @@ char *dfs_path_join(const char *a, const char *b);
  * gives a user a state of their own).  Sets n->state; -1 without memory. */
 int dfs_node_state(dfs_view *v, struct node *n, const dfs_caller *who,
                    bool writing, dfs_error *err);
+/* The state whose writes change what `who` reads: the owner's
+ * (STATE_BASE), or the user's own, written to yet or not (until it is,
+ * what they read is the clean state's, which never changes). */
+uint64_t dfs_caller_state(const dfs_view *v, const dfs_caller *who);
 /* The version st describes; is it the one id holds? */
 void dfs_src_id(struct src_id *id, const struct stat *st);
 bool dfs_src_same(const struct src_id *id, const struct stat *st);
