@@ -61,14 +61,18 @@ static bool is_above(const char *dir, const char *path)
 	return strncmp(dir, path, n) == 0 && path[n] == '/';
 }
 
-size_t dfs_dir_filters_acquire(dfs_view *v, uint64_t state,
+size_t dfs_dir_filters_acquire(dfs_view *v, uint64_t state, uint64_t *gen,
                                const char *log_vpath, int id,
                                struct dir_compiled **out, size_t max)
 {
 	size_t n = 0;
-	if (id < 0 || id >= DFS_MOD_KNOWN)
-		return 0;
 	pthread_mutex_lock(&v->lock);
+	if (gen)
+		*gen = dfs_state_dir_gen(v, state);
+	if (id < 0 || id >= DFS_MOD_KNOWN) {
+		pthread_mutex_unlock(&v->lock);
+		return 0;
+	}
 	for (struct dirstate *d = v->dirs; d && n < max; d = d->next) {
 		if (d->state != state || !d->compiled || !d->compiled->f[id] ||
 		    !is_above(d->vpath, log_vpath))

@@ -464,10 +464,14 @@ static uint64_t serial_of(const struct entry *e, uint64_t dir_gen, int module,
 	return h ? h : 1;
 }
 
+/* (the directory filters of the selection's own generation: two
+ * selections made with different filters never share a serial) */
 static uint64_t records_serial(const struct entry *e, const struct loaded *l,
                                int module)
 {
-	return serial_of(e, l->dir_gen, module, &e->loaded_id);
+	const struct loaded_mod *lm = l->mod[module];
+	uint64_t dir_gen = lm && lm->sel.ready ? lm->sel.dir_gen : l->dir_gen;
+	return serial_of(e, dir_gen, module, &e->loaded_id);
 }
 
 /* The row lengths to fill while rendering s, when its rows are the log's
@@ -591,7 +595,7 @@ static bool shows_every_record(dfs_view *v, struct entry *e, int id)
 	           (ms->log_filter && !dfs_filter_matches_all(ms->log_filter))))
 		return false;
 	struct dir_compiled *dirs[MAX_DIR_FILTERS];
-	size_t nd = dfs_dir_filters_acquire(v, e->state, e->vpath, id, dirs,
+	size_t nd = dfs_dir_filters_acquire(v, e->state, NULL, e->vpath, id, dirs,
 	                                    MAX_DIR_FILTERS);
 	dfs_dir_filters_release(dirs, nd);
 	return nd == 0;

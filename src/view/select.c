@@ -377,8 +377,14 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 	const dfs_filter *filters[MAX_DIR_FILTERS + 2];
 	struct dir_compiled *dirs[MAX_DIR_FILTERS];
 	size_t nf = 0, nd = 0;
-	if (!ms->imported) {
-		nd = dfs_dir_filters_acquire(v, e->state, e->vpath, id, dirs, MAX_DIR_FILTERS);
+	if (ms->imported) {
+		/* (its rows are the selection: no directory filter applies) */
+		pthread_mutex_lock(&v->lock);
+		s->dir_gen = dfs_state_dir_gen(v, e->state);
+		pthread_mutex_unlock(&v->lock);
+	} else {
+		nd = dfs_dir_filters_acquire(v, e->state, &s->dir_gen, e->vpath, id, dirs,
+		                             MAX_DIR_FILTERS);
 		for (size_t k = 0; k < nd; k++)
 			filters[nf++] = dirs[k]->f[id];
 		if (ms->log_filter && !dfs_filter_matches_all(ms->log_filter))

@@ -135,6 +135,10 @@ struct selection {
 	struct import_set *trimmed;   /* row_select modules: the selected
 	                               * records cut to their matching rows
 	                               * (records then points here), or NULL */
+	/* the generation of the state's directory filters it was made with
+	 * (the decoded log's dir_gen may be older: a filter came between
+	 * its check and this selection) */
+	uint64_t dir_gen;
 	bool accumulated;
 	bool accumulate_tried;
 	dfs_derived_metrics dm;
@@ -426,8 +430,9 @@ dfs_content *dfs_content_from_bufs(dfs_view *v, dfs_buf *b, size_t n,
 #define MAX_DIR_FILTERS 32   /* directory filters applied to one log */
 /* Compiled filters of the directories above a log (its vpath), for module
  * id; references to release with dfs_dir_filters_release.  Returns the
- * count (at most `max`). */
-size_t dfs_dir_filters_acquire(dfs_view *v, uint64_t state,
+ * count (at most `max`); *gen (when not NULL) the generation of the
+ * state's directory filters they are, read with them. */
+size_t dfs_dir_filters_acquire(dfs_view *v, uint64_t state, uint64_t *gen,
                                const char *log_vpath, int id,
                                struct dir_compiled **out, size_t max);
 void dfs_dir_filters_release(struct dir_compiled **c, size_t n);
