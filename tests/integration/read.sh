@@ -4,12 +4,17 @@
 # prints; header.txt equals the header of darshan-parser's output.
 #
 #   python (one process)     the mount lists the files darshanfs-cat
-#                            --extract writes; st_size and a whole read of
-#                            each equal darshanfs-cat's; chunked reads at
-#                            odd sizes, preads at odd offsets, mmap
-#                            (MAP_PRIVATE, ACCESS_READ) of records.csv
-#   find, stat, cat, cp -r, tail -c 100
-#                            over all files at once (a few processes)
+#                            --extract writes; on one open of each file:
+#                            st_size and a whole read equal darshanfs-cat's,
+#                            then chunked reads at odd sizes, 1- and 7-byte
+#                            reads across page and buffer boundaries and the
+#                            end, preads at odd offsets, mmap (MAP_PRIVATE,
+#                            ACCESS_READ) of records.csv (readers.py --tree)
+#   find, stat, cat          over all files at once (a process each)
+#   tail -c 100, cp -r       over a sample: the files beside the logs, and
+#                            the logs that between them hold every kind of
+#                            file (every path below a log's directory) and
+#                            the biggest file
 #   dd bs=1k                 every file of one log, and the biggest file
 #                            of every N-th log (N = $DFS_IT_CLIENT_LOGS,
 #                            default 10)
@@ -27,10 +32,11 @@ t "$DFS_CAT" --extract "$REF" "$SRC" || fail "darshanfs-cat --extract of the tre
 for rel in "${LOGREL[@]}"; do
 	[ -e "$REF/$rel/ERROR" ] && fail "$rel: a good log has an ERROR file: $(cat "$REF/$rel/ERROR")"
 done
-read -r nfiles nbytes < <(t python3 "$IT_DIR/readers.py" --tree "$MNT" "$REF" "$TMP/pairs") ||
+read -r nfiles nbytes nmaps < <(t python3 "$IT_DIR/readers.py" --tree "$MNT" "$REF") ||
 	fail "python reads of the mount differ from darshanfs-cat (above)"
-[ -n "$nfiles" ] || fail "python reads of the mount differ from darshanfs-cat (above)"
-say "ok: st_size and a read of each of $nfiles files ($nbytes bytes) equal darshanfs-cat ($(elapsed "$start")s)"
+[ -n "$nmaps" ] || fail "python reads of the mount differ from darshanfs-cat (above)"
+say "ok: st_size, a whole read, chunked, 1- and 7-byte reads and preads of each of $nfiles files" \
+	"($nbytes bytes) and mmaps of $nmaps records.csv equal darshanfs-cat ($(elapsed "$start")s)"
 
 # the same with the shell's clients, over every file at once
 start=$(now)
@@ -48,12 +54,45 @@ mapfile -d '' -t files < <(cd "$REF" && find . -type f -printf '%P\0' | sort -z)
 st=("${PIPESTATUS[@]}")
 [ "${st[1]}" = 0 ] || fail "cat of the mount's files differs from darshanfs-cat (cat's status ${st[0]})"
 [ "${st[0]}" = 0 ] || fail "cat of the mount's files failed"
-( cd "$MNT" && t tail -q -c 100 "${files[@]}" ) >"$TMP/got" || fail "tail -c 100 of the mount's files failed"
-( cd "$REF" && tail -q -c 100 "${files[@]}" ) | cmp -s - "$TMP/got" || fail "tail -c 100 of the mount's files differs"
-t cp -r "$MNT" "$TMP/cp" || fail "cp -r of the mount failed"
-diff -r -q "$TMP/cp" "$REF" >&2 || fail "cp -r of the mount differs from darshanfs-cat"
-rm -rf "$TMP/cp"
-say "ok: find, stat, cat, tail -c 100 and cp -r of the same ${#files[@]} files equal darshanfs-cat ($(elapsed "$start")s)"
+say "ok: find, stat and cat of the same ${#files[@]} files equal darshanfs-cat ($(elapsed "$start")s)"
+
+# tail and cp -r of a sample that holds every kind of file: the files
+# beside the logs, the log with the biggest file, then the log with the
+# most kinds not yet held, and so on (python and cat read every file)
+start=$(now)
+python3 - "$REF" "${LOGREL[@]}" >"$TMP/sample" <<'PY' || fail "could not choose the sample of files"
+import os, sys
+ref, rels = sys.argv[1], sys.argv[2:]
+kinds, biggest, out = {}, (-1, ""), []
+for rel in rels:
+    top, ks = os.path.join(ref, rel), set()
+    for d, _, fs in os.walk(top):
+        for f in fs:
+            p = os.path.join(d, f)
+            ks.add(os.path.relpath(p, top))
+            biggest = max(biggest, (os.path.getsize(p), rel))
+    kinds[rel] = ks
+chosen, left = [biggest[1]], set().union(*kinds.values()) - kinds[biggest[1]]
+while left:
+    rel = max(rels, key=lambda r: len(kinds[r] & left))
+    chosen.append(rel)
+    left -= kinds[rel]
+logs = set(rels)
+for d, dirs, fs in os.walk(ref):
+    dirs[:] = [x for x in dirs if os.path.relpath(os.path.join(d, x), ref) not in logs]
+    out += [os.path.relpath(os.path.join(d, f), ref) for f in fs]
+sys.stdout.write("".join(p + "\0" for p in sorted(out) + chosen))
+PY
+mapfile -d '' -t sample <"$TMP/sample"
+mapfile -d '' -t some < <(cd "$REF" && find "${sample[@]}" -type f -print0 | sort -z)
+( cd "$MNT" && t tail -q -c 100 "${some[@]}" ) >"$TMP/got" || fail "tail -c 100 of the mount's files failed"
+( cd "$REF" && tail -q -c 100 "${some[@]}" ) | cmp -s - "$TMP/got" || fail "tail -c 100 of the mount's files differs"
+mkdir "$TMP/cp" "$TMP/cp.ref"
+( cd "$MNT" && t cp -r --parents "${sample[@]}" "$TMP/cp" ) || fail "cp -r of the mount failed"
+( cd "$REF" && cp -r --parents "${sample[@]}" "$TMP/cp.ref" ) || fail "cp -r of darshanfs-cat's files failed"
+diff -r -q "$TMP/cp.ref" "$TMP/cp" >&2 || fail "cp -r of the mount differs from darshanfs-cat"
+rm -rf "$TMP/cp" "$TMP/cp.ref"
+say "ok: tail -c 100 and cp -r of ${#some[@]} files (${#sample[@]} files and logs) equal darshanfs-cat ($(elapsed "$start")s)"
 
 # dd bs=1k: every file of one log, and the biggest file of every N-th log
 start=$(now)
@@ -91,9 +130,6 @@ PY
 ) || fail "header.txt differs from darshan-parser (above)"
 say "ok: header.txt of $out logs equals the oracle's base.txt header"
 
-start=$(now)
-out=$(t python3 "$IT_DIR/readers.py" "$TMP/pairs") || fail "python readers failed"
-say "ok: python chunked reads, preads and mmaps: $out ($(elapsed "$start")s)"
 dfs_alive "$MNT"
 dfs_umount "$MNT"
 say "PASS"
