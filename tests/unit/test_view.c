@@ -781,6 +781,22 @@ static int write_as(dfs_view *v, const char *path, const dfs_caller *who,
 	return ret;
 }
 
+/* Three users of a shared mount, and a view of the fixture's tree for
+ * them (per_user, owned by root) */
+static const dfs_caller user_a = {.uid = 1001, .gid = 1001},
+                        user_b = {.uid = 1002, .gid = 1002},
+                        user_c = {.uid = 1003, .gid = 1003};
+
+static dfs_view *per_user_view(const struct fixture *fx)
+{
+	dfs_view_options opt = {.per_user = true, .owner = 0};
+	dfs_error err = {0};
+	dfs_view *v = dfs_view_new(fx->dir, &opt, &err);
+	if (!v)
+		fail_msg("%s", err.msg);
+	return v;
+}
+
 /* A view with per_user: each user's filters (log, module, directory,
  * imports) are theirs alone; the owner's (no caller) and those of a user
  * who never wrote show every record. */
@@ -789,12 +805,9 @@ static void test_per_user_filters(void **state)
 	struct fixture *fx = *state;
 	if (!fx)
 		skip();
-	dfs_view_options opt = {.per_user = true, .owner = 0};
 	dfs_error err = {0};
-	dfs_view *v = dfs_view_new(fx->dir, &opt, &err);
-	assert_non_null(v);
-	const dfs_caller a = {.uid = 1001, .gid = 1001}, b = {.uid = 1002, .gid = 1002},
-	                 c = {.uid = 1003, .gid = 1003};
+	dfs_view *v = per_user_view(fx);
+	const dfs_caller a = user_a, b = user_b, c = user_c;
 	const char *log = "/c/partial_data_stdio.darshan";
 	char rec[256], mf[256], lf[256], js[256];
 	snprintf(rec, sizeof(rec), "%s/STDIO/records.csv", log);
@@ -915,14 +928,11 @@ static void test_per_user_generations(void **state)
 	struct fixture *fx = *state;
 	if (!fx)
 		skip();
-	dfs_view_options opt = {.per_user = true, .owner = 0};
 	dfs_error err = {0};
-	dfs_view *v = dfs_view_new(fx->dir, &opt, &err);
-	assert_non_null(v);
+	dfs_view *v = per_user_view(fx);
 	/* a: the writer; b: has a state of their own (a filter on the log);
 	 * c: never wrote (until the end); NULL: the owner */
-	const dfs_caller a = {.uid = 1001, .gid = 1001}, b = {.uid = 1002, .gid = 1002},
-	                 c = {.uid = 1003, .gid = 1003};
+	const dfs_caller a = user_a, b = user_b, c = user_c;
 	const dfs_caller *others[] = {&b, &c, NULL};
 	const char *const whose[] = {"b's", "c's", "the owner's"};
 	enum { NOTHERS = 3 };

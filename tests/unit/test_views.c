@@ -31,19 +31,29 @@
  * is a scratch block of over 1 MiB, not a malloc */
 #define RECORDS 150000
 
-/* A source directory holding one synthetic log, x.darshan. */
-static void make_source(char *dir, size_t len, uint64_t seed)
+/* A new source directory (its name in dir) and a writer of its one log,
+ * x.darshan, whose file is *fd (closed by the caller). */
+static dfs_log_writer *new_source(char *dir, size_t len, int *fd)
 {
 	snprintf(dir, len, "/tmp/dfs-test-views-XXXXXX");
 	assert_non_null(mkdtemp(dir));
 	char path[128];
 	snprintf(path, sizeof(path), "%s/x.darshan", dir);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	assert_true(fd >= 0);
+	*fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(*fd >= 0);
 	dfs_error err = {0};
 	dfs_write_options wo = {.level = 1, .threads = 1};
-	dfs_log_writer *w = dfs_log_writer_fd(fd, &wo, &err);
+	dfs_log_writer *w = dfs_log_writer_fd(*fd, &wo, &err);
 	assert_non_null(w);
+	return w;
+}
+
+/* A source directory holding one synthetic log, x.darshan. */
+static void make_source(char *dir, size_t len, uint64_t seed)
+{
+	int fd;
+	dfs_log_writer *w = new_source(dir, len, &fd);
+	dfs_error err = {0};
 	dfs_synth_options so = {
 		.seed = seed, .records = RECORDS, .nprocs = 16,
 		.modules = 1ULL << DFS_MOD_POSIX,
@@ -244,16 +254,10 @@ static void test_two_views(void **state)
 static void test_no_process(void **state)
 {
 	(void)state;
-	char dir[64], path[128];
-	snprintf(dir, sizeof(dir), "/tmp/dfs-test-views-XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/x.darshan", dir);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	assert_true(fd >= 0);
+	char dir[64];
+	int fd;
+	dfs_log_writer *w = new_source(dir, sizeof(dir), &fd);
 	dfs_error err = {0};
-	dfs_write_options wo = {.level = 1, .threads = 1};
-	dfs_log_writer *w = dfs_log_writer_fd(fd, &wo, &err);
-	assert_non_null(w);
 	dfs_job job;
 	memset(&job, 0, sizeof(job));
 	job.nprocs = 0;
