@@ -31,6 +31,10 @@ void dfs_buf_init(dfs_buf *b);
 void dfs_buf_free(dfs_buf *b);
 void dfs_buf_reset(dfs_buf *b); /* len = 0, keep the memory */
 bool dfs_buf_grow(dfs_buf *b, size_t extra); /* room for `extra` more bytes */
+/* The same for a size known in advance: when the buffer must grow, it
+ * grows to exactly that room (one allocation, no geometric slack), and an
+ * empty buffer's old bytes are not copied. */
+bool dfs_buf_reserve(dfs_buf *b, size_t extra);
 static inline bool dfs_buf_ok(const dfs_buf *b) { return !b->oom; }
 
 void dfs_buf_add(dfs_buf *b, const void *data, size_t len);

@@ -34,6 +34,11 @@ void dfs_csv_summary(const dfs_log *log, const dfs_module *m,
 size_t dfs_csv_record_len(const dfs_log *log, const dfs_module *m,
                           const unsigned char *rec, size_t len,
                           struct dfs_name_hint *hint);
+/* The most room that rendering a row of m (dfs_csv_record or
+ * dfs_csv_record_packed) asks of its buffer at once, past the text
+ * written so far: rows whose length is known (dfs_csv_record_len) render
+ * into a buffer reserved for that length plus this without moving it. */
+size_t dfs_csv_row_room(const dfs_module *m);
 
 /* The same from a packed record (see dfs_records: the bitmap of its
  * non-zero words, then those words), without unpacking it: zero fields

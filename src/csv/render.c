@@ -5,6 +5,8 @@
 #include "darshanfs/format.h"
 #include "log/hints.h"
 
+#define ZERO_FIELDS 128   /* bytes of zero_fields (below) */
+
 /* Bytes of the well-formed UTF-8 character at s (RFC 3629: no overlong
  * form, surrogate or code point past U+10FFFF), 0 when none starts there. */
 static size_t utf8_char(const unsigned char *s, size_t avail)
@@ -153,6 +155,14 @@ static void add_fields_fast(const dfs_module *m, const unsigned char *rec,
 	out->data[out->len] = '\0';
 }
 
+/* (what add_fields_fast and dfs_csv_record_packed reserve at the start
+ * of a row is the most; the general path asks for a number's or a
+ * string's own room at a time) */
+size_t dfs_csv_row_room(const dfs_module *m)
+{
+	return m->n_fields * (DFS_FMT_DOUBLE_MAX + 1) + ZERO_FIELDS;
+}
+
 /* file_name, mount_pt, fs_type and the end of the line */
 static void add_place(const dfs_record_place *pl, dfs_buf *out)
 {
@@ -230,7 +240,7 @@ static void packed_place(const dfs_log *log, const dfs_module *m,
 }
 
 /* "0," 64 times: a run of zero words is one copy of its head */
-static const char zero_fields[128] =
+static const char zero_fields[ZERO_FIELDS] =
 	"0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
 	"0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,";
 

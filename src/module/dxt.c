@@ -29,19 +29,39 @@
 
 static int64_t get_i(const unsigned char *p) { return dfs_load_i64(p, false); }
 
+/* The segments of the stored record at pos (*n), or false when no whole
+ * record starts there: the end of the data (a partial last record) */
+static bool stored_record(const dfs_decode_in *in, size_t pos, size_t seg_in,
+                          size_t *n)
+{
+	const unsigned char *d = in->data;
+	size_t len = in->len;
+	if (len - pos < FIXED)
+		return false;
+	int64_t w = dfs_load_i64(d + pos + 88, in->swap);
+	int64_t r = dfs_load_i64(d + pos + 96, in->swap);
+	if (w < 0 || r < 0 || (uint64_t)w > (len - pos - FIXED) / seg_in ||
+	    (uint64_t)r > (len - pos - FIXED) / seg_in - (uint64_t)w)
+		return false;
+	*n = (size_t)(w + r);
+	return true;
+}
+
 static int decode_common(const dfs_decode_in *in, dfs_records *out,
                          size_t seg_in, bool invalid_offsets, dfs_error *err)
 {
 	const unsigned char *d = in->data;
-	size_t len = in->len, pos = 0;
+	size_t pos = 0, n;
 	bool sw = in->swap;
-	while (len - pos >= FIXED) {
-		int64_t w = dfs_load_i64(d + pos + 88, sw);
-		int64_t r = dfs_load_i64(d + pos + 96, sw);
-		if (w < 0 || r < 0 || (uint64_t)w > (len - pos - FIXED) / seg_in ||
-		    (uint64_t)r > (len - pos - FIXED) / seg_in - (uint64_t)w)
-			break; /* partial record: end of data */
-		size_t n = (size_t)(w + r);
+	/* the size of the records decoded, from their headers, reserved at
+	 * once: grown by doubling, megabytes of trace would be copied over
+	 * and over into fresh memory */
+	size_t total = 0;
+	for (size_t p = 0; stored_record(in, p, seg_in, &n); p += FIXED + seg_in * n)
+		total += FIXED + SEG * n;
+	if (dfs_records_reserve(out, total))
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	while (stored_record(in, pos, seg_in, &n)) {
 		unsigned char *rec = dfs_records_append(out, FIXED + SEG * n);
 		if (!rec)
 			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");

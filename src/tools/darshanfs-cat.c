@@ -148,6 +148,36 @@ static bool is_dir(dfs_view *v, const char *rel)
 	return dir;
 }
 
+/* Write the bytes of c into f, from where they lie when a piece lies
+ * together (records.csv's batches, a rendered text), else copied out.
+ * 0, or -1 with err set (a failed write is told as "what: reason"). */
+static int write_content(dfs_content *c, FILE *f, const char *what, dfs_error *err)
+{
+	char buf[1 << 16];
+	uint64_t off = 0, size = dfs_content_size(c);
+	while (off < size) {
+		const char *data;
+		size_t n;
+		void *pin;
+		int r = dfs_content_pin(c, off, sizeof(buf), &data, &n, &pin, err);
+		if (r < 0)
+			return -1;
+		if (r == 0) {
+			long got = dfs_content_read(c, buf, sizeof(buf), off, err);
+			if (got <= 0)
+				return got < 0 ? -1 : 0;
+			data = buf;
+			n = (size_t)got;
+		}
+		bool ok = fwrite(data, 1, n, f) == n;
+		dfs_content_unpin(c, pin);
+		if (!ok)
+			return dfs_error_set(err, DFS_ERR_IO, "%s: %s", what, strerror(errno));
+		off += n;
+	}
+	return 0;
+}
+
 static int print_file(dfs_view *v, const char *rel, dfs_error *err)
 {
 	char *path = view_path(rel);
@@ -157,18 +187,9 @@ static int print_file(dfs_view *v, const char *rel, dfs_error *err)
 	free(path);
 	if (!c)
 		return -1;
-	char buf[1 << 16];
-	uint64_t off = 0;
-	long n;
-	while ((n = dfs_content_read(c, buf, sizeof(buf), off, err)) > 0) {
-		if (fwrite(buf, 1, (size_t)n, stdout) != (size_t)n) {
-			dfs_content_release(c);
-			return dfs_error_set(err, DFS_ERR_IO, "write error: %s", strerror(errno));
-		}
-		off += (uint64_t)n;
-	}
+	int ret = write_content(c, stdout, "write error", err);
 	dfs_content_release(c);
-	return n < 0 ? -1 : 0;
+	return ret;
 }
 
 /* ---- --extract ------------------------------------------------------------- */
@@ -221,19 +242,7 @@ static int copy_out(dfs_view *v, const char *path, const char *out, dfs_error *e
 		dfs_content_release(c);
 		return dfs_error_set(err, DFS_ERR_IO, "%s: %s", out, strerror(errno));
 	}
-	char buf[1 << 16];
-	uint64_t off = 0;
-	long n;
-	int ret = 0;
-	while ((n = dfs_content_read(c, buf, sizeof(buf), off, err)) > 0) {
-		if (fwrite(buf, 1, (size_t)n, f) != (size_t)n) {
-			ret = dfs_error_set(err, DFS_ERR_IO, "%s: %s", out, strerror(errno));
-			break;
-		}
-		off += (uint64_t)n;
-	}
-	if (n < 0)
-		ret = -1;
+	int ret = write_content(c, f, out, err);
 	if (fclose(f) != 0 && ret == 0)
 		ret = dfs_error_set(err, DFS_ERR_IO, "%s: %s", out, strerror(errno));
 	dfs_content_release(c);

@@ -40,25 +40,38 @@ void dfs_buf_reset(dfs_buf *b)
 	b->oom = false;
 }
 
-bool dfs_buf_grow(dfs_buf *b, size_t extra)
+/* Room for `extra` more bytes: 1 when there is (or was made), 0 when
+ * it must grow to `need` bytes (set), -1 when it cannot (oom set). */
+static int check_room(dfs_buf *b, size_t extra, size_t *need)
 {
 	if (b->oom)
-		return false;
+		return -1;
 	if (extra < b->cap - b->len && b->data)
-		return true;
-	if (b->fixed) {
+		return 1;
+	if (b->fixed || extra > SIZE_MAX / 2 - b->len) {
 		b->oom = true;
-		return false;
+		return -1;
 	}
-	if (extra > SIZE_MAX / 2 - b->len) {
-		b->oom = true;
-		return false;
+	*need = b->len + extra + 1;
+	return 0;
+}
+
+/* The memory becomes `cap` bytes.  An empty buffer's bytes need not
+ * move: a fresh block spares realloc copying the old one (reset buffers
+ * that are reused for bigger texts). */
+static bool resize(dfs_buf *b, size_t cap)
+{
+	char *p;
+	if (b->len == 0) {
+		free(b->data);
+		b->data = NULL;
+		b->cap = 0;
+		p = malloc(cap);
+		if (p)
+			p[0] = '\0';
+	} else {
+		p = realloc(b->data, cap);
 	}
-	size_t need = b->len + extra + 1;
-	size_t cap = b->cap ? b->cap : 64;
-	while (cap < need)
-		cap += cap / 2 + 64;
-	char *p = realloc(b->data, cap);
 	if (!p) {
 		b->oom = true;
 		return false;
@@ -66,6 +79,27 @@ bool dfs_buf_grow(dfs_buf *b, size_t extra)
 	b->data = p;
 	b->cap = cap;
 	return true;
+}
+
+bool dfs_buf_grow(dfs_buf *b, size_t extra)
+{
+	size_t need;
+	int r = check_room(b, extra, &need);
+	if (r)
+		return r > 0;
+	size_t cap = b->cap ? b->cap : 64;
+	while (cap < need)
+		cap += cap / 2 + 64;
+	return resize(b, cap);
+}
+
+bool dfs_buf_reserve(dfs_buf *b, size_t extra)
+{
+	size_t need;
+	int r = check_room(b, extra, &need);
+	if (r)
+		return r > 0;
+	return resize(b, need);
 }
 
 void dfs_buf_add(dfs_buf *b, const void *data, size_t len)

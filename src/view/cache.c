@@ -550,6 +550,7 @@ static bool count_freed(dfs_view *v, size_t bytes)
 static void trim(dfs_view *v)
 {
 	dfs_scratch_trim(&v->scratch);
+	dfs_helpers_trim(&v->helpers);
 	malloc_trim(0);
 }
 

@@ -106,11 +106,17 @@ size_t dfs_content_memory(const dfs_content *c)
 /* A reader's reference: when it leaves only the cache's, the reader let
  * go (the view may evict the log now); when it was the last of a
  * rendering the cache had dropped already, the bytes it held are freed
- * now, the log of a lazy one maybe with them. */
+ * now, the log of a lazy one maybe with them.  (Two readers letting go at
+ * once may both see the other's reference: a lazy snapshot then keeps
+ * its batches until it is freed.) */
 void dfs_content_release(dfs_content *c)
 {
 	if (!c)
 		return;
+	/* the last reader of a lazy snapshot the cache keeps lets go: what
+	 * it rendered for readers may go, while this reference holds it */
+	if (c->lazy && c->view && atomic_load(&c->cached) && atomic_load(&c->refs) == 2)
+		c->ops->idle(c);
 	long left = atomic_fetch_sub(&c->refs, 1) - 1;
 	if (left == 1 && c->view && atomic_load(&c->cached)) {
 		c->view->reader_gone(c->view);

@@ -6,7 +6,10 @@
  * rows.  A read renders the batch it falls in into one of a few reusable
  * buffers, and helper threads render the next batches meanwhile, so a
  * sequential reader finds them ready and the rendering runs on the other
- * core while the kernel copies.  The offsets come from the rows' lengths
+ * core while the kernel copies.  A batch's length is known before it is
+ * rendered, so its buffer is reserved once; the buffers outlive their
+ * snapshot's readers, kept by the view for the next snapshot (spares,
+ * below).  The offsets come from the rows' lengths
  * (dfs_csv_record_len, no rendering): measured while a big log decodes,
  * beside the inflate, or else when first asked, on every core; then
  * summed for each new selection.  A prefill (dfs_view_prefill) renders
@@ -409,6 +412,71 @@ static void measure(struct lazy_csv *z, uint32_t *row_len)
 		z->batch_off[b + 1] += z->batch_off[b];
 }
 
+/* ---- spare buffers ---------------------------------------------------------------- */
+
+/* The view keeps at most DFS_SPARE_BUFS buffers and SPARE_BYTES in all,
+ * the biggest it was given (they cost the most page faults to make
+ * again); a buffer is handed out for a batch that needs at least a
+ * quarter of it. */
+#define SPARE_BYTES ((size_t)32 << 20)
+
+/* b's memory kept for another batch, or freed; b is left empty. */
+static void spare_put(struct dfs_helpers *h, dfs_buf *b)
+{
+	if (!b->data || !dfs_buf_ok(b) || b->cap > SPARE_BYTES) {
+		dfs_buf_free(b);
+		return;
+	}
+	pthread_mutex_lock(&h->lock);
+	/* make room by dropping smaller ones */
+	while (h->nspare == DFS_SPARE_BUFS || h->spare_bytes + b->cap > SPARE_BYTES) {
+		size_t small = 0;
+		for (size_t i = 1; i < h->nspare; i++)
+			if (h->spare[i].cap < h->spare[small].cap)
+				small = i;
+		if (h->nspare == 0 || h->spare[small].cap >= b->cap)
+			break;
+		h->spare_bytes -= h->spare[small].cap;
+		dfs_buf_free(&h->spare[small]);
+		h->spare[small] = h->spare[--h->nspare];
+	}
+	if (h->nspare < DFS_SPARE_BUFS && h->spare_bytes + b->cap <= SPARE_BYTES) {
+		dfs_buf_reset(b);
+		h->spare_bytes += b->cap;
+		h->spare[h->nspare++] = *b;
+		dfs_buf_init(b);
+	}
+	pthread_mutex_unlock(&h->lock);
+	dfs_buf_free(b);
+}
+
+/* Exchange the empty b for the smallest spare with room for `room` more
+ * bytes (b's memory, if any, is kept in its place); nothing when none
+ * fits. */
+static void spare_take(struct dfs_helpers *h, dfs_buf *b, size_t room)
+{
+	pthread_mutex_lock(&h->lock);
+	size_t best = h->nspare;
+	for (size_t i = 0; i < h->nspare; i++) {
+		size_t cap = h->spare[i].cap;
+		if (cap > room && cap / 4 <= room &&
+		    (best == h->nspare || cap < h->spare[best].cap))
+			best = i;
+	}
+	if (best < h->nspare) {
+		dfs_buf mine = *b;
+		*b = h->spare[best];
+		h->spare_bytes -= b->cap;
+		if (mine.data) {
+			h->spare[best] = mine;
+			h->spare_bytes += mine.cap;
+		} else {
+			h->spare[best] = h->spare[--h->nspare];
+		}
+	}
+	pthread_mutex_unlock(&h->lock);
+}
+
 /* ---- reading ---------------------------------------------------------------------- */
 
 /* Render batch `b` into slot `s` (marked RENDERING by the caller, who
@@ -417,7 +485,17 @@ static bool render_slot(struct lazy_csv *z, struct slot *s, size_t b)
 {
 	size_t from, to;
 	batch_rows(z, b, &from, &to);
+	/* the text's length is known: its room at once, from a spare when
+	 * the view has one that fits (growing step by step copies the text
+	 * over and over; fresh memory is faulted in a page at a time), an
+	 * eighth more when fresh, for the next batches */
+	uint64_t len = z->batch_off[b + 1] - z->batch_off[b];
+	size_t room = len < SIZE_MAX / 4 ? (size_t)len + dfs_csv_row_room(z->m) : SIZE_MAX / 4;
 	dfs_buf_reset(&s->text);
+	if (s->text.cap <= room)
+		spare_take(z->helpers, &s->text, room);
+	if (s->text.cap <= room)
+		dfs_buf_reserve(&s->text, room + room / 8);
 	dfs_render_rows(z->log, z->m, z->r, z->index, from, to, &s->text);
 	/* the text must be the length measured: anything else would be torn */
 	bool ok = dfs_buf_ok(&s->text) &&
@@ -469,10 +547,22 @@ void dfs_helpers_init(struct dfs_helpers *h)
 	pthread_mutex_init(&h->lock, NULL);
 	pthread_cond_init(&h->done, NULL);
 	h->running = 0;
+	h->nspare = 0;
+	h->spare_bytes = 0;
+}
+
+void dfs_helpers_trim(struct dfs_helpers *h)
+{
+	pthread_mutex_lock(&h->lock);
+	while (h->nspare)
+		dfs_buf_free(&h->spare[--h->nspare]);
+	h->spare_bytes = 0;
+	pthread_mutex_unlock(&h->lock);
 }
 
 void dfs_helpers_destroy(struct dfs_helpers *h)
 {
+	dfs_helpers_trim(h);
 	pthread_cond_destroy(&h->done);
 	pthread_mutex_destroy(&h->lock);
 }
@@ -665,7 +755,7 @@ static void lazy_free(struct lazy_csv *z)
 	pthread_mutex_lock(&z->lock);
 	pthread_mutex_unlock(&z->lock);
 	for (size_t i = 0; i < LAZY_SLOTS; i++)
-		dfs_buf_free(&z->slots[i].text);
+		spare_put(z->helpers, &z->slots[i].text);
 	pthread_mutex_destroy(&z->lock);
 	pthread_cond_destroy(&z->cond);
 	dfs_log_free(z->log);
@@ -674,6 +764,23 @@ static void lazy_free(struct lazy_csv *z)
 	free(z->batch_off);
 	free(z->head);
 	free(z);
+}
+
+/* No reader left: the rendered batches go to the view's spares (a
+ * reader that comes back renders again what it reads).  (The memory
+ * counted for the snapshot stays what it may hold again.) */
+static void lazy_idle(dfs_content *c)
+{
+	struct lazy_csv *z = c->lazy;
+	pthread_mutex_lock(&z->lock);
+	for (size_t i = 0; i < LAZY_SLOTS; i++) {
+		struct slot *s = &z->slots[i];
+		if (s->state == SLOT_RENDERING || s->pins)
+			continue;
+		s->state = SLOT_EMPTY;
+		spare_put(z->helpers, &s->text);
+	}
+	pthread_mutex_unlock(&z->lock);
 }
 
 static size_t lazy_memory(const dfs_content *c)
@@ -697,6 +804,7 @@ static const struct content_ops lazy_ops = {
 	.pin = lazy_pin,
 	.unpin = lazy_unpin,
 	.free = lazy_free,
+	.idle = lazy_idle,
 	.memory = lazy_memory,
 	.log_memory = lazy_log_memory,
 };

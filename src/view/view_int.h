@@ -78,11 +78,18 @@ struct job_summary;
 
 /* The helper threads that render records.csv batches ahead of readers
  * (lazy.c), counted by the view whose snapshots they render, so that
- * the view's teardown waits for its own helpers and no other view's. */
+ * the view's teardown waits for its own helpers and no other view's.
+ * With them, the buffers batches are rendered into, kept when a snapshot
+ * no longer needs them for the view's next one: a tree read file after
+ * file then renders into the same warm memory instead of faulting in
+ * megabytes of fresh pages for each file. */
+#define DFS_SPARE_BUFS 8
 struct dfs_helpers {
 	pthread_mutex_t lock;         /* with `done` (docs/locks.md) */
 	pthread_cond_t done;
 	size_t running;
+	dfs_buf spare[DFS_SPARE_BUFS];
+	size_t nspare, spare_bytes;
 };
 
 enum node_kind { N_SRCDIR, N_LOGDIR, N_MODDIR, N_FILE, N_SUMDIR, N_DXTDIR };
@@ -395,6 +402,9 @@ struct content_ops {
 	           size_t *n, void **pin, dfs_error *err);
 	void (*unpin)(dfs_content *c, void *pin);
 	void (*free)(struct lazy_csv *z);
+	/* only the cache holds the snapshot now: what it keeps only for
+	 * its readers (the rendered batches) may go */
+	void (*idle)(dfs_content *c);
 	/* memory the snapshot holds, its rendering buffers included */
 	size_t (*memory)(const dfs_content *c);
 	/* the bytes of the decoded log it refers to */
@@ -480,9 +490,12 @@ dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
                               const size_t *index, size_t count,
                               uint32_t *row_len, struct dfs_helpers *helpers,
                               dfs_error *err);
-/* The helpers of a view: none running yet / all gone (destroyed). */
+/* The helpers of a view: none running yet / all gone (destroyed, with
+ * the buffers they kept). */
 void dfs_helpers_init(struct dfs_helpers *h);
 void dfs_helpers_destroy(struct dfs_helpers *h);
+/* Free the spare buffers (memory goes back to the system). */
+void dfs_helpers_trim(struct dfs_helpers *h);
 /* Wait until no helper thread of the snapshots made with `h` runs (view
  * teardown: each holds a snapshot, and through it a log). */
 void dfs_lazy_wait_idle(struct dfs_helpers *h);

@@ -29,8 +29,8 @@
 #define BZ_OUT (256 * 1024)
 
 struct zjob {
-	unsigned char *in;       /* BLOCK bytes */
-	size_t in_len;
+	unsigned char *in;       /* in_cap bytes, up to BLOCK */
+	size_t in_len, in_cap;
 	unsigned char *dict;     /* the DICT bytes before this block */
 	size_t dict_len;
 	bool last;
@@ -260,6 +260,29 @@ static int zlib_begin(dfs_compressor *c, dfs_error *err)
 	return start_fill(c, err);
 }
 
+/* Room for `n` more bytes of input in j (in_len + n <= BLOCK).  A
+ * block's buffer grows as it fills, by doubling: most regions are a few
+ * KiB, and a whole BLOCK for each slot of the ring, for every file
+ * exported, is mostly memory mapped and given back untouched (or, under
+ * a checking allocator, poisoned and unpoisoned whole). */
+static int in_room(struct zjob *j, size_t n)
+{
+	size_t need = j->in_len + n;
+	if (need <= j->in_cap)
+		return 0;
+	size_t cap = j->in_cap ? j->in_cap : 16384;
+	while (cap < need)
+		cap *= 2;
+	if (cap > BLOCK)
+		cap = BLOCK;
+	unsigned char *in = realloc(j->in, cap);
+	if (!in)
+		return -1;
+	j->in = in;
+	j->in_cap = cap;
+	return 0;
+}
+
 static int zlib_write(dfs_compressor *c, const unsigned char *p, size_t len,
                       dfs_error *err)
 {
@@ -268,6 +291,8 @@ static int zlib_write(dfs_compressor *c, const unsigned char *p, size_t len,
 		size_t n = BLOCK - j->in_len;
 		if (n > len)
 			n = len;
+		if (in_room(j, n))
+			return nomem(err);
 		memcpy(j->in + j->in_len, p, n);
 		j->in_len += n;
 		p += n;
@@ -392,9 +417,8 @@ dfs_compressor *dfs_compressor_new(int comp_type, int level, int threads,
 	if (!c->ring)
 		goto fail;
 	for (size_t i = 0; i < c->nslots; i++) {
-		c->ring[i].in = malloc(BLOCK);
 		c->ring[i].dict = malloc(DICT);
-		if (!c->ring[i].in || !c->ring[i].dict)
+		if (!c->ring[i].dict)
 			goto fail;
 	}
 	return c;

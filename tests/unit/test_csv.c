@@ -254,8 +254,21 @@ static void test_roundtrip_every_record(void **state)
 	shared_free_list(logs);
 }
 
+/* A row rendered into a buffer of its measured length plus
+ * dfs_csv_row_room (and the NUL): a fixed buffer, which fails rather
+ * than grow, holds it and the same text as csv. */
+static void check_fits(const char *what, const dfs_module *m, size_t k,
+                       const dfs_buf *csv, const dfs_buf *fixed)
+{
+	if (!dfs_buf_ok(fixed) || fixed->len != csv->len ||
+	    memcmp(fixed->data, csv->data, csv->len) != 0)
+		fail_msg("%s %s record %zu: does not render in %zu bytes and %zu of room",
+		         what, m->name, k, csv->len, dfs_csv_row_room(m));
+}
+
 /* dfs_csv_record_len(rec) is the length dfs_csv_record renders for it;
- * the record packed renders to the same text and length */
+ * the record packed renders to the same text and length; both render
+ * within that length and dfs_csv_row_room */
 static void check_record_len(void *ctx, const dfs_log *log, const char *what,
                              const dfs_module *m, const unsigned char *rec,
                              size_t len, size_t k)
@@ -267,6 +280,13 @@ static void check_record_len(void *ctx, const dfs_log *log, const char *what,
 	if (measured != csv.len)
 		fail_msg("%s %s record %zu: measured %zu bytes, rendered %zu: %s",
 		         what, m->name, k, measured, csv.len, csv.data);
+	size_t room = measured + dfs_csv_row_room(m) + 1;
+	char *space = malloc(room);
+	assert_non_null(space);
+	dfs_buf fixed;
+	dfs_buf_init_fixed(&fixed, space, room);
+	dfs_csv_record(log, m, rec, len, NULL, &fixed);
+	check_fits(what, m, k, &csv, &fixed);
 	if (dfs_module_packable(m) && dfs_csv_packed_ok(m) && len == m->record_size) {
 		dfs_records pk;
 		dfs_records_init_packed(&pk, m, m->version);
@@ -280,9 +300,13 @@ static void check_record_len(void *ctx, const dfs_log *log, const char *what,
 		if (plen != csv.len)
 			fail_msg("%s %s record %zu packed: measured %zu bytes, rendered %zu",
 			         what, m->name, k, plen, csv.len);
+		dfs_buf_init_fixed(&fixed, space, room);
+		dfs_csv_record_packed(log, m, dfs_record_packed(&pk, 0), NULL, &fixed);
+		check_fits(what, m, k, &csv, &fixed);
 		dfs_buf_free(&text);
 		dfs_records_free(&pk);
 	}
+	free(space);
 	dfs_buf_free(&csv);
 }
 
@@ -296,8 +320,8 @@ static void test_record_len_every_record(void **state)
 	if (ret == 0)
 		skip();
 	assert_int_equal(ret, 1);
-	printf("measured %zu records of %zu logs to the byte, packed ones too\n",
-	       records, logs);
+	printf("measured %zu records of %zu logs to the byte, packed ones too, "
+	       "each rendered within its room\n", records, logs);
 }
 
 /* Values of every printed shape and names that need quoting, in a log

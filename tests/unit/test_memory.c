@@ -48,6 +48,48 @@ static void test_fixed_buffer(void **state)
 	assert_false(dfs_buf_ok(&b));
 }
 
+/* A reserve for a size known in advance allocates that room exactly,
+ * keeps the text, and leaves a buffer with room as it is. */
+static void test_reserve(void **state)
+{
+	(void)state;
+	dfs_buf b = DFS_BUF_INIT;
+	assert_true(dfs_buf_reserve(&b, 1000));
+	assert_int_equal(b.cap, 1001);   /* the text and its NUL, no slack */
+	assert_int_equal(b.len, 0);
+	assert_string_equal(b.data, "");
+	char *at = b.data;
+	for (int i = 0; i < 100; i++)
+		dfs_buf_adds(&b, "0123456789");
+	assert_ptr_equal(b.data, at);    /* never moved */
+	assert_int_equal(b.cap, 1001);
+	assert_true(dfs_buf_reserve(&b, 0));
+	assert_ptr_equal(b.data, at);
+	/* more than there is: exactly what was asked, the text kept */
+	assert_true(dfs_buf_reserve(&b, 5000));
+	assert_int_equal(b.cap, 6001);
+	assert_int_equal(b.len, 1000);
+	assert_memory_equal(b.data + 990, "0123456789", 11);
+	/* emptied and reserved again, and grown geometrically */
+	dfs_buf_reset(&b);
+	assert_true(dfs_buf_reserve(&b, 10000));
+	assert_int_equal(b.cap, 10001);
+	assert_string_equal(b.data, "");
+	dfs_buf_adds(&b, "x");
+	assert_true(dfs_buf_grow(&b, 20000));
+	assert_true(b.cap > 20002);
+	assert_string_equal(b.data, "x");
+	dfs_buf_free(&b);
+	/* a fixed buffer cannot grow: refused, its text as it was */
+	char space[8];
+	dfs_buf_init_fixed(&b, space, sizeof(space));
+	dfs_buf_adds(&b, "abc");
+	assert_true(dfs_buf_reserve(&b, 4));
+	assert_false(dfs_buf_reserve(&b, 5));
+	assert_false(dfs_buf_ok(&b));
+	assert_string_equal(space, "abc");
+}
+
 /* Resident pages of [p, p + len) (len a multiple of the page size). */
 static size_t resident(const char *p, size_t len)
 {
@@ -589,6 +631,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixed_buffer),
+		cmocka_unit_test(test_reserve),
 		cmocka_unit_test(test_slab),
 		cmocka_unit_test(test_scratch_recycles),
 		cmocka_unit_test(test_evicted_when_readers_let_go),

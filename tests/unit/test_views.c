@@ -6,7 +6,8 @@
  * source trees work side by side; one's writes, trims and teardown leave
  * the other's kept blocks where they were, the teardown of one does not
  * wait for the other's helpers, and the other reads on, byte for byte
- * what it read before.  (The logs are made here: nothing shared is
+ * what it read before.  The buffers of its records.csv batches are kept
+ * for its next records.csv.  (The logs are made here: nothing shared is
  * needed.) */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -248,6 +249,90 @@ static void test_two_views(void **state)
 	remove_source(db);
 }
 
+static size_t spares(dfs_view *v)
+{
+	pthread_mutex_lock(&v->helpers.lock);
+	size_t n = v->helpers.nspare;
+	pthread_mutex_unlock(&v->helpers.lock);
+	return n;
+}
+
+/* The buffers records.csv's batches are rendered into outlive their
+ * snapshot's readers: a reader holding the snapshot keeps them; when the
+ * last lets go they become the view's spares, and the next rendering,
+ * of the same snapshot or of another selection, takes them back (the
+ * same bytes as rendered first, the same as a view without spares). */
+static void test_spare_buffers(void **state)
+{
+	(void)state;
+	char dir[64];
+	make_source(dir, sizeof(dir), 9);
+	dfs_error err = {0};
+	dfs_view *v = dfs_view_new(dir, NULL, &err);
+	assert_non_null(v);
+	const char *path = "/x.darshan/POSIX/records.csv";
+	set_filter(v, "rank < 2\n");
+	dfs_content *c = dfs_view_open_file(v, path, &err);
+	assert_non_null(c);
+	size_t len = (size_t)dfs_content_size(c);
+	assert_true(len > (size_t)4 << 20);   /* several batches */
+	char *text = malloc(len);
+	assert_non_null(text);
+	read_content(c, text, len);
+	dfs_lazy_wait_idle(&v->helpers);
+	assert_int_equal(spares(v), 0);       /* still the reader's */
+	dfs_content_release(c);
+	size_t n = spares(v);
+	assert_true(n > 1);
+	assert_true(n <= DFS_SPARE_BUFS);
+	dfs_buf kept[DFS_SPARE_BUFS];
+	memcpy(kept, v->helpers.spare, n * sizeof(kept[0]));
+
+	/* read again: rendered again, into the spares, which come back */
+	size_t len2;
+	char *again = read_all(v, path, &len2);
+	assert_int_equal(len2, len);
+	assert_memory_equal(again, text, len);
+	free(again);
+	dfs_lazy_wait_idle(&v->helpers);
+	assert_int_equal(spares(v), n);
+
+	/* another selection renders its first batch into one of them */
+	set_filter(v, "rank < 3\n");
+	c = dfs_view_open_file(v, path, &err);
+	assert_non_null(c);
+	const char *data;
+	size_t got;
+	void *pin;
+	assert_int_equal(dfs_content_pin(c, 65536, 1, &data, &got, &pin, &err), 1);
+	assert_int_equal(got, 1);
+	bool in_spare = false;
+	for (size_t i = 0; i < n; i++)
+		in_spare |= data >= kept[i].data && data < kept[i].data + kept[i].cap;
+	assert_true(in_spare);
+	dfs_content_unpin(c, pin);
+	size_t len3 = (size_t)dfs_content_size(c);
+	char *third = malloc(len3);
+	assert_non_null(third);
+	read_content(c, third, len3);
+	dfs_content_release(c);
+
+	/* the same as a view that had no spares renders */
+	dfs_view *w = dfs_view_new(dir, NULL, &err);
+	assert_non_null(w);
+	set_filter(w, "rank < 3\n");
+	size_t len4;
+	char *fresh = read_all(w, path, &len4);
+	assert_int_equal(len4, len3);
+	assert_memory_equal(fresh, third, len3);
+	free(fresh);
+	free(third);
+	free(text);
+	dfs_view_free(w);
+	dfs_view_free(v);
+	remove_source(dir);
+}
+
 /* A log of a job with no process: the accumulator refuses it (derived
  * metrics, jobs.csv tell why), and its records stay readable whatever was
  * read before them (the refusal does not make the selection unusable) */
@@ -308,6 +393,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_views),
 		cmocka_unit_test(test_no_process),
+		cmocka_unit_test(test_spare_buffers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
