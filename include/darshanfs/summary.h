@@ -66,8 +66,8 @@ int dfs_insight_thresholds_load(dfs_insight_thresholds *t, const char *path,
  * falls in, its top-level path, its mount point): the same whatever the
  * selection, so a caller that shows a log more than once keeps it with
  * the log (dfs_summary_input.names) and the later renders skip that
- * work.  Filled as renders meet the files; its memory is mostly one
- * 16-byte entry per name of the log. */
+ * work.  Filled for every name by the first render that needs it; its
+ * memory is mostly one 16-byte entry per name of the log. */
 typedef struct dfs_summary_names dfs_summary_names;
 /* NULL without memory */
 dfs_summary_names *dfs_summary_names_new(const dfs_log *log);

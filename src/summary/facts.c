@@ -58,8 +58,6 @@ struct files {
 	size_t nun;             /* ids without a name numbered */
 };
 
-#define PREFAULT_FILES 32768
-
 /* every bit of the key reaches the low bits of the slot number */
 static uint64_t mix(uint64_t x)
 {
@@ -87,9 +85,7 @@ static void files_init(struct files *fs, const dfs_log *log, dfs_scratch *pool, 
 	}
 }
 
-/* room for n files at once (their pages are touched only when used), so
- * that the accumulators are not copied as they grow; false without
- * memory */
+/* room for n files; false without memory */
 static bool files_reserve(struct files *fs, size_t n)
 {
 	if (n <= fs->cap)
@@ -162,16 +158,7 @@ static struct file_acc *files_get(struct files *fs, uint64_t id)
 		return &fs->acc[*at - 1];
 	if (fs->n >= FILES_MAX || (fs->n == fs->cap && !files_reserve(fs, fs->cap ? fs->cap * 2 : 64)))
 		return NULL;
-	/* the accumulators are written one after the other: their pages
-	 * are faulted in a stretch at a time */
-	if (fs->n % PREFAULT_FILES == 0)
-		dfs_scratch_prefault(fs->acc, fs->n * sizeof(*fs->acc),
-		                     PREFAULT_FILES * sizeof(*fs->acc));
 	struct file_acc *fa = &fs->acc[fs->n];
-	/* (the next ones are written soon: their lines are asked for now,
-	 * not when the store waits for them) */
-	if (fs->n + 8 < fs->cap)
-		__builtin_prefetch(&fs->acc[fs->n + 8], 1);
 	memset(fa, 0, sizeof(*fa));
 	fa->id = id;
 	*at = (uint32_t)++fs->n;
@@ -1688,7 +1675,6 @@ struct facts *dfs_facts_new(const dfs_summary_input *in, bool page)
 	if (!f)
 		return NULL;
 	f->in = in;
-	f->page = page;
 	f->job = dfs_log_job(in->log);
 	f->nprocs = f->job->nprocs > 0 ? f->job->nprocs : 1;
 	f->run_time = f->job->run_time;

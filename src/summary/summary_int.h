@@ -81,7 +81,6 @@ struct mount_facts {
 
 struct facts {
 	const dfs_summary_input *in;
-	bool page;             /* for the page (else only what the insights need) */
 	const dfs_job *job;
 	int64_t nprocs;
 	double run_time;

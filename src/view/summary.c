@@ -91,9 +91,9 @@ dfs_content *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *l
 	build_input(v, e, l, &in, &filters, true);
 	/* kept with the log: the page is shown again after each filter
 	 * change (the entry is locked: one render at a time uses it) */
-	if (!l->names && (l->names = dfs_summary_names_new(l->log)))
-		l->uncounted += dfs_summary_names_memory(l->names);
 	size_t names_bytes = dfs_summary_names_memory(l->names);
+	if (!l->names)
+		l->names = dfs_summary_names_new(l->log);
 	in.names = l->names;
 	enum { NTEXT = DFS_PLOTS + 3 };
 	dfs_buf text[NTEXT];
@@ -108,6 +108,7 @@ dfs_content *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *l
 	int ret = dfs_summary_render_all(&in, &text[DFS_PLOTS], text, &text[DFS_PLOTS + 1],
 	                                 &text[DFS_PLOTS + 2], err);
 	dfs_buf_free(&filters);
+	/* counted once made, and as the render grew them */
 	size_t grown = dfs_summary_names_memory(l->names);
 	if (grown > names_bytes)
 		l->uncounted += grown - names_bytes;

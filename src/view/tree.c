@@ -76,16 +76,13 @@ static void node_stat(const dfs_view *v, const struct node *n,
 		break;
 	case N_LOGDIR:
 	case N_SUMDIR:
-		st->is_dir = true;
-		st->mode = dir_mode(&n->st);
-		break;
 	case N_DXTDIR:
 		st->is_dir = true;
 		st->mode = dir_mode(&n->st);
-		/* the plots listed are those of the caller's selection (see
+		/* summary/dxt lists the plots of the caller's selection (see
 		 * dfs_view_readdir_as): with a selection per user, each
 		 * user's listing is their own */
-		st->per_reader = v->opt.per_user;
+		st->per_reader = n->kind == N_DXTDIR && v->opt.per_user;
 		break;
 	case N_MODDIR:
 		st->is_dir = true;
