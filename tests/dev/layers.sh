@@ -16,6 +16,7 @@ command -v nm >/dev/null || { echo "SKIP: no nm"; exit 77; }
 [ -f "$lib" ] || { echo "FAIL: no $lib"; exit 1; }
 declare -A allowed=(
 	[util]="util"
+	[parquet]="util parquet"
 	[module]="util module"
 	[log]="util module log"
 	[filter]="util module log filter"
@@ -23,7 +24,7 @@ declare -A allowed=(
 	[accum]="util module log accum"
 	[writer]="util module log writer"
 	[summary]="util module log accum csv summary"
-	[view]="util module log filter csv accum writer summary view"
+	[view]="util module log filter csv accum writer summary parquet view"
 )
 # "SYMBOL DIR" for every symbol an object defines, then every one it uses
 # (nm -A prefixes "ARCHIVE:MEMBER:" to a plain archive's lines, the
