@@ -31,6 +31,7 @@
 
 #include "darshanfs/buf.h"
 #include "darshanfs/error.h"
+#include "darshanfs/log.h"
 
 enum dfs_pq_type {
 	DFS_PQ_INT64,     /* INT64, signed */
@@ -57,6 +58,8 @@ struct dfs_pq_options {
 	                           values (0: 64 MiB) */
 	size_t threads;         /* encode a group's columns on up to this many
 	                           threads, the caller's among them (0: 1) */
+	uint64_t rows_hint;     /* the rows the table will have, when known
+	                           (0: unknown): memory is reserved for them */
 	/* key-value metadata of the footer, `nkv` pairs (may be 0) */
 	const char *const *kv_keys;
 	const char *const *kv_values;
@@ -83,6 +86,18 @@ void dfs_pq_time(dfs_pq *w, int64_t micros);            /* TIMESTAMP */
 void dfs_pq_bool(dfs_pq *w, bool v);       /* BOOL */
 void dfs_pq_null(dfs_pq *w);               /* any optional column */
 
+/* Rows in batches (a table's rows rendered many at a time): between row
+ * boundaries, each column is given `n` values (dfs_pq_bulk: INT64,
+ * UINT64, DOUBLE and TIMESTAMP columns, `n` slots of zero to fill with
+ * the values' bits in host order; dfs_pq_bulk_str: STRING columns, one
+ * call a value), then dfs_pq_bulk_rows(w, n) ends the `n` rows.  A batch
+ * stays inside one row group (dfs_pq_group_room) and holds no null.  The
+ * slots are valid until the next call on the writer. */
+size_t dfs_pq_group_room(const dfs_pq *w);
+uint64_t *dfs_pq_bulk(dfs_pq *w, size_t col, size_t n);
+void dfs_pq_bulk_str(dfs_pq *w, size_t col, const char *s, size_t len);
+void dfs_pq_bulk_rows(dfs_pq *w, size_t n);
+
 /* Rows completed so far. */
 uint64_t dfs_pq_rows(const dfs_pq *w);
 
@@ -90,5 +105,29 @@ uint64_t dfs_pq_rows(const dfs_pq *w);
  * over in `out` (whatever `out` held is freed).  0, or -1 with `err` set
  * (a row left incomplete, a misuse, out of memory). */
 int dfs_pq_finish(dfs_pq *w, dfs_buf *out, dfs_error *err);
+
+/* ---- the tables of the tree (table.c) --------------------------------- */
+
+/* Records of module m as records.csv shows them, one Parquet row per CSV
+ * row, with its columns: the module's fields typed as they are (record
+ * ids UINT64, counters INT64, float counters DOUBLE, text STRING), then
+ * file_name, mount_pt, fs_type.  The records `index[0..count)` of `r`
+ * (index NULL: the first `count`), placed by `log`'s tables.  Text that
+ * is not UTF-8 (a file name in another encoding) is shown with each
+ * stray byte as \xNN; every column may be null (an empty CSV cell). */
+int dfs_pq_records(const dfs_log *log, const dfs_module *m, const dfs_records *r,
+                   const size_t *index, size_t count,
+                   const struct dfs_pq_options *opt, dfs_buf *out, dfs_error *err);
+
+/* A CSV table of the tree (RFC 4180, header first) as Parquet: the same
+ * rows and columns, each column of the type `types` gives its name (the
+ * `optional` flags are ignored: an empty cell is a null, as engines read
+ * the CSV).  A column without a type, a row of another width or a cell
+ * that does not read whole as its column's type is an error: types are
+ * declared, never guessed.  TIMESTAMP columns hold seconds since the
+ * epoch in the CSV. */
+int dfs_pq_from_csv(const char *csv, size_t len, const struct dfs_pq_column *types,
+                    size_t ntypes, const struct dfs_pq_options *opt, dfs_buf *out,
+                    dfs_error *err);
 
 #endif

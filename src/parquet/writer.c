@@ -17,6 +17,9 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <zlib.h>
+#ifdef DFS_HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#endif
 
 #include "darshanfs/hash.h"
 #include "parquet/thrift.h"
@@ -37,6 +40,7 @@ struct chunk {
 	int64_t offset;            /* of its first page's header */
 	int64_t data_offset;       /* of its data page's header */
 	bool dict;                 /* a dictionary page comes first */
+	enum dfs_pq_codec codec;   /* of its pages */
 	int64_t uncompressed, compressed;   /* header and page */
 	int64_t values, nulls;
 	bool minmax;
@@ -55,11 +59,13 @@ struct col {
 	enum dfs_pq_type type;
 	bool optional;
 	dfs_buf vals;              /* PLAIN values of the group */
-	dfs_buf defs;              /* a level per row of the group (optional) */
+	dfs_buf defs;              /* a level per row of the group (optional
+	                            * columns, once the group has a null) */
 	size_t bits;               /* BOOL: values packed into vals so far */
+	size_t ones;               /* BOOL: how many of them are true */
+	size_t pending;            /* bulk values since the last bulk rows */
 	int64_t nulls;
-	bool minmax, str_stats;    /* min/max seen; strings short enough */
-	union { int64_t i; uint64_t u; double d; bool b; } min, max;
+	bool minmax, str_stats;    /* STRING: min/max seen; short enough */
 	size_t smin, smax;         /* offsets of the string min/max in vals */
 	size_t sminlen, smaxlen;
 	/* the group's chunk, encoded (offsets relative to its start) */
@@ -251,7 +257,7 @@ static struct col *next(dfs_pq *w, enum dfs_pq_type t)
 		w->failed = true;
 		return NULL;
 	}
-	if (c->optional)
+	if (c->nulls)   /* levels are kept from a column's first null on */
 		dfs_buf_addc(&c->defs, 1);
 	return c;
 }
@@ -268,27 +274,41 @@ static void done(dfs_pq *w, size_t bytes)
 		flush_group(w);
 }
 
+/* Room in an 8-byte column for the rows the group will have, when the
+ * table's size is known: one allocation instead of a series of
+ * reallocations, each copying the group so far. */
+static void reserve_group(dfs_pq *w, struct col *c)
+{
+	if (!w->opt.rows_hint || w->rows >= w->opt.rows_hint)
+		return;
+	uint64_t rows = w->opt.rows_hint - w->rows;
+	if (rows > w->opt.group_rows)
+		rows = w->opt.group_rows;
+	dfs_buf_reserve(&c->vals, 8 * (size_t)rows);
+}
+
+/* An 8-byte value at the end of the column's values, little-endian (the
+ * PLAIN encoding); min and max are worked out when the group is encoded,
+ * over its distinct values. */
+static inline void put8(struct col *c, uint64_t v)
+{
+	if (c->vals.cap - c->vals.len <= 8 && !dfs_buf_grow(&c->vals, 8))
+		return;   /* out of memory: seen when the group is encoded */
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	memcpy(c->vals.data + c->vals.len, &v, 8);
+	c->vals.len += 8;
+}
+
 static void add_int(dfs_pq *w, enum dfs_pq_type t, uint64_t bits)
 {
 	struct col *c = next(w, t);
 	if (!c)
 		return;
-	unsigned char le[8];
-	put_le64(le, bits);
-	dfs_buf_add(&c->vals, le, 8);
-	if (t == DFS_PQ_UINT64) {
-		if (!c->minmax || bits < c->min.u)
-			c->min.u = bits;
-		if (!c->minmax || bits > c->max.u)
-			c->max.u = bits;
-	} else {
-		int64_t v = (int64_t)bits;
-		if (!c->minmax || v < c->min.i)
-			c->min.i = v;
-		if (!c->minmax || v > c->max.i)
-			c->max.i = v;
-	}
-	c->minmax = true;
+	if (c->vals.len == 0)
+		reserve_group(w, c);
+	put8(c, bits);
 	done(w, 8);
 }
 
@@ -309,22 +329,9 @@ void dfs_pq_time(dfs_pq *w, int64_t micros)
 
 void dfs_pq_f64(dfs_pq *w, double v)
 {
-	struct col *c = next(w, DFS_PQ_DOUBLE);
-	if (!c)
-		return;
 	uint64_t bits;
 	memcpy(&bits, &v, 8);
-	unsigned char le[8];
-	put_le64(le, bits);
-	dfs_buf_add(&c->vals, le, 8);
-	if (!isnan(v)) {   /* NaN takes no part in min and max */
-		if (!c->minmax || v < c->min.d)
-			c->min.d = v;
-		if (!c->minmax || v > c->max.d)
-			c->max.d = v;
-		c->minmax = true;
-	}
-	done(w, 8);
+	add_int(w, DFS_PQ_DOUBLE, bits);
 }
 
 void dfs_pq_bool(dfs_pq *w, bool v)
@@ -340,11 +347,7 @@ void dfs_pq_bool(dfs_pq *w, bool v)
 	if (v && c->vals.len)
 		c->vals.data[c->vals.len - 1] |= (char)(1u << (c->bits % 8));
 	c->bits++;
-	if (!c->minmax || v < c->min.b)
-		c->min.b = v;
-	if (!c->minmax || v > c->max.b)
-		c->max.b = v;
-	c->minmax = true;
+	c->ones += v;
 	done(w, added);
 }
 
@@ -357,24 +360,20 @@ static int strcmp_len(const char *a, size_t alen, const char *b, size_t blen)
 	return alen < blen ? -1 : alen > blen;
 }
 
-void dfs_pq_str(dfs_pq *w, const char *s, size_t len)
+/* A STRING value at the end of column c's values (4-byte length, bytes),
+ * with the column's min and max; false after an error. */
+static bool add_str(dfs_pq *w, struct col *c, const char *s, size_t len)
 {
-	if (w->failed)
-		return;
-	struct col *c = &w->cols[w->cur];
-	if (c->type == DFS_PQ_STRING && !dfs_utf8_valid(s, len)) {
+	if (!dfs_utf8_valid(s, len)) {
 		dfs_error_set(&w->err, DFS_ERR_INVAL,
 		              "parquet: a value of column %s is not UTF-8", c->name);
 		w->failed = true;
-		return;
+		return false;
 	}
 	if (len > UINT32_MAX) {
 		fail(w, DFS_ERR_TOOBIG, "a string over 4 GiB");
-		return;
+		return false;
 	}
-	c = next(w, DFS_PQ_STRING);
-	if (!c)
-		return;
 	unsigned char le[4] = {(unsigned char)len, (unsigned char)(len >> 8),
 	                       (unsigned char)(len >> 16), (unsigned char)(len >> 24)};
 	dfs_buf_add(&c->vals, le, 4);
@@ -394,7 +393,116 @@ void dfs_pq_str(dfs_pq *w, const char *s, size_t len)
 		}
 		c->minmax = true;
 	}
+	return true;
+}
+
+void dfs_pq_str(dfs_pq *w, const char *s, size_t len)
+{
+	if (w->failed)
+		return;
+	struct col *c = &w->cols[w->cur];
+	if (c->type == DFS_PQ_STRING && !add_str(w, c, s, len))
+		return;
+	if (c->type != DFS_PQ_STRING) {
+		next(w, DFS_PQ_STRING);   /* reports the type */
+		return;
+	}
+	if (c->nulls)
+		dfs_buf_addc(&c->defs, 1);
 	done(w, 4 + len);
+}
+
+/* ---- rows in batches ---------------------------------------------------- */
+
+size_t dfs_pq_group_room(const dfs_pq *w)
+{
+	return w->opt.group_rows - w->group_rows;
+}
+
+/* Column `col` when it may take `n` bulk values of type class `string`. */
+static struct col *bulk_col(dfs_pq *w, size_t col, bool string)
+{
+	if (w->failed)
+		return NULL;
+	if (w->cur != 0 || col >= w->ncols) {
+		fail(w, DFS_ERR_INVAL, "bulk values given in the middle of a row");
+		return NULL;
+	}
+	struct col *c = &w->cols[col];
+	if ((c->type == DFS_PQ_STRING) != string || c->type == DFS_PQ_BOOL) {
+		dfs_error_set(&w->err, DFS_ERR_INVAL,
+		              "parquet: bulk values of the wrong kind given for column %s",
+		              c->name);
+		w->failed = true;
+		return NULL;
+	}
+	if (c->nulls) {
+		fail(w, DFS_ERR_INVAL, "bulk values given after a null");
+		return NULL;
+	}
+	return c;
+}
+
+uint64_t *dfs_pq_bulk(dfs_pq *w, size_t col, size_t n)
+{
+	struct col *c = bulk_col(w, col, false);
+	if (!c)
+		return NULL;
+	if (c->vals.len == 0)
+		reserve_group(w, c);
+	if (!dfs_buf_reserve(&c->vals, 8 * n)) {
+		fail(w, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	uint64_t *p = (uint64_t *)(void *)(c->vals.data + c->vals.len);
+	memset(p, 0, 8 * n);
+	c->vals.len += 8 * n;
+	c->pending += n;
+	return p;
+}
+
+void dfs_pq_bulk_str(dfs_pq *w, size_t col, const char *s, size_t len)
+{
+	struct col *c = bulk_col(w, col, true);
+	if (c && add_str(w, c, s, len)) {
+		c->pending++;
+		w->group_bytes += 4 + len;
+	}
+}
+
+void dfs_pq_bulk_rows(dfs_pq *w, size_t n)
+{
+	if (w->failed)
+		return;
+	if (n > dfs_pq_group_room(w)) {
+		fail(w, DFS_ERR_INVAL, "bulk rows past the end of the row group");
+		return;
+	}
+	for (size_t i = 0; i < w->ncols; i++) {
+		struct col *c = &w->cols[i];
+		if (c->pending != n) {
+			dfs_error_set(&w->err, DFS_ERR_INVAL,
+			              "parquet: column %s has %zu of the %zu bulk rows", c->name,
+			              c->pending, n);
+			w->failed = true;
+			return;
+		}
+		c->pending = 0;
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+		if (c->type != DFS_PQ_STRING) {
+			/* the values were put in host order */
+			uint64_t *p = (uint64_t *)(void *)(c->vals.data + c->vals.len - 8 * n);
+			for (size_t k = 0; k < n; k++)
+				p[k] = __builtin_bswap64(p[k]);
+		}
+#endif
+		if (c->type != DFS_PQ_STRING)
+			w->group_bytes += 8 * n;
+	}
+	w->rows += n;
+	w->group_rows += n;
+	if (w->group_rows >= w->opt.group_rows || w->group_bytes >= w->opt.group_bytes)
+		flush_group(w);
 }
 
 void dfs_pq_null(dfs_pq *w)
@@ -408,6 +516,12 @@ void dfs_pq_null(dfs_pq *w)
 		w->failed = true;
 		return;
 	}
+	if (c->nulls == 0) {
+		/* the group's rows so far all had a value */
+		void *ones = dfs_buf_add_zeros(&c->defs, (size_t)w->group_rows);
+		if (ones)
+			memset(ones, 1, (size_t)w->group_rows);
+	}
 	dfs_buf_addc(&c->defs, 0);
 	c->nulls++;
 	done(w, 0);
@@ -418,19 +532,30 @@ void dfs_pq_null(dfs_pq *w)
 /* What encoding one column chunk takes besides the column's own buffers;
  * one per thread encoding chunks. */
 struct scratch {
+#ifdef DFS_HAVE_ISAL
+	struct isal_zstream *isal;
+	uint8_t *isal_buf;
+#else
 	z_stream zs;
 	bool zs_ready;
-	dfs_buf page, comp, dict;
+#endif
+	dfs_buf page, comp, dcomp, dict;
 	uint32_t *idx, *lv, *slots, *offs;
 	size_t idx_cap, lv_cap, slots_cap, offs_cap;
 };
 
 static void scratch_free(struct scratch *s)
 {
+#ifdef DFS_HAVE_ISAL
+	free(s->isal);
+	free(s->isal_buf);
+#else
 	if (s->zs_ready)
 		deflateEnd(&s->zs);
+#endif
 	dfs_buf_free(&s->page);
 	dfs_buf_free(&s->comp);
+	dfs_buf_free(&s->dcomp);
 	dfs_buf_free(&s->dict);
 	free(s->idx);
 	free(s->lv);
@@ -473,16 +598,31 @@ static size_t run_at(const uint32_t *v, size_t i, size_t n, size_t cap)
  * (header `groups << 1 | 1`, then the values least significant bit
  * first); only the last bit-packed run may be padded, as readers stop at
  * the page's value count. */
+static unsigned char *put_varint(unsigned char *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (unsigned char)v;
+	return p;
+}
+
 static void encode_hybrid(dfs_buf *b, const uint32_t *v, size_t n, int width)
 {
 	size_t vbytes = ((size_t)width + 7) / 8;
+	/* at most: a bit-packed run's header per 8 values (as long as their
+	 * bits), or an RLE run's header and value per 8 or more */
+	if (!dfs_buf_reserve(b, n * (vbytes + 2) + 32))
+		return;
+	unsigned char *p = (unsigned char *)b->data + b->len;
 	size_t i = 0;
 	while (i < n) {
 		size_t r = run_at(v, i, n, SIZE_MAX);
 		if (r >= 8) {
-			dfs_tc_varint(b, (uint64_t)r << 1);
+			p = put_varint(p, (uint64_t)r << 1);
 			for (size_t k = 0; k < vbytes; k++)
-				dfs_buf_addc(b, (char)(v[i] >> (8 * k)));
+				*p++ = (unsigned char)(v[i] >> (8 * k));
 			i += r;
 			continue;
 		}
@@ -492,25 +632,57 @@ static void encode_hybrid(dfs_buf *b, const uint32_t *v, size_t n, int width)
 		while (j < n && run_at(v, j, n, 8) < 8);
 		size_t end = j < n ? j : n;
 		size_t groups = (end - i + 7) / 8;
-		dfs_tc_varint(b, (uint64_t)groups << 1 | 1);
+		p = put_varint(p, (uint64_t)groups << 1 | 1);
 		uint64_t acc = 0;
 		int bits = 0;
 		for (size_t at = i; at < i + groups * 8; at++) {
 			acc |= (uint64_t)(at < end ? v[at] : 0) << bits;
 			bits += width;
 			while (bits >= 8) {
-				dfs_buf_addc(b, (char)(acc & 0xff));
+				*p++ = (unsigned char)acc;
 				acc >>= 8;
 				bits -= 8;
 			}
 		}
 		i = end;
 	}
+	b->len = (size_t)((char *)p - b->data);
+	b->data[b->len] = '\0';
 }
 
-/* Page `s->page` compressed as one gzip member into `s->comp`. */
-static dfs_status gzip_page(struct scratch *s, int level)
+/* `in` compressed as one gzip member (RFC 1952, what Parquet's GZIP
+ * codec means) into `out`: with ISA-L's level-1 deflate where the build
+ * has it (several times faster than zlib's fastest level), else zlib. */
+static dfs_status gzip(struct scratch *s, const dfs_buf *in, dfs_buf *out, int level)
 {
+	dfs_buf_reset(out);
+	size_t bound = in->len + in->len / 8 + 1024;
+	if (!dfs_buf_reserve(out, bound))
+		return DFS_ERR_NOMEM;
+#ifdef DFS_HAVE_ISAL
+	(void)level;
+	if (!s->isal) {
+		s->isal = malloc(sizeof(*s->isal));
+		s->isal_buf = malloc(ISAL_DEF_LVL1_DEFAULT);
+		if (!s->isal || !s->isal_buf)
+			return DFS_ERR_NOMEM;
+	}
+	isal_deflate_stateless_init(s->isal);
+	s->isal->level = 1;
+	s->isal->level_buf = s->isal_buf;
+	s->isal->level_buf_size = ISAL_DEF_LVL1_DEFAULT;
+	s->isal->gzip_flag = IGZIP_GZIP;
+	s->isal->end_of_stream = 1;
+	s->isal->flush = NO_FLUSH;
+	s->isal->next_in = (uint8_t *)in->data;
+	s->isal->avail_in = (uint32_t)in->len;
+	s->isal->next_out = (uint8_t *)out->data;
+	s->isal->avail_out = (uint32_t)bound;
+	if (isal_deflate_stateless(s->isal) != COMP_OK)
+		return DFS_ERR_IO;
+	out->len = bound - s->isal->avail_out;
+	return DFS_OK;
+#else
 	if (!s->zs_ready) {
 		memset(&s->zs, 0, sizeof(s->zs));
 		if (deflateInit2(&s->zs, level, Z_DEFLATED, 15 + 16, 8,
@@ -520,45 +692,32 @@ static dfs_status gzip_page(struct scratch *s, int level)
 	} else if (deflateReset(&s->zs) != Z_OK) {
 		return DFS_ERR_IO;
 	}
-	dfs_buf_reset(&s->comp);
-	size_t bound = deflateBound(&s->zs, (uLong)s->page.len) + 32;
-	if (!dfs_buf_reserve(&s->comp, bound))
-		return DFS_ERR_NOMEM;
-	s->zs.next_in = (Bytef *)s->page.data;
-	s->zs.avail_in = (uInt)s->page.len;
-	s->zs.next_out = (Bytef *)s->comp.data;
+	s->zs.next_in = (Bytef *)in->data;
+	s->zs.avail_in = (uInt)in->len;
+	s->zs.next_out = (Bytef *)out->data;
 	s->zs.avail_out = (uInt)bound;
 	if (deflate(&s->zs, Z_FINISH) != Z_STREAM_END)
 		return DFS_ERR_IO;
-	s->comp.len = bound - s->zs.avail_out;
+	out->len = bound - s->zs.avail_out;
 	return DFS_OK;
+#endif
 }
 
-/* The page in s->page, compressed or not, behind its header at the end
- * of `enc`: a data page of `rows` values (`encoding` PLAIN or
- * RLE_DICTIONARY), or the dictionary page of `rows` entries. */
-static dfs_status put_page(struct scratch *s, dfs_buf *enc, const dfs_pq *w,
+/* A page behind its header at the end of `enc`: `raw` (its uncompressed
+ * bytes) and `body` (what is stored: the same or compressed); a data page
+ * of `rows` values (`encoding` PLAIN or RLE_DICTIONARY), or the
+ * dictionary page of `rows` entries. */
+static dfs_status put_page(dfs_buf *enc, const dfs_buf *raw, const dfs_buf *body,
                            bool dict_page, int64_t rows, int encoding,
                            int64_t *uncompressed, int64_t *compressed)
 {
-	if (!dfs_buf_ok(&s->page))
-		return DFS_ERR_NOMEM;
-	if (s->page.len > INT32_MAX)
-		return DFS_ERR_TOOBIG;
-	const dfs_buf *body = &s->page;
-	if (w->opt.codec == DFS_PQ_GZIP) {
-		dfs_status st = gzip_page(s, w->opt.level);
-		if (st != DFS_OK)
-			return st;
-		body = &s->comp;
-	}
-	if (body->len > INT32_MAX)
+	if (raw->len > INT32_MAX || body->len > INT32_MAX)
 		return DFS_ERR_TOOBIG;
 	size_t at = enc->len;
 	dfs_tc t;
 	dfs_tc_init(&t, enc);
 	dfs_tc_i32(&t, 1, dict_page ? PAGE_DICTIONARY : PAGE_DATA);
-	dfs_tc_i32(&t, 2, (int32_t)s->page.len);
+	dfs_tc_i32(&t, 2, (int32_t)raw->len);
 	dfs_tc_i32(&t, 3, (int32_t)body->len);
 	if (dict_page) {
 		dfs_tc_struct(&t, 7);       /* DictionaryPageHeader */
@@ -577,7 +736,7 @@ static dfs_status put_page(struct scratch *s, dfs_buf *enc, const dfs_pq *w,
 	dfs_buf_add(enc, body->data, body->len);
 	if (!dfs_tc_ok(&t) || !dfs_buf_ok(enc))
 		return DFS_ERR_NOMEM;
-	*uncompressed += (int64_t)(header + s->page.len);
+	*uncompressed += (int64_t)(header + raw->len);
 	*compressed += (int64_t)(header + body->len);
 	return DFS_OK;
 }
@@ -593,21 +752,58 @@ static uint32_t hash64(uint64_t v)
 /* The chunk's values as a dictionary (s->dict, PLAIN) and an index per
  * value (s->idx); false when they are not worth one: too many distinct
  * values, or no smaller than the values themselves.  `n` values. */
+/* The hash table of a dictionary of `count` entries made anew with
+ * `nslots` slots. */
+static bool rehash(struct scratch *s, bool str, size_t count, size_t nslots)
+{
+	if (!room_u32(&s->slots, &s->slots_cap, nslots))
+		return false;
+	memset(s->slots, 0, nslots * sizeof(*s->slots));
+	size_t mask = nslots - 1;
+	for (size_t k = 0; k < count; k++) {
+		size_t h;
+		if (str) {
+			const char *e = s->dict.data + s->offs[k];
+			h = (size_t)dfs_fnv1a(DFS_FNV1A_INIT, e + 4, le32(e)) & mask;
+		} else {
+			uint64_t v;
+			memcpy(&v, s->dict.data + 8 * k, 8);
+			h = hash64(v) & mask;
+		}
+		while (s->slots[h])
+			h = (h + 1) & mask;
+		s->slots[h] = (uint32_t)k + 1;
+	}
+	return true;
+}
+
 static bool make_dict(struct col *c, struct scratch *s, size_t n, size_t *ndict)
 {
 	if (c->type == DFS_PQ_BOOL || n == 0)
 		return false;
-	size_t most = n < DICT_MAX_VALUES ? n : DICT_MAX_VALUES;
-	size_t nslots = 16;
-	while (nslots < 2 * most)
-		nslots *= 2;
+	/* the table starts small (most columns hold a value or two) and
+	 * doubles when half full */
+	size_t nslots = 64;
 	if (!room_u32(&s->slots, &s->slots_cap, nslots) || !room_u32(&s->idx, &s->idx_cap, n))
 		return false;
 	memset(s->slots, 0, nslots * sizeof(*s->slots));
 	dfs_buf_reset(&s->dict);
 	size_t mask = nslots - 1, count = 0;
+	bool is_str = c->type == DFS_PQ_STRING;
+/* past the first values, a dictionary of more entries than half the
+ * values seen would not pay: give up early */
+#define MOSTLY_NEW(i) ((i) >= 1024 && 2 * count > (i))
+#define GROW()                                                                   \
+	do {                                                                     \
+		if (2 * (count + 1) > nslots) {                                  \
+			if (!rehash(s, is_str, count, 2 * nslots))                  \
+				return false;                                    \
+			nslots *= 2;                                             \
+			mask = nslots - 1;                                       \
+		}                                                                \
+	} while (0)
 	const char *p = c->vals.data;
-	if (c->type == DFS_PQ_STRING) {
+	if (is_str) {
 		/* entries are kept in s->dict as PLAIN (4-byte length, bytes),
 		 * s->offs[k] where entry k starts; the slots hold 1 + k */
 		for (size_t i = 0; i < n; i++) {
@@ -618,10 +814,15 @@ static bool make_dict(struct col *c, struct scratch *s, size_t n, size_t *ndict)
 			for (;;) {
 				uint32_t sl = s->slots[h];
 				if (sl == 0) {
-					if (count == DICT_MAX_VALUES ||
+					if (count == DICT_MAX_VALUES || MOSTLY_NEW(i) ||
 					    s->dict.len + 4 + len > DICT_MAX_BYTES ||
 					    !room_u32(&s->offs, &s->offs_cap, count + 1))
 						return false;
+					if (2 * (count + 1) > nslots) {
+						GROW();
+						h = (size_t)dfs_fnv1a(DFS_FNV1A_INIT, str, len) & mask;
+						continue;
+					}
 					s->offs[count] = (uint32_t)s->dict.len;
 					dfs_buf_add(&s->dict, str - 4, 4 + (size_t)len);
 					if (!dfs_buf_ok(&s->dict))
@@ -639,15 +840,26 @@ static bool make_dict(struct col *c, struct scratch *s, size_t n, size_t *ndict)
 			}
 		}
 	} else {
+		uint64_t prev = 0;
 		for (size_t i = 0; i < n; i++) {
 			uint64_t v;
 			memcpy(&v, p + 8 * i, 8);
+			if (i > 0 && v == prev) {   /* runs of one value: no lookup */
+				s->idx[i] = s->idx[i - 1];
+				continue;
+			}
+			prev = v;
 			size_t h = hash64(v) & mask;
 			for (;;) {
 				uint32_t sl = s->slots[h];
 				if (sl == 0) {
-					if (count == DICT_MAX_VALUES)
+					if (count == DICT_MAX_VALUES || MOSTLY_NEW(i))
 						return false;
+					if (2 * (count + 1) > nslots) {
+						GROW();
+						h = hash64(v) & mask;
+						continue;
+					}
 					dfs_buf_add(&s->dict, &v, 8);
 					s->slots[h] = (uint32_t)++count;
 					s->idx[i] = (uint32_t)(count - 1);
@@ -668,20 +880,33 @@ static bool make_dict(struct col *c, struct scratch *s, size_t n, size_t *ndict)
 	int width = 1;
 	while (width < 32 && ((size_t)1 << width) < count)
 		width++;
+#undef GROW
+#undef MOSTLY_NEW
 	/* indices take at most n * width / 8 bytes (less in runs) */
 	if (s->dict.len + n * (size_t)width / 8 >= c->vals.len)
 		return false;
 	*ndict = count;
 	return true;
 }
-static void chunk_stats(struct col *c, struct chunk *k)
+static uint64_t get8(const char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+/* The chunk's statistics: null count, and min and max of its values
+ * `vals[0..n)` (8-byte PLAIN values: each distinct value once when the
+ * chunk has a dictionary, so this is cheap where values repeat). */
+static void chunk_stats(struct col *c, struct chunk *k, const char *vals, size_t n)
 {
 	k->nulls = c->nulls;
-	if (!c->minmax)
-		return;
 	switch (c->type) {
 	case DFS_PQ_STRING:
-		if (!c->str_stats)
+		if (!c->minmax || !c->str_stats)
 			return;
 		k->smin = malloc(c->sminlen + 1);
 		k->smax = malloc(c->smaxlen + 1);
@@ -695,29 +920,76 @@ static void chunk_stats(struct col *c, struct chunk *k)
 		memcpy(k->smax, c->vals.data + c->smax, c->smaxlen);
 		k->sminlen = c->sminlen;
 		k->smaxlen = c->smaxlen;
-		break;
+		k->minmax = true;
+		return;
+	case DFS_PQ_BOOL:
+		if (c->bits == 0)
+			return;
+		k->min[0] = c->ones == c->bits;
+		k->max[0] = c->ones > 0;
+		k->minmax = true;
+		return;
 	case DFS_PQ_DOUBLE: {
+		double lo = 0, hi = 0;
+		bool any = false;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t bits = get8(vals + 8 * i);
+			double d;
+			memcpy(&d, &bits, 8);
+			if (isnan(d))
+				continue;   /* NaN takes no part in min and max */
+			if (!any || d < lo)
+				lo = d;
+			if (!any || d > hi)
+				hi = d;
+			any = true;
+		}
+		if (!any)
+			return;
 		/* a zero bound is written as -0.0 (min) and +0.0 (max), so that a
 		 * reader comparing either zero finds it inside */
-		double lo = c->min.d == 0 ? -0.0 : c->min.d;
-		double hi = c->max.d == 0 ? 0.0 : c->max.d;
+		if (lo == 0)
+			lo = -0.0;
+		if (hi == 0)
+			hi = 0.0;
 		uint64_t bits;
 		memcpy(&bits, &lo, 8);
 		put_le64(k->min, bits);
 		memcpy(&bits, &hi, 8);
 		put_le64(k->max, bits);
-		break;
+		k->minmax = true;
+		return;
 	}
-	case DFS_PQ_BOOL:
-		k->min[0] = c->min.b;
-		k->max[0] = c->max.b;
-		break;
-	default:
-		put_le64(k->min, c->min.u);
-		put_le64(k->max, c->max.u);
-		break;
+	case DFS_PQ_UINT64: {
+		if (n == 0)
+			return;
+		uint64_t lo = UINT64_MAX, hi = 0;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t v = get8(vals + 8 * i);
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+		put_le64(k->min, lo);
+		put_le64(k->max, hi);
+		k->minmax = true;
+		return;
 	}
-	k->minmax = true;
+	case DFS_PQ_INT64:
+	case DFS_PQ_TIMESTAMP: {
+		if (n == 0)
+			return;
+		int64_t lo = INT64_MAX, hi = INT64_MIN;
+		for (size_t i = 0; i < n; i++) {
+			int64_t v = (int64_t)get8(vals + 8 * i);
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+		put_le64(k->min, (uint64_t)lo);
+		put_le64(k->max, (uint64_t)hi);
+		k->minmax = true;
+		return;
+	}
+	}
 }
 
 /* The column's group as one chunk in c->enc: a dictionary page when it
@@ -734,16 +1006,6 @@ static dfs_status encode_col(const dfs_pq *w, struct col *c, struct scratch *s,
 	size_t nvals = (size_t)rows - (size_t)c->nulls;
 	size_t ndict = 0;
 	k->dict = make_dict(c, s, nvals, &ndict);
-	dfs_status st;
-	if (k->dict) {
-		dfs_buf_reset(&s->page);
-		dfs_buf_add(&s->page, s->dict.data, s->dict.len);
-		st = put_page(s, &c->enc, w, true, (int64_t)ndict, ENC_PLAIN,
-		              &k->uncompressed, &k->compressed);
-		if (st != DFS_OK)
-			return st;
-	}
-	k->data_offset = (int64_t)c->enc.len;
 	dfs_buf_reset(&s->page);
 	if (c->optional) {
 		dfs_buf_add_zeros(&s->page, 4);
@@ -774,12 +1036,45 @@ static dfs_status encode_col(const dfs_pq *w, struct col *c, struct scratch *s,
 	} else {
 		dfs_buf_add(&s->page, c->vals.data, c->vals.len);
 	}
-	st = put_page(s, &c->enc, w, false, rows, k->dict ? ENC_RLE_DICTIONARY : ENC_PLAIN,
+	if (!dfs_buf_ok(&s->page) || !dfs_buf_ok(&s->dict))
+		return DFS_ERR_NOMEM;
+
+	/* compressed, unless that saves less than 1/16: the codec is the
+	 * chunk's, so both its pages are compressed or neither */
+	const dfs_buf *dbody = &s->dict, *body = &s->page;
+	k->codec = DFS_PQ_UNCOMPRESSED;
+	if (w->opt.codec == DFS_PQ_GZIP) {
+		dfs_status st = gzip(s, &s->page, &s->comp, w->opt.level);
+		if (st == DFS_OK && k->dict)
+			st = gzip(s, &s->dict, &s->dcomp, w->opt.level);
+		if (st != DFS_OK)
+			return st;
+		size_t raw = s->page.len + (k->dict ? s->dict.len : 0);
+		size_t comp = s->comp.len + (k->dict ? s->dcomp.len : 0);
+		if (comp < raw - raw / 16) {
+			k->codec = DFS_PQ_GZIP;
+			dbody = &s->dcomp;
+			body = &s->comp;
+		}
+	}
+	dfs_status st;
+	if (k->dict) {
+		st = put_page(&c->enc, &s->dict, dbody, true, (int64_t)ndict, ENC_PLAIN,
+		              &k->uncompressed, &k->compressed);
+		if (st != DFS_OK)
+			return st;
+	}
+	k->data_offset = (int64_t)c->enc.len;
+	st = put_page(&c->enc, &s->page, body, false, rows,
+	              k->dict ? ENC_RLE_DICTIONARY : ENC_PLAIN,
 	              &k->uncompressed, &k->compressed);
 	if (st != DFS_OK)
 		return st;
 	k->values = rows;
-	chunk_stats(c, k);
+	if (k->dict)
+		chunk_stats(c, k, s->dict.data, ndict);
+	else
+		chunk_stats(c, k, c->vals.data, c->vals.len / 8);
 	return DFS_OK;
 }
 
@@ -860,8 +1155,18 @@ static void flush_group(dfs_pq *w)
 		encode_caller(&job);
 	}
 
-	if (w->out.len == 0)
+	if (w->out.len == 0) {
 		dfs_buf_add(&w->out, "PAR1", 4);   /* the file opens with it */
+		if (w->opt.rows_hint > (uint64_t)g->rows) {
+			/* as many bytes a row as this group, and some room */
+			size_t bytes = 0;
+			for (size_t i = 0; i < w->ncols; i++)
+				bytes += w->cols[i].enc.len;
+			double total = (double)bytes / (double)g->rows * (double)w->opt.rows_hint;
+			if (total < 1e12)
+				dfs_buf_reserve(&w->out, (size_t)(total * 1.1) + 65536);
+		}
+	}
 	g->offset = (int64_t)w->out.len;
 	for (size_t i = 0; i < w->ncols; i++) {
 		struct col *c = &w->cols[i];
@@ -883,6 +1188,7 @@ static void flush_group(dfs_pq *w)
 		dfs_buf_reset(&c->vals);
 		dfs_buf_reset(&c->defs);
 		c->bits = 0;
+		c->ones = 0;
 		c->nulls = 0;
 		c->minmax = false;
 		c->str_stats = true;
@@ -939,8 +1245,7 @@ static void schema_element(dfs_tc *t, const struct col *c)
 	dfs_tc_end(t);
 }
 
-static void column_chunk(dfs_tc *t, const struct col *c, const struct chunk *k,
-                         enum dfs_pq_codec codec)
+static void column_chunk(dfs_tc *t, const struct col *c, const struct chunk *k)
 {
 	int type = c->type == DFS_PQ_DOUBLE ? T_DOUBLE
 	         : c->type == DFS_PQ_STRING ? T_BYTE_ARRAY
@@ -956,7 +1261,7 @@ static void column_chunk(dfs_tc *t, const struct col *c, const struct chunk *k,
 		dfs_tc_elem_i32(t, ENC_RLE_DICTIONARY);
 	dfs_tc_list(t, 3, DFS_TC_BINARY, 1);
 	dfs_tc_elem_string(t, c->name);
-	dfs_tc_i32(t, 4, (int32_t)codec);
+	dfs_tc_i32(t, 4, (int32_t)k->codec);
 	dfs_tc_i64(t, 5, k->values);
 	dfs_tc_i64(t, 6, k->uncompressed);
 	dfs_tc_i64(t, 7, k->compressed);
@@ -1000,7 +1305,7 @@ static void footer(dfs_pq *w, dfs_buf *b)
 		dfs_tc_elem_struct(&t);
 		dfs_tc_list(&t, 1, DFS_TC_STRUCT, w->ncols);
 		for (size_t i = 0; i < w->ncols; i++)
-			column_chunk(&t, &w->cols[i], &gr->chunks[i], w->opt.codec);
+			column_chunk(&t, &w->cols[i], &gr->chunks[i]);
 		dfs_tc_i64(&t, 2, gr->uncompressed);
 		dfs_tc_i64(&t, 3, gr->rows);
 		dfs_tc_i64(&t, 5, gr->offset);

@@ -16,7 +16,7 @@ command -v nm >/dev/null || { echo "SKIP: no nm"; exit 77; }
 [ -f "$lib" ] || { echo "FAIL: no $lib"; exit 1; }
 declare -A allowed=(
 	[util]="util"
-	[parquet]="util parquet"
+	[parquet]="util module log parquet"
 	[module]="util module"
 	[log]="util module log"
 	[filter]="util module log filter"
