@@ -134,7 +134,8 @@ struct content_cache {
 struct selection {
 	bool ready;
 	const dfs_records *records;   /* the log's records, or the imported set */
-	size_t total;                 /* records before filtering */
+	size_t total;                 /* the log's records of the module (also
+	                               * after an import: "N of M selected") */
 	size_t count;                 /* records selected */
 	size_t *index;                /* selected record indices (NULL: all),
 	                               * a block of `pool` */
