@@ -48,11 +48,21 @@ static uint32_t file_mode(const dfs_view *v, const struct stat *log_st,
 	return r | (!writable ? 0 : v->opt.per_user ? r >> 1 : 0200);
 }
 
-/* records.csv takes imports only for fixed-size record layouts */
+/* The writable files: filters, and records.csv of every module.  Only
+ * fixed-size record layouts take imports; the records.csv of the others
+ * (DXT, LUSTRE, HEATMAP, ...) is writable so that an attempt reaches the
+ * view, which refuses it with the reason in filter.error (write.c): the
+ * kernel's own refusal of a read-only file would say nothing. */
 static bool writable(enum file_kind k, int module)
 {
-	return dfs_file_defs[k].writable &&
-	       (k != F_RECORDS || dfs_module_get(module)->record_size != 0);
+	(void)module;
+	return dfs_file_defs[k].writable;
+}
+
+static bool takes_import(int module)
+{
+	const dfs_module *m = dfs_module_get(module);
+	return m && m->record_size != 0;
 }
 
 /* A module directory whose records.csv takes imports may hold a temporary
@@ -61,7 +71,7 @@ static bool writable(enum file_kind k, int module)
 static uint32_t moddir_mode(const dfs_view *v, const struct stat *log_st,
                             int module)
 {
-	uint32_t w = writable(F_RECORDS, module) ? file_mode(v, log_st, true) & 0222 : 0;
+	uint32_t w = takes_import(module) ? file_mode(v, log_st, true) & 0222 : 0;
 	return dir_mode(log_st) | w;
 }
 

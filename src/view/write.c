@@ -240,6 +240,25 @@ static void refuse(dfs_write *w, dfs_error *err)
 	dfs_entry_put(v, e);
 }
 
+/* records.csv of a module whose records have no fixed layout (DXT
+ * traces, LUSTRE, HEATMAP, ...) cannot be rebuilt from CSV rows: the open
+ * for writing is refused, and filter.error beside it says what to do
+ * instead. */
+static void refuse_import(dfs_write *w, dfs_error *err)
+{
+	const dfs_module *m = dfs_module_get(w->n.module);
+	const char *dir = m ? m->dirname : dfs_module_slot_name(w->n.module);
+	bool dxt = w->n.module == DFS_MOD_DXT_POSIX || w->n.module == DFS_MOD_DXT_MPIIO;
+	dfs_error_set(err, DFS_ERR_INVAL,
+	              "%s/records.csv takes no import: %s takes filters, not imports "
+	              "(its records have no fixed layout to rebuild from CSV rows); "
+	              "write an expression into %s/filter instead%s",
+	              dir, dxt ? "DXT" : dir, dir,
+	              dxt ? " (e.g. `echo 'length > 1MiB' > filter`: the segments "
+	                    "longer than 1 MiB)" : "");
+	refuse(w, err);
+}
+
 /* Is t a valid filter of the log's (or module's) node n, whole or, when
  * more may come, as the beginning of one?  (compiled, then thrown away) */
 static int check_log_text(struct entry *e, const struct node *n, const char *t,
@@ -343,12 +362,18 @@ dfs_write *dfs_view_open_write_as(dfs_view *v, const char *path,
 		return NULL;
 	}
 	w->import = is_import(&w->n);
-	if (!is_filter(&w->n) && !w->import) {
+	bool no_import = w->n.kind == N_FILE && w->n.file == F_RECORDS && !w->import;
+	if (!is_filter(&w->n) && !w->import && !no_import) {
 		dfs_error_set(err, DFS_ERR_INVAL, "%s is read-only", path);
 		dfs_write_free(w);
 		return NULL;
 	}
 	if (dfs_node_state(v, &w->n, who, true, err)) {
+		dfs_write_free(w);
+		return NULL;
+	}
+	if (no_import) {
+		refuse_import(w, err);
 		dfs_write_free(w);
 		return NULL;
 	}

@@ -1,5 +1,7 @@
 /* test_selections.c - what a reader is told of their selections: "N of M
- * records selected" counts M over the log (also after an import). */
+ * records selected" counts M over the log (also after an import); a
+ * module whose records.csv takes no import (DXT, LUSTRE) says so in
+ * filter.error. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -204,10 +206,69 @@ static void test_counts_over_the_log(void **state)
 	dfs_view_free(v);
 }
 
+/* DXT's and LUSTRE's records.csv are writable files (so that a write
+ * reaches the view), whose writes are refused at the open with EINVAL and
+ * the reason in filter.error; nothing changes, and the module's filter
+ * still works. */
+static void test_no_import_says_why(void **state)
+{
+	struct fixture *fx = *state;
+	if (!fx)
+		skip();
+	dfs_view *v = view_of(fx, true);
+	dfs_caller alice = {.uid = 1001, .gid = 1001};
+	const char *mods[] = {"DXT_POSIX", "LUSTRE"};
+	const char *in[] = {"dxt.darshan", "sample.darshan"};
+	for (size_t k = 0; k < 2; k++) {
+		char dir[128], path[256];
+		snprintf(dir, sizeof(dir), "/a/%s/%s", in[k], mods[k]);
+		snprintf(path, sizeof(path), "%s/records.csv", dir);
+		dfs_node_stat st;
+		dfs_error err = {0};
+		assert_int_equal(dfs_view_stat(v, path, &st, &err), 0);
+		assert_true(st.mode & 0200);
+		assert_true(dfs_view_is_writable(v, path));
+		char *before = slurp_as(v, path, &alice, NULL);
+		char *head = first_rows(before, 1);
+		assert_int_equal(write_as(v, path, &alice, head, &err), -1);
+		assert_int_equal(err.code, DFS_ERR_INVAL);
+		/* the same through a truncation */
+		assert_int_equal(dfs_view_truncate_as(v, path, &alice, 0, &err), -1);
+		assert_int_equal(err.code, DFS_ERR_INVAL);
+		char *after = slurp_as(v, path, &alice, NULL);
+		assert_string_equal(before, after);
+		snprintf(path, sizeof(path), "%s/filter.error", dir);
+		char *why = slurp_as(v, path, &alice, NULL);
+		printf("%s: %s", mods[k], why);
+		char want[128];
+		snprintf(want, sizeof(want), "%s/records.csv takes no import", mods[k]);
+		assert_non_null(strstr(why, want));
+		assert_non_null(strstr(why, k == 0 ? "DXT takes filters, not imports"
+		                                   : "LUSTRE takes filters, not imports"));
+		/* the user's own: the owner's filter.error stays empty */
+		char *owners = slurp(v, path);
+		assert_string_equal(owners, "");
+		/* a filter is taken, and empties filter.error */
+		snprintf(path, sizeof(path), "%s/filter", dir);
+		assert_int_equal(write_as(v, path, &alice, "rank == 0\n", &err), 0);
+		snprintf(path, sizeof(path), "%s/filter.error", dir);
+		char *none = slurp_as(v, path, &alice, NULL);
+		assert_string_equal(none, "");
+		free(none);
+		free(owners);
+		free(why);
+		free(after);
+		free(head);
+		free(before);
+	}
+	dfs_view_free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts_over_the_log),
+		cmocka_unit_test(test_no_import_says_why),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
