@@ -117,6 +117,36 @@ static int dir_file_stat(dfs_view *v, const struct node *n, const dfs_caller *wh
 	return 0;
 }
 
+/* selections, selections.csv and selection.error of the root */
+static int root_file_stat(dfs_view *v, const struct node *n, const dfs_caller *who,
+                          dfs_node_stat *st, dfs_error *err)
+{
+	dfs_content *c = dfs_selections_content(v, n, who, err);
+	if (!c)
+		return -1;
+	st->size = c->size;
+	st->serial = c->serial;
+	dfs_content_release(c);
+	return 0;
+}
+
+/* The files of the mount's root (selections.c), for a listing of it */
+static bool list_root_files(const dfs_view *v, const struct stat *root_st,
+                            dfs_view_filler fill, void *ctx)
+{
+	dfs_node_stat fs;
+	base_stat(root_st, &fs);
+	for (int k = 0; k < F_KINDS; k++) {
+		const struct file_def *fd = &dfs_file_defs[k];
+		if (fd->level != LEVEL_ROOT)
+			continue;
+		fs.mode = file_mode(v, root_st, fd->writable);
+		if (fill(ctx, fd->name, &fs))
+			return true;
+	}
+	return false;
+}
+
 /* Has the log DXT traces (summary/dxt/)? */
 static bool has_dxt(const struct entry *e)
 {
@@ -196,6 +226,11 @@ int dfs_view_stat_as(dfs_view *v, const char *path, const dfs_caller *who,
 	}
 	node_stat(v, &n, st);
 	int ret = 0;
+	if (n.kind == N_FILE && dfs_file_defs[n.file].level == LEVEL_ROOT) {
+		ret = root_file_stat(v, &n, who, st, err);
+		dfs_node_free(&n);
+		return ret;
+	}
 	if (n.kind == N_SRCDIR) {
 		settled_mtime(st);
 		dfs_node_free(&n);
@@ -263,6 +298,11 @@ static int list_source_dir(const dfs_view *v, const struct node *n,
 		return dfs_error_set(err, DFS_ERR_IO, "%s: %s", n->src, strerror(errno));
 	struct dirent *de;
 	int ret = 0;
+	bool root = strcmp(n->dir_vpath, "/") == 0;
+	if (root && list_root_files(v, &n->st, fill, ctx)) {
+		closedir(d);
+		return 0;
+	}
 	dfs_node_stat fs;
 	base_stat(&n->st, &fs);
 	for (int k = 0; k < F_KINDS; k++) {
@@ -278,7 +318,8 @@ static int list_source_dir(const dfs_view *v, const struct node *n,
 	while ((de = readdir(d))) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		if (strlen(de->d_name) >= 256 || dfs_file_def_by_name(LEVEL_DIR, de->d_name))
+		if (strlen(de->d_name) >= 256 || dfs_file_def_by_name(LEVEL_DIR, de->d_name) ||
+		    (root && dfs_file_def_by_name(LEVEL_ROOT, de->d_name)))
 			continue;
 		char *path = dfs_path_join(n->src, de->d_name);
 		if (!path) {
@@ -360,6 +401,10 @@ static int list_log_dir(dfs_view *v, const struct node *n, dfs_view_filler fill,
 		listing_add(&ls, "summary", &ns);
 	}
 	dfs_entry_put(v, e);
+	/* a one-log mount: its root is the log's directory */
+	if (v->single && strcmp(n->log_vpath, "/") == 0 &&
+	    list_root_files(v, &n->st, fill, ctx))
+		return 0;
 	listing_fill(&ls, fill, ctx);
 	return 0;
 }
@@ -458,6 +503,11 @@ dfs_content *dfs_view_open_file_as(dfs_view *v, const char *path,
 	}
 	if (n.kind == N_FILE && dfs_file_defs[n.file].level == LEVEL_DIR) {
 		dfs_content *c = dfs_dir_file_content(v, &n, who, err);
+		dfs_node_free(&n);
+		return c;
+	}
+	if (n.kind == N_FILE && dfs_file_defs[n.file].level == LEVEL_ROOT) {
+		dfs_content *c = dfs_selections_content(v, &n, who, err);
 		dfs_node_free(&n);
 		return c;
 	}
