@@ -28,6 +28,7 @@ static const char *const logs[] = {
 	"dxt.darshan",
 	"sample.darshan",
 	"imbalanced-io.darshan",
+	"mpi-io-test-ppc64-3.1.8.darshan",
 };
 #define NLOGS (sizeof(logs) / sizeof(logs[0]))
 
@@ -677,6 +678,19 @@ static void test_selection_attribute(void **state)
 	t = attr(v, SAMPLE "/POSIX/records.csv", NULL);
 	assert_string_equal(t, "");
 	free(t);
+	/* named by the module's directory (BG/Q's is BGQ) */
+	const char *bgq = "/b/mpi-io-test-ppc64-3.1.8.darshan/BGQ";
+	char path[256];
+	snprintf(path, sizeof(path), "%s/filter", bgq);
+	assert_int_equal(write_as(v, path, &bob, "rank >= 0\n", &err), 0);
+	snprintf(path, sizeof(path), "%s/records.csv", bgq);
+	t = attr(v, path, &bob);
+	assert_string_equal(t, "b/mpi-io-test-ppc64-3.1.8.darshan/BGQ/filter: rank >= 0");
+	free(t);
+	char *list = slurp_as(v, "/selections", &bob, NULL);
+	assert_non_null(strstr(list, "\nb/mpi-io-test-ppc64-3.1.8.darshan/BGQ/filter: rank >= 0\n"
+	                             "  module filter, written "));
+	free(list);
 	dfs_view_free(v);
 }
 
