@@ -16,7 +16,12 @@
  * what needs the whole text or the log is left to find (a row whose absent
  * columns have no record to come from, the size limits).  Nothing written
  * (`: > records.csv`, or the empty output of a tool that selected no row)
- * selects no record. */
+ * selects no record.  records.csv of a module without fixed-size records
+ * (DXT, LUSTRE, ...) refuses the open for writing, saying why.
+ *
+ * The root's `selections` takes the word "clear" (or nothing), checked
+ * like a filter, which removes every filter and import of the writer's
+ * state at close (selections.c); a refusal goes to selections.error. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
