@@ -225,8 +225,29 @@ int dfs_view_truncate(dfs_view *v, const char *path, uint64_t size,
 int dfs_view_truncate_as(dfs_view *v, const char *path, const dfs_caller *who,
                          uint64_t size, dfs_error *err);
 
-/* Is the path a writable file (filter, records.csv)? */
+/* Is the path a writable file (filter, records.csv, selections)? */
 bool dfs_view_is_writable(dfs_view *v, const char *path);
+
+/* ---- what is selected --------------------------------------------------------- */
+
+/* The root of the view holds `selections` (every filter and import in
+ * force for the reader, anywhere in the tree; a write of "clear" removes
+ * them all, the writer's only), `selections.csv` (the same as CSV) and
+ * `selections.error` (why the last write to selections was refused).
+ *
+ * Every file whose content is made from a selection (records.csv,
+ * derived_metrics*, total*, filtered.darshan, summary.html, the plots,
+ * insights*, jobs.csv, the selections files) tells which filters made it:
+ * dfs_view_selection_as gives them for the caller, on one line as the
+ * filters column of jobs.csv says them ("a/filter: rank == 0;
+ * x.darshan/POSIX/records.csv: 2 rows imported", "" when none) -- a
+ * directory's files every filter touching a log below it.  1 with *text
+ * (malloc'd), 0 when the file is none of those (*text NULL), -1 with
+ * err.  Decodes nothing.  dfs_view_has_selection says whether a path
+ * has one, without computing it. */
+int dfs_view_selection_as(dfs_view *v, const char *path, const dfs_caller *who,
+                          char **text, dfs_error *err);
+bool dfs_view_has_selection(dfs_view *v, const char *path);
 
 /* Number of logs fully decoded so far (tests check that listing parses
  * nothing). */

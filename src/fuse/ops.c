@@ -14,6 +14,8 @@
 
 #define XATTR_DECODES "user.darshanfs.decodes"
 #define XATTR_CACHED "user.darshanfs.cached"   /* bytes counted against cache_size */
+/* the filters in force on a file of a selection, for the caller */
+#define XATTR_SELECTION "user.darshanfs.selection"
 
 struct handle {
 	dfs_content *content;    /* the snapshot being read */
@@ -868,11 +870,52 @@ static void op_statfs(fuse_req_t req, fuse_ino_t ino)
 	fuse_reply_statfs(req, &st);
 }
 
-/* ---- extended attributes: the decode counter of the root --------------------- */
+/* ---- extended attributes ------------------------------------------------------- */
 
+static void reply_xattr(fuse_req_t req, const char *value, size_t n, size_t size)
+{
+	if (size == 0)
+		fuse_reply_xattr(req, n);
+	else if (n > size)
+		fuse_reply_err(req, ERANGE);
+	else
+		fuse_reply_buf(req, value, n);
+}
+
+/* user.darshanfs.selection of a file of a selection: the caller's filters
+ * in force on it (the kernel keeps no attribute: each caller is asked) */
+static void getxattr_selection(fuse_req_t req, fuse_ino_t ino, size_t size)
+{
+	struct dfs_fs *fs = fs_of(req);
+	char *path = dfs_is_temp_ino(ino) ? NULL
+	                                  : dfs_inode_path(&fs->inodes, ino, NULL, NULL, NULL);
+	if (!path) {
+		fuse_reply_err(req, dfs_is_temp_ino(ino) ? ENODATA : ESTALE);
+		return;
+	}
+	dfs_error err = {0};
+	struct caller cl;
+	char *text = NULL;
+	int r = dfs_view_selection_as(fs->view, path, caller_of(req, path, &cl), &text,
+	                              &err);
+	free(path);
+	if (r < 0)
+		fuse_reply_err(req, errno_of(fs, &err));
+	else if (r == 0)
+		fuse_reply_err(req, ENODATA);
+	else
+		reply_xattr(req, text, strlen(text), size);
+	free(text);
+}
+
+/* The root's decode counter and cache bytes; a selection's filters */
 static void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
                         size_t size)
 {
+	if (strcmp(name, XATTR_SELECTION) == 0 && ino != FUSE_ROOT_ID) {
+		getxattr_selection(req, ino, size);
+		return;
+	}
 	bool decodes = strcmp(name, XATTR_DECODES) == 0;
 	if (ino != FUSE_ROOT_ID || (!decodes && strcmp(name, XATTR_CACHED) != 0)) {
 		fuse_reply_err(req, ENODATA);
@@ -885,24 +928,23 @@ static void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	int n = snprintf(text, sizeof(text), "%" PRIu64,
 	                 decodes ? dfs_view_decode_count(fs_of(req)->view)
 	                         : (uint64_t)m.cached_bytes);
-	if (size == 0)
-		fuse_reply_xattr(req, (size_t)n);
-	else if ((size_t)n > size)
-		fuse_reply_err(req, ERANGE);
-	else
-		fuse_reply_buf(req, text, (size_t)n);
+	reply_xattr(req, text, (size_t)n, size);
 }
 
 static void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 {
-	static const char names[] = XATTR_DECODES "\0" XATTR_CACHED;
-	size_t n = ino == FUSE_ROOT_ID ? sizeof(names) : 0;
-	if (size == 0)
-		fuse_reply_xattr(req, n);
-	else if (n > size)
-		fuse_reply_err(req, ERANGE);
-	else
-		fuse_reply_buf(req, names, n);
+	static const char root[] = XATTR_DECODES "\0" XATTR_CACHED;
+	static const char selection[] = XATTR_SELECTION;
+	struct dfs_fs *fs = fs_of(req);
+	if (ino == FUSE_ROOT_ID) {
+		reply_xattr(req, root, sizeof(root), size);
+		return;
+	}
+	char *path = dfs_is_temp_ino(ino) ? NULL
+	                                  : dfs_inode_path(&fs->inodes, ino, NULL, NULL, NULL);
+	bool has = path && dfs_view_has_selection(fs->view, path);
+	free(path);
+	reply_xattr(req, selection, has ? sizeof(selection) : 0, size);
 }
 
 /* ---- the tree's shape is fixed ------------------------------------------------ */

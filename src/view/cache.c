@@ -202,6 +202,36 @@ struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err)
 	return e;
 }
 
+int dfs_state_entries(dfs_view *v, uint64_t state, struct entry ***out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	pthread_mutex_lock(&v->lock);
+	size_t count = 0;
+	for (size_t i = 0; i < v->table_size; i++)
+		for (struct entry *e = v->table[i]; e; e = e->hnext)
+			count += e->state == state;
+	struct entry **list = count ? malloc(count * sizeof(*list)) : NULL;
+	if (count && !list) {
+		pthread_mutex_unlock(&v->lock);
+		return -1;
+	}
+	for (size_t i = 0; i < v->table_size; i++)
+		for (struct entry *e = v->table[i]; e; e = e->hnext)
+			if (e->state == state) {
+				e->users++;
+				list[(*n)++] = e;
+			}
+	pthread_mutex_unlock(&v->lock);
+	*out = list;
+	return 0;
+}
+
+void dfs_entry_lock(struct entry *e)
+{
+	pthread_mutex_lock(&e->lock);
+}
+
 uint64_t dfs_caller_state(const dfs_view *v, const dfs_caller *who)
 {
 	if (!v->opt.per_user || !who || who->uid == v->opt.owner)
@@ -1062,8 +1092,9 @@ void dfs_view_free(dfs_view *v)
 		}
 	}
 	free(v->table);
-	free(v->users);
+	/* (the states' texts first: they are freed with the directory filters) */
 	dfs_dirs_free(v);
+	free(v->users);
 	if (v->jobs)
 		v->jobs_free(v);
 	pthread_cond_destroy(&v->retry_cond);

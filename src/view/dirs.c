@@ -20,6 +20,7 @@
  * no other file of the view. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "view/view_int.h"
 
@@ -155,6 +156,7 @@ int dfs_dir_filter_install(dfs_view *v, uint64_t state, const char *vpath,
 	d->compiled = all ? NULL : c;
 	free(d->error);
 	d->error = NULL;
+	clock_gettime(CLOCK_REALTIME, &d->written);
 	/* (in the same hold as the filter: a generation names one filter) */
 	g->dir_gen++;
 	g->change_gen++;
@@ -259,8 +261,37 @@ uint64_t dfs_state_change_gen(dfs_view *v, uint64_t state)
 	return g ? g->change_gen : 0;
 }
 
+int dfs_dir_filters_clear(dfs_view *v, uint64_t state)
+{
+	int cleared = 0;
+	pthread_mutex_lock(&v->lock);
+	struct state_gens *g = dfs_state_gens(v, state);
+	for (struct dirstate *d = g ? v->dirs : NULL; d; d = d->next) {
+		if (d->state != state || !d->text || !*d->text)
+			continue;
+		free(d->text);
+		d->text = NULL;
+		/* (selections being made keep the references they took) */
+		compiled_unref(d->compiled);
+		d->compiled = NULL;
+		cleared++;
+	}
+	if (cleared) {
+		g->dir_gen++;
+		g->change_gen++;
+	}
+	pthread_mutex_unlock(&v->lock);
+	return cleared;
+}
+
 void dfs_dirs_free(dfs_view *v)
 {
+	free(v->base.selections_error);
+	v->base.selections_error = NULL;
+	for (size_t i = 0; i < v->nusers; i++) {
+		free(v->users[i].selections_error);
+		v->users[i].selections_error = NULL;
+	}
 	struct dirstate *d = v->dirs;
 	while (d) {
 		struct dirstate *next = d->next;

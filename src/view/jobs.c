@@ -324,7 +324,8 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
-		    strlen(de->d_name) >= 256 || dfs_file_def_by_name(LEVEL_DIR, de->d_name))
+		    strlen(de->d_name) >= 256 || dfs_file_def_by_name(LEVEL_DIR, de->d_name) ||
+		    (!strcmp(vpath, "/") && dfs_file_def_by_name(LEVEL_ROOT, de->d_name)))
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;

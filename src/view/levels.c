@@ -40,6 +40,13 @@ void dfs_level_add(struct level *lv, size_t *n, const char *vpath,
 	}
 }
 
+/* The module's directory in the tree (BG/Q's is BGQ) */
+static const char *module_dir(int id)
+{
+	const dfs_module *m = dfs_module_get(id);
+	return m ? m->dirname : dfs_module_slot_name(id);
+}
+
 size_t dfs_filter_levels(dfs_view *v, const struct entry *e, int module,
                          struct level *lv)
 {
@@ -48,8 +55,7 @@ size_t dfs_filter_levels(dfs_view *v, const struct entry *e, int module,
 	if (ims && ims->imported) {
 		/* imported rows are the selection, whatever lies above */
 		char name[64];
-		snprintf(name, sizeof(name), "%s/records.csv",
-		         dfs_module_slot_name(module));
+		snprintf(name, sizeof(name), "%s/records.csv", module_dir(module));
 		dfs_level_add(lv, &n, e->vpath, name, NULL, ims->imported->recs.count);
 		return n;
 	}
@@ -65,7 +71,7 @@ size_t dfs_filter_levels(dfs_view *v, const struct entry *e, int module,
 		dfs_level_add(lv, &n, e->vpath, "filter", e->log_filter_text, 0);
 	char name[64];
 	if (ims && ims->filter_text && *ims->filter_text) {
-		snprintf(name, sizeof(name), "%s/filter", dfs_module_slot_name(module));
+		snprintf(name, sizeof(name), "%s/filter", module_dir(module));
 		dfs_level_add(lv, &n, e->vpath, name, ims->filter_text, 0);
 	}
 	return n;

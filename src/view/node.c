@@ -49,6 +49,11 @@ const struct file_def dfs_file_defs[F_KINDS] = {
 	{"apmpi.svg", F_PLOT_FIRST + DFS_PLOT_APMPI, LEVEL_SUMMARY, false, false, true},
 	/* named by the record id of its file (never looked up by name) */
 	{"", F_DXT_FILE, LEVEL_DXT, false, false, true},
+	/* at the root of the mount: every filter and import in force
+	 * (selections.c); a write of "clear" removes them all */
+	{"selections", F_SELECTIONS, LEVEL_ROOT, true, false, true},
+	{"selections.csv", F_SELECTIONS_CSV, LEVEL_ROOT, false, false, true},
+	{"selections.error", F_SELECTIONS_ERROR, LEVEL_ROOT, false, false, false},
 };
 _Static_assert(F_PLOT_LAST + 1 - F_PLOT_FIRST == DFS_PLOTS, "one file kind per plot");
 
@@ -188,6 +193,17 @@ int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err)
 			goto enoent;
 		memcpy(name, p, len);
 		name[len] = '\0';
+		/* the files of the mount's root, whatever it is (a source
+		 * directory, or the log of a one-log mount) */
+		const struct file_def *root = vlen == 0 ? dfs_file_def_by_name(LEVEL_ROOT, name)
+		                                        : NULL;
+		if (root) {
+			n->kind = N_FILE;
+			n->file = root->kind;
+			p += len;
+			vlen++;
+			continue;
+		}
 		switch (n->kind) {
 		case N_SRCDIR: {
 			const struct file_def *fd = dfs_file_def_by_name(LEVEL_DIR, name);

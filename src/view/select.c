@@ -373,7 +373,10 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 		return s;
 	}
 	s->records = ms->imported ? &ms->imported->recs : &lm->records;
-	s->total = s->records->count;
+	/* "N of M records selected": M is the log's, whatever the rows
+	 * looked through (an import's) */
+	s->total = lm->records.count;
+	size_t rows = s->records->count;
 	const dfs_filter *filters[MAX_DIR_FILTERS + 2];
 	struct dir_compiled *dirs[MAX_DIR_FILTERS];
 	size_t nf = 0, nd = 0;
@@ -393,9 +396,9 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 			filters[nf++] = ms->filter;
 	}
 	if (nf == 0) {
-		s->count = s->total;
+		s->count = rows;
 	} else {
-		s->index = dfs_scratch_alloc(s->pool, (s->total ? s->total : 1) * sizeof(size_t));
+		s->index = dfs_scratch_alloc(s->pool, (rows ? rows : 1) * sizeof(size_t));
 		if (!s->index) {
 			dfs_error err;
 			dfs_error_set(&err, DFS_ERR_NOMEM, "out of memory");
@@ -405,9 +408,9 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 		}
 		struct scan sc;
 		scan_init(&sc, l->log, m, s->records, filters, nf);
-		s->count = scan_all(&sc, s->total, s->index);
+		s->count = scan_all(&sc, rows, s->index);
 		/* the row index is part of what the log holds */
-		size_t index_bytes = (s->total ? s->total : 1) * sizeof(size_t);
+		size_t index_bytes = (rows ? rows : 1) * sizeof(size_t);
 		dfs_entry_account(v, e, (long)index_bytes);
 		dfs_error err;
 		if (m->row_select && !s->records->packed &&

@@ -48,11 +48,21 @@ static uint32_t file_mode(const dfs_view *v, const struct stat *log_st,
 	return r | (!writable ? 0 : v->opt.per_user ? r >> 1 : 0200);
 }
 
-/* records.csv takes imports only for fixed-size record layouts */
+/* The writable files: filters, and records.csv of every module.  Only
+ * fixed-size record layouts take imports; the records.csv of the others
+ * (DXT, LUSTRE, HEATMAP, ...) is writable so that an attempt reaches the
+ * view, which refuses it with the reason in filter.error (write.c): the
+ * kernel's own refusal of a read-only file would say nothing. */
 static bool writable(enum file_kind k, int module)
 {
-	return dfs_file_defs[k].writable &&
-	       (k != F_RECORDS || dfs_module_get(module)->record_size != 0);
+	(void)module;
+	return dfs_file_defs[k].writable;
+}
+
+static bool takes_import(int module)
+{
+	const dfs_module *m = dfs_module_get(module);
+	return m && m->record_size != 0;
 }
 
 /* A module directory whose records.csv takes imports may hold a temporary
@@ -61,7 +71,7 @@ static bool writable(enum file_kind k, int module)
 static uint32_t moddir_mode(const dfs_view *v, const struct stat *log_st,
                             int module)
 {
-	uint32_t w = writable(F_RECORDS, module) ? file_mode(v, log_st, true) & 0222 : 0;
+	uint32_t w = takes_import(module) ? file_mode(v, log_st, true) & 0222 : 0;
 	return dir_mode(log_st) | w;
 }
 
@@ -105,6 +115,36 @@ static int dir_file_stat(dfs_view *v, const struct node *n, const dfs_caller *wh
 	st->serial = c->serial;
 	dfs_content_release(c);
 	return 0;
+}
+
+/* selections, selections.csv and selection.error of the root */
+static int root_file_stat(dfs_view *v, const struct node *n, const dfs_caller *who,
+                          dfs_node_stat *st, dfs_error *err)
+{
+	dfs_content *c = dfs_selections_content(v, n, who, err);
+	if (!c)
+		return -1;
+	st->size = c->size;
+	st->serial = c->serial;
+	dfs_content_release(c);
+	return 0;
+}
+
+/* The files of the mount's root (selections.c), for a listing of it */
+static bool list_root_files(const dfs_view *v, const struct stat *root_st,
+                            dfs_view_filler fill, void *ctx)
+{
+	dfs_node_stat fs;
+	base_stat(root_st, &fs);
+	for (int k = 0; k < F_KINDS; k++) {
+		const struct file_def *fd = &dfs_file_defs[k];
+		if (fd->level != LEVEL_ROOT)
+			continue;
+		fs.mode = file_mode(v, root_st, fd->writable);
+		if (fill(ctx, fd->name, &fs))
+			return true;
+	}
+	return false;
 }
 
 /* Has the log DXT traces (summary/dxt/)? */
@@ -186,6 +226,11 @@ int dfs_view_stat_as(dfs_view *v, const char *path, const dfs_caller *who,
 	}
 	node_stat(v, &n, st);
 	int ret = 0;
+	if (n.kind == N_FILE && dfs_file_defs[n.file].level == LEVEL_ROOT) {
+		ret = root_file_stat(v, &n, who, st, err);
+		dfs_node_free(&n);
+		return ret;
+	}
 	if (n.kind == N_SRCDIR) {
 		settled_mtime(st);
 		dfs_node_free(&n);
@@ -253,6 +298,11 @@ static int list_source_dir(const dfs_view *v, const struct node *n,
 		return dfs_error_set(err, DFS_ERR_IO, "%s: %s", n->src, strerror(errno));
 	struct dirent *de;
 	int ret = 0;
+	bool root = strcmp(n->dir_vpath, "/") == 0;
+	if (root && list_root_files(v, &n->st, fill, ctx)) {
+		closedir(d);
+		return 0;
+	}
 	dfs_node_stat fs;
 	base_stat(&n->st, &fs);
 	for (int k = 0; k < F_KINDS; k++) {
@@ -268,7 +318,8 @@ static int list_source_dir(const dfs_view *v, const struct node *n,
 	while ((de = readdir(d))) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		if (strlen(de->d_name) >= 256 || dfs_file_def_by_name(LEVEL_DIR, de->d_name))
+		if (strlen(de->d_name) >= 256 || dfs_file_def_by_name(LEVEL_DIR, de->d_name) ||
+		    (root && dfs_file_def_by_name(LEVEL_ROOT, de->d_name)))
 			continue;
 		char *path = dfs_path_join(n->src, de->d_name);
 		if (!path) {
@@ -350,6 +401,10 @@ static int list_log_dir(dfs_view *v, const struct node *n, dfs_view_filler fill,
 		listing_add(&ls, "summary", &ns);
 	}
 	dfs_entry_put(v, e);
+	/* a one-log mount: its root is the log's directory */
+	if (v->single && strcmp(n->log_vpath, "/") == 0 &&
+	    list_root_files(v, &n->st, fill, ctx))
+		return 0;
 	listing_fill(&ls, fill, ctx);
 	return 0;
 }
@@ -448,6 +503,11 @@ dfs_content *dfs_view_open_file_as(dfs_view *v, const char *path,
 	}
 	if (n.kind == N_FILE && dfs_file_defs[n.file].level == LEVEL_DIR) {
 		dfs_content *c = dfs_dir_file_content(v, &n, who, err);
+		dfs_node_free(&n);
+		return c;
+	}
+	if (n.kind == N_FILE && dfs_file_defs[n.file].level == LEVEL_ROOT) {
+		dfs_content *c = dfs_selections_content(v, &n, who, err);
 		dfs_node_free(&n);
 		return c;
 	}

@@ -6,6 +6,8 @@
  *
  *   write.c    write sessions on filter files and records.csv
  *   tree.c     attributes, listings and opening of the nodes of the tree
+ *   selections.c  the root's list of every filter and import in force
+ *              (and clearing them all), the selection attribute of a file
  *   files.c    the content of each generated file of a log
  *   jobs.c     jobs.csv, insights.csv and summary.html of a directory
  *   summary.c  summary.html, the plots and the insights of a log
@@ -110,10 +112,14 @@ enum file_kind {
 	F_PLOT_FIRST, F_PLOT_LAST = F_PLOT_FIRST + 12,
 	/* in LOG/summary/dxt/: the plot of one traced file, <record id>.svg */
 	F_DXT_FILE,
+	/* at the root of the mount only: every filter and import in force
+	 * (selections.c) */
+	F_SELECTIONS, F_SELECTIONS_CSV, F_SELECTIONS_ERROR,
 	F_KINDS
 };
 
-enum file_level { LEVEL_DIR, LEVEL_LOG, LEVEL_MODULE, LEVEL_SUMMARY, LEVEL_DXT };
+enum file_level { LEVEL_DIR, LEVEL_LOG, LEVEL_MODULE, LEVEL_SUMMARY, LEVEL_DXT,
+                  LEVEL_ROOT };
 
 struct file_def {
 	const char *name;
@@ -134,7 +140,8 @@ struct content_cache {
 struct selection {
 	bool ready;
 	const dfs_records *records;   /* the log's records, or the imported set */
-	size_t total;                 /* records before filtering */
+	size_t total;                 /* the log's records of the module (also
+	                               * after an import: "N of M selected") */
 	size_t count;                 /* records selected */
 	size_t *index;                /* selected record indices (NULL: all),
 	                               * a block of `pool` */
@@ -177,6 +184,7 @@ struct module_state {
 	dfs_filter *log_filter;       /* the log-wide filter compiled here */
 	char *error_text;             /* filter.error */
 	struct import_set *imported;  /* rows written into records.csv */
+	struct timespec written;      /* when the filter or import was installed */
 };
 
 /* What a loaded log holds for one module slot: made for the modules the
@@ -237,6 +245,9 @@ struct state_gens {
 	uint64_t state;
 	uint64_t dir_gen;             /* bumped by its directory filter changes */
 	uint64_t change_gen;          /* bumped by its every accepted write */
+	/* why its last write to the root's `selections` was refused (NULL:
+	 * it was not); freed with the directory filters (dfs_dirs_free) */
+	char *selections_error;
 };
 
 struct entry {
@@ -265,6 +276,7 @@ struct entry {
 	struct timespec errors_seen;
 	char *log_filter_text;
 	char *log_filter_error;
+	struct timespec log_filter_written;   /* when log_filter_text was */
 	struct module_state *mod;     /* DFS_MOD_KNOWN slots, NULL until used */
 
 	/* what jobs.csv shows for this log, NULL until computed, and how to
@@ -350,6 +362,7 @@ struct dirstate {
 	char *text;                   /* active filter, NULL = none */
 	char *error;                  /* filter.error */
 	struct dir_compiled *compiled;
+	struct timespec written;      /* when `text` was installed */
 	struct dirstate *next;
 };
 
@@ -471,7 +484,11 @@ char *dfs_dir_filter_text(dfs_view *v, uint64_t state, const char *vpath,
 struct state_gens *dfs_state_gens(dfs_view *v, uint64_t state);
 uint64_t dfs_state_dir_gen(dfs_view *v, uint64_t state);
 uint64_t dfs_state_change_gen(dfs_view *v, uint64_t state);
-/* Free every directory filter (the view's teardown). */
+/* Remove every directory filter of a state (their filter.error texts
+ * stay); returns how many were in force. */
+int dfs_dir_filters_clear(dfs_view *v, uint64_t state);
+/* Free every directory filter (the view's teardown), and the states'
+ * selections_error texts. */
 void dfs_dirs_free(dfs_view *v);
 /* A filter file shows what the levels above it add as "# from ..." lines
  * (comments: what is read can be written back); a text written is kept
@@ -568,6 +585,11 @@ bool dfs_src_same(const struct src_id *id, const struct stat *st);
  * memory. */
 struct loaded_mod *dfs_loaded_mod(struct loaded *l, int id);
 
+/* The entries of a state's, each marked in use (not locked): lock one
+ * with dfs_entry_lock, give each back with dfs_entry_put; free the
+ * array.  -1 without memory. */
+int dfs_state_entries(dfs_view *v, uint64_t state, struct entry ***out, size_t *n);
+void dfs_entry_lock(struct entry *e);
 /* Find or create the entry of a log and mark it in use; lock it. */
 struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err);
 void dfs_entry_put(dfs_view *v, struct entry *e);
@@ -724,5 +746,17 @@ int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
 dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
                                   const dfs_caller *who,
                                   dfs_error *err);
+
+/* ---- selections.c ------------------------------------------------------------ */
+
+/* The content of a root file (selections, selections.csv,
+ * selections.error) for the caller. */
+dfs_content *dfs_selections_content(dfs_view *v, const struct node *n,
+                                    const dfs_caller *who, dfs_error *err);
+/* Remove every filter and import of a state: directory filters, log and
+ * module filters, imported rows.  Returns how many were in force. */
+size_t dfs_selections_clear(dfs_view *v, uint64_t state);
+/* Record why a write to `selections` was refused (NULL: it was not). */
+void dfs_selections_set_error(dfs_view *v, uint64_t state, const char *msg);
 
 #endif

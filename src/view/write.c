@@ -16,9 +16,15 @@
  * what needs the whole text or the log is left to find (a row whose absent
  * columns have no record to come from, the size limits).  Nothing written
  * (`: > records.csv`, or the empty output of a tool that selected no row)
- * selects no record. */
+ * selects no record.  records.csv of a module without fixed-size records
+ * (DXT, LUSTRE, ...) refuses the open for writing, saying why.
+ *
+ * The root's `selections` takes the word "clear" (or nothing), checked
+ * like a filter, which removes every filter and import of the writer's
+ * state at close (selections.c); a refusal goes to selections.error. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "darshanfs/csv.h"
 #include "view/view_int.h"
@@ -37,6 +43,7 @@ struct dfs_write {
 	bool lines_unchecked;  /* written out of order: rows are checked at close */
 	dfs_csv_rows *rows;    /* the import's rows checked so far */
 	bool deferred;         /* takes effect at dfs_write_commit only */
+	bool selections;       /* the root's `selections`: "clear" or nothing */
 	unsigned flushes;
 };
 
@@ -44,6 +51,11 @@ static bool is_filter(const struct node *n)
 {
 	return n->kind == N_FILE && (n->file == F_FILTER || n->file == F_LOG_FILTER ||
 	                             n->file == F_DIR_FILTER);
+}
+
+static bool is_selections(const struct node *n)
+{
+	return n->kind == N_FILE && n->file == F_SELECTIONS;
 }
 
 static bool is_import(const struct node *n)
@@ -135,6 +147,7 @@ static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
 		}
 		free(e->log_filter_text);
 		e->log_filter_text = copy;
+		clock_gettime(CLOCK_REALTIME, &e->log_filter_written);
 	} else {
 		struct module_state *ms = dfs_entry_mod(e, n->module);
 		if (!ms) {
@@ -151,6 +164,7 @@ static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
 		ms->filter = f;
 		free(ms->filter_text);
 		ms->filter_text = copy;
+		clock_gettime(CLOCK_REALTIME, &ms->written);
 		dfs_entry_set_import(v, e, ms, NULL);
 	}
 	set_error_text(e, n, NULL);
@@ -209,6 +223,7 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 	ms->filter = NULL;
 	free(ms->filter_text);
 	ms->filter_text = NULL;
+	clock_gettime(CLOCK_REALTIME, &ms->written);
 	set_error_text(e, n, NULL);
 	dfs_entry_bump(v, e);
 	return 0;
@@ -228,6 +243,10 @@ static void refuse(dfs_write *w, dfs_error *err)
 	w->failed = true;
 	w->pending = false;
 	dfs_view *v = w->v;
+	if (w->selections) {
+		dfs_selections_set_error(v, w->n.state, err->msg);
+		return;
+	}
 	if (w->n.file == F_DIR_FILTER) {
 		dfs_dir_filter_set_error(v, w->n.state, w->n.dir_vpath, err->msg);
 		return;
@@ -238,6 +257,25 @@ static void refuse(dfs_write *w, dfs_error *err)
 		return;
 	set_error_text(e, &w->n, err->msg);
 	dfs_entry_put(v, e);
+}
+
+/* records.csv of a module whose records have no fixed layout (DXT
+ * traces, LUSTRE, HEATMAP, ...) cannot be rebuilt from CSV rows: the open
+ * for writing is refused, and filter.error beside it says what to do
+ * instead. */
+static void refuse_import(dfs_write *w, dfs_error *err)
+{
+	const dfs_module *m = dfs_module_get(w->n.module);
+	const char *dir = m ? m->dirname : dfs_module_slot_name(w->n.module);
+	bool dxt = w->n.module == DFS_MOD_DXT_POSIX || w->n.module == DFS_MOD_DXT_MPIIO;
+	dfs_error_set(err, DFS_ERR_INVAL,
+	              "%s/records.csv takes no import: %s takes filters, not imports "
+	              "(its records have no fixed layout to rebuild from CSV rows); "
+	              "write an expression into %s/filter instead%s",
+	              dir, dxt ? "DXT" : dir, dir,
+	              dxt ? " (e.g. `echo 'length > 1MiB' > filter`: the segments "
+	                    "longer than 1 MiB)" : "");
+	refuse(w, err);
 }
 
 /* Is t a valid filter of the log's (or module's) node n, whole or, when
@@ -267,6 +305,33 @@ static int check_log_text(struct entry *e, const struct node *n, const char *t,
 	return ret;
 }
 
+/* What `selections` takes: "clear", or nothing (blanks around either).
+ * Whole: exactly that; else the beginning of it.  Anything else is
+ * refused, the text quoted in the reason. */
+static const char clear_word[] = "clear";
+
+static int check_selections(const dfs_write *w, bool whole, dfs_error *err)
+{
+	const char *t = session_text(w);
+	size_t a, b;
+	trimmed(t, w->text.len, &a, &b);
+	size_t n = b - a;
+	bool ok = whole ? n == 0 || (n == sizeof(clear_word) - 1 &&
+	                             memcmp(t + a, clear_word, n) == 0)
+	                : n < sizeof(clear_word) && memcmp(t + a, clear_word, n) == 0;
+	if (ok)
+		return 0;
+	char quoted[48];
+	size_t q = 0;
+	for (size_t i = a; i < b && q + 4 < sizeof(quoted); i++)
+		quoted[q++] = (unsigned char)t[i] < 0x20 ? ' ' : t[i];
+	quoted[q] = '\0';
+	return dfs_error_set(err, DFS_ERR_INVAL,
+	                     "selections takes the word clear (or nothing: `: > "
+	                     "selections`), which removes every filter and import "
+	                     "you wrote; not '%s%s'", quoted, q < b - a ? "..." : "");
+}
+
 /* Is the text so far acceptable?  Whole when it ends with a newline,
  * else as the beginning of a filter (see the top of this file). */
 static int check_filter(dfs_write *w, dfs_error *err)
@@ -277,6 +342,8 @@ static int check_filter(dfs_write *w, dfs_error *err)
 	if (len > DFS_FILTER_MAX_LEN)
 		return dfs_error_set(err, DFS_ERR_INVAL, "filter longer than %d bytes",
 		                     DFS_FILTER_MAX_LEN);
+	if (w->selections)
+		return check_selections(w, whole, err);
 	if (w->n.file == F_DIR_FILTER)
 		return whole ? dfs_dir_filter_check(t, len, err)
 		             : dfs_filter_check_prefix(NULL, ~0ULL, t, len, err);
@@ -296,6 +363,15 @@ static int install(dfs_write *w, dfs_error *err)
 {
 	dfs_view *v = w->v;
 	const char *t = session_text(w);
+	if (w->selections) {
+		/* every filter and import of the writer's state goes */
+		if (check_selections(w, true, err))
+			return -1;
+		dfs_selections_clear(v, w->n.state);
+		dfs_selections_set_error(v, w->n.state, NULL);
+		w->pending = false;
+		return 0;
+	}
 	if (w->n.file == F_DIR_FILTER) {
 		if (w->text.len > DFS_FILTER_MAX_LEN)
 			return dfs_error_set(err, DFS_ERR_INVAL, "filter longer than %d bytes",
@@ -343,7 +419,9 @@ dfs_write *dfs_view_open_write_as(dfs_view *v, const char *path,
 		return NULL;
 	}
 	w->import = is_import(&w->n);
-	if (!is_filter(&w->n) && !w->import) {
+	w->selections = is_selections(&w->n);
+	bool no_import = w->n.kind == N_FILE && w->n.file == F_RECORDS && !w->import;
+	if (!is_filter(&w->n) && !w->import && !no_import && !w->selections) {
 		dfs_error_set(err, DFS_ERR_INVAL, "%s is read-only", path);
 		dfs_write_free(w);
 		return NULL;
@@ -352,8 +430,16 @@ dfs_write *dfs_view_open_write_as(dfs_view *v, const char *path,
 		dfs_write_free(w);
 		return NULL;
 	}
+	if (no_import) {
+		refuse_import(w, err);
+		dfs_write_free(w);
+		return NULL;
+	}
 	w->truncated = truncate;
 	w->pending = truncate && !w->import;
+	/* (the listing read from `selections` is no text to write back) */
+	if (w->selections)
+		return w;
 	if (w->n.file == F_DIR_FILTER) {
 		if (!truncate) {
 			char *cur = dfs_dir_filter_text(v, w->n.state, w->n.dir_vpath,
@@ -486,8 +572,11 @@ int dfs_write_truncate(dfs_write *w, uint64_t size, dfs_error *err)
 {
 	if (!w->import && size != 0 && size != w->text.len) {
 		/* a filter cut at some byte is no filter anyone meant */
-		dfs_error_set(err, DFS_ERR_INVAL, "a filter can only be truncated to 0 "
-		              "bytes (which clears it), not to %llu", (unsigned long long)size);
+		dfs_error_set(err, DFS_ERR_INVAL, "%s can only be truncated to 0 "
+		              "bytes (which clears %s), not to %llu",
+		              w->selections ? "selections" : "a filter",
+		              w->selections ? "every filter and import" : "it",
+		              (unsigned long long)size);
 		refuse(w, err);
 		return -1;
 	}

@@ -178,19 +178,37 @@ t cp "$TMP/two.csv" "$d/records.csv" || fail "a good import after bad ones faile
 [ -s "$d/filter.error" ] && fail "filter.error is '$(cat "$d/filter.error")' after a good import"
 say "ok: $nbad bad CSVs refused, nothing changed, filter.error names the line; a good import empties it"
 
-# ---- records.csv of modules without fixed-size records is read-only
+# ---- records.csv of modules without fixed-size records takes no import:
+# the open for writing fails with EINVAL and filter.error says why (the
+# file is writable, so that the attempt reaches darshanfs)
+nno=0
 for rel in "${LOGREL[@]}"; do
-	for x in "$MNT/$rel"/DXT_POSIX "$MNT/$rel"/LUSTRE "$MNT/$rel"/HEATMAP; do
+	for x in "$MNT/$rel"/DXT_POSIX "$MNT/$rel"/DXT_MPIIO "$MNT/$rel"/LUSTRE "$MNT/$rel"/HEATMAP; do
 		[ -d "$x" ] || continue
+		m=${x##*/}
 		case $(stat -c %A "$x/records.csv") in
-		-r--r--r--) ;;
-		*) fail "${x#$MNT/}/records.csv has mode $(stat -c %A "$x/records.csv"), expected -r--r--r--" ;;
+		-rw-r--r--) ;;
+		*) fail "${x#$MNT/}/records.csv has mode $(stat -c %A "$x/records.csv"), expected -rw-r--r--" ;;
 		esac
-		head -1 "$x/records.csv" >"$TMP/h.csv"
-		t cp "$TMP/h.csv" "$x/records.csv" 2>/dev/null && fail "cp into ${x#$MNT/}/records.csv succeeded"
+		head -2 "$x/records.csv" >"$TMP/h.csv"
+		out=$(t cp "$TMP/h.csv" "$x/records.csv" 2>&1) && fail "cp into ${x#$MNT/}/records.csv succeeded"
+		case $out in
+		*"Invalid argument"*) ;;
+		*) fail "cp into ${x#$MNT/}/records.csv: '$out', expected Invalid argument (EINVAL)" ;;
+		esac
+		why=$(cat "$x/filter.error")
+		kind=$m
+		case $m in DXT_*) kind=DXT ;; esac
+		case $why in
+		"$m/records.csv takes no import: $kind takes filters, not imports"*) ;;
+		*) fail "${x#$MNT/}/filter.error after an import: '$why'" ;;
+		esac
+		cmp -s "$TMP/h.csv" <(head -2 "$x/records.csv") || fail "a refused import changed ${x#$MNT/}/records.csv"
+		nno=$((nno + 1))
 	done
 done
-say "ok: records.csv of DXT, LUSTRE and HEATMAP modules refuses imports"
+[ "$nno" -gt 2 ] || fail "only $nno DXT, LUSTRE or HEATMAP modules in the logs of this test"
+say "ok: records.csv of $nno DXT, LUSTRE and HEATMAP modules refuses imports with EINVAL, filter.error says why"
 
 # ---- -o import_limit: a larger CSV is refused and changes nothing
 M2=$TMP/mnt-limit
@@ -257,7 +275,9 @@ for how in cp truncate mlr; do
 	esac
 	[ "$(cat "$d/filter")" = "# imported: 0 rows" ] || fail "$how: an empty CSV leaves the filter '$(cat "$d/filter")'"
 	[ -s "$d/filter.error" ] && fail "$how: filter.error is '$(cat "$d/filter.error")' after an empty CSV"
-	grep -q "^# darshanfs: 0 of 0 records" "$d/derived_metrics" || fail "$how: derived_metrics after an empty CSV: $(grep '^# darshanfs' "$d/derived_metrics")"
+	# (none of the log's records)
+	grep -q "^# darshanfs: 0 of $(rows "$TMP/all.csv") records selected" "$d/derived_metrics" ||
+		fail "$how: derived_metrics after an empty CSV: $(grep '^# darshanfs' "$d/derived_metrics")"
 	[ "$(rows "$d/records.csv")" = 0 ] || fail "$how: records.csv has rows after an empty CSV"
 done
 say "ok: an empty CSV (cp, : >, mlr with no row passing) selects no record"
