@@ -54,6 +54,12 @@ const struct file_def dfs_file_defs[F_KINDS] = {
 	{"selections", F_SELECTIONS, LEVEL_ROOT, true, false, true},
 	{"selections.csv", F_SELECTIONS_CSV, LEVEL_ROOT, false, false, true},
 	{"selections.error", F_SELECTIONS_ERROR, LEVEL_ROOT, false, false, false},
+	/* writable only so that a write reaches darshanfs, which refuses it
+	 * saying where imports go (write.c) */
+	{"mounts.parquet", F_MOUNTS_PARQUET, LEVEL_LOG, true, false, false},
+	{"names.parquet", F_NAMES_PARQUET, LEVEL_LOG, true, false, false},
+	{"records.parquet", F_RECORDS_PARQUET, LEVEL_MODULE, true, false, true},
+	{"total.parquet", F_TOTAL_PARQUET, LEVEL_MODULE, true, true, true},
 };
 _Static_assert(F_PLOT_LAST + 1 - F_PLOT_FIRST == DFS_PLOTS, "one file kind per plot");
 

@@ -115,6 +115,8 @@ enum file_kind {
 	/* at the root of the mount only: every filter and import in force
 	 * (selections.c) */
 	F_SELECTIONS, F_SELECTIONS_CSV, F_SELECTIONS_ERROR,
+	/* the Parquet twins of a log's CSV tables (files.c) */
+	F_MOUNTS_PARQUET, F_NAMES_PARQUET, F_RECORDS_PARQUET, F_TOTAL_PARQUET,
 	F_KINDS
 };
 
