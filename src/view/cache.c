@@ -1071,8 +1071,24 @@ void dfs_view_free(dfs_view *v)
 	dfs_helpers_destroy(&v->helpers);
 	/* last: every block of the pool came back with what held it */
 	dfs_scratch_destroy(&v->scratch);
+	if (v->perms)
+		v->perms_free(v);
+	free(v->mount_path);
 	free(v->source);
 	free(v);
+}
+
+int dfs_view_set_mount(dfs_view *v, const char *mountpoint, const dev_t *dev)
+{
+	char *p = strdup(mountpoint);
+	if (!p)
+		return -1;
+	free(v->mount_path);
+	v->mount_path = p;
+	v->mount_dev_known = dev != NULL;
+	if (dev)
+		v->mount_dev = *dev;
+	return 0;
 }
 
 uint64_t dfs_view_decode_count(dfs_view *v)

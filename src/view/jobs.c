@@ -269,7 +269,8 @@ struct walk {
 	size_t n, cap;
 	bool oom;
 	const dfs_caller *who;   /* shows only what it may read (NULL: all) */
-	const dfs_view *v;
+	const struct path_check *chk;   /* its search permission (NULL: all) */
+	dfs_view *v;
 };
 
 static int cmp_name(const void *a, const void *b)
@@ -345,13 +346,18 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		char *r = *rel ? dfs_path_join(rel, names[i]) : strdup(names[i]);
 		char *vp = dfs_path_join(vpath, names[i]);
 		struct stat st;
-		int kind = path && r && vp ? dfs_source_kind(w->v, path, names[i], &st) : -1;
+		char *real = NULL;
+		int kind = path && r && vp ? dfs_source_kind(w->v, path, names[i], &st,
+		                                             w->chk, &real) : -1;
 		/* what the caller could not reach on disk is not there for it:
-		 * no row, no error row */
-		if (kind == N_SRCDIR && !dfs_may_access(w->who, path, &st, 1))
+		 * no row, no error row (a directory is walked by those who
+		 * may list and search it, as find would; a link by those who
+		 * may search every directory it leads through) */
+		if (kind == N_SRCDIR && !dfs_may_access(w->who, path, &st, 5))
 			kind = -1;
-		else if (kind == N_LOGDIR && !dfs_may_access(w->who, path, &st, 4))
+		else if (kind == N_LOGDIR && !dfs_may_access(w->who, real ? real : path, &st, 4))
 			kind = -1;
+		free(real);
 		if (kind == N_SRCDIR) {
 			walk_dir(w, path, r, vp, depth + 1);
 		} else if (kind == N_LOGDIR) {
@@ -531,7 +537,9 @@ static uint64_t caller_key(const dfs_view *v, const dfs_caller *who)
 		return 0;
 	uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT, &who->uid, sizeof(who->uid));
 	h = dfs_fnv1a(h, &who->gid, sizeof(who->gid));
-	h = dfs_fnv1a(h, who->groups, who->ngroups * sizeof(gid_t));
+	const gid_t *groups;
+	size_t ngroups = dfs_caller_groups(who, &groups);
+	h = dfs_fnv1a(h, groups, ngroups * sizeof(gid_t));
 	return h | 1;
 }
 
@@ -653,6 +661,8 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 	struct jobs_gens gens = jobs_gens_now(v, dfs_caller_state(v, who));
 	pthread_mutex_unlock(&v->lock);
 	struct walk w = {.insights = insights, .who = who, .v = v};
+	struct access_check ac;
+	w.chk = dfs_access_check(v, who, &ac);
 	walk_dir(&w, n->src, "", n->dir_vpath, 0);
 	if (!w.oom)
 		summarize_all(v, who, w.items, w.n, insights);

@@ -178,7 +178,7 @@ int dfs_view_stat_as(dfs_view *v, const char *path, const dfs_caller *who,
                      dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err)
 {
 	struct node n;
-	if (dfs_resolve(v, path, &n, err))
+	if (dfs_resolve_as(v, path, who, false, &n, err))
 		return -1;
 	if (dfs_node_state(v, &n, who, false, err)) {
 		dfs_node_free(&n);
@@ -276,7 +276,7 @@ static int list_source_dir(const dfs_view *v, const struct node *n,
 			break;
 		}
 		struct stat st;
-		int kind = dfs_source_kind(v, path, de->d_name, &st);
+		int kind = dfs_source_kind(v, path, de->d_name, &st, NULL, NULL);
 		free(path);
 		if (kind < 0)
 			continue;
@@ -471,7 +471,7 @@ int dfs_view_readdir_as(dfs_view *v, const char *path, const dfs_caller *who,
                         dfs_view_filler fill, void *ctx, dfs_error *err)
 {
 	struct node n;
-	if (dfs_resolve(v, path, &n, err))
+	if (dfs_resolve_as(v, path, who, true, &n, err))
 		return -1;
 	/* only the traced files listed depend on the selection */
 	if (n.kind == N_DXTDIR && dfs_node_state(v, &n, who, false, err)) {
