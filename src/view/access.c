@@ -385,6 +385,23 @@ static int resolve_for(dfs_view *v, const char *path, const dfs_caller *who,
 	return 0;
 }
 
+bool dfs_access_judged(const dfs_view *v, const dfs_caller *who)
+{
+	return v->opt.check_access && !sees_all(who);
+}
+
+struct entry *dfs_entry_for(dfs_view *v, const struct node *n, const dfs_caller *who,
+                            dfs_error *err)
+{
+	struct entry *e = dfs_entry_get(v, n, err);
+	if (e && dfs_access_judged(v, who)) {
+		struct src_id id;
+		dfs_src_id(&id, &n->st);
+		dfs_entry_expect(e, &id);
+	}
+	return e;
+}
+
 int dfs_resolve_as(dfs_view *v, const char *path, const dfs_caller *who,
                    bool listing, struct node *n, dfs_error *err)
 {

@@ -259,6 +259,7 @@ struct log_item {
 	char *rel;       /* path relative to the jobs.csv directory */
 	char *src;
 	char *vpath;
+	struct src_id id;    /* the version the walk judged the caller on */
 	const char *error;   /* not a log: a directory not walked, and why */
 	dfs_buf rows;
 };
@@ -366,6 +367,7 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 				it->rel = r;
 				it->src = path;
 				it->vpath = vp;
+				dfs_src_id(&it->id, &st);
 				r = path = vp = NULL;
 			}
 		}
@@ -463,21 +465,34 @@ static void summarize_item(dfs_view *v, const dfs_caller *who,
 	pthread_mutex_lock(&v->lock);
 	uint64_t dir_gen = dfs_state_dir_gen(v, e->state);
 	pthread_mutex_unlock(&v->lock);
+	/* a caller judged on the walk's version of the log reads that
+	 * version's summary, or none (see entry.expect) */
+	bool judged = dfs_access_judged(v, who);
+	if (judged)
+		dfs_entry_expect(e, &it->id);
 	struct stat st;
-	bool fresh = e->summary && stat(e->src, &st) == 0 &&
-	             e->summary->gen == e->gen && e->summary->dir_gen == dir_gen &&
-	             dfs_src_same(&e->summary->src, &st);
+	bool fresh = e->summary && e->summary->gen == e->gen &&
+	             e->summary->dir_gen == dir_gen &&
+	             (judged ? dfs_src_id_same(&e->summary->src, &it->id)
+	                     : stat(e->src, &st) == 0 && dfs_src_same(&e->summary->src, &st));
 	if (!fresh) {
 		struct job_summary *s = summarize(v, e, dir_gen);
-		if (s)
+		if (s && e->expect_refused)
+			job_summary_free(s);   /* of no version: the file moved */
+		else if (s)
 			dfs_entry_keep_summary(v, e, s, job_summary_bytes(s), job_summary_free);
 	} else {
 		dfs_entry_touch_summary(v, e);
 	}
-	if (insights)
+	if (!e->expect_refused && insights)
 		render_insights(v, e, it->rel, &it->rows);
-	else if (e->summary)
+	else if (!e->expect_refused && e->summary)
 		render_rows(e->summary, it->rel, &it->rows);
+	/* replaced after the walk judged it: no row, as for what the
+	 * caller may not read */
+	if (judged && (e->expect_refused || !e->summary ||
+	               e->summary->src.dev != it->id.dev || e->summary->src.ino != it->id.ino))
+		dfs_buf_reset(&it->rows);
 	dfs_entry_put(v, e);
 }
 

@@ -278,6 +278,15 @@ struct entry {
 	 * cache, never evicted (they are a selection, like a filter) */
 	size_t import_bytes;
 
+	/* while locked for a caller whose access to the log was checked
+	 * (dfs_entry_expect): the version the check approved.  A peek or a
+	 * decoding of any other file (a link or a directory on the way
+	 * swapped meanwhile) is refused, DFS_ERR_ACCESS, and
+	 * expect_refused set: nothing of a file the caller was not
+	 * judged on is read for it.  Cleared by dfs_entry_put. */
+	bool expect, expect_refused;
+	struct src_id expect_id;
+
 	/* decoded form, NULL when evicted */
 	struct loaded *loaded;
 	struct src_id loaded_id;      /* the version decoded */
@@ -595,6 +604,7 @@ uint64_t dfs_caller_state(const dfs_view *v, const dfs_caller *who);
 /* The version st describes; is it the one id holds? */
 void dfs_src_id(struct src_id *id, const struct stat *st);
 bool dfs_src_same(const struct src_id *id, const struct stat *st);
+bool dfs_src_id_same(const struct src_id *a, const struct src_id *b);
 
 /* Slot id of l, made (empty) when first asked; NULL without
  * memory. */
@@ -603,6 +613,9 @@ struct loaded_mod *dfs_loaded_mod(struct loaded *l, int id);
 /* Find or create the entry of a log and mark it in use; lock it. */
 struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err);
 void dfs_entry_put(dfs_view *v, struct entry *e);
+/* What e's peeks and decodings may read while it is locked: the version
+ * id (NULL: any, the path's own), see entry.expect. */
+void dfs_entry_expect(struct entry *e, const struct src_id *id);
 /* Header of the log (cheap); 0 or -1 with err. */
 int dfs_entry_peek(dfs_view *v, struct entry *e, const struct stat *st,
                    dfs_error *err);
@@ -722,6 +735,15 @@ const struct path_check *dfs_access_check(dfs_view *v, const dfs_caller *who,
  * check_access, or for a caller who sees all, dfs_resolve. */
 int dfs_resolve_as(dfs_view *v, const char *path, const dfs_caller *who,
                    bool listing, struct node *n, dfs_error *err);
+/* Is who's access judged on this view (check_access, a caller who does
+ * not see all)? */
+bool dfs_access_judged(const dfs_view *v, const dfs_caller *who);
+/* dfs_entry_get for a node dfs_resolve_as gave `who`: a judged caller's
+ * entry reads only the version of the log its check approved (n->st;
+ * see entry.expect): a file swapped in on the way after the check is
+ * refused, DFS_ERR_ACCESS, never read. */
+struct entry *dfs_entry_for(dfs_view *v, const struct node *n, const dfs_caller *who,
+                            dfs_error *err);
 
 /* ---- summary.c --------------------------------------------------------------- */
 

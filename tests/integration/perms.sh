@@ -272,6 +272,57 @@ for f in jobs.csv insights.csv summary.html; do
 done
 say "ok: user $U with supplementary group $G reads the group's logs through the mount, and jobs.csv, insights.csv and summary.html show them; without $G, none"
 
+# what was judged is what is read: user U swaps a link of theirs between
+# their own log and one in user O's 0700 directory as fast as they can,
+# while reading through it; no read, and no jobs.csv row, ever shows the
+# other log (a read decodes the version of the file its check approved,
+# or is refused)
+cp "$LOGS/dxt.darshan" "$SRC/2026/11/bpriv/vault.darshan"
+chown $O:$O "$SRC/2026/11/bpriv/vault.darshan"
+cp "$LOGS/sample.darshan" "$SRC/2026/11/pub/mine.darshan"
+chown $U:$U "$SRC/2026/11/pub/mine.darshan"
+chmod 0644 "$SRC/2026/11/bpriv/vault.darshan" "$SRC/2026/11/pub/mine.darshan"
+as_user ln -s mine.darshan "$SRC/2026/11/pub/flip.darshan"
+jobid=$(ref "$SRC" 2026/11/bpriv/vault.darshan/header.txt | sed -n 's/^# jobid: //p')
+mine=$(ref "$SRC" 2026/11/pub/mine.darshan/header.txt | sed -n 's/^# jobid: //p')
+[ -n "$jobid" ] && [ "$jobid" != "$mine" ] || fail "the two logs of the swap test have one jobid"
+as_user python3 - "$SRC/2026/11/pub" 5 <<'PY' &
+import os, sys, time
+d, end = sys.argv[1], time.time() + float(sys.argv[2])
+tmp, link = os.path.join(d, "flip.tmp"), os.path.join(d, "flip.darshan")
+while time.time() < end:
+    for target in ("mine.darshan", "../bpriv/vault.darshan"):
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        os.symlink(target, tmp)
+        os.rename(tmp, link)
+PY
+swapper=$!
+as_user python3 - "$D/pub" 5 "$jobid" >"$TMP/swap.out" <<'PY'
+import os, sys, time
+d, end, jobid = sys.argv[1], time.time() + float(sys.argv[2]), sys.argv[3]
+reads = leaks = 0
+while time.time() < end:
+    for f in ("flip.darshan/header.txt", "flip.darshan/POSIX/derived_metrics", "jobs.csv"):
+        try:
+            with open(os.path.join(d, f), "rb") as h:
+                text = h.read()
+        except OSError:
+            continue
+        reads += 1
+        if (b"# jobid: " + jobid.encode() + b"\n") in text or ("," + jobid + ",").encode() in text:
+            leaks += 1
+print(reads, leaks)
+PY
+wait $swapper
+read -r reads leaks <"$TMP/swap.out"
+[ "${reads:-0}" -gt 20 ] || fail "the swap test read only ${reads:-0} files"
+[ "$leaks" = 0 ] || fail "user $U read user $O's 0700 log through a link swapped after its check ($leaks of $reads reads)"
+rm -f "$SRC/2026/11/pub/flip.darshan" "$SRC/2026/11/pub/flip.tmp"
+say "ok: a link swapped between a user's own log and another's private one while read: $reads reads, none of the private log"
+
 # with allow_other, a link to a log outside SOURCE is hidden (nofollow_outside)
 ls "$D" >"$TMP/ls" || fail "ls $D failed"
 grep -qx away.darshan "$TMP/ls" && fail "a link out of SOURCE is listed on an allow_other mount"
