@@ -15,7 +15,7 @@
 [ "$(id -u)" = 0 ] || skip "needs root (to bind the mount into SOURCE and abort hung connections)"
 
 SRC=$TMP/src MNT=$TMP/mnt
-mkdir -p "$SRC/d" "$SRC/b" "$MNT"
+mkdir -p "$SRC/d" "$MNT"
 cp "$LOGS/sample.darshan" "$SRC/d/x.darshan"
 ln -s x.darshan "$SRC/d/good.darshan"
 ln -s "$MNT/d/x.darshan/filtered.darshan" "$SRC/d/other.darshan"   # absolute, another log's file
