@@ -119,10 +119,13 @@ typedef struct dfs_view_prefill {
 int dfs_view_stat_prefill(dfs_view *v, const char *path, dfs_node_stat *st,
                           const dfs_view_prefill *pf, dfs_error *err);
 
-/* Who asks.  A file that sums up many logs (jobs.csv) shows a caller only
- * the logs it may read on disk, below directories it may search, judged
- * by the owner, group and mode bits as the kernel's default_permissions
- * judges the mirrored files; uid 0 and a NULL caller see every log. */
+/* Who asks.  A file that sums up many logs (jobs.csv, insights.csv,
+ * summary.html of a directory) shows a caller only the logs it may read
+ * on disk, below directories it may list and search, through links whose
+ * every directory it may search, judged by the owner, group, mode bits
+ * and access ACL of the source files; on a view with check_access every
+ * other call for a caller is judged so too (see dfs_view_access).  uid 0
+ * and a NULL caller see every log. */
 typedef struct dfs_caller {
 	uid_t uid;
 	gid_t gid;
