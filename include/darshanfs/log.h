@@ -114,6 +114,13 @@ int dfs_log_peek(const char *path, dfs_log_header *hdr, dfs_error *err);
 /* The same, naming the file `label` in errors. */
 int dfs_log_peek_as(const char *path, const char *label, dfs_log_header *hdr,
                     dfs_error *err);
+/* dfs_log_open_as and dfs_log_peek_as of the file open at fd (the
+ * caller's: left open; read with pread, its offset unused), for a caller
+ * that must know which file it decodes (fstat of the same descriptor)
+ * whatever happens to the path meanwhile. */
+dfs_log *dfs_log_open_fd(int fd, const char *label, unsigned flags,
+                         const dfs_log_observer *obs, dfs_error *err);
+int dfs_log_peek_fd(int fd, const char *label, dfs_log_header *hdr, dfs_error *err);
 
 const dfs_log_header *dfs_log_get_header(const dfs_log *log);
 const dfs_job *dfs_log_job(const dfs_log *log);

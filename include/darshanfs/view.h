@@ -41,6 +41,13 @@ typedef struct dfs_view_options {
 	uid_t owner;
 	/* thresholds of the insights (copied; NULL: the defaults) */
 	const dfs_insight_thresholds *thresholds;
+	/* the calls for a caller (the _as ones) give it only what it may
+	 * reach on disk (see dfs_view_access) */
+	bool check_access;
+	/* seconds the mode, owner and ACL of a directory are trusted by
+	 * those checks once looked at (as long as a kernel keeps the
+	 * attributes of a directory; 0: looked at on every check) */
+	double attr_timeout;
 } dfs_view_options;
 
 #define DFS_VIEW_DEFAULT_CACHE ((size_t)1 << 30)
@@ -67,6 +74,16 @@ typedef struct dfs_node_stat {
 dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
                        dfs_error *err);
 void dfs_view_free(dfs_view *v);
+
+/* The view is served at `mountpoint` (its canonical path, as realpath()
+ * gave it before the mount: asking the mount itself for it would wait
+ * for this view) on device *dev (NULL: not known).  Nothing there is
+ * ever looked at: an entry of SOURCE that is the mount point or lies on
+ * that device is not shown, and a link is followed a component at a
+ * time and hidden when it leads there (it would ask this very view,
+ * which waits for itself).  Call before the view serves; -1 without
+ * memory. */
+int dfs_view_set_mount(dfs_view *v, const char *mountpoint, const dev_t *dev);
 
 /* Paths are absolute within the view: "/", "/2026/x.darshan/POSIX".
  * A directory's modification time moves whenever its listing changes, so
@@ -102,16 +119,28 @@ typedef struct dfs_view_prefill {
 int dfs_view_stat_prefill(dfs_view *v, const char *path, dfs_node_stat *st,
                           const dfs_view_prefill *pf, dfs_error *err);
 
-/* Who asks.  A file that sums up many logs (jobs.csv) shows a caller only
- * the logs it may read on disk, below directories it may search, judged
- * by the owner, group and mode bits as the kernel's default_permissions
- * judges the mirrored files; uid 0 and a NULL caller see every log. */
+/* Who asks.  A file that sums up many logs (jobs.csv, insights.csv,
+ * summary.html of a directory) shows a caller only the logs it may read
+ * on disk, below directories it may list and search, through links whose
+ * every directory it may search, judged by the owner, group, mode bits
+ * and access ACL of the source files; on a view with check_access every
+ * other call for a caller is judged so too (see dfs_view_access).  uid 0
+ * and a NULL caller see every log. */
 typedef struct dfs_caller {
 	uid_t uid;
 	gid_t gid;
 	const gid_t *groups;      /* supplementary groups */
 	size_t ngroups;
+	/* groups not given (groups NULL): asked of load_groups(groups_ctx,
+	 * &groups), which returns their count, only when an answer depends
+	 * on them (NULL: the caller has none but gid) */
+	size_t (*load_groups)(void *ctx, const gid_t **groups);
+	void *groups_ctx;
 } dfs_caller;
+
+/* The supplementary groups of a caller (loading them if they were not
+ * given); returns their count. */
+size_t dfs_caller_groups(const dfs_caller *who, const gid_t **groups);
 
 /* Whose filters.  On a view made with per_user, each user (uid) has the
  * filters and imports of their own: what one writes, only they see; a
@@ -121,9 +150,16 @@ typedef struct dfs_caller {
  * owner's.  A user who never wrote anything sees every record and costs
  * nothing; what users wrote is kept until the view is freed. */
 
-/* May the caller read the file at path?  The kernel has judged the
- * mirrored mode bits already; this judges the source log itself, its
- * access ACL included (0, or -1 with DFS_ERR_ACCESS). */
+/* May the caller open the file at path (or look up the node there)?
+ * As on disk, path included: search permission on every directory from
+ * SOURCE down to it, those a link to a log leads through included (every
+ * directory of their own path, from / down, for a link that leads out of
+ * SOURCE; the directories above SOURCE are the mount's to publish and are
+ * not asked), and read permission on the log for anything in a log's
+ * directory, or on the source directory for its own files (jobs.csv,
+ * filter, ...): owner, group, mode bits and the access ACL, with the
+ * caller's supplementary groups.  0, or -1 with DFS_ERR_ACCESS (or
+ * DFS_ERR_NOENT: nothing there).  A NULL caller and uid 0 may do all. */
 int dfs_view_access(dfs_view *v, const char *path, const dfs_caller *who,
                     dfs_error *err);
 

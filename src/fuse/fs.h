@@ -126,6 +126,21 @@ struct dfs_fs {
 
 extern const struct fuse_lowlevel_ops dfs_fuse_ops;
 
+/* ---- checks before mounting (startup.c) ----
+ * How two canonical paths lie: SOURCE inside (or at) MOUNTPOINT, which the
+ * mount would hide from the daemon itself; MOUNTPOINT inside SOURCE, where
+ * the tree would hold itself; or 0. */
+enum { DFS_SOURCE_IN_MOUNT = 1, DFS_MOUNT_IN_SOURCE = 2 };
+int dfs_startup_nesting(const char *source, const char *mountpoint);
+/* The *.darshan files and links below dir, counted until `budget`
+ * entries were looked at or `stop` logs found (then *cut is set). */
+size_t dfs_startup_count_logs(const char *dir, size_t budget, size_t stop, bool *cut);
+/* Entries of dir but . and .. (-1: unreadable). */
+long dfs_startup_entries(const char *dir);
+/* The device of the FUSE mount at mountpoint (canonical), from
+ * /proc/self/mountinfo: nothing asks the mount itself. 0, or -1. */
+int dfs_startup_mount_dev(const char *mountpoint, dev_t *dev);
+
 /* Close the files whose release never came (after the session loop). */
 void dfs_fuse_close_handles(struct dfs_fs *fs);
 

@@ -43,6 +43,7 @@ struct config {
 	int prefill;
 	int follow_outside;      /* -1: not said (then: not with allow_other) */
 	int allow_other;
+	int nonempty;            /* mount over a MOUNTPOINT that holds files */
 	int show_help;
 	int show_version;
 	int nonopts;
@@ -59,6 +60,7 @@ static const struct fuse_opt dfs_opts[] = {
 	{"noprefill", offsetof(struct config, prefill), 0},
 	{"follow_outside", offsetof(struct config, follow_outside), 1},
 	{"nofollow_outside", offsetof(struct config, follow_outside), 0},
+	{"nonempty", offsetof(struct config, nonempty), 1},
 	FUSE_OPT_KEY("allow_other", KEY_ALLOW_OTHER),
 	OPT("-h", show_help),
 	OPT("--help", show_help),
@@ -92,11 +94,14 @@ static void usage(const char *prog)
 	       "    -o nofollow_outside    hide symbolic links to logs outside SOURCE\n"
 	       "                           (the default with allow_other; -o\n"
 	       "                           follow_outside shows them)\n"
+	       "    -o nonempty            mount over a MOUNTPOINT that is not empty\n"
+	       "                           (hiding what it holds until the unmount)\n"
 	       "    -h, --help             print help and exit\n"
 	       "    -V, --version          print version and exit\n"
 	       "\n"
 	       "exit status: 0 unmounted cleanly, 1 usage, 2 bad SOURCE, 3 bad MOUNTPOINT\n"
-	       "or mount failed, 4 runtime failure\n"
+	       "(missing, not empty, inside SOURCE or holding it, already a darshanfs\n"
+	       "mount point) or mount failed, 4 runtime failure\n"
 	       "\n", prog);
 }
 
@@ -203,6 +208,75 @@ static void strip_mount_flags(int *argc, char **argv)
 	*argc = k;
 }
 
+/* A mount must never hide data nor serve itself: refuse (with why, and
+ * the likely cause) a MOUNTPOINT inside SOURCE or holding it, and one
+ * that is not empty unless told to mount over it; warn when SOURCE holds
+ * no log.  0 with *mnt_real the canonical MOUNTPOINT, or -1 (said on
+ * stderr). */
+#define SCAN_BUDGET 100000   /* entries looked at for logs, at most */
+static int check_layout(const char *source, const char *mountpoint, bool nonempty,
+                        char **mnt_real)
+{
+	char *src = realpath(source, NULL);
+	char *mnt = realpath(mountpoint, NULL);
+	int ret = -1;
+	if (!src || !mnt) {
+		fprintf(stderr, "darshanfs: %s: %s\n", src ? mountpoint : source,
+		        strerror(errno));
+		goto out;
+	}
+	switch (dfs_startup_nesting(src, mnt)) {
+	case DFS_SOURCE_IN_MOUNT:
+		if (strcmp(src, mnt) == 0)
+			fprintf(stderr, "darshanfs: SOURCE and MOUNTPOINT are the same "
+			        "directory (%s): the mount would hide SOURCE from "
+			        "darshanfs itself; mount it elsewhere\n", src);
+		else
+			fprintf(stderr, "darshanfs: SOURCE %s is inside MOUNTPOINT %s: "
+			        "the mount would hide SOURCE from darshanfs itself; "
+			        "choose a mount point outside SOURCE's path\n", src, mnt);
+		goto out;
+	case DFS_MOUNT_IN_SOURCE:
+		fprintf(stderr, "darshanfs: MOUNTPOINT %s is inside SOURCE %s: the "
+		        "tree would hold itself (and reading it would wait for "
+		        "itself); choose a mount point outside SOURCE\n", mnt, src);
+		goto out;
+	}
+	long entries = dfs_startup_entries(mnt);
+	if (entries > 0 && !nonempty) {
+		bool cut;
+		size_t logs = dfs_startup_count_logs(mnt, SCAN_BUDGET, (size_t)-1, &cut);
+		if (logs)
+			fprintf(stderr, "darshanfs: MOUNTPOINT %s holds %s%zu Darshan "
+			        "log%s: were SOURCE and MOUNTPOINT swapped? (usage: "
+			        "darshanfs [options] SOURCE MOUNTPOINT; -o nonempty "
+			        "mounts over them, hiding them until the unmount)\n",
+			        mountpoint, cut ? "at least " : "", logs, logs == 1 ? "" : "s");
+		else
+			fprintf(stderr, "darshanfs: MOUNTPOINT %s is not empty (%ld "
+			        "entr%s): the mount would hide %s until it is unmounted; "
+			        "mount on an empty directory, or use -o nonempty to "
+			        "mount over %s\n", mountpoint, entries,
+			        entries == 1 ? "y" : "ies", entries == 1 ? "it" : "them",
+			        entries == 1 ? "it" : "them");
+		goto out;
+	}
+	struct stat st;
+	bool cut;
+	if (stat(src, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    dfs_startup_count_logs(src, SCAN_BUDGET, 1, &cut) == 0 && !cut)
+		fprintf(stderr, "darshanfs: warning: SOURCE %s holds no Darshan log "
+		        "(*.darshan): the mount shows an empty tree until logs "
+		        "arrive\n", source);
+	*mnt_real = mnt;
+	mnt = NULL;
+	ret = 0;
+out:
+	free(src);
+	free(mnt);
+	return ret;
+}
+
 static char *escape_commas(const char *s)
 {
 	size_t n = strlen(s);
@@ -237,6 +311,7 @@ int main(int argc, char **argv)
 	struct dfs_fs fs = {0};
 	int status = EXIT_USAGE;
 	dfs_view_options vopt = {0};
+	char *mnt_real = NULL;
 
 	if (fuse_opt_parse(&args, &conf, dfs_opts, opt_proc) == -1)
 		goto out;
@@ -312,12 +387,23 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
+	/* what a caller reaches is what it reaches on disk; a directory's
+	 * permissions are trusted as long as the kernel trusts its
+	 * attributes */
+	vopt.check_access = true;
+	vopt.attr_timeout = attr_timeout;
+
 	/* check SOURCE now, while errors still reach the terminal */
 	dfs_error err = {0};
 	fs.view = dfs_view_new(conf.source, &vopt, &err);
 	if (!fs.view) {
 		fprintf(stderr, "darshanfs: %s\n", err.msg);
 		status = EXIT_SOURCE;
+		goto out;
+	}
+	if (check_layout(conf.source, conf.mountpoint_arg, conf.nonempty != 0,
+	                 &mnt_real)) {
+		status = EXIT_MOUNT;
 		goto out;
 	}
 	fs.dir_timeout = attr_timeout;
@@ -352,6 +438,15 @@ int main(int argc, char **argv)
 	if (fuse_session_mount(fs.se, opts.mountpoint) != 0) {
 		status = EXIT_MOUNT;
 		goto out_destroy;
+	}
+	/* the view never looks into its own mount (a link there would ask
+	 * the daemon for what it is answering): its path, known before,
+	 * and its device */
+	dev_t mdev;
+	bool mdev_known = dfs_startup_mount_dev(mnt_real, &mdev) == 0;
+	if (dfs_view_set_mount(fs.view, mnt_real, mdev_known ? &mdev : NULL)) {
+		status = EXIT_RUNTIME;
+		goto out_unmount;
 	}
 	if (fuse_daemonize(opts.foreground) != 0) {
 		status = EXIT_RUNTIME;
@@ -398,6 +493,7 @@ out:
 		dfs_inodes_free(&fs.inodes);
 	}
 	dfs_view_free(fs.view);
+	free(mnt_real);
 	free(opts.mountpoint);
 	free(conf.source);
 	free(conf.mountpoint_arg);

@@ -170,48 +170,54 @@ static void reply_entry(fuse_req_t req, struct dfs_fs *fs, const char *path,
 	           st->is_dir ? fs->dir_timeout : fs->file_timeout);
 }
 
-/* The caller of a request, for the files that sum up many logs (jobs.csv
- * shows each user only the logs they may read) and, on a shared mount,
- * for every file (each user has filters of their own: the view reads
- * and writes the caller's); NULL for root on a single-user mount and for
- * every file there but jobs.csv (asking for the groups reads /proc). */
+/* The caller of a request: its ids, and its supplementary groups, read
+ * (from /proc) only when an answer depends on them.  The view judges
+ * what it may reach on disk (its directories' ACLs, the links it goes
+ * through, the logs jobs.csv sums up) and, on a shared mount, whose
+ * filters it reads and writes.  NULL for root on a single-user mount. */
 struct caller {
 	dfs_caller who;
+	fuse_req_t req;
+	bool loaded;
+	size_t ngroups;
 	gid_t groups[64];
 };
 
-/* The caller with its groups; NULL for root on a single-user mount */
+static size_t load_groups(void *ctx, const gid_t **groups)
+{
+	struct caller *c = ctx;
+	if (!c->loaded) {
+		/* (beyond 64 groups the rest are not counted: less is
+		 * allowed) */
+		int n = fuse_req_getgroups(c->req, 64, c->groups);
+		c->ngroups = n > 0 ? (size_t)(n < 64 ? n : 64) : 0;
+		c->loaded = true;
+	}
+	*groups = c->groups;
+	return c->ngroups;
+}
+
 static const dfs_caller *caller(fuse_req_t req, struct caller *c)
 {
 	const struct fuse_ctx *ctx = fuse_req_ctx(req);
+	memset(&c->who, 0, sizeof(c->who));
 	c->who.uid = ctx->uid;
 	c->who.gid = ctx->gid;
-	c->who.groups = NULL;
-	c->who.ngroups = 0;
-	if (ctx->uid == 0)
-		return fs_of(req)->per_user ? &c->who : NULL;
-	/* (beyond 64 groups the rest are not counted: fewer logs show) */
-	int n = fuse_req_getgroups(req, 64, c->groups);
-	c->who.groups = c->groups;
-	c->who.ngroups = n > 0 ? (size_t)(n < 64 ? n : 64) : 0;
+	c->who.load_groups = load_groups;
+	c->who.groups_ctx = c;
+	c->req = req;
+	c->loaded = false;
+	if (ctx->uid == 0 && !fs_of(req)->per_user)
+		return NULL;
 	return &c->who;
 }
 
+/* (the same whatever the path: the view asks what it needs) */
 static const dfs_caller *caller_of(fuse_req_t req, const char *path,
                                    struct caller *c)
 {
-	const char *base = strrchr(path, '/');
-	if (base && strcmp(base + 1, "jobs.csv") == 0)
-		return caller(req, c);
-	if (!fs_of(req)->per_user)
-		return NULL;
-	/* whose filters: the id is enough */
-	const struct fuse_ctx *ctx = fuse_req_ctx(req);
-	c->who.uid = ctx->uid;
-	c->who.gid = ctx->gid;
-	c->who.groups = NULL;
-	c->who.ngroups = 0;
-	return &c->who;
+	(void)path;
+	return caller(req, c);
 }
 
 /* The entry of a file with the snapshot an open right now gets, kept for

@@ -981,6 +981,8 @@ fail:
  * file, judged on the descriptor opened (the path may change meanwhile).
  * Returns the descriptor (its size in *size), or -1 with err (which names
  * the file `label`). */
+static int regular_fd(int fd, const char *label, uint64_t *size, dfs_error *err);
+
 static int open_regular(const char *path, const char *label, uint64_t *size,
                         dfs_error *err)
 {
@@ -988,6 +990,17 @@ static int open_regular(const char *path, const char *label, uint64_t *size,
 	if (fd < 0)
 		return dfs_error_set(err, errno == ENOENT ? DFS_ERR_NOENT : DFS_ERR_IO,
 		                     "%s: %s", label, strerror(errno));
+	if (regular_fd(fd, label, size, err)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Is fd (opened without blocking) a regular file?  Then its reads are
+ * made blocking and *size is its size: 0, or -1 with err (fd left open). */
+static int regular_fd(int fd, const char *label, uint64_t *size, dfs_error *err)
+{
 	struct stat st;
 	const char *why = NULL;
 	int fl;
@@ -997,13 +1010,10 @@ static int open_regular(const char *path, const char *label, uint64_t *size,
 		why = "not a regular file";
 	else if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0)
 		why = strerror(errno);
-	if (why) {
-		dfs_error_set(err, DFS_ERR_IO, "%s: %s", label, why);
-		close(fd);
-		return -1;
-	}
+	if (why)
+		return dfs_error_set(err, DFS_ERR_IO, "%s: %s", label, why);
 	*size = (uint64_t)st.st_size;
-	return fd;
+	return 0;
 }
 
 dfs_log *dfs_log_open_as(const char *path, const char *label, unsigned flags,
@@ -1046,6 +1056,26 @@ int dfs_log_peek_as(const char *path, const char *label, dfs_log_header *hdr,
 int dfs_log_peek(const char *path, dfs_log_header *hdr, dfs_error *err)
 {
 	return dfs_log_peek_as(path, path, hdr, err);
+}
+
+dfs_log *dfs_log_open_fd(int fd, const char *label, unsigned flags,
+                         const dfs_log_observer *obs, dfs_error *err)
+{
+	struct source src = {.fd = fd, .mem = NULL, .size = 0};
+	if (regular_fd(fd, label, &src.size, err))
+		return NULL;
+	return open_source(&src, label, flags, obs, err);
+}
+
+int dfs_log_peek_fd(int fd, const char *label, dfs_log_header *hdr, dfs_error *err)
+{
+	struct source src = {.fd = fd, .mem = NULL, .size = 0};
+	if (regular_fd(fd, label, &src.size, err))
+		return -1;
+	int ret = parse_header(&src, hdr, err);
+	if (ret)
+		dfs_error_prefix(err, "%s", label);
+	return ret;
 }
 
 dfs_log *dfs_log_open_mem(const void *data, size_t len, const char *label,

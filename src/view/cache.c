@@ -27,10 +27,12 @@
  * a decoded log (selections, job summaries, the jobs.csv cache) is freed
  * here through the function each of them set with it (view_int.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "darshanfs/filter.h"
 #include "util/scratch.h"
@@ -280,8 +282,17 @@ int dfs_node_state(dfs_view *v, struct node *n, const dfs_caller *who,
 
 static void loaded_count(dfs_view *v, struct entry *e);
 
+void dfs_entry_expect(struct entry *e, const struct src_id *id)
+{
+	e->expect = id != NULL;
+	e->expect_refused = false;
+	if (id)
+		e->expect_id = *id;
+}
+
 void dfs_entry_put(dfs_view *v, struct entry *e)
 {
+	e->expect = e->expect_refused = false;
 	/* what the decoded log grew by on the way, untold */
 	loaded_count(v, e);
 	pthread_mutex_unlock(&e->lock);
@@ -311,6 +322,12 @@ bool dfs_src_same(const struct src_id *id, const struct stat *st)
 	       same_time(&id->ctime, &st->st_ctim);
 }
 
+bool dfs_src_id_same(const struct src_id *a, const struct src_id *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+	       same_time(&a->mtime, &b->mtime) && same_time(&a->ctime, &b->ctime);
+}
+
 /* How errors name a log: its path relative to SOURCE (the file name of
  * a one-log mount), never the server's absolute path. */
 static const char *entry_label(const dfs_view *v, const struct entry *e)
@@ -326,17 +343,56 @@ static const char *entry_label(const dfs_view *v, const struct entry *e)
 	return *rel ? rel : e->src;
 }
 
+/* The log of e open for a peek or a decoding, with its stat in *st: the
+ * file the descriptor reads is the one st describes, and with an
+ * expectation (dfs_entry_expect) the one approved.  -1 with err. */
+static int open_log(dfs_view *v, struct entry *e, struct stat *st, dfs_error *err)
+{
+	int fd = open(e->src, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return dfs_error_set(err, errno == ENOENT ? DFS_ERR_NOENT : DFS_ERR_IO,
+		                     "%s: %s", entry_label(v, e), strerror(errno));
+	if (fstat(fd, st) != 0) {
+		dfs_error_set(err, DFS_ERR_IO, "%s: %s", entry_label(v, e), strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (e->expect && (st->st_dev != e->expect_id.dev || st->st_ino != e->expect_id.ino)) {
+		close(fd);
+		e->expect_refused = true;
+		return dfs_error_set(err, DFS_ERR_ACCESS, "%s: replaced since its access "
+		                     "was checked", entry_label(v, e));
+	}
+	return fd;
+}
+
 int dfs_entry_peek(dfs_view *v, struct entry *e, const struct stat *st,
                    dfs_error *err)
 {
 	if (!e->peeked || !dfs_src_same(&e->peek_id, st)) {
 		dfs_error perr = {0};
+		/* with an expectation, only the file approved is read, and
+		 * the peek tells of the very file read */
+		struct stat fst;
+		int fd = -1;
+		if (e->expect) {
+			if ((fd = open_log(v, e, &fst, &perr)) < 0 &&
+			    perr.code == DFS_ERR_ACCESS)
+				return dfs_error_set(err, DFS_ERR_ACCESS, "%s", perr.msg);
+			if (fd >= 0)
+				st = &fst;
+		}
 		free(e->peek_error);
 		e->peek_error = NULL;
 		e->peek_status = DFS_OK;
 		dfs_log_header hdr;
 		e->present = e->partial = 0;
-		if (dfs_log_peek_as(e->src, entry_label(v, e), &hdr, &perr)) {
+		int pr = fd >= 0 ? dfs_log_peek_fd(fd, entry_label(v, e), &hdr, &perr)
+		         : e->expect ? -1
+		         : dfs_log_peek_as(e->src, entry_label(v, e), &hdr, &perr);
+		if (fd >= 0)
+			close(fd);
+		if (pr) {
 			e->peek_status = perr.code ? perr.code : DFS_ERR_FORMAT;
 			e->peek_error = strdup(perr.msg);
 		} else {
@@ -775,7 +831,20 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
                                       const dfs_view_prefill *pf, dfs_error *err)
 {
 	struct stat st;
-	if (stat(e->src, &st) != 0) {
+	int fd = -1;
+	/* with an expectation, the version approved is decoded, from the
+	 * descriptor of the very file judged; the one kept serves when it
+	 * is that version */
+	if (e->expect && !(e->loaded && dfs_src_id_same(&e->loaded_id, &e->expect_id))) {
+		if ((fd = open_log(v, e, &st, err)) < 0)
+			return NULL;
+	} else if (e->expect) {
+		st.st_dev = e->loaded_id.dev;   /* (the same version: kept) */
+		st.st_ino = e->loaded_id.ino;
+		st.st_size = e->loaded_id.size;
+		st.st_mtim = e->loaded_id.mtime;
+		st.st_ctim = e->loaded_id.ctime;
+	} else if (stat(e->src, &st) != 0) {
 		dfs_error_set(err, errno == ENOENT ? DFS_ERR_NOENT : DFS_ERR_IO, "%s: %s",
 		              entry_label(v, e), strerror(errno));
 		return NULL;
@@ -801,6 +870,8 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 		evict(v, e, (size_t)st.st_size);
 		struct loaded *l = calloc(1, sizeof(*l));
 		if (!l) {
+			if (fd >= 0)
+				close(fd);
 			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 			return NULL;
 		}
@@ -816,7 +887,8 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 			/* the records.csv row lengths are measured on the core
 			 * that waits while the log inflates */
 			dfs_row_lens_init(&rl, &obs, module, pf);
-			l->log = dfs_log_open_as(e->src, entry_label(v, e), 0, &obs, &lerr);
+			l->log = fd >= 0 ? dfs_log_open_fd(fd, entry_label(v, e), 0, &obs, &lerr)
+			                 : dfs_log_open_as(e->src, entry_label(v, e), 0, &obs, &lerr);
 			row_bytes = dfs_row_lens_take(&rl, l->log, row_len);
 			atomic_fetch_add(&v->decodes, 1);
 		}
@@ -862,6 +934,8 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 		lru_front(v, e);
 		pthread_mutex_unlock(&v->lock);
 	}
+	if (fd >= 0)
+		close(fd);
 	struct loaded *l = e->loaded;
 	/* the state's directory filters changed since the selections were
 	 * made (another state's apply to other entries) */
@@ -1102,8 +1176,24 @@ void dfs_view_free(dfs_view *v)
 	dfs_helpers_destroy(&v->helpers);
 	/* last: every block of the pool came back with what held it */
 	dfs_scratch_destroy(&v->scratch);
+	if (v->perms)
+		v->perms_free(v);
+	free(v->mount_path);
 	free(v->source);
 	free(v);
+}
+
+int dfs_view_set_mount(dfs_view *v, const char *mountpoint, const dev_t *dev)
+{
+	char *p = strdup(mountpoint);
+	if (!p)
+		return -1;
+	free(v->mount_path);
+	v->mount_path = p;
+	v->mount_dev_known = dev != NULL;
+	if (dev)
+		v->mount_dev = *dev;
+	return 0;
 }
 
 uint64_t dfs_view_decode_count(dfs_view *v)

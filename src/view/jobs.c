@@ -259,6 +259,7 @@ struct log_item {
 	char *rel;       /* path relative to the jobs.csv directory */
 	char *src;
 	char *vpath;
+	struct src_id id;    /* the version the walk judged the caller on */
 	const char *error;   /* not a log: a directory not walked, and why */
 	dfs_buf rows;
 };
@@ -269,7 +270,8 @@ struct walk {
 	size_t n, cap;
 	bool oom;
 	const dfs_caller *who;   /* shows only what it may read (NULL: all) */
-	const dfs_view *v;
+	const struct path_check *chk;   /* its search permission (NULL: all) */
+	dfs_view *v;
 };
 
 static int cmp_name(const void *a, const void *b)
@@ -346,13 +348,18 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		char *r = *rel ? dfs_path_join(rel, names[i]) : strdup(names[i]);
 		char *vp = dfs_path_join(vpath, names[i]);
 		struct stat st;
-		int kind = path && r && vp ? dfs_source_kind(w->v, path, names[i], &st) : -1;
+		char *real = NULL;
+		int kind = path && r && vp ? dfs_source_kind(w->v, path, names[i], &st,
+		                                             w->chk, &real) : -1;
 		/* what the caller could not reach on disk is not there for it:
-		 * no row, no error row */
-		if (kind == N_SRCDIR && !dfs_may_access(w->who, path, &st, 1))
+		 * no row, no error row (a directory is walked by those who
+		 * may list and search it, as find would; a link by those who
+		 * may search every directory it leads through) */
+		if (kind == N_SRCDIR && !dfs_may_access(w->who, path, &st, 5))
 			kind = -1;
-		else if (kind == N_LOGDIR && !dfs_may_access(w->who, path, &st, 4))
+		else if (kind == N_LOGDIR && !dfs_may_access(w->who, real ? real : path, &st, 4))
 			kind = -1;
+		free(real);
 		if (kind == N_SRCDIR) {
 			walk_dir(w, path, r, vp, depth + 1);
 		} else if (kind == N_LOGDIR) {
@@ -361,6 +368,7 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 				it->rel = r;
 				it->src = path;
 				it->vpath = vp;
+				dfs_src_id(&it->id, &st);
 				r = path = vp = NULL;
 			}
 		}
@@ -458,21 +466,34 @@ static void summarize_item(dfs_view *v, const dfs_caller *who,
 	pthread_mutex_lock(&v->lock);
 	uint64_t dir_gen = dfs_state_dir_gen(v, e->state);
 	pthread_mutex_unlock(&v->lock);
+	/* a caller judged on the walk's version of the log reads that
+	 * version's summary, or none (see entry.expect) */
+	bool judged = dfs_access_judged(v, who);
+	if (judged)
+		dfs_entry_expect(e, &it->id);
 	struct stat st;
-	bool fresh = e->summary && stat(e->src, &st) == 0 &&
-	             e->summary->gen == e->gen && e->summary->dir_gen == dir_gen &&
-	             dfs_src_same(&e->summary->src, &st);
+	bool fresh = e->summary && e->summary->gen == e->gen &&
+	             e->summary->dir_gen == dir_gen &&
+	             (judged ? dfs_src_id_same(&e->summary->src, &it->id)
+	                     : stat(e->src, &st) == 0 && dfs_src_same(&e->summary->src, &st));
 	if (!fresh) {
 		struct job_summary *s = summarize(v, e, dir_gen);
-		if (s)
+		if (s && e->expect_refused)
+			job_summary_free(s);   /* of no version: the file moved */
+		else if (s)
 			dfs_entry_keep_summary(v, e, s, job_summary_bytes(s), job_summary_free);
 	} else {
 		dfs_entry_touch_summary(v, e);
 	}
-	if (insights)
+	if (!e->expect_refused && insights)
 		render_insights(v, e, it->rel, &it->rows);
-	else if (e->summary)
+	else if (!e->expect_refused && e->summary)
 		render_rows(e->summary, it->rel, &it->rows);
+	/* replaced after the walk judged it: no row, as for what the
+	 * caller may not read */
+	if (judged && (e->expect_refused || !e->summary ||
+	               e->summary->src.dev != it->id.dev || e->summary->src.ino != it->id.ino))
+		dfs_buf_reset(&it->rows);
 	dfs_entry_put(v, e);
 }
 
@@ -532,7 +553,9 @@ static uint64_t caller_key(const dfs_view *v, const dfs_caller *who)
 		return 0;
 	uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT, &who->uid, sizeof(who->uid));
 	h = dfs_fnv1a(h, &who->gid, sizeof(who->gid));
-	h = dfs_fnv1a(h, who->groups, who->ngroups * sizeof(gid_t));
+	const gid_t *groups;
+	size_t ngroups = dfs_caller_groups(who, &groups);
+	h = dfs_fnv1a(h, groups, ngroups * sizeof(gid_t));
 	return h | 1;
 }
 
@@ -654,6 +677,8 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 	struct jobs_gens gens = jobs_gens_now(v, dfs_caller_state(v, who));
 	pthread_mutex_unlock(&v->lock);
 	struct walk w = {.insights = insights, .who = who, .v = v};
+	struct access_check ac;
+	w.chk = dfs_access_check(v, who, &ac);
 	walk_dir(&w, n->src, "", n->dir_vpath, 0);
 	if (!w.oom)
 		summarize_all(v, who, w.items, w.n, insights);

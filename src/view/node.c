@@ -3,8 +3,10 @@
  * alone.  Below every file that takes a path (tree, files, jobs, access,
  * write); it calls no other file of the view. */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "view/view_int.h"
 
@@ -92,7 +94,8 @@ void dfs_node_free(struct node *n)
 	free(n->src);
 	free(n->log_vpath);
 	free(n->dir_vpath);
-	n->src = n->log_vpath = n->dir_vpath = NULL;
+	free(n->real);
+	n->src = n->log_vpath = n->dir_vpath = n->real = NULL;
 }
 
 static bool is_log_name(const char *name)
@@ -101,33 +104,174 @@ static bool is_log_name(const char *name)
 	return n > 8 && strcmp(name + n - 8, ".darshan") == 0;
 }
 
-/* Does the link at path lead to a file below SOURCE? */
-static bool link_inside(const dfs_view *v, const char *path)
+/* Is `real` (a canonical path) below SOURCE? */
+static bool below_source(const dfs_view *v, const char *real)
 {
-	char *real = realpath(path, NULL);
 	size_t n = strlen(v->source);
-	bool inside = real && strncmp(real, v->source, n) == 0 &&
-	              (real[n] == '/' || (n == 1 && v->source[0] == '/'));
-	free(real);
-	return inside;
+	return strncmp(real, v->source, n) == 0 &&
+	       (real[n] == '/' || (n == 1 && v->source[0] == '/'));
+}
+
+/* Nothing of the mount the view is served at is ever asked: asking
+ * would wait for this very view (and a link to itself would wait for
+ * its own lookup, a hang no signal ends).  Its mount point is known by
+ * its path, which needs no asking; anything else on its device by
+ * lstat, which at worst asks for the attributes of the mount's root. */
+static bool is_mount_path(const dfs_view *v, const char *path)
+{
+	return v->mount_path && strcmp(path, v->mount_path) == 0;
+}
+
+static bool on_mount(const dfs_view *v, const struct stat *st)
+{
+	return v->mount_dev_known && st->st_dev == v->mount_dev;
+}
+
+#define LINK_HOPS 40   /* links followed in one resolution (the kernel's ELOOP) */
+
+/* The target of the link at path, malloc'd; NULL when unreadable. */
+static char *read_link(const char *path)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return strdup(buf);
+}
+
+/* cur (canonical) to its parent directory */
+static void parent_of(char *cur)
+{
+	char *s = strrchr(cur, '/');
+	if (!s || s == cur)
+		strcpy(cur, "/");
+	else
+		*s = '\0';
+}
+
+/* Follow the link at `path` (a name in a canonical directory) as the
+ * kernel would, a component at a time with lstat and readlink, but never
+ * into the view's own mount: a component that is its mount point or on
+ * its device ends the walk (-1) before anything there is asked.  On
+ * success *real is the canonical path the link leads to (malloc'd) and
+ * *st its lstat (never a link).  chk (may be NULL) is asked before each
+ * directory is searched, as the kernel checks search permission there;
+ * a refusal sets *denied and the walk goes on (what it finds may be
+ * hidden anyway, see dfs_source_kind). */
+static int follow_link(const dfs_view *v, const char *path, char **real,
+                       struct stat *st, const struct path_check *chk, bool *denied)
+{
+	char cur[PATH_MAX];
+	size_t pos = 0;
+	int hops = 0;
+	*real = NULL;
+	const char *slash = strrchr(path, '/');
+	if (!slash || (size_t)(slash - path) >= sizeof(cur))
+		return -1;
+	memcpy(cur, path, (size_t)(slash - path));
+	cur[slash - path] = '\0';
+	if (!cur[0])
+		strcpy(cur, "/");
+	char *rest = read_link(path);
+	if (!rest)
+		return -1;
+	if (rest[0] == '/')
+		strcpy(cur, "/");
+	for (;;) {
+		while (rest[pos] == '/')
+			pos++;
+		if (!rest[pos])
+			break;
+		const char *c = rest + pos;
+		size_t len = strcspn(c, "/");
+		pos += len;
+		if (chk && chk->search(chk->ctx, cur))
+			*denied = true;
+		if (len == 1 && c[0] == '.')
+			continue;
+		if (len == 2 && c[0] == '.' && c[1] == '.') {
+			parent_of(cur);
+			continue;
+		}
+		size_t cl = strlen(cur);
+		if (cl + 1 + len >= sizeof(cur))
+			goto fail;
+		if (cl > 1)
+			cur[cl++] = '/';
+		memcpy(cur + cl, c, len);
+		cur[cl + len] = '\0';
+		if (is_mount_path(v, cur) || lstat(cur, st) != 0 || on_mount(v, st))
+			goto fail;
+		if (S_ISLNK(st->st_mode)) {
+			char *t = ++hops > LINK_HOPS ? NULL : read_link(cur);
+			size_t tl = t ? strlen(t) : 0, rl = strlen(rest + pos);
+			char *next = t ? malloc(tl + rl + 2) : NULL;
+			if (!next) {
+				free(t);
+				goto fail;
+			}
+			memcpy(next, t, tl);
+			next[tl] = '/';
+			memcpy(next + tl + 1, rest + pos, rl + 1);
+			if (t[0] == '/')
+				strcpy(cur, "/");
+			else
+				parent_of(cur);
+			free(t);
+			free(rest);
+			rest = next;
+			pos = 0;
+			continue;
+		}
+		if (rest[pos + strspn(rest + pos, "/")] && !S_ISDIR(st->st_mode))
+			goto fail;   /* more to come below a file */
+	}
+	/* (a last "." or ".." leaves cur not yet stat'ed) */
+	if (is_mount_path(v, cur) || lstat(cur, st) != 0 || on_mount(v, st))
+		goto fail;
+	free(rest);
+	return (*real = strdup(cur)) ? 0 : -1;
+fail:
+	free(rest);
+	return -1;
 }
 
 /* A source entry shown in the view: a directory (not through a symlink,
  * so the tree has no cycles) or a regular file named *.darshan (or a
- * link to one, inside SOURCE when the view says nofollow_outside). */
+ * link to one, inside SOURCE when the view says nofollow_outside); never
+ * anything of the view's own mount. */
 
 int dfs_source_kind(const dfs_view *v, const char *path, const char *name,
-                    struct stat *st)
+                    struct stat *st, const struct path_check *chk, char **real)
 {
-	if (lstat(path, st) != 0)
+	if (real)
+		*real = NULL;
+	if (is_mount_path(v, path) || lstat(path, st) != 0 || on_mount(v, st))
 		return -1;
 	if (S_ISDIR(st->st_mode))
 		return N_SRCDIR;
 	if (S_ISLNK(st->st_mode)) {
-		if (!is_log_name(name) || stat(path, st) != 0 || !S_ISREG(st->st_mode))
+		if (!is_log_name(name))
 			return -1;
-		if (v->opt.nofollow_outside && !link_inside(v, path))
-			return -1;
+		char *target;
+		bool denied = false;
+		int r = follow_link(v, path, &target, st, chk, &denied);
+		/* a link hidden is hidden to all, searchable or not */
+		if (r == 0 && v->opt.nofollow_outside && !below_source(v, target))
+			r = -1;
+		else if (denied)
+			r = SOURCE_DENIED;
+		else if (r == 0 && !S_ISREG(st->st_mode))
+			r = -1;
+		if (r < 0) {
+			free(target);
+			return r;
+		}
+		if (real)
+			*real = target;
+		else
+			free(target);
 		return N_LOGDIR;
 	}
 	if (S_ISREG(st->st_mode) && is_log_name(name))
@@ -162,6 +306,12 @@ static bool dxt_file_name(const char *name, uint64_t *id)
 }
 
 int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err)
+{
+	return dfs_resolve_checked(v, path, n, NULL, err);
+}
+
+int dfs_resolve_checked(dfs_view *v, const char *path, struct node *n,
+                        const struct path_check *chk, dfs_error *err)
 {
 	memset(n, 0, sizeof(*n));
 	n->module = -1;
@@ -212,6 +362,9 @@ int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err)
 		}
 		switch (n->kind) {
 		case N_SRCDIR: {
+			/* what is in a directory is for those who may search it */
+			if (chk && chk->search(chk->ctx, n->src))
+				goto denied;
 			const struct file_def *fd = dfs_file_def_by_name(LEVEL_DIR, name);
 			if (fd) {
 				n->kind = N_FILE;
@@ -222,13 +375,17 @@ int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err)
 			if (!next)
 				goto nomem;
 			struct stat st;
-			int kind = dfs_source_kind(v, next, name, &st);
+			char *real;
+			int kind = dfs_source_kind(v, next, name, &st, chk, &real);
 			if (kind < 0) {
 				free(next);
+				if (kind == SOURCE_DENIED)
+					goto denied;
 				goto enoent;
 			}
 			free(n->src);
 			n->src = next;
+			n->real = real;
 			n->st = st;
 			n->kind = kind;
 			char *vp = strndup(path, (size_t)(p - path) + len);
@@ -291,6 +448,9 @@ int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err)
 enoent:
 	dfs_node_free(n);
 	return not_found(err, path);
+denied:
+	dfs_node_free(n);
+	return dfs_error_set(err, DFS_ERR_ACCESS, "%s: permission denied", path);
 nomem:
 	dfs_node_free(n);
 	return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");

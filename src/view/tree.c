@@ -218,7 +218,7 @@ int dfs_view_stat_as(dfs_view *v, const char *path, const dfs_caller *who,
                      dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err)
 {
 	struct node n;
-	if (dfs_resolve(v, path, &n, err))
+	if (dfs_resolve_as(v, path, who, false, &n, err))
 		return -1;
 	if (dfs_node_state(v, &n, who, false, err)) {
 		dfs_node_free(&n);
@@ -241,13 +241,14 @@ int dfs_view_stat_as(dfs_view *v, const char *path, const dfs_caller *who,
 		dfs_node_free(&n);
 		return ret;
 	}
-	struct entry *e = dfs_entry_get(v, &n, err);
+	struct entry *e = dfs_entry_for(v, &n, who, err);
 	if (!e) {
 		dfs_node_free(&n);
 		return -1;
 	}
-	if (dfs_entry_peek(v, e, &n.st, err) && n.kind != N_LOGDIR &&
-	    !(n.kind == N_FILE && n.file == F_ERROR)) {
+	int peeked = dfs_entry_peek(v, e, &n.st, err);
+	if (peeked && (err->code == DFS_ERR_ACCESS ||
+	               (n.kind != N_LOGDIR && !(n.kind == N_FILE && n.file == F_ERROR)))) {
 		ret = -1;
 	} else if (n.kind == N_MODDIR && !dfs_entry_has_module(e, n.module)) {
 		ret = not_found(err, path);
@@ -327,7 +328,7 @@ static int list_source_dir(const dfs_view *v, const struct node *n,
 			break;
 		}
 		struct stat st;
-		int kind = dfs_source_kind(v, path, de->d_name, &st);
+		int kind = dfs_source_kind(v, path, de->d_name, &st, NULL, NULL);
 		free(path);
 		if (kind < 0)
 			continue;
@@ -368,14 +369,19 @@ static void listing_fill(const struct listing *ls, dfs_view_filler fill, void *c
 			break;
 }
 
-static int list_log_dir(dfs_view *v, const struct node *n, dfs_view_filler fill,
-                        void *ctx, dfs_error *err)
+static int list_log_dir(dfs_view *v, const struct node *n, const dfs_caller *who,
+                        dfs_view_filler fill, void *ctx, dfs_error *err)
 {
-	struct entry *e = dfs_entry_get(v, n, err);
+	struct entry *e = dfs_entry_for(v, n, who, err);
 	if (!e)
 		return -1;
-	dfs_error ignored;
-	dfs_entry_peek(v, e, &n->st, &ignored);
+	dfs_error ignored = {0};
+	if (dfs_entry_peek(v, e, &n->st, &ignored) && ignored.code == DFS_ERR_ACCESS) {
+		/* (the log is listed from its header: not another's) */
+		dfs_entry_put(v, e);
+		*err = ignored;
+		return -1;
+	}
 	struct listing ls;
 	ls.n = 0;
 	dfs_node_stat ns;
@@ -409,10 +415,10 @@ static int list_log_dir(dfs_view *v, const struct node *n, dfs_view_filler fill,
 	return 0;
 }
 
-static int list_module_dir(dfs_view *v, const struct node *n,
+static int list_module_dir(dfs_view *v, const struct node *n, const dfs_caller *who,
                            dfs_view_filler fill, void *ctx, dfs_error *err)
 {
-	struct entry *e = dfs_entry_get(v, n, err);
+	struct entry *e = dfs_entry_for(v, n, who, err);
 	if (!e)
 		return -1;
 	int ret = 0;
@@ -443,10 +449,10 @@ static int list_module_dir(dfs_view *v, const struct node *n,
  * only the decoded log tells.  The one listing that decodes its log, it
  * is not listed in summary/ (entered by name only): a walk of the tree
  * (ls -R, find) never goes in, and still decodes nothing. */
-static int list_dxt_dir(dfs_view *v, const struct node *n, dfs_view_filler fill,
-                        void *ctx, dfs_error *err)
+static int list_dxt_dir(dfs_view *v, const struct node *n, const dfs_caller *who,
+                        dfs_view_filler fill, void *ctx, dfs_error *err)
 {
-	struct entry *e = dfs_entry_get(v, n, err);
+	struct entry *e = dfs_entry_for(v, n, who, err);
 	if (!e)
 		return -1;
 	uint64_t *ids = NULL;
@@ -495,7 +501,7 @@ dfs_content *dfs_view_open_file_as(dfs_view *v, const char *path,
 		return NULL;
 	}
 	struct node n;
-	if (dfs_resolve(v, path, &n, err))
+	if (dfs_resolve_as(v, path, who, false, &n, err))
 		return NULL;
 	if (dfs_node_state(v, &n, who, false, err)) {
 		dfs_node_free(&n);
@@ -511,12 +517,14 @@ dfs_content *dfs_view_open_file_as(dfs_view *v, const char *path,
 		dfs_node_free(&n);
 		return c;
 	}
-	struct entry *e = dfs_entry_get(v, &n, err);
+	struct entry *e = dfs_entry_for(v, &n, who, err);
 	dfs_content *c = NULL;
-	if (e) {
+	/* (a file told from the header alone tells of the version the
+	 * caller's check approved too) */
+	if (e && !(dfs_entry_peek(v, e, &n.st, err) && err->code == DFS_ERR_ACCESS))
 		c = dfs_file_content(v, e, &n, err);
+	if (e)
 		dfs_entry_put(v, e);
-	}
 	dfs_node_free(&n);
 	return c;
 }
@@ -531,7 +539,7 @@ int dfs_view_readdir_as(dfs_view *v, const char *path, const dfs_caller *who,
                         dfs_view_filler fill, void *ctx, dfs_error *err)
 {
 	struct node n;
-	if (dfs_resolve(v, path, &n, err))
+	if (dfs_resolve_as(v, path, who, true, &n, err))
 		return -1;
 	/* only the traced files listed depend on the selection */
 	if (n.kind == N_DXTDIR && dfs_node_state(v, &n, who, false, err)) {
@@ -545,14 +553,14 @@ int dfs_view_readdir_as(dfs_view *v, const char *path, const dfs_caller *who,
 		ret = list_source_dir(v, &n, fill, ctx, err);
 		break;
 	case N_LOGDIR:
-		ret = list_log_dir(v, &n, fill, ctx, err);
+		ret = list_log_dir(v, &n, who, fill, ctx, err);
 		break;
 	case N_MODDIR:
 	case N_SUMDIR:
-		ret = list_module_dir(v, &n, fill, ctx, err);
+		ret = list_module_dir(v, &n, who, fill, ctx, err);
 		break;
 	case N_DXTDIR:
-		ret = list_dxt_dir(v, &n, fill, ctx, err);
+		ret = list_dxt_dir(v, &n, who, fill, ctx, err);
 		break;
 	default:
 		ret = dfs_error_set(err, DFS_ERR_INVAL, "%s: not a directory", path);

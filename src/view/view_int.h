@@ -292,6 +292,15 @@ struct entry {
 	 * cache, never evicted (they are a selection, like a filter) */
 	size_t import_bytes;
 
+	/* while locked for a caller whose access to the log was checked
+	 * (dfs_entry_expect): the version the check approved.  A peek or a
+	 * decoding of any other file (a link or a directory on the way
+	 * swapped meanwhile) is refused, DFS_ERR_ACCESS, and
+	 * expect_refused set: nothing of a file the caller was not
+	 * judged on is read for it.  Cleared by dfs_entry_put. */
+	bool expect, expect_refused;
+	struct src_id expect_id;
+
 	/* decoded form, NULL when evicted */
 	struct loaded *loaded;
 	struct src_id loaded_id;      /* the version decoded */
@@ -350,6 +359,16 @@ struct dfs_view {
 	/* the selection of a module that had no memory for one (never
 	 * changed: its status is not DFS_OK) */
 	struct selection no_memory;
+	/* the mount the view is served at (dfs_view_set_mount, before
+	 * serving; read-only afterwards): nothing on it is ever looked at
+	 * (node.c) */
+	char *mount_path;
+	dev_t mount_dev;
+	bool mount_dev_known;
+	/* the attributes of directories, for the checks of callers' access
+	 * (access.c makes and frees it, the teardown calls perms_free) */
+	struct perm_cache *perms;
+	void (*perms_free)(struct dfs_view *v);
 };
 
 /* The filter of one source directory. */
@@ -380,6 +399,17 @@ struct node {
 	char *dir_vpath;              /* the source directory in the view */
 	struct stat st;               /* of src */
 	uint64_t state;               /* whose filters it shows (STATE_BASE) */
+	char *real;                   /* a log reached through a link: the
+	                               * canonical path it leads to (NULL
+	                               * otherwise) */
+};
+
+/* Who may search what, asked while a path is resolved (access.c makes
+ * one for a caller): search(ctx, dir) is 0 when the caller may search
+ * the directory `dir` (canonical, on disk), nonzero when not. */
+struct path_check {
+	int (*search)(void *ctx, const char *dir);
+	void *ctx;
 };
 
 /* A snapshot: the text in one or more chunks (never concatenated), or
@@ -562,11 +592,22 @@ extern const struct file_def dfs_file_defs[F_KINDS];
 const struct file_def *dfs_file_def_by_name(enum file_level level,
                                             const char *name);
 int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err);
+/* The same, asking chk (may be NULL) before each directory on the way is
+ * searched, those a link leads through included: a refusal is
+ * DFS_ERR_ACCESS, as the kernel's EACCES comes before it looks further. */
+int dfs_resolve_checked(dfs_view *v, const char *path, struct node *n,
+                        const struct path_check *chk, dfs_error *err);
 void dfs_node_free(struct node *n);
 /* What a source entry is in the view: N_SRCDIR, N_LOGDIR or -1 (hidden:
- * also a link to a log outside SOURCE when the view says nofollow_outside). */
+ * also a link to a log outside SOURCE when the view says nofollow_outside,
+ * and anything of the view's own mount), or SOURCE_DENIED: a link that
+ * leads through a directory chk refuses.  Links are followed a component
+ * at a time, never into the view's mount; *real (may be NULL) gets the
+ * canonical path a link leads to (NULL for others), *st is of what the
+ * entry is (a link's target). */
+#define SOURCE_DENIED (-2)
 int dfs_source_kind(const dfs_view *v, const char *path, const char *name,
-                    struct stat *st);
+                    struct stat *st, const struct path_check *chk, char **real);
 char *dfs_path_join(const char *a, const char *b);
 
 /* ---- cache.c ----------------------------------------------------------------- */
@@ -582,6 +623,7 @@ uint64_t dfs_caller_state(const dfs_view *v, const dfs_caller *who);
 /* The version st describes; is it the one id holds? */
 void dfs_src_id(struct src_id *id, const struct stat *st);
 bool dfs_src_same(const struct src_id *id, const struct stat *st);
+bool dfs_src_id_same(const struct src_id *a, const struct src_id *b);
 
 /* Slot id of l, made (empty) when first asked; NULL without
  * memory. */
@@ -595,6 +637,9 @@ void dfs_entry_lock(struct entry *e);
 /* Find or create the entry of a log and mark it in use; lock it. */
 struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err);
 void dfs_entry_put(dfs_view *v, struct entry *e);
+/* What e's peeks and decodings may read while it is locked: the version
+ * id (NULL: any, the path's own), see entry.expect. */
+void dfs_entry_expect(struct entry *e, const struct src_id *id);
 /* Header of the log (cheap); 0 or -1 with err. */
 int dfs_entry_peek(dfs_view *v, struct entry *e, const struct stat *st,
                    dfs_error *err);
@@ -698,6 +743,31 @@ void dfs_filters_line(dfs_view *v, const struct entry *e, int module,
  * ACL?  A NULL caller and uid 0 may do anything. */
 bool dfs_may_access(const dfs_caller *who, const char *path,
                     const struct stat *st, unsigned want);
+/* A path_check of who's search permission (NULL for a caller who sees
+ * all: none, or uid 0), kept in ac; the directories above SOURCE are not
+ * asked (see dfs_view_access). */
+struct access_check {
+	struct path_check chk;
+	dfs_view *v;
+	const dfs_caller *who;
+};
+const struct path_check *dfs_access_check(dfs_view *v, const dfs_caller *who,
+                                          struct access_check *ac);
+/* dfs_resolve for `who` on a view with check_access: what it may not
+ * reach on disk is DFS_ERR_ACCESS (see dfs_view_access); `listing`: to
+ * list the node (read permission on the directory or log).  Without
+ * check_access, or for a caller who sees all, dfs_resolve. */
+int dfs_resolve_as(dfs_view *v, const char *path, const dfs_caller *who,
+                   bool listing, struct node *n, dfs_error *err);
+/* Is who's access judged on this view (check_access, a caller who does
+ * not see all)? */
+bool dfs_access_judged(const dfs_view *v, const dfs_caller *who);
+/* dfs_entry_get for a node dfs_resolve_as gave `who`: a judged caller's
+ * entry reads only the version of the log its check approved (n->st;
+ * see entry.expect): a file swapped in on the way after the check is
+ * refused, DFS_ERR_ACCESS, never read. */
+struct entry *dfs_entry_for(dfs_view *v, const struct node *n, const dfs_caller *who,
+                            dfs_error *err);
 
 /* ---- summary.c --------------------------------------------------------------- */
 

@@ -414,7 +414,7 @@ dfs_write *dfs_view_open_write_as(dfs_view *v, const char *path,
 		return NULL;
 	}
 	w->v = v;
-	if (dfs_resolve(v, path, &w->n, err)) {
+	if (dfs_resolve_as(v, path, who, false, &w->n, err)) {
 		free(w);
 		return NULL;
 	}

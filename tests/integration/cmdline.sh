@@ -67,6 +67,66 @@ st=$?
 [ $st = 3 ] || fail "a missing MOUNTPOINT: exit status $st, not 3 (stderr: $(cat "$TMP/err"))"
 say "ok: a missing MOUNTPOINT -> $st: $(head -1 "$TMP/err")"
 
+# ---- a mount never hides data nor serves itself: refused with status 3,
+# the reason and the likely cause on stderr, nothing mounted
+refused() {   # refused DESCRIPTION REGEX DIR-NOT-MOUNTED darshanfs-ARGS...
+	local what=$1 re=$2 dir=$3 st
+	shift 3
+	run "$@"
+	st=$?
+	is_mounted "$dir" && { force_umount "$dir"; fail "$what: $dir was mounted"; }
+	[ "$st" = 3 ] || fail "$what: exit status $st, expected 3 (stderr: $(cat "$TMP/err"))"
+	grep -Eq "$re" "$TMP/err" || fail "$what: stderr '$(cat "$TMP/err")' does not match /$re/"
+	say "ok: $what -> 3: $(head -1 "$TMP/err")"
+}
+EMPTY=$TMP/empty SWAP=$TMP/swapped
+mkdir -p "$EMPTY" "$SWAP/2026/11"
+# (links to the shared logs: what a swapped mount would hide)
+ln -s "$LOGS"/*.darshan "$SWAP/2026/11/"
+nshared=$(ls "$LOGS"/*.darshan | wc -l)
+refused "SOURCE and MOUNTPOINT swapped (MOUNTPOINT holds the logs)" \
+	"MOUNTPOINT $SWAP holds $nshared Darshan logs: were SOURCE and MOUNTPOINT swapped\?" "$SWAP" \
+	"$EMPTY" "$SWAP"
+echo "notes" >"$TMP/full.txt"
+mkdir -p "$TMP/busy"
+cp "$TMP/full.txt" "$TMP/busy/README"
+refused "a MOUNTPOINT that holds a file" "MOUNTPOINT $TMP/busy is not empty \(1 entry\).*-o nonempty" \
+	"$TMP/busy" "$SRC" "$TMP/busy"
+mkdir -p "$SRC/inner" "$TMP/outer/src"
+cp "$LOGS/sample.darshan" "$TMP/outer/src/"
+refused "MOUNTPOINT inside SOURCE" "MOUNTPOINT $SRC/inner is inside SOURCE $SRC" "$SRC/inner" \
+	"$SRC" "$SRC/inner"
+refused "MOUNTPOINT inside SOURCE, with -o nonempty" "is inside SOURCE" "$SRC/inner" \
+	-o nonempty "$SRC" "$SRC/inner"
+refused "SOURCE inside MOUNTPOINT" "SOURCE $TMP/outer/src is inside MOUNTPOINT $TMP/outer" \
+	"$TMP/outer" "$TMP/outer/src" "$TMP/outer"
+refused "a log as SOURCE inside MOUNTPOINT" "SOURCE $TMP/outer/src/sample.darshan is inside MOUNTPOINT" \
+	"$TMP/outer/src" "$TMP/outer/src/sample.darshan" "$TMP/outer/src"
+refused "SOURCE and MOUNTPOINT the same directory" "SOURCE and MOUNTPOINT are the same directory" \
+	"$EMPTY" "$EMPTY" "$EMPTY/."
+ln -s "$SRC/inner" "$TMP/link-to-inner"
+refused "MOUNTPOINT inside SOURCE, named through a link" "is inside SOURCE" "$SRC/inner" \
+	"$SRC" "$TMP/link-to-inner"
+# -o nonempty mounts over what MOUNTPOINT holds, which shows again after
+run -o nonempty "$SRC" "$TMP/busy" || fail "-o nonempty: exit status $? (stderr: $(cat "$TMP/err"))"
+is_mounted "$TMP/busy" || fail "-o nonempty did not mount"
+[ -e "$TMP/busy/README" ] && fail "-o nonempty: the mount does not cover MOUNTPOINT's file"
+t cmp -s "$TMP/busy/${LOGREL[0]}/header.txt" <(ref "$SRC" "${LOGREL[0]}/header.txt") ||
+	fail "-o nonempty: header.txt differs"
+t fusermount3 -u "$TMP/busy" || fail "fusermount3 -u $TMP/busy failed"
+cmp -s "$TMP/busy/README" "$TMP/full.txt" || fail "MOUNTPOINT's file changed under a -o nonempty mount"
+say "ok: -o nonempty mounts over a MOUNTPOINT that holds a file, which shows again after the unmount"
+# a SOURCE without any log: mounted, with a warning; none with logs
+run "$EMPTY" "$MNT" || fail "an empty SOURCE: exit status $? (stderr: $(cat "$TMP/err"))"
+is_mounted "$MNT" || fail "an empty SOURCE was not mounted"
+t fusermount3 -u "$MNT" || fail "fusermount3 -u $MNT failed"
+grep -q "warning: SOURCE $EMPTY holds no Darshan log" "$TMP/err" ||
+	fail "an empty SOURCE mounts without a warning: '$(cat "$TMP/err")'"
+say "ok: an empty SOURCE mounts and warns: $(head -1 "$TMP/err")"
+run "$SRC" "$MNT" || fail "darshanfs SRC MNT exited with $?: $(cat "$TMP/err")"
+t fusermount3 -u "$MNT" || fail "fusermount3 -u $MNT failed"
+grep -q warning "$TMP/err" && fail "a SOURCE with logs warns: $(cat "$TMP/err")"
+
 # ---- a single log as SOURCE: the mount is that log's directory
 dfs_mount "$LOGS/sample.darshan" "$MNT"
 [ -f "$MNT/header.txt" ] && [ -d "$MNT/POSIX" ] || fail "a log as SOURCE: no header.txt or POSIX/ at the root"
@@ -232,6 +292,32 @@ for helper in mount.darshanfs mount.fuse.darshanfs; do
 		fail "$helper SRC MNT -n -v -o ... failed: $(cat "$TMP/err")"
 	check_fstab_mount "$helper SRC MNT -n -v -o $FSTAB_OPTS,defaults,user" 1
 done
+# the same refusals through the helpers /etc/fstab uses
+for helper in mount.darshanfs mount.fuse.darshanfs; do
+	t "$BIN/$helper" "$SRC" "$SRC/inner" -n -o ro </dev/null >/dev/null 2>"$TMP/err"
+	st=$?
+	is_mounted "$SRC/inner" && { force_umount "$SRC/inner"; fail "$helper mounted $SRC/inner inside SOURCE"; }
+	[ $st = 3 ] && grep -q "is inside SOURCE" "$TMP/err" ||
+		fail "$helper SRC SRC/inner: status $st, '$(cat "$TMP/err")'"
+	t "$BIN/$helper" "$EMPTY" "$SWAP" -o ro </dev/null >/dev/null 2>"$TMP/err"
+	st=$?
+	is_mounted "$SWAP" && { force_umount "$SWAP"; fail "$helper mounted over $SWAP"; }
+	[ $st = 3 ] && grep -q "were SOURCE and MOUNTPOINT swapped" "$TMP/err" ||
+		fail "$helper EMPTY SWAPPED: status $st, '$(cat "$TMP/err")'"
+	say "ok: $helper refuses MOUNTPOINT inside SOURCE and a swapped pair (status 3)"
+done
+if [ -n "${MF:-}" ]; then
+	PATH=$BIN:$PATH t "$MF" "$SRC" "$SRC/inner" -o ro -t fuse.darshanfs </dev/null >/dev/null 2>"$TMP/err"
+	st=$?
+	is_mounted "$SRC/inner" && { force_umount "$SRC/inner"; fail "mount.fuse3 mounted $SRC/inner inside SOURCE"; }
+	[ $st != 0 ] && grep -q "is inside SOURCE" "$TMP/err" ||
+		fail "mount.fuse3 -t fuse.darshanfs SRC SRC/inner: status $st, '$(cat "$TMP/err")'"
+	PATH=$BIN:$PATH t "$MF" "$SRC" "$TMP/busy" -o ro,nonempty -t fuse.darshanfs </dev/null >/dev/null 2>"$TMP/err" ||
+		fail "mount.fuse3 -o nonempty over a MOUNTPOINT that holds a file: $(cat "$TMP/err")"
+	is_mounted "$TMP/busy" || fail "mount.fuse3 -o nonempty did not mount"
+	t umount "$TMP/busy" || fail "umount $TMP/busy failed"
+	say "ok: mount.fuse3 -t fuse.darshanfs refuses MOUNTPOINT inside SOURCE (status $st); -o nonempty passes through"
+fi
 # ---- -f, ended by signals
 for sig in TERM INT HUP; do
 	dfs_mount "$SRC" "$MNT"

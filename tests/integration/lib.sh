@@ -117,6 +117,7 @@ cleanup() {
 	for m in $(awk -v t="$TMP/" 'index($2, t) == 1 { print $2 }' /proc/mounts); do
 		force_umount "$m"
 	done
+	is_mounted "$TMP/fusectl" && umount "$TMP/fusectl"
 	# never remove anything through a mount that is still there
 	if ! grep -q " $TMP/" /proc/mounts; then
 		rm -rf --one-file-system "$TMP"
@@ -160,6 +161,55 @@ dfs_mount() {
 		sleep 0.05
 	done
 	fail "darshanfs did not mount $mnt within 10 s"
+}
+
+# fuse_conn MNT: the number of MNT's FUSE connection (the minor number of
+# its device), read from /proc/self/mountinfo: nothing asks the mount
+# itself, which may be hung
+fuse_conn() {
+	local m=${1// /\\040}
+	awk -v m="$m" '$5 == m { split($3, d, ":"); c = d[2] } END { if (c == "") exit 1; print c }' \
+		/proc/self/mountinfo
+}
+
+# abort_conn N: abort FUSE connection N (/sys/fs/fuse/connections/N/abort,
+# fusectl mounted under $TMP when it is not there): every request pending
+# on it fails, which frees the processes stuck in it (kill -9 cannot)
+abort_conn() {
+	local dir=/sys/fs/fuse/connections
+	if [ ! -e "$dir/$1/abort" ]; then
+		dir=$TMP/fusectl
+		if ! is_mounted "$dir"; then
+			mkdir -p "$dir" && mount -t fusectl fusectl "$dir" 2>/dev/null
+		fi
+	fi
+	[ -e "$dir/$1/abort" ] && echo 1 >"$dir/$1/abort"
+}
+
+# watchdog SECS MNT CMD...: run CMD; when it has not ended within SECS,
+# the connection of MNT is aborted (its stuck requests fail, the mount is
+# dead from then on) and the status is 124, so that a hang fails the test
+# instead of hanging the suite.  The dog is a detached process: the shell
+# never waits for it.
+watchdog() {
+	local secs=$1 mnt=$2 conn st tag=$TMP/dog.$RANDOM.$RANDOM
+	shift 2
+	conn=$(fuse_conn "$mnt") || fail "watchdog: $mnt is not a FUSE mount"
+	(
+		( echo $BASHPID >"$tag.pid"
+		  sleep "$secs" && : >"$tag.fired" && abort_conn "$conn" ) </dev/null >/dev/null 2>&1 &
+	)
+	local i
+	for i in $(seq 50); do [ -s "$tag.pid" ] && break; sleep 0.02; done
+	"$@"
+	st=$?
+	kill "$(cat "$tag.pid")" 2>/dev/null
+	if [ -e "$tag.fired" ]; then
+		rm -f "$tag".*
+		return 124
+	fi
+	rm -f "$tag".*
+	return $st
 }
 
 # dfs_wait_exit MNT: wait (10 s at most) for the daemon of MNT to exit and
