@@ -89,13 +89,15 @@ void dfs_pq_null(dfs_pq *w);               /* any optional column */
 /* Rows in batches (a table's rows rendered many at a time): between row
  * boundaries, each column is given `n` values (dfs_pq_bulk: INT64,
  * UINT64, DOUBLE and TIMESTAMP columns, `n` slots of zero to fill with
- * the values' bits in host order; dfs_pq_bulk_str: STRING columns, one
- * call a value), then dfs_pq_bulk_rows(w, n) ends the `n` rows.  A batch
- * stays inside one row group (dfs_pq_group_room) and holds no null.  The
- * slots are valid until the next call on the writer. */
+ * the values' bits in host order; dfs_pq_bulk_str or dfs_pq_bulk_null:
+ * STRING columns, one call a value), then dfs_pq_bulk_rows(w, n) ends the
+ * `n` rows.  A batch stays inside one row group (dfs_pq_group_room); only
+ * text may be null.  The slots are valid until the next call on the
+ * writer. */
 size_t dfs_pq_group_room(const dfs_pq *w);
 uint64_t *dfs_pq_bulk(dfs_pq *w, size_t col, size_t n);
 void dfs_pq_bulk_str(dfs_pq *w, size_t col, const char *s, size_t len);
+void dfs_pq_bulk_null(dfs_pq *w, size_t col);
 void dfs_pq_bulk_rows(dfs_pq *w, size_t n);
 
 /* Rows completed so far. */

@@ -16,6 +16,13 @@
 static void put_text_in(dfs_pq *w, size_t col, const char *s, size_t len,
                         dfs_buf *tmp)
 {
+	if (len == 0) {   /* as engines read an empty CSV field */
+		if (col == SIZE_MAX)
+			dfs_pq_null(w);
+		else
+			dfs_pq_bulk_null(w, col);
+		return;
+	}
 	if (dfs_utf8_valid(s, len)) {
 		if (col == SIZE_MAX)
 			dfs_pq_str(w, s, len);

@@ -436,8 +436,8 @@ static struct col *bulk_col(dfs_pq *w, size_t col, bool string)
 		w->failed = true;
 		return NULL;
 	}
-	if (c->nulls) {
-		fail(w, DFS_ERR_INVAL, "bulk values given after a null");
+	if (c->nulls && !string) {
+		fail(w, DFS_ERR_INVAL, "bulk numbers given after a null");
 		return NULL;
 	}
 	return c;
@@ -465,9 +465,34 @@ void dfs_pq_bulk_str(dfs_pq *w, size_t col, const char *s, size_t len)
 {
 	struct col *c = bulk_col(w, col, true);
 	if (c && add_str(w, c, s, len)) {
+		if (c->nulls)
+			dfs_buf_addc(&c->defs, 1);
 		c->pending++;
 		w->group_bytes += 4 + len;
 	}
+}
+
+void dfs_pq_bulk_null(dfs_pq *w, size_t col)
+{
+	struct col *c = bulk_col(w, col, true);
+	if (!c)
+		return;
+	if (!c->optional) {
+		dfs_error_set(&w->err, DFS_ERR_INVAL,
+		              "parquet: a null given for column %s, which is required", c->name);
+		w->failed = true;
+		return;
+	}
+	if (c->nulls == 0) {
+		/* the group's rows so far all had a value */
+		size_t rows = (size_t)w->group_rows + c->pending;
+		void *ones = dfs_buf_add_zeros(&c->defs, rows);
+		if (ones)
+			memset(ones, 1, rows);
+	}
+	dfs_buf_addc(&c->defs, 0);
+	c->nulls++;
+	c->pending++;
 }
 
 void dfs_pq_bulk_rows(dfs_pq *w, size_t n)

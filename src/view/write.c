@@ -278,6 +278,37 @@ static void refuse_import(dfs_write *w, dfs_error *err)
 	refuse(w, err);
 }
 
+static bool is_parquet(const struct node *n)
+{
+	return n->kind == N_FILE &&
+	       (n->file == F_RECORDS_PARQUET || n->file == F_TOTAL_PARQUET ||
+	        n->file == F_NAMES_PARQUET || n->file == F_MOUNTS_PARQUET);
+}
+
+/* A Parquet twin is a view of its CSV, never an import path: the open
+ * for writing is refused (EACCES), and the filter.error beside it (the
+ * module's, or the log's) says where imports and filters go. */
+static void refuse_parquet(dfs_write *w, dfs_error *err)
+{
+	const char *name = dfs_file_defs[w->n.file].name;
+	bool module = w->n.module >= 0;
+	dfs_error_set(err, DFS_ERR_ACCESS,
+	              "%s is read-only: it shows %.*s.csv's rows with their types%s",
+	              name, (int)(strlen(name) - strlen(".parquet")), name,
+	              module && w->n.file == F_RECORDS_PARQUET
+	                      ? "; to select rows write a CSV into records.csv or an "
+	                        "expression into filter"
+	                      : "");
+	struct node n = w->n;
+	n.file = module ? F_FILTER : F_LOG_FILTER;
+	dfs_error ignored;
+	struct entry *e = dfs_entry_get(w->v, &n, &ignored);
+	if (!e)
+		return;
+	set_error_text(e, &n, err->msg);
+	dfs_entry_put(w->v, e);
+}
+
 /* Is t a valid filter of the log's (or module's) node n, whole or, when
  * more may come, as the beginning of one?  (compiled, then thrown away) */
 static int check_log_text(struct entry *e, const struct node *n, const char *t,
@@ -421,7 +452,8 @@ dfs_write *dfs_view_open_write_as(dfs_view *v, const char *path,
 	w->import = is_import(&w->n);
 	w->selections = is_selections(&w->n);
 	bool no_import = w->n.kind == N_FILE && w->n.file == F_RECORDS && !w->import;
-	if (!is_filter(&w->n) && !w->import && !no_import && !w->selections) {
+	bool parquet = is_parquet(&w->n);
+	if (!is_filter(&w->n) && !w->import && !no_import && !w->selections && !parquet) {
 		dfs_error_set(err, DFS_ERR_INVAL, "%s is read-only", path);
 		dfs_write_free(w);
 		return NULL;
@@ -432,6 +464,11 @@ dfs_write *dfs_view_open_write_as(dfs_view *v, const char *path,
 	}
 	if (no_import) {
 		refuse_import(w, err);
+		dfs_write_free(w);
+		return NULL;
+	}
+	if (parquet) {
+		refuse_parquet(w, err);
 		dfs_write_free(w);
 		return NULL;
 	}
