@@ -419,7 +419,7 @@ static void insight_error(const char *rel, const char *error, dfs_buf *out)
 	dfs_csv_field(out, rel, strlen(rel));
 	dfs_buf_adds(out, ",D_UNREADABLE,WARN,,");
 	dfs_csv_field(out, error, strlen(error));
-	dfs_buf_adds(out, ",,,,\n");
+	dfs_buf_adds(out, DFS_INSIGHTS_EMPTY_TAIL);
 }
 
 static void summarize_item(dfs_view *v, const dfs_caller *who,
