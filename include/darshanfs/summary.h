@@ -134,8 +134,11 @@ int dfs_summary_dxt_file_svg(const dfs_summary_input *in, uint64_t id, dfs_buf *
  * (`log` prepended, with its value, when `log` is not NULL; files and
  * ranks are JSON arrays, "[]" when the finding names none: see
  * docs/insights.md).  DFS_INSIGHTS_EMPTY_TAIL is what follows the message
- * in a row of a finding without numbers (a log that cannot be read). */
+ * in a row of a finding without numbers (a log that cannot be read),
+ * DFS_INSIGHTS_HEADER the header after `log,`. */
 #define DFS_INSIGHTS_EMPTY_TAIL ",,,,,[],[],\n"
+#define DFS_INSIGHTS_HEADER \
+	"code,level,module,message,value,threshold,count,total,files,ranks,advice\n"
 int dfs_insights_text(const dfs_summary_input *in, dfs_buf *out, dfs_error *err);
 int dfs_insights_csv(const dfs_summary_input *in, const char *log, bool header,
                      dfs_buf *out, dfs_error *err);

@@ -932,8 +932,7 @@ void dfs_insights_csv_of(const struct facts *fa, const char *log, bool header,
 	const struct finding *fd;
 	size_t n = dfs_findings(fa, &fd);
 	if (header)
-		dfs_buf_printf(out, "%scode,level,module,message,value,threshold,count,total,"
-		                    "files,ranks,advice\n", log ? "log," : "");
+		dfs_buf_printf(out, "%s" DFS_INSIGHTS_HEADER, log ? "log," : "");
 	dfs_buf json = DFS_BUF_INIT;
 	for (size_t i = 0; i < n; i++) {
 		if (log) {

@@ -657,8 +657,7 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 	if (!w.oom)
 		summarize_all(v, who, w.items, w.n, insights);
 	dfs_buf out = DFS_BUF_INIT;
-	dfs_buf_adds(&out, insights ? "log,code,level,module,message,value,threshold,"
-	                              "count,total\n" : header);
+	dfs_buf_adds(&out, insights ? "log," DFS_INSIGHTS_HEADER : header);
 	for (size_t i = 0; i < w.n; i++) {
 		dfs_buf_add(&out, w.items[i].rows.data, w.items[i].rows.len);
 		if (!dfs_buf_ok(&w.items[i].rows))
