@@ -28,6 +28,7 @@
 
 #include "log/hints.h"
 #include "summary/summary_int.h"
+#include "util/scratch.h"
 
 /* the bins' edges: bin k holds lower[k] .. upper[k] bytes */
 static const double upper[SIZE_BINS] = {
@@ -103,13 +104,6 @@ void dfs_top_sort(struct top_list *t)
 
 /* ---- the counters --------------------------------------------------------------- */
 
-static int field(const dfs_module *m, const char *suffix)
-{
-	char name[96];
-	snprintf(name, sizeof(name), "%s%s", m->prefix, suffix);
-	return dfs_module_field_index(m, name, strlen(name));
-}
-
 /* the value of field f as it is stored (0 without the field) */
 static inline double raw(const dfs_module *m, const unsigned char *rec, size_t len, int f)
 {
@@ -138,83 +132,99 @@ static inline double count_of(const dfs_module *m, const unsigned char *rec, siz
 
 /* the duration counters: the times of operations, not the timestamps
  * (relative to the job's start on each rank's clock) nor the variances */
-static bool is_duration(const char *name)
+static bool is_duration(const char *name, size_t n)
 {
-	size_t n = strlen(name);
 	return n > 5 && strcmp(name + n - 5, "_TIME") == 0 && !strstr(name, "VARIANCE");
 }
 
-static bool ends_with(const char *name, const char *suffix)
+static bool ends_with(const char *name, size_t n, const char *suffix)
 {
-	size_t n = strlen(name), k = strlen(suffix);
+	size_t k = strlen(suffix);
 	return n >= k && strcmp(name + n - k, suffix) == 0;
 }
 
+/* the bin a name (after SIZE_READ_ or SIZE_WRITE_, AGG_ or not) is of, -1 */
+static int bin_of(const char *s)
+{
+	if (strncmp(s, "AGG_", 4) == 0)
+		s += 4;
+	for (int k = 0; k < SIZE_BINS; k++)
+		if (strcmp(s, bin_names[k]) == 0)
+			return k;
+	return -1;
+}
+
+/* The counters of a module, found in one pass over its fields (a render
+ * of a small log is mostly this: no lookup by name per counter). */
 void dfs_evidence_begin(struct ev_fields *ef, const struct facts *f, const dfs_module *m)
 {
 	memset(ef, 0, sizeof(*ef));
+	int *all[] = {
+		&ef->reads, &ef->writes, &ef->seq_reads, &ef->seq_writes, &ef->mem_na,
+		&ef->file_na, &ef->indep_reads, &ef->indep_writes, &ef->use_coll,
+		&ef->bytes_read, &ef->bytes_written, &ef->read_time, &ef->write_time,
+		&ef->meta_time, &ef->fast_bytes, &ef->slow_bytes, &ef->fast_time, &ef->slow_time,
+	};
+	static const char *const names[] = {
+		"READS", "WRITES", "SEQ_READS", "SEQ_WRITES", "MEM_NOT_ALIGNED",
+		"FILE_NOT_ALIGNED", "INDEP_READS", "INDEP_WRITES", "USE_MPIIO_COLLECTIVE",
+		"BYTES_READ", "BYTES_WRITTEN", "F_READ_TIME", "F_WRITE_TIME",
+		"F_META_TIME", "FASTEST_RANK_BYTES", "SLOWEST_RANK_BYTES",
+		"F_FASTEST_RANK_TIME", "F_SLOWEST_RANK_TIME",
+	};
+	for (size_t k = 0; k < sizeof(all) / sizeof(*all); k++)
+		*all[k] = -1;
+	for (int k = 0; k < SIZE_BINS; k++)
+		ef->size_read[k] = ef->size_write[k] = -1;
+	for (int k = 0; k < 4; k++)
+		ef->access[k] = ef->count[k] = -1;
 	ef->m = m;
 	ef->id = m->id;
 	ef->nprocs = f->nprocs;
 	ef->small_bytes = f->thr.small_bytes;
 	ef->stragglers = f->thr.imbalance_stragglers;
-	char name[64];
-	for (int k = 0; k < SIZE_BINS; k++) {
-		snprintf(name, sizeof(name), "SIZE_READ_%s", bin_names[k]);
-		if ((ef->size_read[k] = field(m, name)) < 0) {
-			snprintf(name, sizeof(name), "SIZE_READ_AGG_%s", bin_names[k]);
-			ef->size_read[k] = field(m, name);
-		}
-		snprintf(name, sizeof(name), "SIZE_WRITE_%s", bin_names[k]);
-		if ((ef->size_write[k] = field(m, name)) < 0) {
-			snprintf(name, sizeof(name), "SIZE_WRITE_AGG_%s", bin_names[k]);
-			ef->size_write[k] = field(m, name);
+	size_t plen = strlen(m->prefix);
+	for (size_t i = 0; i < m->n_fields; i++) {
+		const dfs_field *fd = &m->fields[i];
+		const char *name = fd->name;
+		size_t n = strlen(name);
+		if (fd->type == DFS_T_F64 && is_duration(name, n) && ef->ntime < EV_TIMES)
+			ef->time[ef->ntime++] = (int)i;
+		else if (fd->type != DFS_T_F64 && ef->nsize < EV_SIZES &&
+		         (ends_with(name, n, "_BYTES_READ") || ends_with(name, n, "_BYTES_WRITTEN") ||
+		          ends_with(name, n, "_MAX_BYTE_READ") ||
+		          ends_with(name, n, "_MAX_BYTE_WRITTEN") || ends_with(name, n, "_RANK_BYTES")))
+			ef->size[ef->nsize++] = (int)i;
+		if (strncmp(name, m->prefix, plen) != 0)
+			continue;
+		const char *c = name + plen;
+		int b;
+		if (strncmp(c, "SIZE_READ_", 10) == 0 && (b = bin_of(c + 10)) >= 0) {
+			ef->size_read[b] = (int)i;
+		} else if (strncmp(c, "SIZE_WRITE_", 11) == 0 && (b = bin_of(c + 11)) >= 0) {
+			ef->size_write[b] = (int)i;
+		} else if (strncmp(c, "ACCESS", 6) == 0 && c[6] >= '1' && c[6] <= '4' && c[7] == '_') {
+			if (strcmp(c + 8, "ACCESS") == 0)
+				ef->access[c[6] - '1'] = (int)i;
+			else if (strcmp(c + 8, "COUNT") == 0)
+				ef->count[c[6] - '1'] = (int)i;
+		} else {
+			for (size_t k = 0; k < sizeof(names) / sizeof(*names); k++)
+				if (c[0] == names[k][0] && strcmp(c, names[k]) == 0) {
+					*all[k] = (int)i;
+					break;
+				}
 		}
 	}
 	ef->sizes = ef->size_read[0] >= 0 && ef->size_write[SIZE_BINS - 1] >= 0;
-	for (int k = 0; k < 4; k++) {
-		snprintf(name, sizeof(name), "ACCESS%d_ACCESS", k + 1);
-		ef->access[k] = field(m, name);
-		snprintf(name, sizeof(name), "ACCESS%d_COUNT", k + 1);
-		ef->count[k] = field(m, name);
-	}
 	/* the modules with small-request rules */
 	ef->small = ef->sizes && (m->id == DFS_MOD_POSIX || m->id == DFS_MOD_H5D ||
 	                          m->id == DFS_MOD_PNETCDF_VAR || m->id == DFS_MOD_DFS);
-	double s = ef->small_bytes;
+	double sb = ef->small_bytes;
 	ef->nfull = 0;
-	while (ef->nfull < SIZE_BINS && upper[ef->nfull] < s)
+	while (ef->nfull < SIZE_BINS && upper[ef->nfull] < sb)
 		ef->nfull++;
-	ef->straddle = ef->nfull < SIZE_BINS && lower[ef->nfull] < s ? ef->nfull : -1;
-	ef->reads = field(m, "READS");
-	ef->writes = field(m, "WRITES");
-	ef->seq_reads = field(m, "SEQ_READS");
-	ef->seq_writes = field(m, "SEQ_WRITES");
-	ef->mem_na = field(m, "MEM_NOT_ALIGNED");
-	ef->file_na = field(m, "FILE_NOT_ALIGNED");
-	ef->indep_reads = field(m, "INDEP_READS");
-	ef->indep_writes = field(m, "INDEP_WRITES");
-	ef->use_coll = field(m, "USE_MPIIO_COLLECTIVE");
-	ef->bytes_read = field(m, "BYTES_READ");
-	ef->bytes_written = field(m, "BYTES_WRITTEN");
-	ef->read_time = field(m, "F_READ_TIME");
-	ef->write_time = field(m, "F_WRITE_TIME");
-	ef->meta_time = field(m, "F_META_TIME");
-	ef->fast_bytes = field(m, "FASTEST_RANK_BYTES");
-	ef->slow_bytes = field(m, "SLOWEST_RANK_BYTES");
-	ef->fast_time = field(m, "F_FASTEST_RANK_TIME");
-	ef->slow_time = field(m, "F_SLOWEST_RANK_TIME");
-	for (size_t k = 0; k < m->n_fields; k++) {
-		const dfs_field *fd = &m->fields[k];
-		if (fd->type == DFS_T_F64 && is_duration(fd->name) && ef->ntime < EV_TIMES)
-			ef->time[ef->ntime++] = (int)k;
-		else if (fd->type != DFS_T_F64 && ef->nsize < EV_SIZES &&
-		         (ends_with(fd->name, "_BYTES_READ") || ends_with(fd->name, "_BYTES_WRITTEN") ||
-		          ends_with(fd->name, "_MAX_BYTE_READ") ||
-		          ends_with(fd->name, "_MAX_BYTE_WRITTEN") ||
-		          ends_with(fd->name, "_RANK_BYTES")))
-			ef->size[ef->nsize++] = (int)k;
-	}
+	ef->straddle = ef->nfull < SIZE_BINS && lower[ef->nfull] < sb ? ef->nfull : -1;
 }
 
 /* ---- one record ----------------------------------------------------------------- */
@@ -241,16 +251,36 @@ static void small_of(const struct ev_fields *ef, const double *x, const double *
 	}
 }
 
+/* the histograms of a record as stored (-1: not kept) */
+static void read_bins(const struct ev_fields *ef, const unsigned char *rec, size_t len,
+                      double *r, double *w)
+{
+	for (int k = 0; k < SIZE_BINS; k++) {
+		r[k] = raw(ef->m, rec, len, ef->size_read[k]);
+		w[k] = raw(ef->m, rec, len, ef->size_write[k]);
+	}
+}
+
+/* The measures of a record that are in `need` (bits of TALLIES); rr, rw
+ * its histograms as read_bins reads them (NULL: read here). */
 static void record_tallies(const struct ev_fields *ef, const unsigned char *rec, size_t len,
-                           int64_t rank, struct tallies *t)
+                           int64_t rank, const double *rr, const double *rw, unsigned need,
+                           struct tallies *t)
 {
 	const dfs_module *m = ef->m;
 	memset(t, 0, sizeof(*t));
-	if (ef->small) {
-		double r[SIZE_BINS], w[SIZE_BINS];
+	const unsigned smalls = 1u << T_SMALL_R | 1u << T_SMALL_W | 1u << T_SHARED_SMALL_R |
+	                        1u << T_SHARED_SMALL_W;
+	if (ef->small && (need & smalls)) {
+		double r[SIZE_BINS], w[SIZE_BINS], own_r[SIZE_BINS], own_w[SIZE_BINS];
+		if (!rr) {
+			read_bins(ef, rec, len, own_r, own_w);
+			rr = own_r;
+			rw = own_w;
+		}
 		for (int k = 0; k < SIZE_BINS; k++) {
-			r[k] = count_of(m, rec, len, ef->size_read[k]);
-			w[k] = count_of(m, rec, len, ef->size_write[k]);
+			r[k] = rr[k] > 0 && rr[k] < INFINITY ? rr[k] : 0;
+			w[k] = rw[k] > 0 && rw[k] < INFINITY ? rw[k] : 0;
 		}
 		double big = 0, little = 0;
 		if (ef->straddle >= 0) {
@@ -274,19 +304,27 @@ static void record_tallies(const struct ev_fields *ef, const unsigned char *rec,
 		}
 	}
 	if (ef->id == DFS_MOD_POSIX) {
-		t->v[T_MEM_NA] = count_of(m, rec, len, ef->mem_na);
-		t->v[T_FILE_NA] = count_of(m, rec, len, ef->file_na);
-		t->v[T_RANDOM_R] = fmax(0, count_of(m, rec, len, ef->reads) -
-		                              count_of(m, rec, len, ef->seq_reads));
-		t->v[T_RANDOM_W] = fmax(0, count_of(m, rec, len, ef->writes) -
-		                              count_of(m, rec, len, ef->seq_writes));
+		if (need & 1u << T_MEM_NA)
+			t->v[T_MEM_NA] = count_of(m, rec, len, ef->mem_na);
+		if (need & 1u << T_FILE_NA)
+			t->v[T_FILE_NA] = count_of(m, rec, len, ef->file_na);
+		if (need & 1u << T_RANDOM_R)
+			t->v[T_RANDOM_R] = fmax(0, count_of(m, rec, len, ef->reads) -
+			                              count_of(m, rec, len, ef->seq_reads));
+		if (need & 1u << T_RANDOM_W)
+			t->v[T_RANDOM_W] = fmax(0, count_of(m, rec, len, ef->writes) -
+			                              count_of(m, rec, len, ef->seq_writes));
 	}
-	t->v[T_INDEP_R] = count_of(m, rec, len, ef->indep_reads);
-	t->v[T_INDEP_W] = count_of(m, rec, len, ef->indep_writes);
-	if (ef->use_coll >= 0 && count_of(m, rec, len, ef->use_coll) <= 0)
+	if (need & 1u << T_INDEP_R)
+		t->v[T_INDEP_R] = count_of(m, rec, len, ef->indep_reads);
+	if (need & 1u << T_INDEP_W)
+		t->v[T_INDEP_W] = count_of(m, rec, len, ef->indep_writes);
+	if ((need & 1u << T_INDEP_DS) && ef->use_coll >= 0 &&
+	    count_of(m, rec, len, ef->use_coll) <= 0)
 		t->v[T_INDEP_DS] = count_of(m, rec, len, ef->reads) + count_of(m, rec, len, ef->writes);
-	t->v[T_BYTES] = count_of(m, rec, len, ef->bytes_read) +
-	                count_of(m, rec, len, ef->bytes_written);
+	if (need & 1u << T_BYTES)
+		t->v[T_BYTES] = count_of(m, rec, len, ef->bytes_read) +
+		                count_of(m, rec, len, ef->bytes_written);
 }
 
 /* a counter of a record no run can have written (`first`: the first
@@ -294,7 +332,7 @@ static void record_tallies(const struct ev_fields *ef, const unsigned char *rec,
 static void q_add(struct io_facts *io, int kind, const unsigned char *rec, int64_t rank,
                   int field, double value, double bound, bool first)
 {
-	struct q_facts *q = &io->ev.q[kind];
+	struct q_facts *q = &io->ev->q[kind];
 	if (q->nex < Q_EXAMPLES)
 		q->ex[q->nex++] = (struct q_example){dfs_facts_rec_id(rec), rank, field, value, bound};
 	q->n += first;
@@ -310,19 +348,20 @@ static bool is_one_of(int f, int a, int b, int c, int d, int e)
  * counted from the same size by every module that has both); known only
  * when the histogram counts requests, none of them in the last, open bin. */
 static void check_bytes(const struct ev_fields *ef, struct io_facts *io,
-                        const unsigned char *rec, size_t len, int64_t rank)
+                        const unsigned char *rec, size_t len, int64_t rank,
+                        const double *rr, const double *rw)
 {
 	const dfs_module *m = ef->m;
 	bool reported = false;
 	for (int dir = 0; dir < 2; dir++) {
-		const int *bins = dir ? ef->size_write : ef->size_read;
+		const double *bins = dir ? rw : rr;
 		int fb = dir ? ef->bytes_written : ef->bytes_read;
 		if (fb < 0)
 			continue;
 		double bound = 0, requests = 0;
 		bool known = true;
 		for (int k = 0; k < SIZE_BINS && known; k++) {
-			double c = raw(m, rec, len, bins[k]);
+			double c = bins[k];
 			if (c < 0 || (k == SIZE_BINS - 1 && c > 0))
 				known = false;
 			else if (c > 0)
@@ -340,14 +379,16 @@ static void check_bytes(const struct ev_fields *ef, struct io_facts *io,
 }
 
 void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
-                         const unsigned char *rec, size_t len, bool again)
+                         const unsigned char *rec, size_t len, bool again,
+                         const double rr[SIZE_BINS], const double rw[SIZE_BINS])
 {
 	const dfs_module *m = ef->m;
 	int64_t rank;
 	memcpy(&rank, rec + 8, 8);
 	uint64_t id = dfs_facts_rec_id(rec);
-	struct evidence *ev = &io->ev;
+	struct evidence *ev = io->ev;
 	ev->multi |= again;
+	ev->multi_shared |= again && rank == -1;
 	/* data problems; those of the straggler rule's counters keep the
 	 * rule from judging the record by them */
 	bool bad_time = false, bad_size = false, any = false;
@@ -362,7 +403,7 @@ void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
 			if (is_one_of(fk, ef->read_time, ef->write_time, ef->meta_time, ef->fast_time,
 			              ef->slow_time)) {
 				bad_time = true;
-				io->ev.q[Q_TIME].spoils_stragglers |= rank == -1;
+				io->ev->q[Q_TIME].spoils_stragglers |= rank == -1;
 			}
 		}
 	}
@@ -376,17 +417,23 @@ void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
 			if (is_one_of(fk, ef->bytes_read, ef->bytes_written, ef->fast_bytes,
 			              ef->slow_bytes, -1)) {
 				bad_size = true;
-				io->ev.q[Q_SIZE].spoils_stragglers |= rank == -1;
+				io->ev->q[Q_SIZE].spoils_stragglers |= rank == -1;
 			}
 		}
 	}
 	if (ef->sizes)
-		check_bytes(ef, io, rec, len, rank);
-	/* the measures per file */
+		check_bytes(ef, io, rec, len, rank, rr, rw);
+	/* the measures per file: of the small requests always (their sums are
+	 * the rules'), the others while the records are the files (once a
+	 * file has several, the second pass sums them) */
+	const unsigned shared = 1u << T_SHARED_SMALL_R | 1u << T_SHARED_SMALL_W;
+	const unsigned smalls = 1u << T_SMALL_R | 1u << T_SMALL_W | shared;
+	unsigned need = smalls | (ev->multi ? 0 : ~0u);
 	struct tallies t;
-	record_tallies(ef, rec, len, rank, &t);
+	record_tallies(ef, rec, len, rank, rr, rw, need, &t);
 	for (int k = 0; k < TALLIES; k++)
-		dfs_top_add(&ev->top[k], id, rank, t.v[k]);
+		if ((shared >> k & 1) ? !ev->multi_shared : !ev->multi)
+			dfs_top_add(&ev->top[k], id, rank, t.v[k]);
 	io->small_reads += t.v[T_SMALL_R];
 	io->small_writes += t.v[T_SMALL_W];
 	io->shared_small_reads += t.v[T_SHARED_SMALL_R];
@@ -400,8 +447,8 @@ void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
 	if (ef->small && ef->id != DFS_MOD_POSIX) {
 		/* (the requests of the layers above POSIX: their histograms' sums) */
 		for (int k = 0; k < SIZE_BINS; k++) {
-			ev->requests_r += count_of(m, rec, len, ef->size_read[k]);
-			ev->requests_w += count_of(m, rec, len, ef->size_write[k]);
+			ev->requests_r += rr[k] > 0 && rr[k] < INFINITY ? rr[k] : 0;
+			ev->requests_w += rw[k] > 0 && rw[k] < INFINITY ? rw[k] : 0;
 		}
 	}
 	double tr = count_of(m, rec, len, ef->read_time), tw = count_of(m, rec, len, ef->write_time),
@@ -433,11 +480,18 @@ void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
 
 void dfs_evidence_end(const struct facts *f, struct io_facts *io)
 {
+	struct evidence *ev = io->ev;
 	for (int k = 0; k < TOPS; k++)
-		dfs_top_sort(&io->ev.top[k]);
-	io->ev.summed = io->ev.multi ? 0 : (1u << TALLIES) - 1;
+		dfs_top_sort(&ev->top[k]);
+	/* the records are the files where no file has two of them (of the
+	 * shared tallies: two shared records) */
+	const unsigned shared = 1u << T_SHARED_SMALL_R | 1u << T_SHARED_SMALL_W;
+	ev->summed = (ev->multi ? 0 : ((1u << TALLIES) - 1) & ~shared) |
+	             (ev->multi_shared ? 0 : shared);
+	if (ev->summed == (1u << TALLIES) - 1)
+		dfs_evidence_free(f, io);
 	double time = io->read_time + io->write_time + io->meta_time;
-	io->ev.time_over_run = f->run_time > 0 && time > (double)f->nprocs * f->run_time;
+	io->ev->time_over_run = f->run_time > 0 && time > (double)f->nprocs * f->run_time;
 }
 
 /* ---- the sums per file ------------------------------------------------------- */
@@ -501,9 +555,73 @@ static double *unnamed_of(struct unnamed_sums *u, uint64_t id)
 	return &u->v[j * u->k];
 }
 
+void dfs_evidence_free(const struct facts *f, struct io_facts *io)
+{
+	if (io->ev && io->ev->file_no) {
+		dfs_scratch_free(f->in->scratch, io->ev->file_no);
+		io->ev->file_no = NULL;
+	}
+}
+
+/* the 8-byte words of a packed record that the tallies of `mask` read (0
+ * when a counter is not a word of its own: the record is then unpacked) */
+static size_t tally_words(const struct ev_fields *ef, unsigned mask, uint16_t *words,
+                          size_t max)
+{
+	int f[SIZE_BINS * 2 + 8 + 12];
+	size_t n = 0;
+	const unsigned smalls = 1u << T_SMALL_R | 1u << T_SMALL_W | 1u << T_SHARED_SMALL_R |
+	                        1u << T_SHARED_SMALL_W;
+	if (mask & smalls) {
+		for (int k = 0; k < SIZE_BINS; k++) {
+			f[n++] = ef->size_read[k];
+			f[n++] = ef->size_write[k];
+		}
+		for (int k = 0; k < 4; k++) {
+			f[n++] = ef->access[k];
+			f[n++] = ef->count[k];
+		}
+	}
+	if (mask & 1u << T_MEM_NA)
+		f[n++] = ef->mem_na;
+	if (mask & 1u << T_FILE_NA)
+		f[n++] = ef->file_na;
+	if (mask & (1u << T_RANDOM_R | 1u << T_INDEP_DS)) {
+		f[n++] = ef->reads;
+		f[n++] = ef->seq_reads;
+	}
+	if (mask & (1u << T_RANDOM_W | 1u << T_INDEP_DS)) {
+		f[n++] = ef->writes;
+		f[n++] = ef->seq_writes;
+	}
+	if (mask & 1u << T_INDEP_R)
+		f[n++] = ef->indep_reads;
+	if (mask & 1u << T_INDEP_W)
+		f[n++] = ef->indep_writes;
+	if (mask & 1u << T_INDEP_DS)
+		f[n++] = ef->use_coll;
+	if (mask & 1u << T_BYTES) {
+		f[n++] = ef->bytes_read;
+		f[n++] = ef->bytes_written;
+	}
+	size_t nw = 0;
+	words[nw++] = 0;   /* the id */
+	words[nw++] = 1;   /* the rank */
+	for (size_t k = 0; k < n; k++) {
+		if (f[k] < 0)
+			continue;
+		const dfs_field *fd = &ef->m->fields[f[k]];
+		if ((fd->storage != DFS_S_I64 && fd->storage != DFS_S_F64) || fd->offset % 8 ||
+		    nw == max)
+			return 0;
+		words[nw++] = (uint16_t)(fd->offset / 8);
+	}
+	return nw;
+}
+
 void dfs_evidence_sum_files(const struct facts *f, struct io_facts *io, unsigned mask)
 {
-	mask &= ~io->ev.summed;
+	mask &= ~io->ev->summed;
 	if (!mask)
 		return;
 	const dfs_summary_module *sm = &f->in->mod[io->id];
@@ -514,35 +632,52 @@ void dfs_evidence_sum_files(const struct facts *f, struct io_facts *io, unsigned
 	for (int a = 0; a < TALLIES; a++)
 		if (mask >> a & 1)
 			which[k++] = a;
-	/* the sums of the named files lie by their place in the name table */
+	/* the sums of the named files lie by their place in the name table
+	 * (the file numbers of the first pass, else looked up) */
 	const dfs_log *log = f->in->log;
 	size_t nn = dfs_log_name_count(log);
 	const dfs_name *names = nn ? dfs_log_name_at(log, 0) : NULL;
 	double *sum = nn ? calloc(nn * k, sizeof(*sum)) : NULL;
 	struct unnamed_sums un = {.k = k};
 	bool oom = nn && !sum;
+	const uint32_t *file_no = io->ev->file_no;
 	struct ev_fields ef;
 	dfs_evidence_begin(&ef, f, io->m);
 	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	unsigned char scratch[DFS_RECORD_MAX];
+	/* packed records: only the words the tallies read are unpacked */
+	uint16_t words[64];
+	size_t nw = sm->records->packed && !sm->records->offsets &&
+	            io->m->record_size <= DFS_RECORD_MAX ? tally_words(&ef, mask, words, 64) : 0;
+	if (nw)
+		memset(scratch, 0, io->m->record_size);
 	FOR_SELECTED(sm, n, i) {
 		if (oom)
 			break;
-		const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
+		const unsigned char *rec = scratch;
+		if (nw)
+			dfs_record_unpack_words(sm->records, i, words, nw, scratch);
+		else
+			rec = dfs_record_get(sm->records, i, scratch);
 		size_t len = dfs_record_size(sm->records, i);
 		int64_t rank;
 		memcpy(&rank, rec + 8, 8);
 		struct tallies tl;
-		record_tallies(&ef, rec, len, rank, &tl);
+		record_tallies(&ef, rec, len, rank, NULL, NULL, mask, &tl);
 		bool any = false;
 		for (size_t j = 0; j < k; j++)
 			any |= tl.v[which[j]] > 0;
 		if (!any)
 			continue;
 		uint64_t id = dfs_facts_rec_id(rec);
-		const dfs_name *nm = names ? dfs_log_name_near(log, id, &hint) : NULL;
-		double *s = nm && (size_t)(nm - names) < nn ? &sum[(size_t)(nm - names) * k]
-		                                             : unnamed_of(&un, id);
+		size_t at = SIZE_MAX;
+		if (file_no)
+			at = file_no[n] < nn ? file_no[n] : SIZE_MAX;
+		else if (names) {
+			const dfs_name *nm = dfs_log_name_near(log, id, &hint);
+			at = nm && (size_t)(nm - names) < nn ? (size_t)(nm - names) : SIZE_MAX;
+		}
+		double *s = at != SIZE_MAX ? &sum[at * k] : unnamed_of(&un, id);
 		if (!s) {
 			oom = true;
 			break;
@@ -552,7 +687,7 @@ void dfs_evidence_sum_files(const struct facts *f, struct io_facts *io, unsigned
 	}
 	if (!oom) {
 		for (size_t j = 0; j < k; j++) {
-			struct top_list *tl = &io->ev.top[which[j]];
+			struct top_list *tl = &io->ev->top[which[j]];
 			memset(tl, 0, sizeof(*tl));
 			for (size_t x = 0; x < nn; x++)
 				dfs_top_add(tl, names[x].id, -1, sum[x * k + j]);
@@ -562,7 +697,7 @@ void dfs_evidence_sum_files(const struct facts *f, struct io_facts *io, unsigned
 			dfs_top_sort(tl);
 		}
 		/* (the lists of the tallies not asked for still hold records) */
-		io->ev.summed |= mask;
+		io->ev->summed |= mask;
 	}
 	free(sum);
 	free(un.id);

@@ -922,11 +922,11 @@ static void file_sums_finish(struct facts *f, struct file_sums *fs)
 			io->size_imbalanced++;
 			if (d > io->size_imbalance_worst)
 				io->size_imbalance_worst = d;
-			dfs_top_add(&io->imbalanced_top, r->id, -1, d);
+			dfs_top_add(&io->ev->imbalanced_top, r->id, -1, d);
 		}
 	}
 	if (io)
-		dfs_top_sort(&io->imbalanced_top);
+		dfs_top_sort(&io->ev->imbalanced_top);
 }
 
 static void file_sums_free(struct file_sums *fs)
@@ -1118,6 +1118,8 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 	dfs_evidence_begin(&ef, f, io->m);
 	if (files)
 		memset(files->in_module, 0, (files->cap + 63) / 64 * sizeof(uint64_t));
+	io->ev->file_no = files && sm->count ? dfs_scratch_alloc(f->in->scratch,
+	                                                         sm->count * sizeof(uint32_t)) : NULL;
 	FOR_SELECTED(sm, k, i) {
 		if (k + PREFETCH_AHEAD < sm->count) {
 			size_t j = sm->index ? sm->index[k + PREFETCH_AHEAD] : k + PREFETCH_AHEAD;
@@ -1144,13 +1146,19 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 		io->meta_time += tm;
 		for (size_t o = 0; o < io->nops; o++)
 			io->ops[o] += counter(m, rec, len, fl.op[o]);
+		/* (as stored: the evidence judges them too) */
+		double rr[SIZE_BINS], rw[SIZE_BINS];
 		for (int b = 0; b < SIZE_BINS; b++) {
-			io->size_read[b] += counter(m, rec, len, fl.size_read[b]);
-			io->size_write[b] += counter(m, rec, len, fl.size_write[b]);
+			rr[b] = value(m, rec, len, 0, fl.size_read[b]);
+			rw[b] = value(m, rec, len, 0, fl.size_write[b]);
+			io->size_read[b] += rr[b] > 0 && rr[b] < INFINITY ? rr[b] : 0;
+			io->size_write[b] += rw[b] > 0 && rw[b] < INFINITY ? rw[b] : 0;
 		}
 		uint64_t id = dfs_facts_rec_id(rec);
 		size_t no = files ? files_number(&files->ix, id) : SIZE_MAX;
-		dfs_evidence_record(&ef, io, rec, len, !files || file_again(files, no));
+		dfs_evidence_record(&ef, io, rec, len, !files || file_again(files, no), rr, rw);
+		if (io->ev->file_no)
+			io->ev->file_no[k] = no < UINT32_MAX ? (uint32_t)no : UINT32_MAX;
 		for (int a = 0; a < 4; a++)
 			if (fl.access[a] >= 0)
 				common_add(cm, value(m, rec, len, 0, fl.access[a]),
@@ -1241,9 +1249,9 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 			io->meta_ranks++;
 		if (sr->meta[r] + shared_m / n > io->meta_worst)
 			io->meta_worst = sr->meta[r] + shared_m / n;
-		dfs_top_add(&io->meta_top, 0, (int64_t)r, sr->meta[r] + shared_m / n);
+		dfs_top_add(&io->ev->meta_top, 0, (int64_t)r, sr->meta[r] + shared_m / n);
 	}
-	dfs_top_sort(&io->meta_top);
+	dfs_top_sort(&io->ev->meta_top);
 	dfs_evidence_end(f, io);
 	/* the four most common sizes */
 	for (size_t t = 0; t < 4; t++) {
@@ -1719,11 +1727,17 @@ struct facts *dfs_facts_new(const dfs_summary_input *in, bool page)
 		files = &sums;
 	}
 	struct common *cm = malloc(sizeof(*cm));
-	for (size_t k = 0; k < sizeof(io_ids) / sizeof(*io_ids) && cm; k++) {
+	size_t nio = 0;
+	for (size_t k = 0; k < sizeof(io_ids) / sizeof(*io_ids); k++)
+		nio += selected(in, io_ids[k]) && dfs_module_get(io_ids[k]) &&
+		       dfs_module_get(io_ids[k])->record_size;
+	f->evidence = nio ? calloc(nio, sizeof(*f->evidence)) : NULL;
+	for (size_t k = 0; k < sizeof(io_ids) / sizeof(*io_ids) && cm && f->evidence; k++) {
 		if (!selected(in, io_ids[k]) || !dfs_module_get(io_ids[k]) ||
 		    !dfs_module_get(io_ids[k])->record_size)
 			continue;
-		struct io_facts *io = &f->io[f->nio++];
+		struct io_facts *io = &f->io[f->nio];
+		io->ev = &f->evidence[f->nio++];
 		io->id = io_ids[k];
 		io->m = dfs_module_get(io_ids[k]);
 		gather_io(f, io, files, &sr, cm);
@@ -1783,5 +1797,8 @@ void dfs_facts_free(struct facts *f)
 	free(f->traced);
 	free(f->dxt_files);
 	free(f->findings);
+	for (size_t i = 0; i < f->nio; i++)
+		dfs_evidence_free(f, &f->io[i]);
+	free(f->evidence);
 	free(f);
 }

@@ -156,9 +156,10 @@ int dfs_insight_thresholds_load(dfs_insight_thresholds *t, const char *path,
 
 /* ---- findings ----------------------------------------------------------------- */
 
+/* the findings as the rules add them (a few: the array grows) */
 struct findings {
 	struct finding *f;
-	size_t n, max;
+	size_t n, cap;
 	/* per finding: the module and list its files come from */
 	struct io_facts *io[MAX_FINDINGS];
 	int tally[MAX_FINDINGS];
@@ -168,8 +169,17 @@ static struct finding *add(struct findings *fs, const char *code, const char *le
                            const char *module, double value, double threshold,
                            double count, double total)
 {
-	if (fs->n >= fs->max)
+	if (fs->n >= MAX_FINDINGS)
 		return NULL;
+	if (fs->n == fs->cap) {
+		size_t cap = fs->cap ? fs->cap * 2 : 8;
+		struct finding *g = realloc(fs->f, (cap < MAX_FINDINGS ? cap : MAX_FINDINGS) *
+		                                   sizeof(*g));
+		if (!g)
+			return NULL;
+		fs->f = g;
+		fs->cap = cap < MAX_FINDINGS ? cap : MAX_FINDINGS;
+	}
 	fs->io[fs->n] = NULL;
 	fs->tally[fs->n] = -1;
 	struct finding *f = &fs->f[fs->n++];
@@ -311,7 +321,7 @@ static void say_small(struct finding *f, double hi, double lo, double all,
 /* the rules whose inputs the module's times spoil */
 static bool times_spoiled(const struct io_facts *io)
 {
-	return io && io->ev.time_over_run;
+	return io && io->ev->time_over_run;
 }
 
 static void check_posix(const struct facts *fa, struct io_facts *io, struct findings *fs)
@@ -345,7 +355,7 @@ static void check_posix(const struct facts *fa, struct io_facts *io, struct find
 		SAY(f, "read size intensive: %.0f bytes read against %.0f written",
 		    io->bytes_read, io->bytes_written);
 	}
-	const struct evidence *ev = &io->ev;
+	const struct evidence *ev = io->ev;
 	if ((f = share(fs, "P_SMALL_READS", "HIGH", mn, io->small_reads, io->reads,
 	               t->small_requests, t->small_requests_absolute))) {
 		say_small(f, io->small_reads, ev->small_lo_r, io->reads, "reads", t->small_bytes);
@@ -400,7 +410,7 @@ static void check_posix(const struct facts *fa, struct io_facts *io, struct find
 		    io->meta_ranks, plural((double)io->meta_ranks, "rank", "ranks"),
 		    io->meta_ranks == 1 ? "s" : "", t->metadata_time_rank, io->meta_worst);
 		if (f)
-			about_list(f, ABOUT_RANKS, &io->meta_top, io->meta_time, "s");
+			about_list(f, ABOUT_RANKS, &io->ev->meta_top, io->meta_time, "s");
 	}
 	if (io->stragglers > 0) {
 		f = add(fs, "P_SHARED_IMBALANCE", "HIGH", mn, io->straggler_worst,
@@ -411,7 +421,7 @@ static void check_posix(const struct facts *fa, struct io_facts *io, struct find
 		    io->stragglers == 1 ? "has" : "have", 100 * t->imbalance_stragglers,
 		    100 * io->straggler_worst);
 		if (f)
-			about_list(f, ABOUT_FILES, &io->ev.top[T_STRAGGLER], 0, "apart");
+			about_list(f, ABOUT_FILES, &io->ev->top[T_STRAGGLER], 0, "apart");
 	}
 	if (io->size_imbalanced > 0) {
 		f = add(fs, "P_SIZE_IMBALANCE", "HIGH", mn, io->size_imbalance_worst,
@@ -421,7 +431,7 @@ static void check_posix(const struct facts *fa, struct io_facts *io, struct find
 		    io->size_imbalanced == 1 ? "file was" : "files were",
 		    100 * io->size_imbalance_worst);
 		if (f)
-			about_list(f, ABOUT_FILES, &io->imbalanced_top, 0, "apart");
+			about_list(f, ABOUT_FILES, &io->ev->imbalanced_top, 0, "apart");
 	}
 }
 
@@ -466,19 +476,19 @@ static void check_small(const struct facts *fa, struct io_facts *io,
                         struct findings *fs)
 {
 	const dfs_insight_thresholds *t = &fa->thr;
-	double r = io->ev.requests_r, w = io->ev.requests_w;
+	double r = io->ev->requests_r, w = io->ev->requests_w;
 	char wr[64], ww[64];
 	snprintf(wr, sizeof(wr), "%s reads", what);
 	snprintf(ww, sizeof(ww), "%s writes", what);
 	struct finding *f;
 	if ((f = share(fs, code_r, "HIGH", io->m->name, io->small_reads, r,
 	               t->small_requests, t->small_requests_absolute))) {
-		say_small(f, io->small_reads, io->ev.small_lo_r, r, wr, t->small_bytes);
+		say_small(f, io->small_reads, io->ev->small_lo_r, r, wr, t->small_bytes);
 		name_files(fs, f, io, T_SMALL_R, "reads");
 	}
 	if ((f = share(fs, code_w, "HIGH", io->m->name, io->small_writes, w,
 	               t->small_requests, t->small_requests_absolute))) {
-		say_small(f, io->small_writes, io->ev.small_lo_w, w, ww, t->small_bytes);
+		say_small(f, io->small_writes, io->ev->small_lo_w, w, ww, t->small_bytes);
 		name_files(fs, f, io, T_SMALL_W, "writes");
 	}
 }
@@ -546,7 +556,7 @@ static void check_quality(const struct facts *fa, struct io_facts *io, struct fi
 	static const char *const codes[Q_KINDS] = {
 		"Q_TIME_INVALID", "Q_SIZE_INVALID", "Q_RANK_INVALID", "Q_BYTES_EXCEED_REQUESTS"};
 	for (int k = 0; k < Q_KINDS; k++) {
-		const struct q_facts *q = &io->ev.q[k];
+		const struct q_facts *q = &io->ev->q[k];
 		if (!q->n)
 			continue;
 		struct finding *f = add(fs, codes[k], "WARN", mn, (double)q->n, 0, (double)q->n, recs);
@@ -587,7 +597,7 @@ static void check_quality(const struct facts *fa, struct io_facts *io, struct fi
 			break;
 		}
 	}
-	if (io->ev.time_over_run) {
+	if (io->ev->time_over_run) {
 		double time = io->read_time + io->write_time + io->meta_time;
 		double most = (double)fa->nprocs * fa->run_time;
 		struct finding *f = add(fs, "Q_TIME_EXCEEDS_RUN", "WARN", mn, time, most, time, most);
@@ -600,7 +610,7 @@ static void check_quality(const struct facts *fa, struct io_facts *io, struct fi
 		    plural((double)fa->nprocs, "process", "processes"), (long long)fa->nprocs,
 		    fa->run_time, most, spoiled);
 		if (f) {
-			about_list(f, ABOUT_RECORDS, &io->ev.top[T_TIME], time, "s");
+			about_list(f, ABOUT_RECORDS, &io->ev->top[T_TIME], time, "s");
 			for (size_t i = 0; i < f->nabout; i++)
 				f->about[i].counter = "";
 		}
@@ -617,14 +627,9 @@ static bool quality(const char *code)
 static void judge(struct facts *fa)
 {
 	fa->judged = true;
-	fa->findings = calloc(MAX_FINDINGS, sizeof(*fa->findings));
 	struct findings *fs = calloc(1, sizeof(*fs));
-	if (!fa->findings || !fs) {
-		free(fs);
+	if (!fs)
 		return;
-	}
-	fs->f = fa->findings;
-	fs->max = MAX_FINDINGS;
 	const dfs_insight_thresholds *t = &fa->thr;
 	struct finding *f;
 	for (size_t i = 0; i < fa->nio; i++)
@@ -712,23 +717,21 @@ static void judge(struct facts *fa)
 	}
 	for (size_t k = 0; k < fs->n; k++)
 		if (fs->io[k])
-			about_list(&fs->f[k], ABOUT_FILES, &fs->io[k]->ev.top[fs->tally[k]],
+			about_list(&fs->f[k], ABOUT_FILES, &fs->io[k]->ev->top[fs->tally[k]],
 			           fs->f[k].count, fs->f[k].unit);
 	/* the data problems first (they say which numbers to doubt), then
 	 * the most severe, keeping the order within a level */
 	static const char *const order[] = {"HIGH", "WARN", "INFO"};
-	struct finding *tmp = malloc(MAX_FINDINGS * sizeof(*tmp));
+	struct finding *out = fs->n ? malloc(fs->n * sizeof(*out)) : NULL;
 	size_t n = 0;
-	for (int l = -1; l < 3 && tmp; l++)
+	for (int l = -1; l < 3 && out; l++)
 		for (size_t i = 0; i < fs->n; i++)
 			if (l < 0 ? quality(fs->f[i].code)
 			          : !quality(fs->f[i].code) && strcmp(fs->f[i].level, order[l]) == 0)
-				tmp[n++] = fs->f[i];
-	if (tmp) {
-		memcpy(fa->findings, tmp, n * sizeof(*tmp));
-		fa->nfindings = n;
-	}
-	free(tmp);
+				out[n++] = fs->f[i];
+	fa->findings = out;
+	fa->nfindings = out ? n : 0;
+	free(fs->f);
 	free(fs);
 }
 

@@ -92,9 +92,14 @@ struct evidence {
 	struct top_list top[TOPS];
 	bool multi;          /* a file has several records (the sums per file
 	                      * are then made by a second pass) */
+	bool multi_shared;   /* so has a shared (rank -1) record's file */
+	uint32_t *file_no;   /* the file number of each selected record, for
+	                      * that pass (UINT32_MAX: none; a scratch block) */
 	unsigned summed;     /* bit t: top[t] holds files, summed */
 	struct q_facts q[Q_KINDS];
 	bool time_over_run;  /* its I/O time is above nprocs x run time */
+	struct top_list meta_top;        /* the ranks with the most metadata time */
+	struct top_list imbalanced_top;  /* the files of P_SIZE_IMBALANCE */
 };
 
 /* The counters of one module the evidence reads (field indices, -1 when
@@ -144,20 +149,19 @@ struct io_facts {
 	/* ranks with more metadata time than the threshold, and the worst */
 	size_t meta_ranks;
 	double meta_worst;
-	struct top_list meta_top;       /* the ranks with the most */
 	/* shared files whose ranks differ in bytes or time (stragglers) */
 	size_t stragglers, shared_files;
 	double straggler_worst;
 	/* files whose ranks moved very different amounts (non-shared) */
 	size_t size_imbalanced;
 	double size_imbalance_worst;
-	struct top_list imbalanced_top;
 	/* H5D: datasets accessed, those without MPI-IO collective I/O and
 	 * their accesses; H5F: files opened with the MPI-IO driver */
 	size_t datasets, indep_datasets, mpiio_files;
 	double indep_dataset_ops;
-	/* what the insights learn of each record (evidence.c) */
-	struct evidence ev;
+	/* what the insights learn of each record (evidence.c; one of
+	 * facts.evidence) */
+	struct evidence *ev;
 };
 
 #define IO_MODULES 9
@@ -177,6 +181,7 @@ struct facts {
 	dfs_insight_thresholds thr;
 	struct io_facts io[IO_MODULES];
 	size_t nio;
+	struct evidence *evidence;      /* nio of them */
 	/* per rank bin: POSIX+STDIO bytes and I/O time (rank bin k holds
 	 * ranks [k*rank_step, (k+1)*rank_step)) */
 	size_t rank_bins;
@@ -274,11 +279,16 @@ double dfs_facts_value(const dfs_module *m, const unsigned char *rec, size_t len
 
 /* evidence.c */
 void dfs_evidence_begin(struct ev_fields *ef, const struct facts *f, const dfs_module *m);
-/* a record of the module; `again`: its file was met before in it */
+/* a record of the module; `again`: its file was met before in it; rr, rw
+ * its size histograms as stored (facts.c keeps its file number in
+ * io->ev->file_no, allocated beforehand) */
 void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
-                         const unsigned char *rec, size_t len, bool again);
+                         const unsigned char *rec, size_t len, bool again,
+                         const double rr[SIZE_BINS], const double rw[SIZE_BINS]);
 /* once every record is in */
 void dfs_evidence_end(const struct facts *f, struct io_facts *io);
+/* what evidence keeps of a module (the file numbers) */
+void dfs_evidence_free(const struct facts *f, struct io_facts *io);
 /* make top[t] of every tally t of `mask` a list of files, summed over
  * their records (a second pass when a file has several records) */
 void dfs_evidence_sum_files(const struct facts *f, struct io_facts *io, unsigned mask);
