@@ -229,7 +229,9 @@ static void name_files(struct findings *fs, struct finding *f, struct io_facts *
 }
 
 /* Name the items of a sorted list: every one that holds more than 5% of
- * `total` (as Drishti does), and at least the three largest. */
+ * `total` (as Drishti does), and at least the three largest; without a
+ * total (the files of an imbalance rule, each judged alone) every one
+ * (the TOP_ABOUT largest). */
 static void about_list(struct finding *f, enum about_kind kind, const struct top_list *t,
                        double total, const char *unit)
 {
@@ -238,7 +240,7 @@ static void about_list(struct finding *f, enum about_kind kind, const struct top
 	double named = 0;
 	for (size_t i = 0; i < t->n && f->nabout < TOP_ABOUT; i++) {
 		double sh = total > 0 ? t->it[i].v / total : -1;
-		if (i >= 3 && !(sh > 0.05))
+		if (i >= 3 && total > 0 && !(sh > 0.05))
 			break;
 		struct about *a = &f->about[f->nabout++];
 		a->id = t->it[i].id;

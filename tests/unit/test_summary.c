@@ -1786,6 +1786,19 @@ static void test_files_and_advice(void **state)
 	assert_non_null(strstr(txt, "`H5Pset_alignment(fapl, 1048576, 4194304)`"));
 	dfs_log_free(log);
 	free(txt);
+	/* an imbalance rule names every file it judged (no share cuts them) */
+	healthy(&s);
+	for (int k = 0; k < 4; k++) {
+		struct rec *p = shared_file(&s);
+		p->id = file_id(k);
+		set(p, "POSIX_SLOWEST_RANK_BYTES", 100.0 * 4194304 / 2);
+		set(p, "POSIX_FASTEST_RANK_BYTES", 0);
+	}
+	char *csv4 = judged(&s, NULL);
+	f = about_of(csv4, "P_SHARED_IMBALANCE", COL_FILES);
+	assert_int_equal(f->count, 4);
+	json_free(f);
+	free(csv4);
 	/* no MPI-IO: no MPI-IO call is advised for small reads */
 	healthy(&s);
 	small_reads(&s);
