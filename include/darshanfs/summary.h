@@ -50,6 +50,8 @@ typedef struct dfs_insight_thresholds {
 	double collective_operations_absolute;
 	double lustre_large_file;        /* bytes of a shared file on one stripe */
 	double worst_rank_share;         /* worst rank's share of the I/O time */
+	double worst_rank_time;          /* and at least this many seconds */
+	double interface_stdio_absolute; /* STDIO's bytes, at least */
 } dfs_insight_thresholds;
 
 void dfs_insight_thresholds_default(dfs_insight_thresholds *t);
@@ -128,11 +130,45 @@ int dfs_summary_dxt_file_svg(const dfs_summary_input *in, uint64_t id, dfs_buf *
 
 /* The insights: one finding per paragraph (txt) or one CSV row per
  * finding with the header
- *   code,level,module,message,value,threshold,count,total
- * (`log` prepended, with its value, when `log` is not NULL). */
+ *   code,level,module,message,value,threshold,count,total,files,ranks,advice
+ * (`log` prepended, with its value, when `log` is not NULL; files and
+ * ranks are JSON arrays, "[]" when the finding names none: see
+ * docs/insights.md).  DFS_INSIGHTS_EMPTY_TAIL is what follows the message
+ * in a row of a finding without numbers (a log that cannot be read),
+ * DFS_INSIGHTS_HEADER the header after `log,`. */
+#define DFS_INSIGHTS_EMPTY_TAIL ",,,,,[],[],\n"
+#define DFS_INSIGHTS_HEADER \
+	"code,level,module,message,value,threshold,count,total,files,ranks,advice\n"
 int dfs_insights_text(const dfs_summary_input *in, dfs_buf *out, dfs_error *err);
 int dfs_insights_csv(const dfs_summary_input *in, const char *log, bool header,
                      dfs_buf *out, dfs_error *err);
+
+/* Plausibility: what no run of Darshan can have measured (the checks of
+ * the data-quality findings and of the directory summaries, in one place).
+ * A time counter is implausible when it is not finite or negative (by a
+ * nanosecond or more, the finest a Darshan timer resolves; -1 is Darshan's
+ * "not kept"); a byte counter when it is below -nprocs (-1
+ * "not kept", which older runtimes summed over the ranks of a shared
+ * record). */
+bool dfs_implausible_time(double seconds);
+bool dfs_implausible_bytes(double bytes, int64_t nprocs);
+
+/* The numbers of one module of a job (a row of jobs.csv, a log's derived
+ * metrics): the bytes it moved, its I/O time and performance by the
+ * slowest rank.  What of them cannot be true: bytes negative or not
+ * finite; the time negative, not finite, or above nprocs x run_time (when
+ * both are known, > 0); the performance negative or not finite, or made of
+ * such a time.  0 when all are plausible. */
+enum { DFS_DOUBT_BYTES = 1, DFS_DOUBT_TIME = 2, DFS_DOUBT_PERF = 4 };
+typedef struct dfs_job_numbers {
+	int64_t nprocs;
+	double run_time;
+	double bytes, time, perf;
+} dfs_job_numbers;
+unsigned dfs_job_numbers_doubts(const dfs_job_numbers *n);
+/* One sentence saying what of *n is implausible and why, in buf
+ * (returned; "" when nothing is). */
+const char *dfs_job_numbers_why(const dfs_job_numbers *n, char *buf, size_t len);
 
 /* summary.html of a directory, from the text of its jobs.csv (the
  * columns README.md gives for it): jobs over time, bytes and performance

@@ -2,7 +2,10 @@
  * the text of that directory's jobs.csv (jobs over time, bytes and
  * performance per job, the top jobs by bytes and by I/O time, totals per
  * module).  Like the page of a log, it is self-contained and its plots are
- * bounded in size however many jobs there are. */
+ * bounded in size however many jobs there are.  Numbers no run can have
+ * measured (dfs_job_numbers_doubts: a negative time, more I/O time than the
+ * job's processes had, ...) are left out of the sums, plots and rankings,
+ * and the page says how many. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +66,7 @@ struct job {
 	char *log, *exe;
 	int64_t jobid, uid, nprocs, start;
 	double run_time, bytes, time, perf;
+	unsigned doubts;     /* of bytes, time, perf (DFS_DOUBT_*) */
 	bool counted;
 };
 
@@ -70,43 +74,57 @@ struct module_total {
 	char name[24];
 	size_t jobs;
 	double bytes_read, bytes_written, time;
+	size_t left_out;     /* implausible values not summed */
 };
 
 /* the row that stands for the job's own I/O: POSIX+STDIO, else the
  * largest of the others (MPI-IO goes through POSIX: never summed) */
 static void take_row(struct job *j, const char *module, double bytes, double time,
-                     double perf)
+                     double perf, unsigned doubts)
 {
 	bool combined = strcmp(module, "POSIX+STDIO") == 0;
 	if (combined || (!j->counted && bytes >= j->bytes)) {
 		j->bytes = bytes;
 		j->time = time;
 		j->perf = perf;
+		j->doubts = doubts;
 		j->counted = combined;
 	}
 }
 
+/* the job's numbers that are plausible (0 for the others) */
+static double bytes_of(const struct job *j)
+{
+	return j->doubts & DFS_DOUBT_BYTES ? 0 : j->bytes;
+}
+
 static int by_bytes(const void *a, const void *b)
 {
-	double x = (*(struct job *const *)a)->bytes, y = (*(struct job *const *)b)->bytes;
+	double x = bytes_of(*(struct job *const *)a), y = bytes_of(*(struct job *const *)b);
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
 static int by_time(const void *a, const void *b)
 {
-	double x = (*(struct job *const *)a)->time, y = (*(struct job *const *)b)->time;
+	const struct job *p = *(struct job *const *)a, *q = *(struct job *const *)b;
+	double x = p->doubts & DFS_DOUBT_TIME ? -1 : p->time;
+	double y = q->doubts & DFS_DOUBT_TIME ? -1 : q->time;
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* the rows carry their exact numbers (data-*) beside the rounded text */
+/* the rows carry their exact numbers (data-*) beside the rounded text;
+ * the jobs whose number of the table is implausible are not ranked */
 static void job_table(dfs_buf *out, const char *id, const char *title, struct job **jobs,
-                      size_t n)
+                      size_t n, unsigned doubt)
 {
 	dfs_buf_printf(out, "<h3>%s</h3>\n<table id=\"%s\">\n<tr><th>log</th><th>executable</th>"
 	                    "<th>job id</th><th>processes</th><th>bytes</th>"
 	                    "<th>I/O time by slowest (s)</th><th>MiB/s</th></tr>\n", title, id);
 	char b[64];
-	for (size_t i = 0; i < n && i < TOP_FILES; i++) {
+	for (size_t i = 0, shown = 0; i < n && shown < TOP_FILES; i++) {
+		if (jobs[i]->doubts & doubt)
+			continue;
+		shown++;
 		dfs_buf_printf(out, "<tr class=\"job\" data-bytes=\"%.17g\" data-time=\"%.17g\" "
 		               "data-perf=\"%.17g\"><td>", jobs[i]->bytes, jobs[i]->time,
 		               jobs[i]->perf);
@@ -115,12 +133,14 @@ static void job_table(dfs_buf *out, const char *id, const char *title, struct jo
 		dfs_xml_text(out, jobs[i]->exe, strlen(jobs[i]->exe) > 80 ? 80 : strlen(jobs[i]->exe));
 		dfs_buf_printf(out, "</td><td class=\"n\">%lld</td><td class=\"n\">%lld</td>",
 		               (long long)jobs[i]->jobid, (long long)jobs[i]->nprocs);
+		const char *no = "implausible";
 		dfs_human_bytes(b, sizeof(b), jobs[i]->bytes);
-		dfs_buf_printf(out, "<td class=\"n\">%s</td>", b);
+		dfs_buf_printf(out, "<td class=\"n\">%s</td>", jobs[i]->doubts & DFS_DOUBT_BYTES ? no : b);
 		dfs_human_num(b, sizeof(b), jobs[i]->time);
-		dfs_buf_printf(out, "<td class=\"n\">%s</td>", b);
+		dfs_buf_printf(out, "<td class=\"n\">%s</td>", jobs[i]->doubts & DFS_DOUBT_TIME ? no : b);
 		dfs_human_num(b, sizeof(b), jobs[i]->perf);
-		dfs_buf_printf(out, "<td class=\"n\">%s</td></tr>\n", b);
+		dfs_buf_printf(out, "<td class=\"n\">%s</td></tr>\n",
+		               jobs[i]->doubts & DFS_DOUBT_PERF ? no : b);
 	}
 	dfs_buf_adds(out, "</table>\n");
 }
@@ -135,6 +155,8 @@ static void decades(dfs_buf *out, const char *title, struct job *jobs, size_t n,
 	const char *labels[DEC];
 	double lo = bytes ? 1 : 1e-3;
 	for (size_t i = 0; i < n; i++) {
+		if (jobs[i].doubts & (perf ? DFS_DOUBT_PERF : DFS_DOUBT_BYTES))
+			continue;
 		double v = perf ? jobs[i].perf : jobs[i].bytes;
 		int d = v > lo ? (int)floor(log10(v / lo)) + 1 : 0;
 		count[d < 0 ? 0 : d >= DEC ? DEC - 1 : d]++;
@@ -205,7 +227,9 @@ int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
 			continue;
 		double br = strtod(f[C_READ], NULL), bw = strtod(f[C_WRITTEN], NULL);
 		double t = strtod(f[C_TIME], NULL), perf = strtod(f[C_PERF], NULL);
-		take_row(&jobs[n - 1], f[C_MODULE], br + bw, t, perf);
+		dfs_job_numbers num = {jobs[n - 1].nprocs, jobs[n - 1].run_time, br + bw, t, perf};
+		unsigned doubts = dfs_job_numbers_doubts(&num);
+		take_row(&jobs[n - 1], f[C_MODULE], br + bw, t, perf, doubts);
 		size_t m;
 		for (m = 0; m < nmods && strcmp(mods[m].name, f[C_MODULE]); m++)
 			;
@@ -216,9 +240,16 @@ int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
 		}
 		if (m < nmods) {
 			mods[m].jobs++;
-			mods[m].bytes_read += br;
-			mods[m].bytes_written += bw;
-			mods[m].time += t;
+			if (doubts & DFS_DOUBT_BYTES) {
+				mods[m].left_out++;
+			} else {
+				mods[m].bytes_read += br;
+				mods[m].bytes_written += bw;
+			}
+			if (doubts & DFS_DOUBT_TIME)
+				mods[m].left_out++;
+			else
+				mods[m].time += t;
 		}
 	}
 
@@ -231,13 +262,17 @@ int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
 	dfs_xml_str(out, title);
 	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
 	double total = 0;
+	size_t doubted = 0, left_out = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (jobs[i].start > 0 && jobs[i].start < t0)
 			t0 = jobs[i].start;
 		if (jobs[i].start > t1)
 			t1 = jobs[i].start;
-		total += jobs[i].bytes;
+		total += bytes_of(&jobs[i]);
+		doubted += jobs[i].doubts != 0;
 	}
+	for (size_t m = 0; m < nmods; m++)
+		left_out += mods[m].left_out;
 	char tb[64], a[64], b[64];
 	dfs_human_bytes(tb, sizeof(tb), total);
 	dfs_buf_printf(out, "</h1>\n<p id=\"jobs\">%zu jobs, %s moved", n, tb);
@@ -250,7 +285,16 @@ int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
 	}
 	if (errors)
 		dfs_buf_printf(out, "; %zu logs could not be read (see jobs.csv)", errors);
-	dfs_buf_adds(out, ".</p>\n<h2 id=\"time\">Jobs over time</h2>\n");
+	dfs_buf_adds(out, ".</p>\n");
+	if (doubted || left_out)
+		dfs_buf_printf(out, "<p id=\"left-out\">Left out as no run can have measured them "
+		               "(negative or not finite, or more I/O time than the job's processes "
+		               "had): the bytes, time or performance of %zu %s (in the plots and "
+		               "the top jobs) and %zu %s of the per-module sums; "
+		               "the data-quality findings (Q_) of the logs' insights.csv name the "
+		               "counters.</p>\n", doubted, doubted == 1 ? "job" : "jobs", left_out,
+		               left_out == 1 ? "value" : "values");
+	dfs_buf_adds(out, "<h2 id=\"time\">Jobs over time</h2>\n");
 	double per_bin[TIME_BINS] = {0}, bytes_bin[TIME_BINS] = {0};
 	double span = t1 > t0 && t0 != INT64_MAX ? (double)(t1 - t0) : 1;
 	for (size_t i = 0; i < n; i++) {
@@ -258,7 +302,7 @@ int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
 			continue;
 		size_t c = (size_t)((double)(jobs[i].start - t0) / span * (TIME_BINS - 1));
 		per_bin[c]++;
-		bytes_bin[c] += jobs[i].bytes;
+		bytes_bin[c] += bytes_of(&jobs[i]);
 	}
 	struct series s1 = {"jobs started", "#1f77b4", per_bin};
 	dfs_svg_columns(out, "Jobs started over time", "days since the first job", 0,
@@ -275,25 +319,27 @@ int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
 		for (size_t i = 0; i < n; i++)
 			order[i] = &jobs[i];
 		qsort(order, n, sizeof(*order), by_bytes);
-		job_table(out, "top-bytes", "Most bytes", order, n);
+		job_table(out, "top-bytes", "Most bytes", order, n, DFS_DOUBT_BYTES);
 		qsort(order, n, sizeof(*order), by_time);
-		job_table(out, "top-time", "Most I/O time", order, n);
+		job_table(out, "top-time", "Most I/O time", order, n, DFS_DOUBT_TIME);
 		free(order);
 	}
 	dfs_buf_adds(out, "<h2 id=\"modules\">Per module</h2>\n<table id=\"module-table\">\n"
 	                  "<tr><th>module</th><th>jobs</th><th>bytes read</th>"
-	                  "<th>bytes written</th><th>I/O time by slowest (s)</th></tr>\n");
+	                  "<th>bytes written</th><th>I/O time by slowest (s)</th>"
+	                  "<th>implausible values left out</th></tr>\n");
 	for (size_t m = 0; m < nmods; m++) {
 		dfs_buf_printf(out, "<tr class=\"module\" data-read=\"%.17g\" data-written=\"%.17g\" "
-		               "data-time=\"%.17g\"><td>", mods[m].bytes_read,
-		               mods[m].bytes_written, mods[m].time);
+		               "data-time=\"%.17g\" data-left-out=\"%zu\"><td>", mods[m].bytes_read,
+		               mods[m].bytes_written, mods[m].time, mods[m].left_out);
 		dfs_xml_str(out, mods[m].name);
 		dfs_human_bytes(a, sizeof(a), mods[m].bytes_read);
 		dfs_human_bytes(b, sizeof(b), mods[m].bytes_written);
 		dfs_human_num(tb, sizeof(tb), mods[m].time);
 		dfs_buf_printf(out, "</td><td class=\"n\">%zu</td><td class=\"n\">%s</td>"
-		               "<td class=\"n\">%s</td><td class=\"n\">%s</td></tr>\n",
-		               mods[m].jobs, a, b, tb);
+		               "<td class=\"n\">%s</td><td class=\"n\">%s</td>"
+		               "<td class=\"n\">%zu</td></tr>\n", mods[m].jobs, a, b, tb,
+		               mods[m].left_out);
 	}
 	dfs_buf_adds(out, "</table>\n</body>\n</html>\n");
 	if (!dfs_buf_ok(out))

@@ -250,12 +250,13 @@ static inline double value(const dfs_module *m, const unsigned char *rec, size_t
 	return dfs_facts_value(m, rec, len, row, f);
 }
 
-/* counters that can be -1 (not kept by an old version) count as 0 */
+/* counters that can be -1 (not kept by an old version) count as 0, and
+ * so do the values no run can have written (data problems: evidence.c) */
 static inline double counter(const dfs_module *m, const unsigned char *rec, size_t len,
                              int f)
 {
 	double d = value(m, rec, len, 0, f);
-	return d > 0 ? d : 0;
+	return d > 0 && d < INFINITY ? d : 0;
 }
 
 static int64_t rec_rank(const unsigned char *rec)
@@ -645,6 +646,7 @@ static void top_rows(struct facts *f, const struct tops *tops, const struct top_
  * range of bytes in a table of their own: the per-file imbalance). */
 struct rank_range {
 	size_t no;              /* file number + 1; 0: empty */
+	uint64_t id;
 	double min, max;
 	uint32_t n;
 };
@@ -655,6 +657,7 @@ struct file_sums {
 	size_t cap;             /* numbers the arrays have room for */
 	uint64_t *seen;         /* bit per file: met */
 	uint64_t *ranked;       /* bit: a record of one rank met, its bytes in rb */
+	uint64_t *in_module;    /* bit: met in the module being gathered */
 	double *rb;
 	struct rank_range *multi;
 	size_t multi_n, multi_cap;
@@ -714,7 +717,7 @@ static bool file_sums_room(struct file_sums *fs, size_t no)
 	size_t n = fs->cap * 2 > no + 64 ? fs->cap * 2 : no + 64;
 	dfs_scratch *pool = fs->ix.pool;
 	if (!bits_grow(&fs->seen, fs->cap, n) || !bits_grow(&fs->ranked, fs->cap, n) ||
-	    !doubles_grow(pool, &fs->rb, fs->cap, n))
+	    !bits_grow(&fs->in_module, fs->cap, n) || !doubles_grow(pool, &fs->rb, fs->cap, n))
 		return false;
 	if (fs->lustre && (!bits_grow(&fs->shared, fs->cap, n) ||
 	                   !bits_grow(&fs->striped, fs->cap, n) ||
@@ -779,7 +782,8 @@ static struct top_file *pattern_of(struct file_sums *fs, uint64_t key, size_t no
 }
 
 /* a file met with records of several ranks: their range of bytes */
-static void rank_range_add(struct file_sums *fs, size_t no, double first, double b)
+static void rank_range_add(struct file_sums *fs, size_t no, uint64_t id, double first,
+                           double b)
 {
 	if (fs->multi_n * 2 >= fs->multi_cap) {
 		size_t cap = fs->multi_cap ? fs->multi_cap * 2 : 64;
@@ -804,6 +808,7 @@ static void rank_range_add(struct file_sums *fs, size_t no, double first, double
 	struct rank_range *r = &fs->multi[k];
 	if (!r->no) {
 		r->no = no + 1;
+		r->id = id;
 		r->min = r->max = first;
 		r->n = 1;
 		fs->multi_n++;
@@ -849,13 +854,23 @@ static void file_add_named(struct facts *f, struct file_sums *fs, uint64_t id, s
 	}
 }
 
-/* One record of file `id` (of a module whose files are shown): b bytes,
+/* Is file number `no` met again in the module being gathered (true also
+ * when that cannot be known)? */
+static bool file_again(struct file_sums *fs, size_t no)
+{
+	if (no == SIZE_MAX || !file_sums_room(fs, no))
+		return true;
+	bool again = bit_get(fs->in_module, no);
+	bit_set(fs->in_module, no);
+	return again;
+}
+
+/* One record of file `id`, number `no` (of a module whose files are shown): b bytes,
  * t seconds, size its largest offset + 1 (< 0: not kept), of `rank`
  * (counted for the per-file imbalance when `ranked`). */
-static void file_add(struct facts *f, struct file_sums *fs, uint64_t id, double b,
-                     double t, double size, int64_t rank, bool ranked)
+static void file_add(struct facts *f, struct file_sums *fs, uint64_t id, size_t no,
+                     double b, double t, double size, int64_t rank, bool ranked)
 {
-	size_t no = files_number(&fs->ix, id);
 	if (no == SIZE_MAX || !file_sums_room(fs, no))
 		return;
 	bool first = !bit_get(fs->seen, no);
@@ -867,7 +882,7 @@ static void file_add(struct facts *f, struct file_sums *fs, uint64_t id, double 
 			bit_set(fs->ranked, no);
 			fs->rb[no] = b;
 		} else {
-			rank_range_add(fs, no, fs->rb[no], b);
+			rank_range_add(fs, no, id, fs->rb[no], b);
 		}
 	}
 	if (fs->lustre) {
@@ -907,8 +922,11 @@ static void file_sums_finish(struct facts *f, struct file_sums *fs)
 			io->size_imbalanced++;
 			if (d > io->size_imbalance_worst)
 				io->size_imbalance_worst = d;
+			dfs_top_add(&io->ev->imbalanced_top, r->id, -1, d);
 		}
 	}
+	if (io)
+		dfs_top_sort(&io->ev->imbalanced_top);
 }
 
 static void file_sums_free(struct file_sums *fs)
@@ -917,6 +935,7 @@ static void file_sums_free(struct file_sums *fs)
 	files_free(&fs->ix);
 	free(fs->seen);
 	free(fs->ranked);
+	free(fs->in_module);
 	dfs_scratch_free(pool, fs->rb);
 	free(fs->multi);
 	free(fs->shared);
@@ -957,7 +976,6 @@ struct io_fields {
 	int reads, writes, seq_reads, seq_writes, consec_reads, consec_writes;
 	int mem_na, file_na;
 	int indep_reads, indep_writes, coll_reads, coll_writes, nb_reads, nb_writes;
-	int fast_bytes, slow_bytes, fast_time, slow_time;
 	int max_read, max_write, open_start, close_end, read_start, read_end,
 	    write_start, write_end;
 	int use_coll, use_mpiio;      /* H5D, H5F flags */
@@ -1020,10 +1038,6 @@ static void io_fields(struct io_facts *io, struct io_fields *fl)
 	fl->coll_writes = field(m, "COLL_WRITES");
 	fl->nb_reads = field(m, "NB_READS");
 	fl->nb_writes = field(m, "NB_WRITES");
-	fl->fast_bytes = field(m, "FASTEST_RANK_BYTES");
-	fl->slow_bytes = field(m, "SLOWEST_RANK_BYTES");
-	fl->fast_time = field(m, "F_FASTEST_RANK_TIME");
-	fl->slow_time = field(m, "F_SLOWEST_RANK_TIME");
 	fl->max_read = field(m, "MAX_BYTE_READ");
 	fl->max_write = field(m, "MAX_BYTE_WRITTEN");
 	fl->open_start = field(m, "F_OPEN_START_TIMESTAMP");
@@ -1100,7 +1114,12 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 		memset(sr->meta, 0, sr->n * sizeof(double));
 	}
 	memset(cm, 0, sizeof(*cm));
-	double small_t = f->thr.small_bytes;
+	struct ev_fields ef;
+	dfs_evidence_begin(&ef, f, io->m);
+	if (files)
+		memset(files->in_module, 0, (files->cap + 63) / 64 * sizeof(uint64_t));
+	io->ev->file_no = files && sm->count ? dfs_scratch_alloc(f->in->scratch,
+	                                                         sm->count * sizeof(uint32_t)) : NULL;
 	FOR_SELECTED(sm, k, i) {
 		if (k + PREFETCH_AHEAD < sm->count) {
 			size_t j = sm->index ? sm->index[k + PREFETCH_AHEAD] : k + PREFETCH_AHEAD;
@@ -1127,23 +1146,19 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 		io->meta_time += tm;
 		for (size_t o = 0; o < io->nops; o++)
 			io->ops[o] += counter(m, rec, len, fl.op[o]);
-		double small_r = 0, small_w = 0;
+		/* (as stored: the evidence judges them too) */
+		double rr[SIZE_BINS], rw[SIZE_BINS];
 		for (int b = 0; b < SIZE_BINS; b++) {
-			double r = counter(m, rec, len, fl.size_read[b]);
-			double w = counter(m, rec, len, fl.size_write[b]);
-			io->size_read[b] += r;
-			io->size_write[b] += w;
-			/* bins whose upper bound is at most the small size */
-			static const double upper[SIZE_BINS] = {
-				100, 1024, 10240, 102400, 1048576, 4194304, 10485760,
-				104857600, 1073741824, INFINITY};
-			if (upper[b] <= small_t) {
-				small_r += r;
-				small_w += w;
-			}
+			rr[b] = value(m, rec, len, 0, fl.size_read[b]);
+			rw[b] = value(m, rec, len, 0, fl.size_write[b]);
+			io->size_read[b] += rr[b] > 0 && rr[b] < INFINITY ? rr[b] : 0;
+			io->size_write[b] += rw[b] > 0 && rw[b] < INFINITY ? rw[b] : 0;
 		}
-		io->small_reads += small_r;
-		io->small_writes += small_w;
+		uint64_t id = dfs_facts_rec_id(rec);
+		size_t no = files ? files_number(&files->ix, id) : SIZE_MAX;
+		dfs_evidence_record(&ef, io, rec, len, !files || file_again(files, no), rr, rw);
+		if (io->ev->file_no)
+			io->ev->file_no[k] = no < UINT32_MAX ? (uint32_t)no : UINT32_MAX;
 		for (int a = 0; a < 4; a++)
 			if (fl.access[a] >= 0)
 				common_add(cm, value(m, rec, len, 0, fl.access[a]),
@@ -1179,23 +1194,9 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 			shared_m += tm;
 			io->shared_reads += reads;
 			io->shared_writes += writes;
-			io->shared_small_reads += small_r;
-			io->shared_small_writes += small_w;
 			io->shared_files++;
-			double fb = counter(m, rec, len, fl.fast_bytes);
-			double sb = counter(m, rec, len, fl.slow_bytes);
-			double ft = counter(m, rec, len, fl.fast_time);
-			double st = counter(m, rec, len, fl.slow_time);
-			double share = 0;
-			if (br + bw > 0)
-				share = fabs(sb - fb) / (br + bw);
-			if (tr + tw + tm > 0 && fabs(st - ft) / (tr + tw + tm) > share)
-				share = fabs(st - ft) / (tr + tw + tm);
-			if (share > f->thr.imbalance_stragglers && (fl.fast_bytes >= 0 || fl.fast_time >= 0)) {
-				io->stragglers++;
-				if (share > io->straggler_worst)
-					io->straggler_worst = share;
-			}
+			if (for_ranks)
+				f->shared_rank_time += tr + tw + tm;
 		} else if (per_rank && rank < (int64_t)sr->n) {
 			sr->read[rank] += tr;
 			sr->write[rank] += tw;
@@ -1224,7 +1225,7 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 			double size = fl.max_read < 0 ? -1 :
 			              fmax(counter(m, rec, len, fl.max_read),
 			                   counter(m, rec, len, fl.max_write)) + 1;
-			file_add(f, files, dfs_facts_rec_id(rec), br + bw, tr + tw + tm, size, rank,
+			file_add(f, files, id, no, br + bw, tr + tw + tm, size, rank,
 			         rank >= 0 && io->id != DFS_MOD_STDIO);
 		}
 	}
@@ -1248,7 +1249,10 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 			io->meta_ranks++;
 		if (sr->meta[r] + shared_m / n > io->meta_worst)
 			io->meta_worst = sr->meta[r] + shared_m / n;
+		dfs_top_add(&io->ev->meta_top, 0, (int64_t)r, sr->meta[r] + shared_m / n);
 	}
+	dfs_top_sort(&io->ev->meta_top);
+	dfs_evidence_end(f, io);
 	/* the four most common sizes */
 	for (size_t t = 0; t < 4; t++) {
 		size_t best = COMMON;
@@ -1616,8 +1620,10 @@ static void gather_lustre(struct facts *f, struct file_sums *files)
 			f->single_stripe_large++;
 			if (size > f->single_stripe_largest)
 				f->single_stripe_largest = size;
+			dfs_top_add(&f->single_stripe_top, dfs_facts_rec_id(rec), -1, size);
 		}
 	}
+	dfs_top_sort(&f->single_stripe_top);
 	free(seen);
 	f->has_lustre = true;
 }
@@ -1721,17 +1727,27 @@ struct facts *dfs_facts_new(const dfs_summary_input *in, bool page)
 		files = &sums;
 	}
 	struct common *cm = malloc(sizeof(*cm));
-	for (size_t k = 0; k < sizeof(io_ids) / sizeof(*io_ids) && cm; k++) {
+	size_t nio = 0;
+	for (size_t k = 0; k < sizeof(io_ids) / sizeof(*io_ids); k++)
+		nio += selected(in, io_ids[k]) && dfs_module_get(io_ids[k]) &&
+		       dfs_module_get(io_ids[k])->record_size;
+	f->evidence = nio ? calloc(nio, sizeof(*f->evidence)) : NULL;
+	for (size_t k = 0; k < sizeof(io_ids) / sizeof(*io_ids) && cm && f->evidence; k++) {
 		if (!selected(in, io_ids[k]) || !dfs_module_get(io_ids[k]) ||
 		    !dfs_module_get(io_ids[k])->record_size)
 			continue;
-		struct io_facts *io = &f->io[f->nio++];
+		struct io_facts *io = &f->io[f->nio];
+		io->ev = &f->evidence[f->nio++];
 		io->id = io_ids[k];
 		io->m = dfs_module_get(io_ids[k]);
 		gather_io(f, io, files, &sr, cm);
 	}
 	free(cm);
-	/* per rank bins of POSIX+STDIO, shared files spread evenly */
+	/* per rank bins of POSIX+STDIO, of the ranks' own records; for the
+	 * worst rank's share, each rank also takes an even part of the
+	 * shared records' time */
+	double spread = f->shared_rank_time / (double)f->nprocs;
+	f->total_rank_time = f->shared_rank_time;
 	for (size_t r = 0; r < sr.n; r++) {
 		size_t b = rank_bin(f, (int64_t)r);
 		f->rank_bytes[b] += sr.bytes[r];
@@ -1741,12 +1757,14 @@ struct facts *dfs_facts_new(const dfs_summary_input *in, bool page)
 		if (sr.time[r] > f->rank_time_max[b])
 			f->rank_time_max[b] = sr.time[r];
 		f->total_rank_time += sr.time[r];
+		dfs_top_add(&f->rank_top, 0, (int64_t)r, sr.time[r] + spread);
 		if (sr.time[r] > f->worst_rank_time) {
 			f->worst_rank_time = sr.time[r];
 			f->worst_rank = (int64_t)r;
 		}
 		f->ranks_seen += sr.time[r] > 0 || sr.bytes[r] > 0;
 	}
+	dfs_top_sort(&f->rank_top);
 	free(sr.read);
 	free(sr.write);
 	free(sr.meta);
@@ -1778,5 +1796,9 @@ void dfs_facts_free(struct facts *f)
 	free(f->dxt_write);
 	free(f->traced);
 	free(f->dxt_files);
+	free(f->findings);
+	for (size_t i = 0; i < f->nio; i++)
+		dfs_evidence_free(f, &f->io[i]);
+	free(f->evidence);
 	free(f);
 }

@@ -430,24 +430,80 @@ static void section_job(const struct facts *f, dfs_buf *out)
 		dfs_buf_adds(out, "</ul>\n");
 }
 
+/* text whose `quoted` parts are code */
+static void code_text(dfs_buf *out, const char *s)
+{
+	bool code = false;
+	for (const char *p = s; *p;) {
+		const char *q = strchr(p, '`');
+		size_t n = q ? (size_t)(q - p) : strlen(p);
+		dfs_xml_text(out, p, n);
+		if (!q)
+			break;
+		dfs_buf_adds(out, code ? "</code>" : "<code>");
+		code = !code;
+		p = q + 1;
+	}
+	if (code)
+		dfs_buf_adds(out, "</code>");
+}
+
+static void advice_item(void *ctx, const char *text)
+{
+	dfs_buf *out = ctx;
+	dfs_buf_adds(out, "<li>");
+	code_text(out, text);
+	dfs_buf_adds(out, "</li>\n");
+}
+
 static void section_insights(const struct facts *f, dfs_buf *out)
 {
-	struct finding fd[MAX_FINDINGS];
-	size_t n = dfs_findings(f, fd, MAX_FINDINGS);
+	const struct finding *fd;
+	size_t n = dfs_findings(f, &fd);
 	h2(out, "insights", "Insights");
 	if (n == 0) {
 		dfs_buf_adds(out, "<p>No problem found with the current thresholds.</p>\n");
 		return;
 	}
-	dfs_buf_adds(out, "<table>\n<tr><th>level</th><th>code</th><th>module</th><th>finding</th></tr>\n");
+	dfs_buf_adds(out, "<table id=\"insight-table\">\n<tr><th>level</th><th>code</th>"
+	                  "<th>module</th><th>finding</th></tr>\n");
+	dfs_buf line = DFS_BUF_INIT;
 	for (size_t i = 0; i < n; i++) {
 		dfs_buf_printf(out, "<tr class=\"%s\">", fd[i].level);
 		cell(out, fd[i].level);
 		cell(out, fd[i].code);
 		cell(out, fd[i].module);
-		cell(out, fd[i].message);
-		dfs_buf_adds(out, "</tr>\n");
+		dfs_buf_adds(out, "<td><p>");
+		dfs_xml_str(out, fd[i].message);
+		dfs_buf_adds(out, "</p>\n");
+		if (fd[i].nabout) {
+			dfs_buf_printf(out, "<p>%s:</p><ul class=\"about\">\n",
+			               fd[i].kind == ABOUT_RANKS ? "Ranks" :
+			               fd[i].kind == ABOUT_RECORDS ? "Records" : "Files");
+			for (size_t k = 0; k <= fd[i].nabout; k++) {
+				if (k == fd[i].nabout && !fd[i].rest_n)
+					break;
+				dfs_buf_reset(&line);
+				dfs_about_line(f, &fd[i], k, &line);
+				dfs_buf_adds(out, "<li>");
+				if (dfs_buf_ok(&line))
+					dfs_xml_text(out, line.data, line.len);
+				dfs_buf_adds(out, "</li>\n");
+			}
+			dfs_buf_adds(out, "</ul>\n");
+		}
+		size_t before = out->len;
+		dfs_buf_adds(out, "<p>Advice:</p><ul class=\"advice\">\n");
+		size_t head = out->len;
+		dfs_advice(f, &fd[i], advice_item, out);
+		if (out->len == head && dfs_buf_ok(out)) {
+			out->len = before;
+			out->data[before] = '\0';
+		} else
+			dfs_buf_adds(out, "</ul>\n");
+		dfs_buf_adds(out, "</td></tr>\n");
 	}
+	dfs_buf_free(&line);
 	dfs_buf_adds(out, "</table>\n");
 }
 

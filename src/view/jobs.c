@@ -428,7 +428,7 @@ static void insight_error(const char *rel, const char *error, dfs_buf *out)
 	dfs_csv_field(out, rel, strlen(rel));
 	dfs_buf_adds(out, ",D_UNREADABLE,WARN,,");
 	dfs_csv_field(out, error, strlen(error));
-	dfs_buf_adds(out, ",,,,\n");
+	dfs_buf_adds(out, DFS_INSIGHTS_EMPTY_TAIL);
 }
 
 static void summarize_item(dfs_view *v, const dfs_caller *who,
@@ -683,8 +683,7 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 	if (!w.oom)
 		summarize_all(v, who, w.items, w.n, insights);
 	dfs_buf out = DFS_BUF_INIT;
-	dfs_buf_adds(&out, insights ? "log,code,level,module,message,value,threshold,"
-	                              "count,total\n" : header);
+	dfs_buf_adds(&out, insights ? "log," DFS_INSIGHTS_HEADER : header);
 	for (size_t i = 0; i < w.n; i++) {
 		dfs_buf_add(&out, w.items[i].rows.data, w.items[i].rows.len);
 		if (!dfs_buf_ok(&w.items[i].rows))

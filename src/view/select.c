@@ -7,11 +7,13 @@
  * injected in log order into the accumulator where they lie, without a
  * copy (filtered.darshan writes their stored bytes again: writer.h). */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "accum/accum_int.h"
+#include "darshanfs/summary.h"
 #include "log/hints.h"
 #include "util/scratch.h"
 #include "view/view_int.h"
@@ -47,10 +49,10 @@ static int inject_selection(dfs_accum *a, const dfs_module *m,
 	return dfs_accum_inject_records(a, s->records, s->index, s->count, err);
 }
 
-static void accumulate(struct selection *s, const dfs_module *m, int64_t nprocs)
+static void accumulate(struct selection *s, const dfs_module *m, const dfs_job *job)
 {
 	dfs_error err = {0};
-	dfs_accum *a = dfs_accum_create(m, nprocs, &err);
+	dfs_accum *a = dfs_accum_create(m, job->nprocs, &err);
 	dfs_accum_use_scratch(a, s->pool);
 	s->summary = calloc(1, m->record_size);
 	if (!a || !s->summary || inject_selection(a, m, s, &err) ||
@@ -65,10 +67,24 @@ static void accumulate(struct selection *s, const dfs_module *m, int64_t nprocs)
 	}
 	s->warnings_total = dfs_accum_warning_count(a);
 	size_t n = s->warnings_total < 16 ? s->warnings_total : 16;
-	if (n && (s->warnings = calloc(n, sizeof(char *)))) {
+	/* and one of metrics no run can have measured (summary.h) */
+	dfs_job_numbers num = {job->nprocs, job->run_time, (double)s->dm.total_bytes,
+	                       s->dm.agg_time_by_slowest, s->dm.agg_perf_by_slowest};
+	char why[400];
+	bool doubt = dfs_job_numbers_doubts(&num) != 0;
+	if ((n || doubt) && (s->warnings = calloc(n + 1, sizeof(char *)))) {
 		for (size_t i = 0; i < n; i++) {
 			const char *w = dfs_accum_warning(a, i);
 			s->warnings[i] = strdup(w ? w : "");
+		}
+		if (doubt) {
+			char line[600];
+			snprintf(line, sizeof(line), "implausible metrics: %s; they are what the "
+			         "official accumulator gives, directory summaries leave them out (the "
+			         "log's insights.txt names the counters)",
+			         dfs_job_numbers_why(&num, why, sizeof(why)));
+			s->warnings[n++] = strdup(line);
+			s->warnings_total++;
 		}
 		s->n_warnings = n;
 	}
@@ -432,7 +448,7 @@ struct selection *dfs_selection_metrics(dfs_view *v, struct entry *e,
 	const dfs_module *m = dfs_module_get(id);
 	if (s->status == DFS_OK && !s->accumulate_tried && m && m->accumulator) {
 		s->accumulate_tried = true;
-		accumulate(s, m, dfs_log_job(l->log)->nprocs);
+		accumulate(s, m, dfs_log_job(l->log));
 		dfs_entry_account(v, e, (long)(m->record_size + s->n_warnings * 64));
 	}
 	return s;

@@ -7,8 +7,13 @@ they moved, the jobs started over time, the histograms of bytes and of
 performance per job, the top jobs by bytes and by I/O time, the totals per
 module -- and compares them with the page, parsed as XML (its tables carry
 each number exact in data-* attributes beside the rounded text, and each
-plot's bars their values in <title>).  Prints a line saying what matched."""
+plot's bars their values in <title>).  Numbers no run can have measured (a
+negative or non-finite time, bytes or performance, more I/O time than
+nprocs x run_time) are left out of the sums, plots and rankings, and the
+page says how many (the rule written here again, not read from the page).
+Prints a line saying what matched."""
 import csv
+import math
 import sys
 import xml.etree.ElementTree as ET
 
@@ -32,6 +37,18 @@ def fail(msg):
     sys.exit(f"{sys.argv[1]}: {msg}")
 
 
+def doubts(nprocs, run_time, nbytes, t, perf):
+    """Which of bytes, time, perf cannot have been measured."""
+    d = set()
+    if not math.isfinite(nbytes) or nbytes < 0:
+        d.add("bytes")
+    if not math.isfinite(t) or t < 0 or (nprocs > 0 and run_time > 0 and t > nprocs * run_time):
+        d |= {"time", "perf"}
+    if not math.isfinite(perf) or perf < 0:
+        d.add("perf")
+    return d
+
+
 def expected(path):
     """The jobs (in order) and the module totals of a jobs.csv."""
     jobs, mods, errors = [], {}, 0
@@ -42,7 +59,10 @@ def expected(path):
                 continue
             if not jobs or jobs[-1]["log"] != row["log"]:
                 jobs.append({"log": row["log"], "start": int(row["start_time"] or 0),
-                             "bytes": 0.0, "time": 0.0, "perf": 0.0, "combined": False})
+                             "nprocs": int(row["nprocs"] or 0),
+                             "run": float(row["run_time"] or 0),
+                             "bytes": 0.0, "time": 0.0, "perf": 0.0, "combined": False,
+                             "doubts": set()})
             if not row["module"] or row["error"]:
                 continue
             j = jobs[-1]
@@ -50,13 +70,21 @@ def expected(path):
             t, perf = float(row["time_by_slowest"]), float(row["perf_by_slowest"])
             # the job's own I/O: POSIX+STDIO, else its largest module
             combined = row["module"] == "POSIX+STDIO"
+            d = doubts(j["nprocs"], j["run"], br + bw, t, perf)
             if combined or (not j["combined"] and br + bw >= j["bytes"]):
-                j.update(bytes=br + bw, time=t, perf=perf, combined=combined)
-            m = mods.setdefault(row["module"], {"jobs": 0, "read": 0.0, "written": 0.0, "time": 0.0})
+                j.update(bytes=br + bw, time=t, perf=perf, combined=combined, doubts=d)
+            m = mods.setdefault(row["module"], {"jobs": 0, "read": 0.0, "written": 0.0,
+                                                "time": 0.0, "left": 0})
             m["jobs"] += 1
-            m["read"] += br
-            m["written"] += bw
-            m["time"] += t
+            if "bytes" in d:
+                m["left"] += 1
+            else:
+                m["read"] += br
+                m["written"] += bw
+            if "time" in d:
+                m["left"] += 1
+            else:
+                m["time"] += t
     return jobs, mods, errors
 
 
@@ -73,7 +101,7 @@ def main():
         fail("no body")
     # the count and the bytes
     p = body.find("p[@id='jobs']")
-    total = sum(j["bytes"] for j in jobs)
+    total = sum(j["bytes"] for j in jobs if "bytes" not in j["doubts"])
     head = f"{len(jobs)} jobs, {human_bytes(total)} moved"
     if p is None or not p.text.startswith(head):
         fail(f"says {p.text if p is not None else None!r}, jobs.csv gives {head!r}")
@@ -89,6 +117,15 @@ def main():
             fail(f"section {hid} has {len(got)} plots")
         return got
     started, moved = plots_after("time", 2)
+    # what was left out, said
+    doubted = sum(1 for j in jobs if j["doubts"])
+    left = sum(m["left"] for m in mods.values())
+    note = body.find("p[@id='left-out']")
+    if (note is not None) != bool(doubted or left):
+        fail(f"{doubted} jobs and {left} module values are implausible, the page "
+             f"{'says so' if note is not None else 'does not say so'}")
+    if note is not None and (f" {doubted} job" not in note.text or f" {left} value" not in note.text):
+        fail(f"the page says {note.text!r}: {doubted} jobs, {left} values left out")
     dated = [j for j in jobs if j["start"] > 0]
     if sum(titles(started)) != len(dated):
         fail(f"jobs over time count {sum(titles(started))}, jobs.csv {len(dated)}")
@@ -96,16 +133,17 @@ def main():
     if len(list(moved.iter(SVG + "title"))) > len(titles(started)):
         fail("more columns of bytes than of jobs over time")
     by_bytes, by_perf = plots_after("per-job", 2)
-    for name, plot in (("bytes", by_bytes), ("performance", by_perf)):
-        if sum(titles(plot)) != len(jobs):
-            fail(f"the histogram of {name} counts {sum(titles(plot))} jobs, not {len(jobs)}")
+    for name, key, plot in (("bytes", "bytes", by_bytes), ("performance", "perf", by_perf)):
+        want = sum(1 for j in jobs if key not in j["doubts"])
+        if sum(titles(plot)) != want:
+            fail(f"the histogram of {name} counts {sum(titles(plot))} jobs, not {want}")
     # the top jobs
     for tid, key in (("top-bytes", "bytes"), ("top-time", "time")):
         table = body.find(f"table[@id='{tid}']")
         if table is None:
             fail(f"no table {tid}")
         rows = table.findall("tr[@class='job']")
-        want = sorted((j[key] for j in jobs), reverse=True)[:15]
+        want = sorted((j[key] for j in jobs if key not in j["doubts"]), reverse=True)[:15]
         got = [float(r.get("data-" + key)) for r in rows]
         if len(got) != len(want) or not all(close(a, b) for a, b in zip(got, want)):
             fail(f"{tid}: {got} but jobs.csv gives {want}")
@@ -133,9 +171,13 @@ def main():
         for k in ("read", "written", "time"):
             if not close(float(r.get("data-" + k)), m[k]):
                 fail(f"module {cells[0].text}: {k} {r.get('data-' + k)}, jobs.csv {m[k]}")
+        if int(r.get("data-left-out")) != m["left"] or int(cells[5].text) != m["left"]:
+            fail(f"module {cells[0].text}: {r.get('data-left-out')} values left out, "
+                 f"jobs.csv has {m['left']} implausible")
         if cells[2].text != human_bytes(m["read"]) or cells[3].text != human_bytes(m["written"]):
             fail(f"module {cells[0].text}: shows {cells[2].text}, {cells[3].text}")
-    print(f"{len(jobs)} jobs, {len(mods)} modules, {human_bytes(total)}: the page matches jobs.csv")
+    print(f"{len(jobs)} jobs, {len(mods)} modules, {human_bytes(total)}, {doubted} jobs and "
+          f"{left} module values left out: the page matches jobs.csv")
 
 
 main()

@@ -8,7 +8,9 @@
 # one lane in the timeline), every traced file has its plot in
 # summary/dxt/ (a segment filter leaves those of its segments), each
 # directory's summary.html shows what its jobs.csv holds (dirsummary.py,
-# also under a directory filter), insights.csv is queried with sqlite3,
+# also under a directory filter), insights.csv is queried with sqlite3
+# (the files of each finding with json_each, as the page names them), a
+# log of implausible counters is warned of and left out of the sums,
 # and darshanfs-cat prints the same bytes as the mount.  One Chromium
 # process opens every page (browser.py).
 . "$(dirname "$0")/lib.sh"
@@ -212,7 +214,31 @@ dxt=$MNT/${LOGREL[0]}
 t sqlite3 :memory: ".import --csv '$dxt/insights.csv' i" \
 	"select code from i where code = 'P_SMALL_READS'" | grep -qx P_SMALL_READS ||
 	fail "dxt.darshan: no P_SMALL_READS finding"
-say "insights.csv read by sqlite3"
+# the files of each finding (a JSON array) as sqlite3's json_each reads
+# them, and as Python does; the page names the same files, with advice
+for rel in "${LOGREL[@]}"; do
+	t sqlite3 -csv :memory: ".import --csv '$MNT/$rel/insights.csv' i" \
+		"select i.code, f.value->>'file', f.value->'value' from i, json_each(i.files) f" \
+		>"$TMP/sq.csv" || fail "sqlite3 json_each on $rel/insights.csv"
+	python3 - "$MNT/$rel/insights.csv" "$TMP/sq.csv" "$MNT/$rel/summary.html" <<'PY' ||
+import csv, html, json, sys
+want, page = [], open(sys.argv[3]).read()
+for row in csv.DictReader(open(sys.argv[1], newline="")):
+    json.loads(row["ranks"])
+    for f in json.loads(row["files"]):
+        want.append([row["code"], f["file"] or "", repr(float(f["value"]))])
+        if "file" in f and f["file"] and html.escape(f["file"], quote=False) not in page:
+            sys.exit(f"the page does not name {f['file']} of {row['code']}")
+    if row["advice"] and '<ul class="advice">' not in page:
+        sys.exit(f"{row['code']} has advice, the page none")
+got = [[c, n, repr(float(v))] for c, n, v in csv.reader(open(sys.argv[2], newline=""))]
+if sorted(got) != sorted(want):
+    sys.exit(f"sqlite3: {got[:5]}... Python: {want[:5]}...")
+PY
+		fail "$rel: the files of insights.csv"
+done
+grep -q '<ul class="about">' "$MNT/$big/summary.html" || fail "imbalanced-io's page names no file"
+say "insights.csv read by sqlite3, its files by json_each"
 
 # 5. every directory's insights.csv: the rows of every log below, with its path
 for rel in "${LOGREL[@]}"; do
@@ -243,6 +269,29 @@ done < <(awk '/^### summary.html and the insights/ { on = 1 }
 [ "$n" -ge 20 ] || fail "only $n insight queries found in the README"
 say "directory insights.csv, $n README queries"
 dfs_umount "$MNT"
+
+# 5b. a log whose counters no run can have written (DAOS_F_SLOWEST_RANK_TIME
+# of -2.8e30 s): derived_metrics keeps the accumulator's number with a
+# warning, the directory's page leaves it out and says so
+bad=$LOGS/snyder_ior-DFS_id1057716-201712_11-8-64400-1922568413188514066_1.darshan
+if [ -f "$bad" ]; then
+	mkdir -p "$TMP/implausible" && cp "$bad" "$LOGS/dxt.darshan" "$TMP/implausible/"
+	t "$DFS_CAT" "$TMP/implausible/${bad##*/}" DAOS/derived_metrics >"$TMP/dm" || fail "darshanfs-cat DAOS/derived_metrics"
+	grep -q '^# agg_time_by_slowest: -2789457051401075231246329577472.000000' "$TMP/dm" ||
+		fail "DAOS/derived_metrics no longer shows the accumulator's time"
+	grep -q '^# warning: implausible metrics: an I/O time of -2.78946e+30 s is not a time' "$TMP/dm" ||
+		fail "DAOS/derived_metrics does not warn of its time: $(grep warning "$TMP/dm")"
+	t "$DFS_CAT" "$TMP/implausible" summary.html >"$TMP/implausible.html" || fail "darshanfs-cat summary.html"
+	t "$DFS_CAT" "$TMP/implausible" jobs.csv >"$TMP/implausible.csv" || fail "darshanfs-cat jobs.csv"
+	grep -q -- '-2789457051401075231246329577472' "$TMP/implausible.html" &&
+		fail "the directory's page shows the time of -2.8e30 s"
+	grep -q '<p id="left-out">' "$TMP/implausible.html" || fail "the directory's page does not say what it left out"
+	t python3 "$REPO/tests/integration/dirsummary.py" "$TMP/implausible.html" "$TMP/implausible.csv" ||
+		fail "the page of the implausible logs and their jobs.csv differ"
+	say "implausible numbers: derived_metrics warns, the directory's page leaves them out"
+else
+	say "(${bad##*/} is not among the shared logs: its checks are skipped)"
+fi
 
 # 6. -o insights=FILE moves the thresholds; a bad file is a bad option
 printf '# no alarm for small requests\nsmall_requests_absolute = 1e12\n' >"$TMP/thr"
