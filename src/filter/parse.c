@@ -718,11 +718,13 @@ static int parse_like(struct parser *p, struct opnd *o)
 		return -1;
 	struct token op = p->tok;
 	bool icase = op.type == TK_ILIKE;
-	if (advance(p) < 0 || need_value(p, o) < 0)
+	if (need_value(p, o) < 0)
 		return -1;
 	if (o->type == ST_NUM)
 		return FAIL(p, op.off, "cannot match a number against %s pattern",
 		            icase ? "an ILIKE" : "a LIKE");
+	if (advance(p) < 0)
+		return -1;
 	if (p->tok.type != TK_STR)
 		return expected_after(p, icase ? "a quoted ILIKE pattern" :
 		                      "a quoted LIKE pattern");

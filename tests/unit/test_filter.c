@@ -1945,6 +1945,15 @@ static void test_prefix(void **state)
 		"rank == 12Ki", "rank == 1.", "rank < ", "rank <", "not", "-", "(((",
 		"POSIX_BYTES_", "rank == 0 # comment", "rank + 1",
 		"rank == 123456789012345678901234",
+		/* the new forms, cut anywhere */
+		"rank between", "rank between 1", "rank between 1 an", "rank between 1 and",
+		"rank not betw", "file_name li", "file_name like", "file_name like '%a",
+		"file_name ilike 'a' esc", "file_name like 'a' escape",
+		"file_name like 'a' escape '", "file_name ~", "file_name !~",
+		"POSIX_BYTES_READ > 1 ", "POSIX_BYTES_READ > 1 M", "POSIX_BYTES_READ > 1 Mi",
+		"POSIX_BYTES_READ > 1 MiB", "POSIX_BYTES_READ > 1 mb",
+		/* (an ESCAPE may follow that makes the pattern right) */
+		"file_name like 'a\\\\' ",
 	};
 	for (size_t i = 0; i < sizeof(open) / sizeof(open[0]); i++)
 		expect_prefix(open[i], 0);
@@ -1954,6 +1963,9 @@ static void test_prefix(void **state)
 		"rank == == ", "rank == 0 ) ", "rank == 0 rank ", "file_name == 1 or rank",
 		"rank and ", "rank = 1", "rank = ", "rank == 1x ",
 		"file_name ~ 1 ", "rank in 1 ", "rank == 0 xyz ",
+		"rank between 1 or ", "rank like ", "file_name like 1 ",
+		"file_name like 'a' escape 'ab' ",
+		"POSIX_BYTES_READ > 1 MB ", "fs_type == lustre ", "file_name ~* 1 ",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		expect_prefix(bad[i], -1);
