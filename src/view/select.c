@@ -511,8 +511,9 @@ static int follow_layers(dfs_view *v, struct entry *e, struct loaded *l,
 			break;
 		}
 		int64_t rank = (int64_t)dfs_record_word(s->records, i, 1);
-		keep[k] = x->all || bsearch(&rank, x->ranks, x->n, sizeof(*x->ranks),
-		                            order_ranks) != NULL;
+		keep[k] = x->all || (x->n > 0 && bsearch(&rank, x->ranks, x->n,
+		                                          sizeof(*x->ranks),
+		                                          order_ranks) != NULL);
 	}
 	for (int id = 0; id < DFS_MOD_KNOWN; id++)
 		free(lr[id].ranks);
