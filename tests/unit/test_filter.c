@@ -2034,6 +2034,9 @@ static void test_garbage(void **state)
 		"1KiB", "2GiB", "18446744073709551615", "9223372036854775808", "'",
 		"\"", "\\", "'x'", "\"y\"", "'^/lus'", "'(a|b)+'", "'['", "#",
 		"\n", " ", " ", " ", "=", "&", "|", "e", "KiB", ".", "0x",
+		"between", "NOT BETWEEN", "like", "ilike", "not like", "escape", "~*",
+		"!~*", "'%'", "'_a%'", "'\\%'", "''", "' '", " MiB", "\tGiB", " MB",
+		"'caf\xc3\xa9%'", "'%\xf0\x9f\x98\x80_'",
 	};
 	size_t npieces = sizeof(pieces) / sizeof(pieces[0]);
 	uint64_t seed = 20240601;
@@ -2064,6 +2067,8 @@ static void test_garbage(void **state)
 		"(a == 1 or name ~ '^/lus/(grand|eagle)/') and not x in (1.5, 2)",
 		"id == 0xffffffffffffffff || maybe_name !~ \"\\\\.txt$\" && -a < 1KiB",
 		"name not in ('a', 'b\\'c') # comment\n and b / 0 != 1.5e-3",
+		"a not between -1 KiB and 2 MiB and name ilike '%/r_n#%%' escape '#'",
+		"mount like 'x\\_%' or name !~* 'TXT$' or x between y and 1e3",
 	};
 	for (size_t v = 0; v < sizeof(valid) / sizeof(valid[0]); v++)
 		for (size_t n = 0; n <= strlen(valid[v]); n++)
