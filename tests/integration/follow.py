@@ -126,7 +126,15 @@ class Log:
         self.d = d
         self.mods = sorted(e.name for e in os.scandir(d)
                            if e.is_dir() and e.name != "summary")
-        self.t = {m: table(read(os.path.join(d, m, "records.csv"))) for m in self.mods}
+        self.t, self.lines = {}, {}
+        for m in self.mods:
+            text = read(os.path.join(d, m, "records.csv"))
+            self.t[m] = table(text)
+            # a line a row (no cell spans lines): a selection's text is
+            # its rows' lines
+            lines = text.split("\n") if "\r" not in text else None
+            if lines and len(lines) == len(self.t[m][1]) + 2 and lines[-1] == "":
+                self.lines[m] = lines
 
     def selected(self, mod, counter):
         """the rows of mod the filter `counter > 0` selects, or None when
@@ -224,13 +232,18 @@ def summary_facts(d):
             float(ins[0][4]) if ins else 0.0)
 
 
-def compare(name, log, want, what):
-    """the followers' records.csv against the reference (the others'
-    selections are the filter language's, filter_diff.py tests them)"""
+def compare(name, log, want, what, mods=FOLLOWERS):
+    """the followers' records.csv (or those of mods) against the reference
+    (the others' selections are the filter language's, filter_diff.py
+    tests them)"""
     bad = 0
-    for m in sorted(FOLLOWERS & set(log.mods)):
+    for m in sorted(mods & set(log.mods)):
         header, rows = log.t[m]
-        got = table(read(os.path.join(log.d, m, "records.csv")))[1]
+        text = read(os.path.join(log.d, m, "records.csv"))
+        lines = log.lines.get(m)
+        if lines and text == "\n".join([lines[0]] + [lines[k + 1] for k in want[m]] + [""]):
+            continue   # the same text: no need to parse it
+        got = table(text)[1]
         exp = [rows[k] for k in want[m]]
         if got != exp:
             print("FAIL %s %s with %s: %d rows, expected %d" % (name, m, what,
@@ -294,7 +307,8 @@ def main():
                 one = {k for g in groups(rows) if any(rows[j][c] == "1" for j in g)
                        for k in g}
                 bad += compare(name, log, log.reference(counter, one),
-                               "filter %r and LUSTRE/filter %r" % (text, lf))
+                               "filter %r and LUSTRE/filter %r" % (text, lf),
+                               {"LUSTRE"})
                 write(os.path.join(log.d, "LUSTRE", "filter"), "")
             if "POSIX" in log.mods:
                 # a leader's own filter: the followers follow what it shows
