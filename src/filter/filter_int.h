@@ -108,6 +108,8 @@ size_t dfs_flt_charpos(const char *s, size_t len, size_t off);
 #define DFS_FLT_QUOTE_BYTES 40
 #define DFS_FLT_QUOTE_CAP (DFS_FLT_QUOTE_BYTES * 4 + 4)
 void dfs_flt_quote(char *out, const char *s, size_t len);
+/* Something like a size suffix, spelled wrong ("MB", "k", "EiB"). */
+bool dfs_flt_looks_like_size(const char *s, size_t len);
 /* Contents of a string token without quotes and escapes; out needs
  * t->len bytes.  Returns the length. */
 size_t dfs_flt_unescape(char *out, const char *text, const struct token *t);

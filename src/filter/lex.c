@@ -163,6 +163,11 @@ static bool looks_like_size(const char *s, size_t len)
 	return strchr("kmgtp", c) != NULL || (c == 'e' && len >= 2);
 }
 
+bool dfs_flt_looks_like_size(const char *s, size_t len)
+{
+	return looks_like_size(s, len) && size_shift(s, len) < 0;
+}
+
 static int bad_number(struct lexer *lx, size_t start, size_t end)
 {
 	const char *s = lx->s;

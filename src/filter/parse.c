@@ -118,6 +118,14 @@ static void describe(const struct parser *p, const struct token *t,
 static int unexpected(struct parser *p)
 {
 	char d[DFS_FLT_QUOTE_CAP + 2];
+	/* a unit after a number that the lexer left alone ("1 MB" that ends
+	 * the text) */
+	if (p->has_prev && p->prev.type == TK_NUM && p->tok.type == TK_IDENT &&
+	    dfs_flt_looks_like_size(p->lx.s + p->tok.off, p->tok.len)) {
+		dfs_flt_quote(d, p->lx.s + p->tok.off, p->tok.len);
+		return FAIL(p, p->tok.off, "unknown size suffix '%s' (use KiB, MiB, "
+		            "GiB, TiB or PiB)", d);
+	}
 	describe(p, &p->tok, d, sizeof(d));
 	return FAIL(p, p->tok.off, "unexpected %s", d);
 }

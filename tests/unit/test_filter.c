@@ -1540,6 +1540,8 @@ static void test_errors_numbers(void **state)
 	/* a suffix after blanks is one too, spelled right or refused */
 	check_error("a == 2 GB\n",
 	            "at 8: unknown size suffix 'GB' (use KiB, MiB, GiB, TiB or PiB)");
+	check_error("a == 2 GB",
+	            "at 8: unknown size suffix 'GB' (use KiB, MiB, GiB, TiB or PiB)");
 	check_error("a == 2 GiBs", "at 8: unexpected 'GiBs'");
 	check_error("a == 2 GiB GiB", "at 12: unexpected 'GiB'");
 	check_error("a == 2\nGiB", "at 8: unexpected 'GiB'");
