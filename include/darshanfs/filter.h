@@ -32,8 +32,9 @@ typedef struct dfs_filter_columns {
 	int (*resolve)(void *ctx, const char *name, size_t len, dfs_type *type);
 	void *ctx;
 	/* Optional: for a name `resolve` refused, write a hint for the message
-	 * into out (cap bytes, NUL-terminated, "" if none), e.g. which other
-	 * module has that column; it follows "unknown column 'NAME'". */
+	 * into out (cap bytes, NUL-terminated, "" if none), e.g. the closest
+	 * names or which other module has that column; it is shown in
+	 * parentheses after "unknown column 'NAME'". */
 	void (*hint)(void *ctx, const char *name, size_t len, char *out, size_t cap);
 } dfs_filter_columns;
 
@@ -54,6 +55,10 @@ bool dfs_filter_match(const dfs_filter *f, dfs_filter_getter get, void *row);
 
 /* true if the filter matches every row (empty or "true"). */
 bool dfs_filter_matches_all(const dfs_filter *f);
+
+/* true if the filter names a column without values here (a column the
+ * module lacks, in a filter compiled leniently for several modules). */
+bool dfs_filter_lacks_columns(const dfs_filter *f);
 
 /* Columns the filter reads: count and the i-th column index. */
 size_t dfs_filter_column_count(const dfs_filter *f);

@@ -115,6 +115,22 @@ static bool importable(const dfs_field *f)
 	return f->storage != DFS_S_VIRTUAL;
 }
 
+/* What a nameless first column most likely is. */
+#define PANDAS_INDEX " (pandas' to_csv() writes its row numbers first, under no " \
+	"name, unless told index=False: write the table with index=False, or " \
+	"drop that column)"
+
+/* "Unnamed: 0": how pandas reads a column without a name */
+static bool pandas_unnamed(const char *s, size_t len)
+{
+	if (len < 10 || len > 20 || memcmp(s, "Unnamed: ", 9) != 0)
+		return false;
+	for (size_t i = 9; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
 static int parse_header(struct cursor *c, const dfs_module *m,
                         struct columns *cols, dfs_error *err)
 {
@@ -150,6 +166,20 @@ static int parse_header(struct cursor *c, const dfs_module *m,
 				if (strlen(m->fields[f].name) == len &&
 				    memcmp(m->fields[f].name, s, len) == 0)
 					idx = (int)f;
+			if (idx < 0 && len == 0)
+				return dfs_error_set(err, DFS_ERR_INVAL,
+				                     "line %zu, column %zu: a column without a "
+				                     "name%s", c->line, cols->n + 1,
+				                     cols->n == 0 ? PANDAS_INDEX : "");
+			if (idx < 0 && pandas_unnamed(s, len))
+				return dfs_error_set(err, DFS_ERR_INVAL,
+				                     "line %zu, column %zu: unknown column "
+				                     "'%.*s' for %s (pandas names so a column "
+				                     "that had no name: the row numbers an "
+				                     "earlier to_csv() wrote without index=False; "
+				                     "read that file with index_col=0, or drop "
+				                     "the column)", c->line, cols->n + 1,
+				                     (int)len, s, m->name);
 			if (idx < 0) {
 				/* the name as one printable line */
 				char shown[4 * 80 + 1];

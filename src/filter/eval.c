@@ -128,6 +128,9 @@ static int text_insn(const dfs_filter *f, const struct insn *in,
 		                              dfs_flt_text_order(a, an, b, bn)));
 	case OP_SIN:
 		return truth(in_texts(f->texts + in->b, in->n, a, an) != in->neg);
+	case OP_LIKE:
+		return truth(dfs_flt_like_match(f->texts[in->b].ptr, f->texts[in->b].len,
+		                                a, an, in->n != 0) != in->neg);
 	default:
 		return truth(regex_finds(f->res[in->b], a, an) != in->neg);
 	}
@@ -140,6 +143,17 @@ static int in_insn(const dfs_filter *f, const struct insn *in,
 	if (x->kind == NK_NONE)
 		return TV_UNKNOWN;
 	return truth(in_numbers(f->nums + in->b, in->n, x) != in->neg);
+}
+
+/* x between lo and hi: (x >= lo) and (x <= hi), SQL's `and` (the lesser);
+ * `not between` is its negation */
+static int between(const struct num *x, const struct num *lo,
+                   const struct num *hi, bool neg)
+{
+	int a = dfs_flt_cmp_truth(CMP_GE, dfs_flt_num_order(x, lo));
+	int b = dfs_flt_cmp_truth(CMP_LE, dfs_flt_num_order(x, hi));
+	int t = a < b ? a : b;
+	return neg ? TV_TRUE - t : t;
 }
 
 static void set_truth(struct num *x, int t)
@@ -196,6 +210,16 @@ bool dfs_filter_match(const dfs_filter *f, dfs_filter_getter get, void *row)
 			set_truth(&st[sp++], dfs_flt_cmp_truth(in->cmp,
 			          dfs_flt_num_order(&x, &in->k)));
 			break;
+		case OP_BETWEEN:
+			sp -= 2;
+			set_truth(&st[sp - 1], between(&st[sp - 1], &st[sp], &st[sp + 1],
+			                               in->neg));
+			break;
+		case OP_BETWEEN_COL:
+			column_number(get, row, in->a, &x);
+			set_truth(&st[sp++], between(&x, &f->nums[in->b],
+			                             &f->nums[in->b + 1], in->neg));
+			break;
 		case OP_IN:
 			x = st[sp - 1];
 			set_truth(&st[sp - 1], in_insn(f, in, &x));
@@ -203,6 +227,7 @@ bool dfs_filter_match(const dfs_filter *f, dfs_filter_getter get, void *row)
 		case OP_SCMP:
 		case OP_SIN:
 		case OP_SRE:
+		case OP_LIKE:
 			set_truth(&st[sp++], text_insn(f, in, get, row));
 			break;
 		case OP_NOT:
@@ -232,6 +257,11 @@ bool dfs_filter_match(const dfs_filter *f, dfs_filter_getter get, void *row)
 bool dfs_filter_matches_all(const dfs_filter *f)
 {
 	return f && f->all;
+}
+
+bool dfs_filter_lacks_columns(const dfs_filter *f)
+{
+	return f && f->lacks;
 }
 
 size_t dfs_filter_column_count(const dfs_filter *f)

@@ -74,6 +74,7 @@ enum tok {
 	TK_LP, TK_RP, TK_COMMA,
 	TK_EQ, TK_NE, TK_LT, TK_LE, TK_GT, TK_GE, TK_MATCH, TK_NMATCH,
 	TK_PLUS, TK_MINUS, TK_STAR, TK_SLASH,
+	TK_BETWEEN, TK_LIKE, TK_ILIKE, TK_IMATCH, TK_NIMATCH,
 };
 
 struct token {
@@ -107,6 +108,8 @@ size_t dfs_flt_charpos(const char *s, size_t len, size_t off);
 #define DFS_FLT_QUOTE_BYTES 40
 #define DFS_FLT_QUOTE_CAP (DFS_FLT_QUOTE_BYTES * 4 + 4)
 void dfs_flt_quote(char *out, const char *s, size_t len);
+/* Something like a size suffix, spelled wrong ("MB", "k", "EiB"). */
+bool dfs_flt_looks_like_size(const char *s, size_t len);
 /* Contents of a string token without quotes and escapes; out needs
  * t->len bytes.  Returns the length. */
 size_t dfs_flt_unescape(char *out, const char *text, const struct token *t);
@@ -134,7 +137,23 @@ struct regex_budget {
  * constructs that could exhaust memory or time, charging it to *budget.
  * Errors point at off. */
 int dfs_flt_regex(const struct lexer *lx, size_t off, const char *pattern,
-                  size_t len, struct regex_budget *budget, regex_t **out);
+                  size_t len, bool icase, struct regex_budget *budget,
+                  regex_t **out);
+
+/* ---- LIKE patterns (like.c) ---------------------------------------------- */
+
+/* A LIKE pattern compiled for like_match: its literal bytes as they are
+ * (lower-case for ILIKE), a wildcard as a NUL byte then '%' or '_' (text
+ * literals hold no NUL).  out needs 2 * len bytes; returns the length, or
+ * (size_t)-1 with the error set when the pattern ends with the escape
+ * character.  esc is the escape character, or -1 for none. */
+size_t dfs_flt_like_compile(const struct lexer *lx, size_t off, const char *pat,
+                            size_t len, int esc, bool icase, char *out);
+/* Does s[0..n) match the compiled pattern? */
+bool dfs_flt_like_match(const char *pat, size_t plen, const char *s, size_t n,
+                        bool icase);
+/* Bytes of the UTF-8 character at s (1 for a byte that starts none). */
+size_t dfs_flt_utf8_len(const unsigned char *s, size_t avail);
 
 /* ---- the program ------------------------------------------------------ */
 
@@ -152,6 +171,9 @@ enum op {
 	OP_SCMP,    /* push text a cmp text b */
 	OP_SIN,     /* push text a in texts[b .. b+n) (neg: not in) */
 	OP_SRE,     /* push text a ~ res[b] (neg: !~) */
+	OP_BETWEEN, /* pop b, a and x, push x >= a and x <= b (neg: not) */
+	OP_BETWEEN_COL, /* push (column a) between nums[b] and nums[b+1] */
+	OP_LIKE,    /* push text a LIKE texts[b] (neg: not; n: ILIKE) */
 	OP_NOT,     /* TRUE <-> FALSE on top; UNKNOWN stays */
 	OP_AND,     /* top FALSE: jump to a (it is the result), else keep it */
 	OP_OR,      /* top TRUE: jump to a (it is the result), else keep it */
@@ -201,6 +223,7 @@ struct dfs_filter {
 	int *cols;           /* distinct columns read, ascending */
 	size_t ncols;
 	bool all;            /* matches every row */
+	bool lacks;          /* names a column without values here */
 };
 
 #endif

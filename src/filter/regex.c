@@ -1,4 +1,5 @@
-/* regex.c - compiles the regular expressions of '~' and '!~'.
+/* regex.c - compiles the regular expressions of '~', '!~', '~*' and '!~*'
+ * (the last two ignore case: REG_ICASE).
  *
  * Patterns are POSIX extended expressions compiled once with regcomp.
  * The text comes from whoever can write a filter file, and glibc's regcomp
@@ -242,14 +243,15 @@ static int screen(const struct lexer *lx, size_t off, const char *s, size_t n,
 }
 
 int dfs_flt_regex(const struct lexer *lx, size_t off, const char *pattern,
-                  size_t len, struct regex_budget *budget, regex_t **out)
+                  size_t len, bool icase, struct regex_budget *budget,
+                  regex_t **out)
 {
 	if (screen(lx, off, pattern, len, budget) < 0)
 		return -1;
 	regex_t *re = malloc(sizeof(*re));
 	if (!re)
 		return dfs_error_set(lx->err, DFS_ERR_NOMEM, "out of memory");
-	int rc = regcomp(re, pattern, REG_EXTENDED | REG_NOSUB);
+	int rc = regcomp(re, pattern, REG_EXTENDED | REG_NOSUB | (icase ? REG_ICASE : 0));
 	if (rc != 0) {
 		char why[256];
 		regerror(rc, re, why, sizeof(why));

@@ -430,6 +430,21 @@ static void test_bad_input(void **state)
 	expect_error(log, "\n\n", "header line");
 	expect_error(log, "record_id,rank,POSIX_NOPE\n1,0,2\n",
 	             "line 1, column 3: unknown column 'POSIX_NOPE'");
+	/* pandas' to_csv() without index=False: a nameless first column */
+	expect_error(log, ",record_id,rank,POSIX_OPENS\n0,1,0,2\n",
+	             "line 1, column 1: a column without a name (pandas' to_csv() "
+	             "writes its row numbers first, under no name, unless told "
+	             "index=False: write the table with index=False, or drop that "
+	             "column)");
+	expect_error(log, "record_id,,rank\n1,2,0\n",
+	             "line 1, column 2: a column without a name");
+	expect_error(log, "Unnamed: 0,record_id,rank\n0,1,0\n",
+	             "line 1, column 1: unknown column 'Unnamed: 0' for POSIX (pandas "
+	             "names so a column that had no name: the row numbers an earlier "
+	             "to_csv() wrote without index=False; read that file with "
+	             "index_col=0, or drop the column)");
+	expect_error(log, "Unnamed: x,record_id,rank\n0,1,0\n",
+	             "line 1, column 1: unknown column 'Unnamed: x' for POSIX");
 	expect_error(log, "rank,POSIX_OPENS\n0,1\n", "required column 'record_id'");
 	expect_error(log, "record_id,POSIX_OPENS\n1,1\n", "required column 'rank'");
 	expect_error(log, "record_id,rank,POSIX_OPENS,POSIX_OPENS\n1,0,1,1\n",
