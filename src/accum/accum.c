@@ -180,6 +180,23 @@ typedef struct file_entry {
 	int64_t r_bytes, w_bytes, max_offset, nprocs;
 } file_entry;
 
+/* what a file alone gives (tracking files): the shared records' time,
+ * its distinct ranks, and once emitted its slowest rank */
+typedef struct file_extra {
+	uint64_t id;
+	double shared;
+	double best;                   /* the slowest rank's time (0: none) */
+	int64_t best_rank;
+	int64_t nranks;
+	bool has_shared, has_best;
+} file_extra;
+
+/* the I/O time of one rank in one file (tracking files) */
+typedef struct pair_entry {
+	uint32_t file, rank;           /* indices into files and ranks */
+	double io_total;
+} pair_entry;
+
 /* per-rank times; ranks >= job_nprocs get an entry (the combined
  * accumulator counts distinct ranks through it) but never any time */
 typedef struct rank_entry {
@@ -211,8 +228,16 @@ struct dfs_accum {
 	uint32_t last_rank_index;      /* entry of the previous one, if any */
 	bool have_last_rank;
 
-	id_map pair_map;               /* combined: (file, rank) pairs seen */
-	size_t n_pairs;
+	id_map pair_map;               /* combined, or tracking files: */
+	size_t n_pairs;                /* (file, rank) pairs seen */
+
+	/* per-file results (dfs_accum_track_files): each file's own shared
+	 * time and ranks, and each (file, rank) pair's I/O time */
+	bool track_files, files_emitted;
+	file_extra *fx;
+	size_t fx_cap;
+	pair_entry *pairs;
+	size_t pairs_cap;
 
 	size_t n_warnings;
 	char warnings[MAX_WARNINGS][WARNING_LEN];
@@ -284,7 +309,17 @@ void dfs_accum_free(dfs_accum *a)
 	map_free(a->pool, &a->file_map);
 	map_free(a->pool, &a->rank_map);
 	map_free(a->pool, &a->pair_map);
+	dfs_scratch_free(a->pool, a->fx);
+	dfs_scratch_free(a->pool, a->pairs);
 	free(a);
+}
+
+int dfs_accum_track_files(dfs_accum *a)
+{
+	if (!a || !a->module || a->n_records)
+		return -1;
+	a->track_files = true;
+	return 0;
 }
 
 size_t dfs_accum_warning_count(const dfs_accum *a)
@@ -357,8 +392,41 @@ static int find_file(dfs_accum *a, uint64_t id, uint32_t *index)
 	                  sizeof(file_entry)) ||
 	    map_find_or_add(a->pool, &a->file_map, id, (uint32_t)a->n_files, index, &created))
 		return -1;
+	if (created && a->track_files) {
+		if (array_reserve(a->pool, (void **)&a->fx, &a->fx_cap, a->n_files + 1,
+		                  sizeof(file_extra)))
+			return -1;
+		a->fx[a->n_files] = (file_extra){.id = id};
+	}
 	if (created)
 		a->files[a->n_files++] = (file_entry){0, 0, 0, 0};
+	return 0;
+}
+
+/* tracking files: the record's time in its file alone (§8.2 as if the
+ * file's records were all the accumulator was given) */
+static int track_file(dfs_accum *a, uint32_t fi, uint32_t ri, int64_t rank,
+                      double io_total)
+{
+	file_extra *x = &a->fx[fi];
+	if (rank < 0) {
+		x->shared += io_total;
+		x->has_shared = true;
+		return 0;
+	}
+	uint32_t pi;
+	bool created;
+	uint64_t key = ((uint64_t)fi << 32) | ri;
+	if (array_reserve(a->pool, (void **)&a->pairs, &a->pairs_cap, a->n_pairs + 1,
+	                  sizeof(pair_entry)) ||
+	    map_find_or_add(a->pool, &a->pair_map, key, (uint32_t)a->n_pairs, &pi, &created))
+		return -1;
+	if (created) {
+		a->pairs[a->n_pairs++] = (pair_entry){fi, ri, 0.0};
+		x->nranks++;
+	}
+	if (rank < a->job_nprocs)
+		a->pairs[pi].io_total += io_total;
 	return 0;
 }
 
@@ -443,6 +511,8 @@ static int inject_one(dfs_accum *a, const dfs_module *m,
 			return -1;
 	} else {
 		fe->nprocs = rm.nprocs == -1 ? -1 : dfs_agg_add(fe->nprocs, rm.nprocs);
+		if (a->track_files && track_file(a, fi, ri, r->rank, rm.io_total_time))
+			return -1;
 	}
 	a->n_records++;
 	return 0;
@@ -455,7 +525,13 @@ int dfs_accum_reserve(dfs_accum *a, size_t count)
 	if (array_reserve(a->pool, (void **)&a->files, &a->files_cap, a->n_files + count,
 	                  sizeof(file_entry)) ||
 	    map_reserve(a->pool, &a->file_map, a->file_map.used + count) ||
-	    (!a->module && map_reserve(a->pool, &a->pair_map, a->pair_map.used + count)))
+	    ((!a->module || a->track_files) &&
+	     map_reserve(a->pool, &a->pair_map, a->pair_map.used + count)) ||
+	    (a->track_files &&
+	     (array_reserve(a->pool, (void **)&a->fx, &a->fx_cap, a->n_files + count,
+	                    sizeof(file_extra)) ||
+	      array_reserve(a->pool, (void **)&a->pairs, &a->pairs_cap, a->n_pairs + count,
+	                    sizeof(pair_entry)))))
 		return -1;
 	return 0;
 }
@@ -753,5 +829,46 @@ int dfs_accum_emit(dfs_accum *a, dfs_derived_metrics *dm, void *summary,
 		                          dm->agg_time_by_slowest;
 	if (summary)
 		pack_summary(a, summary);
+	if (a->track_files && !a->files_emitted) {
+		/* each file's slowest rank, by §8.3 step 4's rule over its
+		 * own pairs */
+		for (size_t p = 0; p < a->n_pairs; p++) {
+			const pair_entry *pe = &a->pairs[p];
+			file_extra *x = &a->fx[pe->file];
+			int64_t rank = a->ranks[pe->rank].rank;
+			if (pe->io_total > x->best ||
+			    (x->has_best && pe->io_total == x->best && rank < x->best_rank)) {
+				x->best = pe->io_total;
+				x->best_rank = rank;
+				x->has_best = true;
+			}
+		}
+		a->files_emitted = true;
+	}
+	return 0;
+}
+
+size_t dfs_accum_file_count(const dfs_accum *a)
+{
+	return a ? a->n_files : 0;
+}
+
+int dfs_accum_file_metrics(const dfs_accum *a, size_t i, dfs_file_metrics *out)
+{
+	if (!a || !a->track_files || !a->files_emitted || i >= a->n_files)
+		return -1;
+	const file_entry *f = &a->files[i];
+	const file_extra *x = &a->fx[i];
+	memset(out, 0, sizeof(*out));
+	out->id = x->id;
+	out->bytes_read = f->r_bytes;
+	out->bytes_written = f->w_bytes;
+	out->total_bytes = dfs_agg_add(f->r_bytes, f->w_bytes);
+	out->ranks = x->has_shared ? a->job_nprocs : x->nranks;
+	out->slowest_rank = x->has_best ? x->best_rank : 0;
+	out->time_by_slowest = (x->has_best ? x->best : 0.0) + x->shared;
+	if (out->time_by_slowest != 0)
+		out->perf_by_slowest = ((double)out->total_bytes / 1048576.0) /
+		                       out->time_by_slowest;
 	return 0;
 }

@@ -49,6 +49,9 @@ const struct file_def dfs_file_defs[F_KINDS] = {
 	{"apmpi.svg", F_PLOT_FIRST + DFS_PLOT_APMPI, LEVEL_SUMMARY, false, false, true},
 	/* named by the record id of its file (never looked up by name) */
 	{"", F_DXT_FILE, LEVEL_DXT, false, false, true},
+	{"files.csv", F_FILES_CSV, LEVEL_MODULE, false, false, true},
+	{"ranks.csv", F_RANKS_CSV, LEVEL_MODULE, false, false, true},
+	{"files.csv", F_DIR_FILES, LEVEL_DIR, false, false, true},
 };
 _Static_assert(F_PLOT_LAST + 1 - F_PLOT_FIRST == DFS_PLOTS, "one file kind per plot");
 

@@ -110,6 +110,9 @@ enum file_kind {
 	F_PLOT_FIRST, F_PLOT_LAST = F_PLOT_FIRST + 12,
 	/* in LOG/summary/dxt/: the plot of one traced file, <record id>.svg */
 	F_DXT_FILE,
+	/* which file, which rank: in a module directory (modules with
+	 * per-file records), and a source directory's files of every log */
+	F_FILES_CSV, F_RANKS_CSV, F_DIR_FILES,
 	F_KINDS
 };
 
@@ -705,6 +708,10 @@ int dfs_dxt_file_ids(dfs_view *v, struct entry *e, struct loaded *l, uint64_t **
 
 dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
                               const dfs_caller *who, dfs_error *err);
+/* files.csv of a source directory: every (module, file name) of the logs
+ * below that the caller may read, summed over them */
+dfs_content *dfs_dir_files_content(dfs_view *v, const struct node *n,
+                                   const dfs_caller *who, dfs_error *err);
 /* summary.html of a source directory, from its jobs.csv for the caller */
 dfs_content *dfs_dir_summary_content(dfs_view *v, const struct node *n,
                                      const dfs_caller *who, dfs_error *err);
@@ -720,7 +727,8 @@ dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
  * rows' lengths are known. */
 int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
                   dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err);
-/* Content of jobs.csv, filter or filter.error of a source directory. */
+/* Content of jobs.csv, files.csv, filter or filter.error of a source
+ * directory. */
 dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
                                   const dfs_caller *who,
                                   dfs_error *err);
