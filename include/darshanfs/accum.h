@@ -94,7 +94,8 @@ int dfs_accum_emit(dfs_accum *a, dfs_derived_metrics *dm, void *summary,
  * record id), for every file of the records injected, in one pass: the
  * way PyDarshan's `file_stats` runs darshan-util's accumulator once per
  * file.  Ask for it on a single-module accumulator before the first
- * injection (-1 otherwise); read the results after dfs_accum_emit. */
+ * injection (-1 otherwise); read the results after dfs_accum_emit.  Such
+ * an accumulator builds no summation record (emit it with summary NULL). */
 int dfs_accum_track_files(dfs_accum *a);
 
 typedef struct dfs_file_metrics {
@@ -110,6 +111,9 @@ typedef struct dfs_file_metrics {
 
 /* Files of the records injected so far, in the order first seen. */
 size_t dfs_accum_file_count(const dfs_accum *a);
+/* The file (its number in that order) of each record injected so far, in
+ * the order injected; NULL when the accumulator does not track files. */
+const uint32_t *dfs_accum_record_files(const dfs_accum *a);
 /* File i (in that order): 0, or -1 when the accumulator does not track
  * files, is not emitted yet, or has no file i. */
 int dfs_accum_file_metrics(const dfs_accum *a, size_t i, dfs_file_metrics *out);

@@ -44,9 +44,17 @@ typedef struct dfs_file_table {
 	const dfs_records *records;
 	bool timed;                  /* the module has an accumulator */
 	size_t n;
-	dfs_file_row *rows;          /* most bytes first, then first seen */
+	dfs_file_row *rows;          /* in the order first seen */
+	uint32_t *order;             /* rows[order[k]]: most bytes first, then
+	                              * first seen */
 	struct dfs_scratch *pool;
 } dfs_file_table;
+
+/* The k-th row of the table, most bytes first. */
+static inline const dfs_file_row *dfs_file_table_row(const dfs_file_table *t, size_t k)
+{
+	return &t->rows[t->order[k]];
+}
 
 /* The files of `count` records of r (record index[k], or k when index is
  * NULL), records of log's module r->module (or imported for it); job
@@ -80,7 +88,8 @@ typedef struct dfs_rank_table {
 
 int dfs_rank_table_build(const dfs_log *log, const dfs_records *r,
                          const size_t *index, size_t count,
-                         dfs_rank_table *out, dfs_error *err);
+                         struct dfs_scratch *pool, dfs_rank_table *out,
+                         dfs_error *err);
 void dfs_rank_table_free(dfs_rank_table *t);
 void dfs_rank_table_header(dfs_buf *out);
 void dfs_rank_table_render(const dfs_rank_table *t, size_t from, size_t to,

@@ -238,6 +238,8 @@ struct dfs_accum {
 	size_t fx_cap;
 	pair_entry *pairs;
 	size_t pairs_cap;
+	uint32_t *rec_file;            /* the file of each record injected */
+	size_t rec_file_cap;
 
 	size_t n_warnings;
 	char warnings[MAX_WARNINGS][WARNING_LEN];
@@ -311,6 +313,7 @@ void dfs_accum_free(dfs_accum *a)
 	map_free(a->pool, &a->pair_map);
 	dfs_scratch_free(a->pool, a->fx);
 	dfs_scratch_free(a->pool, a->pairs);
+	dfs_scratch_free(a->pool, a->rec_file);
 	free(a);
 }
 
@@ -514,6 +517,12 @@ static int inject_one(dfs_accum *a, const dfs_module *m,
 		if (a->track_files && track_file(a, fi, ri, r->rank, rm.io_total_time))
 			return -1;
 	}
+	if (a->track_files) {
+		if (array_reserve(a->pool, (void **)&a->rec_file, &a->rec_file_cap,
+		                  a->n_records + 1, sizeof(uint32_t)))
+			return -1;
+		a->rec_file[a->n_records] = fi;
+	}
 	a->n_records++;
 	return 0;
 }
@@ -531,7 +540,9 @@ int dfs_accum_reserve(dfs_accum *a, size_t count)
 	     (array_reserve(a->pool, (void **)&a->fx, &a->fx_cap, a->n_files + count,
 	                    sizeof(file_extra)) ||
 	      array_reserve(a->pool, (void **)&a->pairs, &a->pairs_cap, a->n_pairs + count,
-	                    sizeof(pair_entry)))))
+	                    sizeof(pair_entry)) ||
+	      array_reserve(a->pool, (void **)&a->rec_file, &a->rec_file_cap,
+	                    a->n_records + count, sizeof(uint32_t)))))
 		return -1;
 	return 0;
 }
@@ -693,7 +704,8 @@ static int inject_gather(dfs_accum *a, const struct gather *g, dfs_error *err)
 		return dfs_error_set(err, DFS_ERR_NOMEM, "accumulator: out of memory");
 
 	struct merge_job mj = {a, g, a->n_records == 0};
-	bool merge = a->module != NULL, threaded = false;
+	/* (an accumulator tracking files makes no summation record) */
+	bool merge = a->module != NULL && !a->track_files, threaded = false;
 	pthread_t tid;
 	if (merge && g->count >= SPLIT_MIN && sysconf(_SC_NPROCESSORS_ONLN) > 1)
 		threaded = pthread_create(&tid, NULL, merge_records, &mj) == 0;
@@ -813,10 +825,10 @@ int dfs_accum_emit(dfs_accum *a, dfs_derived_metrics *dm, void *summary,
 {
 	if (!a || !dm)
 		return dfs_error_set(err, DFS_ERR_INVAL, "accumulator: nothing to emit to");
-	if (summary && !a->module)
+	if (summary && (!a->module || a->track_files))
 		return dfs_error_set(err, DFS_ERR_INVAL,
-		                     "accumulator: a combined accumulator has no "
-		                     "summation record");
+		                     "accumulator: a combined accumulator, or one "
+		                     "tracking files, has no summation record");
 	memset(dm, 0, sizeof(*dm));
 	categorize(a, dm);
 	dm->total_bytes = a->total_bytes;
@@ -846,6 +858,11 @@ int dfs_accum_emit(dfs_accum *a, dfs_derived_metrics *dm, void *summary,
 		a->files_emitted = true;
 	}
 	return 0;
+}
+
+const uint32_t *dfs_accum_record_files(const dfs_accum *a)
+{
+	return a && a->track_files ? a->rec_file : NULL;
 }
 
 size_t dfs_accum_file_count(const dfs_accum *a)

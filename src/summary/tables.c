@@ -27,6 +27,7 @@
 #include "darshanfs/format.h"
 #include "darshanfs/hash.h"
 #include "darshanfs/tables.h"
+#include "log/hints.h"
 #include "util/scratch.h"
 
 /* ---- the counters behind the columns ------------------------------------- */
@@ -179,6 +180,7 @@ struct map {
 	struct slot *slots;
 	size_t cap;       /* a power of two */
 	size_t used;
+	dfs_scratch *pool;   /* where the slots come from (NULL: malloc) */
 };
 
 static inline size_t mix(uint64_t key, uint64_t key2)
@@ -192,12 +194,16 @@ static inline size_t mix(uint64_t key, uint64_t key2)
 	return (size_t)key;
 }
 
-static int map_init(struct map *m, size_t n)
+/* (the pool's blocks are warm: written at once, not calloc'd) */
+static int map_init(struct map *m, size_t n, dfs_scratch *pool)
 {
 	size_t cap = 64;
 	while (cap * 3 < n * 4)
 		cap *= 2;
-	m->slots = calloc(cap, sizeof(struct slot));
+	m->pool = pool;
+	m->slots = dfs_scratch_alloc(pool, cap * sizeof(struct slot));
+	if (m->slots)
+		memset(m->slots, 0, cap * sizeof(struct slot));
 	m->cap = cap;
 	m->used = 0;
 	return m->slots ? 0 : -1;
@@ -205,14 +211,14 @@ static int map_init(struct map *m, size_t n)
 
 static void map_free(struct map *m)
 {
-	free(m->slots);
+	dfs_scratch_free(m->pool, m->slots);
 	m->slots = NULL;
 }
 
 static int map_grow(struct map *m)
 {
 	struct map g;
-	if (map_init(&g, m->cap * 2))
+	if (map_init(&g, m->cap * 2, m->pool))
 		return -1;
 	for (size_t i = 0; i < m->cap; i++) {
 		struct slot *s = &m->slots[i];
@@ -318,67 +324,77 @@ static void add_numbers(dfs_file_row *row, const struct rec_numbers *n)
 		row->last_close = n->close;
 }
 
-/* time_by_slowest, perf_by_slowest and ranks from the accumulator; 1 when
- * it cannot be made for the job (nprocs < 1): the table has no times */
-static int accumulate(const dfs_log *log, const dfs_records *r, const size_t *index,
-                      size_t count, dfs_file_table *t, dfs_error *err)
-{
-	dfs_error ignored = {0};
-	dfs_accum *a = dfs_accum_create(r->module, dfs_log_job(log)->nprocs, &ignored);
-	if (!a)
-		return ignored.code == DFS_ERR_NOMEM
-		               ? dfs_error_set(err, DFS_ERR_NOMEM, "out of memory")
-		               : 1;
-	dfs_accum_use_scratch(a, t->pool);
-	dfs_derived_metrics dm;
-	int ret = 0;
-	if (dfs_accum_track_files(a) ||
-	    dfs_accum_inject_records(a, r, index, count, err) ||
-	    dfs_accum_emit(a, &dm, NULL, err)) {
-		ret = -1;
-	} else if (dfs_accum_file_count(a) != t->n) {
-		ret = dfs_error_set(err, DFS_ERR_INVAL, "files.csv: the accumulator "
-		                    "found %zu files, the table %zu",
-		                    dfs_accum_file_count(a), t->n);
-	}
-	for (size_t f = 0; ret == 0 && f < t->n; f++) {
-		dfs_file_metrics fm;
-		if (dfs_accum_file_metrics(a, f, &fm) || fm.id != t->rows[f].id) {
-			ret = dfs_error_set(err, DFS_ERR_INVAL,
-			                    "files.csv: the accumulator's file %zu differs", f);
-			break;
-		}
-		t->rows[f].time_by_slowest = fm.time_by_slowest;
-		t->rows[f].perf_by_slowest = fm.perf_by_slowest;
-	}
-	dfs_accum_free(a);
-	return ret;
-}
-
 #define AHEAD 16   /* records between a slot's prefetch and its use */
 
-int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
-                         const size_t *index, size_t count,
-                         struct dfs_scratch *pool, dfs_file_table *out,
-                         dfs_error *err)
+/* Rows of a module with an accumulator: run over the records, it groups
+ * them by file (in the order first seen) and gives each file's
+ * time_by_slowest, perf_by_slowest and ranks; the counters are summed in
+ * a second pass, file by file as it numbered them.  *rows_out NULL with
+ * 0: no accumulator for this job (nprocs < 1): grouped without it. */
+static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *index,
+                       size_t count, const struct words *w, dfs_file_table *t,
+                       dfs_error *err)
 {
-	memset(out, 0, sizeof(*out));
-	struct words w;
-	if (!r || !words_of(r->module, &w))
-		return dfs_error_set(err, DFS_ERR_UNSUPPORTED, "no per-file table for %s",
-		                     r ? r->module->name : "(none)");
-	if (count >= UINT32_MAX)
-		return dfs_error_set(err, DFS_ERR_TOOBIG, "too many records (%zu)", count);
-	out->log = log;
-	out->records = r;
-	out->pool = pool;
+	dfs_error why = {0};
+	dfs_accum *a = dfs_accum_create(r->module, dfs_log_job(log)->nprocs, &why);
+	if (!a)
+		return why.code == DFS_ERR_NOMEM ? dfs_error_set(err, DFS_ERR_NOMEM, "out of memory")
+		                                 : 0;
+	dfs_accum_use_scratch(a, t->pool);
+	dfs_derived_metrics dm;
+	if (dfs_accum_track_files(a) || dfs_accum_inject_records(a, r, index, count, err) ||
+	    dfs_accum_emit(a, &dm, NULL, err)) {
+		dfs_accum_free(a);
+		return -1;
+	}
+	size_t n = dfs_accum_file_count(a);
+	const uint32_t *file_of = dfs_accum_record_files(a);
+	dfs_file_row *rows = dfs_scratch_alloc(t->pool, (n ? n : 1) * sizeof(*rows));
+	if (!rows || (count && !file_of)) {
+		dfs_scratch_free(t->pool, rows);
+		dfs_accum_free(a);
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	}
+	memset(rows, 0, n * sizeof(*rows));
+	for (size_t k = 0; k < count; k++) {
+		if (k + AHEAD < count)
+			__builtin_prefetch(&rows[file_of[k + AHEAD]]);
+		size_t i = index ? index[k] : k;
+		dfs_file_row *row = &rows[file_of[k]];
+		if (row->records == 0)
+			row->first = i;
+		struct rec_numbers num;
+		rec_numbers(r, i, w, &num);
+		add_numbers(row, &num);
+	}
+	for (size_t f = 0; f < n; f++) {
+		dfs_file_metrics fm;
+		dfs_accum_file_metrics(a, f, &fm);
+		rows[f].id = fm.id;
+		rows[f].ranks = fm.ranks;
+		rows[f].time_by_slowest = fm.time_by_slowest;
+		rows[f].perf_by_slowest = fm.perf_by_slowest;
+		rows[f].total_bytes = add_i(rows[f].bytes_read, rows[f].bytes_written);
+	}
+	dfs_accum_free(a);
+	t->rows = rows;
+	t->n = n;
+	t->timed = true;
+	return 0;
+}
+
+/* Rows of a module without an accumulator: grouped by record id here. */
+static int group_plain(const dfs_log *log, const dfs_records *r, const size_t *index,
+                       size_t count, const struct words *w, dfs_file_table *t,
+                       dfs_error *err)
+{
 	int64_t nprocs = dfs_log_job(log)->nprocs;
-	dfs_file_row *rows = dfs_scratch_alloc(pool, (count ? count : 1) * sizeof(*rows));
+	dfs_file_row *rows = dfs_scratch_alloc(t->pool, (count ? count : 1) * sizeof(*rows));
 	/* (file row, rank) pairs seen, for the ranks column */
 	struct map files = {0}, pairs = {0};
 	bool *shared = calloc(count ? count : 1, sizeof(bool));
-	if (!rows || !shared || map_init(&files, count) || map_init(&pairs, count)) {
-		dfs_scratch_free(pool, rows);
+	if (!rows || !shared || map_init(&files, count, t->pool) || map_init(&pairs, count, t->pool)) {
+		dfs_scratch_free(t->pool, rows);
 		free(shared);
 		map_free(&files);
 		map_free(&pairs);
@@ -405,7 +421,7 @@ int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
 			n++;
 		}
 		struct rec_numbers num;
-		rec_numbers(r, i, &w, &num);
+		rec_numbers(r, i, w, &num);
 		add_numbers(&rows[f], &num);
 		if (rank < 0) {
 			shared[f] = true;
@@ -421,7 +437,7 @@ int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
 	map_free(&files);
 	map_free(&pairs);
 	if (ret) {
-		dfs_scratch_free(pool, rows);
+		dfs_scratch_free(t->pool, rows);
 		free(shared);
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
@@ -431,37 +447,41 @@ int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
 		rows[f].total_bytes = add_i(rows[f].bytes_read, rows[f].bytes_written);
 	}
 	free(shared);
-	out->rows = rows;
-	out->n = n;
-	if (r->module->accumulator) {
-		int got = accumulate(log, r, index, count, out, err);
-		if (got < 0) {
-			dfs_file_table_free(out);
-			return -1;
-		}
-		out->timed = got == 0;
-	}
+	t->rows = rows;
+	t->n = n;
+	return 0;
+}
+
+int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
+                         const size_t *index, size_t count,
+                         struct dfs_scratch *pool, dfs_file_table *out,
+                         dfs_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	struct words w;
+	if (!r || !words_of(r->module, &w))
+		return dfs_error_set(err, DFS_ERR_UNSUPPORTED, "no per-file table for %s",
+		                     r ? r->module->name : "(none)");
+	if (count >= UINT32_MAX)
+		return dfs_error_set(err, DFS_ERR_TOOBIG, "too many records (%zu)", count);
+	out->log = log;
+	out->records = r;
+	out->pool = pool;
+	if (r->module->accumulator && group_timed(log, r, index, count, &w, out, err))
+		return -1;
+	if (!out->rows && group_plain(log, r, index, count, &w, out, err))
+		return -1;
 	/* most bytes first, files of equal bytes in the order first seen */
+	size_t n = out->n;
 	uint64_t *key = malloc((n ? n : 1) * sizeof(uint64_t));
-	uint32_t *order = malloc((n ? n : 1) * sizeof(uint32_t));
-	dfs_file_row *sorted = dfs_scratch_alloc(pool, (n ? n : 1) * sizeof(*sorted));
-	if (!key || !order || !sorted) {
-		ret = -1;
-	} else {
+	out->order = malloc((n ? n : 1) * sizeof(uint32_t));
+	int ret = -1;
+	if (key && out->order) {
 		for (size_t f = 0; f < n; f++)
-			key[f] = order_key(rows[f].total_bytes);
-		ret = n > 0 ? sort_desc(key, order, n) : 0;
-	}
-	if (ret == 0) {
-		for (size_t f = 0; f < n; f++)
-			sorted[f] = rows[order[f]];
-		dfs_scratch_free(pool, rows);
-		out->rows = sorted;
-		sorted = NULL;
+			key[f] = order_key(out->rows[f].total_bytes);
+		ret = n > 0 ? sort_desc(key, out->order, n) : 0;
 	}
 	free(key);
-	free(order);
-	dfs_scratch_free(pool, sorted);
 	if (ret) {
 		dfs_file_table_free(out);
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
@@ -474,7 +494,9 @@ void dfs_file_table_free(dfs_file_table *t)
 	if (!t)
 		return;
 	dfs_scratch_free(t->pool, t->rows);
+	free(t->order);
 	t->rows = NULL;
+	t->order = NULL;
 	t->n = 0;
 }
 
@@ -490,7 +512,7 @@ void dfs_file_table_header(dfs_buf *out)
 
 /* The place columns of a row's file (its first record's). */
 static void row_place(const dfs_file_table *t, const dfs_file_row *row,
-                      dfs_record_place *pl)
+                      dfs_name_hint *hint, dfs_record_place *pl)
 {
 	const dfs_module *m = t->records->module;
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
@@ -503,83 +525,115 @@ static void row_place(const dfs_file_table *t, const dfs_file_row *row,
 		memcpy(scratch, &row->id, 8);
 		rec = scratch;
 	}
-	dfs_log_record_place(t->log, m, rec, pl);
+	dfs_log_record_place_near(t->log, m, rec, hint, pl);
+}
+
+/* The name lookups of rows in the order of their bytes miss the cache:
+ * fetch row k + 32, the table slot of row k + 24, the entry of k + 16
+ * and the name of k + 8 (log/hints.h). */
+static inline void prefetch_names(const dfs_file_table *t, size_t k, size_t to)
+{
+	/* the row itself (rows are in the order first seen) before that */
+	if (k + 32 < to)
+		__builtin_prefetch(&t->rows[t->order[k + 32]]);
+	for (int stage = 0; stage < 3; stage++) {
+		size_t d = (size_t)(3 - stage) * 8;
+		if (k + d < to)
+			dfs_log_name_prefetch(t->log, dfs_file_table_row(t, k + d)->id, stage);
+	}
 }
 
 /* ,stripe_size,stripe_count of a file with a LUSTRE record (its first
- * component's), else two empty cells */
-static void add_stripes(const dfs_log *log, uint64_t id, dfs_buf *out)
+ * component's), else two empty cells; at p (room for 44 bytes) */
+static char *put_stripes(const dfs_log *log, uint64_t id, char *p)
 {
 	size_t len;
 	const unsigned char *rec = dfs_log_lustre_record(log, id, &len);
 	const dfs_module *lm = dfs_module_get(DFS_MOD_LUSTRE);
-	dfs_buf_addc(out, ',');
-	if (!rec || !lm) {
-		dfs_buf_addc(out, ',');
-		return;
+	*p++ = ',';
+	if (!rec || !lm || dfs_module_rows(lm, rec, len) == 0) {
+		*p++ = ',';
+		return p;
 	}
 	static const char *const names[2] = {"LUSTRE_COMP_STRIPE_SIZE",
 	                                     "LUSTRE_COMP_STRIPE_COUNT"};
-	dfs_value *v = malloc(sizeof(*v));
+	dfs_value v;
 	for (int k = 0; k < 2; k++) {
 		if (k)
-			dfs_buf_addc(out, ',');
+			*p++ = ',';
 		int f = dfs_module_field_index(lm, names[k], strlen(names[k]));
-		if (!v || f < 0 || dfs_module_rows(lm, rec, len) == 0)
+		if (f < 0)
 			continue;
-		dfs_module_get_value(lm, rec, len, 0, (size_t)f, v);
-		if (v->type == DFS_T_I64 && v->v.i >= 0)
-			dfs_buf_add_i64(out, v->v.i);
+		dfs_module_get_value(lm, rec, len, 0, (size_t)f, &v);
+		if (v.type == DFS_T_I64 && v.v.i >= 0)
+			p += dfs_fmt_i64(p, v.v.i);
 	}
-	free(v);
+	return p;
 }
 
-static void add_sep_i(dfs_buf *out, int64_t v)
+static inline char *put_i(char *p, int64_t v)
 {
-	dfs_buf_addc(out, ',');
-	dfs_buf_add_i64(out, v);
+	*p++ = ',';
+	return p + dfs_fmt_i64(p, v);
 }
 
-static void add_sep_d(dfs_buf *out, double v)
+static inline char *put_d(char *p, double v)
 {
-	dfs_buf_addc(out, ',');
-	dfs_buf_add_double(out, v);
+	*p++ = ',';
+	return p + dfs_fmt_double(p, v);
 }
+
+static inline char *put_field(char *p, const char *s, size_t len)
+{
+	*p++ = ',';
+	return p + dfs_csv_field_at(p, s, len);
+}
+
+/* the most bytes a row's numbers and separators take (20 fields) */
+#define NUMBERS_ROOM (20 * (DFS_FMT_DOUBLE_MAX + 1) + 64)
 
 void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
                            dfs_buf *out)
 {
-	for (size_t k = from; k < to && k < t->n && dfs_buf_ok(out); k++) {
-		const dfs_file_row *row = &t->rows[k];
+	if (to > t->n)
+		to = t->n;
+	dfs_name_hint hint = DFS_NAME_HINT_INIT;
+	for (size_t k = from; k < to; k++) {
+		const dfs_file_row *row = dfs_file_table_row(t, k);
 		dfs_record_place pl;
-		row_place(t, row, &pl);
-		dfs_buf_add_u64(out, row->id);
-		dfs_buf_addc(out, ',');
-		dfs_csv_field(out, pl.name, pl.name_len);
-		add_sep_i(out, row->ranks);
-		add_sep_i(out, row->records);
-		add_sep_i(out, row->bytes_read);
-		add_sep_i(out, row->bytes_written);
-		add_sep_i(out, row->reads);
-		add_sep_i(out, row->writes);
-		add_sep_i(out, row->total_bytes);
+		prefetch_names(t, k, to);
+		row_place(t, row, &hint, &pl);
+		size_t room = NUMBERS_ROOM + 2 * (pl.name_len + pl.mount_len + pl.fs_type_len) + 8;
+		if (!dfs_buf_grow(out, room))
+			return;
+		char *start = out->data + out->len, *p = start;
+		p += dfs_fmt_u64(p, row->id);
+		p = put_field(p, pl.name, pl.name_len);
+		p = put_i(p, row->ranks);
+		p = put_i(p, row->records);
+		p = put_i(p, row->bytes_read);
+		p = put_i(p, row->bytes_written);
+		p = put_i(p, row->reads);
+		p = put_i(p, row->writes);
+		p = put_i(p, row->total_bytes);
 		if (t->timed) {
-			add_sep_d(out, row->time_by_slowest);
-			add_sep_d(out, row->perf_by_slowest);
+			p = put_d(p, row->time_by_slowest);
+			p = put_d(p, row->perf_by_slowest);
 		} else {
-			dfs_buf_adds(out, ",,");
+			*p++ = ',';
+			*p++ = ',';
 		}
-		add_sep_d(out, row->read_time);
-		add_sep_d(out, row->write_time);
-		add_sep_d(out, row->meta_time);
-		add_sep_d(out, row->first_open);
-		add_sep_d(out, row->last_close);
-		dfs_buf_addc(out, ',');
-		dfs_csv_field(out, pl.mount, pl.mount_len);
-		dfs_buf_addc(out, ',');
-		dfs_csv_field(out, pl.fs_type, pl.fs_type_len);
-		add_stripes(t->log, row->id, out);
-		dfs_buf_addc(out, '\n');
+		p = put_d(p, row->read_time);
+		p = put_d(p, row->write_time);
+		p = put_d(p, row->meta_time);
+		p = put_d(p, row->first_open);
+		p = put_d(p, row->last_close);
+		p = put_field(p, pl.mount, pl.mount_len);
+		p = put_field(p, pl.fs_type, pl.fs_type_len);
+		p = put_stripes(t->log, row->id, p);
+		*p++ = '\n';
+		*p = '\0';
+		out->len += (size_t)(p - start);
 	}
 }
 
@@ -593,7 +647,8 @@ static int cmp_rank(const void *a, const void *b)
 
 int dfs_rank_table_build(const dfs_log *log, const dfs_records *r,
                          const size_t *index, size_t count,
-                         dfs_rank_table *out, dfs_error *err)
+                         struct dfs_scratch *pool, dfs_rank_table *out,
+                         dfs_error *err)
 {
 	(void)log;
 	memset(out, 0, sizeof(*out));
@@ -606,7 +661,7 @@ int dfs_rank_table_build(const dfs_log *log, const dfs_records *r,
 	size_t cap = 64, n = 0;
 	dfs_rank_row *rows = malloc(cap * sizeof(*rows));
 	struct map ranks = {0}, pairs = {0};
-	if (!rows || map_init(&ranks, 64) || map_init(&pairs, count)) {
+	if (!rows || map_init(&ranks, 64, NULL) || map_init(&pairs, count, pool)) {
 		free(rows);
 		map_free(&ranks);
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
@@ -702,28 +757,44 @@ void dfs_rank_table_header(dfs_buf *out)
 void dfs_rank_table_render(const dfs_rank_table *t, size_t from, size_t to,
                            dfs_buf *out)
 {
-	for (size_t k = from; k < to && k < t->n && dfs_buf_ok(out); k++) {
+	for (size_t k = from; k < to && k < t->n; k++) {
 		const dfs_rank_row *row = &t->rows[k];
-		dfs_buf_add_i64(out, row->rank);
-		add_sep_i(out, row->records);
-		add_sep_i(out, row->files);
-		add_sep_i(out, row->bytes_read);
-		add_sep_i(out, row->bytes_written);
-		add_sep_i(out, row->reads);
-		add_sep_i(out, row->writes);
-		add_sep_d(out, row->read_time);
-		add_sep_d(out, row->write_time);
-		add_sep_d(out, row->meta_time);
-		add_sep_d(out, row->io_time);
+		if (!dfs_buf_grow(out, NUMBERS_ROOM))
+			return;
+		char *start = out->data + out->len, *p = start;
+		p += dfs_fmt_i64(p, row->rank);
+		p = put_i(p, row->records);
+		p = put_i(p, row->files);
+		p = put_i(p, row->bytes_read);
+		p = put_i(p, row->bytes_written);
+		p = put_i(p, row->reads);
+		p = put_i(p, row->writes);
+		p = put_d(p, row->read_time);
+		p = put_d(p, row->write_time);
+		p = put_d(p, row->meta_time);
+		p = put_d(p, row->io_time);
 		/* rank -1 holds the shared records, whose times Darshan summed
 		 * over the ranks: no share of one rank's */
 		if (row->rank < 0)
-			dfs_buf_adds(out, ",\n");
+			*p++ = ',';
 		else
-			add_sep_d(out, t->slowest > 0 ? row->io_time / t->slowest : 0.0);
-		if (row->rank >= 0)
-			dfs_buf_addc(out, '\n');
+			p = put_d(p, t->slowest > 0 ? row->io_time / t->slowest : 0.0);
+		*p++ = '\n';
+		*p = '\0';
+		out->len += (size_t)(p - start);
 	}
+}
+
+static void add_sep_i(dfs_buf *out, int64_t v)
+{
+	dfs_buf_addc(out, ',');
+	dfs_buf_add_i64(out, v);
+}
+
+static void add_sep_d(dfs_buf *out, double v)
+{
+	dfs_buf_addc(out, ',');
+	dfs_buf_add_double(out, v);
 }
 
 /* ---- a log's files, for a directory's files.csv -------------------------- */
@@ -840,16 +911,16 @@ static bool lf_same(const void *ctx, uint32_t row, const char *s, size_t len)
 int dfs_log_files_add(dfs_log_files *lf, const dfs_file_table *t)
 {
 	struct map names;
-	if (map_init(&names, t->n))
+	if (map_init(&names, t->n, NULL))
 		return -1;
 	int module = t->records->module->id;
 	const char *last_mount = NULL;
 	uint32_t mount = 0, mount_len = 0, fs = 0, fs_len = 0;
 	int ret = 0;
 	for (size_t k = 0; k < t->n && ret == 0; k++) {
-		const dfs_file_row *row = &t->rows[k];
+		const dfs_file_row *row = dfs_file_table_row(t, k);
 		dfs_record_place pl;
-		row_place(t, row, &pl);
+		row_place(t, row, NULL, &pl);
 		uint32_t x;
 		bool created;
 		if (find_name(&names, module, pl.name, pl.name_len, (uint32_t)lf->n, lf_same,
@@ -949,7 +1020,7 @@ dfs_files_merge *dfs_files_merge_new(size_t limit)
 		return NULL;
 	fm->limit = limit;
 	dfs_buf_init(&fm->text);
-	if (map_init(&fm->names, 1024)) {
+	if (map_init(&fm->names, 1024, NULL)) {
 		free(fm);
 		return NULL;
 	}

@@ -527,7 +527,8 @@ static dfs_content *table_content(dfs_view *v, struct entry *e, struct loaded *l
 		}
 	} else {
 		dfs_rank_table t;
-		if (dfs_rank_table_build(l->log, s->records, s->index, s->count, &t, err) == 0) {
+		if (dfs_rank_table_build(l->log, s->records, s->index, s->count, &v->scratch,
+		                         &t, err) == 0) {
 			c = render_table(v, NULL, &t, err);
 			dfs_rank_table_free(&t);
 		}
