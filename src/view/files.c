@@ -507,6 +507,42 @@ static dfs_content *render_table(dfs_view *v, const dfs_file_table *ft,
 	return content;
 }
 
+/* ranks.csv of more ranks than this is rendered on demand, a batch of
+ * rows at a time, like records.csv (lazy.c) */
+#define LAZY_TABLE_ROWS 16384
+
+static void rank_rows(const void *ctx, size_t from, size_t to, dfs_buf *out)
+{
+	dfs_rank_table_render(ctx, from, to, out);
+}
+
+static void rank_table_gone(void *ctx)
+{
+	dfs_rank_table_free(ctx);
+	free(ctx);
+}
+
+/* ranks.csv of t (taken over) rendered on demand */
+static dfs_content *lazy_ranks(dfs_view *v, dfs_rank_table *t, dfs_error *err)
+{
+	dfs_rank_table *own = malloc(sizeof(*own));
+	dfs_buf head = DFS_BUF_INIT;
+	dfs_rank_table_header(&head);
+	if (!own || !dfs_buf_ok(&head)) {
+		free(own);
+		dfs_rank_table_free(t);
+		dfs_buf_free(&head);
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	*own = *t;
+	struct dfs_lazy_rows rows = {own, own->n, rank_rows, rank_table_gone,
+	                             sizeof(*own) + own->n * sizeof(own->rows[0]), 1024};
+	dfs_content *c = dfs_lazy_table(&rows, head.data, &v->helpers, err);
+	dfs_buf_free(&head);
+	return c;
+}
+
 /* files.csv or ranks.csv of a module's selection: a module that cannot
  * be read fails (EIO) like its records.csv */
 static dfs_content *table_content(dfs_view *v, struct entry *e, struct loaded *l,
@@ -529,6 +565,8 @@ static dfs_content *table_content(dfs_view *v, struct entry *e, struct loaded *l
 		dfs_rank_table t;
 		if (dfs_rank_table_build(l->log, s->records, s->index, s->count, &v->scratch,
 		                         &t, err) == 0) {
+			if (t.n > LAZY_TABLE_ROWS)
+				return lazy_ranks(v, &t, err);
 			c = render_table(v, NULL, &t, err);
 			dfs_rank_table_free(&t);
 		}
@@ -566,6 +604,14 @@ static uint64_t records_serial(const struct entry *e, const struct loaded *l,
 	const struct loaded_mod *lm = l->mod[module];
 	uint64_t dir_gen = lm && lm->sel.ready ? lm->sel.dir_gen : l->dir_gen;
 	return serial_of(e, dir_gen, module, &e->loaded_id);
+}
+
+static uint64_t table_serial(const struct entry *e, const struct loaded *l,
+                             int module, enum file_kind k)
+{
+	uint64_t h = records_serial(e, l, module);
+	h = dfs_fnv1a(h, &k, sizeof(k)) & ~(1ULL << 63);
+	return h ? h : 1;
 }
 
 /* The row lengths to fill while rendering s, when its rows are the log's
@@ -643,6 +689,10 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 			c->serial = records_serial(e, l, n->module);
 	} else if (n->file == F_FILES_CSV || n->file == F_RANKS_CSV) {
 		c = table_content(v, e, l, n, err);
+		/* one rendered on demand is named by its selection, as
+		 * records.csv is (another name of the same parts) */
+		if (c && c->lazy)
+			c->serial = table_serial(e, l, n->module, n->file);
 	} else if (dfs_is_summary_file(n->file)) {
 		/* one pass makes them all: the others go to the cache */
 		c = dfs_summary_contents(v, e, l, cache, n->file, err);

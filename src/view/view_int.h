@@ -493,6 +493,23 @@ dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
                               const size_t *index, size_t count,
                               uint32_t *row_len, struct dfs_helpers *helpers,
                               dfs_error *err);
+/* A table rendered on demand the same way (ranks.csv of many ranks): its
+ * rows [from, to) appended by render (from any thread, at once), each
+ * batch's length measured by rendering it once first; the snapshot owns
+ * ctx (free, may be NULL) and counts `memory` bytes for it.  row_room:
+ * the most a row asks of its buffer past the text (dfs_csv_row_room). */
+struct dfs_lazy_rows {
+	void *ctx;
+	size_t rows;
+	void (*render)(const void *ctx, size_t from, size_t to, dfs_buf *out);
+	void (*free)(void *ctx);
+	size_t memory;
+	size_t row_room;
+};
+/* A snapshot of header `head` and the rows of t (which it takes over,
+ * freed even when it fails). */
+dfs_content *dfs_lazy_table(const struct dfs_lazy_rows *t, const char *head,
+                            struct dfs_helpers *helpers, dfs_error *err);
 /* The helpers of a view: none running yet / all gone (destroyed, with
  * the buffers they kept). */
 void dfs_helpers_init(struct dfs_helpers *h);

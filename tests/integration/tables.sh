@@ -11,7 +11,8 @@
 #    the root and below, under a directory filter; the damaged module
 #    gives EIO on its own files.csv and ranks.csv only, and the directory
 #    table names the log it left out;
-#  - generated logs (one of 2000 ranks) too;
+#  - generated logs (one of 100,000 ranks) too, ranks.csv read backwards
+#    in odd pieces the same as by cat;
 #  - another user (allow_other) sees no row of the log they may not read;
 #  - DuckDB, pandas and sqlite3 read the tables with the types they
 #    should (record ids exact when read as docs/tables.md says).
@@ -34,13 +35,13 @@ for i in range(off + 8, off + length - 8):
 open(sys.argv[2], "wb").write(b)
 PY
 	fail "cannot make the damaged log"
-# generated logs (not in ../shared): one only root may read, one of 2000
-# ranks
+# generated logs (not in ../shared): one only root may read, one of
+# 100,000 (its ranks.csv, of 19,000 ranks, rendered on demand)
 GEN=$(dirname "$DFS_CAT")/darshanfs-gen
 t "$GEN" -n 20 --seed 77 -o "$SRC/private/secret.darshan" >/dev/null || fail "darshanfs-gen failed"
 chmod 600 "$SRC/private/secret.darshan"
 mkdir -p "$SRC/gen"
-t "$GEN" -n 6000 -p 2000 --seed 78 -o "$SRC/gen/ranks.darshan" >/dev/null || fail "darshanfs-gen failed"
+t "$GEN" -n 30000 -p 100000 --modules POSIX --seed 78 -o "$SRC/gen/ranks.darshan" >/dev/null || fail "darshanfs-gen failed"
 dfs_mount "$SRC" "$MNT" -o allow_other
 T=300
 
@@ -52,6 +53,26 @@ out=$(tp records "$MNT" "${ALL[@]}" private/secret.darshan gen/ranks.darshan) ||
 say "ok: $out"
 out=$(tp dir "$MNT" "" "2026/11" "2024/project x") || fail "a directory's files.csv differs (above)"
 say "ok: $out"
+
+# ---- a big ranks.csv, rendered on demand: every way of reading it agrees
+R=$MNT/gen/ranks.darshan/POSIX/ranks.csv
+n=$(($(t cat "$R" | wc -l) - 1))
+[ "$n" -gt 16384 ] || fail "gen/ranks.darshan has $n ranks in ranks.csv: not a big one"
+t python3 - "$R" <<'PY' || fail "ranks.csv read in pieces differs from cat (above)"
+import os, subprocess, sys
+path = sys.argv[1]
+whole = subprocess.run(["cat", path], capture_output=True, check=True).stdout
+assert len(whole) == os.stat(path).st_size, (len(whole), os.stat(path).st_size)
+fd = os.open(path, os.O_RDONLY)
+pieces, off = [], len(whole)
+while off > 0:
+    n = min(7777, off)
+    off -= n
+    pieces.append(os.pread(fd, n, off))
+os.close(fd)
+assert b"".join(reversed(pieces)) == whole
+PY
+say "ok: ranks.csv of $n ranks: its size, cat and reads backwards agree"
 
 # ---- the damaged module: EIO on its files only, and the table says so
 B=$MNT/damaged/posix-broken.darshan
