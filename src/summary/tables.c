@@ -645,6 +645,38 @@ static int cmp_rank(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The distinct ids among n (at ids, scrambled): a set the size of the
+ * bucket, so that a rank's records are counted in cache.  `set` has room
+ * for 2 * n rounded up to a power of two. */
+static int64_t distinct_ids(uint64_t *ids, size_t n, uint64_t *set)
+{
+	if (n < 2)
+		return (int64_t)n;
+	size_t cap = 4;
+	while (cap < 2 * n)
+		cap *= 2;
+	/* 0 marks an empty slot: the id 0 is counted apart */
+	memset(set, 0, cap * sizeof(uint64_t));
+	int64_t distinct = 0;
+	bool zero = false;
+	for (size_t k = 0; k < n; k++) {
+		uint64_t id = ids[k];
+		if (id == 0) {
+			distinct += !zero;
+			zero = true;
+			continue;
+		}
+		size_t j = mix(id, 0) & (cap - 1);
+		while (set[j] && set[j] != id)
+			j = (j + 1) & (cap - 1);
+		if (!set[j]) {
+			set[j] = id;
+			distinct++;
+		}
+	}
+	return distinct;
+}
+
 int dfs_rank_table_build(const dfs_log *log, const dfs_records *r,
                          const size_t *index, size_t count,
                          struct dfs_scratch *pool, dfs_rank_table *out,
@@ -660,23 +692,18 @@ int dfs_rank_table_build(const dfs_log *log, const dfs_records *r,
 		return dfs_error_set(err, DFS_ERR_TOOBIG, "too many records (%zu)", count);
 	size_t cap = 64, n = 0;
 	dfs_rank_row *rows = malloc(cap * sizeof(*rows));
-	struct map ranks = {0}, pairs = {0};
-	if (!rows || map_init(&ranks, 64, NULL) || map_init(&pairs, count, pool)) {
-		free(rows);
-		map_free(&ranks);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-	}
+	/* each record's rank row, then the records' ids bucketed by rank */
+	uint32_t *row_of = dfs_scratch_alloc(pool, (count ? count : 1) * sizeof(uint32_t));
+	uint64_t *ids = dfs_scratch_alloc(pool, (count ? count : 1) * sizeof(uint64_t));
+	struct map ranks = {0};
 	int ret = 0;
+	if (!rows || !row_of || !ids || map_init(&ranks, 64, NULL))
+		ret = -1;
 	bool have_last = false;
 	int64_t last_rank = 0;
 	uint32_t last = 0;
 	for (size_t k = 0; k < count && ret == 0; k++) {
-		if (k + AHEAD < count) {
-			size_t a = index ? index[k + AHEAD] : k + AHEAD;
-			map_prefetch(&pairs, dfs_record_word(r, a, 0), dfs_record_word(r, a, 1));
-		}
 		size_t i = index ? index[k] : k;
-		uint64_t id = dfs_record_word(r, i, 0);
 		int64_t rank = (int64_t)dfs_record_word(r, i, 1);
 		uint32_t x;
 		bool created;
@@ -702,6 +729,7 @@ int dfs_rank_table_build(const dfs_log *log, const dfs_records *r,
 		have_last = true;
 		last_rank = rank;
 		last = x;
+		row_of[k] = x;
 		dfs_rank_row *row = &rows[x];
 		struct rec_numbers num;
 		rec_numbers(r, i, &w, &num);
@@ -715,14 +743,41 @@ int dfs_rank_table_build(const dfs_log *log, const dfs_records *r,
 		row->meta_time += num.meta_time;
 		/* the accumulator's per-rank time of a record */
 		row->io_time += num.meta_time + num.read_time + num.write_time;
-		uint32_t unused;
-		if (map_get(&pairs, id, (uint64_t)rank, 0, &unused, &created))
-			ret = -1;
-		else if (created)
-			row->files++;
 	}
 	map_free(&ranks);
-	map_free(&pairs);
+	/* files: the distinct ids of each rank's records, counted a rank at
+	 * a time over the ids bucketed by rank (a counting sort) */
+	size_t *start = ret == 0 ? calloc(n + 1, sizeof(size_t)) : NULL;
+	uint64_t *set = NULL;
+	if (ret == 0 && start) {
+		size_t most = 0;
+		for (size_t x = 0; x < n; x++) {
+			start[x + 1] = start[x] + (size_t)rows[x].records;
+			if ((size_t)rows[x].records > most)
+				most = (size_t)rows[x].records;
+		}
+		size_t set_cap = 4;
+		while (set_cap < 2 * most)
+			set_cap *= 2;
+		set = dfs_scratch_alloc(pool, set_cap * sizeof(uint64_t));
+		if (set) {
+			for (size_t k = 0; k < count; k++)
+				ids[start[row_of[k]]++] = dfs_record_word(r, index ? index[k] : k, 0);
+			for (size_t x = n; x > 0; x--)   /* (back to each bucket's start) */
+				start[x] = start[x - 1];
+			start[0] = 0;
+			for (size_t x = 0; x < n; x++)
+				rows[x].files = distinct_ids(ids + start[x], start[x + 1] - start[x], set);
+		} else {
+			ret = -1;
+		}
+	} else if (ret == 0) {
+		ret = -1;
+	}
+	free(start);
+	dfs_scratch_free(pool, set);
+	dfs_scratch_free(pool, row_of);
+	dfs_scratch_free(pool, ids);
 	if (ret) {
 		free(rows);
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
