@@ -465,6 +465,9 @@ static void *table_worker(void *arg)
 			break;
 		size_t from = c * TABLE_CHUNK;
 		size_t to = from + TABLE_CHUNK < j->rows ? from + TABLE_CHUNK : j->rows;
+		/* room for rows of a usual size at once: growing step by step
+		 * copies the text over and over */
+		dfs_buf_reserve(&j->out[c + 1], (to - from) * (j->files ? 256 : 128));
 		if (j->files)
 			dfs_file_table_render(j->files, from, to, &j->out[c + 1]);
 		else
