@@ -692,9 +692,9 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 			c->serial = records_serial(e, l, n->module);
 	} else if (n->file == F_FILES_CSV || n->file == F_RANKS_CSV) {
 		c = table_content(v, e, l, n, err);
-		/* one rendered on demand is named by its selection, as
-		 * records.csv is (another name of the same parts) */
-		if (c && c->lazy)
+		/* named by its selection, as records.csv is (another name of
+		 * the same parts) */
+		if (c)
 			c->serial = table_serial(e, l, n->module, n->file);
 	} else if (dfs_is_summary_file(n->file)) {
 		/* one pass makes them all: the others go to the cache */

@@ -20,7 +20,10 @@
 #include "darshanfs/hash.h"
 #include "darshanfs/log.h"
 #include "darshanfs/tables.h"
+#include "darshanfs/view.h"
 #include "darshanfs/writer.h"
+#include <fcntl.h>
+#include <unistd.h>
 
 /* ---- records ------------------------------------------------------------- */
 
@@ -474,6 +477,140 @@ static void test_merge(void **state)
 	dfs_log_free(late);
 }
 
+/* ---- through a view ------------------------------------------------------ */
+
+static void synth_log(const char *path, uint64_t seed, size_t records)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	dfs_error err = {0};
+	dfs_write_options wo = {.level = 1, .threads = 1};
+	dfs_log_writer *w = dfs_log_writer_fd(fd, &wo, &err);
+	assert_non_null(w);
+	dfs_synth_options so = {.seed = seed, .records = records, .nprocs = 8};
+	dfs_synth_defaults(&so);
+	if (dfs_synth_write(w, &so, &err) != 0)
+		fail_msg("synth: %s", err.msg);
+	dfs_log_writer_free(w);
+	assert_int_equal(close(fd), 0);
+}
+
+static char *view_read(dfs_view *v, const char *path, size_t *len, dfs_error *err)
+{
+	dfs_content *c = dfs_view_open_file(v, path, err);
+	if (!c)
+		return NULL;
+	size_t size = (size_t)dfs_content_size(c);
+	char *text = malloc(size + 1);
+	assert_non_null(text);
+	size_t done = 0;
+	long n = 0;
+	while (done < size && (n = dfs_content_read(c, text + done, size - done, done, err)) > 0)
+		done += (size_t)n;
+	assert_int_equal(done, size);
+	text[size] = '\0';
+	dfs_content_release(c);
+	*len = size;
+	return text;
+}
+
+static size_t lines(const char *t)
+{
+	size_t n = 0;
+	for (; *t; t++)
+		n += *t == '\n';
+	return n;
+}
+
+struct names {
+	char seen[16][32];
+	size_t n;
+};
+
+static int collect(void *ctx, const char *name, const dfs_node_stat *st)
+{
+	(void)st;
+	struct names *ns = ctx;
+	if (ns->n < 16)
+		snprintf(ns->seen[ns->n++], 32, "%s", name);
+	return 0;
+}
+
+static bool listed(dfs_view *v, const char *dir, const char *name)
+{
+	struct names ns = {.n = 0};
+	dfs_error err = {0};
+	assert_int_equal(dfs_view_readdir(v, dir, collect, &ns, &err), 0);
+	for (size_t i = 0; i < ns.n; i++)
+		if (strcmp(ns.seen[i], name) == 0)
+			return true;
+	return false;
+}
+
+static void test_view(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/dfs-test-tables-XXXXXX", a[96], b[96];
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a.darshan", dir);
+	snprintf(b, sizeof(b), "%s/b.darshan", dir);
+	synth_log(a, 1, 400);
+	synth_log(b, 2, 400);
+	dfs_error err = {0};
+	dfs_view *v = dfs_view_new(dir, NULL, &err);
+	assert_non_null(v);
+	assert_true(listed(v, "/", "files.csv"));
+	assert_true(listed(v, "/a.darshan/POSIX", "files.csv"));
+	assert_true(listed(v, "/a.darshan/POSIX", "ranks.csv"));
+	assert_true(listed(v, "/a.darshan/STDIO", "ranks.csv"));
+	/* the size told is the size read */
+	dfs_node_stat st;
+	assert_int_equal(dfs_view_stat(v, "/a.darshan/POSIX/files.csv", &st, &err), 0);
+	size_t len, dlen;
+	char *all = view_read(v, "/a.darshan/POSIX/files.csv", &len, &err);
+	assert_non_null(all);
+	assert_int_equal(st.size, len);
+	/* a filter: fewer rows, and the directory's table follows */
+	char *dall = view_read(v, "/files.csv", &dlen, &err);
+	assert_non_null(dall);
+	dfs_write *w = dfs_view_open_write(v, "/a.darshan/POSIX/filter", true, &err);
+	assert_non_null(w);
+	assert_int_equal(dfs_write_data(w, "rank == 0", 9, 0, &err), 0);
+	assert_int_equal(dfs_write_flush(w, &err), 0);
+	dfs_write_free(w);
+	char *some = view_read(v, "/a.darshan/POSIX/files.csv", &len, &err);
+	assert_non_null(some);
+	assert_true(lines(some) > 1 && lines(some) < lines(all));
+	char *ranks = view_read(v, "/a.darshan/POSIX/ranks.csv", &len, &err);
+	assert_non_null(ranks);
+	assert_int_equal(lines(ranks), 2);              /* the header and rank 0 */
+	assert_int_equal(strncmp(strchr(ranks, '\n') + 1, "0,", 2), 0);
+	char *dsome = view_read(v, "/files.csv", &dlen, &err);
+	assert_non_null(dsome);
+	assert_true(strcmp(dall, dsome) != 0);
+	free(all);
+	free(some);
+	free(ranks);
+	free(dall);
+	free(dsome);
+	dfs_view_free(v);
+	/* a cache too small for the merged table of the directory */
+	dfs_view_options opt = {.cache_size = 16 << 10};
+	v = dfs_view_new(dir, &opt, &err);
+	assert_non_null(v);
+	err = (dfs_error){0};
+	assert_null(view_read(v, "/files.csv", &len, &err));
+	assert_int_equal(err.code, DFS_ERR_TOOBIG);
+	/* the module tables do not depend on it */
+	all = view_read(v, "/b.darshan/POSIX/files.csv", &len, &err);
+	assert_non_null(all);
+	free(all);
+	dfs_view_free(v);
+	assert_int_equal(unlink(a), 0);
+	assert_int_equal(unlink(b), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -483,6 +620,7 @@ int main(void)
 		cmocka_unit_test(test_untimed),
 		cmocka_unit_test(test_rank_table),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_view),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
