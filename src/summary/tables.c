@@ -202,8 +202,10 @@ static int map_init(struct map *m, size_t n, dfs_scratch *pool)
 		cap *= 2;
 	m->pool = pool;
 	m->slots = dfs_scratch_alloc(pool, cap * sizeof(struct slot));
-	if (m->slots)
+	if (m->slots) {
+		dfs_scratch_prefault(m->slots, 0, cap * sizeof(struct slot));
 		memset(m->slots, 0, cap * sizeof(struct slot));
+	}
 	m->cap = cap;
 	m->used = 0;
 	return m->slots ? 0 : -1;
@@ -355,6 +357,7 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		dfs_accum_free(a);
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
+	dfs_scratch_prefault(rows, 0, n * sizeof(*rows));
 	memset(rows, 0, n * sizeof(*rows));
 	for (size_t k = 0; k < count; k++) {
 		if (k + AHEAD < count)
@@ -699,6 +702,8 @@ int dfs_rank_table_build(const dfs_log *log, const dfs_records *r,
 	int ret = 0;
 	if (!rows || !row_of || !ids || map_init(&ranks, 64, NULL))
 		ret = -1;
+	else
+		dfs_scratch_prefault(row_of, 0, count * sizeof(uint32_t));
 	bool have_last = false;
 	int64_t last_rank = 0;
 	uint32_t last = 0;

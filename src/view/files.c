@@ -6,9 +6,11 @@
  * it reads the same bytes whatever happens to the filters meanwhile.
  * Called by tree.c; the files of a directory come from jobs.c, a log's
  * summary files from summary.c. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "darshanfs/csv.h"
 #include "darshanfs/hash.h"
@@ -448,6 +450,21 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
 
 #define TABLE_CHUNK 8192   /* rows rendered by one worker at a time */
 
+/* Fault in the pages of a fresh buffer about to be written at once: a
+ * call costs several times less than a fault every 4 KiB. */
+static void prefault(char *p, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t start = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+	uintptr_t end = ((uintptr_t)p + len) & ~(uintptr_t)4095;
+	if (start < end)
+		madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+#else
+	(void)p;
+	(void)len;
+#endif
+}
+
 struct table_job {
 	const dfs_file_table *files;   /* or */
 	const dfs_rank_table *ranks;
@@ -467,7 +484,9 @@ static void *table_worker(void *arg)
 		size_t to = from + TABLE_CHUNK < j->rows ? from + TABLE_CHUNK : j->rows;
 		/* room for rows of a usual size at once: growing step by step
 		 * copies the text over and over */
-		dfs_buf_reserve(&j->out[c + 1], (to - from) * (j->files ? 256 : 128));
+		dfs_buf *out = &j->out[c + 1];
+		if (dfs_buf_reserve(out, (to - from) * (j->files ? 256 : 128)))
+			prefault(out->data, out->cap);
 		if (j->files)
 			dfs_file_table_render(j->files, from, to, &j->out[c + 1]);
 		else
