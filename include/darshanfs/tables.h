@@ -112,6 +112,23 @@ size_t dfs_log_files_count(const dfs_log_files *lf);
 size_t dfs_log_files_memory(const dfs_log_files *lf);
 void dfs_log_files_free(dfs_log_files *lf);
 
+/* One entry, as a store keeps it (the strings point into lf). */
+typedef struct dfs_log_file {
+	int module;
+	const char *name, *mount_pt, *fs_type;
+	size_t name_len, mount_len, fs_len;
+	bool timed;                  /* time_by_slowest is the accumulator's */
+	int64_t bytes_read, bytes_written, reads, writes, total_bytes;
+	double time_by_slowest, read_time, write_time, meta_time;
+} dfs_log_file;
+void dfs_log_files_get(const dfs_log_files *lf, size_t i, dfs_log_file *out);
+/* Add an entry read back from a store (its name not yet in lf); 0 or -1
+ * out of memory. */
+int dfs_log_files_put(dfs_log_files *lf, const dfs_log_file *f);
+/* The modules left out: how many, and module and why of the i-th. */
+size_t dfs_log_files_errors(const dfs_log_files *lf);
+const char *dfs_log_files_error_at(const dfs_log_files *lf, size_t i, int *module);
+
 /* The rows of a directory's files.csv: logs added in the order the table
  * names them (their path below the directory, their job's start time). */
 typedef struct dfs_files_merge dfs_files_merge;

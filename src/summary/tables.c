@@ -932,7 +932,8 @@ int dfs_log_files_error(dfs_log_files *lf, int module, const char *why)
 		lf->err = g;
 		lf->err_cap = c;
 	}
-	int64_t at = add_text(&lf->text, why, strlen(why));
+	/* (with its NUL: dfs_log_files_error_at hands it out as a string) */
+	int64_t at = add_text(&lf->text, why, strlen(why) + 1);
 	if (at < 0)
 		return -1;
 	lf->err[lf->nerr++] = (struct lf_error){module, (uint32_t)at, (uint32_t)strlen(why)};
@@ -1036,6 +1037,60 @@ int dfs_log_files_add(dfs_log_files *lf, const dfs_file_table *t)
 	}
 	map_free(&names);
 	return ret;
+}
+
+void dfs_log_files_get(const dfs_log_files *lf, size_t i, dfs_log_file *out)
+{
+	const struct lf_entry *e = &lf->e[i];
+	*out = (dfs_log_file){
+		.module = e->module, .timed = e->timed,
+		.name = lf->text.data + e->name, .name_len = e->name_len,
+		.mount_pt = lf->text.data + e->mount, .mount_len = e->mount_len,
+		.fs_type = lf->text.data + e->fs, .fs_len = e->fs_len,
+		.bytes_read = e->bytes_read, .bytes_written = e->bytes_written,
+		.reads = e->reads, .writes = e->writes, .total_bytes = e->total_bytes,
+		.time_by_slowest = e->time_by_slowest, .read_time = e->read_time,
+		.write_time = e->write_time, .meta_time = e->meta_time};
+}
+
+int dfs_log_files_put(dfs_log_files *lf, const dfs_log_file *f)
+{
+	if (lf->n == lf->cap) {
+		size_t c = lf->cap ? lf->cap * 2 : 16;
+		struct lf_entry *g = realloc(lf->e, c * sizeof(*g));
+		if (!g)
+			return -1;
+		lf->e = g;
+		lf->cap = c;
+	}
+	int64_t a = add_text(&lf->text, f->name, f->name_len);
+	int64_t b = add_text(&lf->text, f->mount_pt, f->mount_len);
+	int64_t c = add_text(&lf->text, f->fs_type, f->fs_len);
+	if (a < 0 || b < 0 || c < 0)
+		return -1;
+	lf->e[lf->n++] = (struct lf_entry){
+		.name = (uint32_t)a, .name_len = (uint32_t)f->name_len,
+		.mount = (uint32_t)b, .mount_len = (uint32_t)f->mount_len,
+		.fs = (uint32_t)c, .fs_len = (uint32_t)f->fs_len,
+		.module = f->module, .timed = f->timed,
+		.bytes_read = f->bytes_read, .bytes_written = f->bytes_written,
+		.reads = f->reads, .writes = f->writes, .total_bytes = f->total_bytes,
+		.time_by_slowest = f->time_by_slowest, .read_time = f->read_time,
+		.write_time = f->write_time, .meta_time = f->meta_time};
+	return 0;
+}
+
+size_t dfs_log_files_errors(const dfs_log_files *lf)
+{
+	return lf ? lf->nerr : 0;
+}
+
+const char *dfs_log_files_error_at(const dfs_log_files *lf, size_t i, int *module)
+{
+	if (!lf || i >= lf->nerr)
+		return NULL;
+	*module = lf->err[i].module;
+	return lf->text.data + lf->err[i].why;
 }
 
 /* ---- the merge over logs ----------------------------------------------------- */

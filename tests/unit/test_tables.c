@@ -463,6 +463,30 @@ static void test_merge(void **state)
 	assert_non_null(strstr(out.data, "\n,,,,,,,,,,,,,z/bad.darshan,,z/bad.darshan,,,,"
 	                                 "truncated header\n"));
 	assert_int_equal(strncmp(out.data, "module,file_name,jobs,", 22), 0);
+	/* a log's files as a store would keep them and give them back */
+	dfs_log_files *copy = dfs_log_files_new();
+	for (size_t i = 0; i < dfs_log_files_count(b); i++) {
+		dfs_log_file f;
+		dfs_log_files_get(b, i, &f);
+		assert_int_equal(dfs_log_files_put(copy, &f), 0);
+	}
+	assert_int_equal(dfs_log_files_errors(b), 1);
+	int module = -2;
+	const char *why = dfs_log_files_error_at(b, 0, &module);
+	assert_string_equal(why, "STDIO: unable to inflate");
+	assert_int_equal(module, DFS_MOD_STDIO);
+	assert_null(dfs_log_files_error_at(b, 1, &module));
+	assert_int_equal(dfs_log_files_error(copy, module, why), 0);
+	dfs_files_merge *again = dfs_files_merge_new(0);
+	assert_int_equal(dfs_files_merge_add(again, "x/late.darshan", 2000, copy, &err), 0);
+	assert_int_equal(dfs_files_merge_add(again, "y/early.darshan", 1000, a, &err), 0);
+	assert_int_equal(dfs_files_merge_skip(again, "z/bad.darshan", "truncated header", &err), 0);
+	dfs_buf out2 = DFS_BUF_INIT;
+	assert_int_equal(dfs_files_merge_render(again, &out2, &err), 0);
+	assert_string_equal(out.data, out2.data);
+	dfs_buf_free(&out2);
+	dfs_files_merge_free(again);
+	dfs_log_files_free(copy);
 	dfs_buf_free(&out);
 	dfs_files_merge_free(fm);
 	/* a bound on its memory */
