@@ -98,6 +98,16 @@ int dfs_accum_emit(dfs_accum *a, dfs_derived_metrics *dm, void *summary,
  * an accumulator builds no summation record (emit it with summary NULL). */
 int dfs_accum_track_files(dfs_accum *a);
 
+/* The same for records that come grouped by rank (every record of a rank
+ * >= 0 together, shared records anywhere), as Darshan writes them: a
+ * file's ranks are then summed one after the other, without a table of
+ * every (file, rank).  An injection that breaks the promise fails
+ * (DFS_ERR_INVAL); dfs_accum_ranks_grouped tells beforehand. */
+int dfs_accum_track_files_grouped(dfs_accum *a);
+/* Are `count` records of recs (record index[k], or k) grouped by rank? */
+bool dfs_accum_ranks_grouped(const dfs_records *recs, const size_t *index,
+                             size_t count);
+
 typedef struct dfs_file_metrics {
 	uint64_t id;
 	int64_t bytes_read, bytes_written;

@@ -189,6 +189,11 @@ typedef struct file_extra {
 	int64_t best_rank;
 	int64_t nranks;
 	bool has_shared, has_best;
+	/* a pair kept with the file (its rank index and time): its first,
+	 * or grouped by rank the one being summed (the others weighed) */
+	bool has_cur;
+	uint32_t cur_rank;
+	double cur_io;
 } file_extra;
 
 /* the I/O time of one rank in one file (tracking files) */
@@ -202,6 +207,7 @@ typedef struct pair_entry {
 typedef struct rank_entry {
 	int64_t rank;
 	double io_total, rw_only, md_only;
+	bool done;                     /* grouped by rank: its records are over */
 } rank_entry;
 
 struct dfs_accum {
@@ -234,6 +240,11 @@ struct dfs_accum {
 	/* per-file results (dfs_accum_track_files): each file's own shared
 	 * time and ranks, and each (file, rank) pair's I/O time */
 	bool track_files, files_emitted;
+	/* the records come grouped by rank (dfs_accum_track_files_grouped):
+	 * a file's pairs are summed one after the other, without pair_map;
+	 * the rank index of the last record of a rank >= 0 */
+	bool grouped, have_group;
+	uint32_t group;
 	file_extra *fx;
 	size_t fx_cap;
 	pair_entry *pairs;
@@ -325,6 +336,76 @@ int dfs_accum_track_files(dfs_accum *a)
 	return 0;
 }
 
+int dfs_accum_track_files_grouped(dfs_accum *a)
+{
+	if (dfs_accum_track_files(a))
+		return -1;
+	a->grouped = true;
+	return 0;
+}
+
+bool dfs_accum_ranks_grouped(const dfs_records *recs, const size_t *index, size_t count)
+{
+	/* a rank seen again after another one: not grouped (the ranks
+	 * left behind are kept in a small open-addressing set) */
+	size_t cap = 64, used = 0;
+	uint64_t *set = calloc(cap, sizeof(uint64_t));
+	bool *full = calloc(cap, sizeof(bool));
+	bool grouped = set && full, have = false;
+	int64_t last = 0;
+	for (size_t k = 0; k < count && grouped; k++) {
+		int64_t rank = (int64_t)dfs_record_word(recs, index ? index[k] : k, 1);
+		if (rank < 0 || (have && rank == last))
+			continue;
+		size_t mask = cap - 1, i = map_hash((uint64_t)rank, mask);
+		while (full[i] && set[i] != (uint64_t)rank)
+			i = (i + 1) & mask;
+		if (full[i]) {
+			grouped = false;
+			break;
+		}
+		if (have) {
+			/* the last rank is over: into the set */
+			if ((used + 1) * 4 > cap * 3) {
+				size_t ncap = cap * 2;
+				uint64_t *ns = calloc(ncap, sizeof(uint64_t));
+				bool *nf = calloc(ncap, sizeof(bool));
+				if (!ns || !nf) {
+					free(ns);
+					free(nf);
+					grouped = false;
+					break;
+				}
+				for (size_t j = 0; j < cap; j++) {
+					if (!full[j])
+						continue;
+					size_t t = map_hash(set[j], ncap - 1);
+					while (nf[t])
+						t = (t + 1) & (ncap - 1);
+					ns[t] = set[j];
+					nf[t] = true;
+				}
+				free(set);
+				free(full);
+				set = ns;
+				full = nf;
+				cap = ncap;
+			}
+			size_t j = map_hash((uint64_t)last, cap - 1);
+			while (full[j])
+				j = (j + 1) & (cap - 1);
+			set[j] = (uint64_t)last;
+			full[j] = true;
+			used++;
+		}
+		have = true;
+		last = rank;
+	}
+	free(set);
+	free(full);
+	return grouped;
+}
+
 size_t dfs_accum_warning_count(const dfs_accum *a)
 {
 	return a ? a->n_warnings : 0;
@@ -408,6 +489,17 @@ static int find_file(dfs_accum *a, uint64_t id, uint32_t *index)
 
 /* tracking files: the record's time in its file alone (§8.2 as if the
  * file's records were all the accumulator was given) */
+/* A pair's time weighed for its file's slowest rank (§8.3 step 4's rule:
+ * the largest, the lowest rank of equals). */
+static void weigh_pair(file_extra *x, int64_t rank, double io_total)
+{
+	if (io_total > x->best || (x->has_best && io_total == x->best && rank < x->best_rank)) {
+		x->best = io_total;
+		x->best_rank = rank;
+		x->has_best = true;
+	}
+}
+
 static int track_file(dfs_accum *a, uint32_t fi, uint32_t ri, int64_t rank,
                       double io_total)
 {
@@ -415,6 +507,41 @@ static int track_file(dfs_accum *a, uint32_t fi, uint32_t ri, int64_t rank,
 	if (rank < 0) {
 		x->shared += io_total;
 		x->has_shared = true;
+		return 0;
+	}
+	if (a->grouped) {
+		/* a rank met again after another: the promise is broken */
+		if (!a->have_group || a->group != ri) {
+			if (a->ranks[ri].done)
+				return -2;
+			if (a->have_group)
+				a->ranks[a->group].done = true;
+			a->have_group = true;
+			a->group = ri;
+		}
+		if (!x->has_cur || x->cur_rank != ri) {
+			if (x->has_cur)
+				weigh_pair(x, a->ranks[x->cur_rank].rank, x->cur_io);
+			x->has_cur = true;
+			x->cur_rank = ri;
+			x->cur_io = 0.0;
+			x->nranks++;
+		}
+		if (rank < a->job_nprocs)
+			x->cur_io += io_total;
+		return 0;
+	}
+	/* a file's first pair is kept with it (most files have one rank),
+	 * the others in pair_map */
+	if (!x->has_cur || x->cur_rank == ri) {
+		if (!x->has_cur) {
+			x->has_cur = true;
+			x->cur_rank = ri;
+			x->cur_io = 0.0;
+			x->nranks++;
+		}
+		if (rank < a->job_nprocs)
+			x->cur_io += io_total;
 		return 0;
 	}
 	uint32_t pi;
@@ -514,8 +641,9 @@ static int inject_one(dfs_accum *a, const dfs_module *m,
 			return -1;
 	} else {
 		fe->nprocs = rm.nprocs == -1 ? -1 : dfs_agg_add(fe->nprocs, rm.nprocs);
-		if (a->track_files && track_file(a, fi, ri, r->rank, rm.io_total_time))
-			return -1;
+		int tracked = a->track_files ? track_file(a, fi, ri, r->rank, rm.io_total_time) : 0;
+		if (tracked)
+			return tracked;
 	}
 	if (a->track_files) {
 		if (array_reserve(a->pool, (void **)&a->rec_file, &a->rec_file_cap,
@@ -534,13 +662,10 @@ int dfs_accum_reserve(dfs_accum *a, size_t count)
 	if (array_reserve(a->pool, (void **)&a->files, &a->files_cap, a->n_files + count,
 	                  sizeof(file_entry)) ||
 	    map_reserve(a->pool, &a->file_map, a->file_map.used + count) ||
-	    ((!a->module || a->track_files) &&
-	     map_reserve(a->pool, &a->pair_map, a->pair_map.used + count)) ||
+	    (!a->module && map_reserve(a->pool, &a->pair_map, a->pair_map.used + count)) ||
 	    (a->track_files &&
 	     (array_reserve(a->pool, (void **)&a->fx, &a->fx_cap, a->n_files + count,
 	                    sizeof(file_extra)) ||
-	      array_reserve(a->pool, (void **)&a->pairs, &a->pairs_cap, a->n_pairs + count,
-	                    sizeof(pair_entry)) ||
 	      array_reserve(a->pool, (void **)&a->rec_file, &a->rec_file_cap,
 	                    a->n_records + count, sizeof(uint32_t)))))
 		return -1;
@@ -665,8 +790,9 @@ static int inject_rest(dfs_accum *a, const dfs_agg_table *t,
 		} else {
 			view_record(g->m, gather_at(g, i, scratch), &r);
 		}
-		if (inject_one(a, g->m, t, &r))
-			return -1;
+		int ret = inject_one(a, g->m, t, &r);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -714,6 +840,9 @@ static int inject_gather(dfs_accum *a, const struct gather *g, dfs_error *err)
 		pthread_join(tid, NULL);
 	else if (merge)
 		merge_records(&mj);
+	if (ret == -2)
+		return dfs_error_set(err, DFS_ERR_INVAL, "accumulator: the records are not "
+		                     "grouped by rank (a rank came again after another)");
 	if (ret)
 		return dfs_error_set(err, DFS_ERR_NOMEM, "accumulator: out of memory");
 	return 0;
@@ -846,15 +975,13 @@ int dfs_accum_emit(dfs_accum *a, dfs_derived_metrics *dm, void *summary,
 		 * own pairs */
 		for (size_t p = 0; p < a->n_pairs; p++) {
 			const pair_entry *pe = &a->pairs[p];
-			file_extra *x = &a->fx[pe->file];
-			int64_t rank = a->ranks[pe->rank].rank;
-			if (pe->io_total > x->best ||
-			    (x->has_best && pe->io_total == x->best && rank < x->best_rank)) {
-				x->best = pe->io_total;
-				x->best_rank = rank;
-				x->has_best = true;
-			}
+			weigh_pair(&a->fx[pe->file], a->ranks[pe->rank].rank, pe->io_total);
 		}
+		/* (the rule's result does not depend on the order pairs are
+		 * weighed in) each file's pair kept with it */
+		for (size_t f = 0; f < a->n_files; f++)
+			if (a->fx[f].has_cur)
+				weigh_pair(&a->fx[f], a->ranks[a->fx[f].cur_rank].rank, a->fx[f].cur_io);
 		a->files_emitted = true;
 	}
 	return 0;

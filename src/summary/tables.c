@@ -344,7 +344,10 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		                                 : 0;
 	dfs_accum_use_scratch(a, t->pool);
 	dfs_derived_metrics dm;
-	if (dfs_accum_track_files(a) || dfs_accum_inject_records(a, r, index, count, err) ||
+	/* (records of a log come grouped by rank: no table of pairs then) */
+	int track = dfs_accum_ranks_grouped(r, index, count) ? dfs_accum_track_files_grouped(a)
+	                                                     : dfs_accum_track_files(a);
+	if (track || dfs_accum_inject_records(a, r, index, count, err) ||
 	    dfs_accum_emit(a, &dm, NULL, err)) {
 		dfs_accum_free(a);
 		return -1;
@@ -358,14 +361,19 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
 	dfs_scratch_prefault(rows, 0, n * sizeof(*rows));
-	memset(rows, 0, n * sizeof(*rows));
+	/* files are numbered in the order first seen: the next new one is
+	 * the one numbered `seen` (so rows need no clearing beforehand) */
+	size_t seen = 0;
 	for (size_t k = 0; k < count; k++) {
 		if (k + AHEAD < count)
 			__builtin_prefetch(&rows[file_of[k + AHEAD]]);
 		size_t i = index ? index[k] : k;
 		dfs_file_row *row = &rows[file_of[k]];
-		if (row->records == 0)
+		if (file_of[k] == seen) {
+			memset(row, 0, sizeof(*row));
 			row->first = i;
+			seen++;
+		}
 		struct rec_numbers num;
 		rec_numbers(r, i, w, &num);
 		add_numbers(row, &num);

@@ -86,14 +86,52 @@ static unsigned char *random_posix(size_t n, size_t files, int64_t nprocs, uint6
 
 /* ---- the accumulator tracking files ---------------------------------------- */
 
-static void check_files_alone(size_t n, size_t files, int64_t nprocs, uint64_t seed)
+static int64_t rank_of(const unsigned char *rec)
+{
+	int64_t r;
+	memcpy(&r, rec + 8, 8);
+	return r;
+}
+
+/* the records in rank order, records of one rank in their order; shared
+ * ones where they were (Darshan's order: grouped by rank) */
+static void group_by_rank(unsigned char *recs, size_t n, size_t size)
+{
+	unsigned char *tmp = malloc(size);
+	for (size_t i = 1; i < n; i++) {
+		if (rank_of(recs + i * size) < 0)
+			continue;
+		size_t j = i;
+		memcpy(tmp, recs + i * size, size);
+		/* move it before the per-rank records of higher ranks */
+		while (j > 0 && (rank_of(recs + (j - 1) * size) < 0 ||
+		                 rank_of(recs + (j - 1) * size) > rank_of(tmp))) {
+			size_t k = j - 1;
+			while (k > 0 && rank_of(recs + k * size) < 0)
+				k--;
+			if (rank_of(recs + k * size) <= rank_of(tmp) && rank_of(recs + k * size) >= 0)
+				break;
+			memmove(recs + (k + 1) * size, recs + k * size, (j - k) * size);
+			j = k;
+		}
+		memcpy(recs + j * size, tmp, size);
+	}
+	free(tmp);
+}
+
+static void check_files_alone(size_t n, size_t files, int64_t nprocs, uint64_t seed,
+                              bool grouped)
 {
 	const dfs_module *m = dfs_module_get(DFS_MOD_POSIX);
 	unsigned char *recs = random_posix(n, files, nprocs, seed);
+	if (grouped)
+		group_by_rank(recs, n, m->record_size);
+	dfs_records set = {.module = m, .count = n, .data = recs, .size = n * m->record_size};
+	assert_int_equal(dfs_accum_ranks_grouped(&set, NULL, n), grouped);
 	dfs_error err = {0};
 	dfs_accum *a = dfs_accum_create(m, nprocs, &err);
 	assert_non_null(a);
-	assert_int_equal(dfs_accum_track_files(a), 0);
+	assert_int_equal(grouped ? dfs_accum_track_files_grouped(a) : dfs_accum_track_files(a), 0);
 	assert_int_equal(dfs_accum_inject(a, m, recs, n, &err), 0);
 	dfs_derived_metrics dm;
 	unsigned char summary[1024];
@@ -160,9 +198,13 @@ static void check_files_alone(size_t n, size_t files, int64_t nprocs, uint64_t s
 static void test_accum_files_alone(void **state)
 {
 	(void)state;
-	check_files_alone(400, 30, 8, 1);
-	check_files_alone(3000, 7, 40, 2);
-	check_files_alone(20000, 1500, 16, 3);
+	check_files_alone(400, 30, 8, 1, false);
+	check_files_alone(3000, 7, 40, 2, false);
+	check_files_alone(20000, 1500, 16, 3, false);
+	/* as Darshan writes them: grouped by rank, no table of pairs */
+	check_files_alone(400, 30, 8, 1, true);
+	check_files_alone(3000, 7, 40, 2, true);
+	check_files_alone(6000, 1500, 16, 3, true);
 }
 
 static void test_accum_files_misuse(void **state)
@@ -183,6 +225,24 @@ static void test_accum_files_misuse(void **state)
 	dfs_accum *c = dfs_accum_create_combined(4, &err);
 	assert_int_equal(dfs_accum_track_files(c), -1);
 	dfs_accum_free(c);
+	free(recs);
+	/* records promised grouped by rank that are not: refused */
+	recs = calloc(3, m->record_size);
+	int64_t ranks[3] = {0, 1, 0};
+	for (int i = 0; i < 3; i++) {
+		uint64_t id = 10 + (uint64_t)i;
+		memcpy(recs + (size_t)i * m->record_size, &id, 8);
+		memcpy(recs + (size_t)i * m->record_size + 8, &ranks[i], 8);
+	}
+	dfs_records set = {.module = m, .count = 3, .data = recs, .size = 3 * m->record_size};
+	assert_false(dfs_accum_ranks_grouped(&set, NULL, 3));
+	size_t two[] = {0, 2};
+	assert_true(dfs_accum_ranks_grouped(&set, two, 2));
+	a = dfs_accum_create(m, 4, &err);
+	assert_int_equal(dfs_accum_track_files_grouped(a), 0);
+	assert_int_equal(dfs_accum_inject(a, m, recs, 3, &err), -1);
+	assert_int_equal(err.code, DFS_ERR_INVAL);
+	dfs_accum_free(a);
 	free(recs);
 }
 
