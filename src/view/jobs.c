@@ -3,7 +3,8 @@
  * numbers that log's own derived_metrics shows for its current selection
  * and the filters that made it (the caller's: view_int.h, "Whose state");
  * and insights.csv, the rows of every log's insights.csv with its path;
- * and summary.html of a directory, drawn from its jobs.csv.
+ * and summary.html of a directory, drawn from its jobs.csv; and files.csv,
+ * every log's files (tables.h) summed by module and file name.
  *
  * The source subtree is walked on each request; logs are summarized in
  * parallel on all cores, through the LRU cache (a tree of 100,000 logs
