@@ -55,6 +55,9 @@ size_t dfs_csv_record_len_packed(const dfs_log *log, const dfs_module *m,
 
 /* One field, quoted if needed. */
 void dfs_csv_field(dfs_buf *out, const char *s, size_t len);
+/* The same written at `out`, which has room for 2 * len + 2 bytes; the
+ * bytes written. */
+size_t dfs_csv_field_at(char *out, const char *s, size_t len);
 
 /* One value as it appears in a CSV cell (empty for DFS_T_NONE). */
 void dfs_csv_value(dfs_buf *out, const dfs_value *v);

@@ -3,7 +3,8 @@
  * numbers that log's own derived_metrics shows for its current selection
  * and the filters that made it (the caller's: view_int.h, "Whose state");
  * and insights.csv, the rows of every log's insights.csv with its path;
- * and summary.html of a directory, drawn from its jobs.csv.
+ * and summary.html of a directory, drawn from its jobs.csv; and files.csv,
+ * every log's files (tables.h) summed by module and file name.
  *
  * The source subtree is walked on each request; logs are summarized in
  * parallel on all cores, through the LRU cache (a tree of 100,000 logs
@@ -24,6 +25,7 @@
 #include "darshanfs/csv.h"
 #include "darshanfs/hash.h"
 #include "darshanfs/summary.h"
+#include "darshanfs/tables.h"
 #include "util/workers.h"
 #include "view/view_int.h"
 
@@ -57,6 +59,28 @@ struct job_row {
 	char *filters;              /* the filters of the selection, on one line */
 };
 
+/* A log's files for a directory's files.csv (tables.h), shared by the
+ * job summary that keeps it and the renderings that merge it. */
+struct files_ref {
+	atomic_int refs;
+	dfs_log_files *lf;
+};
+
+static struct files_ref *files_ref(struct files_ref *f)
+{
+	if (f)
+		atomic_fetch_add(&f->refs, 1);
+	return f;
+}
+
+static void files_release(struct files_ref *f)
+{
+	if (f && atomic_fetch_sub(&f->refs, 1) == 1) {
+		dfs_log_files_free(f->lf);
+		free(f);
+	}
+}
+
 struct job_summary {
 	uint64_t gen, dir_gen;
 	struct src_id src;          /* the version of the log summarized */
@@ -68,6 +92,8 @@ struct job_summary {
 	 * a directory's insights.csv asks */
 	char *insights;
 	char *insights_rel;
+	/* the log's files (a directory's files.csv), NULL until one asks */
+	struct files_ref *files;
 	size_t nrows;
 	struct job_row rows[];      /* nrows of them */
 };
@@ -96,6 +122,7 @@ static void job_summary_free(struct job_summary *s)
 	free(s->exe);
 	free(s->insights);
 	free(s->insights_rel);
+	files_release(s->files);
 	for (size_t i = 0; i < s->nrows; i++) {
 		free(s->rows[i].error);
 		free(s->rows[i].filters);
@@ -112,7 +139,8 @@ static size_t str_bytes(const char *t)
 static size_t job_summary_bytes(const struct job_summary *s)
 {
 	size_t n = sizeof(*s) + s->nrows * sizeof(s->rows[0]) + str_bytes(s->error) +
-	           str_bytes(s->exe) + str_bytes(s->insights) + str_bytes(s->insights_rel);
+	           str_bytes(s->exe) + str_bytes(s->insights) + str_bytes(s->insights_rel) +
+	           (s->files ? sizeof(*s->files) + dfs_log_files_memory(s->files->lf) : 0);
 	for (size_t i = 0; i < s->nrows; i++)
 		n += str_bytes(s->rows[i].error) + str_bytes(s->rows[i].filters);
 	return n;
@@ -262,6 +290,11 @@ struct log_item {
 	struct src_id id;    /* the version the walk judged the caller on */
 	const char *error;   /* not a log: a directory not walked, and why */
 	dfs_buf rows;
+	/* files.csv: the log's files and its job's start, or why it is left
+	 * out */
+	struct files_ref *files;
+	int64_t start;
+	char *skip;
 };
 
 struct walk {
@@ -431,6 +464,47 @@ static void insight_error(const char *rel, const char *error, dfs_buf *out)
 	dfs_buf_adds(out, DFS_INSIGHTS_EMPTY_TAIL);
 }
 
+/* Make e's job summary fresh: the log file, its filters and the
+ * state's directory filters it was made with (entry locked). */
+/* The entry's job summary made fresh (kept) or touched.  A caller judged
+ * on the walk's version `id` of the log reads that version's summary, or
+ * none (see entry.expect): returns whether the caller is judged so, and
+ * then the row is the caller's only when the summary is of that version
+ * (judged_out below). */
+static bool fresh_summary(dfs_view *v, const dfs_caller *who, struct entry *e,
+                          const struct src_id *id)
+{
+	pthread_mutex_lock(&v->lock);
+	uint64_t dir_gen = dfs_state_dir_gen(v, e->state);
+	pthread_mutex_unlock(&v->lock);
+	bool judged = dfs_access_judged(v, who);
+	if (judged)
+		dfs_entry_expect(e, id);
+	struct stat st;
+	bool fresh = e->summary && e->summary->gen == e->gen &&
+	             e->summary->dir_gen == dir_gen &&
+	             (judged ? dfs_src_id_same(&e->summary->src, id)
+	                     : stat(e->src, &st) == 0 && dfs_src_same(&e->summary->src, &st));
+	if (!fresh) {
+		struct job_summary *s = summarize(v, e, dir_gen);
+		if (s && e->expect_refused)
+			job_summary_free(s);   /* of no version: the file moved */
+		else if (s)
+			dfs_entry_keep_summary(v, e, s, job_summary_bytes(s), job_summary_free);
+	} else {
+		dfs_entry_touch_summary(v, e);
+	}
+	return judged;
+}
+
+/* The log was replaced after the walk judged the caller on it: no row,
+ * as for what the caller may not read. */
+static bool judged_out(const struct entry *e, const struct src_id *id)
+{
+	return e->expect_refused || !e->summary || e->summary->src.dev != id->dev ||
+	       e->summary->src.ino != id->ino;
+}
+
 static void summarize_item(dfs_view *v, const dfs_caller *who,
                            struct log_item *it, bool insights)
 {
@@ -463,36 +537,14 @@ static void summarize_item(dfs_view *v, const dfs_caller *who,
 		render_rows(&s, it->rel, &it->rows);
 		return;
 	}
-	pthread_mutex_lock(&v->lock);
-	uint64_t dir_gen = dfs_state_dir_gen(v, e->state);
-	pthread_mutex_unlock(&v->lock);
-	/* a caller judged on the walk's version of the log reads that
-	 * version's summary, or none (see entry.expect) */
-	bool judged = dfs_access_judged(v, who);
-	if (judged)
-		dfs_entry_expect(e, &it->id);
-	struct stat st;
-	bool fresh = e->summary && e->summary->gen == e->gen &&
-	             e->summary->dir_gen == dir_gen &&
-	             (judged ? dfs_src_id_same(&e->summary->src, &it->id)
-	                     : stat(e->src, &st) == 0 && dfs_src_same(&e->summary->src, &st));
-	if (!fresh) {
-		struct job_summary *s = summarize(v, e, dir_gen);
-		if (s && e->expect_refused)
-			job_summary_free(s);   /* of no version: the file moved */
-		else if (s)
-			dfs_entry_keep_summary(v, e, s, job_summary_bytes(s), job_summary_free);
-	} else {
-		dfs_entry_touch_summary(v, e);
-	}
+	bool judged = fresh_summary(v, who, e, &it->id);
 	if (!e->expect_refused && insights)
 		render_insights(v, e, it->rel, &it->rows);
 	else if (!e->expect_refused && e->summary)
 		render_rows(e->summary, it->rel, &it->rows);
 	/* replaced after the walk judged it: no row, as for what the
 	 * caller may not read */
-	if (judged && (e->expect_refused || !e->summary ||
-	               e->summary->src.dev != it->id.dev || e->summary->src.ino != it->id.ino))
+	if (judged && judged_out(e, &it->id))
 		dfs_buf_reset(&it->rows);
 	dfs_entry_put(v, e);
 }
@@ -514,6 +566,147 @@ static void summarize_all(dfs_view *v, const dfs_caller *who,
 {
 	struct pool p = {insights, v, who, items, n, 0};
 	dfs_workers_run(dfs_workers(DFS_WORKERS_MAX, n), worker, &p);
+}
+
+/* ---- files.csv ---------------------------------------------------------------- */
+
+/* The log's files, for its job summary: each module with per-file
+ * records, from its selection (entry locked); a module that cannot be
+ * read is named with why. */
+static struct files_ref *log_files(dfs_view *v, struct entry *e, struct loaded *l)
+{
+	struct files_ref *f = malloc(sizeof(*f));
+	dfs_log_files *lf = dfs_log_files_new();
+	if (!f || !lf) {
+		free(f);
+		dfs_log_files_free(lf);
+		return NULL;
+	}
+	atomic_init(&f->refs, 1);
+	f->lf = lf;
+	bool ok = true;
+	for (int id = 0; id < DFS_MOD_KNOWN && ok; id++) {
+		const dfs_log_module *lm = dfs_log_get_module(l->log, id);
+		if (!lm->present || !dfs_tables_module(lm->module))
+			continue;
+		struct selection *sel = dfs_selection(v, e, l, id);
+		dfs_error err = {0};
+		dfs_file_table t;
+		if (sel->status != DFS_OK) {
+			ok = dfs_log_files_error(lf, id, sel->error ? sel->error : "unreadable") == 0;
+		} else if (dfs_file_table_build(l->log, sel->records, sel->index, sel->count,
+		                                &v->scratch, &t, &err)) {
+			ok = dfs_log_files_error(lf, id, err.msg) == 0;
+		} else {
+			ok = dfs_log_files_add(lf, &t) == 0;
+			dfs_file_table_free(&t);
+		}
+	}
+	if (!ok) {
+		files_release(f);
+		return NULL;
+	}
+	return f;
+}
+
+static void files_item(dfs_view *v, const dfs_caller *who, struct log_item *it)
+{
+	if (it->error)
+		return;
+	struct node n;
+	memset(&n, 0, sizeof(n));
+	n.src = it->src;
+	n.log_vpath = it->vpath;
+	n.module = -1;
+	n.kind = N_LOGDIR;
+	dfs_error err = {0};
+	struct entry *e = dfs_node_state(v, &n, who, false, &err) ? NULL
+	                                                          : dfs_entry_get(v, &n, &err);
+	if (!e) {
+		it->skip = strdup(err.msg[0] ? err.msg : "unreadable log");
+		return;
+	}
+	if (fresh_summary(v, who, e, &it->id) && judged_out(e, &it->id)) {
+		dfs_entry_put(v, e);
+		return;   /* no row */
+	}
+	struct job_summary *s = e->summary;
+	if (s && !s->error && !s->files) {
+		struct loaded *l = dfs_entry_load(v, e, &err);
+		if (!l) {
+			it->skip = strdup(err.msg[0] ? err.msg : "unreadable log");
+		} else if ((s->files = log_files(v, e, l))) {
+			dfs_entry_account_summary(v, e, (long)(sizeof(*s->files) +
+			                                       dfs_log_files_memory(s->files->lf)));
+		}
+	}
+	if (it->skip) {
+		/* said above */
+	} else if (!s || (!s->error && !s->files)) {
+		it->skip = strdup("out of memory");
+	} else if (s->error) {
+		it->skip = strdup(s->error);
+	} else {
+		it->files = files_ref(s->files);
+		it->start = s->start;
+	}
+	dfs_entry_put(v, e);
+}
+
+struct files_pool {
+	dfs_view *v;
+	const dfs_caller *who;
+	struct log_item *items;
+	size_t n;
+	atomic_size_t next;
+};
+
+static void *files_worker(void *arg)
+{
+	struct files_pool *p = arg;
+	for (;;) {
+		size_t i = atomic_fetch_add(&p->next, 1);
+		if (i >= p->n)
+			break;
+		files_item(p->v, p->who, &p->items[i]);
+	}
+	return NULL;
+}
+
+/* Logs whose files are held at once while merging: the per-log parts are
+ * made in parallel a batch at a time, then merged in the table's order
+ * (so that sums and ties come out the same on every read), and let go. */
+#define FILES_BATCH 256
+
+/* The merged files of the walked logs, rendered into out. */
+static int merge_files(dfs_view *v, const dfs_caller *who, struct log_item *items,
+                       size_t n, dfs_buf *out, dfs_error *err)
+{
+	dfs_files_merge *fm = dfs_files_merge_new(v->opt.cache_size);
+	if (!fm)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	int ret = 0;
+	for (size_t from = 0; from < n && ret == 0; from += FILES_BATCH) {
+		size_t count = n - from < FILES_BATCH ? n - from : FILES_BATCH;
+		struct files_pool p = {v, who, items + from, count, 0};
+		dfs_workers_run(dfs_workers(DFS_WORKERS_MAX, count), files_worker, &p);
+		for (size_t i = from; i < from + count; i++) {
+			struct log_item *it = &items[i];
+			if (ret == 0 && (it->error || it->skip))
+				ret = dfs_files_merge_skip(fm, it->rel, it->error ? it->error : it->skip,
+				                           err);
+			else if (ret == 0 && it->files)
+				ret = dfs_files_merge_add(fm, it->rel, it->start, it->files->lf, err);
+			files_release(it->files);
+			it->files = NULL;
+			free(it->skip);
+			it->skip = NULL;
+		}
+	}
+	if (ret == 0)
+		ret = dfs_files_merge_render(fm, out, err);
+	dfs_files_merge_free(fm);
+	return ret;
 }
 
 /* ---- cache of rendered files ----------------------------------------------------- */
@@ -734,4 +927,40 @@ dfs_content *dfs_dir_summary_content(dfs_view *v, const struct node *n,
 		return NULL;
 	}
 	return dfs_content_from_buf(v, &out, err);
+}
+
+/* files.csv of a source directory: the logs below it the caller may read,
+ * walked as for jobs.csv, each log's files summed by module and file
+ * name (cached like jobs.csv, for a second) */
+dfs_content *dfs_dir_files_content(dfs_view *v, const struct node *n,
+                                   const dfs_caller *who, dfs_error *err)
+{
+	uint64_t key = caller_key(v, who) ^ 4;
+	dfs_content *c = cache_find(v, n->dir_vpath, key);
+	if (c)
+		return c;
+	pthread_mutex_lock(&v->lock);
+	struct jobs_gens gens = jobs_gens_now(v, dfs_caller_state(v, who));
+	pthread_mutex_unlock(&v->lock);
+	struct walk w = {.who = who, .v = v};
+	walk_dir(&w, n->src, "", n->dir_vpath, 0);
+	dfs_buf out = DFS_BUF_INIT;
+	int ret = w.oom ? dfs_error_set(err, DFS_ERR_NOMEM, "out of memory listing %s",
+	                                n->dir_vpath)
+	                : merge_files(v, who, w.items, w.n, &out, err);
+	for (size_t i = 0; i < w.n; i++) {
+		dfs_buf_free(&w.items[i].rows);
+		free(w.items[i].rel);
+		free(w.items[i].src);
+		free(w.items[i].vpath);
+	}
+	free(w.items);
+	if (ret) {
+		dfs_buf_free(&out);
+		return NULL;
+	}
+	c = dfs_content_from_buf(v, &out, err);
+	if (c)
+		cache_store(v, n->dir_vpath, key, gens, c);
+	return c;
 }

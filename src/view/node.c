@@ -56,6 +56,9 @@ const struct file_def dfs_file_defs[F_KINDS] = {
 	{"selections", F_SELECTIONS, LEVEL_ROOT, true, false, true},
 	{"selections.csv", F_SELECTIONS_CSV, LEVEL_ROOT, false, false, true},
 	{"selections.error", F_SELECTIONS_ERROR, LEVEL_ROOT, false, false, false},
+	{"files.csv", F_FILES_CSV, LEVEL_MODULE, false, false, true},
+	{"ranks.csv", F_RANKS_CSV, LEVEL_MODULE, false, false, true},
+	{"files.csv", F_DIR_FILES, LEVEL_DIR, false, false, true},
 };
 _Static_assert(F_PLOT_LAST + 1 - F_PLOT_FIRST == DFS_PLOTS, "one file kind per plot");
 

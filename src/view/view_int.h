@@ -115,6 +115,9 @@ enum file_kind {
 	/* at the root of the mount only: every filter and import in force
 	 * (selections.c) */
 	F_SELECTIONS, F_SELECTIONS_CSV, F_SELECTIONS_ERROR,
+	/* which file, which rank: in a module directory (modules with
+	 * per-file records), and a source directory's files of every log */
+	F_FILES_CSV, F_RANKS_CSV, F_DIR_FILES,
 	F_KINDS
 };
 
@@ -537,6 +540,23 @@ dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
                               const size_t *index, size_t count,
                               uint32_t *row_len, struct dfs_helpers *helpers,
                               dfs_error *err);
+/* A table rendered on demand the same way (ranks.csv of many ranks): its
+ * rows [from, to) appended by render (from any thread, at once), each
+ * batch's length measured by rendering it once first; the snapshot owns
+ * ctx (free, may be NULL) and counts `memory` bytes for it.  row_room:
+ * the most a row asks of its buffer past the text (dfs_csv_row_room). */
+struct dfs_lazy_rows {
+	void *ctx;
+	size_t rows;
+	void (*render)(const void *ctx, size_t from, size_t to, dfs_buf *out);
+	void (*free)(void *ctx);
+	size_t memory;
+	size_t row_room;
+};
+/* A snapshot of header `head` and the rows of t (which it takes over,
+ * freed even when it fails). */
+dfs_content *dfs_lazy_table(const struct dfs_lazy_rows *t, const char *head,
+                            struct dfs_helpers *helpers, dfs_error *err);
 /* The helpers of a view: none running yet / all gone (destroyed, with
  * the buffers they kept). */
 void dfs_helpers_init(struct dfs_helpers *h);
@@ -797,6 +817,10 @@ int dfs_dxt_file_ids(dfs_view *v, struct entry *e, struct loaded *l, uint64_t **
 
 dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
                               const dfs_caller *who, dfs_error *err);
+/* files.csv of a source directory: every (module, file name) of the logs
+ * below that the caller may read, summed over them */
+dfs_content *dfs_dir_files_content(dfs_view *v, const struct node *n,
+                                   const dfs_caller *who, dfs_error *err);
 /* summary.html of a source directory, from its jobs.csv for the caller */
 dfs_content *dfs_dir_summary_content(dfs_view *v, const struct node *n,
                                      const dfs_caller *who, dfs_error *err);
@@ -812,7 +836,8 @@ dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
  * rows' lengths are known. */
 int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
                   dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err);
-/* Content of jobs.csv, filter or filter.error of a source directory. */
+/* Content of jobs.csv, files.csv, filter or filter.error of a source
+ * directory. */
 dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
                                   const dfs_caller *who,
                                   dfs_error *err);
