@@ -339,7 +339,8 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 			n++;
 	}
 	closedir(d);
-	qsort(names, n, sizeof(char *), cmp_name);
+	if (n > 1)   /* (an empty directory has no array: qsort wants one) */
+		qsort(names, n, sizeof(char *), cmp_name);
 	for (size_t i = 0; i < n; i++) {
 		char *path = dfs_path_join(src, names[i]);
 		char *r = *rel ? dfs_path_join(rel, names[i]) : strdup(names[i]);
