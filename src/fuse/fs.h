@@ -78,8 +78,23 @@ struct dfs_redirect {
 	int kinds;
 };
 
+/* The numbers of inodes the kernel forgot lately, by (path, serial,
+ * writer): a lookup of the same snapshot gets its number again.  The
+ * kernel forgets an inode as soon as no dentry holds it, which happens
+ * whenever two users with different versions of one path look it up in
+ * turn: without this each lookup would make a new number. */
+#define DFS_FORGOTTEN 1024
+struct dfs_forgotten {
+	char *path;              /* NULL: a free slot */
+	uint64_t serial, hash;
+	bool writer;
+	fuse_ino_t ino;
+};
+
 struct dfs_inodes {
 	pthread_mutex_t lock;
+	struct dfs_forgotten forgotten[DFS_FORGOTTEN];
+	size_t forgotten_next;   /* the slot the next one takes */
 	struct dfs_inode **ino_table, **key_table;
 	size_t size, count;
 	fuse_ino_t next;

@@ -214,7 +214,11 @@ int dfs_node_state(dfs_view *v, struct node *n, const dfs_caller *who,
 {
 	uint64_t own = dfs_caller_state(v, who);
 	n->state = STATE_BASE;
-	if (own == STATE_BASE)
+	/* on a shared view the owner reads like any user: through the clean
+	 * entry where nothing of theirs applies, so that the owner and the
+	 * users who never wrote share one snapshot (one inode to the kernel,
+	 * not one each that a lookup by the other replaces) */
+	if (own == STATE_BASE && (!v->opt.per_user || writing))
 		return 0;
 	pthread_mutex_lock(&v->lock);
 	/* a user's state, with its generations (dfs_state_gens), is made

@@ -43,8 +43,9 @@
  * belongs to one state: a user's entries and directory filters are made
  * on their first write and kept for the life of the view, and no cache,
  * serial or listing of one state is handed to another.  A user with
- * state reads a log through the clean entry until they write something
- * that applies to it (the log's filters, a directory filter above it).
+ * state (and on a view with per_user the owner too) reads a log through
+ * the clean entry until they write something that applies to it (the
+ * log's filters, a directory filter above it).
  *
  * What a write invalidates is its state's only: each state that writes
  * has its own generations (struct state_gens: one bumped by its

@@ -1,0 +1,66 @@
+#!/bin/bash
+# bounds.sh CASE - what one user may take from the others (memory, temp
+# slots, time), and the smaller ways a client could make the daemon do
+# needless work or lie; each case mounts once, drives the mount with real
+# clients (unprivileged users through setpriv where one user takes from
+# others) and measures the daemon's memory in /proc (VmRSS, VmHWM), never
+# its speed.  Each case fails on the code before its fix:
+#   jobs-empty-dir   jobs.csv of an empty directory sorts a NULL array
+#                    (UBSan: qsort(NULL, 0) in jobs.c)
+#   inode-users      two users looking up one path in turn get a new
+#                    inode number each time (the owner's and a user's
+#                    identical records.csv are two snapshots the kernel
+#                    swaps, forgetting the other each time)
+. "$(dirname "$0")/lib.sh"
+CASE=${1:?usage: bounds.sh DARSHANFS DARSHANFS_CAT CASE}
+T=${T:-60}
+U=1234 U2=1235
+as() { local u=$1; shift; t setpriv --reuid="$u" --regid="$u" --clear-groups "$@"; }
+need_users() {
+	[ "$(id -u)" = 0 ] || skip "needs root (to mount with allow_other and switch users)"
+	command -v setpriv >/dev/null || skip "setpriv is not installed"
+}
+# the daemon's memory: kb FIELD MNT (VmRSS, VmHWM) in KiB
+kb() { awk -v f="$1:" '$1 == f { print $2 }' "/proc/${MNT_PID[$2]}/status"; }
+
+SRC=$TMP/src MNT=$TMP/mnt
+mkdir -p "$SRC/d"
+chmod 755 "$SRC" "$SRC/d"
+
+case $CASE in
+jobs-empty-dir)
+	mkdir -p "$SRC/empty" "$SRC/d/none"
+	cp "$LOGS/hdf5_file_opens_only.darshan" "$SRC/d/a.darshan"
+	dfs_mount "$SRC" "$MNT"
+	for d in empty d/none; do
+		t cat "$MNT/$d/jobs.csv" >"$TMP/jobs.csv" || fail "cat $d/jobs.csv failed"
+		[ "$(wc -l <"$TMP/jobs.csv")" = 1 ] || fail "$d/jobs.csv of an empty directory has rows"
+		t cat "$MNT/$d/insights.csv" "$MNT/$d/summary.html" >/dev/null ||
+			fail "insights.csv or summary.html of the empty $d failed"
+	done
+	dfs_umount "$MNT"   # (a sanitizer build's report fails here)
+	;;
+inode-users)
+	need_users
+	cp "$LOGS/partial_data_dxt.darshan" "$SRC/d/a.darshan"
+	chmod 644 "$SRC/d/a.darshan"
+	dfs_mount "$SRC" "$MNT" -o allow_other,cache_size=64M
+	F=$MNT/d/a.darshan/DXT_POSIX/records.csv
+	ino() { if [ "$1" = root ]; then t stat -c %i "$F"; else as "$1" stat -c %i "$F"; fi; }
+	r1=$(ino root) u1=$(ino $U) r2=$(ino root) u2=$(ino $U) r3=$(ino root)
+	[ "$r1 $r2 $r3" = "$r1 $r1 $r1" ] && [ "$u1" = "$u2" ] ||
+		fail "one unchanged records.csv looked up by root and user $U in turn changes its inode: root $r1 $r2 $r3, user $u1 $u2"
+	# nobody wrote a filter: one snapshot, so one inode, for both
+	[ "$r1" = "$u1" ] || fail "root and user $U, both without filters, see two inodes ($r1, $u1) of one records.csv"
+	# the owner's filter makes a version of its own: two inodes, each stable
+	echo 'rank == 0' >"$MNT/d/a.darshan/filter" || fail "root's filter was refused"
+	r1=$(ino root) u1=$(ino $U) r2=$(ino root) u2=$(ino $U)
+	[ "$r1" = "$r2" ] && [ "$u1" = "$u2" ] && [ "$r1" != "$u1" ] ||
+		fail "root (filtered) and user $U (not) looking up one records.csv in turn: root $r1 $r2, user $u1 $u2"
+	dfs_umount "$MNT"
+	;;
+*)
+	fail "no case $CASE"
+	;;
+esac
+say "$CASE: ok"
