@@ -11,6 +11,9 @@
 #                    inode number each time (the owner's and a user's
 #                    identical records.csv are two snapshots the kernel
 #                    swaps, forgetting the other each time)
+#   setattr          chmod, chown and touch of filter and records.csv
+#                    succeed and change nothing (as a read-only file
+#                    system does, they must fail with EPERM)
 . "$(dirname "$0")/lib.sh"
 CASE=${1:?usage: bounds.sh DARSHANFS DARSHANFS_CAT CASE}
 T=${T:-60}
@@ -57,6 +60,48 @@ inode-users)
 	r1=$(ino root) u1=$(ino $U) r2=$(ino root) u2=$(ino $U)
 	[ "$r1" = "$r2" ] && [ "$u1" = "$u2" ] && [ "$r1" != "$u1" ] ||
 		fail "root (filtered) and user $U (not) looking up one records.csv in turn: root $r1 $r2, user $u1 $u2"
+	dfs_umount "$MNT"
+	;;
+setattr)
+	need_users
+	cp "$LOGS/hdf5_file_opens_only.darshan" "$SRC/d/a.darshan"
+	chmod 644 "$SRC/d/a.darshan"
+	dfs_mount "$SRC" "$MNT" -o allow_other
+	L=$MNT/d/a.darshan
+	echo 'rank == 0' >"$L/POSIX/filter" || fail "a filter was refused"
+	cat >"$TMP/setattr.py" <<'PY'
+import errno, os, sys
+bad = []
+for f in sys.argv[2:]:
+    before = os.stat(f)
+    mode = before.st_mode & 0o7777
+    for what, call in (("chmod", lambda: os.chmod(f, mode ^ 0o044)),
+                       ("chown", lambda: os.chown(f, before.st_uid + 1, -1)),
+                       ("utime", lambda: os.utime(f, (1, 1))),
+                       ("touch", lambda: os.utime(f))):
+        try:
+            call()
+            bad.append(f"{what} {f}: succeeded")
+        except OSError as e:
+            # (EACCES: the kernel's answer to a caller who may not write)
+            if e.errno not in (errno.EPERM, errno.EACCES):
+                bad.append(f"{what} {f}: {e.strerror}, not EPERM")
+    after = os.stat(f)
+    if (after.st_mode, after.st_uid, after.st_mtime_ns) != (before.st_mode, before.st_uid, before.st_mtime_ns):
+        bad.append(f"{f}: attributes changed")
+    if os.path.isfile(f) and mode & 0o222 and before.st_uid == os.getuid():
+        os.chmod(f, mode)   # setting what is there already is no change
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+	files=("$L/filter" "$L/POSIX/filter" "$L/POSIX/records.csv" "$L/header.txt" "$L/POSIX" "$MNT/d/filter")
+	t python3 "$TMP/setattr.py" root "${files[@]}" || fail "root: see above"
+	as $U /usr/bin/python3 "$TMP/setattr.py" $U "${files[@]}" || fail "user $U: see above"
+	[ "$(cat "$L/POSIX/filter")" = "rank == 0" ] || fail "the filter changed"
+	# writing goes on as before: the truncation of a redirection, cp
+	echo 'rank == 1' >"$L/POSIX/filter" || fail "echo > filter failed"
+	t cat "$L/POSIX/records.csv" >"$TMP/r.csv" && t cp "$TMP/r.csv" "$L/POSIX/records.csv" ||
+		fail "cp onto records.csv failed"
 	dfs_umount "$MNT"
 	;;
 *)
