@@ -10,6 +10,7 @@
  * work. */
 #include "fuse/fs.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fuse_lowlevel.h>
 #include <libgen.h>
@@ -100,13 +101,25 @@ static void usage(const char *prog)
 	       "\n", prog);
 }
 
-static int parse_size(const char *s, size_t *out)
+/* The machine's memory: no cache or import can be larger. */
+static double memory_size(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	return pages > 0 && page > 0 ? (double)pages * (double)page : 0x1p62;
+}
+
+/* SIZE: a number >= 0 with an optional suffix, at most the machine's
+ * memory; -1 with the reason printed (`what` names the option). */
+static int parse_size(const char *what, const char *s, size_t *out)
 {
 	char *end;
 	errno = 0;
+	/* (decimal only: strtod also reads hex, "inf" and "nan") */
 	double v = strtod(s, &end);
-	if (errno || end == s || v < 0)
-		return -1;
+	if (errno || end == s || !isfinite(v) || v < 0 ||
+	    !(isdigit((unsigned char)s[0]) || s[0] == '.') ||
+	    strpbrk(s, "xX"))
+		goto bad;
 	double mult = 1;
 	switch (*end) {
 	case 'k': case 'K': mult = 1024.0; end++; break;
@@ -120,9 +133,19 @@ static int parse_size(const char *s, size_t *out)
 	if (*end == 'B' || *end == 'b')
 		end++;
 	if (*end)
+		goto bad;
+	double limit = memory_size();
+	if (v * mult > limit) {
+		fprintf(stderr, "darshanfs: %s=%s is more than this machine's memory "
+		        "(%.0fM)\n", what, s, floor(limit / (1024.0 * 1024)));
 		return -1;
+	}
 	*out = (size_t)(v * mult);
 	return 0;
+bad:
+	fprintf(stderr, "darshanfs: bad %s '%s' (a number >= 0 with an optional "
+	        "suffix K, M, G or T)\n", what, s);
+	return -1;
 }
 
 /* SECS: a finite number >= 0 (seconds, fractions allowed) */
@@ -280,10 +303,8 @@ int main(int argc, char **argv)
 		                "(try '%s --help')\n", prog, prog);
 		goto out;
 	}
-	if (conf.cache_size && parse_size(conf.cache_size, &vopt.cache_size)) {
-		fprintf(stderr, "darshanfs: bad cache_size '%s'\n", conf.cache_size);
+	if (conf.cache_size && parse_size("cache_size", conf.cache_size, &vopt.cache_size))
 		goto out;
-	}
 	/* on a shared mount a link must not show another user what lies
 	 * outside SOURCE */
 	vopt.nofollow_outside = conf.follow_outside < 0 ? conf.allow_other
@@ -291,10 +312,9 @@ int main(int argc, char **argv)
 	/* on a shared mount each user's filters are their own */
 	vopt.per_user = conf.allow_other;
 	vopt.owner = getuid();
-	if (conf.import_limit && parse_size(conf.import_limit, &vopt.import_limit)) {
-		fprintf(stderr, "darshanfs: bad import_limit '%s'\n", conf.import_limit);
+	if (conf.import_limit &&
+	    parse_size("import_limit", conf.import_limit, &vopt.import_limit))
 		goto out;
-	}
 	dfs_insight_thresholds thresholds;
 	if (conf.insights) {
 		dfs_error terr = {0};

@@ -11,6 +11,8 @@
 #                    inode number each time (the owner's and a user's
 #                    identical records.csv are two snapshots the kernel
 #                    swaps, forgetting the other each time)
+#   absurd-sizes     cache_size=1e30 (and inf, nan, 0x10) mounts: the
+#                    size is cast from a double out of range
 #   setattr          chmod, chown and touch of filter and records.csv
 #                    succeed and change nothing (as a read-only file
 #                    system does, they must fail with EPERM)
@@ -61,6 +63,25 @@ inode-users)
 	[ "$r1" = "$r2" ] && [ "$u1" = "$u2" ] && [ "$r1" != "$u1" ] ||
 		fail "root (filtered) and user $U (not) looking up one records.csv in turn: root $r1 $r2, user $u1 $u2"
 	dfs_umount "$MNT"
+	;;
+absurd-sizes)
+	cp "$LOGS/hdf5_file_opens_only.darshan" "$SRC/d/a.darshan"
+	mkdir -p "$MNT"
+	for o in cache_size=1e30 cache_size=1e18K cache_size=inf cache_size=nan \
+		cache_size=0x10 import_limit=1e30 import_limit=64P; do
+		t "$DARSHANFS" -f -o "$o" "$SRC" "$MNT" >"$TMP/out" 2>&1 &
+		pid=$!
+		for i in $(seq 50); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+		if kill -0 $pid 2>/dev/null || is_mounted "$MNT"; then
+			force_umount "$MNT"
+			wait $pid
+			fail "-o $o was accepted"
+		fi
+		wait $pid
+		st=$?
+		[ $st = 1 ] || fail "-o $o: exit status $st, not 1 (a bad option)"
+		grep -q "${o%%=*}" "$TMP/out" || fail "-o $o: the message does not name the option: $(cat "$TMP/out")"
+	done
 	;;
 setattr)
 	need_users
