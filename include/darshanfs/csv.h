@@ -76,6 +76,13 @@ void dfs_csv_names(const dfs_log *log, dfs_buf *out);
 int dfs_csv_import(const dfs_log *log, const dfs_module *m, const char *data,
                    size_t len, dfs_records *out, dfs_error *err);
 
+/* Are the records' (record_id, rank) pairs unique?  Two rows of one
+ * record select nothing a single row does not, and their counters cannot
+ * both be the record's: a selection refuses them.  0, or -1 with err
+ * (DFS_ERR_INVAL) naming the two rows, counted from the first after the
+ * header. */
+int dfs_csv_check_unique(const dfs_records *r, dfs_error *err);
+
 /* Check only the header line (the first line must be complete): lets a
  * writer refuse a bad CSV at its first write(). */
 int dfs_csv_check_header(const dfs_module *m, const char *data, size_t len,

@@ -194,7 +194,8 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 	int kept = checked ? dfs_csv_rows_finish(checked, l->log, data, len, &set->recs,
 	                                         err) : 1;
 	if (kept < 0 ||
-	    (kept > 0 && len > 0 && dfs_csv_import(l->log, m, data, len, &set->recs, err))) {
+	    (kept > 0 && len > 0 && dfs_csv_import(l->log, m, data, len, &set->recs, err)) ||
+	    dfs_csv_check_unique(&set->recs, err)) {
 		dfs_records_free(&set->recs);
 		free(set);
 		return -1;

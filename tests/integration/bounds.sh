@@ -13,6 +13,10 @@
 #                    swaps, forgetting the other each time)
 #   absurd-sizes     cache_size=1e30 (and inf, nan, 0x10) mounts: the
 #                    size is cast from a double out of range
+#   import-rows      an import with two rows of one (record_id, rank) is
+#                    accepted without a word (refused now, naming them);
+#                    POSIX_RENAMED_FROM=-1 reads back as darshan-parser
+#                    prints those bits (unsigned)
 #   setattr          chmod, chown and touch of filter and records.csv
 #                    succeed and change nothing (as a read-only file
 #                    system does, they must fail with EPERM)
@@ -82,6 +86,33 @@ absurd-sizes)
 		[ $st = 1 ] || fail "-o $o: exit status $st, not 1 (a bad option)"
 		grep -q "${o%%=*}" "$TMP/out" || fail "-o $o: the message does not name the option: $(cat "$TMP/out")"
 	done
+	;;
+import-rows)
+	cp "$LOGS/imbalanced-io.darshan" "$SRC/d/a.darshan"
+	dfs_mount "$SRC" "$MNT"
+	P=$MNT/d/a.darshan/POSIX
+	t cat "$P/records.csv" >"$TMP/all.csv" || fail "cat records.csv failed"
+	{ head -3 "$TMP/all.csv"; sed -n 2p "$TMP/all.csv"; } >"$TMP/dup.csv"
+	id=$(sed -n '2{s/,.*//;p}' "$TMP/all.csv")
+	if t cp "$TMP/dup.csv" "$P/records.csv" 2>"$TMP/err"; then
+		fail "an import with one row twice was accepted"
+	fi
+	grep -q "Invalid argument" "$TMP/err" || fail "cp of a duplicate row: '$(cat "$TMP/err")', not EINVAL"
+	grep -q "rows 1 and 3 (after the header) are both record_id $id" "$P/filter.error" ||
+		fail "filter.error does not name the rows: '$(cat "$P/filter.error")'"
+	[ "$(wc -l <"$P/records.csv")" = "$(wc -l <"$TMP/all.csv")" ] || fail "the refused import changed the selection"
+	head -3 "$TMP/all.csv" >"$TMP/two.csv"
+	t cp "$TMP/two.csv" "$P/records.csv" || fail "two distinct rows were refused: $(cat "$P/filter.error")"
+	# an unsigned counter given -1: the bits darshan-parser prints unsigned
+	rank=$(sed -n '2{s/^[^,]*,//;s/,.*//;p}' "$TMP/all.csv")
+	printf 'record_id,rank,POSIX_RENAMED_FROM\n%s,%s,-1\n' "$id" "$rank" >"$TMP/neg.csv"
+	t cp "$TMP/neg.csv" "$P/records.csv" || fail "POSIX_RENAMED_FROM=-1 was refused: $(cat "$P/filter.error")"
+	t python3 - "$P/records.csv" <<'PY' || fail "POSIX_RENAMED_FROM=-1 does not read back as 18446744073709551615"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+sys.exit(0 if len(rows) == 1 and rows[0]["POSIX_RENAMED_FROM"] == "18446744073709551615" else 1)
+PY
+	dfs_umount "$MNT"
 	;;
 setattr)
 	need_users
