@@ -41,10 +41,15 @@ typedef struct dfs_view_options {
 	uid_t owner;
 	/* thresholds of the insights (copied; NULL: the defaults) */
 	const dfs_insight_thresholds *thresholds;
+	/* what the compiled filters of one user (or of the owner) may take
+	 * together: regular expressions and programs, counted in cache_size
+	 * (0: a sixteenth of cache_size, at least DFS_VIEW_MIN_FILTER_MEMORY) */
+	size_t filter_memory;
 } dfs_view_options;
 
 #define DFS_VIEW_DEFAULT_CACHE ((size_t)1 << 30)
 #define DFS_VIEW_DEFAULT_IMPORT_LIMIT ((size_t)1 << 30)
+#define DFS_VIEW_MIN_FILTER_MEMORY ((size_t)16 << 20)
 
 typedef struct dfs_node_stat {
 	bool is_dir;

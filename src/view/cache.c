@@ -156,8 +156,10 @@ static void forget_gone(dfs_view *v, struct freed_list *freed)
 				freed->trim |= count_freed(v, e->loaded->bytes);
 				e->loaded = NULL;
 			}
-			/* (entry_free frees the summary and the imports) */
+			/* (entry_free frees the summary, the imports and the
+			 * filters) */
 			v->cached_bytes -= e->summary_bytes + e->import_bytes;
+			dfs_state_uncharge_filters(v, e->state, e->filter_bytes);
 			lru_unlink(v, e);
 			sum_unlink(v, e);
 			entry_free(e);
@@ -990,6 +992,9 @@ dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
 		v->opt.cache_size = DFS_VIEW_DEFAULT_CACHE;
 	if (!v->opt.import_limit)
 		v->opt.import_limit = DFS_VIEW_DEFAULT_IMPORT_LIMIT;
+	if (!v->opt.filter_memory)
+		v->opt.filter_memory = v->opt.cache_size / 16 > DFS_VIEW_MIN_FILTER_MEMORY
+		                       ? v->opt.cache_size / 16 : DFS_VIEW_MIN_FILTER_MEMORY;
 	if (v->opt.thresholds) {
 		v->thresholds = *v->opt.thresholds;
 		v->thresholds_set = true;

@@ -18,6 +18,8 @@
  * file shows above its own (dfs_drop_inherited), for every level's filter
  * file.  Below the cache, which asks it whose state a node shows; it calls
  * no other file of the view. */
+#include <malloc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,13 +110,22 @@ static struct dir_compiled *compile_all(const char *text, size_t len,
 	return c;
 }
 
-int dfs_dir_filter_check(const char *text, size_t len, dfs_error *err)
+int dfs_dir_filter_check(dfs_view *v, uint64_t state, const char *vpath,
+                         const char *text, size_t len, size_t *compiled,
+                         dfs_error *err)
 {
 	struct dir_compiled *c = compile_all(text, len, err);
 	if (!c)
 		return -1;
+	size_t bytes = dfs_filter_set_memory(c->f, DFS_MOD_KNOWN);
+	*compiled = bytes;
 	compiled_unref(c);
-	return 0;
+	pthread_mutex_lock(&v->lock);
+	struct dirstate *d = find(v, state, vpath, false);
+	int ret = dfs_state_charge_filters(v, state, d ? d->bytes : 0, bytes, false, err);
+	pthread_mutex_unlock(&v->lock);
+	dfs_filters_freed(bytes);
+	return ret;
 }
 
 int dfs_dir_filter_install(dfs_view *v, uint64_t state, const char *vpath,
@@ -132,6 +143,7 @@ int dfs_dir_filter_install(dfs_view *v, uint64_t state, const char *vpath,
 	for (int id = 0; id < DFS_MOD_KNOWN; id++)
 		if (c->f[id] && !dfs_filter_matches_all(c->f[id]))
 			all = false;
+	size_t bytes = all ? 0 : dfs_filter_set_memory(c->f, DFS_MOD_KNOWN);
 	char *copy = strndup(text + a, b - a);
 	if (copy)
 		dfs_drop_inherited(copy);
@@ -149,6 +161,15 @@ int dfs_dir_filter_install(dfs_view *v, uint64_t state, const char *vpath,
 		free(copy);
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
+	size_t old_bytes = d->bytes;
+	if (dfs_state_charge_filters(v, state, old_bytes, bytes, true, err)) {
+		pthread_mutex_unlock(&v->lock);
+		compiled_unref(c);
+		free(copy);
+		dfs_filters_freed(bytes);
+		return -1;
+	}
+	d->bytes = bytes;
 	struct dir_compiled *old = d->compiled;
 	free(d->text);
 	d->text = copy;
@@ -162,6 +183,9 @@ int dfs_dir_filter_install(dfs_view *v, uint64_t state, const char *vpath,
 	if (all)
 		compiled_unref(c);
 	compiled_unref(old);
+	/* (a selection being computed may hold the old set a while longer:
+	 * its memory goes back with the next filter freed) */
+	dfs_filters_freed(old_bytes);
 	return 0;
 }
 
@@ -251,6 +275,58 @@ uint64_t dfs_state_dir_gen(dfs_view *v, uint64_t state)
 {
 	const struct state_gens *g = dfs_state_gens(v, state);
 	return g ? g->dir_gen : 0;
+}
+
+static double mib(size_t bytes)
+{
+	return (double)bytes / (1024.0 * 1024.0);
+}
+
+int dfs_state_charge_filters(dfs_view *v, uint64_t state, size_t before,
+                             size_t after, bool commit, dfs_error *err)
+{
+	struct state_gens *g = dfs_state_gens(v, state);
+	size_t now = g ? g->filter_bytes : 0;
+	if (!g)   /* (every writing state has its generations) */
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	if (after > before && now - before + after > v->opt.filter_memory) {
+		char who[48];
+		if (state == STATE_BASE)
+			snprintf(who, sizeof(who), "%s", v->opt.per_user ? "the mount's owner" : "this mount");
+		else
+			snprintf(who, sizeof(who), "uid %llu", (unsigned long long)(state - STATE_UID(0)));
+		return dfs_error_set(err, DFS_ERR_INVAL,
+		                     "the filters of %s would take %.1f MiB compiled "
+		                     "(their regular expressions above all), more than "
+		                     "the %.1f MiB one user's filters may take (a "
+		                     "sixteenth of cache_size, at least %zu MiB): clear "
+		                     "or simplify some filters first",
+		                     who, mib(now - before + after), mib(v->opt.filter_memory),
+		                     DFS_VIEW_MIN_FILTER_MEMORY >> 20);
+	}
+	if (!commit)
+		return 0;
+	g->filter_bytes = now - before + after;
+	v->cached_bytes += after;
+	v->cached_bytes -= before;
+	return 0;
+}
+
+void dfs_state_uncharge_filters(dfs_view *v, uint64_t state, size_t bytes)
+{
+	struct state_gens *g = dfs_state_gens(v, state);
+	if (g)
+		g->filter_bytes -= bytes < g->filter_bytes ? bytes : g->filter_bytes;
+	v->cached_bytes -= bytes;
+}
+
+/* Freed filters this big are handed back to the system at once */
+#define FILTER_TRIM_BYTES ((size_t)1 << 20)
+
+void dfs_filters_freed(size_t bytes)
+{
+	if (bytes >= FILTER_TRIM_BYTES)
+		malloc_trim(0);
 }
 
 uint64_t dfs_state_change_gen(dfs_view *v, uint64_t state)

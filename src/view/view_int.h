@@ -238,6 +238,7 @@ struct state_gens {
 	uint64_t state;
 	uint64_t dir_gen;             /* bumped by its directory filter changes */
 	uint64_t change_gen;          /* bumped by its every accepted write */
+	size_t filter_bytes;          /* its compiled filters (filter_memory) */
 };
 
 struct entry {
@@ -278,6 +279,9 @@ struct entry {
 	/* bytes of the imported rows of its module states: counted in the
 	 * cache, never evicted (they are a selection, like a filter) */
 	size_t import_bytes;
+	/* bytes of its compiled log-wide and module filters: counted in the
+	 * cache and in its state's filter_bytes, never evicted */
+	size_t filter_bytes;
 
 	/* decoded form, NULL when evicted */
 	struct loaded *loaded;
@@ -351,6 +355,7 @@ struct dirstate {
 	char *text;                   /* active filter, NULL = none */
 	char *error;                  /* filter.error */
 	struct dir_compiled *compiled;
+	size_t bytes;                 /* compiled's, counted as the entries' */
 	struct dirstate *next;
 };
 
@@ -447,8 +452,12 @@ size_t dfs_dir_filters_acquire(dfs_view *v, uint64_t state, uint64_t *gen,
                                const char *log_vpath, int id,
                                struct dir_compiled **out, size_t max);
 void dfs_dir_filters_release(struct dir_compiled **c, size_t n);
-/* Is `text` a valid directory filter?  0, or -1 with err. */
-int dfs_dir_filter_check(const char *text, size_t len, dfs_error *err);
+/* Is `text` a valid directory filter, and would it fit what the state's
+ * filters may take in place of the directory's?  0, or -1 with err;
+ * *compiled: the bytes its compilation took. */
+int dfs_dir_filter_check(dfs_view *v, uint64_t state, const char *vpath,
+                         const char *text, size_t len, size_t *compiled,
+                         dfs_error *err);
 /* Install the filter of a directory (view->lock is taken inside). */
 int dfs_dir_filter_install(dfs_view *v, uint64_t state, const char *vpath,
                            const char *text,
@@ -471,6 +480,17 @@ char *dfs_dir_filter_text(dfs_view *v, uint64_t state, const char *vpath,
  * (view->lock held) */
 struct state_gens *dfs_state_gens(dfs_view *v, uint64_t state);
 uint64_t dfs_state_dir_gen(dfs_view *v, uint64_t state);
+/* A state's compiled filters take `after` bytes where they took `before`
+ * (the filter a write replaces): counted in the cache, never evicted, and
+ * refused with err when they would pass what one user's filters may take
+ * (opt.filter_memory); without commit, only whether it would be.  0 or -1
+ * (view->lock held). */
+int dfs_state_charge_filters(dfs_view *v, uint64_t state, size_t before,
+                             size_t after, bool commit, dfs_error *err);
+void dfs_state_uncharge_filters(dfs_view *v, uint64_t state, size_t bytes);
+/* Memory of filters freed: handed back to the system when it is much
+ * (a compiled regular expression may take megabytes in small blocks). */
+void dfs_filters_freed(size_t bytes);
 uint64_t dfs_state_change_gen(dfs_view *v, uint64_t state);
 /* Free every directory filter (the view's teardown). */
 void dfs_dirs_free(dfs_view *v);

@@ -2,7 +2,8 @@
  *
  * `echo EXPR > filter` opens with O_TRUNC, writes one or more chunks and
  * closes.  The session collects the bytes (at their offsets) and after each
- * write checks the text so far: text that ends with a newline must be a
+ * write (but for a filter sent in many tiny writes: see check_due) checks
+ * the text so far: text that ends with a newline must be a
  * valid expression (a newline ends one, so `echo` hears of an error);
  * other text must be the beginning of one (a long filter arrives in
  * chunks cut anywhere: in a word, after an open parenthesis or an
@@ -38,6 +39,10 @@ struct dfs_write {
 	dfs_csv_rows *rows;    /* the import's rows checked so far */
 	bool deferred;         /* takes effect at dfs_write_commit only */
 	unsigned flushes;
+	/* what the checks of a filter's writes cost so far (bytes compiled,
+	 * times the modules compiled for; see check_due) */
+	uint64_t check_spent;
+	unsigned check_weight; /* modules a check compiles for, plus one */
 };
 
 static bool is_filter(const struct node *n)
@@ -103,6 +108,34 @@ static int compile_log_filter(struct entry *e, const char *text, size_t len,
 	return 0;
 }
 
+/* Memory of the filter of node n in force (entry locked). */
+static size_t filter_bytes(const struct entry *e, const struct node *n)
+{
+	if (n->file == F_LOG_FILTER) {
+		dfs_filter *f[DFS_MOD_KNOWN];
+		for (int id = 0; id < DFS_MOD_KNOWN; id++)
+			f[id] = e->mod ? e->mod[id].log_filter : NULL;
+		return dfs_filter_set_memory(f, DFS_MOD_KNOWN);
+	}
+	const struct module_state *ms = dfs_entry_mod_get(e, n->module);
+	return ms ? dfs_filter_memory(ms->filter) : 0;
+}
+
+/* Count a filter of e taking `after` bytes where it took `before` (or,
+ * without commit, only check that the state's filters may take it). */
+static int charge(dfs_view *v, struct entry *e, size_t before, size_t after,
+                  bool commit, dfs_error *err)
+{
+	pthread_mutex_lock(&v->lock);
+	int ret = dfs_state_charge_filters(v, e->state, before, after, commit, err);
+	if (ret == 0 && commit) {
+		e->filter_bytes += after;
+		e->filter_bytes -= before;
+	}
+	pthread_mutex_unlock(&v->lock);
+	return ret;
+}
+
 /* Install `text` as the filter of node n; the entry is locked. */
 static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
                           const char *text, size_t len, dfs_error *err)
@@ -123,16 +156,20 @@ static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
 			free(copy);
 			return -1;
 		}
-		if (!dfs_entry_mod(e, 0)) {
+		size_t before = filter_bytes(e, n),
+		       after = dfs_filter_set_memory(compiled, DFS_MOD_KNOWN);
+		if (!dfs_entry_mod(e, 0) || charge(v, e, before, after, true, err)) {
 			for (int id = 0; id < DFS_MOD_SLOTS; id++)
 				dfs_filter_free(compiled[id]);
 			free(copy);
-			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			dfs_filters_freed(after);
+			return e->mod ? -1 : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 		}
 		for (int id = 0; id < DFS_MOD_KNOWN; id++) {
 			dfs_filter_free(e->mod[id].log_filter);
 			e->mod[id].log_filter = compiled[id];
 		}
+		dfs_filters_freed(before);
 		free(e->log_filter_text);
 		e->log_filter_text = copy;
 	} else {
@@ -143,11 +180,15 @@ static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
 		}
 		dfs_filter *f = dfs_filter_compile_module(dfs_module_get(n->module), text,
 		                                       len, false, err);
-		if (!f) {
+		size_t before = dfs_filter_memory(ms->filter), after = dfs_filter_memory(f);
+		if (!f || charge(v, e, before, after, true, err)) {
+			dfs_filter_free(f);
 			free(copy);
+			dfs_filters_freed(after);
 			return -1;
 		}
 		dfs_filter_free(ms->filter);
+		dfs_filters_freed(before);
 		ms->filter = f;
 		free(ms->filter_text);
 		ms->filter_text = copy;
@@ -206,7 +247,10 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
 	dfs_entry_set_import(v, e, ms, set);
+	size_t before = dfs_filter_memory(ms->filter);
+	charge(v, e, before, 0, true, err);
 	dfs_filter_free(ms->filter);
+	dfs_filters_freed(before);
 	ms->filter = NULL;
 	free(ms->filter_text);
 	ms->filter_text = NULL;
@@ -243,8 +287,9 @@ static void refuse(dfs_write *w, dfs_error *err)
 
 /* Is t a valid filter of the log's (or module's) node n, whole or, when
  * more may come, as the beginning of one?  (compiled, then thrown away) */
-static int check_log_text(struct entry *e, const struct node *n, const char *t,
-                          size_t len, bool whole, dfs_error *err)
+static int check_log_text(dfs_view *v, struct entry *e, const struct node *n,
+                          const char *t, size_t len, bool whole, size_t *bytes,
+                          dfs_error *err)
 {
 	if (!whole) {
 		if (n->file != F_LOG_FILTER)
@@ -254,18 +299,43 @@ static int check_log_text(struct entry *e, const struct node *n, const char *t,
 			return dfs_error_set(err, DFS_ERR_INVAL, "this log has no module to filter");
 		return dfs_filter_check_prefix(NULL, present, t, len, err);
 	}
+	/* (and would the state's filters take it?) */
+	size_t after;
 	if (n->file == F_LOG_FILTER) {
 		dfs_filter *compiled[DFS_MOD_SLOTS];
-		int ret = compile_log_filter(e, t, len, compiled, err);
-		for (int id = 0; ret == 0 && id < DFS_MOD_SLOTS; id++)
+		if (compile_log_filter(e, t, len, compiled, err))
+			return -1;
+		after = dfs_filter_set_memory(compiled, DFS_MOD_KNOWN);
+		for (int id = 0; id < DFS_MOD_SLOTS; id++)
 			dfs_filter_free(compiled[id]);
-		return ret;
+	} else {
+		dfs_filter *f = dfs_filter_compile_module(dfs_module_get(n->module), t,
+		                                          len, false, err);
+		if (!f)
+			return -1;
+		after = dfs_filter_memory(f);
+		dfs_filter_free(f);
 	}
-	dfs_filter *f = dfs_filter_compile_module(dfs_module_get(n->module), t, len,
-	                                          false, err);
-	int ret = f ? 0 : -1;
-	dfs_filter_free(f);
-	return ret;
+	dfs_filters_freed(after);
+	*bytes = after;
+	return charge(v, e, filter_bytes(e, n), after, false, err);
+}
+
+/* Checks of a session's text cost it their bytes times the modules they
+ * compile for (and half what the regular expressions of a whole check
+ * take); a write is checked while the session has spent less than
+ * CHECK_FREE plus CHECK_RATIO times that cost of the text so far.  So a
+ * filter sent in a few writes is checked at every one, and one sent a
+ * byte at a time (64 KiB in 65536 writes) is checked at fewer and fewer
+ * of them, in time linear in its length instead of quadratic; what the
+ * last checks missed, the close judges (the whole text, always). */
+#define CHECK_FREE ((uint64_t)1 << 20)
+#define CHECK_RATIO 8
+
+static bool check_due(const dfs_write *w)
+{
+	uint64_t cost = (uint64_t)w->text.len * w->check_weight;
+	return w->check_spent + cost <= CHECK_FREE + CHECK_RATIO * cost;
 }
 
 /* Is the text so far acceptable?  Whole when it ends with a newline,
@@ -273,21 +343,26 @@ static int check_log_text(struct entry *e, const struct node *n, const char *t,
 static int check_filter(dfs_write *w, dfs_error *err)
 {
 	const char *t = session_text(w);
-	size_t len = w->text.len;
+	size_t len = w->text.len, bytes = 0;
 	bool whole = len > 0 && t[len - 1] == '\n';
 	if (len > DFS_FILTER_MAX_LEN)
 		return dfs_error_set(err, DFS_ERR_INVAL, "filter longer than %d bytes",
 		                     DFS_FILTER_MAX_LEN);
-	if (w->n.file == F_DIR_FILTER)
-		return whole ? dfs_dir_filter_check(t, len, err)
-		             : dfs_filter_check_prefix(NULL, ~0ULL, t, len, err);
-	struct entry *e = dfs_entry_get(w->v, &w->n, err);
-	if (!e)
-		return -1;
-	int ret = dfs_entry_peek(w->v, e, &w->n.st, err);
-	if (ret == 0)
-		ret = check_log_text(e, &w->n, t, len, whole, err);
-	dfs_entry_put(w->v, e);
+	int ret;
+	if (w->n.file == F_DIR_FILTER) {
+		ret = whole ? dfs_dir_filter_check(w->v, w->n.state, w->n.dir_vpath, t,
+		                                    len, &bytes, err)
+		            : dfs_filter_check_prefix(NULL, ~0ULL, t, len, err);
+	} else {
+		struct entry *e = dfs_entry_get(w->v, &w->n, err);
+		if (!e)
+			return -1;
+		ret = dfs_entry_peek(w->v, e, &w->n.st, err);
+		if (ret == 0)
+			ret = check_log_text(w->v, e, &w->n, t, len, whole, &bytes, err);
+		dfs_entry_put(w->v, e);
+	}
+	w->check_spent += (uint64_t)len * w->check_weight + bytes / 2;
 	return ret;
 }
 
@@ -355,7 +430,10 @@ dfs_write *dfs_view_open_write_as(dfs_view *v, const char *path,
 	}
 	w->truncated = truncate;
 	w->pending = truncate && !w->import;
+	w->check_weight = 1;
 	if (w->n.file == F_DIR_FILTER) {
+		for (int id = 0; id < DFS_MOD_KNOWN; id++)
+			w->check_weight += dfs_module_get(id) != NULL;
 		if (!truncate) {
 			char *cur = dfs_dir_filter_text(v, w->n.state, w->n.dir_vpath,
 			                                false);
@@ -373,6 +451,8 @@ dfs_write *dfs_view_open_write_as(dfs_view *v, const char *path,
 	int ret = dfs_entry_peek(v, e, &w->n.st, err);
 	if (ret == 0 && w->n.module >= 0 && !dfs_entry_has_module(e, w->n.module))
 		ret = dfs_error_set(err, DFS_ERR_NOENT, "%s: no such file", path);
+	if (ret == 0 && w->n.file == F_LOG_FILTER)
+		w->check_weight += (unsigned)__builtin_popcountll(present_modules(e));
 	if (ret == 0 && !truncate && !w->import) {
 		const struct module_state *ms = dfs_entry_mod_get(e, w->n.module);
 		const char *cur = w->n.file == F_LOG_FILTER ? e->log_filter_text
@@ -474,8 +554,9 @@ int dfs_write_data(dfs_write *w, const char *data, size_t len, uint64_t off,
 		}
 		return 0;
 	}
-	/* a filter is checked at every write; it takes effect at close */
-	if (check_filter(w, err)) {
+	/* a filter is checked at its writes (see check_due); it takes
+	 * effect at close */
+	if (check_due(w) && check_filter(w, err)) {
 		refuse(w, err);
 		return -1;
 	}

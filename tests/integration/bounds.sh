@@ -17,6 +17,14 @@
 #                    accepted without a word (refused now, naming them);
 #                    POSIX_RENAMED_FROM=-1 reads back as darshan-parser
 #                    prints those bits (unsigned)
+#   regex-dirs       one user writing `file_name ~ '(.?){800}$'` to 8
+#                    directory filters took the daemon from 3 MB to 840
+#                    MB (compiled once per module of darshanfs, not
+#                    counted, not capped) and clearing them gave nothing
+#                    back
+#   filter-bytewise  a directory filter sent a byte per write() is
+#                    checked whole at every write: quadratic (32 KB took
+#                    a minute of the daemon's time)
 #   setattr          chmod, chown and touch of filter and records.csv
 #                    succeed and change nothing (as a read-only file
 #                    system does, they must fail with EPERM)
@@ -31,6 +39,19 @@ need_users() {
 }
 # the daemon's memory: kb FIELD MNT (VmRSS, VmHWM) in KiB
 kb() { awk -v f="$1:" '$1 == f { print $2 }' "/proc/${MNT_PID[$2]}/status"; }
+# the daemon's processor time so far, in clock ticks
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/${MNT_PID[$1]}/stat"; }
+# a sanitizer build keeps freed memory in quarantine and its shadow is
+# counted in the RSS: bounds on memory are not measured there
+sanitized() { ldd "$DARSHANFS" 2>/dev/null | grep -q 'libasan'; }
+# mem_below FIELD MNT MB WHAT: the daemon's FIELD is under MB MiB
+mem_below() {
+	local k
+	k=$(kb "$1" "$2")
+	sanitized && { say "($4: $1 $((k / 1024)) MiB, not bounded under the sanitizers)"; return 0; }
+	[ "$k" -lt $(($3 * 1024)) ] || fail "$4: the daemon's $1 is $((k / 1024)) MiB, more than $3 MiB"
+	say "$4: $1 $((k / 1024)) MiB (bound $3 MiB)"
+}
 
 SRC=$TMP/src MNT=$TMP/mnt
 mkdir -p "$SRC/d"
@@ -112,6 +133,79 @@ import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 sys.exit(0 if len(rows) == 1 and rows[0]["POSIX_RENAMED_FROM"] == "18446744073709551615" else 1)
 PY
+	dfs_umount "$MNT"
+	;;
+regex-dirs)
+	need_users
+	for i in 1 2 3 4 5 6 7 8; do
+		mkdir -p "$SRC/d$i"
+		cp "$LOGS/hdf5_file_opens_only.darshan" "$SRC/d$i/a.darshan"
+	done
+	chmod -R a+rX "$SRC"
+	dfs_mount "$SRC" "$MNT" -o allow_other,cache_size=64M
+	mem_below VmRSS "$MNT" 32 "mounted"
+	cat >"$TMP/dirs.py" <<'PY'
+import errno, os, sys
+mnt, n = sys.argv[1], int(sys.argv[2])
+refused = 0
+for i in range(1, n + 1):
+    try:
+        with open(f"{mnt}/d{i}/filter", "w") as f:
+            f.write("file_name ~ '(.?){800}$'\n")
+    except OSError as e:
+        if e.errno != errno.EINVAL:
+            sys.exit(f"d{i}/filter: {e}")
+        refused += 1
+print(refused)
+PY
+	refused=$(as $U /usr/bin/python3 "$TMP/dirs.py" "$MNT" 8) || fail "writing the filters: $refused"
+	[ "$refused" -gt 0 ] && [ "$refused" -lt 8 ] ||
+		fail "$refused of 8 heavy directory filters refused (cache_size=64M: each user's filters may take 16 MiB)"
+	as $U cat "$MNT/d8/filter.error" >"$TMP/why" || fail "cat filter.error failed"
+	grep -q "more than the 16.0 MiB one user's filters may take" "$TMP/why" ||
+		fail "d8/filter.error does not say the cap: $(cat "$TMP/why")"
+	mem_below VmRSS "$MNT" 64 "8 heavy directory filters written"
+	# run them: another user sees no trace of them, and has room of his own
+	as $U cat "$MNT/jobs.csv" >"$TMP/jobs.csv" || fail "jobs.csv with the filters failed"
+	as $U2 /usr/bin/python3 "$TMP/dirs.py" "$MNT" 1 >/dev/null || fail "another user's first heavy filter was refused"
+	[ -z "$(as $U2 cat "$MNT/d2/filter")" ] || fail "user $U2 sees user $U's filter"
+	mem_below VmHWM "$MNT" 128 "the filters run"
+	for i in 1 2 3 4 5 6 7 8; do as $U truncate -s 0 "$MNT/d$i/filter" || fail "clearing d$i/filter failed"; done
+	as $U2 truncate -s 0 "$MNT/d1/filter"
+	# the memory goes back to the system
+	mem_below VmRSS "$MNT" 32 "the filters cleared"
+	dfs_umount "$MNT"
+	;;
+filter-bytewise)
+	cp "$LOGS/hdf5_file_opens_only.darshan" "$SRC/d/a.darshan"
+	dfs_mount "$SRC" "$MNT"
+	before=$(cpu_ticks "$MNT")
+	t python3 - "$MNT/d/filter" <<'PY' || fail "a filter sent a byte per write was refused"
+import os, sys
+text = ("rank == 0 or " * 2500 + "rank == 1\n").encode()
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_TRUNC)
+for i in range(len(text)):
+    os.write(fd, text[i:i + 1])
+os.close(fd)
+PY
+	spent=$(( $(cpu_ticks "$MNT") - before ))
+	hz=$(getconf CLK_TCK)
+	say "32 KB in 1-byte writes: $((spent * 1000 / hz)) ms of the daemon's processor time"
+	# (linear: about a second even under the sanitizers; quadratic: a minute and more)
+	[ $spent -lt $((15 * hz)) ] || fail "checking a 32 KB filter sent a byte per write took the daemon $((spent / hz)) s"
+	[ "$(head -c 13 "$MNT/d/filter")" = "rank == 0 or " ] || fail "the filter is not in force"
+	# a bad byte is still refused, by the write that sends it or at close
+	t python3 - "$MNT/d/filter" <<'PY' && fail "a bad filter sent a byte per write was accepted"
+import os, sys
+text = ("rank == 0 or " * 1230 + "rank == 1 rank\n").encode()
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_TRUNC)
+try:
+    for i in range(len(text)):
+        os.write(fd, text[i:i + 1])
+finally:
+    os.close(fd)
+PY
+	[ "$(head -c 13 "$MNT/d/filter")" = "rank == 0 or " ] || fail "a refused filter changed the filter"
 	dfs_umount "$MNT"
 	;;
 setattr)
