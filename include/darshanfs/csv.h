@@ -110,6 +110,11 @@ size_t dfs_csv_rows_newlines(const dfs_csv_rows *k, const char *text, size_t len
 struct dfs_scratch;
 void dfs_csv_rows_keep(dfs_csv_rows *k, size_t max_records,
                        struct dfs_scratch *pool);
+/* Memory the checking holds (the rows kept, above all). */
+size_t dfs_csv_rows_memory(const dfs_csv_rows *k);
+/* Keep no more rows, and free those kept: the import of the whole text
+ * parses it again (dfs_csv_rows_finish returns 1). */
+void dfs_csv_rows_drop(dfs_csv_rows *k);
 /* The import of the whole text, which the feeds have seen up to `len`:
  * its rest checked, the columns it leaves out taken from the log's
  * records, and every row into `out` (freed first), as dfs_csv_import

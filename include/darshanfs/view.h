@@ -45,6 +45,10 @@ typedef struct dfs_view_options {
 	 * together: regular expressions and programs, counted in cache_size
 	 * (0: a sixteenth of cache_size, at least DFS_VIEW_MIN_FILTER_MEMORY) */
 	size_t filter_memory;
+	/* what the write sessions in progress (filters, and above all CSV
+	 * being written into records.csv) may hold together (0: twice
+	 * import_limit); one user's may hold import_limit */
+	size_t import_memory;
 } dfs_view_options;
 
 #define DFS_VIEW_DEFAULT_CACHE ((size_t)1 << 30)

@@ -926,6 +926,17 @@ void dfs_csv_rows_keep(dfs_csv_rows *k, size_t max_records,
 	}
 }
 
+size_t dfs_csv_rows_memory(const dfs_csv_rows *k)
+{
+	return k ? sizeof(*k) + k->scratch.cap + k->field.cap : 0;
+}
+
+void dfs_csv_rows_drop(dfs_csv_rows *k)
+{
+	k->keep_max = 0;
+	dfs_records_free(&k->scratch);
+}
+
 /* Columns absent from the CSV into every kept row, from the log's
  * records; false when a row has no record to take them from (the import
  * of the whole text then says which line). */

@@ -104,13 +104,19 @@ struct dfs_inodes {
 
 /* Temporary files renamed onto records.csv (temps.c) */
 #define DFS_TEMP_INO ((fuse_ino_t)1 << 62)   /* set in their inode numbers */
-#define DFS_TEMPS_MAX 64                     /* at once, per mount */
+#define DFS_TEMPS_MAX 1024                   /* named at once, per mount */
+#define DFS_TEMPS_PER_USER 16                /* named at once, per user */
 struct dfs_temp;
 struct dfs_temps {
 	pthread_mutex_t lock;
 	struct dfs_temp *list;
 	size_t count;
 	uint64_t seq;
+	/* a thread that, while temporary files are closed, checks every
+	 * second whether their processes are gone (with the lock) */
+	pthread_t reaper;
+	pthread_cond_t wake;
+	bool reaping, stop;
 };
 
 struct handle;

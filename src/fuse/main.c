@@ -39,6 +39,7 @@ struct config {
 	char *mountpoint_arg;
 	char *cache_size;
 	char *import_limit;
+	char *import_memory;
 	char *insights;
 	char *attr_timeout;
 	int prefill;
@@ -54,6 +55,7 @@ enum { KEY_ALLOW_OTHER = 1 };
 static const struct fuse_opt dfs_opts[] = {
 	OPT("cache_size=%s", cache_size),
 	OPT("import_limit=%s", import_limit),
+	OPT("import_memory=%s", import_memory),
 	OPT("insights=%s", insights),
 	OPT("attr_timeout=%s", attr_timeout),
 	{"prefill", offsetof(struct config, prefill), 1},
@@ -82,7 +84,10 @@ static void usage(const char *prog)
 	       "\n"
 	       "darshanfs options:\n"
 	       "    -o cache_size=SIZE     memory for decoded logs (default 1G; K, M, G, T)\n"
-	       "    -o import_limit=SIZE   largest CSV written to a records.csv (default 1G)\n"
+	       "    -o import_limit=SIZE   largest CSV written to a records.csv (default 1G),\n"
+	       "                           and what one user's writes in progress may hold\n"
+	       "    -o import_memory=SIZE  what all users' writes in progress may hold\n"
+	       "                           (default twice import_limit)\n"
 	       "    -o insights=FILE       thresholds of the insights (name = value lines)\n"
 	       "    -o attr_timeout=SECS   how long the kernel caches directory entries\n"
 	       "                           and attributes, and trusts its listings\n"
@@ -315,6 +320,9 @@ int main(int argc, char **argv)
 	if (conf.import_limit &&
 	    parse_size("import_limit", conf.import_limit, &vopt.import_limit))
 		goto out;
+	if (conf.import_memory &&
+	    parse_size("import_memory", conf.import_memory, &vopt.import_memory))
+		goto out;
 	dfs_insight_thresholds thresholds;
 	if (conf.insights) {
 		dfs_error terr = {0};
@@ -423,6 +431,7 @@ out:
 	free(conf.mountpoint_arg);
 	free(conf.cache_size);
 	free(conf.import_limit);
+	free(conf.import_memory);
 	free(conf.insights);
 	free(conf.attr_timeout);
 	fuse_opt_free_args(&args);

@@ -560,6 +560,12 @@ static void trim(dfs_view *v)
 	malloc_trim(0);
 }
 
+void dfs_view_memory_freed(dfs_view *v, size_t bytes)
+{
+	if (bytes >= ((size_t)1 << 20))
+		trim(v);
+}
+
 /* Evict until the budget holds with `room` bytes to spare: the decoded
  * logs least recently used first, then, when that was not enough, the
  * job summaries (small, and what jobs.csv is made of: the logs of a
@@ -992,6 +998,9 @@ dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
 		v->opt.cache_size = DFS_VIEW_DEFAULT_CACHE;
 	if (!v->opt.import_limit)
 		v->opt.import_limit = DFS_VIEW_DEFAULT_IMPORT_LIMIT;
+	if (!v->opt.import_memory)
+		v->opt.import_memory = v->opt.import_limit > SIZE_MAX / 2 ? SIZE_MAX
+		                       : 2 * v->opt.import_limit;
 	if (!v->opt.filter_memory)
 		v->opt.filter_memory = v->opt.cache_size / 16 > DFS_VIEW_MIN_FILTER_MEMORY
 		                       ? v->opt.cache_size / 16 : DFS_VIEW_MIN_FILTER_MEMORY;

@@ -239,6 +239,7 @@ struct state_gens {
 	uint64_t dir_gen;             /* bumped by its directory filter changes */
 	uint64_t change_gen;          /* bumped by its every accepted write */
 	size_t filter_bytes;          /* its compiled filters (filter_memory) */
+	size_t session_bytes;         /* its write sessions in progress */
 };
 
 struct entry {
@@ -341,6 +342,8 @@ struct dfs_view {
 	/* the selection of a module that had no memory for one (never
 	 * changed: its status is not DFS_OK) */
 	struct selection no_memory;
+	/* what the write sessions in progress hold (view->lock; write.c) */
+	size_t session_bytes;
 };
 
 /* The filter of one source directory. */
@@ -622,6 +625,9 @@ void dfs_entry_keep_summary(dfs_view *v, struct entry *e, struct job_summary *s,
 void dfs_entry_touch_summary(dfs_view *v, struct entry *e);
 /* Bytes added to (or taken from) e's job summary (entry locked). */
 void dfs_entry_account_summary(dfs_view *v, struct entry *e, long delta);
+/* `bytes` of memory freed: handed back to the system now when they are
+ * a MiB or more (the view's recycled blocks too). */
+void dfs_view_memory_freed(dfs_view *v, size_t bytes);
 /* Make `set` the imported rows of ms, one of e's module states (NULL:
  * none), releasing those it had; counts them (entry locked). */
 void dfs_entry_set_import(dfs_view *v, struct entry *e, struct module_state *ms,

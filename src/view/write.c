@@ -24,6 +24,17 @@
 #include "darshanfs/csv.h"
 #include "view/view_int.h"
 
+/* Bytes of an import written past the end of its text (out of order,
+ * leaving a hole before them), kept apart until the text reaches them: a
+ * write at offset 5e8 costs its own bytes, not 500 MB of zeros before
+ * them.  Disjoint, in order, each beginning past the end of the text. */
+struct piece {
+	uint64_t off;
+	size_t len;
+	char *data;
+};
+#define MAX_PIECES 4096
+
 struct dfs_write {
 	dfs_view *v;
 	struct node n;
@@ -39,6 +50,11 @@ struct dfs_write {
 	dfs_csv_rows *rows;    /* the import's rows checked so far */
 	bool deferred;         /* takes effect at dfs_write_commit only */
 	unsigned flushes;
+	/* an import's bytes written past the end of the text (see place) */
+	struct piece *pieces;
+	size_t npieces, cap_pieces;
+	uint64_t size;         /* an import's size: text, pieces and holes */
+	size_t held;           /* memory counted as the session's (charge) */
 	/* what the checks of a filter's writes cost so far (bytes compiled,
 	 * times the modules compiled for; see check_due) */
 	uint64_t check_spent;
@@ -265,7 +281,89 @@ static const char *session_text(const dfs_write *w)
 	return w->text.data ? w->text.data : "";
 }
 
-/* Record why a session was refused in the filter.error next to it. */
+/* ---- what the sessions in progress hold ------------------------------------ */
+
+static void free_pieces(dfs_write *w);
+
+static size_t session_memory(const dfs_write *w)
+{
+	size_t n = w->text.len + dfs_csv_rows_memory(w->rows);
+	for (size_t i = 0; i < w->npieces; i++)
+		n += w->pieces[i].len;
+	return n;
+}
+
+static double mib(size_t bytes)
+{
+	return (double)bytes / (1024.0 * 1024.0);
+}
+
+/* Count what the session holds now.  What the sessions of one user hold
+ * together stays within import_limit, those of all users within
+ * import_memory: growth past either is refused (DFS_ERR_NOSPACE), after
+ * the rows kept of the import were given up (the close parses the text
+ * again instead). */
+static int charge_session(dfs_write *w, dfs_error *err)
+{
+	dfs_view *v = w->v;
+	size_t now = session_memory(w);
+	for (;;) {
+		pthread_mutex_lock(&v->lock);
+		struct state_gens *g = dfs_state_gens(v, w->n.state);
+		size_t *mine = g ? &g->session_bytes : NULL;
+		size_t user = (mine ? *mine : w->held) - w->held + now;
+		size_t all = v->session_bytes - w->held + now;
+		bool over = now > w->held && (user > v->opt.import_limit ||
+		                              all > v->opt.import_memory);
+		if (!over) {
+			if (mine)
+				*mine = user;
+			v->session_bytes = all;
+			w->held = now;
+			pthread_mutex_unlock(&v->lock);
+			return 0;
+		}
+		pthread_mutex_unlock(&v->lock);
+		if (w->rows && dfs_csv_rows_memory(w->rows) > 4096) {
+			dfs_csv_rows_drop(w->rows);
+			now = session_memory(w);
+			continue;
+		}
+		if (user > v->opt.import_limit)
+			return dfs_error_set(err, DFS_ERR_NOSPACE,
+			                     "the writes in progress of this user would hold "
+			                     "%.1f MiB, more than the %.1f MiB (import_limit) "
+			                     "one user's may: finish or close the others first",
+			                     mib(user), mib(v->opt.import_limit));
+		return dfs_error_set(err, DFS_ERR_NOSPACE,
+		                     "the writes in progress of all users would hold %.1f "
+		                     "MiB, more than the %.1f MiB (import_memory) the mount "
+		                     "allows: try again later", mib(all),
+		                     mib(v->opt.import_memory));
+	}
+}
+
+/* Let go of the session's text and rows, and of their count. */
+static void release_session(dfs_write *w)
+{
+	dfs_csv_rows_free(w->rows);
+	w->rows = NULL;
+	dfs_buf_free(&w->text);
+	free_pieces(w);
+	dfs_view *v = w->v;
+	size_t held = w->held;
+	pthread_mutex_lock(&v->lock);
+	struct state_gens *g = dfs_state_gens(v, w->n.state);
+	if (g)
+		g->session_bytes -= held < g->session_bytes ? held : g->session_bytes;
+	v->session_bytes -= held < v->session_bytes ? held : v->session_bytes;
+	w->held = 0;
+	pthread_mutex_unlock(&v->lock);
+	dfs_view_memory_freed(v, held);
+}
+
+/* Record why a session was refused in the filter.error next to it; what
+ * it held goes at once (a refused session installs nothing). */
 static void refuse(dfs_write *w, dfs_error *err)
 {
 	if (err->code == DFS_ERR_TOOBIG && !w->import)
@@ -273,6 +371,7 @@ static void refuse(dfs_write *w, dfs_error *err)
 	w->failed = true;
 	w->pending = false;
 	dfs_view *v = w->v;
+	release_session(w);
 	if (w->n.file == F_DIR_FILTER) {
 		dfs_dir_filter_set_error(v, w->n.state, w->n.dir_vpath, err->msg);
 		return;
@@ -382,6 +481,11 @@ static int install(dfs_write *w, dfs_error *err)
 		w->pending = false;
 		return 0;
 	}
+	if (w->import && w->size > w->text.len)
+		return dfs_error_set(err, DFS_ERR_INVAL, "bytes %zu to %llu of the CSV "
+		                     "were never written", w->text.len,
+		                     (unsigned long long)(w->npieces ? w->pieces[0].off
+		                                                     : w->size) - 1);
 	struct entry *e = dfs_entry_get(v, &w->n, err);
 	if (!e)
 		return -1;
@@ -475,6 +579,101 @@ void dfs_write_set_append(dfs_write *w)
 	w->append = true;
 }
 
+/* Room for one more piece. */
+static int reserve_pieces(dfs_write *w, dfs_error *err)
+{
+	if (w->npieces == MAX_PIECES)
+		return dfs_error_set(err, DFS_ERR_NOSPACE, "the CSV was written out of "
+		                     "order in more than %d pieces", MAX_PIECES);
+	if (w->npieces < w->cap_pieces)
+		return 0;
+	size_t cap = w->cap_pieces ? w->cap_pieces * 2 : 8;
+	struct piece *p = realloc(w->pieces, cap * sizeof(*p));
+	if (!p)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	w->pieces = p;
+	w->cap_pieces = cap;
+	return 0;
+}
+
+/* Cut [from, to) out of the pieces (a newer write covers it). */
+static int cut_pieces(dfs_write *w, uint64_t from, uint64_t to, dfs_error *err)
+{
+	for (size_t i = 0; i < w->npieces; i++) {
+		struct piece *p = &w->pieces[i];
+		uint64_t end = p->off + p->len;
+		if (end <= from || p->off >= to)
+			continue;
+		if (p->off < from && end > to) {
+			/* the middle goes: the piece splits in two */
+			if (reserve_pieces(w, err))
+				return -1;
+			p = &w->pieces[i];
+			char *tail = malloc((size_t)(end - to));
+			if (!tail)
+				return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			memcpy(tail, p->data + (to - p->off), (size_t)(end - to));
+			memmove(p + 2, p + 1, (w->npieces - i - 1) * sizeof(*p));
+			p[1] = (struct piece){to, (size_t)(end - to), tail};
+			w->npieces++;
+			p->len = (size_t)(from - p->off);
+			return 0;
+		}
+		if (p->off >= from && end <= to) {
+			free(p->data);
+			memmove(p, p + 1, (w->npieces - i - 1) * sizeof(*p));
+			w->npieces--;
+			i--;
+		} else if (p->off < from) {
+			p->len = (size_t)(from - p->off);
+		} else {
+			memmove(p->data, p->data + (to - p->off), (size_t)(end - to));
+			p->len = (size_t)(end - to);
+			p->off = to;
+		}
+	}
+	return 0;
+}
+
+static void free_pieces(dfs_write *w)
+{
+	for (size_t i = 0; i < w->npieces; i++)
+		free(w->pieces[i].data);
+	free(w->pieces);
+	w->pieces = NULL;
+	w->npieces = w->cap_pieces = 0;
+}
+
+/* A piece past the end of the text (the room to keep it made). */
+static int add_piece(dfs_write *w, const char *data, size_t len, uint64_t off,
+                     dfs_error *err)
+{
+	if (reserve_pieces(w, err))
+		return -1;
+	char *copy = malloc(len ? len : 1);
+	if (!copy)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	memcpy(copy, data, len);
+	size_t i = 0;
+	while (i < w->npieces && w->pieces[i].off < off)
+		i++;
+	memmove(w->pieces + i + 1, w->pieces + i, (w->npieces - i) * sizeof(*w->pieces));
+	w->pieces[i] = (struct piece){off, len, copy};
+	w->npieces++;
+	return 0;
+}
+
+/* Pieces the text has reached join it. */
+static void absorb_pieces(dfs_write *w)
+{
+	while (w->npieces && w->pieces[0].off == w->text.len) {
+		dfs_buf_add(&w->text, w->pieces[0].data, w->pieces[0].len);
+		free(w->pieces[0].data);
+		memmove(w->pieces, w->pieces + 1, (w->npieces - 1) * sizeof(*w->pieces));
+		w->npieces--;
+	}
+}
+
 /* Put `len` bytes at `off` into the session's text (up to `limit`). */
 static int place(dfs_write *w, const char *data, size_t len, uint64_t off,
                  size_t limit, dfs_error *err)
@@ -489,17 +688,30 @@ static int place(dfs_write *w, const char *data, size_t len, uint64_t off,
 			                     "CSV larger than the import limit (%zu bytes)", limit);
 		return dfs_error_set(err, DFS_ERR_INVAL, "filter longer than %zu bytes", limit);
 	}
-	/* zeros only for a hole before the data, which is copied once: over
-	 * the bytes it replaces, then appended */
-	if (off > w->text.len && !dfs_buf_add_zeros(&w->text, (size_t)off - w->text.len))
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-	size_t over = w->text.len - (size_t)off < len ? w->text.len - (size_t)off : len;
-	if (over)
-		memcpy(w->text.data + off, data, over);
-	if (len > over)
-		dfs_buf_add(&w->text, data + over, len - over);
+	if (w->import && cut_pieces(w, off, off + len, err))
+		return -1;
+	if (w->import && off > w->text.len) {
+		if (len && add_piece(w, data, len, off, err))
+			return -1;
+	} else {
+		/* (a filter's hole, 64 KiB at most, is zeros) */
+		if (off > w->text.len &&
+		    !dfs_buf_add_zeros(&w->text, (size_t)off - w->text.len))
+			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		/* copied once: over the bytes it replaces, then appended */
+		size_t over = w->text.len - (size_t)off < len ? w->text.len - (size_t)off : len;
+		if (over)
+			memcpy(w->text.data + off, data, over);
+		if (len > over)
+			dfs_buf_add(&w->text, data + over, len - over);
+		absorb_pieces(w);
+	}
 	if (!dfs_buf_ok(&w->text))
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	if (off + len > w->size)
+		w->size = off + len;
+	if (w->text.len > w->size)
+		w->size = w->text.len;
 	w->written = true;
 	w->pending = true;
 	return 0;
@@ -543,12 +755,12 @@ int dfs_write_data(dfs_write *w, const char *data, size_t len, uint64_t off,
 	 * its end, without holes or rewrites */
 	if (w->import && off != w->text.len)
 		w->lines_unchecked = true;
-	if (place(w, data, len, off, limit, err)) {
+	if (place(w, data, len, off, limit, err) || charge_session(w, err)) {
 		refuse(w, err);
 		return -1;
 	}
 	if (w->import) {
-		if (check_import_lines(w, err)) {
+		if (check_import_lines(w, err) || charge_session(w, err)) {
 			refuse(w, err);
 			return -1;
 		}
@@ -589,12 +801,19 @@ int dfs_write_truncate(dfs_write *w, uint64_t size, dfs_error *err)
 	if (size < w->text.len) {
 		w->text.len = (size_t)size;
 		w->text.data[size] = '\0';
-	} else if (size > w->text.len &&
+	} else if (!w->import && size > w->text.len &&
 	           !dfs_buf_add_zeros(&w->text, (size_t)size - w->text.len)) {
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
+	/* an import's longer size is a hole, until written (see place) */
+	if (w->import && cut_pieces(w, size, UINT64_MAX, err)) {
+		refuse(w, err);
+		return -1;
+	}
+	w->size = size;
 	w->truncated = true;
 	w->pending = !w->import || w->written;
+	charge_session(w, err);   /* (it shrank, or stayed) */
 	return 0;
 }
 
@@ -631,8 +850,7 @@ void dfs_write_free(dfs_write *w)
 		w->pending = true;
 	if (!w->failed && w->pending && install(w, &err))
 		refuse(w, &err);
-	dfs_csv_rows_free(w->rows);
-	dfs_buf_free(&w->text);
+	release_session(w);
 	dfs_node_free(&w->n);
 	free(w);
 }
@@ -736,14 +954,26 @@ int dfs_write_commit(dfs_write *w, dfs_error *err)
 
 size_t dfs_write_size(const dfs_write *w)
 {
-	return w->text.len;
+	return w->import ? (size_t)w->size : w->text.len;
 }
 
 size_t dfs_write_read(const dfs_write *w, char *buf, size_t size, uint64_t off)
 {
-	if (off >= w->text.len)
+	uint64_t end = dfs_write_size(w);
+	if (off >= end)
 		return 0;
-	size_t n = w->text.len - (size_t)off < size ? w->text.len - (size_t)off : size;
-	memcpy(buf, w->text.data + off, n);
+	size_t n = end - off < size ? (size_t)(end - off) : size;
+	/* the text, the pieces past it and zeros between (holes) */
+	memset(buf, 0, n);
+	if (off < w->text.len)
+		memcpy(buf, w->text.data + off,
+		       w->text.len - off < n ? (size_t)(w->text.len - off) : n);
+	for (size_t i = 0; i < w->npieces; i++) {
+		const struct piece *p = &w->pieces[i];
+		uint64_t a = p->off > off ? p->off : off;
+		uint64_t b = p->off + p->len < off + n ? p->off + p->len : off + n;
+		if (a < b)
+			memcpy(buf + (a - off), p->data + (a - p->off), (size_t)(b - a));
+	}
 	return n;
 }

@@ -25,6 +25,16 @@
 #   filter-bytewise  a directory filter sent a byte per write() is
 #                    checked whole at every write: quadratic (32 KB took
 #                    a minute of the daemon's time)
+#   import-hole      three records.csv each given one pwrite() at offset
+#                    5e8 held 1.5 GB of zeros
+#   import-budget    one user's writes in progress, and all users', were
+#                    bounded only by import_limit per file: a user with
+#                    several files open took what they liked
+#   temp-reclaim     a temporary file (DuckDB's COPY) whose process died
+#                    before the rename kept its text until another one
+#                    was made a minute later
+#   temp-slots       64 temporary files for the whole mount: one user
+#                    holding them gave every other user ENOSPC
 #   setattr          chmod, chown and touch of filter and records.csv
 #                    succeed and change nothing (as a read-only file
 #                    system does, they must fail with EPERM)
@@ -56,6 +66,9 @@ mem_below() {
 SRC=$TMP/src MNT=$TMP/mnt
 mkdir -p "$SRC/d"
 chmod 755 "$SRC" "$SRC/d"
+# where the users' clients tell the test they are ready, and hear to go on
+SIG=$TMP/sig
+mkdir -m 1777 "$SIG"
 
 case $CASE in
 jobs-empty-dir)
@@ -206,6 +219,185 @@ finally:
     os.close(fd)
 PY
 	[ "$(head -c 13 "$MNT/d/filter")" = "rank == 0 or " ] || fail "a refused filter changed the filter"
+	dfs_umount "$MNT"
+	;;
+import-hole)
+	need_users
+	cp "$LOGS/partial_data_dxt.darshan" "$SRC/d/a.darshan"
+	chmod 644 "$SRC/d/a.darshan"
+	dfs_mount "$SRC" "$MNT" -o allow_other
+	L=$MNT/d/a.darshan
+	as $U /usr/bin/python3 - "$L" <<'PY' || fail "the writes past a hole: see above"
+import errno, os, sys
+fds = [os.open(f"{sys.argv[1]}/{m}/records.csv", os.O_WRONLY | os.O_TRUNC)
+       for m in ("POSIX", "STDIO", "MPI-IO")]
+for fd in fds:
+    os.pwrite(fd, b"record_id,rank\n", int(5e8))
+for fd in fds:
+    try:
+        os.close(fd)
+        sys.exit("a CSV with 500 MB never written was accepted")
+    except OSError as e:
+        if e.errno != errno.EINVAL:
+            sys.exit(f"close: {e}")
+PY
+	mem_below VmHWM "$MNT" 64 "three writes at offset 5e8"
+	as $U grep -q "bytes 0 to 499999999 of the CSV were never written" "$L/POSIX/filter.error" ||
+		fail "POSIX/filter.error: $(as $U cat "$L/POSIX/filter.error")"
+	# a CSV written in pieces out of order, holes filled, imports
+	t cat "$L/POSIX/records.csv" >"$TMP/all.csv"
+	as $U /usr/bin/python3 - "$L/POSIX/records.csv" "$TMP/all.csv" <<'PY' || fail "a CSV written out of order was refused"
+import os, sys
+data = open(sys.argv[2], "rb").read()
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_TRUNC)
+half = len(data) // 2
+os.pwrite(fd, data[half:], half)
+os.pwrite(fd, data[:half], 0)
+os.close(fd)
+PY
+	as $U cmp -s "$L/POSIX/records.csv" "$TMP/all.csv" || fail "the CSV written out of order imported other rows"
+	dfs_umount "$MNT"
+	;;
+import-budget)
+	need_users
+	cp "$LOGS/partial_data_dxt.darshan" "$SRC/d/a.darshan"
+	chmod 644 "$SRC/d/a.darshan"
+	U3=1236
+	dfs_mount "$SRC" "$MNT" -o allow_other,import_limit=24M,import_memory=40M
+	L=$MNT/d/a.darshan
+	t cat "$L/POSIX/records.csv" >"$TMP/all.csv"
+	# hold.py MODULE MB: write MB of rows into MODULE's records.csv (the
+	# header, then the log's rows again and again), keep it open until
+	# $TMP/go exists; prints 'ok' or the errno of the write refused
+	cat >"$TMP/hold.py" <<'PY'
+import os, sys, time
+log, mod, mb, tmp, sig = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+head, _, rows = open(f"{tmp}/{mod}.csv", "rb").read().partition(b"\n")
+fd = os.open(f"{log}/{mod}/records.csv", os.O_WRONLY | os.O_TRUNC)
+out = "ok"
+try:
+    os.write(fd, head + b"\n")
+    text = rows * (1 + (mb << 20) // len(rows))
+    for i in range(mb):
+        os.write(fd, text[i << 20:(i + 1) << 20])
+except OSError as e:
+    out = os.strerror(e.errno)
+print(out, flush=True)
+open(f"{sig}/ready.{os.getuid()}.{mod}", "w").close()
+for _ in range(1200):
+    if os.path.exists(f"{sig}/go"):
+        break
+    time.sleep(0.05)
+try:
+    os.close(fd)
+except OSError:
+    pass
+PY
+	for m in POSIX STDIO MPI-IO; do t cat "$L/$m/records.csv" >"$TMP/$m.csv"; done
+	chmod -R a+rX "$TMP"
+	hold() {   # hold USER MODULE MB: sets r to the outcome
+		local u=$1 m=$2 i
+		as "$u" /usr/bin/python3 "$TMP/hold.py" "$L" "$m" "$3" "$TMP" "$SIG" >"$TMP/out.$u.$m" 2>&1 &
+		for i in $(seq 600); do [ -e "$SIG/ready.$u.$m" ] && break; sleep 0.1; done
+		slurp r "$TMP/out.$u.$m"
+	}
+	hold $U POSIX 16
+	[ "$r" = ok ] || fail "a first write of 16 MiB was refused: $r"
+	# the same user's second file passes import_limit (24M) for the two
+	hold $U STDIO 16
+	[ "$r" = "No space left on device" ] || fail "user $U's second 16 MiB in progress: '$r', not ENOSPC"
+	as $U grep -q "more than the 24.0 MiB (import_limit) one user's may" "$L/STDIO/filter.error" ||
+		fail "STDIO/filter.error: $(as $U cat "$L/STDIO/filter.error")"
+	# another user has room of their own, until all users' pass 40M
+	hold $U2 POSIX 16
+	[ "$r" = ok ] || fail "user $U2's first 16 MiB were refused: $r"
+	hold $U3 POSIX 16
+	[ "$r" = "No space left on device" ] || fail "a third user's 16 MiB with 32 MiB in progress (import_memory=40M): '$r', not ENOSPC"
+	as $U3 grep -q "more than the 40.0 MiB (import_memory) the mount allows" "$L/POSIX/filter.error" ||
+		fail "user $U3's POSIX/filter.error: $(as $U3 cat "$L/POSIX/filter.error")"
+	mem_below VmRSS "$MNT" 160 "32 MiB of writes in progress"
+	touch "$SIG/go"
+	wait
+	# closed, the sessions hold nothing: the third user has room now
+	# (releases reach the daemon after close returns: a few tries)
+	for i in 1 2 3 4 5; do
+		rm -f "$SIG"/*
+		hold $U3 MPI-IO 16
+		touch "$SIG/go"
+		wait
+		[ "$r" = ok ] && break
+		sleep 1
+	done
+	[ "$r" = ok ] || fail "user $U3's 16 MiB after the others closed: $r"
+	dfs_umount "$MNT"
+	;;
+temp-reclaim)
+	need_users
+	cp "$LOGS/partial_data_dxt.darshan" "$SRC/d/a.darshan"
+	chmod 644 "$SRC/d/a.darshan"
+	dfs_mount "$SRC" "$MNT" -o allow_other
+	L=$MNT/d/a.darshan
+	t cat "$L/POSIX/records.csv" >"$TMP/POSIX.csv"
+	chmod a+r "$TMP/POSIX.csv"
+	base=$(kb VmRSS "$MNT")
+	# a tool that dies after writing 48 MiB into its temporary file
+	as $U /usr/bin/python3 - "$L/POSIX" "$TMP/POSIX.csv" <<'PY' || fail "writing the temporary file failed"
+import os, sys
+head, _, rows = open(sys.argv[2], "rb").read().partition(b"\n")
+fd = os.open(f"{sys.argv[1]}/tmp_records.csv", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+os.write(fd, head + b"\n")
+text = rows * (1 + (48 << 20) // len(rows))
+for i in range(48):
+    os.write(fd, text[i << 20:(i + 1) << 20])
+os.close(fd)
+os._exit(0)   # no rename
+PY
+	for i in $(seq 50); do
+		[ $(( $(kb VmRSS "$MNT") - base )) -lt $((16 * 1024)) ] && break
+		sleep 0.1
+	done
+	sanitized || [ $(( $(kb VmRSS "$MNT") - base )) -lt $((16 * 1024)) ] ||
+		fail "5 s after its process died, the 48 MiB temporary file still holds $(( ($(kb VmRSS "$MNT") - base) / 1024 )) MiB"
+	# its name is gone too: the next run of the tool makes it again
+	as $U /usr/bin/python3 -c 'import os, sys; os.close(os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))' \
+		"$L/POSIX/tmp_records.csv" || fail "the dead process's temporary file still has its name"
+	dfs_umount "$MNT"
+	;;
+temp-slots)
+	need_users
+	cp "$LOGS/hdf5_file_opens_only.darshan" "$SRC/d/a.darshan"
+	chmod 644 "$SRC/d/a.darshan"
+	dfs_mount "$SRC" "$MNT" -o allow_other
+	P=$MNT/d/a.darshan/POSIX
+	cat >"$TMP/slots.py" <<'PY'
+import os, sys, time
+d, n, tag, sig = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+fds, err = [], ""
+for i in range(n):
+    try:
+        fds.append(os.open(f"{d}/{tag}{i}_records.csv", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except OSError as e:
+        err = os.strerror(e.errno)
+        break
+print(len(fds), err, flush=True)
+open(f"{sig}/ready.{tag}", "w").close()
+for _ in range(1200):
+    if os.path.exists(f"{sig}/go"):
+        break
+    time.sleep(0.05)
+PY
+	chmod a+r "$TMP/slots.py"
+	as $U /usr/bin/python3 "$TMP/slots.py" "$P" 64 a "$SIG" >"$TMP/a.out" &
+	for i in $(seq 300); do [ -e "$SIG/ready.a" ] && break; sleep 0.1; done
+	as $U2 /usr/bin/python3 "$TMP/slots.py" "$P" 4 b "$SIG" >"$TMP/b.out" &
+	for i in $(seq 300); do [ -e "$SIG/ready.b" ] && break; sleep 0.1; done
+	touch "$SIG/go"
+	wait
+	read -r na ea <"$TMP/a.out"
+	read -r nb eb <"$TMP/b.out"
+	[ "$nb" = 4 ] || fail "user $U holding $na temporary files, user $U2 could make $nb of 4: $eb"
+	[ "$na" -lt 64 ] && [ "$ea" = "No space left on device" ] ||
+		fail "user $U made $na of 64 temporary files ($ea): one user may hold 16"
 	dfs_umount "$MNT"
 	;;
 setattr)
