@@ -260,6 +260,7 @@ struct log_item {
 	char *src;
 	char *vpath;
 	const char *error;   /* not a log: a directory not walked, and why */
+	uint64_t stored;     /* bytes the log holds on disk */
 	dfs_buf rows;
 };
 
@@ -361,6 +362,7 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 				it->rel = r;
 				it->src = path;
 				it->vpath = vp;
+				it->stored = dfs_stored_size(&st);
 				r = path = vp = NULL;
 			}
 		}
@@ -379,6 +381,11 @@ struct pool {
 	struct log_item *items;
 	size_t n;
 	atomic_size_t next;
+	/* what the logs being summarized may inflate to, together (see
+	 * inflating) */
+	pthread_mutex_t lock;
+	pthread_cond_t room;
+	size_t inflating, cap;
 };
 
 /* insights.csv rows of a log, kept with its summary (entry locked) */
@@ -476,6 +483,26 @@ static void summarize_item(dfs_view *v, const dfs_caller *who,
 	dfs_entry_put(v, e);
 }
 
+/* Logs are summarized on all cores, each decoded (unless the cache has
+ * it) as far as its inflate limit allows: 256 times what it holds on disk
+ * (dfs_log_inflate_limit).  Those being summarized at once may inflate to
+ * cache_size together (at least INFLATING_MIN: sixteen small logs); one
+ * always runs, whatever its limit. */
+#define INFLATING_MIN ((size_t)256 << 20)
+static void inflating(struct pool *p, size_t bytes, bool start)
+{
+	pthread_mutex_lock(&p->lock);
+	if (start) {
+		while (p->inflating && p->inflating + bytes > p->cap)
+			pthread_cond_wait(&p->room, &p->lock);
+		p->inflating += bytes;
+	} else {
+		p->inflating -= bytes;
+		pthread_cond_broadcast(&p->room);
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
 static void *worker(void *arg)
 {
 	struct pool *p = arg;
@@ -483,7 +510,10 @@ static void *worker(void *arg)
 		size_t i = atomic_fetch_add(&p->next, 1);
 		if (i >= p->n)
 			break;
+		size_t limit = p->items[i].error ? 0 : dfs_log_inflate_limit(p->items[i].stored);
+		inflating(p, limit, true);
 		summarize_item(p->v, p->who, &p->items[i], p->insights);
+		inflating(p, limit, false);
 	}
 	return NULL;
 }
@@ -491,8 +521,12 @@ static void *worker(void *arg)
 static void summarize_all(dfs_view *v, const dfs_caller *who,
                           struct log_item *items, size_t n, bool insights)
 {
-	struct pool p = {insights, v, who, items, n, 0};
+	struct pool p = {insights, v, who, items, n, 0, PTHREAD_MUTEX_INITIALIZER,
+	                 PTHREAD_COND_INITIALIZER, 0,
+	                 v->opt.cache_size > INFLATING_MIN ? v->opt.cache_size : INFLATING_MIN};
 	dfs_workers_run(dfs_workers(DFS_WORKERS_MAX, n), worker, &p);
+	pthread_mutex_destroy(&p.lock);
+	pthread_cond_destroy(&p.room);
 }
 
 /* ---- cache of rendered files ----------------------------------------------------- */

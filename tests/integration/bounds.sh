@@ -35,6 +35,10 @@
 #                    was made a minute later
 #   temp-slots       64 temporary files for the whole mount: one user
 #                    holding them gave every other user ENOSPC
+#   sparse-log       `truncate -s 1T` on a log whose POSIX region inflates
+#                    past 256 times what it holds passed the
+#                    decompression-bomb limit (256 x st_size): jobs.csv
+#                    of four such logs took the daemon past 500 MB
 #   setattr          chmod, chown and touch of filter and records.csv
 #                    succeed and change nothing (as a read-only file
 #                    system does, they must fail with EPERM)
@@ -398,6 +402,33 @@ PY
 	[ "$nb" = 4 ] || fail "user $U holding $na temporary files, user $U2 could make $nb of 4: $eb"
 	[ "$na" -lt 64 ] && [ "$ea" = "No space left on device" ] ||
 		fail "user $U made $na of 64 temporary files ($ea): one user may hold 16"
+	dfs_umount "$MNT"
+	;;
+sparse-log)
+	# a real log whose POSIX region is 256 MiB of zeros (264 KiB of deflate)
+	t python3 - "$LOGS/mpi-io-test-x86_64-3.4.5.darshan" "$SRC/d" <<'PY' || fail "making the logs failed"
+import struct, sys, zlib
+log = bytearray(open(sys.argv[1], "rb").read())
+assert log[:4] == b"3.41"
+posix = zlib.compress(bytes(704 * 381300), 9)
+struct.pack_into("<QQ", log, 48 + 16 * 1, len(log), len(posix))
+log += posix
+for i in range(4):
+    with open(f"{sys.argv[2]}/bomb{i}.darshan", "wb") as f:
+        f.write(log)
+PY
+	cp "$SRC/d/bomb0.darshan" "$SRC/d/plain.darshan"
+	truncate -s 1T "$SRC"/d/bomb*.darshan
+	[ "$(stat -c %b "$SRC/d/bomb0.darshan")" -lt 4096 ] || skip "$SRC does not keep sparse files sparse"
+	dfs_mount "$SRC" "$MNT" -o cache_size=64M
+	t cat "$MNT/d/jobs.csv" >"$TMP/jobs.csv" || fail "jobs.csv failed"
+	mem_below VmHWM "$MNT" 256 "jobs.csv of four sparse logs"
+	for f in plain bomb0; do
+		grep -q "POSIX.*decompression bomb" "$MNT/d/$f.darshan/ERROR" ||
+			fail "$f.darshan/ERROR: '$(cat "$MNT/d/$f.darshan/ERROR")'"
+	done
+	grep -q "the $(stat -c %b "$SRC/d/bomb0.darshan" | awk '{ print $1 * 512 }') bytes it holds on disk" "$MNT/d/bomb0.darshan/ERROR" ||
+		fail "the limit does not follow what the sparse log holds: $(cat "$MNT/d/bomb0.darshan/ERROR")"
 	dfs_umount "$MNT"
 	;;
 setattr)
