@@ -92,6 +92,15 @@ dfs_filter *dfs_filter_compile_module(const dfs_module *m, const char *text,
 int dfs_filter_compile_modules(const char *text, size_t len, uint64_t modules,
                                dfs_filter *out[DFS_MOD_KNOWN], dfs_error *err);
 
+/* The same one module at a time: the text compiled against the columns
+ * of every module (NULL and err if it names a column none has, or mixes
+ * types), then for module m as dfs_filter_compile_modules compiles it,
+ * sharing the regular expressions of `any` (which may be freed after). */
+dfs_filter *dfs_filter_compile_any(const char *text, size_t len, dfs_error *err);
+dfs_filter *dfs_filter_compile_module_from(const dfs_module *m, const char *text,
+                                           size_t len, const dfs_filter *any,
+                                           dfs_error *err);
+
 /* For a filter that arrives in pieces (several write() calls): are `len`
  * bytes of text the beginning of a valid filter of module m (or, m NULL,
  * of the modules in the bit mask `modules`, as dfs_filter_compile_modules

@@ -119,13 +119,10 @@ static void free_all(dfs_filter *out[DFS_MOD_KNOWN])
 	}
 }
 
-static int compile_modules(const char *text, size_t len, uint64_t modules,
-                           dfs_filter *out[DFS_MOD_KNOWN], bool screen_only,
-                           bool *more, dfs_error *err)
+/* The columns of every module darshanfs knows. */
+static dfs_filter *compile_any(const char *text, size_t len, bool screen_only,
+                               bool *more, dfs_error *err)
 {
-	for (int id = 0; id < DFS_MOD_KNOWN; id++)
-		out[id] = NULL;
-	/* every column named must be a column of some module darshanfs knows */
 	const dfs_module *mods[DFS_MOD_KNOWN];
 	size_t n = 0;
 	for (int id = 0; id < DFS_MOD_KNOWN; id++)
@@ -133,8 +130,17 @@ static int compile_modules(const char *text, size_t len, uint64_t modules,
 			mods[n++] = dfs_module_get(id);
 	struct any_ctx ac = {mods, n};
 	dfs_filter_columns cols = {resolve_any, &ac, NULL};
-	dfs_filter *any = dfs_flt_compile_from(text, len, &cols, NULL, screen_only,
-	                                       more, err);
+	return dfs_flt_compile_from(text, len, &cols, NULL, screen_only, more, err);
+}
+
+static int compile_modules(const char *text, size_t len, uint64_t modules,
+                           dfs_filter *out[DFS_MOD_KNOWN], bool screen_only,
+                           bool *more, dfs_error *err)
+{
+	for (int id = 0; id < DFS_MOD_KNOWN; id++)
+		out[id] = NULL;
+	/* every column named must be a column of some module darshanfs knows */
+	dfs_filter *any = compile_any(text, len, screen_only, more, err);
 	if (!any)
 		return -1;
 	/* each module: the columns it lacks have no value; a type error in
@@ -153,6 +159,18 @@ static int compile_modules(const char *text, size_t len, uint64_t modules,
 	}
 	dfs_filter_free(any);
 	return 0;
+}
+
+dfs_filter *dfs_filter_compile_any(const char *text, size_t len, dfs_error *err)
+{
+	return compile_any(text, len, false, NULL, err);
+}
+
+dfs_filter *dfs_filter_compile_module_from(const dfs_module *m, const char *text,
+                                           size_t len, const dfs_filter *any,
+                                           dfs_error *err)
+{
+	return compile_module(m, text, len, true, any, false, NULL, err);
 }
 
 int dfs_filter_compile_modules(const char *text, size_t len, uint64_t modules,

@@ -349,7 +349,15 @@ struct dfs_view {
 /* The filter of one source directory. */
 struct dir_compiled {
 	atomic_int refs;
-	dfs_filter *f[DFS_MOD_KNOWN];   /* compiled per module, NULL = none */
+	/* compiled per module when first asked (dfs_dir_filters_acquire),
+	 * NULL = none: a filter of /2026 in a tree of POSIX and STDIO logs
+	 * is compiled for those two */
+	dfs_filter *f[DFS_MOD_KNOWN];
+	pthread_mutex_t lock;         /* f and tried */
+	uint64_t tried;               /* modules compiled for (bits) */
+	dfs_filter *any;              /* its regular expressions, shared */
+	char *text;
+	size_t len;
 };
 
 struct dirstate {

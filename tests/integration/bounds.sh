@@ -22,6 +22,9 @@
 #                    MB (compiled once per module of darshanfs, not
 #                    counted, not capped) and clearing them gave nothing
 #                    back
+#   dir-lazy         a directory filter was compiled for each of the 16
+#                    modules darshanfs decodes, whichever the logs below
+#                    have: 60 KB of text took 7 MB
 #   filter-bytewise  a directory filter sent a byte per write() is
 #                    checked whole at every write: quadratic (32 KB took
 #                    a minute of the daemon's time)
@@ -191,6 +194,24 @@ PY
 	as $U2 truncate -s 0 "$MNT/d1/filter"
 	# the memory goes back to the system
 	mem_below VmRSS "$MNT" 32 "the filters cleared"
+	dfs_umount "$MNT"
+	;;
+dir-lazy)
+	for i in 1 2 3 4; do
+		mkdir -p "$SRC/d$i"
+		cp "$LOGS/hdf5_file_opens_only.darshan" "$SRC/d$i/a.darshan"
+	done
+	dfs_mount "$SRC" "$MNT"
+	t cat "$MNT/jobs.csv" >"$TMP/before.csv" || fail "jobs.csv failed"
+	base=$(kb VmRSS "$MNT")
+	python3 -c 'import sys; sys.stdout.write("rank == 0 or " * 4600 + "rank >= 0\n")' >"$TMP/big"
+	for i in 1 2 3 4; do t cp "$TMP/big" "$MNT/d$i/filter" || fail "a 60 KB filter was refused"; done
+	t cat "$MNT/jobs.csv" >"$TMP/after.csv" || fail "jobs.csv with the filters failed"
+	grep -q "d1/filter: rank == 0 or rank" "$TMP/after.csv" || fail "jobs.csv does not name the filters"
+	grow=$(( $(kb VmRSS "$MNT") - base ))
+	say "four 60 KB directory filters over logs of 3 modules: +$((grow / 1024)) MiB"
+	sanitized || [ $grow -lt $((16 * 1024)) ] ||
+		fail "four 60 KB directory filters take $((grow / 1024)) MiB: compiled for modules no log below has"
 	dfs_umount "$MNT"
 	;;
 filter-bytewise)
