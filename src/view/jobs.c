@@ -486,9 +486,19 @@ static void summarize_item(dfs_view *v, const dfs_caller *who,
 /* Logs are summarized on all cores, each decoded (unless the cache has
  * it) as far as its inflate limit allows: 256 times what it holds on disk
  * (dfs_log_inflate_limit).  Those being summarized at once may inflate to
- * cache_size together (at least INFLATING_MIN: sixteen small logs); one
- * always runs, whatever its limit. */
+ * a quarter of the machine's memory together, or cache_size if that is
+ * more (at least INFLATING_MIN: sixteen small logs); one always runs,
+ * whatever its limit.  (Real logs inflate 4 to 90 times: the bound
+ * matters for logs made to inflate as far as they may, on many cores.) */
 #define INFLATING_MIN ((size_t)256 << 20)
+
+static size_t inflating_cap(const dfs_view *v)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	size_t quarter = pages > 0 && page > 0 ? (size_t)pages / 4 * (size_t)page : 0;
+	size_t cap = v->opt.cache_size > quarter ? v->opt.cache_size : quarter;
+	return cap > INFLATING_MIN ? cap : INFLATING_MIN;
+}
 static void inflating(struct pool *p, size_t bytes, bool start)
 {
 	pthread_mutex_lock(&p->lock);
@@ -522,8 +532,7 @@ static void summarize_all(dfs_view *v, const dfs_caller *who,
                           struct log_item *items, size_t n, bool insights)
 {
 	struct pool p = {insights, v, who, items, n, 0, PTHREAD_MUTEX_INITIALIZER,
-	                 PTHREAD_COND_INITIALIZER, 0,
-	                 v->opt.cache_size > INFLATING_MIN ? v->opt.cache_size : INFLATING_MIN};
+	                 PTHREAD_COND_INITIALIZER, 0, inflating_cap(v)};
 	dfs_workers_run(dfs_workers(DFS_WORKERS_MAX, n), worker, &p);
 	pthread_mutex_destroy(&p.lock);
 	pthread_cond_destroy(&p.room);

@@ -40,8 +40,7 @@
 #                    holding them gave every other user ENOSPC
 #   sparse-log       `truncate -s 1T` on a log whose POSIX region inflates
 #                    past 256 times what it holds passed the
-#                    decompression-bomb limit (256 x st_size): jobs.csv
-#                    of four such logs took the daemon past 500 MB
+#                    decompression-bomb limit (256 x st_size, 8 GiB)
 #   setattr          chmod, chown and touch of filter and records.csv
 #                    succeed and change nothing (as a read-only file
 #                    system does, they must fail with EPERM)
@@ -426,12 +425,12 @@ PY
 	dfs_umount "$MNT"
 	;;
 sparse-log)
-	# a real log whose POSIX region is 256 MiB of zeros (264 KiB of deflate)
+	# a real log whose POSIX region is 64 MiB of zeros (66 KiB of deflate)
 	t python3 - "$LOGS/mpi-io-test-x86_64-3.4.5.darshan" "$SRC/d" <<'PY' || fail "making the logs failed"
 import struct, sys, zlib
 log = bytearray(open(sys.argv[1], "rb").read())
 assert log[:4] == b"3.41"
-posix = zlib.compress(bytes(704 * 381300), 9)
+posix = zlib.compress(bytes(704 * 95325), 9)
 struct.pack_into("<QQ", log, 48 + 16 * 1, len(log), len(posix))
 log += posix
 for i in range(4):
