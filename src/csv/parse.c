@@ -539,6 +539,41 @@ static const unsigned char *index_find(const struct id_index *ix,
 	return NULL;
 }
 
+int dfs_csv_check_unique(const dfs_records *r, dfs_error *err)
+{
+	if (r->count < 2)
+		return 0;
+	struct id_index ix = {NULL, 0};
+	size_t cap = 16;
+	while (cap < r->count * 2)
+		cap *= 2;
+	ix.slot = calloc(cap, sizeof(size_t));
+	if (!ix.slot)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	ix.mask = cap - 1;
+	int ret = 0;
+	for (size_t i = 0; i < r->count && ret == 0; i++) {
+		uint64_t id = dfs_record_word(r, i, 0);
+		int64_t rank = (int64_t)dfs_record_word(r, i, 1);
+		size_t h = id_hash(id, rank, ix.mask);
+		for (; ix.slot[h]; h = (h + 1) & ix.mask) {
+			size_t j = ix.slot[h] - 1;
+			if (dfs_record_word(r, j, 0) == id &&
+			    (int64_t)dfs_record_word(r, j, 1) == rank) {
+				ret = dfs_error_set(err, DFS_ERR_INVAL,
+				                    "rows %zu and %zu (after the header) are "
+				                    "both record_id %llu, rank %lld: a record "
+				                    "can be imported once", j + 1, i + 1,
+				                    (unsigned long long)id, (long long)rank);
+				break;
+			}
+		}
+		ix.slot[h] = i + 1;
+	}
+	free(ix.slot);
+	return ret;
+}
+
 /* ---- import ------------------------------------------------------------------------ */
 
 /* What every row parser shares. */
@@ -919,6 +954,17 @@ void dfs_csv_rows_keep(dfs_csv_rows *k, size_t max_records,
 		k->keep_max = max_records;
 		k->scratch.scratch = pool;
 	}
+}
+
+size_t dfs_csv_rows_memory(const dfs_csv_rows *k)
+{
+	return k ? sizeof(*k) + k->scratch.cap + k->field.cap : 0;
+}
+
+void dfs_csv_rows_drop(dfs_csv_rows *k)
+{
+	k->keep_max = 0;
+	dfs_records_free(&k->scratch);
 }
 
 /* Columns absent from the CSV into every kept row, from the log's

@@ -296,18 +296,19 @@ static void module_hint(void *ctx, const char *name, size_t len, char *out,
 }
 
 static dfs_filter *compile_module(const dfs_module *m, const char *text,
-                                  size_t len, bool lenient, bool *more,
-                                  dfs_error *err)
+                                  size_t len, bool lenient,
+                                  const dfs_filter *donor, bool screen_only,
+                                  bool *more, dfs_error *err)
 {
 	struct resolve_ctx rc = {m, lenient};
 	dfs_filter_columns cols = {resolve, &rc, lenient ? NULL : module_hint};
-	return dfs_flt_compile(text, len, &cols, more, err);
+	return dfs_flt_compile_from(text, len, &cols, donor, screen_only, more, err);
 }
 
 dfs_filter *dfs_filter_compile_module(const dfs_module *m, const char *text,
                                       size_t len, bool lenient, dfs_error *err)
 {
-	return compile_module(m, text, len, lenient, NULL, err);
+	return compile_module(m, text, len, lenient, NULL, false, NULL, err);
 }
 
 /* A column of any of several modules: resolved in the first that has it. */
@@ -362,42 +363,65 @@ static void free_all(dfs_filter *out[DFS_MOD_KNOWN])
 	}
 }
 
-static int compile_modules(const char *text, size_t len, uint64_t modules,
-                           dfs_filter *out[DFS_MOD_KNOWN], bool *more,
-                           dfs_error *err)
+/* The columns of every module darshanfs knows; hints name the modules
+ * of `shown` that have a name suggested, where some do. */
+static dfs_filter *compile_any(const char *text, size_t len, uint64_t shown,
+                               bool screen_only, bool *more, dfs_error *err)
 {
-	for (int id = 0; id < DFS_MOD_KNOWN; id++)
-		out[id] = NULL;
-	/* every column named must be a column of some module darshanfs knows */
 	const dfs_module *mods[DFS_MOD_KNOWN];
 	size_t n = 0;
 	for (int id = 0; id < DFS_MOD_KNOWN; id++)
 		if (dfs_module_get(id))
 			mods[n++] = dfs_module_get(id);
-	struct any_ctx ac = {mods, n, modules};
+	struct any_ctx ac = {mods, n, shown};
 	dfs_filter_columns cols = {resolve_any, &ac, any_hint};
-	dfs_filter *any = dfs_flt_compile(text, len, &cols, more, err);
+	return dfs_flt_compile_from(text, len, &cols, NULL, screen_only, more, err);
+}
+
+static int compile_modules(const char *text, size_t len, uint64_t modules,
+                           dfs_filter *out[DFS_MOD_KNOWN], bool screen_only,
+                           bool *more, dfs_error *err)
+{
+	for (int id = 0; id < DFS_MOD_KNOWN; id++)
+		out[id] = NULL;
+	/* every column named must be a column of some module darshanfs knows */
+	dfs_filter *any = compile_any(text, len, modules, screen_only, more, err);
 	if (!any)
 		return -1;
-	dfs_filter_free(any);
 	/* each module: the columns it lacks have no value; a type error in
-	 * any of them refuses the expression */
+	 * any of them refuses the expression.  Their patterns are those
+	 * compiled for the language: one regcomp each, shared by all */
 	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
 		if (!((modules >> id) & 1) || !dfs_module_get(id))
 			continue;
-		out[id] = compile_module(dfs_module_get(id), text, len, true, more, err);
+		out[id] = compile_module(dfs_module_get(id), text, len, true, any,
+		                         screen_only, more, err);
 		if (!out[id]) {
 			free_all(out);
+			dfs_filter_free(any);
 			return -1;
 		}
 	}
+	dfs_filter_free(any);
 	return 0;
+}
+
+dfs_filter *dfs_filter_compile_any(const char *text, size_t len, dfs_error *err)
+{
+	return compile_any(text, len, ~(uint64_t)0, false, NULL, err);
+}
+
+dfs_filter *dfs_filter_compile_module_from(const dfs_module *m, const char *text,
+                                           size_t len, const dfs_filter *any,
+                                           dfs_error *err)
+{
+	return compile_module(m, text, len, true, any, false, NULL, err);
 }
 
 int dfs_filter_compile_modules(const char *text, size_t len, uint64_t modules,
                                dfs_filter *out[DFS_MOD_KNOWN], dfs_error *err)
 {
-	return compile_modules(text, len, modules, out, NULL, err);
+	return compile_modules(text, len, modules, out, false, NULL, err);
 }
 
 int dfs_filter_check_prefix(const dfs_module *m, uint64_t modules,
@@ -407,12 +431,13 @@ int dfs_filter_check_prefix(const dfs_module *m, uint64_t modules,
 	dfs_error why = {0};
 	int ret;
 	if (m) {
-		dfs_filter *f = compile_module(m, text, len, false, &more, &why);
+		dfs_filter *f = compile_module(m, text, len, false, NULL, true, &more,
+		                               &why);
 		ret = f ? 0 : -1;
 		dfs_filter_free(f);
 	} else {
 		dfs_filter *out[DFS_MOD_KNOWN];
-		ret = compile_modules(text, len, modules, out, &more, &why);
+		ret = compile_modules(text, len, modules, out, true, &more, &why);
 		if (ret == 0)
 			free_all(out);
 	}

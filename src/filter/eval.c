@@ -132,7 +132,7 @@ static int text_insn(const dfs_filter *f, const struct insn *in,
 		return truth(dfs_flt_like_match(f->texts[in->b].ptr, f->texts[in->b].len,
 		                                a, an, in->n != 0) != in->neg);
 	default:
-		return truth(regex_finds(f->res[in->b], a, an) != in->neg);
+		return truth(regex_finds(&f->res[in->b]->re, a, an) != in->neg);
 	}
 }
 
@@ -274,14 +274,49 @@ int dfs_filter_column(const dfs_filter *f, size_t i)
 	return f && i < f->ncols ? f->cols[i] : -1;
 }
 
+size_t dfs_filter_program_memory(const dfs_filter *f)
+{
+	if (!f)
+		return 0;
+	return sizeof(*f) + f->ncode * sizeof(*f->code) + f->nnums * sizeof(*f->nums) +
+	       f->ntexts * sizeof(*f->texts) + f->nchars + 1 +
+	       f->nres * sizeof(*f->res) + f->ncols * sizeof(*f->cols);
+}
+
+size_t dfs_filter_memory(const dfs_filter *f)
+{
+	size_t n = dfs_filter_program_memory(f);
+	for (size_t i = 0; f && i < f->nres; i++)
+		n += f->res[i]->memory;
+	return n;
+}
+
+size_t dfs_filter_set_memory(dfs_filter *const *f, size_t n)
+{
+	size_t total = 0;
+	for (size_t k = 0; k < n; k++) {
+		total += dfs_filter_program_memory(f[k]);
+		for (size_t i = 0; f[k] && i < f[k]->nres; i++) {
+			const struct dfs_regex *r = f[k]->res[i];
+			bool seen = false;
+			/* (filters of one text have the same at the same place) */
+			for (size_t j = 0; j < k && !seen; j++)
+				seen = f[j] && i < f[j]->nres && f[j]->res[i] == r;
+			for (size_t j = 0; j < i && !seen; j++)
+				seen = f[k]->res[j] == r;
+			if (!seen)
+				total += r->memory;
+		}
+	}
+	return total;
+}
+
 void dfs_filter_free(dfs_filter *f)
 {
 	if (!f)
 		return;
-	for (size_t i = 0; i < f->nres; i++) {
-		regfree(f->res[i]);
-		free(f->res[i]);
-	}
+	for (size_t i = 0; i < f->nres; i++)
+		dfs_flt_regex_unref(f->res[i]);
 	free(f->res);
 	free(f->code);
 	free(f->nums);

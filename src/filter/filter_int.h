@@ -15,6 +15,7 @@
 #define DARSHANFS_FILTER_INT_H
 
 #include <regex.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -120,6 +121,13 @@ size_t dfs_flt_unescape(char *out, const char *text, const struct token *t);
 dfs_filter *dfs_flt_compile(const char *text, size_t len,
                             const dfs_filter_columns *cols, bool *more,
                             dfs_error *err);
+/* The same, taking the compiled patterns of `donor` (compiled from the
+ * same text, may be NULL) instead of compiling them again; screen_only:
+ * see struct regex_budget. */
+dfs_filter *dfs_flt_compile_from(const char *text, size_t len,
+                                 const dfs_filter_columns *cols,
+                                 const dfs_filter *donor, bool screen_only,
+                                 bool *more, dfs_error *err);
 
 /* ---- regular expressions (regex.c) ------------------------------------ */
 
@@ -131,6 +139,22 @@ dfs_filter *dfs_flt_compile(const char *text, size_t len,
 struct regex_budget {
 	uint64_t nodes;
 	uint64_t work;
+	/* screen the patterns, compile none: the filter is only checked and
+	 * thrown away, never run (a check of text still being written) */
+	bool screen_only;
+};
+
+/* A compiled pattern, shared by reference among the filters compiled
+ * from one text (the modules of a log-wide or directory filter): regexec
+ * may run on it from several threads at once. */
+struct dfs_regex {
+	regex_t re;          /* (not compiled for a screen_only filter) */
+	bool compiled;
+	atomic_int refs;
+	size_t memory;       /* what regcomp takes, estimated from the screen */
+	size_t len;
+	bool icase;          /* matched ignoring case (~*) */
+	char pattern[];      /* NUL-terminated */
 };
 
 /* Compile pattern (NUL-terminated, len bytes) after screening it for
@@ -138,7 +162,9 @@ struct regex_budget {
  * Errors point at off. */
 int dfs_flt_regex(const struct lexer *lx, size_t off, const char *pattern,
                   size_t len, bool icase, struct regex_budget *budget,
-                  regex_t **out);
+                  struct dfs_regex **out);
+struct dfs_regex *dfs_flt_regex_ref(struct dfs_regex *r);
+void dfs_flt_regex_unref(struct dfs_regex *r);
 
 /* ---- LIKE patterns (like.c) ---------------------------------------------- */
 
@@ -218,7 +244,7 @@ struct dfs_filter {
 	size_t ntexts;
 	char *chars;         /* bytes of the text literals */
 	size_t nchars;
-	regex_t **res;
+	struct dfs_regex **res;
 	size_t nres;
 	int *cols;           /* distinct columns read, ascending */
 	size_t ncols;

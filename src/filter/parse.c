@@ -51,6 +51,7 @@ struct parser {
 	/* the value being parsed is compared with text: a word there that
 	 * is no column was probably meant as text ("fs_type == lustre") */
 	bool text_side;
+	const dfs_filter *donor;   /* compiled patterns to take (or NULL) */
 };
 
 static int parse_or(struct parser *p, struct opnd *o);
@@ -527,15 +528,24 @@ static int parse_match(struct parser *p, struct opnd *o)
 	size_t len = dfs_flt_unescape(pattern, p->lx.s, &p->tok);
 	pattern[len] = '\0';
 	dfs_filter *f = p->f;
-	regex_t *re = NULL;
-	regex_t **res = reserve(p, f->res, &p->cap_res, f->nres + 1, sizeof(*res));
+	struct dfs_regex *re = NULL;
+	struct dfs_regex **res = reserve(p, f->res, &p->cap_res, f->nres + 1,
+	                                 sizeof(*res));
 	if (res)
 		f->res = res;
 	int rc = -1;
 	bool icase = op.type == TK_IMATCH || op.type == TK_NIMATCH;
-	if (res)
+	/* the same pattern of the same text, compiled already */
+	const dfs_filter *d = p->donor;
+	if (res && d && f->nres < d->nres && d->res[f->nres]->len == len &&
+	    d->res[f->nres]->icase == icase &&
+	    memcmp(d->res[f->nres]->pattern, pattern, len) == 0) {
+		re = dfs_flt_regex_ref(d->res[f->nres]);
+		rc = 0;
+	} else if (res) {
 		rc = dfs_flt_regex(&p->lx, p->tok.off, pattern, len, icase,
 		                   &p->regex_budget, &re);
+	}
 	free(pattern);
 	if (rc < 0)
 		return -1;
@@ -1017,6 +1027,14 @@ dfs_filter *dfs_flt_compile(const char *text, size_t len,
                             const dfs_filter_columns *cols, bool *more,
                             dfs_error *err)
 {
+	return dfs_flt_compile_from(text, len, cols, NULL, false, more, err);
+}
+
+dfs_filter *dfs_flt_compile_from(const char *text, size_t len,
+                                 const dfs_filter_columns *cols,
+                                 const dfs_filter *donor, bool screen_only,
+                                 bool *more, dfs_error *err)
+{
 	if (more)
 		*more = false;
 	struct parser p;
@@ -1025,8 +1043,10 @@ dfs_filter *dfs_flt_compile(const char *text, size_t len,
 	p.lx.len = text ? len : 0;
 	p.lx.err = err;
 	p.cols = cols;
+	p.donor = donor;
 	p.regex_budget.nodes = DFS_FLT_REGEX_NODES;
 	p.regex_budget.work = DFS_FLT_REGEX_WORK;
+	p.regex_budget.screen_only = screen_only;
 	if (p.lx.len > DFS_FILTER_MAX_LEN) {
 		dfs_flt_fail(&p.lx, DFS_FILTER_MAX_LEN, DFS_ERR_TOOBIG,
 		             "the filter is longer than %d bytes",

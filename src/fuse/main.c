@@ -10,6 +10,7 @@
  * work. */
 #include "fuse/fs.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fuse_lowlevel.h>
 #include <libgen.h>
@@ -38,6 +39,7 @@ struct config {
 	char *mountpoint_arg;
 	char *cache_size;
 	char *import_limit;
+	char *import_memory;
 	char *insights;
 	char *attr_timeout;
 	int prefill;
@@ -54,6 +56,7 @@ enum { KEY_ALLOW_OTHER = 1 };
 static const struct fuse_opt dfs_opts[] = {
 	OPT("cache_size=%s", cache_size),
 	OPT("import_limit=%s", import_limit),
+	OPT("import_memory=%s", import_memory),
 	OPT("insights=%s", insights),
 	OPT("attr_timeout=%s", attr_timeout),
 	{"prefill", offsetof(struct config, prefill), 1},
@@ -83,7 +86,10 @@ static void usage(const char *prog)
 	       "\n"
 	       "darshanfs options:\n"
 	       "    -o cache_size=SIZE     memory for decoded logs (default 1G; K, M, G, T)\n"
-	       "    -o import_limit=SIZE   largest CSV written to a records.csv (default 1G)\n"
+	       "    -o import_limit=SIZE   largest CSV written to a records.csv (default 1G),\n"
+	       "                           and what one user's writes in progress may hold\n"
+	       "    -o import_memory=SIZE  what all users' writes in progress may hold\n"
+	       "                           (default twice import_limit)\n"
 	       "    -o insights=FILE       thresholds of the insights (name = value lines)\n"
 	       "    -o attr_timeout=SECS   how long the kernel caches directory entries\n"
 	       "                           and attributes, and trusts its listings\n"
@@ -105,13 +111,25 @@ static void usage(const char *prog)
 	       "\n", prog);
 }
 
-static int parse_size(const char *s, size_t *out)
+/* The machine's memory: no cache or import can be larger. */
+static double memory_size(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	return pages > 0 && page > 0 ? (double)pages * (double)page : 0x1p62;
+}
+
+/* SIZE: a number >= 0 with an optional suffix, at most the machine's
+ * memory; -1 with the reason printed (`what` names the option). */
+static int parse_size(const char *what, const char *s, size_t *out)
 {
 	char *end;
 	errno = 0;
+	/* (decimal only: strtod also reads hex, "inf" and "nan") */
 	double v = strtod(s, &end);
-	if (errno || end == s || v < 0)
-		return -1;
+	if (errno || end == s || !isfinite(v) || v < 0 ||
+	    !(isdigit((unsigned char)s[0]) || s[0] == '.') ||
+	    strpbrk(s, "xX"))
+		goto bad;
 	double mult = 1;
 	switch (*end) {
 	case 'k': case 'K': mult = 1024.0; end++; break;
@@ -125,9 +143,19 @@ static int parse_size(const char *s, size_t *out)
 	if (*end == 'B' || *end == 'b')
 		end++;
 	if (*end)
+		goto bad;
+	double limit = memory_size();
+	if (v * mult > limit) {
+		fprintf(stderr, "darshanfs: %s=%s is more than this machine's memory "
+		        "(%.0fM)\n", what, s, floor(limit / (1024.0 * 1024)));
 		return -1;
+	}
 	*out = (size_t)(v * mult);
 	return 0;
+bad:
+	fprintf(stderr, "darshanfs: bad %s '%s' (a number >= 0 with an optional "
+	        "suffix K, M, G or T)\n", what, s);
+	return -1;
 }
 
 /* SECS: a finite number >= 0 (seconds, fractions allowed) */
@@ -355,10 +383,8 @@ int main(int argc, char **argv)
 		                "(try '%s --help')\n", prog, prog);
 		goto out;
 	}
-	if (conf.cache_size && parse_size(conf.cache_size, &vopt.cache_size)) {
-		fprintf(stderr, "darshanfs: bad cache_size '%s'\n", conf.cache_size);
+	if (conf.cache_size && parse_size("cache_size", conf.cache_size, &vopt.cache_size))
 		goto out;
-	}
 	/* on a shared mount a link must not show another user what lies
 	 * outside SOURCE */
 	vopt.nofollow_outside = conf.follow_outside < 0 ? conf.allow_other
@@ -366,10 +392,12 @@ int main(int argc, char **argv)
 	/* on a shared mount each user's filters are their own */
 	vopt.per_user = conf.allow_other;
 	vopt.owner = getuid();
-	if (conf.import_limit && parse_size(conf.import_limit, &vopt.import_limit)) {
-		fprintf(stderr, "darshanfs: bad import_limit '%s'\n", conf.import_limit);
+	if (conf.import_limit &&
+	    parse_size("import_limit", conf.import_limit, &vopt.import_limit))
 		goto out;
-	}
+	if (conf.import_memory &&
+	    parse_size("import_memory", conf.import_memory, &vopt.import_memory))
+		goto out;
 	dfs_insight_thresholds thresholds;
 	if (conf.insights) {
 		dfs_error terr = {0};
@@ -499,6 +527,7 @@ out:
 	free(conf.mountpoint_arg);
 	free(conf.cache_size);
 	free(conf.import_limit);
+	free(conf.import_memory);
 	free(conf.insights);
 	free(conf.attr_timeout);
 	fuse_opt_free_args(&args);

@@ -158,8 +158,10 @@ static void forget_gone(dfs_view *v, struct freed_list *freed)
 				freed->trim |= count_freed(v, e->loaded->bytes);
 				e->loaded = NULL;
 			}
-			/* (entry_free frees the summary and the imports) */
+			/* (entry_free frees the summary, the imports and the
+			 * filters) */
 			v->cached_bytes -= e->summary_bytes + e->import_bytes;
+			dfs_state_uncharge_filters(v, e->state, e->filter_bytes);
 			lru_unlink(v, e);
 			sum_unlink(v, e);
 			entry_free(e);
@@ -246,7 +248,11 @@ int dfs_node_state(dfs_view *v, struct node *n, const dfs_caller *who,
 {
 	uint64_t own = dfs_caller_state(v, who);
 	n->state = STATE_BASE;
-	if (own == STATE_BASE)
+	/* on a shared view the owner reads like any user: through the clean
+	 * entry where nothing of theirs applies, so that the owner and the
+	 * users who never wrote share one snapshot (one inode to the kernel,
+	 * not one each that a lookup by the other replaces) */
+	if (own == STATE_BASE && (!v->opt.per_user || writing))
 		return 0;
 	pthread_mutex_lock(&v->lock);
 	/* a user's state, with its generations (dfs_state_gens), is made
@@ -638,6 +644,12 @@ static void trim(dfs_view *v)
 	dfs_scratch_trim(&v->scratch);
 	dfs_helpers_trim(&v->helpers);
 	malloc_trim(0);
+}
+
+void dfs_view_memory_freed(dfs_view *v, size_t bytes)
+{
+	if (bytes >= ((size_t)1 << 20))
+		trim(v);
 }
 
 /* Evict until the budget holds with `room` bytes to spare: the decoded
@@ -1090,6 +1102,12 @@ dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
 		v->opt.cache_size = DFS_VIEW_DEFAULT_CACHE;
 	if (!v->opt.import_limit)
 		v->opt.import_limit = DFS_VIEW_DEFAULT_IMPORT_LIMIT;
+	if (!v->opt.import_memory)
+		v->opt.import_memory = v->opt.import_limit > SIZE_MAX / 2 ? SIZE_MAX
+		                       : 2 * v->opt.import_limit;
+	if (!v->opt.filter_memory)
+		v->opt.filter_memory = v->opt.cache_size / 16 > DFS_VIEW_MIN_FILTER_MEMORY
+		                       ? v->opt.cache_size / 16 : DFS_VIEW_MIN_FILTER_MEMORY;
 	if (v->opt.thresholds) {
 		v->thresholds = *v->opt.thresholds;
 		v->thresholds_set = true;

@@ -289,6 +289,7 @@ struct log_item {
 	char *vpath;
 	struct src_id id;    /* the version the walk judged the caller on */
 	const char *error;   /* not a log: a directory not walked, and why */
+	uint64_t stored;     /* bytes the log holds on disk */
 	dfs_buf rows;
 	/* files.csv: the log's files and its job's start, or why it is left
 	 * out */
@@ -375,7 +376,8 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 			n++;
 	}
 	closedir(d);
-	qsort(names, n, sizeof(char *), cmp_name);
+	if (n > 1)   /* (an empty directory has no array: qsort wants one) */
+		qsort(names, n, sizeof(char *), cmp_name);
 	for (size_t i = 0; i < n; i++) {
 		char *path = dfs_path_join(src, names[i]);
 		char *r = *rel ? dfs_path_join(rel, names[i]) : strdup(names[i]);
@@ -402,6 +404,7 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 				it->src = path;
 				it->vpath = vp;
 				dfs_src_id(&it->id, &st);
+				it->stored = dfs_stored_size(&st);
 				r = path = vp = NULL;
 			}
 		}
@@ -420,6 +423,11 @@ struct pool {
 	struct log_item *items;
 	size_t n;
 	atomic_size_t next;
+	/* what the logs being summarized may inflate to, together (see
+	 * inflating) */
+	pthread_mutex_t lock;
+	pthread_cond_t room;
+	size_t inflating, cap;
 };
 
 /* insights.csv rows of a log, kept with its summary (entry locked) */
@@ -549,6 +557,36 @@ static void summarize_item(dfs_view *v, const dfs_caller *who,
 	dfs_entry_put(v, e);
 }
 
+/* Logs are summarized on all cores, each decoded (unless the cache has
+ * it) as far as its inflate limit allows: 256 times what it holds on disk
+ * (dfs_log_inflate_limit).  Those being summarized at once may inflate to
+ * a quarter of the machine's memory together, or cache_size if that is
+ * more (at least INFLATING_MIN: sixteen small logs); one always runs,
+ * whatever its limit.  (Real logs inflate 4 to 90 times: the bound
+ * matters for logs made to inflate as far as they may, on many cores.) */
+#define INFLATING_MIN ((size_t)256 << 20)
+
+static size_t inflating_cap(const dfs_view *v)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	size_t quarter = pages > 0 && page > 0 ? (size_t)pages / 4 * (size_t)page : 0;
+	size_t cap = v->opt.cache_size > quarter ? v->opt.cache_size : quarter;
+	return cap > INFLATING_MIN ? cap : INFLATING_MIN;
+}
+static void inflating(struct pool *p, size_t bytes, bool start)
+{
+	pthread_mutex_lock(&p->lock);
+	if (start) {
+		while (p->inflating && p->inflating + bytes > p->cap)
+			pthread_cond_wait(&p->room, &p->lock);
+		p->inflating += bytes;
+	} else {
+		p->inflating -= bytes;
+		pthread_cond_broadcast(&p->room);
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
 static void *worker(void *arg)
 {
 	struct pool *p = arg;
@@ -556,7 +594,10 @@ static void *worker(void *arg)
 		size_t i = atomic_fetch_add(&p->next, 1);
 		if (i >= p->n)
 			break;
+		size_t limit = p->items[i].error ? 0 : dfs_log_inflate_limit(p->items[i].stored);
+		inflating(p, limit, true);
 		summarize_item(p->v, p->who, &p->items[i], p->insights);
+		inflating(p, limit, false);
 	}
 	return NULL;
 }
@@ -564,8 +605,11 @@ static void *worker(void *arg)
 static void summarize_all(dfs_view *v, const dfs_caller *who,
                           struct log_item *items, size_t n, bool insights)
 {
-	struct pool p = {insights, v, who, items, n, 0};
+	struct pool p = {insights, v, who, items, n, 0, PTHREAD_MUTEX_INITIALIZER,
+	                 PTHREAD_COND_INITIALIZER, 0, inflating_cap(v)};
 	dfs_workers_run(dfs_workers(DFS_WORKERS_MAX, n), worker, &p);
+	pthread_mutex_destroy(&p.lock);
+	pthread_cond_destroy(&p.room);
 }
 
 /* ---- files.csv ---------------------------------------------------------------- */

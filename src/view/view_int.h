@@ -45,8 +45,9 @@
  * belongs to one state: a user's entries and directory filters are made
  * on their first write and kept for the life of the view, and no cache,
  * serial or listing of one state is handed to another.  A user with
- * state reads a log through the clean entry until they write something
- * that applies to it (the log's filters, a directory filter above it).
+ * state (and on a view with per_user the owner too) reads a log through
+ * the clean entry until they write something that applies to it (the
+ * log's filters, a directory filter above it).
  *
  * What a write invalidates is its state's only: each state that writes
  * has its own generations (struct state_gens: one bumped by its
@@ -251,6 +252,8 @@ struct state_gens {
 	/* why its last write to the root's `selections` was refused (NULL:
 	 * it was not); freed with the directory filters (dfs_dirs_free) */
 	char *selections_error;
+	size_t filter_bytes;          /* its compiled filters (filter_memory) */
+	size_t session_bytes;         /* its write sessions in progress */
 };
 
 struct entry {
@@ -292,6 +295,9 @@ struct entry {
 	/* bytes of the imported rows of its module states: counted in the
 	 * cache, never evicted (they are a selection, like a filter) */
 	size_t import_bytes;
+	/* bytes of its compiled log-wide and module filters: counted in the
+	 * cache and in its state's filter_bytes, never evicted */
+	size_t filter_bytes;
 
 	/* while locked for a caller whose access to the log was checked
 	 * (dfs_entry_expect): the version the check approved.  A peek or a
@@ -370,12 +376,22 @@ struct dfs_view {
 	 * (access.c makes and frees it, the teardown calls perms_free) */
 	struct perm_cache *perms;
 	void (*perms_free)(struct dfs_view *v);
+	/* what the write sessions in progress hold (view->lock; write.c) */
+	size_t session_bytes;
 };
 
 /* The filter of one source directory. */
 struct dir_compiled {
 	atomic_int refs;
-	dfs_filter *f[DFS_MOD_KNOWN];   /* compiled per module, NULL = none */
+	/* compiled per module when first asked (dfs_dir_filters_acquire),
+	 * NULL = none: a filter of /2026 in a tree of POSIX and STDIO logs
+	 * is compiled for those two */
+	dfs_filter *f[DFS_MOD_KNOWN];
+	pthread_mutex_t lock;         /* f and tried */
+	uint64_t tried;               /* modules compiled for (bits) */
+	dfs_filter *any;              /* its regular expressions, shared */
+	char *text;
+	size_t len;
 };
 
 struct dirstate {
@@ -385,6 +401,7 @@ struct dirstate {
 	char *error;                  /* filter.error */
 	struct dir_compiled *compiled;
 	struct timespec written;      /* when `text` was installed */
+	size_t bytes;                 /* compiled's, counted as the entries' */
 	struct dirstate *next;
 };
 
@@ -492,8 +509,12 @@ size_t dfs_dir_filters_acquire(dfs_view *v, uint64_t state, uint64_t *gen,
                                const char *log_vpath, int id,
                                struct dir_compiled **out, size_t max);
 void dfs_dir_filters_release(struct dir_compiled **c, size_t n);
-/* Is `text` a valid directory filter?  0, or -1 with err. */
-int dfs_dir_filter_check(const char *text, size_t len, dfs_error *err);
+/* Is `text` a valid directory filter, and would it fit what the state's
+ * filters may take in place of the directory's?  0, or -1 with err;
+ * *compiled: the bytes its compilation took. */
+int dfs_dir_filter_check(dfs_view *v, uint64_t state, const char *vpath,
+                         const char *text, size_t len, size_t *compiled,
+                         dfs_error *err);
 /* Install the filter of a directory (view->lock is taken inside). */
 int dfs_dir_filter_install(dfs_view *v, uint64_t state, const char *vpath,
                            const char *text,
@@ -516,6 +537,17 @@ char *dfs_dir_filter_text(dfs_view *v, uint64_t state, const char *vpath,
  * (view->lock held) */
 struct state_gens *dfs_state_gens(dfs_view *v, uint64_t state);
 uint64_t dfs_state_dir_gen(dfs_view *v, uint64_t state);
+/* A state's compiled filters take `after` bytes where they took `before`
+ * (the filter a write replaces): counted in the cache, never evicted, and
+ * refused with err when they would pass what one user's filters may take
+ * (opt.filter_memory); without commit, only whether it would be.  0 or -1
+ * (view->lock held). */
+int dfs_state_charge_filters(dfs_view *v, uint64_t state, size_t before,
+                             size_t after, bool commit, dfs_error *err);
+void dfs_state_uncharge_filters(dfs_view *v, uint64_t state, size_t bytes);
+/* Memory of filters freed: handed back to the system when it is much
+ * (a compiled regular expression may take megabytes in small blocks). */
+void dfs_filters_freed(size_t bytes);
 uint64_t dfs_state_change_gen(dfs_view *v, uint64_t state);
 /* Remove every directory filter of a state (their filter.error texts
  * stay); returns how many were in force. */
@@ -688,6 +720,9 @@ void dfs_entry_keep_summary(dfs_view *v, struct entry *e, struct job_summary *s,
 void dfs_entry_touch_summary(dfs_view *v, struct entry *e);
 /* Bytes added to (or taken from) e's job summary (entry locked). */
 void dfs_entry_account_summary(dfs_view *v, struct entry *e, long delta);
+/* `bytes` of memory freed: handed back to the system now when they are
+ * a MiB or more (the view's recycled blocks too). */
+void dfs_view_memory_freed(dfs_view *v, size_t bytes);
 /* Make `set` the imported rows of ms, one of e's module states (NULL:
  * none), releasing those it had; counts them (entry locked). */
 void dfs_entry_set_import(dfs_view *v, struct entry *e, struct module_state *ms,
