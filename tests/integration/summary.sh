@@ -31,7 +31,8 @@ dfs_mount "$SRC" "$MNT"
 T0=$(now)
 
 PLOTS="io_cost operations access_sizes access_pattern mounts ranks timeline
-heatmap_read heatmap_write dxt_offsets dxt_durations lustre apmpi"
+heatmap_posix heatmap_mpiio heatmap_stdio heatmap_dfs heatmap_daos dxt_offsets
+dxt_durations lustre apmpi"
 
 # 1. sizes, well-formedness, the same bytes as darshanfs-cat
 for rel in "${LOGREL[@]}"; do

@@ -1168,7 +1168,7 @@ static void check_timeline(int64_t nprocs)
 	assert_int_equal(lanes_of(b.data, lane, 256), bins);
 	double step = (double)nprocs / (double)bins;
 	double span = 11 + (double)(nprocs - 1) / 1000;   /* the last close */
-	int height = bins + 1 > 64 ? 2 : 6;
+	int height = bins + 1 > 64 ? 2 : bins + 1 > 16 ? 6 : 12;
 	for (size_t k = 0; k < bins; k++) {
 		int64_t first = (int64_t)ceil((double)k * step);
 		int64_t last = (int64_t)ceil((double)(k + 1) * step) - 1;
