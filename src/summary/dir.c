@@ -273,7 +273,8 @@ int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
 	dfs_xml_str(out, title);
 	dfs_buf_adds(out, " - darshanfs jobs</title>\n<style>body{font-family:sans-serif;margin:1em 2em}"
 	                  "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;"
-	                  "padding:2px 6px;font-size:13px;text-align:left}td.n{text-align:right}"
+	                  "padding:2px 6px;font-size:13px;text-align:left}td{overflow-wrap:anywhere}"
+	                  "td.n{text-align:right;white-space:nowrap}"
 	                  "th{background:#f0f0f0}p.note{font-size:12px;color:#555;max-width:60em}"
 	                  "</style>\n</head>\n<body>\n<h1>");
 	dfs_xml_str(out, title);

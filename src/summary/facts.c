@@ -1570,6 +1570,8 @@ static struct heat_layer *heat_alloc(struct facts *f, int l)
 	return h;
 }
 
+#define HEAT_FIXED 48   /* bytes of a HEATMAP record before its bins */
+
 static void gather_heatmap(struct facts *f)
 {
 	const dfs_summary_module *sm = selected(f->in, DFS_MOD_HEATMAP);
@@ -1581,13 +1583,15 @@ static void gather_heatmap(struct facts *f)
 		FOR_SELECTED(sm, k, i) {
 			const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
 			size_t len = dfs_record_size(sm->records, i);
+			/* (decoded: base, width, nbins, 16 bytes of zeros, the
+			 * write bins, the read bins) */
 			double width;
 			int64_t nbins;
-			if (len < 32)
+			if (len < HEAT_FIXED)
 				continue;
 			memcpy(&width, rec + 16, 8);
 			memcpy(&nbins, rec + 24, 8);
-			if (nbins < 0 || (size_t)nbins > (len - 32) / 16 || !(width > 0))
+			if (nbins < 0 || (size_t)nbins > (len - HEAT_FIXED) / 16 || !(width > 0))
 				continue;
 			if (pass == 0) {
 				if (width * (double)nbins > span)
@@ -1604,8 +1608,8 @@ static void gather_heatmap(struct facts *f)
 				row = 0;
 			for (int64_t b = 0; b < nbins; b++) {
 				int64_t w, r;
-				memcpy(&w, rec + 32 + 8 * b, 8);
-				memcpy(&r, rec + 32 + 8 * (nbins + b), 8);
+				memcpy(&w, rec + HEAT_FIXED + 8 * b, 8);
+				memcpy(&r, rec + HEAT_FIXED + 8 * (nbins + b), 8);
 				size_t c = time_col(((double)b + 0.5) * width, span);
 				h->write[row][c] += (double)w;
 				h->read[row][c] += (double)r;

@@ -37,9 +37,9 @@ int dfs_summary_plot_by_file(const char *file)
 /* Cells drawn at most (merged bins beyond): what keeps every page under
  * 1 MB whatever the log (a heat map cell with its tooltip is about 125
  * bytes, a DXT cell about 60) */
-#define HEAT_BUDGET 3600     /* all the heat maps of a page together */
-#define DXT_BUDGET 2000      /* the offsets of every file */
-#define TRACED_BUDGET 500    /* each file shown alone */
+#define HEAT_BUDGET 2800     /* all the heat maps of a page together */
+#define DXT_BUDGET 1600      /* the offsets of every file */
+#define TRACED_BUDGET 400    /* each file shown alone */
 
 /* ---- the plots ------------------------------------------------------------------ */
 
