@@ -817,10 +817,12 @@ static void named_table(const struct facts *f, dfs_buf *out, const char *id,
 		const struct named_file *nf = &t[i];
 		for (size_t p = 0; p < nf->nparts; p++) {
 			const struct named_part *pt = &nf->part[p];
+			double slow = pt->slow_unique + pt->slow_shared;
 			dfs_buf_printf(out, "<tr class=\"file\" data-id=\"%llu\" data-module=\"%s\" "
-			               "data-bytes=\"%.17g\" data-time=\"%.17g\">",
-			               (unsigned long long)nf->id, dfs_module_slot_name(pt->mod),
-			               pt->bytes_read + pt->bytes_written, pt->time);
+			               "data-bytes=\"%.17g\" data-time=\"%.17g\" "
+			               "data-slowest=\"%.17g\">", (unsigned long long)nf->id,
+			               dfs_module_slot_name(pt->mod), pt->bytes_read + pt->bytes_written,
+			               pt->time, slow);
 			name_cell(out, f->in->log, nf->id, "");
 			cell(out, dfs_module_slot_name(pt->mod));
 			if (pt->shared)
@@ -830,7 +832,6 @@ static void named_table(const struct facts *f, dfs_buf *out, const char *id,
 			cell_num(out, pt->bytes_read, true);
 			cell_num(out, pt->bytes_written, true);
 			cell_num(out, pt->time, false);
-			double slow = pt->slow_unique + pt->slow_shared;
 			cell_num(out, slow, false);
 			if (slow != 0)
 				cell_num(out, (pt->bytes_read + pt->bytes_written) / 1048576.0 / slow, false);
