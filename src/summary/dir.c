@@ -139,7 +139,7 @@ static void bytes_label(char *buf, size_t n, double b)
 
 /* A histogram of the jobs: by bytes (bins of x8 from 1 B: 1-8 B, 8-64
  * B, ..., 4-32 KiB: binary units like the rest of the pages) or by
- * MiB/s (decades); the bins from the first to the last filled. */
+ * MiB/s (decades); only the bins with jobs. */
 static void histogram(dfs_buf *out, const char *title, struct job *jobs, size_t n,
                       bool perf)
 {
@@ -158,24 +158,29 @@ static void histogram(dfs_buf *out, const char *title, struct job *jobs, size_t 
 		first++;
 	while (last > first && !count[last])
 		last--;
+	/* (the bins with jobs: each says its range) */
+	double shown[BINS];
+	size_t k = 0;
 	for (int d = first; d <= last; d++) {
+		if (!count[d] && d != first)
+			continue;
 		double edge = lo * pow(step, d - 1);
 		char a[24], b[24];
 		if (d == 0)
-			snprintf(names[d - first], sizeof(names[0]), perf ? "< %g" : "0 B", lo);
+			snprintf(names[k], sizeof(names[0]), perf ? "< %g" : "0 B", lo);
 		else if (!perf) {
 			bytes_label(a, sizeof(a), edge);
 			bytes_label(b, sizeof(b), edge * step);
-			snprintf(names[d - first], sizeof(names[0]), d == BINS - 1 ? "%s or more" : "%s-%s",
-			         a, b);
+			snprintf(names[k], sizeof(names[0]), d == BINS - 1 ? "%s or more" : "%s-%s", a, b);
 		} else {
-			snprintf(names[d - first], sizeof(names[0]), d == BINS - 1 ? "%g or more" : "%g-%g",
+			snprintf(names[k], sizeof(names[0]), d == BINS - 1 ? "%g or more" : "%g-%g",
 			         edge, edge * step);
 		}
-		labels[d - first] = names[d - first];
+		labels[k] = names[k];
+		shown[k++] = count[d];
 	}
-	struct series s = {"jobs", "#555599", count + first};
-	dfs_svg_bars(out, title, labels, (size_t)(last - first + 1), &s, 1, false);
+	struct series s = {"jobs", "#555599", shown};
+	dfs_svg_bars(out, title, labels, k, &s, 1, false);
 }
 
 /* columns of jobs over calendar time: dates under the axis */

@@ -222,7 +222,9 @@ int dfs_summary_dxt_file_svg(const dfs_summary_input *in, uint64_t id, dfs_buf *
 				lo = b;
 			hi = b;
 		}
-	int nd = hi >= lo ? hi - lo + 1 : 0;
+	int nd = 0;   /* the bins with requests (each bar says its range) */
+	for (int b = lo; b <= hi; b++)
+		nd += df.dur_read[b] + df.dur_write[b] > 0;
 	int h = 60, grid_h = 408;
 	for (int m = 0; m < 2; m++)
 		h += df.mod[m].present ? grid_h : 0;
@@ -272,12 +274,17 @@ int dfs_summary_dxt_file_svg(const dfs_summary_input *in, uint64_t id, dfs_buf *
 	if (nd) {
 		const char *labels[DUR_BINS];
 		char names[DUR_BINS][32];
+		double r[DUR_BINS], w[DUR_BINS];
+		size_t n = 0;
 		for (int b = lo; b <= hi; b++) {
-			dfs_duration_label(names[b - lo], sizeof(names[0]), b);
-			labels[b - lo] = names[b - lo];
+			if (!(df.dur_read[b] + df.dur_write[b] > 0))
+				continue;
+			dfs_duration_label(names[n], sizeof(names[0]), b);
+			labels[n] = names[n];
+			r[n] = df.dur_read[b];
+			w[n++] = df.dur_write[b];
 		}
-		struct series s[] = {{"reads", "#1f77b4", df.dur_read + lo},
-		                     {"writes", "#d62728", df.dur_write + lo}};
+		struct series s[] = {{"reads", "#1f77b4", r}, {"writes", "#d62728", w}};
 		dfs_buf_printf(out, "</g>\n<g transform=\"translate(0,%d)\">\n", y);
 		dfs_svg_bars(out, "Request durations (requests)", labels, (size_t)nd, s, 2, false);
 	}

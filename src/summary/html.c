@@ -145,6 +145,8 @@ static void plot_sizes(const struct facts *f, dfs_buf *out)
 		if (!(any > 0))
 			continue;
 		for (int b = lo; b <= hi; b++) {
+			if (!(io->size_read[b] + io->size_write[b] > 0))
+				continue;   /* (no empty bar: each says its range) */
 			snprintf(names[n], sizeof(names[n]), "%s %s", io->m->name, size_labels[b]);
 			labels[n] = names[n];
 			r[n] = io->size_read[b];
@@ -356,12 +358,19 @@ static void plot_dxt_durations(const struct facts *f, dfs_buf *out)
 	}
 	const char *labels[DUR_BINS];
 	char names[DUR_BINS][32];
+	/* the bins with requests (each says its range) */
+	double r[DUR_BINS], w[DUR_BINS];
+	size_t n = 0;
 	for (int b = lo; b <= hi; b++) {
-		dfs_duration_label(names[b - lo], sizeof(names[0]), b);
-		labels[b - lo] = names[b - lo];
+		if (!(f->dur_read[b] + f->dur_write[b] > 0))
+			continue;
+		dfs_duration_label(names[n], sizeof(names[0]), b);
+		labels[n] = names[n];
+		r[n] = f->dur_read[b];
+		w[n++] = f->dur_write[b];
 	}
-	struct series s[] = {{"reads", READ_C, f->dur_read + lo}, {"writes", WRITE_C, f->dur_write + lo}};
-	dfs_svg_bars(out, "DXT: request durations (requests)", labels, (size_t)(hi - lo + 1), s, 2, false);
+	struct series s[] = {{"reads", READ_C, r}, {"writes", WRITE_C, w}};
+	dfs_svg_bars(out, "DXT: request durations (requests)", labels, n, s, 2, false);
 }
 
 static void plot_lustre(const struct facts *f, dfs_buf *out)
@@ -381,8 +390,16 @@ static void plot_lustre(const struct facts *f, dfs_buf *out)
 		dfs_svg_empty(out, "Lustre striping", "no striped file in the selection");
 		return;
 	}
-	struct series s[] = {{"files", "#17becf", f->stripe_files + lo}};
-	dfs_svg_bars(out, "Lustre: files per stripe count", labels + lo, hi - lo, s, 1, false);
+	const char *shown[9];
+	double v[9];
+	size_t n = 0;
+	for (size_t b = lo; b < hi; b++)
+		if (f->stripe_files[b] > 0) {
+			shown[n] = labels[b];
+			v[n++] = f->stripe_files[b];
+		}
+	struct series s[] = {{"files", "#17becf", v}};
+	dfs_svg_bars(out, "Lustre: files per stripe count", shown, n, s, 1, false);
 }
 
 static void plot_apmpi(const struct facts *f, dfs_buf *out)
@@ -792,12 +809,12 @@ static void name_cell(dfs_buf *out, const dfs_log *log, uint64_t id, const char 
 		dfs_buf_printf(out, "<td>(no name: record %llu)%s</td>", (unsigned long long)id, more);
 		return;
 	}
-	if (nm->len <= 110) {
+	if (nm->len <= 240) {
 		dfs_buf_adds(out, "<td>");
 		dfs_xml_text(out, nm->str, nm->len);
 	} else {
-		char cut[128];
-		dfs_svg_fit(cut, sizeof(cut), nm->str, nm->len, 110);
+		char cut[256];
+		dfs_svg_fit(cut, sizeof(cut), nm->str, nm->len, 240);
 		dfs_buf_adds(out, "<td title=\"");
 		dfs_xml_text(out, nm->str, nm->len > 4096 ? 4096 : nm->len);
 		dfs_buf_adds(out, "\">");
@@ -809,7 +826,7 @@ static void name_cell(dfs_buf *out, const dfs_log *log, uint64_t id, const char 
 static void named_table(const struct facts *f, dfs_buf *out, const char *id,
                         const char *title, const struct named_file *t, size_t n)
 {
-	dfs_buf_printf(out, "<h3>%s</h3>\n<table id=\"%s\">\n<tr><th>file</th><th>module</th>"
+	dfs_buf_printf(out, "<h3>%s</h3>\n<table id=\"%s\" class=\"files\">\n<tr><th>file</th><th>module</th>"
 	                    "<th>ranks</th><th>bytes read</th><th>bytes written</th>"
 	                    "<th>I/O time (s, all ranks)</th><th>time by slowest (s)</th>"
 	                    "<th>perf by slowest (MiB/s)</th></tr>\n", title, id);
@@ -846,7 +863,7 @@ static void named_table(const struct facts *f, dfs_buf *out, const char *id,
 static void pattern_table(const struct facts *f, dfs_buf *out, const char *id,
                           const char *title, const struct top_file *t, size_t n)
 {
-	dfs_buf_printf(out, "<h3>%s</h3>\n<table id=\"%s\">\n<tr><th>pattern</th>"
+	dfs_buf_printf(out, "<h3>%s</h3>\n<table id=\"%s\" class=\"files\">\n<tr><th>pattern</th>"
 	                    "<th>files</th><th>bytes</th><th>I/O time (s, all ranks)</th>"
 	                    "<th>its file with the most bytes</th></tr>\n", title, id);
 	for (size_t i = 0; i < n; i++) {
@@ -1006,7 +1023,8 @@ static const char style[] =
 	"body{font-family:sans-serif;margin:1em 2em;color:#222}"
 	"table{border-collapse:collapse;margin:.5em 0}"
 	"td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;font-size:13px}"
-	"td{overflow-wrap:anywhere}"
+	"table.files td,#dxt-table td{overflow-wrap:anywhere}"
+	"table.files td:first-child,#dxt-table td:nth-child(2){min-width:20em}"
 	"td.n,td.id{text-align:right;white-space:nowrap}th{background:#f0f0f0}"
 	"tr.HIGH td{background:#fde0e0}tr.WARN td{background:#fff3d0}"
 	"figure{margin:.5em 0}figcaption{font-size:11px;color:#666}"

@@ -260,7 +260,7 @@ void dfs_xml_str(dfs_buf *out, const char *s);
 void dfs_human_bytes(char *buf, size_t n, double bytes);
 void dfs_human_num(char *buf, size_t n, double v);
 /* the label of duration bin b (two a decade from 1 us: "< 1 us",
- * ">= 3.16 ms") */
+ * "3.16-10 ms", ">= 3.16e+04 s" for the last) */
 void dfs_duration_label(char *buf, size_t n, int b);
 
 struct series {

@@ -84,19 +84,31 @@ void dfs_human_num(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.4g", v);
 }
 
+/* "316 us", "1 ms", "3.16 s" */
+static void duration(char *buf, size_t n, double d)
+{
+	if (d < 1e-3 * 0.999)
+		snprintf(buf, n, "%.3g us", d * 1e6);
+	else if (d < 0.999)
+		snprintf(buf, n, "%.3g ms", d * 1e3);
+	else
+		snprintf(buf, n, "%.3g s", d);
+}
+
 void dfs_duration_label(char *buf, size_t n, int b)
 {
 	if (b <= 0) {
 		snprintf(buf, n, "< 1 us");
 		return;
 	}
+	char lo[24], hi[24];
 	double d = pow(10, (b - 1) / 2.0 - 6);
-	if (d < 1e-3)
-		snprintf(buf, n, ">= %.3g us", d * 1e6);
-	else if (d < 1)
-		snprintf(buf, n, ">= %.3g ms", d * 1e3);
+	duration(lo, sizeof(lo), d);
+	duration(hi, sizeof(hi), d * sqrt(10));
+	if (b >= DUR_BINS - 1)
+		snprintf(buf, n, ">= %s", lo);
 	else
-		snprintf(buf, n, ">= %.3g s", d);
+		snprintf(buf, n, "%s-%s", lo, hi);
 }
 
 static void fmt(char *buf, size_t n, double v, bool bytes)

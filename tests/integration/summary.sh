@@ -114,7 +114,7 @@ e3sm=$MNT/$(printf '%s\n' "${LOGREL[@]}" | grep e3sm_io)
 python3 - "$imb/summary.html" "$e3sm" <<'PY' || fail "top files or heat map layers"
 import re, sys
 page = open(sys.argv[1]).read()
-m = re.search(r'<table id="files-bytes">.*?<tr class="file"[^>]*><td>([^<]*)</td><td>POSIX</td><td class="n">496 \(shared\)</td><td class="n">49.30 GiB</td><td class="n">49.30 GiB</td>', page, re.S)
+m = re.search(r'<table id="files-bytes".*?<tr class="file"[^>]*><td>([^<]*)</td><td>POSIX</td><td class="n">496 \(shared\)</td><td class="n">49.30 GiB</td><td class="n">49.30 GiB</td>', page, re.S)
 if not m or m.group(1) != "/lus/theta-fs0/3981085427":
     sys.exit("imbalanced-io: the first file by bytes is not the 98 GiB shared file")
 if not re.search(r'<td>/lus/theta-fs\*/\*</td><td class="n">1015</td>.*?<td>/lus/theta-fs0/3981085427 \(100.0% of the bytes\)</td>', page):

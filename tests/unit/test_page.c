@@ -267,7 +267,7 @@ static void test_heat_layers(void **state)
 static size_t rows_of(const char *page, const char *id, char rows[][256], size_t max)
 {
 	char open[64];
-	snprintf(open, sizeof(open), "<table id=\"%s\">", id);
+	snprintf(open, sizeof(open), "<table id=\"%s\"", id);
 	const char *p = strstr(page, open), *end = p ? strstr(p, "</table>") : NULL;
 	size_t n = 0;
 	while (p && (p = strstr(p + 1, "<tr class=")) && p < end && n < max) {
@@ -286,7 +286,7 @@ static bool row_cells(const char *page, const char *id, const char *file, char c
                       size_t ncells)
 {
 	char open[64];
-	snprintf(open, sizeof(open), "<table id=\"%s\">", id);
+	snprintf(open, sizeof(open), "<table id=\"%s\"", id);
 	const char *p = strstr(page, open), *end = p ? strstr(p, "</table>") : NULL;
 	while (p && (p = strstr(p + 1, "<tr class=")) && p < end) {
 		const char *c = p;
