@@ -1320,9 +1320,15 @@ static void interval(double *a, double *b, double s, double e)
 
 bool dfs_facts_page_module(const dfs_summary_input *in, int id)
 {
-	return id == DFS_MOD_POSIX || id == DFS_MOD_STDIO ||
-	       (id != DFS_MOD_MPIIO && id != DFS_MOD_H5D && id != DFS_MOD_PNETCDF_VAR &&
-	        !selected(in, DFS_MOD_POSIX));
+	/* POSIX, STDIO and DFS are apart (none goes through another); DAOS
+	 * is under DFS; MPI-IO, HDF5 and PnetCDF go through POSIX (or DFS) */
+	if (id == DFS_MOD_POSIX || id == DFS_MOD_STDIO || id == DFS_MOD_DFS)
+		return true;
+	if (id == DFS_MOD_DAOS)
+		return !selected(in, DFS_MOD_DFS);
+	return id != DFS_MOD_MPIIO && id != DFS_MOD_H5D && id != DFS_MOD_PNETCDF_VAR &&
+	       !selected(in, DFS_MOD_POSIX) && !selected(in, DFS_MOD_DFS) &&
+	       !selected(in, DFS_MOD_DAOS);
 }
 
 struct scratch_ranks {
@@ -1475,8 +1481,9 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 			double size = fl.max_read < 0 ? -1 :
 			              fmax(counter(m, rec, len, fl.max_read),
 			                   counter(m, rec, len, fl.max_write)) + 1;
+			/* (the per-file imbalance is POSIX's) */
 			file_add(f, files, dfs_facts_rec_id(rec), br + bw, tr + tw + tm, size, rank,
-			         rank >= 0 && io->id != DFS_MOD_STDIO);
+			         rank >= 0 && io->id == DFS_MOD_POSIX);
 		}
 	}
 	/* the slowest rank: own time plus an even share of the shared files' */

@@ -902,8 +902,9 @@ static void section_files(const struct facts *f, dfs_buf *out)
 	named_table(f, out, "files-bytes", "Most bytes", f->named_bytes, f->nnamed_bytes);
 	if (f->files_seen > 1)
 		named_table(f, out, "files-time", "Most I/O time", f->named_time, f->nnamed_time);
-	note(out, "Of the POSIX and STDIO records (the other modules' when there are no POSIX "
-	          "records: MPI-IO goes through POSIX). Ranks: the ranks with a record of the "
+	note(out, "Of the POSIX, STDIO and DFS records (DAOS's without DFS, the other modules' "
+	          "without any of these: MPI-IO, HDF5 and PnetCDF go through POSIX, DFS through "
+	          "DAOS). Ranks: the ranks with a record of the "
 	          "file; a shared record (rank -1, reduced by Darshan) counts every process. "
 	          "Time by slowest and perf: what Darshan's accumulator gives when fed that "
 	          "file's records alone (PyDarshan's <code>file_stats</code>).");
