@@ -1565,8 +1565,9 @@ static struct heat_layer *heat_alloc(struct facts *f, int l)
 {
 	struct heat_layer *h = &f->heat[l];
 	if (!h->read) {
-		h->read = calloc(RANK_BINS, sizeof(*h->read));
-		h->write = calloc(RANK_BINS, sizeof(*h->write));
+		/* (a row per rank bin of the job) */
+		h->read = calloc(f->rank_bins, sizeof(*h->read));
+		h->write = calloc(f->rank_bins, sizeof(*h->write));
 		if (!h->read || !h->write) {
 			free(h->read);
 			free(h->write);

@@ -72,7 +72,7 @@ struct top_rank {
 /* The HEATMAP module's layers (its records are named heatmap:<layer>). */
 #define HEAT_LAYERS 5
 struct heat_layer {
-	double (*read)[TIME_BINS], (*write)[TIME_BINS];  /* RANK_BINS rows each */
+	double (*read)[TIME_BINS], (*write)[TIME_BINS];  /* rank_bins rows each */
 	double bytes_read, bytes_written;
 	size_t records;
 };
