@@ -433,7 +433,11 @@ static void render_plot(const struct facts *f, int plot, dfs_buf *out)
 	case DFS_PLOT_ACCESS_SIZES: plot_sizes(f, out); break;
 	case DFS_PLOT_ACCESS_PATTERN: plot_pattern(f, out); break;
 	case DFS_PLOT_MOUNTS: plot_mounts(f, out); break;
-	case DFS_PLOT_RANKS: plot_ranks(f, out); plot_rank_time(f, out); break;
+	case DFS_PLOT_RANKS:
+		plot_ranks(f, out);
+		if (f->nprocs > 1)
+			plot_rank_time(f, out);
+		break;
 	case DFS_PLOT_TIMELINE: plot_timeline(f, out); break;
 	case DFS_PLOT_HEATMAP_POSIX: plot_heat(f, 0, out); break;
 	case DFS_PLOT_HEATMAP_MPIIO: plot_heat(f, 1, out); break;
@@ -450,7 +454,7 @@ static void render_plot(const struct facts *f, int plot, dfs_buf *out)
 static void svg_of(const struct facts *f, int plot, dfs_buf *out)
 {
 	dfs_buf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	if (plot == DFS_PLOT_RANKS) {
+	if (plot == DFS_PLOT_RANKS && f->nprocs > 1) {
 		/* two plots stacked in one document */
 		dfs_buf_adds(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"720\" "
 		                  "height=\"456\">\n<g>\n");
@@ -608,12 +612,7 @@ static void section_insights(const struct facts *f, dfs_buf *out)
 static void figure(const struct facts *f, int plot, dfs_buf *out)
 {
 	dfs_buf_printf(out, "<figure id=\"plot-%s\">\n", plot_names[plot]);
-	if (plot == DFS_PLOT_RANKS) {
-		plot_ranks(f, out);
-		plot_rank_time(f, out);
-	} else {
-		render_plot(f, plot, out);
-	}
+	render_plot(f, plot, out);
 	dfs_buf_printf(out, "<figcaption>summary/%s.svg</figcaption></figure>\n",
 	               plot_names[plot]);
 }
