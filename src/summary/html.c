@@ -265,12 +265,13 @@ static void plot_heat(const struct facts *f, int l, dfs_buf *out)
 {
 	const struct heat_layer *h = &f->heat[l];
 	char title[160];
+	static const char *const shown[HEAT_LAYERS] = {"POSIX", "MPI-IO", "STDIO", "DFS", "DAOS"};
 	snprintf(title, sizeof(title), "Heat map, %s layer: bytes read and written per rank and time%s",
-	         dfs_heat_layer_names[l], f->heat_from_dxt ? " (from DXT)" : "");
+	         shown[l], f->heat_from_dxt ? " (from DXT)" : "");
 	if (!f->has_heat || !h->read || !(h->bytes_read + h->bytes_written > 0)) {
 		char why[96];
 		snprintf(why, sizeof(why), "no %s bytes in the %s records of the selection",
-		         dfs_heat_layer_names[l], f->heat_from_dxt || !f->has_heat ? "HEATMAP or DXT"
+		         shown[l], f->heat_from_dxt || !f->has_heat ? "HEATMAP or DXT"
 		                                                                : "HEATMAP");
 		dfs_svg_empty(out, title, why);
 		return;

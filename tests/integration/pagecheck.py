@@ -76,7 +76,7 @@ if os.path.exists(hm):
 cell_re = re.compile(r"<title>ranks? (\d+)(?:-(\d+))?, [^:]*: ([^<]*)</title>")
 for layer, h in heat.items():
     svg = open(os.path.join(LOG, "summary", f"heatmap_{layer.lower()}.svg")).read()
-    if f"{layer} layer" not in svg:
+    if f"{'MPI-IO' if layer == 'MPIIO' else layer} layer" not in svg:
         fail(f"heatmap_{layer.lower()}.svg does not name its layer")
     read = written = 0
     for a, b, text in cell_re.findall(svg):
