@@ -2,8 +2,11 @@
  * what the page, the plots and the insights show: sums per module, per
  * rank (in a bounded number of rank bins), per file and per mount point,
  * time lines, heat maps and DXT densities.  Memory is bounded by the
- * number of ranks and of names in the log (a few bits and bytes a file),
- * never by the number of rows. */
+ * number of ranks and of names in the log (a few bits and bytes a file)
+ * and, for the page, 4 bytes a record of the modules whose files it
+ * shows (the chain that leads to the records of the files shown by
+ * name), never by the number of rows; all of it lives only while the
+ * facts are gathered. */
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -951,14 +954,14 @@ static void file_add_named(struct facts *f, struct file_sums *fs, uint64_t id, s
 	}
 }
 
-/* One record of file `id` (of a module whose files are shown): b bytes,
- * t seconds, size its largest offset + 1 (< 0: not kept), of `rank`
- * (counted for the per-file imbalance when `ranked`). */
 static struct chain *f_chain_of(const struct file_sums *fs)
 {
 	return fs->chain.prev ? (struct chain *)&fs->chain : NULL;
 }
 
+/* One record of file `id` (of a module whose files are shown): b bytes,
+ * t seconds, size its largest offset + 1 (< 0: not kept), of `rank`
+ * (counted for the per-file imbalance when `ranked`). */
 static void file_add(struct facts *f, struct file_sums *fs, uint64_t id, double b,
                      double t, double size, int64_t rank, bool ranked)
 {
@@ -1176,7 +1179,6 @@ static void file_sums_free(struct file_sums *fs)
 }
 
 /* ---- I/O modules -------------------------------------------------------------- */
-
 
 static const char *const op_suffixes[] = {
 	"OPENS", "FDOPENS", "FILENOS", "DUPS", "READS", "WRITES", "SEEKS", "STATS",
