@@ -5,8 +5,8 @@
  * number of ranks and of names in the log (a few bits and bytes a file)
  * and, for the page, 4 bytes a record of the modules whose files it
  * shows (the chain that leads to the records of the files shown by
- * name), never by the number of rows; all of it lives only while the
- * facts are gathered. */
+ * name), never by the number of rows; the arrays of files and records
+ * live only while the facts are gathered. */
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
