@@ -257,7 +257,7 @@ int dfs_summary_dxt_file_svg(const dfs_summary_input *in, uint64_t id, dfs_buf *
 			continue;
 		char title[200];
 		snprintf(title, sizeof(title), "%s: offset against time, %.0f requests "
-		         "from %.0f rank records (reads blue, writes red)",
+		         "from %.0f rank records",
 		         m ? "DXT_MPIIO" : "DXT_POSIX", one->reads + one->writes, one->records);
 		dfs_buf_printf(out, "</g>\n<g transform=\"translate(0,%d)\">\n", y);
 		struct grid g = {

@@ -154,7 +154,7 @@ static void plot_sizes(const struct facts *f, dfs_buf *out)
 		}
 	}
 	struct series s[] = {{"reads", READ_C, r}, {"writes", WRITE_C, w}};
-	dfs_svg_bars(out, "Access sizes (requests per size; each bin includes its upper bound)",
+	dfs_svg_bars(out, "Access sizes (requests; a bin includes its upper bound)",
 	             labels, n, s, 2, false);
 }
 

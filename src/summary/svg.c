@@ -137,27 +137,42 @@ void dfs_svg_fit(char *buf, size_t n, const char *s, size_t len, size_t max)
 	snprintf(buf, n, "%.*s...%.*s", (int)head, s, (int)tail, s + len - tail);
 }
 
-/* The document and its title, cut to fit the width (the whole title is
- * then its tooltip). */
-static void begin(dfs_buf *out, int h, const char *title)
+/* The document and its title, cut to fit the width left of a legend of
+ * `legend_w` pixels (the whole title is then its tooltip). */
+static void begin_beside(dfs_buf *out, int h, const char *title, int legend_w)
 {
+	size_t max = TITLE_CHARS - (size_t)(legend_w + 7) / 8;
 	dfs_buf_printf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 	               "height=\"%d\" viewBox=\"0 0 %d %d\" " FONT ">\n"
 	               "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n"
 	               "<text x=\"8\" y=\"16\" font-size=\"13\" font-weight=\"bold\">",
 	               W, h, W, h, W, h);
 	size_t len = strlen(title);
-	if (len <= TITLE_CHARS) {
+	if (len <= max) {
 		dfs_xml_str(out, title);
 	} else {
 		char cut[TITLE_CHARS + 8];
-		dfs_svg_fit(cut, sizeof(cut), title, len, TITLE_CHARS);
+		dfs_svg_fit(cut, sizeof(cut), title, len, max);
 		dfs_buf_adds(out, "<title>");
 		dfs_xml_str(out, title);
 		dfs_buf_adds(out, "</title>");
 		dfs_xml_str(out, cut);
 	}
 	dfs_buf_adds(out, "</text>\n");
+}
+
+static void begin(dfs_buf *out, int h, const char *title)
+{
+	begin_beside(out, h, title, 0);
+}
+
+/* the width of a legend of ns series */
+static int legend_width(const struct series *s, size_t ns)
+{
+	int w = 10;
+	for (size_t k = 0; k < ns; k++)
+		w += 8 + 7 * (int)strlen(s[k].name) + 16;
+	return w;
 }
 
 static void end(dfs_buf *out)
@@ -192,7 +207,7 @@ void dfs_svg_bars(dfs_buf *out, const char *title, const char *const *labels,
 {
 	int bar = 12, gap = 6, left = 230, top = 30;
 	int h = top + (int)n * (bar * (int)ns + gap) + 14;
-	begin(out, h, title);
+	begin_beside(out, h, title, legend_width(s, ns));
 	legend(out, s, ns, 16);
 	double max = 0;
 	for (size_t k = 0; k < ns; k++)
@@ -249,7 +264,7 @@ void dfs_svg_columns_ticks(dfs_buf *out, const char *title, const char *xlabel,
                            size_t n, const struct series *s, size_t ns, bool bytes)
 {
 	int left = 80, top = 30, height = 160, width = W - left - 20;
-	begin(out, top + height + (nticks >= 2 ? 38 : 34), title);
+	begin_beside(out, top + height + (nticks >= 2 ? 38 : 34), title, legend_width(s, ns));
 	legend(out, s, ns, 16);
 	double max = 0;
 	for (size_t k = 0; k < ns; k++)
@@ -400,11 +415,12 @@ void dfs_svg_grid(dfs_buf *out, const struct grid *g)
 			kr *= 2;
 	}
 	bool scale = hi > 0;
-	begin(out, top + height + (scale ? 58 : 34), g->title);
-	if (layers == 2 && !sum) {
-		struct series s[] = {{g->name[0], g->color[0], NULL}, {g->name[1], g->color[1], NULL}};
-		legend(out, s, 2, 16);
-	}
+	struct series two[] = {{g->name[0], g->color[0], NULL}, {g->name[1], g->color[1], NULL}};
+	bool keyed = layers == 2 && !sum;
+	begin_beside(out, top + height + (scale ? 58 : 34), g->title,
+	             keyed ? legend_width(two, 2) : 0);
+	if (keyed)
+		legend(out, two, 2, 16);
 	/* the rows' axis: ranks top-down, offsets bottom-up */
 	char a[64], b[64];
 	if (g->ranks) {
