@@ -145,34 +145,89 @@ static void job_table(dfs_buf *out, const char *id, const char *title, struct jo
 	dfs_buf_adds(out, "</table>\n");
 }
 
-/* a histogram over decades of a positive measure */
-static void decades(dfs_buf *out, const char *title, struct job *jobs, size_t n,
-                    bool perf, bool bytes)
+/* "4 KiB": bytes in binary units, whole when they are */
+static void bytes_label(char *buf, size_t n, double b)
 {
-	enum { DEC = 16 };
-	double count[DEC] = {0};
-	char names[DEC][32];
-	const char *labels[DEC];
-	double lo = bytes ? 1 : 1e-3;
+	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+	int u = 0;
+	while (b >= 1024 && u < 6) {
+		b /= 1024;
+		u++;
+	}
+	snprintf(buf, n, b == floor(b) ? "%.0f %s" : "%.1f %s", b, unit[u]);
+}
+
+/* A histogram of the jobs: by bytes (bins of x8 from 1 B: 1-8 B, 8-64
+ * B, ..., 4-32 KiB: binary units like the rest of the pages) or by
+ * MiB/s (decades); only the bins with jobs. */
+static void histogram(dfs_buf *out, const char *title, struct job *jobs, size_t n,
+                      bool perf)
+{
+	enum { BINS = 24 };
+	double count[BINS] = {0};
+	char names[BINS][48];
+	const char *labels[BINS];
+	double lo = perf ? 1e-3 : 1, step = perf ? 10 : 8;
 	for (size_t i = 0; i < n; i++) {
 		if (jobs[i].doubts & (perf ? DFS_DOUBT_PERF : DFS_DOUBT_BYTES))
 			continue;
 		double v = perf ? jobs[i].perf : jobs[i].bytes;
-		int d = v > lo ? (int)floor(log10(v / lo)) + 1 : 0;
-		count[d < 0 ? 0 : d >= DEC ? DEC - 1 : d]++;
+		int d = v >= lo ? (int)floor(log(v / lo) / log(step) + 1e-9) + 1 : 0;
+		count[d < 0 ? 0 : d >= BINS ? BINS - 1 : d]++;
 	}
-	for (int d = 0; d < DEC; d++) {
-		double edge = lo * pow(10, d);
+	int first = 0, last = BINS - 1;
+	while (first < last && !count[first])
+		first++;
+	while (last > first && !count[last])
+		last--;
+	/* (the bins with jobs: each says its range; none when no job has a
+	 * number to show, every one left out as implausible) */
+	double shown[BINS];
+	size_t k = 0;
+	if (!count[first])
+		last = first - 1;
+	for (int d = first; d <= last; d++) {
+		if (!count[d] && d != first)
+			continue;
+		double edge = lo * pow(step, d - 1);
+		char a[24], b[24];
 		if (d == 0)
-			snprintf(names[d], sizeof(names[d]), "< %g%s", lo, bytes ? " B" : "");
-		else if (bytes)
-			dfs_human_bytes(names[d], sizeof(names[d]), edge / 10), strcat(names[d], "+");
-		else
-			snprintf(names[d], sizeof(names[d]), ">= %g", edge / 10);
-		labels[d] = names[d];
+			snprintf(names[k], sizeof(names[0]), perf ? "< %g" : "0 B", lo);
+		else if (!perf) {
+			bytes_label(a, sizeof(a), edge);
+			bytes_label(b, sizeof(b), edge * step);
+			snprintf(names[k], sizeof(names[0]), d == BINS - 1 ? "%s or more" : "%s-%s", a, b);
+		} else {
+			snprintf(names[k], sizeof(names[0]), d == BINS - 1 ? "%g or more" : "%g-%g",
+			         edge, edge * step);
+		}
+		labels[k] = names[k];
+		shown[k++] = count[d];
 	}
-	struct series s = {"jobs", "#555599", count};
-	dfs_svg_bars(out, title, labels, DEC, &s, 1, false);
+	struct series s = {"jobs", "#555599", shown};
+	dfs_svg_bars(out, title, labels, k, &s, 1, false);
+}
+
+/* columns of jobs over calendar time: dates under the axis */
+static void over_time(dfs_buf *out, const char *title, const char *series, const char *color,
+                      const double *v, bool bytes, int64_t t0, double span)
+{
+	enum { TICKS = 5 };
+	char text[TICKS][32];
+	const char *ticks[TICKS];
+	for (int k = 0; k < TICKS; k++) {
+		time_t t = (time_t)((double)t0 + span * k / (TICKS - 1));
+		struct tm tm;
+		if (!gmtime_r(&t, &tm))
+			snprintf(text[k], sizeof(text[k]), "%lld", (long long)t);
+		else
+			strftime(text[k], sizeof(text[k]), span >= 4 * 86400 ? "%Y-%m-%d"
+			                                   : "%Y-%m-%d %H:%M", &tm);
+		ticks[k] = text[k];
+	}
+	struct series s = {series, color, v};
+	dfs_svg_columns_ticks(out, title, "job start (UTC)", 0, span, ticks, TICKS, TIME_BINS,
+	                      &s, 1, bytes);
 }
 
 int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
@@ -257,8 +312,10 @@ int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
 	dfs_xml_str(out, title);
 	dfs_buf_adds(out, " - darshanfs jobs</title>\n<style>body{font-family:sans-serif;margin:1em 2em}"
 	                  "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;"
-	                  "padding:2px 6px;font-size:13px;text-align:left}td.n{text-align:right}"
-	                  "th{background:#f0f0f0}</style>\n</head>\n<body>\n<h1>");
+	                  "padding:2px 6px;font-size:13px;text-align:left}td{overflow-wrap:anywhere}"
+	                  "td.n{text-align:right;white-space:nowrap}"
+	                  "th{background:#f0f0f0}p.note{font-size:12px;color:#555;max-width:60em}"
+	                  "</style>\n</head>\n<body>\n<h1>");
 	dfs_xml_str(out, title);
 	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
 	double total = 0;
@@ -300,19 +357,19 @@ int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
 	for (size_t i = 0; i < n; i++) {
 		if (jobs[i].start <= 0 || t0 == INT64_MAX)
 			continue;
-		size_t c = (size_t)((double)(jobs[i].start - t0) / span * (TIME_BINS - 1));
+		size_t c = (size_t)((double)(jobs[i].start - t0) / span * TIME_BINS);
+		c = c < TIME_BINS ? c : TIME_BINS - 1;
 		per_bin[c]++;
 		bytes_bin[c] += bytes_of(&jobs[i]);
 	}
-	struct series s1 = {"jobs started", "#1f77b4", per_bin};
-	dfs_svg_columns(out, "Jobs started over time", "days since the first job", 0,
-	                span / 86400, TIME_BINS, &s1, 1, false);
-	struct series s2 = {"bytes moved by the jobs started", "#8c564b", bytes_bin};
-	dfs_svg_columns(out, "Bytes over time", "days since the first job", 0,
-	                span / 86400, TIME_BINS, &s2, 1, true);
+	int64_t first = t0 != INT64_MAX ? t0 : 0;
+	over_time(out, "Jobs started over time", "jobs started", "#1f77b4", per_bin, false,
+	          first, span);
+	over_time(out, "Bytes over time", "bytes moved by the jobs started", "#8c564b",
+	          bytes_bin, true, first, span);
 	dfs_buf_adds(out, "<h2 id=\"per-job\">Bytes and performance per job</h2>\n");
-	decades(out, "Jobs by bytes moved", jobs, n, false, true);
-	decades(out, "Jobs by performance (MiB/s, by the slowest rank)", jobs, n, true, false);
+	histogram(out, "Jobs by bytes moved", jobs, n, false);
+	histogram(out, "Jobs by performance (MiB/s, by the slowest rank)", jobs, n, true);
 	dfs_buf_adds(out, "<h2 id=\"top\">Top jobs</h2>\n");
 	struct job **order = malloc((n ? n : 1) * sizeof(*order));
 	if (order) {
@@ -341,7 +398,14 @@ int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
 		               "<td class=\"n\">%zu</td></tr>\n", mods[m].jobs, a, b, tb,
 		               mods[m].left_out);
 	}
-	dfs_buf_adds(out, "</table>\n</body>\n</html>\n");
+	dfs_buf_adds(out, "</table>\n<p class=\"note\">A job's bytes, time and performance "
+	                  "are those of its <code>POSIX+STDIO</code> row of jobs.csv (POSIX and "
+	                  "STDIO together: a request through STDIO is not seen by POSIX), else of "
+	                  "its module with the most bytes; MPI-IO is never added to POSIX, which "
+	                  "it goes through. Time and performance by the slowest rank are those of "
+	                  "Darshan's accumulator: the slowest rank's own time plus each shared "
+	                  "file's slowest rank. Sizes in binary units (1 KiB = 1024 B), rates in "
+	                  "MiB/s.</p>\n</body>\n</html>\n");
 	if (!dfs_buf_ok(out))
 		ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 out:

@@ -2,8 +2,11 @@
  * what the page, the plots and the insights show: sums per module, per
  * rank (in a bounded number of rank bins), per file and per mount point,
  * time lines, heat maps and DXT densities.  Memory is bounded by the
- * number of ranks and of names in the log (a few bits and bytes a file),
- * never by the number of rows. */
+ * number of ranks and of names in the log (a few bits and bytes a file)
+ * and, for the page, 4 bytes a record of the modules whose files it
+ * shows (the chain that leads to the records of the files shown by
+ * name), never by the number of rows; the arrays of files and records
+ * live only while the facts are gathered. */
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -203,6 +206,11 @@ static void files_free(struct files *fs)
 	free(fs->un.used);
 }
 
+static const int io_ids[] = {
+	DFS_MOD_POSIX, DFS_MOD_MPIIO, DFS_MOD_STDIO, DFS_MOD_H5F, DFS_MOD_H5D,
+	DFS_MOD_PNETCDF_FILE, DFS_MOD_DFS, DFS_MOD_DAOS, DFS_MOD_PNETCDF_VAR,
+};
+
 /* ---- reading fields ----------------------------------------------------------- */
 
 static int field(const dfs_module *m, const char *suffix)
@@ -289,11 +297,66 @@ static size_t rank_bin(const struct facts *f, int64_t rank)
 
 /* ---- files, mount points, top-level paths ------------------------------------ */
 
-/* digit runs become '*': rank-numbered files fall together */
+static bool is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static bool is_alnum(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* the length of a UUID (8-4-4-4-12 hex digits) at s, or 0 */
+static size_t uuid_at(const char *s, size_t len)
+{
+	static const size_t parts[] = {8, 4, 4, 4, 12};
+	size_t i = 0;
+	for (int p = 0; p < 5; p++) {
+		if (p && (i >= len || s[i++] != '-'))
+			return 0;
+		for (size_t k = 0; k < parts[p]; k++, i++)
+			if (i >= len || !is_hex(s[i]))
+				return 0;
+	}
+	return i < len && is_alnum(s[i]) ? 0 : i;
+}
+
+/* A file's pattern: UUIDs become <uuid>, identifiers (runs of 8 or more
+ * hex digits with a digit and a letter, or of 16 or more letters and
+ * digits with both) <id>, and the other digit runs '*', so that
+ * rank-numbered files fall together and a path made of identifiers
+ * stays readable. */
 static void collapse(const char *s, size_t len, char *out, size_t cap)
 {
 	size_t o = 0;
-	for (size_t i = 0; i < len && o + 2 < cap; i++) {
+	for (size_t i = 0; i < len && o + 8 < cap;) {
+		bool start = i == 0 || !is_alnum(s[i - 1]);
+		size_t u = start && is_hex(s[i]) ? uuid_at(s + i, len - i) : 0;
+		if (u) {
+			memcpy(out + o, "<uuid>", 6);
+			o += 6;
+			i += u;
+			continue;
+		}
+		if (start && is_alnum(s[i])) {
+			size_t e = i;
+			bool hex = true, digit = false, letter = false;
+			while (e < len && is_alnum(s[e])) {
+				hex &= is_hex(s[e]);
+				if (s[e] >= '0' && s[e] <= '9')
+					digit = true;
+				else
+					letter = true;
+				e++;
+			}
+			if (digit && letter && (e - i >= 16 || (hex && e - i >= 8))) {
+				memcpy(out + o, "<id>", 4);
+				o += 4;
+				i = e;
+				continue;
+			}
+		}
 		if (s[i] >= '0' && s[i] <= '9') {
 			while (i + 1 < len && s[i + 1] >= '0' && s[i + 1] <= '9')
 				i++;
@@ -301,6 +364,7 @@ static void collapse(const char *s, size_t len, char *out, size_t cap)
 		} else {
 			out[o++] = s[i];
 		}
+		i++;
 	}
 	out[o] = '\0';
 }
@@ -651,6 +715,11 @@ struct rank_range {
 	uint32_t n;
 };
 
+struct chain {
+	uint32_t *prev;         /* per record: the previous record of its file */
+	size_t n, cap;          /* records chained, room */
+};
+
 struct file_sums {
 	struct files ix;        /* the numbering (no accumulators) */
 	dfs_summary_names *nn;
@@ -666,9 +735,16 @@ struct file_sums {
 	bool lustre;
 	double *bytes, *size;
 	uint64_t *shared, *striped;
+	/* the page's sums of each file (bytes, seconds), kept from the first
+	 * record met (the seen bit), and the last record met (1 + its number
+	 * in f->chain: the records of a file are chained there, so that the
+	 * few files shown by name find theirs without another pass) */
+	double (*tot)[2];
+	uint32_t *last;
 	/* what the names of the files without one give (number - nnames) */
 	struct file_name *un_name;
 	size_t un_named;
+	struct chain chain;
 	/* the page's sums */
 	struct top_sum *tsum, rest;
 	size_t ntops;
@@ -709,6 +785,9 @@ static bool doubles_grow(dfs_scratch *pool, double **d, size_t old, size_t n)
 	return true;
 }
 
+/* the chain of the records (NULL when none is kept) */
+static struct chain *f_chain_of(const struct file_sums *fs);
+
 /* room for file number no (false without memory: the file is left out) */
 static bool file_sums_room(struct file_sums *fs, size_t no)
 {
@@ -719,6 +798,20 @@ static bool file_sums_room(struct file_sums *fs, size_t no)
 	if (!bits_grow(&fs->seen, fs->cap, n) || !bits_grow(&fs->ranked, fs->cap, n) ||
 	    !bits_grow(&fs->in_module, fs->cap, n) || !doubles_grow(pool, &fs->rb, fs->cap, n))
 		return false;
+	if (fs->nn) {
+		void *t = dfs_scratch_realloc(pool, fs->tot, fs->cap * sizeof(*fs->tot),
+		                              n * sizeof(*fs->tot));
+		if (!t)
+			return false;
+		fs->tot = t;
+		if (f_chain_of(fs)) {
+			uint32_t *l = dfs_scratch_realloc(pool, fs->last, fs->cap * sizeof(*l),
+			                                  n * sizeof(*l));
+			if (!l)
+				return false;
+			fs->last = l;
+		}
+	}
 	if (fs->lustre && (!bits_grow(&fs->shared, fs->cap, n) ||
 	                   !bits_grow(&fs->striped, fs->cap, n) ||
 	                   !doubles_grow(pool, &fs->bytes, fs->cap, n) ||
@@ -736,9 +829,20 @@ static void file_sums_init(struct file_sums *fs, struct facts *f, dfs_summary_na
 	files_init(&fs->ix, f->in->log, f->in->scratch, false);
 	fs->nn = nn;
 	fs->lustre = selected(f->in, DFS_MOD_LUSTRE) != NULL;
+	/* the chain of the page's records (in the order they are met) */
+	size_t recs = 0;
+	for (size_t k = 0; nn && k < sizeof(io_ids) / sizeof(*io_ids); k++)
+		if (selected(f->in, io_ids[k]) && dfs_facts_page_module(f->in, io_ids[k]))
+			recs += f->in->mod[io_ids[k]].count;
+	if (recs && recs < UINT32_MAX) {
+		fs->chain.prev = dfs_scratch_alloc(f->in->scratch, recs * sizeof(uint32_t));
+		fs->chain.cap = recs;
+	}
 	file_sums_room(fs, fs->ix.nnames);
 	if (!nn)
 		return;
+	if (fs->tot)
+		dfs_scratch_prefault(fs->tot, 0, fs->cap * sizeof(*fs->tot));
 	f->nmounts = nn->nmounts;
 	for (size_t i = 0; i < f->nmounts; i++) {
 		f->mount[i].path = dfs_log_mount(f->in->log, i)->path;
@@ -775,6 +879,7 @@ static struct top_file *pattern_of(struct file_sums *fs, uint64_t key, size_t no
 		fs->pt[k].key = key;
 		pattern_name(no < fs->ix.nnames ? dfs_log_name_at(fs->ix.log, no) : NULL, id,
 		             fs->pt[k].t.name);
+		fs->pt[k].t.key = key;
 		fs->npt++;
 	}
 	fs->last_key = key;
@@ -865,18 +970,39 @@ static bool file_again(struct file_sums *fs, size_t no)
 	return again;
 }
 
+static struct chain *f_chain_of(const struct file_sums *fs)
+{
+	return fs->chain.prev ? (struct chain *)&fs->chain : NULL;
+}
+
 /* One record of file `id`, number `no` (of a module whose files are shown): b bytes,
  * t seconds, size its largest offset + 1 (< 0: not kept), of `rank`
  * (counted for the per-file imbalance when `ranked`). */
 static void file_add(struct facts *f, struct file_sums *fs, uint64_t id, size_t no,
                      double b, double t, double size, int64_t rank, bool ranked)
 {
-	if (no == SIZE_MAX || !file_sums_room(fs, no))
+	struct chain *ch = f_chain_of(fs);
+	if (no == SIZE_MAX || !file_sums_room(fs, no)) {
+		if (ch && ch->n < ch->cap)
+			ch->prev[ch->n++] = 0;   /* (its place kept) */
 		return;
+	}
 	bool first = !bit_get(fs->seen, no);
 	bit_set(fs->seen, no);
-	if (fs->nn)
+	if (fs->nn) {
 		file_add_named(f, fs, id, no, first, b, t);
+		if (first) {
+			fs->tot[no][0] = b;
+			fs->tot[no][1] = t;
+		} else {
+			fs->tot[no][0] += b;
+			fs->tot[no][1] += t;
+		}
+		if (ch && ch->n < ch->cap) {
+			ch->prev[ch->n] = first ? 0 : fs->last[no];
+			fs->last[no] = (uint32_t)++ch->n;
+		}
+	}
 	if (ranked) {
 		if (!bit_get(fs->ranked, no)) {
 			bit_set(fs->ranked, no);
@@ -898,6 +1024,120 @@ static void file_add(struct facts *f, struct file_sums *fs, uint64_t id, size_t 
 	}
 }
 
+/* the record id of file number no */
+static uint64_t file_id_of(const struct file_sums *fs, size_t no, const dfs_name *names)
+{
+	if (no < fs->ix.nnames)
+		return names[no].id;
+	const struct unnamed *u = &fs->ix.un;
+	for (size_t k = 0; k < u->cap; k++)
+		if (u->used[k] && u->at[k] == no - fs->ix.nnames + 1)
+			return u->id[k];
+	return 0;
+}
+
+/* is file x (bytes or time: k) shown before file y? (more first, then
+ * the smaller number: the order of the log's names) */
+static bool named_before(double x, size_t xno, const struct named_file *y, int k)
+{
+	double yv = k ? y->time : y->bytes;
+	return x > yv || (x == yv && xno < y->no);
+}
+
+static void named_insert(struct named_file *top, size_t *n, const struct named_file *c,
+                         int k)
+{
+	double v = k ? c->time : c->bytes;
+	if (!(v > 0) || (*n == TOP_FILES && !named_before(v, c->no, &top[TOP_FILES - 1], k)))
+		return;
+	size_t pos = *n < TOP_FILES ? *n : TOP_FILES - 1;
+	while (pos > 0 && named_before(v, c->no, &top[pos - 1], k))
+		pos--;
+	size_t last = *n < TOP_FILES ? *n : TOP_FILES - 1;
+	memmove(&top[pos + 1], &top[pos], (last - pos) * sizeof(*top));
+	top[pos] = *c;
+	if (*n < TOP_FILES)
+		(*n)++;
+}
+
+/* The files with the most bytes and the most time, by name, and the
+ * largest file of each pattern shown: one walk over the files met, in
+ * the order of their numbers (the shown patterns are found by their key
+ * in a small table). */
+static void named_pick(struct facts *f, struct file_sums *fs)
+{
+	enum { SLOTS = 4 * TOP_FILES };
+	struct {
+		uint64_t key;
+		struct top_file *t[2];
+	} shown[SLOTS];
+	memset(shown, 0, sizeof(shown));
+	struct top_file *lists[2] = {f->by_bytes, f->by_time};
+	size_t counts[2] = {f->nby_bytes, f->nby_time};
+	for (int l = 0; l < 2; l++)
+		for (size_t i = 0; i < counts[l]; i++) {
+			struct top_file *t = &lists[l][i];
+			size_t k = (size_t)t->key % SLOTS;
+			while (shown[k].t[0] && shown[k].key != t->key)
+				k = (k + 1) % SLOTS;
+			shown[k].key = t->key;
+			shown[k].t[shown[k].t[0] ? 1 : 0] = t;
+		}
+	double min_b = 0, min_t = 0;   /* what the full lists' last rows hold */
+	for (size_t w = 0; w < (fs->cap + 63) / 64; w++) {
+		uint64_t bits = fs->seen[w];
+		while (bits) {
+			size_t no = w * 64 + (size_t)__builtin_ctzll(bits);
+			bits &= bits - 1;
+			if (no >= fs->cap)
+				break;
+			f->files_seen++;
+			double b = fs->tot[no][0], t = fs->tot[no][1];
+			const struct file_name *nf = no < fs->ix.nnames ? &fs->nn->of[no]
+			                             : no - fs->ix.nnames < fs->un_named
+			                             ? &fs->un_name[no - fs->ix.nnames] : NULL;
+			if (nf && b > 0) {
+				size_t k = (size_t)nf->key % SLOTS;
+				while (shown[k].t[0] && shown[k].key != nf->key)
+					k = (k + 1) % SLOTS;
+				for (int l = 0; l < 2 && shown[k].t[0] && shown[k].key == nf->key; l++) {
+					struct top_file *p = shown[k].t[l];
+					if (p && b > p->big_bytes) {
+						p->big_bytes = b;
+						p->big_id = no;   /* (a number until the end) */
+					}
+				}
+			}
+			if (b >= min_b || t >= min_t) {
+				struct named_file c;
+				memset(&c, 0, sizeof(c));
+				c.no = no;
+				c.bytes = b;
+				c.time = t;
+				c.head = fs->last ? fs->last[no] : 0;
+				named_insert(f->named_bytes, &f->nnamed_bytes, &c, 0);
+				named_insert(f->named_time, &f->nnamed_time, &c, 1);
+				if (f->nnamed_bytes == TOP_FILES)
+					min_b = f->named_bytes[TOP_FILES - 1].bytes;
+				if (f->nnamed_time == TOP_FILES)
+					min_t = f->named_time[TOP_FILES - 1].time;
+			}
+		}
+	}
+	/* numbers to record ids */
+	const dfs_name *names = fs->ix.names;
+	for (int l = 0; l < 2; l++)
+		for (size_t i = 0; i < counts[l]; i++) {
+			struct top_file *t = &lists[l][i];
+			if (t->big_bytes > 0)
+				t->big_id = file_id_of(fs, (size_t)t->big_id, names);
+		}
+	for (size_t i = 0; i < f->nnamed_bytes; i++)
+		f->named_bytes[i].id = file_id_of(fs, f->named_bytes[i].no, names);
+	for (size_t i = 0; i < f->nnamed_time; i++)
+		f->named_time[i].id = file_id_of(fs, f->named_time[i].no, names);
+}
+
 /* the tables of the page and the per-file imbalance, once every record
  * is added */
 static void file_sums_finish(struct facts *f, struct file_sums *fs)
@@ -911,6 +1151,13 @@ static void file_sums_finish(struct facts *f, struct file_sums *fs)
 			continue;
 		top_insert(f->by_bytes, &f->nby_bytes, &fs->pt[k].t, true);
 		top_insert(f->by_time, &f->nby_time, &fs->pt[k].t, false);
+	}
+	if (fs->tot) {
+		named_pick(f, fs);
+		f->chain = fs->chain.prev;
+		f->chain_n = fs->chain.n;
+		dfs_facts_named_detail(f);
+		f->chain = NULL;
 	}
 	struct io_facts *io = dfs_facts_io(f, DFS_MOD_POSIX);
 	for (size_t k = 0; io && k < fs->multi_cap; k++) {
@@ -942,17 +1189,15 @@ static void file_sums_free(struct file_sums *fs)
 	free(fs->striped);
 	dfs_scratch_free(pool, fs->bytes);
 	dfs_scratch_free(pool, fs->size);
+	dfs_scratch_free(pool, fs->tot);
+	dfs_scratch_free(pool, fs->last);
+	dfs_scratch_free(pool, fs->chain.prev);
 	free(fs->un_name);
 	free(fs->tsum);
 	free(fs->pt);
 }
 
 /* ---- I/O modules -------------------------------------------------------------- */
-
-static const int io_ids[] = {
-	DFS_MOD_POSIX, DFS_MOD_MPIIO, DFS_MOD_STDIO, DFS_MOD_H5F, DFS_MOD_H5D,
-	DFS_MOD_PNETCDF_FILE, DFS_MOD_DFS, DFS_MOD_DAOS, DFS_MOD_PNETCDF_VAR,
-};
 
 static const char *const op_suffixes[] = {
 	"OPENS", "FDOPENS", "FILENOS", "DUPS", "READS", "WRITES", "SEEKS", "STATS",
@@ -1089,6 +1334,19 @@ static void interval(double *a, double *b, double s, double e)
 		*b = e;
 }
 
+bool dfs_facts_page_module(const dfs_summary_input *in, int id)
+{
+	/* POSIX, STDIO and DFS are apart (none goes through another); DAOS
+	 * is under DFS; MPI-IO, HDF5 and PnetCDF go through POSIX (or DFS) */
+	if (id == DFS_MOD_POSIX || id == DFS_MOD_STDIO || id == DFS_MOD_DFS)
+		return true;
+	if (id == DFS_MOD_DAOS)
+		return !selected(in, DFS_MOD_DFS);
+	return id != DFS_MOD_MPIIO && id != DFS_MOD_H5D && id != DFS_MOD_PNETCDF_VAR &&
+	       !selected(in, DFS_MOD_POSIX) && !selected(in, DFS_MOD_DFS) &&
+	       !selected(in, DFS_MOD_DAOS);
+}
+
 struct scratch_ranks {
 	double *read, *write, *meta;     /* per rank of one module */
 	double *bytes, *time;            /* per rank, POSIX + STDIO */
@@ -1105,9 +1363,7 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 	double shared_r = 0, shared_w = 0, shared_m = 0;
 	bool per_rank = sr->read != NULL;
 	bool for_ranks = io->id == DFS_MOD_POSIX || io->id == DFS_MOD_STDIO;
-	bool for_files = files && (for_ranks || (io->id != DFS_MOD_MPIIO && io->id != DFS_MOD_H5D &&
-	                               io->id != DFS_MOD_PNETCDF_VAR &&
-	                               !selected(f->in, DFS_MOD_POSIX)));
+	bool for_files = files && dfs_facts_page_module(f->in, io->id);
 	if (per_rank) {
 		memset(sr->read, 0, sr->n * sizeof(double));
 		memset(sr->write, 0, sr->n * sizeof(double));
@@ -1210,6 +1466,9 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 					sr->bytes[rank] += br + bw;
 					sr->time[rank] += tr + tw + tm;
 				}
+			} else {
+				f->shared_bytes += br + bw;
+				f->shared_time += tr + tw + tm;
 			}
 			double os = value(m, rec, len, 0, fl.open_start);
 			double ce = value(m, rec, len, 0, fl.close_end);
@@ -1225,8 +1484,9 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 			double size = fl.max_read < 0 ? -1 :
 			              fmax(counter(m, rec, len, fl.max_read),
 			                   counter(m, rec, len, fl.max_write)) + 1;
+			/* (the per-file imbalance is POSIX's) */
 			file_add(f, files, id, no, br + bw, tr + tw + tm, size, rank,
-			         rank >= 0 && io->id != DFS_MOD_STDIO);
+			         rank >= 0 && io->id == DFS_MOD_POSIX);
 		}
 	}
 	/* the slowest rank: own time plus an even share of the shared files' */
@@ -1280,19 +1540,56 @@ static size_t time_col(double t, double span)
 	return c < TIME_BINS ? c : TIME_BINS - 1;
 }
 
-static bool heat_alloc(struct facts *f)
+const char *const dfs_heat_layer_names[HEAT_LAYERS] = {
+	"POSIX", "MPIIO", "STDIO", "DFS", "DAOS",
+};
+
+/* the ids of heatmap:POSIX ... heatmap:DAOS, for records whose name the
+ * log lacks (Darshan's hash of the name; the format's test vectors) */
+static const uint64_t heat_ids[3] = {
+	16592106915301738621ULL, 3668870418325792824ULL, 3989511027826779520ULL,
+};
+
+/* the layer of a HEATMAP record, -1 when unknown */
+static int heat_layer_of(const dfs_log *log, uint64_t id)
 {
-	if (!f->heat_read) {
-		f->heat_read = calloc(RANK_BINS, sizeof(*f->heat_read));
-		f->heat_write = calloc(RANK_BINS, sizeof(*f->heat_write));
+	const dfs_name *nm = dfs_log_name(log, id);
+	if (nm && nm->len > 8 && memcmp(nm->str, "heatmap:", 8) == 0) {
+		for (int l = 0; l < HEAT_LAYERS; l++)
+			if (nm->len - 8 == strlen(dfs_heat_layer_names[l]) &&
+			    memcmp(nm->str + 8, dfs_heat_layer_names[l], nm->len - 8) == 0)
+				return l;
+		return -1;
 	}
-	return f->heat_read && f->heat_write;
+	for (int l = 0; l < 3; l++)
+		if (id == heat_ids[l])
+			return l;
+	return -1;
 }
+
+static struct heat_layer *heat_alloc(struct facts *f, int l)
+{
+	struct heat_layer *h = &f->heat[l];
+	if (!h->read) {
+		/* (a row per rank bin of the job) */
+		h->read = calloc(f->rank_bins, sizeof(*h->read));
+		h->write = calloc(f->rank_bins, sizeof(*h->write));
+		if (!h->read || !h->write) {
+			free(h->read);
+			free(h->write);
+			h->read = h->write = NULL;
+			return NULL;
+		}
+	}
+	return h;
+}
+
+#define HEAT_FIXED 48   /* bytes of a HEATMAP record before its bins */
 
 static void gather_heatmap(struct facts *f)
 {
 	const dfs_summary_module *sm = selected(f->in, DFS_MOD_HEATMAP);
-	if (!sm || sm->count == 0 || !heat_alloc(f))
+	if (!sm || sm->count == 0)
 		return;
 	unsigned char scratch[DFS_RECORD_MAX];
 	double span = 0;
@@ -1300,29 +1597,38 @@ static void gather_heatmap(struct facts *f)
 		FOR_SELECTED(sm, k, i) {
 			const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
 			size_t len = dfs_record_size(sm->records, i);
+			/* (decoded: base, width, nbins, 16 bytes of zeros, the
+			 * write bins, the read bins) */
 			double width;
 			int64_t nbins;
-			if (len < 32)
+			if (len < HEAT_FIXED)
 				continue;
 			memcpy(&width, rec + 16, 8);
 			memcpy(&nbins, rec + 24, 8);
-			if (nbins < 0 || (size_t)nbins > (len - 32) / 16 || !(width > 0))
+			if (nbins < 0 || (size_t)nbins > (len - HEAT_FIXED) / 16 || !(width > 0))
 				continue;
 			if (pass == 0) {
 				if (width * (double)nbins > span)
 					span = width * (double)nbins;
 				continue;
 			}
+			int l = heat_layer_of(f->in->log, dfs_facts_rec_id(rec));
+			struct heat_layer *h = l >= 0 ? heat_alloc(f, l) : NULL;
+			if (!h)
+				continue;
+			h->records++;
 			size_t row = rank_bin(f, rec_rank(rec));
 			if (row >= RANK_BINS)
 				row = 0;
 			for (int64_t b = 0; b < nbins; b++) {
 				int64_t w, r;
-				memcpy(&w, rec + 32 + 8 * b, 8);
-				memcpy(&r, rec + 32 + 8 * (nbins + b), 8);
+				memcpy(&w, rec + HEAT_FIXED + 8 * b, 8);
+				memcpy(&r, rec + HEAT_FIXED + 8 * (nbins + b), 8);
 				size_t c = time_col(((double)b + 0.5) * width, span);
-				f->heat_write[row][c] += (double)w;
-				f->heat_read[row][c] += (double)r;
+				h->write[row][c] += (double)w;
+				h->read[row][c] += (double)r;
+				h->bytes_written += (double)w;
+				h->bytes_read += (double)r;
 			}
 		}
 	}
@@ -1488,7 +1794,7 @@ static void gather_dxt(struct facts *f)
 		return;
 	f->dxt_read = calloc(OFF_BINS, sizeof(*f->dxt_read));
 	f->dxt_write = calloc(OFF_BINS, sizeof(*f->dxt_write));
-	if (!f->dxt_read || !f->dxt_write || (!f->has_heat && a && !heat_alloc(f)))
+	if (!f->dxt_read || !f->dxt_write)
 		return;
 	/* requests and largest offset per file, for the files shown alone */
 	struct files per;
@@ -1532,6 +1838,12 @@ static void gather_dxt(struct facts *f)
 				size_t row_bin = rank_bin(f, rec_rank(rec));
 				struct file_acc *fa = pass == 0 ? files_get(&per, dfs_facts_rec_id(rec)) : NULL;
 				int tf = pass == 1 ? traced_of(f, dfs_facts_rec_id(rec)) : -1;
+				/* without HEATMAP records, the heat maps of the traces */
+				struct heat_layer *heat = pass == 1 && !f->has_heat && rows
+				                          ? heat_alloc(f, id == DFS_MOD_DXT_POSIX ? 0 : 1)
+				                          : NULL;
+				if (heat)
+					heat->records++;
 				for (size_t r = 0; r < rows; r++) {
 					double off = value(m, rec, len, r, foff);
 					double ln = value(m, rec, len, r, flen);
@@ -1559,10 +1871,11 @@ static void gather_dxt(struct facts *f)
 					size_t o = off_row(off, f->dxt_max_off);
 					(w ? f->dxt_write : f->dxt_read)[o][c] += 1;
 					(w ? f->dur_write : f->dur_read)[dur_bin(e - s)] += 1;
-					if (!f->has_heat && id == DFS_MOD_DXT_POSIX) {
+					if (heat) {
 						size_t hr = row_bin < RANK_BINS ? row_bin : 0;
 						size_t hc = time_col(s, f->tl_end > f->dxt_span ? f->tl_end : f->dxt_span);
-						(w ? f->heat_write : f->heat_read)[hr][hc] += ln;
+						(w ? heat->write : heat->read)[hr][hc] += ln;
+						(w ? &heat->bytes_written : &heat->bytes_read)[0] += ln;
 						f->heat_from_dxt = true;
 					}
 				}
@@ -1657,6 +1970,25 @@ static void gather_apmpi(struct facts *f)
 		f->has_apmpi = true;
 	}
 	f->apmpi_hosts = hosts.n;
+}
+
+/* rank r into a table of the TOP_RANKS with the most time (or bytes),
+ * the lower rank first among equals */
+static void rank_insert(struct top_rank *top, size_t *n, int64_t r, double bytes,
+                        double time, bool by_time)
+{
+	double v = by_time ? time : bytes;
+	if (!(v > 0) || (*n == TOP_RANKS &&
+	                 v <= (by_time ? top[TOP_RANKS - 1].time : top[TOP_RANKS - 1].bytes)))
+		return;
+	size_t pos = *n < TOP_RANKS ? *n : TOP_RANKS - 1;
+	while (pos > 0 && v > (by_time ? top[pos - 1].time : top[pos - 1].bytes))
+		pos--;
+	size_t last = *n < TOP_RANKS ? *n : TOP_RANKS - 1;
+	memmove(&top[pos + 1], &top[pos], (last - pos) * sizeof(*top));
+	top[pos] = (struct top_rank){r, bytes, time};
+	if (*n < TOP_RANKS)
+		(*n)++;
 }
 
 static int64_t hint_cb_nodes(const dfs_job *job)
@@ -1763,6 +2095,10 @@ struct facts *dfs_facts_new(const dfs_summary_input *in, bool page)
 			f->worst_rank = (int64_t)r;
 		}
 		f->ranks_seen += sr.time[r] > 0 || sr.bytes[r] > 0;
+		rank_insert(f->rank_by_time, &f->nrank_by_time, (int64_t)r, sr.bytes[r],
+		            sr.time[r], true);
+		rank_insert(f->rank_by_bytes, &f->nrank_by_bytes, (int64_t)r, sr.bytes[r],
+		            sr.time[r], false);
 	}
 	dfs_top_sort(&f->rank_top);
 	free(sr.read);
@@ -1790,8 +2126,10 @@ void dfs_facts_free(struct facts *f)
 {
 	if (!f)
 		return;
-	free(f->heat_read);
-	free(f->heat_write);
+	for (int l = 0; l < HEAT_LAYERS; l++) {
+		free(f->heat[l].read);
+		free(f->heat[l].write);
+	}
 	free(f->dxt_read);
 	free(f->dxt_write);
 	free(f->traced);

@@ -20,17 +20,23 @@
 #define FILE_OFF_BINS 24
 
 #define DXT_LISTED 100   /* traced files the page links to by name */
+#define TITLE_CHARS 84   /* of a plot's title (13 px bold) across its width */
 
 struct dxt_listed {
 	uint64_t id;
 	double requests, extent;
 };
 
-/* One ranked file pattern (digit runs collapsed to '*'). */
+/* One ranked file pattern (digit runs collapsed to '*', identifiers
+ * such as UUIDs to a word in angle brackets), and the file of the
+ * pattern with the most bytes. */
 struct top_file {
 	char name[128];
 	double bytes, time;
 	uint64_t files;
+	uint64_t key;                   /* of the pattern */
+	uint64_t big_id;                /* the file with the most bytes */
+	double big_bytes;
 };
 
 /* ---- evidence.c: what the insights learn of each record -------------------- */
@@ -122,6 +128,45 @@ struct ev_fields {
 	double small_bytes, stragglers;
 };
 
+/* One file shown by name, ranked by its sums over the records of the
+ * page's modules (POSIX and STDIO, or the others without POSIX), shown
+ * as a row per module it has records in, each with what makes its
+ * performance (Darshan's accumulator fed with that module's records of
+ * the file, like PyDarshan's file_stats: the slowest rank's time of its
+ * own records plus the slowest time of its shared records). */
+#define NAMED_PARTS 3
+struct named_part {
+	int mod;
+	double bytes_read, bytes_written, time;
+	double ranks;                   /* records of ranks >= 0, nprocs if shared */
+	double slow_unique, slow_shared;
+	bool shared;
+};
+struct named_file {
+	uint64_t id;
+	size_t no;                      /* its number (names first) */
+	double bytes, time;             /* read + written, seconds summed */
+	struct named_part part[NAMED_PARTS];
+	size_t nparts;
+	uint32_t head;                  /* its last record in facts.chain (1 +) */
+};
+
+/* One rank of a top-ranks table. */
+struct top_rank {
+	int64_t rank;
+	double bytes, time;
+};
+#define TOP_RANKS 10
+
+/* The HEATMAP module's layers (its records are named heatmap:<layer>). */
+#define HEAT_LAYERS 5
+struct heat_layer {
+	double (*read)[TIME_BINS], (*write)[TIME_BINS];  /* rank_bins rows each */
+	double bytes_read, bytes_written;
+	size_t records;
+};
+extern const char *const dfs_heat_layer_names[HEAT_LAYERS];
+
 /* What one I/O module (POSIX, MPI-IO, STDIO, ...) did in the selection. */
 struct io_facts {
 	int id;
@@ -202,12 +247,12 @@ struct facts {
 	double tl_rs[RANK_BINS + 1], tl_re[RANK_BINS + 1];
 	double tl_ws[RANK_BINS + 1], tl_we[RANK_BINS + 1];
 	double tl_end;
-	/* heatmap: bytes per (rank bin, time bin) */
+	/* heat maps: bytes per (rank bin, time bin) of each layer, allocated
+	 * only for the layers a log has (a facts struct is made per file
+	 * rendered: it stays small) */
 	bool heat_from_dxt, has_heat;
 	double heat_span;
-	/* RANK_BINS rows each, allocated only for a log with HEATMAP or DXT
-	 * records (a facts struct is made per file rendered: it stays small) */
-	double (*heat_read)[TIME_BINS], (*heat_write)[TIME_BINS];
+	struct heat_layer heat[HEAT_LAYERS];
 	/* DXT */
 	bool has_dxt;
 	double dxt_span, dxt_max_off;
@@ -249,6 +294,21 @@ struct facts {
 	struct finding *findings;
 	size_t nfindings;
 	bool judged;
+	/* the files with the most bytes and the most time, by name */
+	struct named_file named_bytes[TOP_FILES], named_time[TOP_FILES];
+	size_t nnamed_bytes, nnamed_time;
+	size_t files_seen;     /* the files of the page's modules */
+	/* the ranks with the most time and the most bytes (POSIX and
+	 * STDIO), and the shared records' (rank -1) sums */
+	struct top_rank rank_by_time[TOP_RANKS], rank_by_bytes[TOP_RANKS];
+	size_t nrank_by_time, nrank_by_bytes;
+	double shared_bytes, shared_time;
+	/* while the facts are gathered: the records of the page's modules in
+	 * the order met (the selections of the modules of io[] that
+	 * dfs_facts_page_module takes, one after the other), each with the
+	 * number (1 +) of the previous record of its file, 0 for its first */
+	const uint32_t *chain;
+	size_t chain_n;
 };
 
 /* iterate over the selection of a module: k counts, i is the record */
@@ -295,6 +355,12 @@ void dfs_evidence_sum_files(const struct facts *f, struct io_facts *io, unsigned
 /* lists: add an item (kept when among the TOP_ABOUT largest), sort */
 void dfs_top_add(struct top_list *t, uint64_t id, int64_t rank, double v);
 void dfs_top_sort(struct top_list *t);
+/* named.c: the details of the files shown by name, from their records
+ * (found through facts.chain) */
+void dfs_facts_named_detail(struct facts *f);
+/* the modules whose files the page shows (POSIX and STDIO, or all the
+ * I/O modules but MPI-IO, H5D and PNETCDF_VAR without POSIX) */
+bool dfs_facts_page_module(const dfs_summary_input *in, int id);
 
 /* insights.c: the findings of a selection, most severe first */
 enum about_kind { ABOUT_NONE, ABOUT_FILES, ABOUT_RANKS, ABOUT_RECORDS };
@@ -344,6 +410,9 @@ void dfs_xml_text(dfs_buf *out, const char *s, size_t len);
 void dfs_xml_str(dfs_buf *out, const char *s);
 void dfs_human_bytes(char *buf, size_t n, double bytes);
 void dfs_human_num(char *buf, size_t n, double v);
+/* the label of duration bin b (two a decade from 1 us: "< 1 us",
+ * "3.16-10 ms", ">= 3.16e+04 s" for the last) */
+void dfs_duration_label(char *buf, size_t n, int b);
 
 struct series {
 	const char *name;
@@ -357,16 +426,32 @@ void dfs_svg_bars(dfs_buf *out, const char *title, const char *const *labels,
 void dfs_svg_columns(dfs_buf *out, const char *title, const char *xlabel,
                      double x0, double x1, size_t n, const struct series *s,
                      size_t ns, bool bytes);
-/* a grid of cells shaded by value (rows top-down), one color per layer */
-void dfs_svg_grid(dfs_buf *out, const char *title, const char *xlabel,
-                  const char *ylabel, double x1, double y1, size_t rows,
-                  size_t cols, const double *cells, const char *color,
-                  const double *cells2, const char *color2);
-/* the same over an axis from x0 to x1 */
-void dfs_svg_grid_span(dfs_buf *out, const char *title, const char *xlabel,
-                       const char *ylabel, double x0, double x1, double y1,
-                       size_t rows, size_t cols, const double *cells,
-                       const char *color, const double *cells2, const char *color2);
+/* the same with labels under the axis, evenly from x0 to x1 (at least
+ * two: else as dfs_svg_columns) */
+void dfs_svg_columns_ticks(dfs_buf *out, const char *title, const char *xlabel,
+                           double x0, double x1, const char *const *ticks, size_t nticks,
+                           size_t n, const struct series *s, size_t ns, bool bytes);
+/* A grid of cells shaded by value (a log scale, with a colour bar):
+ * rank bins against time (heat maps), offsets against time (DXT). */
+struct grid {
+	const char *title, *xlabel, *ylabel;
+	double x0, x1;                 /* the columns span [x0, x1] */
+	size_t rows, cols;
+	const double *cells[2];        /* rows x cols, row-major; [1] NULL: one layer */
+	const char *color[2], *name[2];
+	bool sum;                      /* two layers shaded together, one colour */
+	/* rows: the rank bins of `ranks` top-down, or [y0, y1] bottom-up */
+	const struct facts *ranks;
+	double y0, y1;
+	bool y_bytes;
+	bool bytes;                    /* the values are bytes (else counts of unit) */
+	const char *unit, *scale;      /* "requests"; the colour bar's label */
+	bool tooltips;                 /* each cell's exact value as its <title> */
+	size_t budget;                 /* cells drawn at most (bins merged to fit) */
+};
+void dfs_svg_grid(dfs_buf *out, const struct grid *g);
+/* s (len bytes) cut to at most max characters: its start, "...", its end */
+void dfs_svg_fit(char *buf, size_t n, const char *s, size_t len, size_t max);
 /* lanes: per row, intervals [a, b) of several kinds */
 void dfs_svg_lanes(dfs_buf *out, const char *title, const struct facts *f);
 /* an empty plot that says why */

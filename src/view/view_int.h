@@ -110,7 +110,7 @@ enum file_kind {
 	/* in a log directory: the job at a glance (summary.c) */
 	F_SUMMARY, F_INSIGHTS, F_INSIGHTS_CSV,
 	/* in LOG/summary/: one per plot of darshanfs/summary.h */
-	F_PLOT_FIRST, F_PLOT_LAST = F_PLOT_FIRST + 12,
+	F_PLOT_FIRST, F_PLOT_LAST = F_PLOT_FIRST + 15,
 	/* in LOG/summary/dxt/: the plot of one traced file, <record id>.svg */
 	F_DXT_FILE,
 	/* at the root of the mount only: every filter and import in force

@@ -14,6 +14,7 @@ page says how many (the rule written here again, not read from the page).
 Prints a line saying what matched."""
 import csv
 import math
+import re
 import sys
 import xml.etree.ElementTree as ET
 
@@ -132,11 +133,34 @@ def main():
     # (the bytes over time are titled in rounded units: only counted)
     if len(list(moved.iter(SVG + "title"))) > len(titles(started)):
         fail("more columns of bytes than of jobs over time")
+    # the time axis in calendar dates, from the first start to the last
+    if dated:
+        import datetime
+        lo, hi = min(j["start"] for j in dated), max(j["start"] for j in dated)
+        form = "%Y-%m-%d" if hi - lo >= 4 * 86400 else "%Y-%m-%d %H:%M"
+        day = lambda t: datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime(form)
+        for plot in (started, moved):
+            ticks = [t.text for t in plot.iter(SVG + "text")
+                     if t.text and re.match(r"\d{4}-\d\d-\d\d", t.text)]
+            if len(ticks) < 2 or ticks[0] != day(lo) or ticks[-1] != day(hi if hi > lo else lo + 1):
+                fail(f"the time axis reads {ticks}, the jobs started from {day(lo)} to {day(hi)}")
     by_bytes, by_perf = plots_after("per-job", 2)
     for name, key, plot in (("bytes", "bytes", by_bytes), ("performance", "perf", by_perf)):
+        counts = titles(plot)
         want = sum(1 for j in jobs if key not in j["doubts"])
-        if sum(titles(plot)) != want:
-            fail(f"the histogram of {name} counts {sum(titles(plot))} jobs, not {want}")
+        if sum(counts) != want:
+            fail(f"the histogram of {name} counts {sum(counts)} jobs, not {want}")
+        # (its empty ends left out)
+        if counts and (counts[0] == 0 or counts[-1] == 0):
+            fail(f"the histogram of {name} starts or ends with an empty bin: {counts}")
+    # bytes in binary units only
+    labels = [t.text for t in by_bytes.iter(SVG + "text") if t.text and "B" in t.text]
+    for label in labels:
+        for part in label.replace(" or more", "").split("-"):
+            num, _, unit = part.strip().partition(" ")
+            if unit not in ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB") or \
+                    float(num) != int(float(num)):
+                fail(f"the histogram of bytes has a bin {label!r}")
     # the top jobs
     for tid, key in (("top-bytes", "bytes"), ("top-time", "time")):
         table = body.find(f"table[@id='{tid}']")
