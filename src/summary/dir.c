@@ -1,5 +1,5 @@
 /* dir.c - summary.html of a directory: the jobs of every log below it, from
- * the text of that directory's jobs.csv (jobs over time, bytes and
+ * the text of that directory's modules.csv (jobs over time, bytes and
  * performance per job, the top jobs by bytes and by I/O time, totals per
  * module).  Like the page of a log, it is self-contained and its plots are
  * bounded in size however many jobs there are. */
@@ -11,7 +11,7 @@
 
 #include "summary/summary_int.h"
 
-/* the jobs.csv columns read here */
+/* the modules.csv columns read here */
 enum { C_LOG, C_MODULE, C_EXE, C_JOBID, C_UID, C_NPROCS, C_START, C_END,
        C_RUN, C_READ = 12, C_WRITTEN = 13, C_TIME = 20, C_PERF = 21, C_ERROR = 22,
        C_COLS = 23 };
@@ -63,7 +63,7 @@ struct job {
 	char *log, *exe;
 	int64_t jobid, uid, nprocs, start;
 	double run_time, bytes, time, perf;
-	bool counted;
+	dfs_job_io io;
 };
 
 struct module_total {
@@ -72,18 +72,28 @@ struct module_total {
 	double bytes_read, bytes_written, time;
 };
 
-/* the row that stands for the job's own I/O: POSIX+STDIO, else the
- * largest of the others (MPI-IO goes through POSIX: never summed) */
+void dfs_job_io_offer(dfs_job_io *io, int row, const char *module, double bytes,
+                      double time, double perf)
+{
+	bool combined = strcmp(module, "POSIX+STDIO") == 0;
+	if (combined || (!io->combined && bytes >= io->bytes)) {
+		io->bytes = bytes;
+		io->time = time;
+		io->perf = perf;
+		io->row = row;
+		io->any = true;
+		io->combined = combined;
+	}
+}
+
+/* the row that stands for the job's own I/O */
 static void take_row(struct job *j, const char *module, double bytes, double time,
                      double perf)
 {
-	bool combined = strcmp(module, "POSIX+STDIO") == 0;
-	if (combined || (!j->counted && bytes >= j->bytes)) {
-		j->bytes = bytes;
-		j->time = time;
-		j->perf = perf;
-		j->counted = combined;
-	}
+	dfs_job_io_offer(&j->io, 0, module, bytes, time, perf);
+	j->bytes = j->io.bytes;
+	j->time = j->io.time;
+	j->perf = j->io.perf;
 }
 
 static int by_bytes(const void *a, const void *b)

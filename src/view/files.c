@@ -660,8 +660,10 @@ int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
 dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
                                   const dfs_caller *who, dfs_error *err)
 {
-	if (n->file == F_JOBS || n->file == F_DIR_INSIGHTS)
+	if (n->file == F_JOBS || n->file == F_MODULES || n->file == F_DIR_INSIGHTS)
 		return dfs_jobs_content(v, n, who, err);
+	if (n->file == F_DIR_SCHEMA)
+		return dfs_schema_content(v, err);
 	if (n->file == F_DIR_SUMMARY)
 		return dfs_dir_summary_content(v, n, who, err);
 	char *text = dfs_dir_filter_text(v, n->state, n->dir_vpath,

@@ -1,21 +1,26 @@
-/* jobs.c - jobs.csv: one row per (log, module with an accumulator) for
- * every log below a directory, plus a POSIX+STDIO row per log, with the
+/* jobs.c - the tables of a directory: jobs.csv, one row per log (its
+ * job) for every log below the directory; modules.csv, one row per (log,
+ * module with an accumulator) plus a POSIX+STDIO row per log, with the
  * numbers that log's own derived_metrics shows for its current selection
  * and the filters that made it (the caller's: view_int.h, "Whose state");
- * and insights.csv, the rows of every log's insights.csv with its path;
- * and summary.html of a directory, drawn from its jobs.csv.
+ * insights.csv, the rows of every log's insights.csv with its path; and
+ * summary.html of a directory, drawn from its modules.csv.
  *
- * The source subtree is walked on each request; logs are summarized in
- * parallel on all cores, through the LRU cache (a tree of 100,000 logs
- * never needs them all decoded at once), and each log's summary is kept
- * in its entry until the log file or a filter changes, or the cache
- * evicts it (counted in cache_size, after the decoded logs).  A rendered
- * jobs.csv is reused for a second (the kernel asks for its size and then
- * reads it) unless a filter of its caller's state changed meanwhile (or a
- * log was found changed on disk), counted in cache_size too, and dropped
- * when its second is up.  Both are checked against the generations of
- * their own state only (view_int.h): another user's writes leave them. */
+ * The source subtree is walked on each request, in batches of logs (so
+ * the walk's memory does not grow with the tree); the logs of a batch are
+ * summarized in parallel on all cores, through the LRU cache (a tree of
+ * 100,000 logs never needs them all decoded at once), and each log's
+ * summary is kept in its entry until the log file or a filter changes, or
+ * the cache evicts it (counted in cache_size, after the decoded logs).  A
+ * rendered table is reused for a second (the kernel asks for its size and
+ * then reads it) unless a filter of its caller's state changed meanwhile
+ * (or a log was found changed on disk), counted in cache_size too, and
+ * dropped when its second is up.  Both are checked against the
+ * generations of their own state only (view_int.h): another user's writes
+ * leave them. */
 #include <dirent.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -23,47 +28,37 @@
 
 #include "darshanfs/csv.h"
 #include "darshanfs/hash.h"
+#include "darshanfs/index.h"
 #include "darshanfs/summary.h"
 #include "util/workers.h"
 #include "view/view_int.h"
 
-#define COMBINED (-1)
-#define MAX_ROWS 8
+#define COMBINED DFS_FACTS_COMBINED
+#define MAX_ROWS DFS_FACTS_MAX_ROWS
 #define CACHE_SECONDS 1.0
 #define CACHE_SLOTS 16
 #define MAX_DEPTH 64      /* directories below a jobs.csv walked into */
+#define BATCH 1024        /* logs summarized at once */
+#define CHUNK ((size_t)1 << 20)   /* bytes of the rendered text per chunk */
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-static const char header[] =
-	"log,module,exe,jobid,uid,nprocs,start_time,end_time,run_time,partial,"
-	"records,total_bytes,bytes_read,bytes_written,total_files,read_only_files,"
-	"write_only_files,read_write_files,unique_files,shared_files,"
-	"time_by_slowest,perf_by_slowest,error,filters\n";
+/* the tables of a directory this file renders */
+enum table { T_JOBS, T_MODULES, T_INSIGHTS };
 
-/* One row: what jobs.csv prints of the derived metrics, not all of them
- * (the summaries of every log of a tree are kept). */
-enum { FILES_ALL, FILES_RO, FILES_WO, FILES_RW, FILES_UNIQUE, FILES_SHARED, FILES_KINDS };
-
+/* One row of modules.csv, with the filters that made its selection. */
 struct job_row {
-	int module;                 /* module id or COMBINED */
-	bool partial;
-	bool ok;
-	uint64_t records;
-	int64_t total_bytes, bytes_read, bytes_written;
-	int64_t files[FILES_KINDS];
-	double time_by_slowest, perf_by_slowest;
-	char *error;
-	char *filters;              /* the filters of the selection, on one line */
+	dfs_module_facts f;
+	char *filters;              /* on one line, NULL when none */
 };
 
+/* What the tables show of one log (the summaries of every log of a tree
+ * are kept, so only that). */
 struct job_summary {
 	uint64_t gen, dir_gen;
 	struct src_id src;          /* the version of the log summarized */
-	char *error;                /* the log cannot be read */
-	char *exe;
-	int64_t jobid, uid, nprocs, start, end;
-	double run_time;
+	dfs_job_facts job;
+	char *filters;              /* the job's: every row's, each once */
 	/* the log's insights.csv rows (each led by "<rel>,"), NULL until
 	 * a directory's insights.csv asks */
 	char *insights;
@@ -72,18 +67,19 @@ struct job_summary {
 	struct job_row rows[];      /* nrows of them */
 };
 
-static void row_metrics(struct job_row *r, const dfs_derived_metrics *dm)
+static void row_metrics(dfs_module_facts *r, const dfs_derived_metrics *dm)
 {
 	const dfs_category_counters *cc = dm->category_counters;
 	r->total_bytes = dm->total_bytes;
 	r->bytes_read = cc[DFS_ALL_FILES].total_read_volume_bytes;
 	r->bytes_written = cc[DFS_ALL_FILES].total_write_volume_bytes;
-	r->files[FILES_ALL] = cc[DFS_ALL_FILES].count;
-	r->files[FILES_RO] = cc[DFS_RO_FILES].count;
-	r->files[FILES_WO] = cc[DFS_WO_FILES].count;
-	r->files[FILES_RW] = cc[DFS_RW_FILES].count;
-	r->files[FILES_UNIQUE] = cc[DFS_UNIQ_FILES].count;
-	r->files[FILES_SHARED] = cc[DFS_SHARED_FILES].count + cc[DFS_PART_SHARED_FILES].count;
+	r->files[DFS_FACTS_FILES_ALL] = cc[DFS_ALL_FILES].count;
+	r->files[DFS_FACTS_FILES_RO] = cc[DFS_RO_FILES].count;
+	r->files[DFS_FACTS_FILES_WO] = cc[DFS_WO_FILES].count;
+	r->files[DFS_FACTS_FILES_RW] = cc[DFS_RW_FILES].count;
+	r->files[DFS_FACTS_FILES_UNIQUE] = cc[DFS_UNIQ_FILES].count;
+	r->files[DFS_FACTS_FILES_SHARED] = cc[DFS_SHARED_FILES].count +
+	                                   cc[DFS_PART_SHARED_FILES].count;
 	r->time_by_slowest = dm->agg_time_by_slowest;
 	r->perf_by_slowest = dm->agg_perf_by_slowest;
 }
@@ -92,12 +88,13 @@ static void job_summary_free(struct job_summary *s)
 {
 	if (!s)
 		return;
-	free(s->error);
-	free(s->exe);
+	free(s->job.error);
+	free(s->job.exe);
+	free(s->filters);
 	free(s->insights);
 	free(s->insights_rel);
 	for (size_t i = 0; i < s->nrows; i++) {
-		free(s->rows[i].error);
+		free(s->rows[i].f.error);
 		free(s->rows[i].filters);
 	}
 	free(s);
@@ -111,11 +108,19 @@ static size_t str_bytes(const char *t)
 
 static size_t job_summary_bytes(const struct job_summary *s)
 {
-	size_t n = sizeof(*s) + s->nrows * sizeof(s->rows[0]) + str_bytes(s->error) +
-	           str_bytes(s->exe) + str_bytes(s->insights) + str_bytes(s->insights_rel);
+	size_t n = sizeof(*s) + s->nrows * sizeof(s->rows[0]) + str_bytes(s->job.error) +
+	           str_bytes(s->job.exe) + str_bytes(s->filters) + str_bytes(s->insights) +
+	           str_bytes(s->insights_rel);
 	for (size_t i = 0; i < s->nrows; i++)
-		n += str_bytes(s->rows[i].error) + str_bytes(s->rows[i].filters);
+		n += str_bytes(s->rows[i].f.error) + str_bytes(s->rows[i].filters);
 	return n;
+}
+
+static char *filters_of(dfs_buf *b)
+{
+	char *t = b->len && dfs_buf_ok(b) ? strndup(b->data, b->len) : NULL;
+	dfs_buf_free(b);
+	return t;
 }
 
 /* ---- one log ------------------------------------------------------------------ */
@@ -132,26 +137,33 @@ static struct job_summary *summarize(dfs_view *v, struct entry *e,
 	s->dir_gen = dir_gen;
 	s->src = e->loaded_id;
 	if (!l) {
-		s->error = strdup(err.msg[0] ? err.msg : "unreadable log");
+		s->job.error = strdup(err.msg[0] ? err.msg : "unreadable log");
 		return s;
 	}
 	const dfs_job *j = dfs_log_job(l->log);
-	s->exe = strdup(j->exe);
-	s->jobid = j->jobid;
-	s->uid = j->uid;
-	s->nprocs = j->nprocs;
-	s->start = j->start_sec;
-	s->end = j->end_sec;
-	s->run_time = j->run_time;
+	dfs_job_facts *jf = &s->job;
+	jf->exe = strdup(j->exe);
+	jf->jobid = j->jobid;
+	jf->uid = j->uid;
+	jf->nprocs = j->nprocs;
+	jf->start = j->start_sec;
+	jf->end = j->end_sec;
+	jf->run_time = j->run_time;
 	const dfs_log_header *h = dfs_log_get_header(l->log);
+	jf->partial = h->partial_flag;
 	bool posix = false, stdio = false;
-	for (int id = 0; id < DFS_MOD_KNOWN && s->nrows < MAX_ROWS - 1; id++) {
+	uint64_t rows = 0;
+	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
 		const dfs_log_module *lm = dfs_log_get_module(l->log, id);
-		if (!lm->present || !lm->module || !lm->module->accumulator)
+		if (lm->present)
+			jf->present |= 1ULL << id;
+		if (!lm->present || !lm->module || !lm->module->accumulator ||
+		    s->nrows >= MAX_ROWS - 1)
 			continue;
 		posix |= id == DFS_MOD_POSIX;
 		stdio |= id == DFS_MOD_STDIO;
-		struct job_row *r = &s->rows[s->nrows++];
+		rows |= 1ULL << id;
+		dfs_module_facts *r = &s->rows[s->nrows++].f;
 		r->module = id;
 		r->partial = (h->partial_flag >> id) & 1;
 		struct selection *sel = dfs_selection_metrics(v, e, l, id);
@@ -165,7 +177,7 @@ static struct job_summary *summarize(dfs_view *v, struct entry *e,
 		row_metrics(r, &sel->dm);
 	}
 	if (posix && stdio) {
-		struct job_row *r = &s->rows[s->nrows++];
+		dfs_module_facts *r = &s->rows[s->nrows++].f;
 		r->module = COMBINED;
 		r->partial = ((h->partial_flag >> DFS_MOD_POSIX) & 1) ||
 		             ((h->partial_flag >> DFS_MOD_STDIO) & 1);
@@ -173,103 +185,319 @@ static struct job_summary *summarize(dfs_view *v, struct entry *e,
 		if (dm) {
 			r->ok = true;
 			row_metrics(r, dm);
-			r->records = s->rows[0].records;
+			r->records = s->rows[0].f.records;
 			for (size_t k = 0; k + 1 < s->nrows; k++)
-				if (s->rows[k].module == DFS_MOD_STDIO)
-					r->records += s->rows[k].records;
+				if (s->rows[k].f.module == DFS_MOD_STDIO)
+					r->records += s->rows[k].f.records;
 		} else {
 			r->error = strdup("combined metrics unavailable");
 		}
 	}
 	for (size_t i = 0; i < s->nrows; i++) {
 		dfs_buf b = DFS_BUF_INIT;
-		dfs_filters_line(v, e, s->rows[i].module, &b);
-		if (b.len && dfs_buf_ok(&b))
-			s->rows[i].filters = strndup(b.data, b.len);
-		dfs_buf_free(&b);
+		dfs_filters_line(v, e, s->rows[i].f.module, &b);
+		s->rows[i].filters = filters_of(&b);
 	}
+	dfs_buf b = DFS_BUF_INIT;
+	dfs_filters_line_job(v, e, rows, &b);
+	s->filters = filters_of(&b);
 	struct job_summary *fit = realloc(s, sizeof(*s) + s->nrows * sizeof(s->rows[0]));
 	return fit ? fit : s;
 }
 
-static void add_double(dfs_buf *b, double d)
-{
-	dfs_buf_add_double(b, d);
-}
+/* ---- rendering ------------------------------------------------------------------ */
 
 /* the last column: the row's filters ("" when none), then the line's end */
-static void add_filters(dfs_buf *out, const struct job_row *r)
+static void add_filters(dfs_buf *out, const char *filters)
 {
 	dfs_buf_addc(out, ',');
-	if (r->filters)
-		dfs_csv_field(out, r->filters, strlen(r->filters));
+	if (filters)
+		dfs_csv_field(out, filters, strlen(filters));
 	dfs_buf_addc(out, '\n');
 }
 
-static void render_rows(const struct job_summary *s, const char *rel, dfs_buf *out)
+static const char *row_module_name(int module)
 {
-	if (s->error) {
+	return module == COMBINED ? "POSIX+STDIO" : module < 0 ? "" : dfs_module_get(module)->name;
+}
+
+/* modules.csv rows of a log */
+static void render_module_rows(const struct job_summary *s, const char *rel, dfs_buf *out)
+{
+	const dfs_job_facts *j = &s->job;
+	if (j->error) {
 		dfs_csv_field(out, rel, strlen(rel));
 		dfs_buf_adds(out, ",,,,,,,,,,,,,,,,,,,,,,");
-		dfs_csv_field(out, s->error, strlen(s->error));
+		dfs_csv_field(out, j->error, strlen(j->error));
 		dfs_buf_adds(out, ",\n");
 		return;
 	}
 	/* a log without any module that has an accumulator still gets a row
 	 * with its job fields */
-	static const struct job_row none = {.module = -2};
+	static const struct job_row none = {.f = {.module = -2}};
 	size_t nrows = s->nrows ? s->nrows : 1;
 	for (size_t i = 0; i < nrows; i++) {
-		const struct job_row *r = s->nrows ? &s->rows[i] : &none;
+		const struct job_row *jr = s->nrows ? &s->rows[i] : &none;
+		const dfs_module_facts *r = &jr->f;
 		dfs_csv_field(out, rel, strlen(rel));
 		dfs_buf_addc(out, ',');
-		dfs_buf_adds(out, r->module == COMBINED ? "POSIX+STDIO" :
-		                  r->module < 0 ? "" : dfs_module_get(r->module)->name);
+		dfs_buf_adds(out, row_module_name(r->module));
 		dfs_buf_addc(out, ',');
-		dfs_csv_field(out, s->exe, strlen(s->exe));
-		dfs_buf_printf(out, ",%lld,%lld,%lld,%lld,%lld,", (long long)s->jobid,
-		               (long long)s->uid, (long long)s->nprocs, (long long)s->start,
-		               (long long)s->end);
-		add_double(out, s->run_time);
+		dfs_csv_field(out, j->exe, strlen(j->exe));
+		dfs_buf_printf(out, ",%lld,%lld,%lld,%lld,%lld,", (long long)j->jobid,
+		               (long long)j->uid, (long long)j->nprocs, (long long)j->start,
+		               (long long)j->end);
+		dfs_buf_add_double(out, j->run_time);
 		dfs_buf_printf(out, ",%d,", r->partial ? 1 : 0);
 		if (!r->ok) {
 			dfs_buf_adds(out, ",,,,,,,,,,,,");
 			if (r->error)
 				dfs_csv_field(out, r->error, strlen(r->error));
-			add_filters(out, r);
+			add_filters(out, jr->filters);
 			continue;
 		}
 		dfs_buf_printf(out, "%llu,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,",
 		               (unsigned long long)r->records, (long long)r->total_bytes,
 		               (long long)r->bytes_read, (long long)r->bytes_written,
-		               (long long)r->files[FILES_ALL], (long long)r->files[FILES_RO],
-		               (long long)r->files[FILES_WO], (long long)r->files[FILES_RW],
-		               (long long)r->files[FILES_UNIQUE], (long long)r->files[FILES_SHARED]);
-		add_double(out, r->time_by_slowest);
+		               (long long)r->files[DFS_FACTS_FILES_ALL],
+		               (long long)r->files[DFS_FACTS_FILES_RO],
+		               (long long)r->files[DFS_FACTS_FILES_WO],
+		               (long long)r->files[DFS_FACTS_FILES_RW],
+		               (long long)r->files[DFS_FACTS_FILES_UNIQUE],
+		               (long long)r->files[DFS_FACTS_FILES_SHARED]);
+		dfs_buf_add_double(out, r->time_by_slowest);
 		dfs_buf_addc(out, ',');
-		add_double(out, r->perf_by_slowest);
+		dfs_buf_add_double(out, r->perf_by_slowest);
 		dfs_buf_addc(out, ',');
-		add_filters(out, r);
+		add_filters(out, jr->filters);
 	}
+}
+
+/* The user of a job as Darshan names its log, USER_EXE_idJOBID_...
+ * (EXE the base name of the program): what comes before "_EXE_id<jobid>"
+ * when the name holds the log's own job id and program, else before the
+ * last '_' ahead of "_id<jobid>"; nothing when the name holds no
+ * "_id<jobid>".  A log holds a uid only; a name looked up on the mounting
+ * machine would differ from one machine to the next (and cost a look-up
+ * of the user database per uid). */
+static void user_name(const char *rel, const char *exe, int64_t jobid, dfs_buf *out)
+{
+	const char *base = strrchr(rel, '/');
+	base = base ? base + 1 : rel;
+	char id[32];
+	int n = snprintf(id, sizeof(id), "_id%lld", (long long)jobid);
+	const char *at = strstr(base, id);
+	while (at && at[n] >= '0' && at[n] <= '9')
+		at = strstr(at + 1, id);
+	if (!at)
+		return;
+	/* the program: the base name of the command's first word */
+	size_t wlen = strcspn(exe, " ");
+	const char *prog = exe;
+	for (size_t i = 0; i < wlen; i++)
+		if (exe[i] == '/')
+			prog = exe + i + 1;
+	size_t plen = (size_t)(exe + wlen - prog);
+	size_t head = (size_t)(at - base);
+	if (plen && head > plen + 1 && base[head - plen - 1] == '_' &&
+	    !memcmp(base + head - plen, prog, plen)) {
+		dfs_csv_field(out, base, head - plen - 1);
+		return;
+	}
+	while (head > 0 && base[head - 1] != '_')
+		head--;
+	if (head > 1)
+		dfs_csv_field(out, base, head - 1);
+}
+
+/* ISO 8601 in UTC of Unix seconds; nothing for a time not positive (a log
+ * that does not know it) */
+static void iso_time(dfs_buf *out, int64_t t)
+{
+	time_t x = (time_t)t;
+	struct tm tm;
+	char b[40];
+	if (t > 0 && (int64_t)x == t && gmtime_r(&x, &tm) &&
+	    strftime(b, sizeof(b), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		dfs_buf_adds(out, b);
+}
+
+/* A per-job figure made of the log's own numbers, which may be garbage
+ * (a negative or not finite time, bytes below zero): such a value is left
+ * out of the job's row (empty) instead of spoiling every sum made of the
+ * column.  The summary layer's plausibility check of a log's numbers is
+ * what these calls are for, when it has one. */
+static bool plausible_seconds(double t)
+{
+	return isfinite(t) && t >= 0;
+}
+
+static bool plausible_bytes(int64_t b)
+{
+	return b >= 0;
+}
+
+static void add_seconds(dfs_buf *out, double t)
+{
+	if (plausible_seconds(t))
+		dfs_buf_add_double(out, t);
+}
+
+/* the row of jobs.csv of a log */
+static void render_job_row(const struct job_summary *s, const char *rel, dfs_buf *out)
+{
+	const dfs_job_facts *j = &s->job;
+	dfs_csv_field(out, rel, strlen(rel));
+	if (j->error) {
+		/* the job columns, empty */
+		struct table_col cols[MAX_TABLE_COLS];
+		size_t n = dfs_table_columns(F_JOBS, cols, MAX_TABLE_COLS);
+		for (size_t i = 1; i + 2 < n; i++)
+			dfs_buf_addc(out, ',');
+		dfs_buf_addc(out, ',');
+		dfs_csv_field(out, j->error, strlen(j->error));
+		dfs_buf_adds(out, ",\n");
+		return;
+	}
+	dfs_buf_printf(out, ",%lld,%lld,", (long long)j->jobid, (long long)j->uid);
+	user_name(rel, j->exe, j->jobid, out);
+	dfs_buf_addc(out, ',');
+	dfs_csv_field(out, j->exe, strlen(j->exe));
+	dfs_buf_printf(out, ",%lld,%lld,%lld,", (long long)j->nprocs, (long long)j->start,
+	               (long long)j->end);
+	iso_time(out, j->start);
+	dfs_buf_addc(out, ',');
+	iso_time(out, j->end);
+	dfs_buf_addc(out, ',');
+	add_seconds(out, j->run_time);
+	/* the job's I/O: one of its rows, by summary.html's rule */
+	dfs_job_io io = {0};
+	for (size_t i = 0; i < s->nrows; i++) {
+		const dfs_module_facts *r = &s->rows[i].f;
+		if (r->ok)
+			dfs_job_io_offer(&io, (int)i, row_module_name(r->module),
+			                 (double)r->bytes_read + (double)r->bytes_written,
+			                 r->time_by_slowest, r->perf_by_slowest);
+	}
+	const dfs_module_facts *r = io.any ? &s->rows[io.row].f : NULL;
+	bool bytes_ok = r && plausible_bytes(r->bytes_read) && plausible_bytes(r->bytes_written);
+	dfs_buf_addc(out, ',');
+	if (r)
+		dfs_buf_adds(out, row_module_name(r->module));
+	dfs_buf_addc(out, ',');
+	if (bytes_ok)
+		dfs_buf_printf(out, "%lld,%lld,%lld", (long long)(r->bytes_read + r->bytes_written),
+		               (long long)r->bytes_read, (long long)r->bytes_written);
+	else
+		dfs_buf_adds(out, ",,");
+	dfs_buf_addc(out, ',');
+	if (r)
+		add_seconds(out, r->time_by_slowest);
+	dfs_buf_addc(out, ',');
+	if (r && isfinite(r->perf_by_slowest) && r->perf_by_slowest >= 0)
+		dfs_buf_add_double(out, r->perf_by_slowest);
+	dfs_buf_addc(out, ',');
+	if (r && plausible_seconds(r->time_by_slowest) && plausible_seconds(j->run_time) &&
+	    j->run_time > 0)
+		dfs_buf_add_double(out, r->time_by_slowest / j->run_time);
+	/* bytes per module (empty: the log has no data of it) */
+	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
+		if (!dfs_module_has_bytes_col(id))
+			continue;
+		dfs_buf_addc(out, ',');
+		for (size_t i = 0; i < s->nrows; i++) {
+			const dfs_module_facts *m = &s->rows[i].f;
+			if (m->module == id && m->ok && plausible_bytes(m->bytes_read) &&
+			    plausible_bytes(m->bytes_written))
+				dfs_buf_printf(out, "%lld", (long long)(m->bytes_read + m->bytes_written));
+		}
+	}
+	dfs_buf_addc(out, ',');
+	bool first = true, partial = false;
+	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
+		if (!((j->present >> id) & 1))
+			continue;
+		dfs_buf_printf(out, "%s%s", first ? "" : " ", dfs_module_slot_name(id));
+		first = false;
+		partial |= (j->partial >> id) & 1;
+	}
+	dfs_buf_printf(out, ",%d,", partial ? 1 : 0);
+	/* the modules that cannot be read */
+	dfs_buf e = DFS_BUF_INIT;
+	for (size_t i = 0; i < s->nrows; i++) {
+		const dfs_module_facts *m = &s->rows[i].f;
+		if (m->ok || !m->error || m->module == COMBINED)
+			continue;
+		dfs_buf_printf(&e, "%s%s: %s", e.len ? "; " : "", row_module_name(m->module),
+		               m->error);
+	}
+	if (e.len && dfs_buf_ok(&e))
+		dfs_csv_field(out, e.data, e.len);
+	dfs_buf_free(&e);
+	add_filters(out, s->filters);
 }
 
 /* ---- the walk ------------------------------------------------------------------- */
 
 struct log_item {
-	char *rel;       /* path relative to the jobs.csv directory */
+	char *rel;       /* path relative to the table's directory */
 	char *src;
 	char *vpath;
 	const char *error;   /* not a log: a directory not walked, and why */
 	dfs_buf rows;
 };
 
+/* The rendered text, in chunks of about CHUNK bytes (never copied into
+ * one). */
+struct text {
+	dfs_buf *chunk;
+	size_t n, cap;
+	bool oom;
+};
+
+static dfs_buf *text_room(struct text *t)
+{
+	if (t->n && t->chunk[t->n - 1].len < CHUNK)
+		return &t->chunk[t->n - 1];
+	if (t->n == t->cap) {
+		size_t c = t->cap ? t->cap * 2 : 16;
+		dfs_buf *grown = realloc(t->chunk, c * sizeof(*grown));
+		if (!grown) {
+			t->oom = true;
+			return NULL;
+		}
+		t->chunk = grown;
+		t->cap = c;
+	}
+	dfs_buf *b = &t->chunk[t->n++];
+	dfs_buf_init(b);
+	return b;
+}
+
+static void text_add(struct text *t, const char *data, size_t len)
+{
+	dfs_buf *b = text_room(t);
+	if (b)
+		dfs_buf_add(b, data, len);
+}
+
+static void text_free(struct text *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		dfs_buf_free(&t->chunk[i]);
+	free(t->chunk);
+	t->chunk = NULL;
+	t->n = t->cap = 0;
+}
+
 struct walk {
-	bool insights;           /* insights.csv, not jobs.csv */
-	struct log_item *items;
+	enum table table;
+	struct log_item *items;  /* the batch being gathered */
 	size_t n, cap;
 	bool oom;
 	const dfs_caller *who;   /* shows only what it may read (NULL: all) */
-	const dfs_view *v;
+	dfs_view *v;
+	struct text out;
 };
 
 static int cmp_name(const void *a, const void *b)
@@ -277,9 +505,13 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* A new item at the end of the walk, zeroed; NULL when memory runs out. */
+static void flush(struct walk *w);
+
+/* A new item at the end of the batch, zeroed; NULL when memory runs out. */
 static struct log_item *add_item(struct walk *w)
 {
+	if (w->n == BATCH)
+		flush(w);
 	if (w->n == w->cap) {
 		size_t c = w->cap ? w->cap * 2 : 256;
 		struct log_item *it = realloc(w->items, c * sizeof(*it));
@@ -345,7 +577,7 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		char *r = *rel ? dfs_path_join(rel, names[i]) : strdup(names[i]);
 		char *vp = dfs_path_join(vpath, names[i]);
 		struct stat st;
-		int kind = path && r && vp ? dfs_source_kind(w->v, path, names[i], &st) : -1;
+		int kind = path && r && vp && !w->oom ? dfs_source_kind(w->v, path, names[i], &st) : -1;
 		/* what the caller could not reach on disk is not there for it:
 		 * no row, no error row */
 		if (kind == N_SRCDIR && !dfs_may_access(w->who, path, &st, 1))
@@ -372,7 +604,7 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 }
 
 struct pool {
-	bool insights;
+	enum table table;
 	dfs_view *v;
 	const dfs_caller *who;   /* whose filters the rows follow */
 	struct log_item *items;
@@ -422,17 +654,27 @@ static void insight_error(const char *rel, const char *error, dfs_buf *out)
 	dfs_buf_adds(out, ",,,,\n");
 }
 
-static void summarize_item(dfs_view *v, const dfs_caller *who,
-                           struct log_item *it, bool insights)
+static void render(enum table t, const struct job_summary *s, const char *rel,
+                   dfs_buf *out)
 {
+	if (t == T_JOBS)
+		render_job_row(s, rel, out);
+	else
+		render_module_rows(s, rel, out);
+}
+
+static void summarize_item(struct pool *p, struct log_item *it)
+{
+	dfs_view *v = p->v;
+	bool insights = p->table == T_INSIGHTS;
 	if (it->error && insights) {
 		insight_error(it->rel, it->error, &it->rows);
 		return;
 	}
 	if (it->error) {
 		struct job_summary s = {0};
-		s.error = (char *)it->error;
-		render_rows(&s, it->rel, &it->rows);
+		s.job.error = (char *)it->error;
+		render(p->table, &s, it->rel, &it->rows);
 		return;
 	}
 	struct node n;
@@ -442,16 +684,16 @@ static void summarize_item(dfs_view *v, const dfs_caller *who,
 	n.module = -1;
 	n.kind = N_LOGDIR;
 	dfs_error err = {0};
-	struct entry *e = dfs_node_state(v, &n, who, false, &err) ? NULL
-	                                                          : dfs_entry_get(v, &n, &err);
+	struct entry *e = dfs_node_state(v, &n, p->who, false, &err) ? NULL
+	                                                             : dfs_entry_get(v, &n, &err);
 	if (!e && insights) {
 		insight_error(it->rel, err.msg, &it->rows);
 		return;
 	}
 	if (!e) {
 		struct job_summary s = {0};
-		s.error = err.msg;
-		render_rows(&s, it->rel, &it->rows);
+		s.job.error = err.msg;
+		render(p->table, &s, it->rel, &it->rows);
 		return;
 	}
 	pthread_mutex_lock(&v->lock);
@@ -471,7 +713,7 @@ static void summarize_item(dfs_view *v, const dfs_caller *who,
 	if (insights)
 		render_insights(v, e, it->rel, &it->rows);
 	else if (e->summary)
-		render_rows(e->summary, it->rel, &it->rows);
+		render(p->table, e->summary, it->rel, &it->rows);
 	dfs_entry_put(v, e);
 }
 
@@ -482,16 +724,32 @@ static void *worker(void *arg)
 		size_t i = atomic_fetch_add(&p->next, 1);
 		if (i >= p->n)
 			break;
-		summarize_item(p->v, p->who, &p->items[i], p->insights);
+		summarize_item(p, &p->items[i]);
 	}
 	return NULL;
 }
 
-static void summarize_all(dfs_view *v, const dfs_caller *who,
-                          struct log_item *items, size_t n, bool insights)
+/* Summarize the batch, add its rows to the text in order, empty it. */
+static void flush(struct walk *w)
 {
-	struct pool p = {insights, v, who, items, n, 0};
-	dfs_workers_run(dfs_workers(DFS_WORKERS_MAX, n), worker, &p);
+	if (!w->n)
+		return;
+	if (!w->oom) {
+		struct pool p = {w->table, w->v, w->who, w->items, w->n, 0};
+		dfs_workers_run(dfs_workers(DFS_WORKERS_MAX, w->n), worker, &p);
+	}
+	for (size_t i = 0; i < w->n; i++) {
+		struct log_item *it = &w->items[i];
+		if (!dfs_buf_ok(&it->rows))
+			w->oom = true;
+		else if (!w->oom)
+			text_add(&w->out, it->rows.data, it->rows.len);
+		dfs_buf_free(&it->rows);
+		free(it->rel);
+		free(it->src);
+		free(it->vpath);
+	}
+	w->n = 0;
 }
 
 /* ---- cache of rendered files ----------------------------------------------------- */
@@ -640,10 +898,11 @@ static void jobs_cache_free(dfs_view *v)
 dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
                               const dfs_caller *who, dfs_error *err)
 {
-	bool insights = n->file == F_DIR_INSIGHTS;
-	/* both files of a directory share the cache: insights.csv's key
-	 * differs in its second bit */
-	uint64_t key = caller_key(v, who) ^ (insights ? 2 : 0);
+	enum table table = n->file == F_DIR_INSIGHTS ? T_INSIGHTS :
+	                   n->file == F_MODULES ? T_MODULES : T_JOBS;
+	/* the tables of a directory share the cache: their keys differ in
+	 * their second and third bits */
+	uint64_t key = caller_key(v, who) ^ ((uint64_t)table << 1);
 	dfs_content *c = cache_find(v, n->dir_vpath, key);
 	if (c)
 		return c;
@@ -652,41 +911,35 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 	pthread_mutex_lock(&v->lock);
 	struct jobs_gens gens = jobs_gens_now(v, dfs_caller_state(v, who));
 	pthread_mutex_unlock(&v->lock);
-	struct walk w = {.insights = insights, .who = who, .v = v};
+	struct walk w = {.table = table, .who = who, .v = v};
+	dfs_buf head = DFS_BUF_INIT;
+	dfs_table_header(table == T_JOBS ? F_JOBS : table == T_MODULES ? F_MODULES
+	                                                                : F_DIR_INSIGHTS, &head);
+	text_add(&w.out, head.data, head.len);
+	w.oom |= !dfs_buf_ok(&head);
+	dfs_buf_free(&head);
 	walk_dir(&w, n->src, "", n->dir_vpath, 0);
-	if (!w.oom)
-		summarize_all(v, who, w.items, w.n, insights);
-	dfs_buf out = DFS_BUF_INIT;
-	dfs_buf_adds(&out, insights ? "log,code,level,module,message,value,threshold,"
-	                              "count,total\n" : header);
-	for (size_t i = 0; i < w.n; i++) {
-		dfs_buf_add(&out, w.items[i].rows.data, w.items[i].rows.len);
-		if (!dfs_buf_ok(&w.items[i].rows))
-			w.oom = true;
-		dfs_buf_free(&w.items[i].rows);
-		free(w.items[i].rel);
-		free(w.items[i].src);
-		free(w.items[i].vpath);
-	}
+	flush(&w);
 	free(w.items);
-	if (w.oom) {
-		dfs_buf_free(&out);
+	if (w.oom || w.out.oom) {
+		text_free(&w.out);
 		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory listing %s", n->dir_vpath);
 		return NULL;
 	}
-	c = dfs_content_from_buf(v, &out, err);
+	c = dfs_content_from_bufs(v, w.out.chunk, w.out.n, err);
+	text_free(&w.out);
 	if (c)
 		cache_store(v, n->dir_vpath, key, gens, c);
 	return c;
 }
 
 /* summary.html of a source directory: the summary renderer's page of
- * its jobs.csv (the caller's) */
+ * its modules.csv (the caller's) */
 dfs_content *dfs_dir_summary_content(dfs_view *v, const struct node *n,
                                      const dfs_caller *who, dfs_error *err)
 {
 	struct node jobs = *n;
-	jobs.file = F_JOBS;
+	jobs.file = F_MODULES;
 	dfs_content *c = dfs_jobs_content(v, &jobs, who, err);
 	if (!c)
 		return NULL;

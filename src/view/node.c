@@ -49,6 +49,8 @@ const struct file_def dfs_file_defs[F_KINDS] = {
 	{"apmpi.svg", F_PLOT_FIRST + DFS_PLOT_APMPI, LEVEL_SUMMARY, false, false, true},
 	/* named by the record id of its file (never looked up by name) */
 	{"", F_DXT_FILE, LEVEL_DXT, false, false, true},
+	{"modules.csv", F_MODULES, LEVEL_DIR, false, false, true},
+	{"schema.json", F_DIR_SCHEMA, LEVEL_DIR, false, false, false},
 };
 _Static_assert(F_PLOT_LAST + 1 - F_PLOT_FIRST == DFS_PLOTS, "one file kind per plot");
 

@@ -7,7 +7,8 @@
  *   write.c    write sessions on filter files and records.csv
  *   tree.c     attributes, listings and opening of the nodes of the tree
  *   files.c    the content of each generated file of a log
- *   jobs.c     jobs.csv, insights.csv and summary.html of a directory
+ *   jobs.c     jobs.csv, modules.csv, insights.csv and summary.html of a
+ *              directory
  *   summary.c  summary.html, the plots and the insights of a log
  *   access.c   may a caller read a source file (ACLs)
  *   levels.c   the filters behind a selection, level by level, as text
@@ -18,6 +19,7 @@
  *   lazy.c     records.csv rendered on demand; row lengths measured
  *              while a log decodes
  *   dirs.c     directory filters (apply to every log below a directory)
+ *   schema.c   the columns and types of a directory's tables
  *   content.c  snapshots: the text of a generated file, shared by
  *              reference
  *   import.c   rows written into records.csv, shared by reference
@@ -110,6 +112,9 @@ enum file_kind {
 	F_PLOT_FIRST, F_PLOT_LAST = F_PLOT_FIRST + 12,
 	/* in LOG/summary/dxt/: the plot of one traced file, <record id>.svg */
 	F_DXT_FILE,
+	/* in a source directory: the per-(log, module) rows, the tables'
+	 * types (schema.c) */
+	F_MODULES, F_DIR_SCHEMA,
 	F_KINDS
 };
 
@@ -435,6 +440,27 @@ dfs_content *dfs_content_from_buf(dfs_view *v, dfs_buf *b, dfs_error *err);
 dfs_content *dfs_content_from_bufs(dfs_view *v, dfs_buf *b, size_t n,
                                    dfs_error *err);
 
+/* ---- schema.c ---------------------------------------------------------------- */
+
+/* A column of a directory's table: one type in every directory. */
+enum col_type { COL_TEXT, COL_INT, COL_REAL };
+struct table_col {
+	char name[32];
+	enum col_type type;
+	const char *about;
+};
+#define MAX_TABLE_COLS 64
+/* The columns of F_JOBS, F_MODULES or F_DIR_INSIGHTS, in order (at most
+ * max); 0 for another kind. */
+size_t dfs_table_columns(enum file_kind k, struct table_col *cols, size_t max);
+/* Its header line. */
+void dfs_table_header(enum file_kind k, dfs_buf *out);
+/* Has jobs.csv a bytes column for module id (one with an accumulator)? */
+bool dfs_module_has_bytes_col(int id);
+/* schema.json: every table's columns and types, as DuckDB, pandas/Dask
+ * and Spark name them. */
+dfs_content *dfs_schema_content(dfs_view *v, dfs_error *err);
+
 /* ---- dirs.c ------------------------------------------------------------------ */
 
 #define MAX_DIR_FILTERS 32   /* directory filters applied to one log */
@@ -666,6 +692,10 @@ void dfs_render_inherited(const struct level *lv, size_t n, dfs_buf *out);
  * none; an import: "x.darshan/POSIX/records.csv: 2 rows imported"). */
 void dfs_filters_line(dfs_view *v, const struct entry *e, int module,
                       dfs_buf *out);
+/* The filters of a job's rows, of the modules in the bit mask, each
+ * level once (jobs.csv's filters). */
+void dfs_filters_line_job(dfs_view *v, const struct entry *e, uint64_t modules,
+                          dfs_buf *out);
 
 /* ---- access.c ---------------------------------------------------------------- */
 

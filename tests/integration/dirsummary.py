@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""dirsummary.py PAGE JOBS_CSV - does a directory's summary.html show what
-its jobs.csv holds?
+"""dirsummary.py PAGE MODULES_CSV [JOBS_CSV] - does a directory's
+summary.html show what its modules.csv holds, and its jobs.csv each job's
+I/O as the page counts it?
 
-Recomputes from jobs.csv what the page must show -- the jobs and the bytes
+Recomputes from modules.csv what the page must show -- the jobs and the bytes
 they moved, the jobs started over time, the histograms of bytes and of
 performance per job, the top jobs by bytes and by I/O time, the totals per
 module -- and compares them with the page, parsed as XML (its tables carry
 each number exact in data-* attributes beside the rounded text, and each
-plot's bars their values in <title>).  Prints a line saying what matched."""
+plot's bars their values in <title>).  With JOBS_CSV, each job's io_*
+columns must hold the numbers of the row the page takes for it.  Prints a
+line saying what matched."""
 import csv
 import sys
 import xml.etree.ElementTree as ET
@@ -33,7 +36,7 @@ def fail(msg):
 
 
 def expected(path):
-    """The jobs (in order) and the module totals of a jobs.csv."""
+    """The jobs (in order) and the module totals of a modules.csv."""
     jobs, mods, errors = [], {}, 0
     with open(path, newline="") as f:
         for row in csv.DictReader(f):
@@ -42,7 +45,8 @@ def expected(path):
                 continue
             if not jobs or jobs[-1]["log"] != row["log"]:
                 jobs.append({"log": row["log"], "start": int(row["start_time"] or 0),
-                             "bytes": 0.0, "time": 0.0, "perf": 0.0, "combined": False})
+                             "bytes": 0.0, "time": 0.0, "perf": 0.0, "combined": False,
+                             "module": ""})
             if not row["module"] or row["error"]:
                 continue
             j = jobs[-1]
@@ -51,7 +55,8 @@ def expected(path):
             # the job's own I/O: POSIX+STDIO, else its largest module
             combined = row["module"] == "POSIX+STDIO"
             if combined or (not j["combined"] and br + bw >= j["bytes"]):
-                j.update(bytes=br + bw, time=t, perf=perf, combined=combined)
+                j.update(bytes=br + bw, time=t, perf=perf, combined=combined,
+                         module=row["module"])
             m = mods.setdefault(row["module"], {"jobs": 0, "read": 0.0, "written": 0.0, "time": 0.0})
             m["jobs"] += 1
             m["read"] += br
@@ -76,7 +81,7 @@ def main():
     total = sum(j["bytes"] for j in jobs)
     head = f"{len(jobs)} jobs, {human_bytes(total)} moved"
     if p is None or not p.text.startswith(head):
-        fail(f"says {p.text if p is not None else None!r}, jobs.csv gives {head!r}")
+        fail(f"says {p.text if p is not None else None!r}, modules.csv gives {head!r}")
     # the plots in the order of the page: jobs and bytes over time, jobs
     # by bytes and by performance
     kids = list(body)
@@ -91,7 +96,7 @@ def main():
     started, moved = plots_after("time", 2)
     dated = [j for j in jobs if j["start"] > 0]
     if sum(titles(started)) != len(dated):
-        fail(f"jobs over time count {sum(titles(started))}, jobs.csv {len(dated)}")
+        fail(f"jobs over time count {sum(titles(started))}, modules.csv {len(dated)}")
     # (the bytes over time are titled in rounded units: only counted)
     if len(list(moved.iter(SVG + "title"))) > len(titles(started)):
         fail("more columns of bytes than of jobs over time")
@@ -108,7 +113,7 @@ def main():
         want = sorted((j[key] for j in jobs), reverse=True)[:15]
         got = [float(r.get("data-" + key)) for r in rows]
         if len(got) != len(want) or not all(close(a, b) for a, b in zip(got, want)):
-            fail(f"{tid}: {got} but jobs.csv gives {want}")
+            fail(f"{tid}: {got} but modules.csv gives {want}")
         by_log = {j["log"]: j for j in jobs}
         for r in rows:
             cells = r.findall("td")
@@ -117,25 +122,39 @@ def main():
                 fail(f"{tid}: a row of no job: {cells[0].text!r}")
             for k in ("bytes", "time", "perf"):
                 if not close(float(r.get("data-" + k)), j[k]):
-                    fail(f"{tid}: {j['log']} {k} {r.get('data-' + k)}, jobs.csv {j[k]}")
+                    fail(f"{tid}: {j['log']} {k} {r.get('data-' + k)}, modules.csv {j[k]}")
             if cells[4].text != human_bytes(j["bytes"]):
                 fail(f"{tid}: {j['log']} shows {cells[4].text}, not {human_bytes(j['bytes'])}")
     # per module
     table = body.find("table[@id='module-table']")
     rows = table.findall("tr[@class='module']") if table is not None else []
     if len(rows) != len(mods):
-        fail(f"{len(rows)} module rows, jobs.csv has {len(mods)} modules")
+        fail(f"{len(rows)} module rows, modules.csv has {len(mods)} modules")
     for r in rows:
         cells = r.findall("td")
         m = mods.get(cells[0].text)
         if m is None or int(cells[1].text) != m["jobs"]:
-            fail(f"module {cells[0].text}: {cells[1].text} jobs, jobs.csv {m}")
+            fail(f"module {cells[0].text}: {cells[1].text} jobs, modules.csv {m}")
         for k in ("read", "written", "time"):
             if not close(float(r.get("data-" + k)), m[k]):
-                fail(f"module {cells[0].text}: {k} {r.get('data-' + k)}, jobs.csv {m[k]}")
+                fail(f"module {cells[0].text}: {k} {r.get('data-' + k)}, modules.csv {m[k]}")
         if cells[2].text != human_bytes(m["read"]) or cells[3].text != human_bytes(m["written"]):
             fail(f"module {cells[0].text}: shows {cells[2].text}, {cells[3].text}")
-    print(f"{len(jobs)} jobs, {len(mods)} modules, {human_bytes(total)}: the page matches jobs.csv")
+    if len(sys.argv) > 3:
+        by_log = {j["log"]: j for j in jobs}
+        with open(sys.argv[3], newline="") as f:
+            rows = [r for r in csv.DictReader(f) if r["log"] in by_log]
+        if len(rows) != len(jobs):
+            fail(f"jobs.csv has {len(rows)} rows of the page's {len(jobs)} jobs")
+        for r in rows:
+            j = by_log[r["log"]]
+            got = (r["io_module"], float(r["io_bytes"] or 0), float(r["io_time"] or 0),
+                   float(r["io_perf"] or 0))
+            want = (j["module"], j["bytes"], j["time"], j["perf"])
+            if got[0] != want[0] or not all(close(a, b) for a, b in zip(got[1:], want[1:])):
+                fail(f"modules.csv {r['log']}: io {got}, the page's row {want}")
+        print(f"jobs.csv: the I/O of {len(rows)} jobs is the page's")
+    print(f"{len(jobs)} jobs, {len(mods)} modules, {human_bytes(total)}: the page matches modules.csv")
 
 
 main()
