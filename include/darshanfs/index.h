@@ -2,11 +2,22 @@
  * the persistent index that keeps them between mounts (src/index/).
  *
  * The facts are those of a log's whole selection (every record): its
- * job, and per module with an accumulator (and for POSIX+STDIO) the
- * numbers of its derived metrics that jobs.csv, modules.csv and a
- * directory's summary.html show.  The view makes them from a decoded
- * log; the index stores and returns them, knowing nothing of the tree,
- * the filters or the renderers. */
+ * job, per module with an accumulator (and for POSIX+STDIO) the numbers
+ * of its derived metrics that jobs.csv, modules.csv and a directory's
+ * summary.html show, and the findings of its insights.csv.  The view
+ * makes them from a decoded log; the index stores and returns them,
+ * knowing nothing of the tree, the filters or the renderers.
+ *
+ * The index is an SQLite database (docs/index.md gives its schema: it is
+ * also a typed database of the archive, for sqlite3 and Python).  A log
+ * is found by its directory (relative to SOURCE) and name, and its row
+ * holds only while the file is the one it was made from: device, inode,
+ * size, modification and change time (nanoseconds) and the version of
+ * the facts (DFS_INDEX_FACTS) must all be the same, or the log is read
+ * again.  It never stands in the way: whatever goes wrong with the file
+ * (no room, no right to write, corrupt, someone else's) the index says so
+ * once through its notice function and does less (nothing, or reads
+ * only), and every call still returns something usable. */
 #ifndef DARSHANFS_INDEX_H
 #define DARSHANFS_INDEX_H
 
@@ -44,5 +55,81 @@ typedef struct dfs_job_facts {
 	uint64_t present;           /* modules with data (header) */
 	uint64_t partial;           /* the header's partial flags */
 } dfs_job_facts;
+
+/* The version of the facts: bump it whenever what a stored fact means,
+ * or how a table renders it, changes (the rows of the older version are
+ * then made again as they are met). */
+#define DFS_INDEX_FACTS 1
+
+/* One finding of a log's insights.csv (the row without the log). */
+typedef struct dfs_finding_facts {
+	char *code, *level, *module, *message;
+	double value, threshold, count, total;
+} dfs_finding_facts;
+
+/* The file a log's facts were made from. */
+typedef struct dfs_index_id {
+	uint64_t dev, ino;
+	int64_t size, mtime_ns, ctime_ns;
+} dfs_index_id;
+
+/* A log as the index holds it. */
+typedef struct dfs_index_log {
+	char *name;                 /* in its directory */
+	dfs_index_id id;
+	dfs_job_facts job;
+	size_t nrows;
+	dfs_module_facts rows[DFS_FACTS_MAX_ROWS];
+	bool has_findings;          /* the findings below were stored (for
+	                             * the insights key asked) */
+	size_t nfindings;
+	dfs_finding_facts *findings;
+} dfs_index_log;
+
+void dfs_index_log_clear(dfs_index_log *l);
+
+typedef struct dfs_index dfs_index;
+
+/* Where problems are told, once each: a line without its end. */
+typedef void (*dfs_index_notice)(void *ctx, const char *line);
+
+/* Open the index at path, made if missing (its directory too, mode
+ * 0700; the file mode 0600); a file that is not a darshanfs index, or is
+ * damaged, is moved aside (PATH.broken-SECONDS) and a new one made.
+ * NULL when none can be had (notice said why). */
+dfs_index *dfs_index_open(const char *path, dfs_index_notice notice, void *ctx);
+void dfs_index_close(dfs_index *ix);
+
+/* The logs the index holds of directory `dir` ("" for SOURCE's own, else
+ * "a/b"), with the current facts version, whose names are >= `from`,
+ * in name order (byte order), at most `max` (and DFS_INDEX_WINDOW) of
+ * them, into out[]; their
+ * findings too when made with `insights_key` (0: none).  Returns how
+ * many (0 on any failure). */
+#define DFS_INDEX_WINDOW 256
+size_t dfs_index_dir(dfs_index *ix, const char *dir, const char *from,
+                     uint64_t insights_key, dfs_index_log *out, size_t max);
+
+/* Writes go into a transaction that dfs_index_commit ends (every put
+ * between two commits is kept or lost together).  A put replaces what
+ * the log had; findings NULL leaves the log without them (nfindings 0 and
+ * findings non-NULL: it has none). */
+void dfs_index_put(dfs_index *ix, const char *dir, const char *name,
+                   const dfs_index_id *id, const dfs_job_facts *job,
+                   const dfs_module_facts *rows, size_t nrows,
+                   uint64_t insights_key, const dfs_finding_facts *findings,
+                   size_t nfindings);
+/* Add the findings of a log stored with the same id (else nothing). */
+void dfs_index_put_findings(dfs_index *ix, const char *dir, const char *name,
+                            const dfs_index_id *id, uint64_t insights_key,
+                            const dfs_finding_facts *findings, size_t nfindings);
+/* Forget a log (it is gone, or no log any more). */
+void dfs_index_forget(dfs_index *ix, const char *dir, const char *name);
+/* Forget every log below directory `dir` (it is gone). */
+void dfs_index_forget_dir(dfs_index *ix, const char *dir);
+/* The directories the index holds logs of directly below `dir`, in name
+ * order, as their last components (malloc'd array of malloc'd names). */
+size_t dfs_index_subdirs(dfs_index *ix, const char *dir, char ***names);
+void dfs_index_commit(dfs_index *ix);
 
 #endif

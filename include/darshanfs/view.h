@@ -41,6 +41,14 @@ typedef struct dfs_view_options {
 	uid_t owner;
 	/* thresholds of the insights (copied; NULL: the defaults) */
 	const dfs_insight_thresholds *thresholds;
+	/* the persistent index of the logs' facts (copied; NULL: none): a
+	 * directory's tables read what it knows of a log instead of decoding
+	 * it (docs/index.md).  It never fails the view: what goes wrong with
+	 * it is told, once, through notice (when set), and the view does
+	 * without. */
+	const char *index_path;
+	void (*notice)(void *ctx, const char *line);
+	void *notice_ctx;
 } dfs_view_options;
 
 #define DFS_VIEW_DEFAULT_CACHE ((size_t)1 << 30)

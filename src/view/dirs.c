@@ -84,6 +84,24 @@ size_t dfs_dir_filters_acquire(dfs_view *v, uint64_t state, uint64_t *gen,
 	return n;
 }
 
+bool dfs_dir_filters_change(dfs_view *v, uint64_t state, const char *log_vpath,
+                            uint64_t modules, uint64_t *gen)
+{
+	bool change = false;
+	pthread_mutex_lock(&v->lock);
+	if (gen)
+		*gen = dfs_state_dir_gen(v, state);
+	for (struct dirstate *d = v->dirs; d && !change; d = d->next) {
+		if (d->state != state || !d->compiled || !is_above(d->vpath, log_vpath))
+			continue;
+		for (int id = 0; id < DFS_MOD_KNOWN && !change; id++)
+			change = ((modules >> id) & 1) && d->compiled->f[id] &&
+			         !dfs_filter_matches_all(d->compiled->f[id]);
+	}
+	pthread_mutex_unlock(&v->lock);
+	return change;
+}
+
 void dfs_dir_filters_release(struct dir_compiled **c, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

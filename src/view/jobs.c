@@ -19,6 +19,7 @@
  * generations of their own state only (view_int.h): another user's writes
  * leave them. */
 #include <dirent.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,9 @@ struct job_row {
 struct job_summary {
 	uint64_t gen, dir_gen;
 	struct src_id src;          /* the version of the log summarized */
+	/* made of a passing failure (no memory, a read error): never kept in
+	 * the index */
+	bool transient;
 	dfs_job_facts job;
 	char *filters;              /* the job's: every row's, each once */
 	/* the log's insights.csv rows (each led by "<rel>,"), NULL until
@@ -138,6 +142,7 @@ static struct job_summary *summarize(dfs_view *v, struct entry *e,
 	s->src = e->loaded_id;
 	if (!l) {
 		s->job.error = strdup(err.msg[0] ? err.msg : "unreadable log");
+		s->transient = err.code != DFS_ERR_FORMAT && err.code != DFS_ERR_UNSUPPORTED;
 		return s;
 	}
 	const dfs_job *j = dfs_log_job(l->log);
@@ -170,6 +175,9 @@ static struct job_summary *summarize(dfs_view *v, struct entry *e,
 		const char *why = dfs_selection_metrics_error(sel);
 		if (why) {
 			r->error = strdup(why);
+			s->transient |= sel->status == DFS_ERR_NOMEM || sel->status == DFS_ERR_IO ||
+			                sel->accum_status == DFS_ERR_NOMEM ||
+			                sel->accum_status == DFS_ERR_IO;
 			continue;
 		}
 		r->ok = true;
@@ -191,6 +199,7 @@ static struct job_summary *summarize(dfs_view *v, struct entry *e,
 					r->records += s->rows[k].f.records;
 		} else {
 			r->error = strdup("combined metrics unavailable");
+			s->transient = true;
 		}
 	}
 	for (size_t i = 0; i < s->nrows; i++) {
@@ -444,6 +453,8 @@ struct log_item {
 	char *src;
 	char *vpath;
 	const char *error;   /* not a log: a directory not walked, and why */
+	/* what the index holds of this very file (NULL: nothing) */
+	dfs_index_log *stored;
 	dfs_buf rows;
 };
 
@@ -471,6 +482,7 @@ static dfs_buf *text_room(struct text *t)
 	}
 	dfs_buf *b = &t->chunk[t->n++];
 	dfs_buf_init(b);
+	dfs_buf_reserve(b, CHUNK + 4096);
 	return b;
 }
 
@@ -490,8 +502,14 @@ static void text_free(struct text *t)
 	t->n = t->cap = 0;
 }
 
+struct stored_dir;
+
 struct walk {
 	enum table table;
+	struct dfs_index *ix;    /* NULL: none */
+	uint64_t insights_key;
+	/* the index's windows, one per depth of the walk (reused) */
+	struct stored_dir *sd[MAX_DEPTH + 1];
 	struct log_item *items;  /* the batch being gathered */
 	size_t n, cap;
 	bool oom;
@@ -541,6 +559,120 @@ static void too_deep(struct walk *w, const char *rel)
 	}
 }
 
+/* What the index holds of one directory, read a window at a time in the
+ * order of the names, beside the walk of its names. */
+struct stored_dir {
+	struct dfs_index *ix;
+	const char *dir;         /* relative to SOURCE ("" for it) */
+	uint64_t insights_key;   /* read the findings too (0: not) */
+	size_t n, pos;
+	bool done;
+	char *after;             /* the name of the last one taken */
+	dfs_index_log win[DFS_INDEX_WINDOW];
+};
+
+static void stored_clear(struct stored_dir *sd)
+{
+	for (size_t i = sd->pos; i < sd->n; i++)
+		dfs_index_log_clear(&sd->win[i]);
+	sd->n = sd->pos = 0;
+}
+
+/* The next log of the directory in the index, NULL after the last */
+static dfs_index_log *stored_peek(struct stored_dir *sd)
+{
+	while (sd->pos == sd->n) {
+		if (sd->done)
+			return NULL;
+		stored_clear(sd);
+		sd->n = dfs_index_dir(sd->ix, sd->dir, sd->after ? sd->after : "",
+		                      sd->insights_key, sd->win, DFS_INDEX_WINDOW);
+		sd->done = sd->n < DFS_INDEX_WINDOW;
+		/* (a window starts at the last name taken: taken already) */
+		if (sd->n && sd->after && strcmp(sd->win[0].name, sd->after) == 0)
+			dfs_index_log_clear(&sd->win[sd->pos++]);
+	}
+	return &sd->win[sd->pos];
+}
+
+/* Take the log stored_peek gave: moved into *out when not NULL. */
+static void stored_take(struct stored_dir *sd, dfs_index_log *out)
+{
+	dfs_index_log *l = &sd->win[sd->pos++];
+	free(sd->after);
+	sd->after = strdup(l->name);
+	if (!sd->after)
+		sd->done = true;   /* (without memory: the rest stays as it is) */
+	if (out) {
+		*out = *l;
+		memset(l, 0, sizeof(*l));
+	} else {
+		dfs_index_log_clear(l);
+	}
+}
+
+/* The index's log of name `name` moved into *out: 0, or -1 when it has
+ * none.  The logs before it are gone from the directory: forgotten. */
+static int stored_find(struct stored_dir *sd, const char *name, dfs_index_log *out)
+{
+	dfs_index_log *l;
+	while ((l = stored_peek(sd)) && strcmp(l->name, name) < 0) {
+		dfs_index_forget(sd->ix, sd->dir, l->name);
+		stored_take(sd, NULL);
+	}
+	if (!l || strcmp(l->name, name) != 0)
+		return -1;
+	stored_take(sd, out);
+	return 0;
+}
+
+static int64_t ns_of(const struct timespec *t)
+{
+	return (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
+}
+
+static void index_id_of(dfs_index_id *id, const struct src_id *s)
+{
+	id->dev = (uint64_t)s->dev;
+	id->ino = (uint64_t)s->ino;
+	id->size = (int64_t)s->size;
+	id->mtime_ns = ns_of(&s->mtime);
+	id->ctime_ns = ns_of(&s->ctime);
+}
+
+static bool stored_same(const dfs_index_log *l, const struct stat *st)
+{
+	struct src_id s;
+	dfs_index_id id;
+	dfs_src_id(&s, st);
+	index_id_of(&id, &s);
+	return !memcmp(&id, &l->id, sizeof(id));
+}
+
+/* The rest of the directory's logs in the index are gone; so are the
+ * directories it holds logs of that are no directory any more. */
+static void stored_end(struct stored_dir *sd, char **names, const bool *is_dir, size_t n)
+{
+	while (stored_peek(sd)) {
+		dfs_index_forget(sd->ix, sd->dir, sd->win[sd->pos].name);
+		stored_take(sd, NULL);
+	}
+	char **subs;
+	size_t ns = dfs_index_subdirs(sd->ix, sd->dir, &subs);
+	for (size_t i = 0, k = 0; i < ns; i++) {
+		while (k < n && strcmp(names[k], subs[i]) < 0)
+			k++;
+		if (k == n || strcmp(names[k], subs[i]) != 0 || !is_dir[k]) {
+			char *d = *sd->dir ? dfs_path_join(sd->dir, subs[i]) : strdup(subs[i]);
+			if (d)
+				dfs_index_forget_dir(sd->ix, d);
+			free(d);
+		}
+		free(subs[i]);
+	}
+	free(subs);
+}
+
 static void walk_dir(struct walk *w, const char *src, const char *rel,
                      const char *vpath, int depth)
 {
@@ -572,12 +704,40 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 	}
 	closedir(d);
 	qsort(names, n, sizeof(char *), cmp_name);
+	/* the index's logs of this directory, beside its names (vpath less
+	 * its leading '/' is the directory's path below SOURCE) */
+	if (w->ix && !w->oom && !w->sd[depth])
+		w->sd[depth] = calloc(1, sizeof(*w->sd[depth]));
+	struct stored_dir *sd = w->ix && !w->oom ? w->sd[depth] : NULL;
+	bool *is_dir = sd ? calloc(n ? n : 1, sizeof(bool)) : NULL;
+	if (!is_dir)
+		sd = NULL;
+	if (sd) {
+		memset(sd, 0, offsetof(struct stored_dir, win));
+		sd->done = false;
+		sd->ix = w->ix;
+		sd->dir = vpath + 1;
+		sd->insights_key = w->table == T_INSIGHTS ? w->insights_key : 0;
+	}
 	for (size_t i = 0; i < n; i++) {
 		char *path = dfs_path_join(src, names[i]);
 		char *r = *rel ? dfs_path_join(rel, names[i]) : strdup(names[i]);
 		char *vp = dfs_path_join(vpath, names[i]);
 		struct stat st;
 		int kind = path && r && vp && !w->oom ? dfs_source_kind(w->v, path, names[i], &st) : -1;
+		dfs_index_log found, *stored = NULL;
+		if (sd && stored_find(sd, names[i], &found) == 0) {
+			stored = &found;
+			if (kind != N_LOGDIR || !stored_same(stored, &st)) {
+				/* no log any more (another log: put back when read) */
+				if (kind != N_LOGDIR && path && r && vp && !w->oom)
+					dfs_index_forget(w->ix, sd->dir, names[i]);
+				dfs_index_log_clear(stored);
+				stored = NULL;
+			}
+		}
+		if (is_dir)
+			is_dir[i] = kind == N_SRCDIR;
 		/* what the caller could not reach on disk is not there for it:
 		 * no row, no error row */
 		if (kind == N_SRCDIR && !dfs_may_access(w->who, path, &st, 1))
@@ -593,18 +753,35 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 				it->src = path;
 				it->vpath = vp;
 				r = path = vp = NULL;
+				if (stored && (it->stored = malloc(sizeof(*stored)))) {
+					*it->stored = *stored;
+					memset(stored, 0, sizeof(*stored));
+				}
 			}
 		}
+		if (stored)
+			dfs_index_log_clear(stored);
 		free(path);
 		free(r);
 		free(vp);
-		free(names[i]);
 	}
+	if (sd && !w->oom)
+		stored_end(sd, names, is_dir, n);
+	if (sd) {
+		stored_clear(sd);
+		free(sd->after);
+		sd->after = NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
 	free(names);
+	free(is_dir);
 }
 
 struct pool {
 	enum table table;
+	struct dfs_index *ix;
+	uint64_t insights_key;
 	dfs_view *v;
 	const dfs_caller *who;   /* whose filters the rows follow */
 	struct log_item *items;
@@ -663,6 +840,265 @@ static void render(enum table t, const struct job_summary *s, const char *rel,
 		render_module_rows(s, rel, out);
 }
 
+/* ---- the index ------------------------------------------------------------------- */
+
+/* A field of an insights.csv row as the summary renderer writes it
+ * (quoted when it holds a comma, a quote or a line break) */
+static void finding_field(dfs_buf *out, const char *t)
+{
+	if (!strpbrk(t, ",\"\r\n")) {
+		dfs_buf_adds(out, t);
+		return;
+	}
+	dfs_buf_addc(out, '"');
+	for (; *t; t++) {
+		if (*t == '"')
+			dfs_buf_addc(out, '"');
+		dfs_buf_addc(out, *t);
+	}
+	dfs_buf_addc(out, '"');
+}
+
+static void render_findings(const dfs_finding_facts *f, size_t n, const char *rel,
+                            dfs_buf *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		dfs_csv_field(out, rel, strlen(rel));
+		dfs_buf_printf(out, ",%s,%s,", f[i].code, f[i].level);
+		finding_field(out, f[i].module);
+		dfs_buf_addc(out, ',');
+		finding_field(out, f[i].message);
+		const double num[4] = {f[i].value, f[i].threshold, f[i].count, f[i].total};
+		for (int k = 0; k < 4; k++) {
+			dfs_buf_addc(out, ',');
+			dfs_buf_add_double(out, num[k]);
+		}
+		dfs_buf_addc(out, '\n');
+	}
+}
+
+static void findings_free(dfs_finding_facts *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(f[i].code);
+		free(f[i].level);
+		free(f[i].module);
+		free(f[i].message);
+	}
+	free(f);
+}
+
+/* One CSV field at *p (quotes undone), malloc'd; *p past its comma or
+ * line end.  NULL at the end of the text or without memory. */
+static char *csv_take(const char **p, const char *end, bool *last)
+{
+	const char *q = *p;
+	if (q >= end)
+		return NULL;
+	dfs_buf b = DFS_BUF_INIT;
+	if (*q == '"') {
+		for (q++; q < end; q++) {
+			if (*q == '"' && q + 1 < end && q[1] == '"')
+				dfs_buf_addc(&b, *q++);
+			else if (*q == '"')
+				break;
+			else
+				dfs_buf_addc(&b, *q);
+		}
+		q++;
+	} else {
+		const char *e = q;
+		while (e < end && *e != ',' && *e != '\n')
+			e++;
+		dfs_buf_add(&b, q, (size_t)(e - q));
+		q = e;
+	}
+	*last = q >= end || *q == '\n';
+	*p = q < end ? q + 1 : end;
+	dfs_buf_addc(&b, '\0');
+	return dfs_buf_detach(&b, NULL);
+}
+
+/* The findings of a log's insights.csv rows (led by its path, which is
+ * dropped): 0, or -1 when a row is not a finding the index can give back
+ * byte for byte (rendered again, the rows must be the same text). */
+static int parse_findings(const char *text, const char *rel, dfs_finding_facts **out,
+                          size_t *nout)
+{
+	const char *p = text, *end = text + strlen(text);
+	dfs_finding_facts *f = NULL;
+	size_t n = 0, cap = 0;
+	bool ok = true;
+	while (ok && p < end) {
+		char *field[9] = {0};
+		bool last = false;
+		size_t k = 0;
+		for (; k < 9 && !last; k++)
+			if (!(field[k] = csv_take(&p, end, &last)))
+				break;
+		ok = k == 9 && last;
+		if (ok && n == cap) {
+			cap = cap ? cap * 2 : 4;
+			dfs_finding_facts *g = realloc(f, cap * sizeof(*g));
+			ok = g != NULL;
+			if (g)
+				f = g;
+		}
+		if (ok) {
+			dfs_finding_facts *x = &f[n++];
+			x->code = field[1];
+			x->level = field[2];
+			x->module = field[3];
+			x->message = field[4];
+			double *num[4] = {&x->value, &x->threshold, &x->count, &x->total};
+			for (int i = 0; i < 4; i++) {
+				char *e = NULL;
+				*num[i] = strtod(field[5 + i], &e);
+				ok &= *field[5 + i] && !*e && isfinite(*num[i]);
+				free(field[5 + i]);
+			}
+			free(field[0]);
+		} else {
+			for (size_t i = 0; i < k && i < 9; i++)
+				free(field[i]);
+		}
+	}
+	if (ok) {
+		dfs_buf again = DFS_BUF_INIT;
+		render_findings(f, n, rel, &again);
+		ok = dfs_buf_ok(&again) && again.len == strlen(text) &&
+		     !memcmp(again.data, text, again.len);
+		dfs_buf_free(&again);
+	}
+	if (!ok) {
+		findings_free(f, n);
+		return -1;
+	}
+	*out = f ? f : malloc(1);   /* (none: not NULL) */
+	*nout = n;
+	return *out ? 0 : -1;
+}
+
+/* What thresholds the findings were made with: stored findings of other
+ * thresholds are made again */
+static uint64_t insights_key(const dfs_view *v)
+{
+	dfs_insight_thresholds t;
+	if (v->thresholds_set)
+		t = v->thresholds;
+	else
+		dfs_insight_thresholds_default(&t);
+	return dfs_fnv1a(DFS_FNV1A_INIT, &t, sizeof(t)) | 1;
+}
+
+/* A log's directory below SOURCE and its name, from its vpath */
+static void split_vpath(const char *vpath, char *dir, size_t size, const char **name)
+{
+	const char *slash = strrchr(vpath, '/');
+	size_t n = slash > vpath ? (size_t)(slash - vpath - 1) : 0;
+	if (n >= size)
+		n = size - 1;
+	memcpy(dir, vpath + 1, n);
+	dir[n] = '\0';
+	*name = slash + 1;
+}
+
+/* Keep what the tables know of a log in the index, when its selections
+ * are every record (no filter of any level can change them) and it was
+ * not made of a passing failure (entry locked). */
+static void index_store(struct pool *p, struct entry *e, struct log_item *it)
+{
+	struct job_summary *s = e->summary;
+	bool insights = p->table == T_INSIGHTS;
+	if (!s || s->transient || (it->stored && !insights) ||
+	    (it->stored && it->stored->has_findings))
+		return;
+	pthread_mutex_lock(&p->v->lock);
+	bool own = e->own_filters;
+	pthread_mutex_unlock(&p->v->lock);
+	uint64_t gen;
+	if (own || dfs_dir_filters_change(p->v, e->state, e->vpath, s->job.present, &gen) ||
+	    gen != s->dir_gen || s->gen != e->gen)
+		return;
+	dfs_finding_facts *f = NULL;
+	size_t nf = 0;
+	if (insights && !s->job.error && s->insights &&
+	    parse_findings(s->insights, s->insights_rel, &f, &nf))
+		f = NULL;
+	char dir[4096];
+	const char *name;
+	split_vpath(it->vpath, dir, sizeof(dir), &name);
+	dfs_index_id id;
+	index_id_of(&id, &s->src);
+	if (it->stored) {
+		if (f)
+			dfs_index_put_findings(p->ix, dir, name, &id, p->insights_key, f, nf);
+	} else {
+		dfs_module_facts rows[MAX_ROWS];
+		for (size_t i = 0; i < s->nrows; i++)
+			rows[i] = s->rows[i].f;
+		dfs_index_put(p->ix, dir, name, &id, &s->job, rows, s->nrows, p->insights_key, f, nf);
+	}
+	findings_free(f, nf);
+}
+
+/* Render a log from what the index holds, when no filter can change its
+ * selections for the caller: 0, or -1 to summarize it as any other. */
+static int from_index(struct pool *p, struct log_item *it, struct node *n)
+{
+	dfs_index_log *l = it->stored;
+	bool insights = p->table == T_INSIGHTS;
+	if (!l || (insights && !l->job.error && !l->has_findings))
+		return -1;
+	dfs_view *v = p->v;
+	if (dfs_entry_own_filters(v, it->src, n->state) ||
+	    dfs_dir_filters_change(v, n->state, it->vpath, l->job.present, NULL))
+		return -1;
+	if (insights) {
+		if (l->job.error)
+			insight_error(it->rel, l->job.error, &it->rows);
+		else
+			render_findings(l->findings, l->nfindings, it->rel, &it->rows);
+		return 0;
+	}
+	struct job_summary *s = calloc(1, sizeof(*s) + MAX_ROWS * sizeof(s->rows[0]));
+	if (!s)
+		return -1;
+	s->job = l->job;
+	s->nrows = l->nrows;
+	/* the filters: those of the directories above, which change none
+	 * of its selections (an entry with nothing of its own names them) */
+	struct entry none;
+	memset(&none, 0, sizeof(none));
+	none.src = it->src;
+	none.vpath = it->vpath;
+	none.state = n->state;
+	pthread_mutex_lock(&v->lock);
+	bool dirs = dfs_dir_state_above(v, n->state, it->vpath);
+	pthread_mutex_unlock(&v->lock);
+	uint64_t mask = 0;
+	for (size_t i = 0; i < l->nrows; i++) {
+		s->rows[i].f = l->rows[i];
+		if (l->rows[i].module >= 0)
+			mask |= 1ULL << l->rows[i].module;
+		dfs_buf b = DFS_BUF_INIT;
+		if (dirs)
+			dfs_filters_line(v, &none, l->rows[i].module, &b);
+		s->rows[i].filters = filters_of(&b);
+	}
+	dfs_buf b = DFS_BUF_INIT;
+	if (dirs)
+		dfs_filters_line_job(v, &none, mask, &b);
+	s->filters = filters_of(&b);
+	render(p->table, s, it->rel, &it->rows);
+	/* (the strings are the stored log's) */
+	for (size_t i = 0; i < s->nrows; i++)
+		free(s->rows[i].filters);
+	free(s->filters);
+	free(s);
+	return 0;
+}
+
 static void summarize_item(struct pool *p, struct log_item *it)
 {
 	dfs_view *v = p->v;
@@ -684,8 +1120,10 @@ static void summarize_item(struct pool *p, struct log_item *it)
 	n.module = -1;
 	n.kind = N_LOGDIR;
 	dfs_error err = {0};
-	struct entry *e = dfs_node_state(v, &n, p->who, false, &err) ? NULL
-	                                                             : dfs_entry_get(v, &n, &err);
+	int state = dfs_node_state(v, &n, p->who, false, &err);
+	if (state == 0 && from_index(p, it, &n) == 0)
+		return;
+	struct entry *e = state ? NULL : dfs_entry_get(v, &n, &err);
 	if (!e && insights) {
 		insight_error(it->rel, err.msg, &it->rows);
 		return;
@@ -714,6 +1152,8 @@ static void summarize_item(struct pool *p, struct log_item *it)
 		render_insights(v, e, it->rel, &it->rows);
 	else if (e->summary)
 		render(p->table, e->summary, it->rel, &it->rows);
+	if (p->ix)
+		index_store(p, e, it);
 	dfs_entry_put(v, e);
 }
 
@@ -735,11 +1175,17 @@ static void flush(struct walk *w)
 	if (!w->n)
 		return;
 	if (!w->oom) {
-		struct pool p = {w->table, w->v, w->who, w->items, w->n, 0};
+		struct pool p = {w->table, w->ix, w->insights_key, w->v, w->who, w->items, w->n, 0};
 		dfs_workers_run(dfs_workers(DFS_WORKERS_MAX, w->n), worker, &p);
 	}
+	if (w->ix)
+		dfs_index_commit(w->ix);
 	for (size_t i = 0; i < w->n; i++) {
 		struct log_item *it = &w->items[i];
+		if (it->stored) {
+			dfs_index_log_clear(it->stored);
+			free(it->stored);
+		}
 		if (!dfs_buf_ok(&it->rows))
 			w->oom = true;
 		else if (!w->oom)
@@ -911,7 +1357,8 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 	pthread_mutex_lock(&v->lock);
 	struct jobs_gens gens = jobs_gens_now(v, dfs_caller_state(v, who));
 	pthread_mutex_unlock(&v->lock);
-	struct walk w = {.table = table, .who = who, .v = v};
+	struct walk w = {.table = table, .who = who, .v = v, .ix = dfs_view_index(v)};
+	w.insights_key = insights_key(v);
 	dfs_buf head = DFS_BUF_INIT;
 	dfs_table_header(table == T_JOBS ? F_JOBS : table == T_MODULES ? F_MODULES
 	                                                                : F_DIR_INSIGHTS, &head);
@@ -920,6 +1367,10 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 	dfs_buf_free(&head);
 	walk_dir(&w, n->src, "", n->dir_vpath, 0);
 	flush(&w);
+	if (w.ix)
+		dfs_index_commit(w.ix);
+	for (int i = 0; i <= MAX_DEPTH; i++)
+		free(w.sd[i]);
 	free(w.items);
 	if (w.oom || w.out.oom) {
 		text_free(&w.out);

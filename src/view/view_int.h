@@ -263,6 +263,9 @@ struct entry {
 
 	/* filters: kept for the life of the view */
 	uint64_t gen;                 /* bumped by every accepted write to it */
+	/* it has a filter of its own (the log's, a module's) or imported
+	 * rows: set with every write (view->lock) */
+	bool own_filters;
 	struct timespec changed;      /* when gen last moved */
 	/* when a decoding found errors: the log directory lists ERROR from
 	 * then on, so its modification time moves (listings are cached by
@@ -341,6 +344,11 @@ struct dfs_view {
 	/* the selection of a module that had no memory for one (never
 	 * changed: its status is not DFS_OK) */
 	struct selection no_memory;
+	/* the persistent index (opt.index_path), opened when first needed
+	 * (dfs_view_index) */
+	pthread_mutex_t index_lock;
+	struct dfs_index *index;
+	char *index_path;             /* NULL: none, or it failed */
 };
 
 /* The filter of one source directory. */
@@ -482,6 +490,12 @@ void dfs_dir_filter_set_error(dfs_view *v, uint64_t state, const char *vpath,
                               const char *msg);
 /* Has the state a directory filter at or above vpath?  (view->lock held) */
 bool dfs_dir_state_above(dfs_view *v, uint64_t state, const char *vpath);
+/* Can the directory filters of `state` above a log change the selection
+ * of one of its modules in the bit mask `modules` (one that does not
+ * match every record of it)?  *gen (when not NULL) gets the state's
+ * directory generation they are, read with them.  Takes view->lock. */
+bool dfs_dir_filters_change(dfs_view *v, uint64_t state, const char *log_vpath,
+                            uint64_t modules, uint64_t *gen);
 /* The directories above a log that have a filter, and their texts (each
  * malloc'd), from the top down; returns the count (at most max). */
 size_t dfs_dir_filters_above(dfs_view *v, uint64_t state, const char *log_vpath,
@@ -641,6 +655,12 @@ void dfs_view_jobs_kept(dfs_view *v);
 
 /* Drop the caches of the current generation and bump it. */
 void dfs_entry_bump(dfs_view *v, struct entry *e);
+/* Has the log at src a filter of its own or imported rows in `state`
+ * (its entry's own_filters)?  Takes view->lock. */
+bool dfs_entry_own_filters(dfs_view *v, const char *src, uint64_t state);
+/* The view's persistent index, opened at the first call; NULL when it
+ * has none. */
+struct dfs_index *dfs_view_index(dfs_view *v);
 /* Modules that get a directory, from the header. */
 bool dfs_entry_has_module(const struct entry *e, int id);
 /* Filter state of a module: NULL if it never had any (entry_mod_get), or

@@ -49,6 +49,14 @@ export PATH
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/dfs-$TEST_NAME.XXXXXX") || exit 1
 chmod 755 "$TMP"
+# the persistent index of every mount goes in the test's own directory,
+# never in the user's cache ($XDG_CACHE_HOME/darshanfs); DuckDB stays
+# where contrib/deps.sh installed it
+if [ -z "${DFS_DUCKDB_DIR:-}" ]; then
+	DFS_DUCKDB_DIR=$(bash -c '. "$1"; dfs_duckdb_dir' _ "$REPO/contrib/deps.sh")
+	export DFS_DUCKDB_DIR
+fi
+export XDG_CACHE_HOME=$TMP/cache
 
 declare -A MNT_PID=()     # mount point -> pid of its darshanfs -f
 declare -A MNT_STATUS=()  # mount point -> file that gets its exit status
