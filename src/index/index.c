@@ -138,14 +138,19 @@ static void tell(dfs_index *ix, const char *fmt, ...)
 	ix->notice(ix->ctx, line);
 }
 
+static int move_aside(dfs_index *ix, const char *why);
+
 /* A failed call: what it means for the index from now on. */
 static void failed(dfs_index *ix, int rc, const char *what)
 {
 	int base = rc & 0xff;
 	if (base == SQLITE_CORRUPT || base == SQLITE_NOTADB) {
-		if (!ix->broken)
-			tell(ix, "damaged (%s: %s): not used until the next mount, which moves it aside",
-			     what, sqlite3_errstr(rc));
+		if (!ix->broken) {
+			char why[256];
+			snprintf(why, sizeof(why), "damaged (%s: %s): not used any more", what,
+			         sqlite3_errstr(rc));
+			move_aside(ix, why);
+		}
 		ix->broken = true;
 	} else if (base == SQLITE_BUSY || base == SQLITE_LOCKED) {
 		if (!ix->told_busy)
