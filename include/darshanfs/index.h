@@ -80,6 +80,9 @@ typedef struct dfs_index_log {
 	dfs_job_facts job;
 	size_t nrows;
 	dfs_module_facts rows[DFS_FACTS_MAX_ROWS];
+	/* its row of jobs.csv as darshanfs renders it, between the log's
+	 * path and the filters (NULL: not kept, or not asked) */
+	char *jobs_row;
 	bool has_findings;          /* the findings below were stored (for
 	                             * the insights key asked) */
 	size_t nfindings;
@@ -103,20 +106,22 @@ void dfs_index_close(dfs_index *ix);
 /* The logs the index holds of directory `dir` ("" for SOURCE's own, else
  * "a/b"), with the current facts version, whose names are >= `from`,
  * in name order (byte order), at most `max` (and DFS_INDEX_WINDOW) of
- * them, into out[]; their
- * findings too when made with `insights_key` (0: none).  Returns how
- * many (0 on any failure). */
+ * them, into out[]: with their jobs.csv row only when `jobs_only` (the
+ * module rows are not read), else with their module rows, and their
+ * findings when made with `insights_key` (0: none).  Returns how many
+ * (0 on any failure). */
 #define DFS_INDEX_WINDOW 256
-size_t dfs_index_dir(dfs_index *ix, const char *dir, const char *from,
+size_t dfs_index_dir(dfs_index *ix, const char *dir, const char *from, bool jobs_only,
                      uint64_t insights_key, dfs_index_log *out, size_t max);
 
 /* Writes go into a transaction that dfs_index_commit ends (every put
  * between two commits is kept or lost together).  A put replaces what
- * the log had; findings NULL leaves the log without them (nfindings 0 and
- * findings non-NULL: it has none). */
+ * the log had; jobs_row is its jobs.csv row (see dfs_index_log);
+ * findings NULL leaves the log without them (nfindings 0 and findings
+ * non-NULL: it has none). */
 void dfs_index_put(dfs_index *ix, const char *dir, const char *name,
                    const dfs_index_id *id, const dfs_job_facts *job,
-                   const dfs_module_facts *rows, size_t nrows,
+                   const char *jobs_row, const dfs_module_facts *rows, size_t nrows,
                    uint64_t insights_key, const dfs_finding_facts *findings,
                    size_t nfindings);
 /* Add the findings of a log stored with the same id (else nothing). */

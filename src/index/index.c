@@ -36,8 +36,8 @@ static const char schema_sql[] =
 	"CREATE TABLE dirs(dir TEXT PRIMARY KEY, parent TEXT NOT NULL, name TEXT NOT NULL) STRICT;\n"
 	"CREATE INDEX dirs_parent ON dirs(parent, name);\n"
 	"CREATE TABLE logs(\n"
-	"  id INTEGER PRIMARY KEY,\n"
 	"  dir TEXT NOT NULL, name TEXT NOT NULL,\n"
+	"  id INTEGER NOT NULL UNIQUE,\n"
 	"  dev INTEGER NOT NULL, ino INTEGER NOT NULL, size INTEGER NOT NULL,\n"
 	"  mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL,\n"
 	"  facts INTEGER NOT NULL,\n"
@@ -46,7 +46,8 @@ static const char schema_sql[] =
 	"  start_time INTEGER, end_time INTEGER, run_time REAL,\n"
 	"  modules INTEGER, partial INTEGER,\n"
 	"  insights_key INTEGER,\n"
-	"  UNIQUE(dir, name)) STRICT;\n"
+	"  jobs_row TEXT,\n"
+	"  PRIMARY KEY(dir, name)) STRICT, WITHOUT ROWID;\n"
 	"CREATE TABLE modules(\n"
 	"  log INTEGER NOT NULL REFERENCES logs(id), seq INTEGER NOT NULL,\n"
 	"  module TEXT NOT NULL, partial INTEGER NOT NULL,\n"
@@ -65,9 +66,9 @@ static const char schema_sql[] =
 	"  FROM logs;\n";
 
 enum stmt {
-	S_DIR, S_FINDINGS, S_FIND, S_INSERT, S_UPDATE, S_DEL_ROWS, S_DEL_FINDINGS,
+	S_DIR, S_DIR_JOBS, S_FINDINGS, S_FIND, S_INSERT, S_UPDATE, S_DEL_ROWS, S_DEL_FINDINGS,
 	S_ADD_ROW, S_ADD_FINDING, S_SET_KEY, S_DEL_LOG, S_ADD_DIR, S_SUBDIRS,
-	S_DEL_DIR_ROWS, S_DEL_DIR_FINDINGS, S_DEL_DIR_LOGS, S_DEL_DIRS, S_COUNT
+	S_DEL_DIR_ROWS, S_DEL_DIR_FINDINGS, S_DEL_DIR_LOGS, S_DEL_DIRS, S_NEXT_ID, S_COUNT
 };
 
 static const char *const stmt_sql[S_COUNT] = {
@@ -80,18 +81,23 @@ static const char *const stmt_sql[S_COUNT] = {
 	          " m.perf_by_slowest, m.error"
 	          " FROM logs l LEFT JOIN modules m ON m.log = l.id"
 	          " WHERE l.dir = ?1 AND l.name >= ?2 AND l.facts = ?3 ORDER BY l.name, m.seq",
+	[S_DIR_JOBS] = "SELECT id, name, dev, ino, size, mtime_ns, ctime_ns, error,"
+	               " exe, jobid, uid, nprocs, start_time, end_time, run_time,"
+	               " modules, partial, insights_key, jobs_row"
+	               " FROM logs WHERE dir = ?1 AND name >= ?2 AND facts = ?3 ORDER BY name",
 	[S_FINDINGS] = "SELECT code, level, module, message, value, threshold, count, total"
 	               " FROM findings WHERE log = ?1 ORDER BY seq",
 	[S_FIND] = "SELECT id, dev, ino, size, mtime_ns, ctime_ns, facts FROM logs"
 	           " WHERE dir = ?1 AND name = ?2",
 	[S_INSERT] = "INSERT INTO logs(dir, name, dev, ino, size, mtime_ns, ctime_ns, facts, error,"
 	             " exe, jobid, uid, nprocs, start_time, end_time, run_time, modules, partial,"
-	             " insights_key) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
-	             " ?14, ?15, ?16, ?17, ?18, ?19)",
+	             " insights_key, jobs_row, id) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
+	             " ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?21, ?20)",
+	[S_NEXT_ID] = "SELECT coalesce(max(id), 0) + 1 FROM logs",
 	[S_UPDATE] = "UPDATE logs SET dev = ?3, ino = ?4, size = ?5, mtime_ns = ?6, ctime_ns = ?7,"
 	             " facts = ?8, error = ?9, exe = ?10, jobid = ?11, uid = ?12, nprocs = ?13,"
 	             " start_time = ?14, end_time = ?15, run_time = ?16, modules = ?17,"
-	             " partial = ?18, insights_key = ?19 WHERE id = ?20",
+	             " partial = ?18, insights_key = ?19, jobs_row = ?21 WHERE id = ?20",
 	[S_DEL_ROWS] = "DELETE FROM modules WHERE log = ?1",
 	[S_DEL_FINDINGS] = "DELETE FROM findings WHERE log = ?1",
 	[S_ADD_ROW] = "INSERT INTO modules VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
@@ -323,7 +329,7 @@ dfs_index *dfs_index_open(const char *path, dfs_index_notice notice, void *ctx)
 		return NULL;
 	}
 	exec(ix, "PRAGMA synchronous=NORMAL");
-	exec(ix, "PRAGMA cache_size=-8192");
+	exec(ix, "PRAGMA cache_size=-1024");
 	exec(ix, "PRAGMA temp_store=MEMORY");
 	for (int i = 0; i < S_COUNT; i++) {
 		int rc = sqlite3_prepare_v3(ix->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
@@ -364,6 +370,7 @@ static char *col_text(sqlite3_stmt *s, int c)
 void dfs_index_log_clear(dfs_index_log *l)
 {
 	free(l->name);
+	free(l->jobs_row);
 	free(l->job.error);
 	free(l->job.exe);
 	for (size_t i = 0; i < l->nrows; i++)
@@ -449,7 +456,7 @@ static int read_findings(dfs_index *ix, int64_t id, dfs_index_log *l)
 	return rc == SQLITE_DONE ? 0 : rc;
 }
 
-size_t dfs_index_dir(dfs_index *ix, const char *dir, const char *from,
+size_t dfs_index_dir(dfs_index *ix, const char *dir, const char *from, bool jobs_only,
                      uint64_t insights_key, dfs_index_log *out, size_t max)
 {
 	size_t n = 0;
@@ -462,8 +469,9 @@ size_t dfs_index_dir(dfs_index *ix, const char *dir, const char *from,
 		pthread_mutex_unlock(&ix->lock);
 		return 0;
 	}
-	/* one statement: each log with its module rows, in order */
-	sqlite3_stmt *s = ix->st[S_DIR];
+	/* one statement: each log with its module rows, in order (or its
+	 * jobs.csv row) */
+	sqlite3_stmt *s = ix->st[jobs_only ? S_DIR_JOBS : S_DIR];
 	sqlite3_bind_text(s, 1, dir, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, from, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 3, DFS_INDEX_FACTS);
@@ -498,6 +506,10 @@ size_t dfs_index_dir(dfs_index *ix, const char *dir, const char *from,
 			if (!l->name || (!l->job.error && !l->job.exe)) {
 				bad = SQLITE_NOMEM;
 				break;
+			}
+			if (jobs_only) {
+				l->jobs_row = col_text(s, 18);
+				continue;
 			}
 		}
 		bad = read_row(s, &out[n - 1]);
@@ -630,7 +642,7 @@ static int add_dirs(dfs_index *ix, const char *dir)
 
 void dfs_index_put(dfs_index *ix, const char *dir, const char *name,
                    const dfs_index_id *id, const dfs_job_facts *job,
-                   const dfs_module_facts *rows, size_t nrows,
+                   const char *jobs_row, const dfs_module_facts *rows, size_t nrows,
                    uint64_t insights_key, const dfs_finding_facts *findings,
                    size_t nfindings)
 {
@@ -649,6 +661,16 @@ void dfs_index_put(dfs_index *ix, const char *dir, const char *name,
 			                    ix->st[S_DEL_FINDINGS]));
 	}
 	sqlite3_stmt *s = ix->st[row >= 0 ? S_UPDATE : S_INSERT];
+	if (rc == SQLITE_OK && row < 0) {
+		/* a new log's id: the next after the largest */
+		sqlite3_stmt *q = ix->st[S_NEXT_ID];
+		rc = sqlite3_step(q);
+		row = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
+		sqlite3_reset(q);
+		rc = rc == SQLITE_ROW ? SQLITE_OK : rc;
+		if (rc == SQLITE_OK)
+			sqlite3_bind_int64(s, 20, row);
+	}
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_text(s, 1, dir, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(s, 2, name, -1, SQLITE_TRANSIENT);
@@ -672,11 +694,9 @@ void dfs_index_put(dfs_index *ix, const char *dir, const char *name,
 		}
 		if (findings)
 			sqlite3_bind_int64(s, 19, (sqlite3_int64)insights_key);
-		if (row >= 0)
-			sqlite3_bind_int64(s, 20, row);
+		sqlite3_bind_int64(s, 20, row);
+		bind_text(s, 21, jobs_row);
 		rc = step_done(ix, s);
-		if (row < 0 && rc == SQLITE_OK)
-			row = sqlite3_last_insert_rowid(ix->db);
 	}
 	sqlite3_stmt *a = ix->st[S_ADD_ROW];
 	for (size_t i = 0; i < nrows && rc == SQLITE_OK; i++) {

@@ -480,6 +480,44 @@ void dfs_entry_bump(dfs_view *v, struct entry *e)
 	entry_moved(v, e);
 }
 
+bool dfs_entry_known(dfs_view *v, const char *src, uint64_t state)
+{
+	pthread_mutex_lock(&v->lock);
+	bool known = entry_find(v, src, state) != NULL;
+	pthread_mutex_unlock(&v->lock);
+	return known;
+}
+
+void dfs_entry_forget_plain(dfs_view *v, const char *src, uint64_t state)
+{
+	pthread_mutex_lock(&v->lock);
+	size_t h = hash_key(src, state) & (v->table_size - 1);
+	struct entry **p = &v->table[h];
+	while (*p && ((*p)->state != state || strcmp((*p)->src, src) != 0))
+		p = &(*p)->hnext;
+	struct entry *e = *p;
+	if (!e || e->users || e->mod || e->log_filter_text || e->log_filter_error ||
+	    e->errors_seen.tv_sec || e->import_bytes ||
+	    (e->loaded && (loaded_read(e->loaded) || !e->loaded->log ||
+	                   e->loaded->module_errors))) {
+		pthread_mutex_unlock(&v->lock);
+		return;
+	}
+	*p = e->hnext;
+	size_t bytes = e->summary_bytes;
+	if (e->loaded)
+		bytes += e->loaded->bytes;
+	v->cached_bytes -= bytes;
+	bool do_trim = count_freed(v, bytes);
+	lru_unlink(v, e);
+	sum_unlink(v, e);
+	v->entries--;
+	pthread_mutex_unlock(&v->lock);
+	entry_free(e);
+	if (do_trim)
+		trim(v);
+}
+
 bool dfs_entry_own_filters(dfs_view *v, const char *src, uint64_t state)
 {
 	pthread_mutex_lock(&v->lock);

@@ -19,6 +19,8 @@
  * generations of their own state only (view_int.h): another user's writes
  * leave them. */
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <math.h>
 #include <stdio.h>
@@ -40,7 +42,9 @@
 #define CACHE_SLOTS 16
 #define MAX_DEPTH 64      /* directories below a jobs.csv walked into */
 #define BATCH 1024        /* logs summarized at once */
-#define CHUNK ((size_t)1 << 20)   /* bytes of the rendered text per chunk */
+/* bytes of the rendered text per chunk (under the size malloc serves
+ * with a mapping of its own: the chunks come from the heap, warm) */
+#define CHUNK ((size_t)256 << 10)
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -325,10 +329,23 @@ static void iso_time(dfs_buf *out, int64_t t)
 {
 	time_t x = (time_t)t;
 	struct tm tm;
-	char b[40];
-	if (t > 0 && (int64_t)x == t && gmtime_r(&x, &tm) &&
-	    strftime(b, sizeof(b), "%Y-%m-%dT%H:%M:%SZ", &tm))
-		dfs_buf_adds(out, b);
+	if (t <= 0 || (int64_t)x != t || !gmtime_r(&x, &tm) || tm.tm_year + 1900 > 9999)
+		return;
+	char b[20];
+	int f[6] = {tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec};
+	static const char sep[] = "--T::Z";
+	char *p = b;
+	for (int i = 0; i < 6; i++) {
+		int v = f[i];
+		if (i == 0) {
+			*p++ = (char)('0' + v / 1000);
+			*p++ = (char)('0' + v / 100 % 10);
+		}
+		*p++ = (char)('0' + v / 10 % 10);
+		*p++ = (char)('0' + v % 10);
+		*p++ = sep[i];
+	}
+	dfs_buf_add(out, b, (size_t)(p - b));
 }
 
 /* A per-job figure made of the log's own numbers, which may be garbage
@@ -368,12 +385,20 @@ static void render_job_row(const struct job_summary *s, const char *rel, dfs_buf
 		dfs_buf_adds(out, ",\n");
 		return;
 	}
-	dfs_buf_printf(out, ",%lld,%lld,", (long long)j->jobid, (long long)j->uid);
+	dfs_buf_addc(out, ',');
+	dfs_buf_add_i64(out, j->jobid);
+	dfs_buf_addc(out, ',');
+	dfs_buf_add_i64(out, j->uid);
+	dfs_buf_addc(out, ',');
 	user_name(rel, j->exe, j->jobid, out);
 	dfs_buf_addc(out, ',');
 	dfs_csv_field(out, j->exe, strlen(j->exe));
-	dfs_buf_printf(out, ",%lld,%lld,%lld,", (long long)j->nprocs, (long long)j->start,
-	               (long long)j->end);
+	const int64_t nums[3] = {j->nprocs, j->start, j->end};
+	for (int k = 0; k < 3; k++) {
+		dfs_buf_addc(out, ',');
+		dfs_buf_add_i64(out, nums[k]);
+	}
+	dfs_buf_addc(out, ',');
 	iso_time(out, j->start);
 	dfs_buf_addc(out, ',');
 	iso_time(out, j->end);
@@ -394,10 +419,13 @@ static void render_job_row(const struct job_summary *s, const char *rel, dfs_buf
 	if (r)
 		dfs_buf_adds(out, row_module_name(r->module));
 	dfs_buf_addc(out, ',');
-	if (bytes_ok)
-		dfs_buf_printf(out, "%lld,%lld,%lld", (long long)(r->bytes_read + r->bytes_written),
-		               (long long)r->bytes_read, (long long)r->bytes_written);
-	else
+	if (bytes_ok) {
+		dfs_buf_add_i64(out, r->bytes_read + r->bytes_written);
+		dfs_buf_addc(out, ',');
+		dfs_buf_add_i64(out, r->bytes_read);
+		dfs_buf_addc(out, ',');
+		dfs_buf_add_i64(out, r->bytes_written);
+	} else
 		dfs_buf_adds(out, ",,");
 	dfs_buf_addc(out, ',');
 	if (r)
@@ -418,7 +446,7 @@ static void render_job_row(const struct job_summary *s, const char *rel, dfs_buf
 			const dfs_module_facts *m = &s->rows[i].f;
 			if (m->module == id && m->ok && plausible_bytes(m->bytes_read) &&
 			    plausible_bytes(m->bytes_written))
-				dfs_buf_printf(out, "%lld", (long long)(m->bytes_read + m->bytes_written));
+				dfs_buf_add_i64(out, m->bytes_read + m->bytes_written);
 		}
 	}
 	dfs_buf_addc(out, ',');
@@ -426,11 +454,13 @@ static void render_job_row(const struct job_summary *s, const char *rel, dfs_buf
 	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
 		if (!((j->present >> id) & 1))
 			continue;
-		dfs_buf_printf(out, "%s%s", first ? "" : " ", dfs_module_slot_name(id));
+		if (!first)
+			dfs_buf_addc(out, ' ');
+		dfs_buf_adds(out, dfs_module_slot_name(id));
 		first = false;
 		partial |= (j->partial >> id) & 1;
 	}
-	dfs_buf_printf(out, ",%d,", partial ? 1 : 0);
+	dfs_buf_adds(out, partial ? ",1," : ",0,");
 	/* the modules that cannot be read */
 	dfs_buf e = DFS_BUF_INIT;
 	for (size_t i = 0; i < s->nrows; i++) {
@@ -453,17 +483,25 @@ struct log_item {
 	char *src;
 	char *vpath;
 	const char *error;   /* not a log: a directory not walked, and why */
-	/* what the index holds of this very file (NULL: nothing) */
-	dfs_index_log *stored;
-	dfs_buf rows;
+	/* what the index holds of this very file, when `stored` (in place:
+	 * the items move as the batch grows) */
+	bool stored;
+	dfs_index_log stored_log;
+	dfs_buf rows;            /* kept from batch to batch (warm) */
 };
 
 /* The rendered text, in chunks of about CHUNK bytes (never copied into
- * one). */
+ * one); past SPILL_AT bytes, in an unlinked file instead (in the index's
+ * directory, else $TMPDIR): a table of a big tree is not held in memory. */
+#define SPILL_AT ((size_t)8 << 20)
 struct text {
 	dfs_buf *chunk;
 	size_t n, cap;
+	size_t held;             /* bytes in the chunks */
 	bool oom;
+	const char *spill_dir;   /* NULL: never spill */
+	int fd;                  /* the file, -1 before */
+	uint64_t in_file;        /* bytes written to it */
 };
 
 static dfs_buf *text_room(struct text *t)
@@ -482,15 +520,96 @@ static dfs_buf *text_room(struct text *t)
 	}
 	dfs_buf *b = &t->chunk[t->n++];
 	dfs_buf_init(b);
-	dfs_buf_reserve(b, CHUNK + 4096);
+	dfs_buf_reserve(b, CHUNK + 8192);
 	return b;
+}
+
+static bool write_all(int fd, const char *data, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, data, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		data += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+/* Could not write the file: its text back into chunks, and no more
+ * spilling (a full disk leaves the table in memory) */
+static void unspill(struct text *t)
+{
+	dfs_buf *held = t->chunk;
+	size_t n = t->n;
+	t->chunk = NULL;
+	t->n = t->cap = 0;
+	t->held = 0;
+	char *page = malloc(CHUNK);
+	for (uint64_t off = 0; page && off < t->in_file && !t->oom;) {
+		size_t want = t->in_file - off < CHUNK ? (size_t)(t->in_file - off) : CHUNK;
+		ssize_t got = pread(t->fd, page, want, (off_t)off);
+		dfs_buf *b = got > 0 ? text_room(t) : NULL;
+		if (!b) {
+			t->oom = true;
+			break;
+		}
+		dfs_buf_add(b, page, (size_t)got);
+		t->held += (size_t)got;
+		off += (uint64_t)got;
+	}
+	t->oom |= !page;
+	free(page);
+	for (size_t i = 0; i < n; i++) {
+		dfs_buf *b = text_room(t);
+		if (b && !t->oom) {
+			dfs_buf_add(b, held[i].data, held[i].len);
+			t->held += held[i].len;
+		}
+		dfs_buf_free(&held[i]);
+	}
+	free(held);
+	close(t->fd);
+	t->fd = -1;
+	t->in_file = 0;
+	t->spill_dir = NULL;
+}
+
+/* Move the chunks into the file */
+static void spill(struct text *t)
+{
+	if (t->fd < 0) {
+		t->fd = open(t->spill_dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+		if (t->fd < 0) {
+			t->spill_dir = NULL;   /* (held in memory, then) */
+			return;
+		}
+	}
+	size_t i = 0;
+	for (; i < t->n; i++) {
+		if (!write_all(t->fd, t->chunk[i].data, t->chunk[i].len))
+			break;
+		t->in_file += t->chunk[i].len;
+		t->held -= t->chunk[i].len;
+		dfs_buf_free(&t->chunk[i]);
+	}
+	memmove(t->chunk, t->chunk + i, (t->n - i) * sizeof(*t->chunk));
+	t->n -= i;
+	if (t->n)
+		unspill(t);
 }
 
 static void text_add(struct text *t, const char *data, size_t len)
 {
 	dfs_buf *b = text_room(t);
-	if (b)
-		dfs_buf_add(b, data, len);
+	if (!b)
+		return;
+	dfs_buf_add(b, data, len);
+	t->held += len;
+	if (t->spill_dir && t->held >= SPILL_AT)
+		spill(t);
 }
 
 static void text_free(struct text *t)
@@ -500,6 +619,26 @@ static void text_free(struct text *t)
 	free(t->chunk);
 	t->chunk = NULL;
 	t->n = t->cap = 0;
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+}
+
+/* The snapshot of the text (which is gone from t) */
+static dfs_content *text_content(dfs_view *v, struct text *t, dfs_error *err)
+{
+	if (t->fd >= 0)
+		spill(t);
+	if (t->fd < 0) {
+		dfs_content *c = dfs_content_from_bufs(v, t->chunk, t->n, err);
+		text_free(t);
+		return c;
+	}
+	int fd = t->fd;
+	uint64_t size = t->in_file;
+	t->fd = -1;
+	text_free(t);
+	return dfs_content_from_file(v, fd, size, err);
 }
 
 struct stored_dir;
@@ -512,6 +651,7 @@ struct walk {
 	struct stored_dir *sd[MAX_DEPTH + 1];
 	struct log_item *items;  /* the batch being gathered */
 	size_t n, cap;
+	size_t inited;           /* items whose rows buffer is made */
 	bool oom;
 	const dfs_caller *who;   /* shows only what it may read (NULL: all) */
 	dfs_view *v;
@@ -540,9 +680,21 @@ static struct log_item *add_item(struct walk *w)
 		w->items = it;
 		w->cap = c;
 	}
-	struct log_item *it = &w->items[w->n++];
-	memset(it, 0, sizeof(*it));
-	dfs_buf_init(&it->rows);
+	struct log_item *it = &w->items[w->n];
+	dfs_buf rows;
+	if (w->n < w->inited && dfs_buf_ok(&it->rows)) {
+		rows = it->rows;
+		dfs_buf_reset(&rows);
+	} else {
+		if (w->n < w->inited)
+			dfs_buf_free(&it->rows);
+		dfs_buf_init(&rows);
+		if (w->n >= w->inited)
+			w->inited = w->n + 1;
+	}
+	memset(it, 0, offsetof(struct log_item, stored_log));
+	it->rows = rows;
+	w->n++;
 	return it;
 }
 
@@ -565,6 +717,7 @@ struct stored_dir {
 	struct dfs_index *ix;
 	const char *dir;         /* relative to SOURCE ("" for it) */
 	uint64_t insights_key;   /* read the findings too (0: not) */
+	bool jobs_only;          /* read the jobs.csv rows, not the modules' */
 	size_t n, pos;
 	bool done;
 	char *after;             /* the name of the last one taken */
@@ -585,7 +738,7 @@ static dfs_index_log *stored_peek(struct stored_dir *sd)
 		if (sd->done)
 			return NULL;
 		stored_clear(sd);
-		sd->n = dfs_index_dir(sd->ix, sd->dir, sd->after ? sd->after : "",
+		sd->n = dfs_index_dir(sd->ix, sd->dir, sd->after ? sd->after : "", sd->jobs_only,
 		                      sd->insights_key, sd->win, DFS_INDEX_WINDOW);
 		sd->done = sd->n < DFS_INDEX_WINDOW;
 		/* (a window starts at the last name taken: taken already) */
@@ -702,7 +855,6 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		if ((names[n] = strdup(de->d_name)))
 			n++;
 	}
-	closedir(d);
 	qsort(names, n, sizeof(char *), cmp_name);
 	/* the index's logs of this directory, beside its names (vpath less
 	 * its leading '/' is the directory's path below SOURCE) */
@@ -718,13 +870,15 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		sd->ix = w->ix;
 		sd->dir = vpath + 1;
 		sd->insights_key = w->table == T_INSIGHTS ? w->insights_key : 0;
+		sd->jobs_only = w->table == T_JOBS;
 	}
 	for (size_t i = 0; i < n; i++) {
 		char *path = dfs_path_join(src, names[i]);
 		char *r = *rel ? dfs_path_join(rel, names[i]) : strdup(names[i]);
 		char *vp = dfs_path_join(vpath, names[i]);
 		struct stat st;
-		int kind = path && r && vp && !w->oom ? dfs_source_kind(w->v, path, names[i], &st) : -1;
+		int kind = path && r && vp && !w->oom ?
+		           dfs_source_kind_at(w->v, dirfd(d), path, names[i], &st) : -1;
 		dfs_index_log found, *stored = NULL;
 		if (sd && stored_find(sd, names[i], &found) == 0) {
 			stored = &found;
@@ -753,8 +907,9 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 				it->src = path;
 				it->vpath = vp;
 				r = path = vp = NULL;
-				if (stored && (it->stored = malloc(sizeof(*stored)))) {
-					*it->stored = *stored;
+				if (stored) {
+					it->stored_log = *stored;
+					it->stored = true;
 					memset(stored, 0, sizeof(*stored));
 				}
 			}
@@ -772,6 +927,7 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		free(sd->after);
 		sd->after = NULL;
 	}
+	closedir(d);
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
@@ -1006,20 +1162,20 @@ static void split_vpath(const char *vpath, char *dir, size_t size, const char **
 /* Keep what the tables know of a log in the index, when its selections
  * are every record (no filter of any level can change them) and it was
  * not made of a passing failure (entry locked). */
-static void index_store(struct pool *p, struct entry *e, struct log_item *it)
+static bool index_store(struct pool *p, struct entry *e, struct log_item *it)
 {
 	struct job_summary *s = e->summary;
 	bool insights = p->table == T_INSIGHTS;
 	if (!s || s->transient || (it->stored && !insights) ||
-	    (it->stored && it->stored->has_findings))
-		return;
+	    (it->stored && it->stored_log.has_findings))
+		return false;
 	pthread_mutex_lock(&p->v->lock);
 	bool own = e->own_filters;
 	pthread_mutex_unlock(&p->v->lock);
 	uint64_t gen;
 	if (own || dfs_dir_filters_change(p->v, e->state, e->vpath, s->job.present, &gen) ||
 	    gen != s->dir_gen || s->gen != e->gen)
-		return;
+		return false;
 	dfs_finding_facts *f = NULL;
 	size_t nf = 0;
 	if (insights && !s->job.error && s->insights &&
@@ -1037,18 +1193,36 @@ static void index_store(struct pool *p, struct entry *e, struct log_item *it)
 		dfs_module_facts rows[MAX_ROWS];
 		for (size_t i = 0; i < s->nrows; i++)
 			rows[i] = s->rows[i].f;
-		dfs_index_put(p->ix, dir, name, &id, &s->job, rows, s->nrows, p->insights_key, f, nf);
+		/* the jobs.csv row between the path and the filters */
+		dfs_buf row = DFS_BUF_INIT, path = DFS_BUF_INIT;
+		char *filters = s->filters;
+		s->filters = NULL;
+		render_job_row(s, it->rel, &row);
+		s->filters = filters;
+		dfs_csv_field(&path, it->rel, strlen(it->rel));
+		char *text = NULL;
+		if (dfs_buf_ok(&row) && dfs_buf_ok(&path) && row.len >= path.len + 2 &&
+		    !memcmp(row.data + row.len - 2, ",\n", 2))
+			text = strndup(row.data + path.len, row.len - path.len - 2);
+		dfs_buf_free(&row);
+		dfs_buf_free(&path);
+		dfs_index_put(p->ix, dir, name, &id, &s->job, text, rows, s->nrows,
+		              p->insights_key, f, nf);
+		free(text);
 	}
+	/* (an insights.csv row not kept leaves the log to be decoded again) */
+	bool kept = !insights || f || s->job.error;
 	findings_free(f, nf);
+	return kept;
 }
 
 /* Render a log from what the index holds, when no filter can change its
  * selections for the caller: 0, or -1 to summarize it as any other. */
 static int from_index(struct pool *p, struct log_item *it, struct node *n)
 {
-	dfs_index_log *l = it->stored;
+	dfs_index_log *l = &it->stored_log;
 	bool insights = p->table == T_INSIGHTS;
-	if (!l || (insights && !l->job.error && !l->has_findings))
+	if (!it->stored || (insights && !l->job.error && !l->has_findings))
 		return -1;
 	dfs_view *v = p->v;
 	if (dfs_entry_own_filters(v, it->src, n->state) ||
@@ -1061,6 +1235,36 @@ static int from_index(struct pool *p, struct log_item *it, struct node *n)
 			render_findings(l->findings, l->nfindings, it->rel, &it->rows);
 		return 0;
 	}
+	pthread_mutex_lock(&v->lock);
+	bool dirs = dfs_dir_state_above(v, n->state, it->vpath);
+	pthread_mutex_unlock(&v->lock);
+	struct entry none;
+	memset(&none, 0, sizeof(none));
+	none.src = it->src;
+	none.vpath = it->vpath;
+	none.state = n->state;
+	if (p->table == T_JOBS) {
+		if (!l->jobs_row)
+			return -1;
+		dfs_csv_field(&it->rows, it->rel, strlen(it->rel));
+		dfs_buf_adds(&it->rows, l->jobs_row);
+		dfs_buf_addc(&it->rows, ',');
+		if (dirs && !l->job.error) {
+			/* the filters of its rows' modules (those with an
+			 * accumulator it has data of) */
+			uint64_t mask = 0;
+			for (int id = 0; id < DFS_MOD_KNOWN; id++)
+				if (((l->job.present >> id) & 1) && dfs_module_has_bytes_col(id))
+					mask |= 1ULL << id;
+			dfs_buf b = DFS_BUF_INIT;
+			dfs_filters_line_job(v, &none, mask, &b);
+			if (b.len)
+				dfs_csv_field(&it->rows, b.data, b.len);
+			dfs_buf_free(&b);
+		}
+		dfs_buf_addc(&it->rows, '\n');
+		return 0;
+	}
 	struct job_summary *s = calloc(1, sizeof(*s) + MAX_ROWS * sizeof(s->rows[0]));
 	if (!s)
 		return -1;
@@ -1068,14 +1272,6 @@ static int from_index(struct pool *p, struct log_item *it, struct node *n)
 	s->nrows = l->nrows;
 	/* the filters: those of the directories above, which change none
 	 * of its selections (an entry with nothing of its own names them) */
-	struct entry none;
-	memset(&none, 0, sizeof(none));
-	none.src = it->src;
-	none.vpath = it->vpath;
-	none.state = n->state;
-	pthread_mutex_lock(&v->lock);
-	bool dirs = dfs_dir_state_above(v, n->state, it->vpath);
-	pthread_mutex_unlock(&v->lock);
 	uint64_t mask = 0;
 	for (size_t i = 0; i < l->nrows; i++) {
 		s->rows[i].f = l->rows[i];
@@ -1123,6 +1319,9 @@ static void summarize_item(struct pool *p, struct log_item *it)
 	int state = dfs_node_state(v, &n, p->who, false, &err);
 	if (state == 0 && from_index(p, it, &n) == 0)
 		return;
+	/* a log the view did not know before is forgotten once the index
+	 * has it (the view's entries would otherwise grow with the tree) */
+	bool known = !p->ix || state || dfs_entry_known(v, it->src, n.state);
 	struct entry *e = state ? NULL : dfs_entry_get(v, &n, &err);
 	if (!e && insights) {
 		insight_error(it->rel, err.msg, &it->rows);
@@ -1152,9 +1351,10 @@ static void summarize_item(struct pool *p, struct log_item *it)
 		render_insights(v, e, it->rel, &it->rows);
 	else if (e->summary)
 		render(p->table, e->summary, it->rel, &it->rows);
-	if (p->ix)
-		index_store(p, e, it);
+	bool indexed = p->ix && index_store(p, e, it);
 	dfs_entry_put(v, e);
+	if (indexed && !known)
+		dfs_entry_forget_plain(v, it->src, n.state);
 }
 
 static void *worker(void *arg)
@@ -1182,15 +1382,12 @@ static void flush(struct walk *w)
 		dfs_index_commit(w->ix);
 	for (size_t i = 0; i < w->n; i++) {
 		struct log_item *it = &w->items[i];
-		if (it->stored) {
-			dfs_index_log_clear(it->stored);
-			free(it->stored);
-		}
+		if (it->stored)
+			dfs_index_log_clear(&it->stored_log);
 		if (!dfs_buf_ok(&it->rows))
 			w->oom = true;
 		else if (!w->oom)
 			text_add(&w->out, it->rows.data, it->rows.len);
-		dfs_buf_free(&it->rows);
 		free(it->rel);
 		free(it->src);
 		free(it->vpath);
@@ -1341,6 +1538,23 @@ static void jobs_cache_free(dfs_view *v)
 	v->jobs = NULL;
 }
 
+/* Where a big table goes: the index's directory, else $TMPDIR or /tmp */
+static bool spill_place(const dfs_view *v, char *dir, size_t size)
+{
+	const char *tmp = getenv("TMPDIR");
+	const char *from = v->index_path ? v->index_path : tmp && *tmp == '/' ? tmp : "/tmp";
+	size_t n = strlen(from);
+	if (v->index_path) {
+		const char *slash = strrchr(from, '/');
+		n = slash ? (size_t)(slash - from) : 0;
+	}
+	if (n == 0 || n >= size)
+		return false;
+	memcpy(dir, from, n);
+	dir[n] = '\0';
+	return true;
+}
+
 dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
                               const dfs_caller *who, dfs_error *err)
 {
@@ -1359,6 +1573,10 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 	pthread_mutex_unlock(&v->lock);
 	struct walk w = {.table = table, .who = who, .v = v, .ix = dfs_view_index(v)};
 	w.insights_key = insights_key(v);
+	w.out.fd = -1;
+	char spill_dir[4096];
+	if (spill_place(v, spill_dir, sizeof(spill_dir)))
+		w.out.spill_dir = spill_dir;
 	dfs_buf head = DFS_BUF_INIT;
 	dfs_table_header(table == T_JOBS ? F_JOBS : table == T_MODULES ? F_MODULES
 	                                                                : F_DIR_INSIGHTS, &head);
@@ -1371,14 +1589,15 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 		dfs_index_commit(w.ix);
 	for (int i = 0; i <= MAX_DEPTH; i++)
 		free(w.sd[i]);
+	for (size_t i = 0; i < w.inited; i++)
+		dfs_buf_free(&w.items[i].rows);
 	free(w.items);
 	if (w.oom || w.out.oom) {
 		text_free(&w.out);
 		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory listing %s", n->dir_vpath);
 		return NULL;
 	}
-	c = dfs_content_from_bufs(v, w.out.chunk, w.out.n, err);
-	text_free(&w.out);
+	c = text_content(v, &w.out, err);
 	if (c)
 		cache_store(v, n->dir_vpath, key, gens, c);
 	return c;

@@ -3,6 +3,7 @@
  * alone.  Below every file that takes a path (tree, files, jobs, access,
  * write); it calls no other file of the view. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,12 +111,19 @@ static bool link_inside(const dfs_view *v, const char *path)
 int dfs_source_kind(const dfs_view *v, const char *path, const char *name,
                     struct stat *st)
 {
-	if (lstat(path, st) != 0)
+	return dfs_source_kind_at(v, AT_FDCWD, path, name, st);
+}
+
+int dfs_source_kind_at(const dfs_view *v, int dirfd, const char *path, const char *name,
+                       struct stat *st)
+{
+	const char *at = dirfd == AT_FDCWD ? path : name;
+	if (fstatat(dirfd, at, st, AT_SYMLINK_NOFOLLOW) != 0)
 		return -1;
 	if (S_ISDIR(st->st_mode))
 		return N_SRCDIR;
 	if (S_ISLNK(st->st_mode)) {
-		if (!is_log_name(name) || stat(path, st) != 0 || !S_ISREG(st->st_mode))
+		if (!is_log_name(name) || fstatat(dirfd, at, st, 0) != 0 || !S_ISREG(st->st_mode))
 			return -1;
 		if (v->opt.nofollow_outside && !link_inside(v, path))
 			return -1;

@@ -403,6 +403,10 @@ struct dfs_content {
 	 * learns what was freed (see cache.c). */
 	struct dfs_view *view;
 	atomic_bool cached;
+	/* the text lies in file fd (unlinked, closed with the snapshot)
+	 * instead of chunks: a directory's table too big to hold */
+	bool in_file;
+	int fd;
 };
 
 /* What content.c does to a snapshot made elsewhere (lazy.c sets them
@@ -447,6 +451,9 @@ dfs_content *dfs_content_from_buf(dfs_view *v, dfs_buf *b, dfs_error *err);
  * numbered by v. */
 dfs_content *dfs_content_from_bufs(dfs_view *v, dfs_buf *b, size_t n,
                                    dfs_error *err);
+/* The text of `size` bytes in the (unlinked) file fd, which the snapshot
+ * closes when it goes (also on failure). */
+dfs_content *dfs_content_from_file(dfs_view *v, int fd, uint64_t size, dfs_error *err);
 
 /* ---- schema.c ---------------------------------------------------------------- */
 
@@ -588,6 +595,10 @@ void dfs_node_free(struct node *n);
  * also a link to a log outside SOURCE when the view says nofollow_outside). */
 int dfs_source_kind(const dfs_view *v, const char *path, const char *name,
                     struct stat *st);
+/* The same for entry `name` of the open directory dirfd (path is its
+ * whole path), without walking the path again. */
+int dfs_source_kind_at(const dfs_view *v, int dirfd, const char *path, const char *name,
+                       struct stat *st);
 char *dfs_path_join(const char *a, const char *b);
 
 /* ---- cache.c ----------------------------------------------------------------- */
@@ -655,6 +666,13 @@ void dfs_view_jobs_kept(dfs_view *v);
 
 /* Drop the caches of the current generation and bump it. */
 void dfs_entry_bump(dfs_view *v, struct entry *e);
+/* Has the view an entry of the log at src in `state`?  Takes view->lock. */
+bool dfs_entry_known(dfs_view *v, const char *src, uint64_t state);
+/* Forget that entry if it holds nothing but caches (no filter, error
+ * text or import of its own ever, nothing a reader uses, no decoding
+ * error to remember): what the tables need of it is in the index.
+ * Takes view->lock; call with no entry locked. */
+void dfs_entry_forget_plain(dfs_view *v, const char *src, uint64_t state);
 /* Has the log at src a filter of its own or imported rows in `state`
  * (its entry's own_filters)?  Takes view->lock. */
 bool dfs_entry_own_filters(dfs_view *v, const char *src, uint64_t state);
