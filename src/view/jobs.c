@@ -491,10 +491,13 @@ struct log_item {
 };
 
 /* The rendered text, in chunks of about CHUNK bytes (never copied into
- * one); past SPILL_AT bytes, in an unlinked file instead (in the index's
- * directory, else $TMPDIR): a table of a big tree is not held in memory. */
-#define SPILL_AT ((size_t)8 << 20)
+ * one); past spill_at bytes (an eighth of cache_size, 64 KiB to 8 MiB),
+ * in an unlinked file instead (in the index's directory, else $TMPDIR):
+ * a table of a big tree is not held in memory. */
+#define SPILL_MIN ((size_t)64 << 10)
+#define SPILL_MAX ((size_t)8 << 20)
 struct text {
+	size_t spill_at;
 	dfs_buf *chunk;
 	size_t n, cap;
 	size_t held;             /* bytes in the chunks */
@@ -608,7 +611,7 @@ static void text_add(struct text *t, const char *data, size_t len)
 		return;
 	dfs_buf_add(b, data, len);
 	t->held += len;
-	if (t->spill_dir && t->held >= SPILL_AT)
+	if (t->spill_dir && t->held >= t->spill_at)
 		spill(t);
 }
 
@@ -1574,6 +1577,11 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 	struct walk w = {.table = table, .who = who, .v = v, .ix = dfs_view_index(v)};
 	w.insights_key = insights_key(v);
 	w.out.fd = -1;
+	w.out.spill_at = v->opt.cache_size / 8;
+	if (w.out.spill_at < SPILL_MIN)
+		w.out.spill_at = SPILL_MIN;
+	if (w.out.spill_at > SPILL_MAX)
+		w.out.spill_at = SPILL_MAX;
 	char spill_dir[4096];
 	if (spill_place(v, spill_dir, sizeof(spill_dir)))
 		w.out.spill_dir = spill_dir;

@@ -5,7 +5,8 @@
 #  - a daemon killed (-9) while it indexes leaves an index that is whole
 #    (integrity_check) and the next mount serves the bytes of a mount
 #    without an index (jobs.csv, modules.csv, insights.csv, summary.html);
-#    the mount after that opens no log (decode counter 0), and sqlite3 and
+#    through a small cache the tables go to a file beside the index; the
+#    mount after that opens no log (decode counter 0), and sqlite3 and
 #    Python read the index, typed, while it runs (mode 0600, WAL);
 #  - a directory filter makes only the logs below it decode, and the
 #    tables equal those of a mount without the index under the same
@@ -93,6 +94,16 @@ read_tables "$MNT" "$TMP/after-kill"
 same_tables plain "$TMP/after-kill" "after kill -9"
 dfs_umount "$MNT"
 say "ok: the mount after kill -9 serves the same bytes (decoding $d logs)"
+
+# ---- a small cache: the tables past an eighth of it go to a file beside
+# the index
+dfs_mount "$SRC" "$MNT" -o "index=$IX,cache_size=1M"
+read_tables "$MNT" "$TMP/small-cache"
+ls -l "/proc/${MNT_PID[$MNT]}/fd" 2>/dev/null | grep -q "$TMP/ix/.*(deleted)" ||
+	fail "no table went to a file beside the index ($(ls -l "/proc/${MNT_PID[$MNT]}/fd" | tail -3))"
+same_tables plain "$TMP/small-cache" "cache_size=1M"
+dfs_umount "$MNT"
+say "ok: through cache_size=1M the tables go to a file beside the index, the same bytes"
 
 # ---- remount: nothing decodes; the index is a typed database others read
 dfs_mount "$SRC" "$MNT" -o "index=$IX"
