@@ -483,6 +483,12 @@ struct log_item {
 	char *src;
 	char *vpath;
 	const char *error;   /* not a log: a directory not walked, and why */
+	/* a log by its name and directory entry, not looked at yet: the
+	 * worker stats it (and drops it when it is no log, or not the
+	 * caller's to read), relative to its directory's dirfd when that is
+	 * not -1 (the batch's) */
+	bool unchecked;
+	int dirfd;
 	/* what the index holds of this very file, when `stored` (in place:
 	 * the items move as the batch grows) */
 	bool stored;
@@ -505,6 +511,9 @@ struct text {
 	const char *spill_dir;   /* NULL: never spill */
 	int fd;                  /* the file, -1 before */
 	uint64_t in_file;        /* bytes written to it */
+	/* chunks written to the file, emptied for the next ones (warm) */
+	dfs_buf spare[SPILL_MAX / CHUNK + 1];
+	size_t nspare;
 };
 
 static dfs_buf *text_room(struct text *t)
@@ -522,6 +531,11 @@ static dfs_buf *text_room(struct text *t)
 		t->cap = c;
 	}
 	dfs_buf *b = &t->chunk[t->n++];
+	if (t->nspare) {
+		*b = t->spare[--t->nspare];
+		dfs_buf_reset(b);
+		return b;
+	}
 	dfs_buf_init(b);
 	dfs_buf_reserve(b, CHUNK + 8192);
 	return b;
@@ -596,7 +610,10 @@ static void spill(struct text *t)
 			break;
 		t->in_file += t->chunk[i].len;
 		t->held -= t->chunk[i].len;
-		dfs_buf_free(&t->chunk[i]);
+		if (t->nspare < sizeof(t->spare) / sizeof(t->spare[0]) && dfs_buf_ok(&t->chunk[i]))
+			t->spare[t->nspare++] = t->chunk[i];
+		else
+			dfs_buf_free(&t->chunk[i]);
 	}
 	memmove(t->chunk, t->chunk + i, (t->n - i) * sizeof(*t->chunk));
 	t->n -= i;
@@ -619,6 +636,9 @@ static void text_free(struct text *t)
 {
 	for (size_t i = 0; i < t->n; i++)
 		dfs_buf_free(&t->chunk[i]);
+	for (size_t i = 0; i < t->nspare; i++)
+		dfs_buf_free(&t->spare[i]);
+	t->nspare = 0;
 	free(t->chunk);
 	t->chunk = NULL;
 	t->n = t->cap = 0;
@@ -646,6 +666,33 @@ static dfs_content *text_content(dfs_view *v, struct text *t, dfs_error *err)
 
 struct stored_dir;
 
+/* The logs a set of workers summarizes */
+struct pool {
+	enum table table;
+	struct dfs_index *ix;
+	uint64_t insights_key;
+	dfs_view *v;
+	const dfs_caller *who;   /* whose filters the rows follow */
+	struct log_item *items;
+	size_t n;
+	atomic_size_t next;
+};
+
+/* A batch of logs: gathered by the walk, then summarized by workers in
+ * the background while the walk gathers the next */
+#define BATCH_DIRS 16
+struct batch {
+	struct log_item *items;
+	size_t n, cap;
+	size_t inited;           /* items whose rows buffer is made */
+	/* the directories of its logs, open (O_PATH) while it is summarized */
+	int dirfd[BATCH_DIRS];
+	size_t ndirs;
+	bool running;            /* its workers run (thread) */
+	pthread_t thread;
+	struct pool pool;
+};
+
 struct walk {
 	enum table table;
 	struct dfs_index *ix;    /* NULL: none */
@@ -655,6 +702,10 @@ struct walk {
 	struct log_item *items;  /* the batch being gathered */
 	size_t n, cap;
 	size_t inited;           /* items whose rows buffer is made */
+	int dirfd[BATCH_DIRS];   /* its directories (struct batch) */
+	size_t ndirs;
+	uint64_t seq;            /* batches handed to the workers so far */
+	struct batch bg;         /* the one before it */
 	bool oom;
 	const dfs_caller *who;   /* shows only what it may read (NULL: all) */
 	dfs_view *v;
@@ -855,8 +906,14 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 			}
 			names = nn;
 		}
-		if ((names[n] = strdup(de->d_name)))
-			n++;
+		/* the entry's type just before its name (names[i][-1]) */
+		size_t len = strlen(de->d_name);
+		char *e = malloc(len + 2);
+		if (e) {
+			e[0] = (char)de->d_type;
+			memcpy(e + 1, de->d_name, len + 1);
+			names[n++] = e + 1;
+		}
 	}
 	qsort(names, n, sizeof(char *), cmp_name);
 	/* the index's logs of this directory, beside its names (vpath less
@@ -875,17 +932,26 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		sd->insights_key = w->table == T_INSIGHTS ? w->insights_key : 0;
 		sd->jobs_only = w->table == T_JOBS;
 	}
+	/* this directory's slot among the current batch's directories */
+	uint64_t slot_seq = UINT64_MAX;
+	int slot_fd = -1;
 	for (size_t i = 0; i < n; i++) {
 		char *path = dfs_path_join(src, names[i]);
 		char *r = *rel ? dfs_path_join(rel, names[i]) : strdup(names[i]);
 		char *vp = dfs_path_join(vpath, names[i]);
 		struct stat st;
-		int kind = path && r && vp && !w->oom ?
-		           dfs_source_kind_at(w->v, dirfd(d), path, names[i], &st) : -1;
+		/* a file named like a log is looked at by the worker that
+		 * summarizes it (the stats of a tree then go in parallel) */
+		unsigned char type = (unsigned char)names[i][-1];
+		size_t len = strlen(names[i]);
+		bool defer = (type == DT_REG || type == DT_LNK) && len > 8 &&
+		             !strcmp(names[i] + len - 8, ".darshan");
+		int kind = !path || !r || !vp || w->oom ? -1 : defer ? N_LOGDIR :
+		           dfs_source_kind_at(w->v, dirfd(d), path, names[i], &st);
 		dfs_index_log found, *stored = NULL;
 		if (sd && stored_find(sd, names[i], &found) == 0) {
 			stored = &found;
-			if (kind != N_LOGDIR || !stored_same(stored, &st)) {
+			if (kind != N_LOGDIR || (!defer && !stored_same(stored, &st))) {
 				/* no log any more (another log: put back when read) */
 				if (kind != N_LOGDIR && path && r && vp && !w->oom)
 					dfs_index_forget(w->ix, sd->dir, names[i]);
@@ -899,7 +965,7 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		 * no row, no error row */
 		if (kind == N_SRCDIR && !dfs_may_access(w->who, path, &st, 1))
 			kind = -1;
-		else if (kind == N_LOGDIR && !dfs_may_access(w->who, path, &st, 4))
+		else if (kind == N_LOGDIR && !defer && !dfs_may_access(w->who, path, &st, 4))
 			kind = -1;
 		if (kind == N_SRCDIR) {
 			walk_dir(w, path, r, vp, depth + 1);
@@ -909,6 +975,20 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 				it->rel = r;
 				it->src = path;
 				it->vpath = vp;
+				it->unchecked = defer;
+				it->dirfd = -1;
+				if (defer && slot_seq != w->seq) {
+					/* (the first of this directory's logs in this batch) */
+					slot_seq = w->seq;
+					slot_fd = -1;
+					if (w->ndirs < BATCH_DIRS) {
+						int fd = openat(dirfd(d), ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+						if (fd >= 0)
+							slot_fd = w->dirfd[w->ndirs++] = fd;
+					}
+				}
+				if (defer)
+					it->dirfd = slot_fd;
 				r = path = vp = NULL;
 				if (stored) {
 					it->stored_log = *stored;
@@ -932,21 +1012,10 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 	}
 	closedir(d);
 	for (size_t i = 0; i < n; i++)
-		free(names[i]);
+		free(names[i] - 1);
 	free(names);
 	free(is_dir);
 }
-
-struct pool {
-	enum table table;
-	struct dfs_index *ix;
-	uint64_t insights_key;
-	dfs_view *v;
-	const dfs_caller *who;   /* whose filters the rows follow */
-	struct log_item *items;
-	size_t n;
-	atomic_size_t next;
-};
 
 /* insights.csv rows of a log, kept with its summary (entry locked) */
 static void render_insights(dfs_view *v, struct entry *e, const char *rel,
@@ -1312,6 +1381,27 @@ static void summarize_item(struct pool *p, struct log_item *it)
 		render(p->table, &s, it->rel, &it->rows);
 		return;
 	}
+	if (it->unchecked) {
+		struct stat st;
+		const char *name = strrchr(it->src, '/') + 1;
+		int kind = dfs_source_kind_at(v, it->dirfd >= 0 ? it->dirfd : AT_FDCWD, it->src,
+		                              name, &st);
+		if (kind != N_LOGDIR || !dfs_may_access(p->who, it->src, &st, 4)) {
+			/* no log after all (the index forgets it), or not the
+			 * caller's: no row */
+			if (kind != N_LOGDIR && it->stored && p->ix) {
+				char dir[4096];
+				const char *base;
+				split_vpath(it->vpath, dir, sizeof(dir), &base);
+				dfs_index_forget(p->ix, dir, base);
+			}
+			return;
+		}
+		if (it->stored && !stored_same(&it->stored_log, &st)) {
+			dfs_index_log_clear(&it->stored_log);
+			it->stored = false;
+		}
+	}
 	struct node n;
 	memset(&n, 0, sizeof(n));
 	n.src = it->src;
@@ -1372,19 +1462,20 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-/* Summarize the batch, add its rows to the text in order, empty it. */
-static void flush(struct walk *w)
+/* The background batch done: its rows into the text in order, and it
+ * emptied */
+static void finish(struct walk *w)
 {
-	if (!w->n)
+	struct batch *b = &w->bg;
+	if (b->running)
+		pthread_join(b->thread, NULL);
+	b->running = false;
+	if (!b->n)
 		return;
-	if (!w->oom) {
-		struct pool p = {w->table, w->ix, w->insights_key, w->v, w->who, w->items, w->n, 0};
-		dfs_workers_run(dfs_workers(DFS_WORKERS_MAX, w->n), worker, &p);
-	}
 	if (w->ix)
 		dfs_index_commit(w->ix);
-	for (size_t i = 0; i < w->n; i++) {
-		struct log_item *it = &w->items[i];
+	for (size_t i = 0; i < b->n; i++) {
+		struct log_item *it = &b->items[i];
 		if (it->stored)
 			dfs_index_log_clear(&it->stored_log);
 		if (!dfs_buf_ok(&it->rows))
@@ -1395,7 +1486,47 @@ static void flush(struct walk *w)
 		free(it->src);
 		free(it->vpath);
 	}
+	b->n = 0;
+	for (size_t i = 0; i < b->ndirs; i++)
+		close(b->dirfd[i]);
+	b->ndirs = 0;
+}
+
+static void *run_batch(void *arg)
+{
+	struct pool *p = arg;
+	dfs_workers_run(dfs_workers(DFS_WORKERS_MAX, p->n), worker, p);
+	return NULL;
+}
+
+/* Hand the gathered batch to workers in the background (the one before
+ * it done first), and start an empty one. */
+static void flush(struct walk *w)
+{
+	finish(w);
+	if (!w->n)
+		return;
+	struct batch *b = &w->bg;
+	struct log_item *items = b->items;
+	size_t cap = b->cap, inited = b->inited;
+	b->items = w->items;
+	b->n = w->n;
+	b->cap = w->cap;
+	b->inited = w->inited;
+	memcpy(b->dirfd, w->dirfd, sizeof(w->dirfd));
+	b->ndirs = w->ndirs;
+	w->items = items;
 	w->n = 0;
+	w->cap = cap;
+	w->inited = inited;
+	w->ndirs = 0;
+	w->seq++;
+	if (w->oom)
+		return;
+	b->pool = (struct pool){w->table, w->ix, w->insights_key, w->v, w->who, b->items, b->n, 0};
+	b->running = pthread_create(&b->thread, NULL, run_batch, &b->pool) == 0;
+	if (!b->running)
+		run_batch(&b->pool);
 }
 
 /* ---- cache of rendered files ----------------------------------------------------- */
@@ -1593,6 +1724,7 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 	dfs_buf_free(&head);
 	walk_dir(&w, n->src, "", n->dir_vpath, 0);
 	flush(&w);
+	finish(&w);
 	if (w.ix)
 		dfs_index_commit(w.ix);
 	for (int i = 0; i <= MAX_DEPTH; i++)
@@ -1600,6 +1732,9 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 	for (size_t i = 0; i < w.inited; i++)
 		dfs_buf_free(&w.items[i].rows);
 	free(w.items);
+	for (size_t i = 0; i < w.bg.inited; i++)
+		dfs_buf_free(&w.bg.items[i].rows);
+	free(w.bg.items);
 	if (w.oom || w.out.oom) {
 		text_free(&w.out);
 		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory listing %s", n->dir_vpath);
