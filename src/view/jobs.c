@@ -7,17 +7,22 @@
  * summary.html of a directory, drawn from its modules.csv.
  *
  * The source subtree is walked on each request, in batches of logs (so
- * the walk's memory does not grow with the tree); the logs of a batch are
- * summarized in parallel on all cores, through the LRU cache (a tree of
- * 100,000 logs never needs them all decoded at once), and each log's
- * summary is kept in its entry until the log file or a filter changes, or
- * the cache evicts it (counted in cache_size, after the decoded logs).  A
- * rendered table is reused for a second (the kernel asks for its size and
- * then reads it) unless a filter of its caller's state changed meanwhile
- * (or a log was found changed on disk), counted in cache_size too, and
- * dropped when its second is up.  Both are checked against the
- * generations of their own state only (view_int.h): another user's writes
- * leave them. */
+ * the walk's memory does not grow with the tree): while the walk gathers
+ * a batch, workers on all cores summarize the one before it.  A log the
+ * persistent index knows (docs/index.md: the same file, and no filter
+ * that can change its selections) is rendered from what the index holds,
+ * without opening it; the others are summarized through the LRU cache (a
+ * tree of 100,000 logs never needs them all decoded at once), and what an
+ * unfiltered one gives goes into the index (its entry is then forgotten,
+ * if the walk made it).  Each log's summary is kept in its entry until the
+ * log file or a filter changes, or the cache evicts it (counted in
+ * cache_size, after the decoded logs).  The text goes to a file beside
+ * the index past an eighth of cache_size.  A rendered table is reused for
+ * a second (the kernel asks for its size and then reads it) unless a
+ * filter of its caller's state changed meanwhile (or a log was found
+ * changed on disk), counted in cache_size too, and dropped when its
+ * second is up.  Both are checked against the generations of their own
+ * state only (view_int.h): another user's writes leave them. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -1195,7 +1200,7 @@ static int parse_findings(const char *text, const char *rel, dfs_finding_facts *
 		dfs_buf again = DFS_BUF_INIT;
 		render_findings(f, n, rel, &again);
 		ok = dfs_buf_ok(&again) && again.len == strlen(text) &&
-		     !memcmp(again.data, text, again.len);
+		     (again.len == 0 || !memcmp(again.data, text, again.len));
 		dfs_buf_free(&again);
 	}
 	if (!ok) {

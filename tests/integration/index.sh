@@ -58,7 +58,7 @@ same_tables() {
 rows() { sqlite3 -readonly "$IX" "select count(*) from logs"; }
 
 # ---- the reference: no index
-dfs_mount "$SRC" "$MNT" -o noindex,cache_size=256M
+dfs_mount "$SRC" "$MNT" -o noindex,cache_size=16M
 read_tables "$MNT" "$REF/plain"
 [ "$(($(wc -l <"$REF/plain/jobs.csv") - 1))" = "$NLOGS" ] || fail "jobs.csv has not $NLOGS rows"
 echo 'POSIX_BYTES_READ > 0' >"$MNT/2025/10/filter" || fail "the filter of 2025/10 is refused"
