@@ -174,10 +174,25 @@ unsigned dfs_job_numbers_doubts(const dfs_job_numbers *n);
  * (returned; "" when nothing is). */
 const char *dfs_job_numbers_why(const dfs_job_numbers *n, char *buf, size_t len);
 
-/* summary.html of a directory, from the text of its jobs.csv (the
- * columns README.md gives for it): jobs over time, bytes and performance
- * per job, top jobs by bytes and by I/O time, totals per module. */
-int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
+/* summary.html of a directory, from the text of its modules.csv (the
+ * columns docs/directory-tables.md gives for it): jobs over time, bytes and
+ * performance per job, top jobs by bytes and by I/O time, totals per
+ * module. */
+int dfs_summary_dir_html(const char *title, const char *modules_csv, size_t len,
                          dfs_buf *out, dfs_error *err);
+
+/* The I/O of a job, from its module rows offered one by one in their
+ * order (rows that have numbers): its POSIX+STDIO row, else the row of
+ * its other modules with the most bytes (the last of equals), as
+ * summary.html of a directory and jobs.csv count it (MPI-IO goes through
+ * POSIX: rows are never summed).  Start from {0}. */
+typedef struct dfs_job_io {
+	double bytes, time, perf;
+	int row;                    /* the row taken, when `any` */
+	bool any;
+	bool combined;              /* it is the POSIX+STDIO row */
+} dfs_job_io;
+void dfs_job_io_offer(dfs_job_io *io, int row, const char *module, double bytes,
+                      double time, double perf);
 
 #endif

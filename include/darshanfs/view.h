@@ -56,6 +56,14 @@ typedef struct dfs_view_options {
 	 * being written into records.csv) may hold together (0: twice
 	 * import_limit); one user's may hold import_limit */
 	size_t import_memory;
+	/* the persistent index of the logs' facts (copied; NULL: none): a
+	 * directory's tables read what it knows of a log instead of decoding
+	 * it (docs/index.md).  It never fails the view: what goes wrong with
+	 * it is told, once, through notice (when set), and the view does
+	 * without. */
+	const char *index_path;
+	void (*notice)(void *ctx, const char *line);
+	void *notice_ctx;
 } dfs_view_options;
 
 #define DFS_VIEW_DEFAULT_CACHE ((size_t)1 << 30)

@@ -20,11 +20,14 @@
 #include <mntent.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <syslog.h>
 #include <unistd.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "darshanfs/hash.h"
 
 enum {
 	EXIT_OK = 0,
@@ -42,6 +45,8 @@ struct config {
 	char *import_memory;
 	char *insights;
 	char *attr_timeout;
+	char *index;
+	int noindex;
 	int prefill;
 	int follow_outside;      /* -1: not said (then: not with allow_other) */
 	int allow_other;
@@ -59,6 +64,8 @@ static const struct fuse_opt dfs_opts[] = {
 	OPT("import_memory=%s", import_memory),
 	OPT("insights=%s", insights),
 	OPT("attr_timeout=%s", attr_timeout),
+	OPT("index=%s", index),
+	{"noindex", offsetof(struct config, noindex), 1},
 	{"prefill", offsetof(struct config, prefill), 1},
 	{"noprefill", offsetof(struct config, prefill), 0},
 	{"follow_outside", offsetof(struct config, follow_outside), 1},
@@ -97,6 +104,10 @@ static void usage(const char *prog)
 	       "    -o noprefill           do not render a big records.csv into the\n"
 	       "                           page cache while its log decodes (-o prefill:\n"
 	       "                           do, the default)\n"
+	       "    -o index=PATH          keep what the directories' tables know of each\n"
+	       "                           log in this file (default: one file per SOURCE\n"
+	       "                           in $XDG_CACHE_HOME/darshanfs/)\n"
+	       "    -o noindex             keep none\n"
 	       "    -o nofollow_outside    hide symbolic links to logs outside SOURCE\n"
 	       "                           (the default with allow_other; -o\n"
 	       "                           follow_outside shows them)\n"
@@ -305,6 +316,49 @@ out:
 	return ret;
 }
 
+/* The index of SOURCE when none is named: $XDG_CACHE_HOME/darshanfs (or
+ * ~/.cache/darshanfs) / NAME-HASH.index, NAME the base name of SOURCE's
+ * real path (letters, digits, '.', '_', '-'), HASH a hash of all of it:
+ * one file per SOURCE.  NULL when there is no home to put it in. */
+static char *default_index(const char *source)
+{
+	char *real = realpath(source, NULL);
+	const char *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	if (!real || (!(cache && *cache == '/') && !(home && *home == '/'))) {
+		free(real);
+		return NULL;
+	}
+	char name[72];
+	const char *base = strrchr(real, '/');
+	base = base && base[1] ? base + 1 : "root";
+	size_t k = 0;
+	for (; *base && k < 64; base++)
+		name[k++] = strchr("._-", *base) || (*base >= '0' && *base <= '9') ||
+		            ((*base | 32) >= 'a' && (*base | 32) <= 'z') ? *base : '_';
+	name[k] = '\0';
+	uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT, real, strlen(real));
+	free(real);
+	char *path = malloc(strlen(cache && *cache == '/' ? cache : home) + 128);
+	if (!path)
+		return NULL;
+	if (cache && *cache == '/')
+		sprintf(path, "%s/darshanfs/%s-%016llx.index", cache, name, (unsigned long long)h);
+	else
+		sprintf(path, "%s/.cache/darshanfs/%s-%016llx.index", home, name,
+		        (unsigned long long)h);
+	return path;
+}
+
+/* What goes wrong with the index: one line on stderr, and in the system
+ * log once the daemon is in the background (ctx: its foreground flag). */
+static void index_notice(void *ctx, const char *line)
+{
+	const int *foreground = ctx;
+	fprintf(stderr, "darshanfs: %s\n", line);
+	if (!*foreground)
+		syslog(LOG_WARNING, "darshanfs: %s", line);
+}
+
 static char *escape_commas(const char *s)
 {
 	size_t n = strlen(s);
@@ -420,10 +474,17 @@ int main(int argc, char **argv)
 	 * attributes */
 	vopt.check_access = true;
 	vopt.attr_timeout = attr_timeout;
+	char *index_path = NULL;
+	if (!conf.noindex)
+		index_path = conf.index ? strdup(conf.index) : default_index(conf.source);
+	vopt.index_path = index_path;
+	vopt.notice = index_notice;
+	vopt.notice_ctx = &opts.foreground;
 
 	/* check SOURCE now, while errors still reach the terminal */
 	dfs_error err = {0};
 	fs.view = dfs_view_new(conf.source, &vopt, &err);
+	free(index_path);
 	if (!fs.view) {
 		fprintf(stderr, "darshanfs: %s\n", err.msg);
 		status = EXIT_SOURCE;
@@ -530,6 +591,7 @@ out:
 	free(conf.import_memory);
 	free(conf.insights);
 	free(conf.attr_timeout);
+	free(conf.index);
 	fuse_opt_free_args(&args);
 	free(prog_copy);
 	return status;

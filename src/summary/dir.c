@@ -1,5 +1,5 @@
 /* dir.c - summary.html of a directory: the jobs of every log below it, from
- * the text of that directory's jobs.csv (jobs over time, bytes and
+ * the text of that directory's modules.csv (jobs over time, bytes and
  * performance per job, the top jobs by bytes and by I/O time, totals per
  * module).  Like the page of a log, it is self-contained and its plots are
  * bounded in size however many jobs there are.  Numbers no run can have
@@ -14,7 +14,7 @@
 
 #include "summary/summary_int.h"
 
-/* the jobs.csv columns read here */
+/* the modules.csv columns read here */
 enum { C_LOG, C_MODULE, C_EXE, C_JOBID, C_UID, C_NPROCS, C_START, C_END,
        C_RUN, C_READ = 12, C_WRITTEN = 13, C_TIME = 20, C_PERF = 21, C_ERROR = 22,
        C_COLS = 23 };
@@ -67,7 +67,7 @@ struct job {
 	int64_t jobid, uid, nprocs, start;
 	double run_time, bytes, time, perf;
 	unsigned doubts;     /* of bytes, time, perf (DFS_DOUBT_*) */
-	bool counted;
+	dfs_job_io io;
 };
 
 struct module_total {
@@ -77,19 +77,33 @@ struct module_total {
 	size_t left_out;     /* implausible values not summed */
 };
 
-/* the row that stands for the job's own I/O: POSIX+STDIO, else the
- * largest of the others (MPI-IO goes through POSIX: never summed) */
+void dfs_job_io_offer(dfs_job_io *io, int row, const char *module, double bytes,
+                      double time, double perf)
+{
+	bool combined = strcmp(module, "POSIX+STDIO") == 0;
+	if (combined || (!io->combined && bytes >= io->bytes)) {
+		io->bytes = bytes;
+		io->time = time;
+		io->perf = perf;
+		io->row = row;
+		io->any = true;
+		io->combined = combined;
+	}
+}
+
+/* the row that stands for the job's own I/O */
 static void take_row(struct job *j, const char *module, double bytes, double time,
                      double perf, unsigned doubts)
 {
-	bool combined = strcmp(module, "POSIX+STDIO") == 0;
-	if (combined || (!j->counted && bytes >= j->bytes)) {
-		j->bytes = bytes;
-		j->time = time;
-		j->perf = perf;
+	/* (the row dfs_job_io_offer takes: its doubts go with it) */
+	bool taken = strcmp(module, "POSIX+STDIO") == 0 ||
+	             (!j->io.combined && bytes >= j->io.bytes);
+	dfs_job_io_offer(&j->io, 0, module, bytes, time, perf);
+	j->bytes = j->io.bytes;
+	j->time = j->io.time;
+	j->perf = j->io.perf;
+	if (taken)
 		j->doubts = doubts;
-		j->counted = combined;
-	}
 }
 
 /* the job's numbers that are plausible (0 for the others) */

@@ -115,6 +115,24 @@ size_t dfs_dir_filters_acquire(dfs_view *v, uint64_t state, uint64_t *gen,
 	return k;
 }
 
+bool dfs_dir_filters_change(dfs_view *v, uint64_t state, const char *log_vpath,
+                            uint64_t modules, uint64_t *gen)
+{
+	bool change = false;
+	pthread_mutex_lock(&v->lock);
+	if (gen)
+		*gen = dfs_state_dir_gen(v, state);
+	for (struct dirstate *d = v->dirs; d && !change; d = d->next) {
+		if (d->state != state || !d->compiled || !is_above(d->vpath, log_vpath))
+			continue;
+		/* (known from the text's check: the modules' filters are
+		 * compiled only when a log needs them) */
+		change = (modules & d->compiled->narrows) != 0;
+	}
+	pthread_mutex_unlock(&v->lock);
+	return change;
+}
+
 void dfs_dir_filters_release(struct dir_compiled **c, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -153,7 +171,10 @@ static struct dir_compiled *compile_all(const char *text, size_t len,
 			return NULL;
 		}
 		*bytes += dfs_filter_program_memory(f);
-		*all = *all && dfs_filter_matches_all(f);
+		if (!dfs_filter_matches_all(f)) {
+			*all = false;
+			c->narrows |= 1ULL << id;
+		}
 		dfs_filter_free(f);
 	}
 	if (!c->any) {

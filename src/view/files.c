@@ -825,16 +825,18 @@ int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
 	return 0;
 }
 
-/* jobs.csv, files.csv, filter and filter.error of a source directory */
+/* the tables (jobs.csv, modules.csv, insights.csv, files.csv), schema.json,
+ * summary.html, filter and filter.error of a source directory */
 dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
                                   const dfs_caller *who, dfs_error *err)
 {
-	if (n->file == F_JOBS || n->file == F_DIR_INSIGHTS)
+	if (n->file == F_JOBS || n->file == F_MODULES || n->file == F_DIR_INSIGHTS ||
+	    n->file == F_DIR_FILES)
 		return dfs_jobs_content(v, n, who, err);
+	if (n->file == F_DIR_SCHEMA)
+		return dfs_schema_content(v, err);
 	if (n->file == F_DIR_SUMMARY)
 		return dfs_dir_summary_content(v, n, who, err);
-	if (n->file == F_DIR_FILES)
-		return dfs_dir_files_content(v, n, who, err);
 	char *text = dfs_dir_filter_text(v, n->state, n->dir_vpath,
 	                                 n->file == F_DIR_FILTER_ERROR);
 	if (!text) {

@@ -9,7 +9,8 @@
  *   selections.c  the root's list of every filter and import in force
  *              (and clearing them all), the selection attribute of a file
  *   files.c    the content of each generated file of a log
- *   jobs.c     jobs.csv, insights.csv and summary.html of a directory
+ *   jobs.c     jobs.csv, modules.csv, insights.csv and summary.html of a
+ *              directory
  *   summary.c  summary.html, the plots and the insights of a log
  *   access.c   may a caller read a source file (ACLs)
  *   levels.c   the filters behind a selection, level by level, as text
@@ -20,6 +21,7 @@
  *   lazy.c     records.csv rendered on demand; row lengths measured
  *              while a log decodes
  *   dirs.c     directory filters (apply to every log below a directory)
+ *   schema.c   the columns and types of a directory's tables
  *   content.c  snapshots: the text of a generated file, shared by
  *              reference
  *   import.c   rows written into records.csv, shared by reference
@@ -119,6 +121,9 @@ enum file_kind {
 	/* which file, which rank: in a module directory (modules with
 	 * per-file records), and a source directory's files of every log */
 	F_FILES_CSV, F_RANKS_CSV, F_DIR_FILES,
+	/* in a source directory: the per-(log, module) rows, the tables'
+	 * types (schema.c) */
+	F_MODULES, F_DIR_SCHEMA,
 	F_KINDS
 };
 
@@ -275,6 +280,9 @@ struct entry {
 
 	/* filters: kept for the life of the view */
 	uint64_t gen;                 /* bumped by every accepted write to it */
+	/* it has a filter of its own (the log's, a module's) or imported
+	 * rows: set with every write (view->lock) */
+	bool own_filters;
 	struct timespec changed;      /* when gen last moved */
 	/* when a decoding found errors: the log directory lists ERROR from
 	 * then on, so its modification time moves (listings are cached by
@@ -378,6 +386,11 @@ struct dfs_view {
 	void (*perms_free)(struct dfs_view *v);
 	/* what the write sessions in progress hold (view->lock; write.c) */
 	size_t session_bytes;
+	/* the persistent index (opt.index_path), opened when first needed
+	 * (dfs_view_index) */
+	pthread_mutex_t index_lock;
+	struct dfs_index *index;
+	char *index_path;             /* NULL: none, or it failed */
 };
 
 /* The filter of one source directory. */
@@ -389,6 +402,9 @@ struct dir_compiled {
 	dfs_filter *f[DFS_MOD_KNOWN];
 	pthread_mutex_t lock;         /* f and tried */
 	uint64_t tried;               /* modules compiled for (bits) */
+	/* the modules of which it may leave records out (it does not
+	 * match every record of theirs), found when it was checked */
+	uint64_t narrows;
 	dfs_filter *any;              /* its regular expressions, shared */
 	char *text;
 	size_t len;
@@ -453,6 +469,10 @@ struct dfs_content {
 	 * learns what was freed (see cache.c). */
 	struct dfs_view *view;
 	atomic_bool cached;
+	/* the text lies in file fd (unlinked, closed with the snapshot)
+	 * instead of chunks: a directory's table too big to hold */
+	bool in_file;
+	int fd;
 };
 
 /* What content.c does to a snapshot made elsewhere (lazy.c sets them
@@ -497,6 +517,30 @@ dfs_content *dfs_content_from_buf(dfs_view *v, dfs_buf *b, dfs_error *err);
  * numbered by v. */
 dfs_content *dfs_content_from_bufs(dfs_view *v, dfs_buf *b, size_t n,
                                    dfs_error *err);
+/* The text of `size` bytes in the (unlinked) file fd, which the snapshot
+ * closes when it goes (also on failure). */
+dfs_content *dfs_content_from_file(dfs_view *v, int fd, uint64_t size, dfs_error *err);
+
+/* ---- schema.c ---------------------------------------------------------------- */
+
+/* A column of a directory's table: one type in every directory. */
+enum col_type { COL_TEXT, COL_INT, COL_REAL };
+struct table_col {
+	char name[32];
+	enum col_type type;
+	const char *about;
+};
+#define MAX_TABLE_COLS 64
+/* The columns of F_JOBS, F_MODULES or F_DIR_INSIGHTS, in order (at most
+ * max); 0 for another kind. */
+size_t dfs_table_columns(enum file_kind k, struct table_col *cols, size_t max);
+/* Its header line. */
+void dfs_table_header(enum file_kind k, dfs_buf *out);
+/* Has jobs.csv a bytes column for module id (one with an accumulator)? */
+bool dfs_module_has_bytes_col(int id);
+/* schema.json: every table's columns and types, as DuckDB, pandas/Dask
+ * and Spark name them. */
+dfs_content *dfs_schema_content(dfs_view *v, dfs_error *err);
 
 /* ---- dirs.c ------------------------------------------------------------------ */
 
@@ -523,6 +567,12 @@ void dfs_dir_filter_set_error(dfs_view *v, uint64_t state, const char *vpath,
                               const char *msg);
 /* Has the state a directory filter at or above vpath?  (view->lock held) */
 bool dfs_dir_state_above(dfs_view *v, uint64_t state, const char *vpath);
+/* Can the directory filters of `state` above a log change the selection
+ * of one of its modules in the bit mask `modules` (one that does not
+ * match every record of it)?  *gen (when not NULL) gets the state's
+ * directory generation they are, read with them.  Takes view->lock. */
+bool dfs_dir_filters_change(dfs_view *v, uint64_t state, const char *log_vpath,
+                            uint64_t modules, uint64_t *gen);
 /* The directories above a log that have a filter, and their texts (each
  * malloc'd), from the top down; returns the count (at most max). */
 size_t dfs_dir_filters_above(dfs_view *v, uint64_t state, const char *log_vpath,
@@ -737,6 +787,19 @@ void dfs_view_jobs_kept(dfs_view *v);
 
 /* Drop the caches of the current generation and bump it. */
 void dfs_entry_bump(dfs_view *v, struct entry *e);
+/* Has the view an entry of the log at src in `state`?  Takes view->lock. */
+bool dfs_entry_known(dfs_view *v, const char *src, uint64_t state);
+/* Forget that entry if it holds nothing but caches (no filter, error
+ * text or import of its own ever, nothing a reader uses, no decoding
+ * error to remember): what the tables need of it is in the index.
+ * Takes view->lock; call with no entry locked. */
+void dfs_entry_forget_plain(dfs_view *v, const char *src, uint64_t state);
+/* Has the log at src a filter of its own or imported rows in `state`
+ * (its entry's own_filters)?  Takes view->lock. */
+bool dfs_entry_own_filters(dfs_view *v, const char *src, uint64_t state);
+/* The view's persistent index, opened at the first call; NULL when it
+ * has none. */
+struct dfs_index *dfs_view_index(dfs_view *v);
 /* Modules that get a directory, from the header. */
 bool dfs_entry_has_module(const struct entry *e, int id);
 /* Filter state of a module: NULL if it never had any (entry_mod_get), or
@@ -788,6 +851,10 @@ void dfs_render_inherited(const struct level *lv, size_t n, dfs_buf *out);
  * none; an import: "x.darshan/POSIX/records.csv: 2 rows imported"). */
 void dfs_filters_line(dfs_view *v, const struct entry *e, int module,
                       dfs_buf *out);
+/* The filters of a job's rows, of the modules in the bit mask, each
+ * level once (jobs.csv's filters). */
+void dfs_filters_line_job(dfs_view *v, const struct entry *e, uint64_t modules,
+                          dfs_buf *out);
 
 /* ---- access.c ---------------------------------------------------------------- */
 
@@ -850,13 +917,12 @@ int dfs_dxt_file_ids(dfs_view *v, struct entry *e, struct loaded *l, uint64_t **
 
 /* ---- jobs.c ------------------------------------------------------------------ */
 
+/* A table of a source directory, for the caller: jobs.csv, modules.csv,
+ * insights.csv, or files.csv (every (module, file name) of the logs
+ * below that the caller may read, summed over them) */
 dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
                               const dfs_caller *who, dfs_error *err);
-/* files.csv of a source directory: every (module, file name) of the logs
- * below that the caller may read, summed over them */
-dfs_content *dfs_dir_files_content(dfs_view *v, const struct node *n,
-                                   const dfs_caller *who, dfs_error *err);
-/* summary.html of a source directory, from its jobs.csv for the caller */
+/* summary.html of a source directory, from its modules.csv for the caller */
 dfs_content *dfs_dir_summary_content(dfs_view *v, const struct node *n,
                                      const dfs_caller *who, dfs_error *err);
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""dirsummary.py PAGE JOBS_CSV - does a directory's summary.html show what
-its jobs.csv holds?
+"""dirsummary.py PAGE MODULES_CSV [JOBS_CSV] - does a directory's
+summary.html show what its modules.csv holds, and its jobs.csv each job's
+I/O as the page counts it?
 
-Recomputes from jobs.csv what the page must show -- the jobs and the bytes
+Recomputes from modules.csv what the page must show -- the jobs and the bytes
 they moved, the jobs started over time, the histograms of bytes and of
 performance per job, the top jobs by bytes and by I/O time, the totals per
 module -- and compares them with the page, parsed as XML (its tables carry
@@ -11,7 +12,9 @@ plot's bars their values in <title>).  Numbers no run can have measured (a
 negative or non-finite time, bytes or performance, more I/O time than
 nprocs x run_time) are left out of the sums, plots and rankings, and the
 page says how many (the rule written here again, not read from the page).
-Prints a line saying what matched."""
+With JOBS_CSV, each job's io_* columns must hold the numbers of the row the
+page takes for it (those it can trust).  Prints a line saying what
+matched."""
 import csv
 import math
 import re
@@ -51,7 +54,7 @@ def doubts(nprocs, run_time, nbytes, t, perf):
 
 
 def expected(path):
-    """The jobs (in order) and the module totals of a jobs.csv."""
+    """The jobs (in order) and the module totals of a modules.csv."""
     jobs, mods, errors = [], {}, 0
     with open(path, newline="") as f:
         for row in csv.DictReader(f):
@@ -63,7 +66,7 @@ def expected(path):
                              "nprocs": int(row["nprocs"] or 0),
                              "run": float(row["run_time"] or 0),
                              "bytes": 0.0, "time": 0.0, "perf": 0.0, "combined": False,
-                             "doubts": set()})
+                             "doubts": set(), "module": ""})
             if not row["module"] or row["error"]:
                 continue
             j = jobs[-1]
@@ -73,7 +76,8 @@ def expected(path):
             combined = row["module"] == "POSIX+STDIO"
             d = doubts(j["nprocs"], j["run"], br + bw, t, perf)
             if combined or (not j["combined"] and br + bw >= j["bytes"]):
-                j.update(bytes=br + bw, time=t, perf=perf, combined=combined, doubts=d)
+                j.update(bytes=br + bw, time=t, perf=perf, combined=combined, doubts=d,
+                         module=row["module"])
             m = mods.setdefault(row["module"], {"jobs": 0, "read": 0.0, "written": 0.0,
                                                 "time": 0.0, "left": 0})
             m["jobs"] += 1
@@ -105,7 +109,7 @@ def main():
     total = sum(j["bytes"] for j in jobs if "bytes" not in j["doubts"])
     head = f"{len(jobs)} jobs, {human_bytes(total)} moved"
     if p is None or not p.text.startswith(head):
-        fail(f"says {p.text if p is not None else None!r}, jobs.csv gives {head!r}")
+        fail(f"says {p.text if p is not None else None!r}, modules.csv gives {head!r}")
     # the plots in the order of the page: jobs and bytes over time, jobs
     # by bytes and by performance
     kids = list(body)
@@ -129,7 +133,7 @@ def main():
         fail(f"the page says {note.text!r}: {doubted} jobs, {left} values left out")
     dated = [j for j in jobs if j["start"] > 0]
     if sum(titles(started)) != len(dated):
-        fail(f"jobs over time count {sum(titles(started))}, jobs.csv {len(dated)}")
+        fail(f"jobs over time count {sum(titles(started))}, modules.csv {len(dated)}")
     # (the bytes over time are titled in rounded units: only counted)
     if len(list(moved.iter(SVG + "title"))) > len(titles(started)):
         fail("more columns of bytes than of jobs over time")
@@ -170,7 +174,7 @@ def main():
         want = sorted((j[key] for j in jobs if key not in j["doubts"]), reverse=True)[:15]
         got = [float(r.get("data-" + key)) for r in rows]
         if len(got) != len(want) or not all(close(a, b) for a, b in zip(got, want)):
-            fail(f"{tid}: {got} but jobs.csv gives {want}")
+            fail(f"{tid}: {got} but modules.csv gives {want}")
         by_log = {j["log"]: j for j in jobs}
         for r in rows:
             cells = r.findall("td")
@@ -179,29 +183,45 @@ def main():
                 fail(f"{tid}: a row of no job: {cells[0].text!r}")
             for k in ("bytes", "time", "perf"):
                 if not close(float(r.get("data-" + k)), j[k]):
-                    fail(f"{tid}: {j['log']} {k} {r.get('data-' + k)}, jobs.csv {j[k]}")
+                    fail(f"{tid}: {j['log']} {k} {r.get('data-' + k)}, modules.csv {j[k]}")
             if cells[4].text != human_bytes(j["bytes"]):
                 fail(f"{tid}: {j['log']} shows {cells[4].text}, not {human_bytes(j['bytes'])}")
     # per module
     table = body.find("table[@id='module-table']")
     rows = table.findall("tr[@class='module']") if table is not None else []
     if len(rows) != len(mods):
-        fail(f"{len(rows)} module rows, jobs.csv has {len(mods)} modules")
+        fail(f"{len(rows)} module rows, modules.csv has {len(mods)} modules")
     for r in rows:
         cells = r.findall("td")
         m = mods.get(cells[0].text)
         if m is None or int(cells[1].text) != m["jobs"]:
-            fail(f"module {cells[0].text}: {cells[1].text} jobs, jobs.csv {m}")
+            fail(f"module {cells[0].text}: {cells[1].text} jobs, modules.csv {m}")
         for k in ("read", "written", "time"):
             if not close(float(r.get("data-" + k)), m[k]):
-                fail(f"module {cells[0].text}: {k} {r.get('data-' + k)}, jobs.csv {m[k]}")
+                fail(f"module {cells[0].text}: {k} {r.get('data-' + k)}, modules.csv {m[k]}")
         if int(r.get("data-left-out")) != m["left"] or int(cells[5].text) != m["left"]:
             fail(f"module {cells[0].text}: {r.get('data-left-out')} values left out, "
-                 f"jobs.csv has {m['left']} implausible")
+                 f"modules.csv has {m['left']} implausible")
         if cells[2].text != human_bytes(m["read"]) or cells[3].text != human_bytes(m["written"]):
             fail(f"module {cells[0].text}: shows {cells[2].text}, {cells[3].text}")
+    if len(sys.argv) > 3:
+        by_log = {j["log"]: j for j in jobs}
+        with open(sys.argv[3], newline="") as f:
+            rows = [r for r in csv.DictReader(f) if r["log"] in by_log]
+        if len(rows) != len(jobs):
+            fail(f"jobs.csv has {len(rows)} rows of the page's {len(jobs)} jobs")
+        for r in rows:
+            j = by_log[r["log"]]
+            if r["io_module"] != j["module"]:
+                fail(f"jobs.csv {r['log']}: io_module {r['io_module']}, the page's {j['module']}")
+            for col, key in (("io_bytes", "bytes"), ("io_time", "time"), ("io_perf", "perf")):
+                if key in j["doubts"]:
+                    continue   # (what cannot be true is no number to compare)
+                if not close(float(r[col] or 0), j[key]):
+                    fail(f"jobs.csv {r['log']}: {col} {r[col]}, the page's row {j[key]}")
+        print(f"jobs.csv: the I/O of {len(rows)} jobs is the page's")
     print(f"{len(jobs)} jobs, {len(mods)} modules, {human_bytes(total)}, {doubted} jobs and "
-          f"{left} module values left out: the page matches jobs.csv")
+          f"{left} module values left out: the page matches modules.csv")
 
 
 main()

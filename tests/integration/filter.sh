@@ -318,9 +318,9 @@ for d in "$MNT/$rel"/*/; do
 	[ -f "$d/derived_metrics" ] || continue
 	grep -q '^# darshanfs: 0 of ' "$d/derived_metrics" || fail "$rel: 2026/filter AND the log's filter select records"
 done
-# jobs.csv of 2026/ counts the selection
-t cat "$MNT/2026/jobs.csv" >"$TMP/jobs.csv" || fail "cat 2026/jobs.csv failed"
-python3 - "$TMP/jobs.csv" <<'PY' || fail "2026/jobs.csv does not show the selection (above)"
+# modules.csv of 2026/ counts the selection
+t cat "$MNT/2026/modules.csv" >"$TMP/modules.csv" || fail "cat 2026/modules.csv failed"
+python3 - "$TMP/modules.csv" <<'PY' || fail "2026/modules.csv does not show the selection (above)"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 assert rows, "no rows"
@@ -340,7 +340,7 @@ good "$MNT/filter" "rank == -1 or rank == 0"
 good "$MNT/filter" "true"
 : >"$MNT/filter"
 check_rows
-say "ok: 2026/filter restricts $nbelow module directories below it, leaves $nother others alone, ANDs with log filters; jobs.csv follows"
+say "ok: 2026/filter restricts $nbelow module directories below it, leaves $nother others alone, ANDs with log filters; modules.csv follows"
 
 # ---- filtered.darshan: a log of the selection that reads back the same
 rel=$(printf '%s\n' "${LOGREL[@]}" | grep -m1 'dxt.darshan$')

@@ -49,6 +49,14 @@ export PATH
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/dfs-$TEST_NAME.XXXXXX") || exit 1
 chmod 755 "$TMP"
+# the persistent index of every mount goes in the test's own directory,
+# never in the user's cache ($XDG_CACHE_HOME/darshanfs); DuckDB stays
+# where contrib/deps.sh installed it
+if [ -z "${DFS_DUCKDB_DIR:-}" ]; then
+	DFS_DUCKDB_DIR=$(bash -c '. "$1"; dfs_duckdb_dir' _ "$REPO/contrib/deps.sh")
+	export DFS_DUCKDB_DIR
+fi
+export XDG_CACHE_HOME=$TMP/cache
 
 declare -A MNT_PID=()     # mount point -> pid of its darshanfs -f
 declare -A MNT_STATUS=()  # mount point -> file that gets its exit status
@@ -99,8 +107,11 @@ cleanup() {
 		force_umount "$m"
 	done
 	is_mounted "$TMP/fusectl" && umount "$TMP/fusectl"
-	# never remove anything through a mount that is still there
-	if ! grep -q " $TMP/" /proc/mounts; then
+	# never remove anything through a mount that is still there (and
+	# keep it all when asked: DFS_TEST_KEEP=1, to look at a failure)
+	if [ "${DFS_TEST_KEEP:-0}" = 1 ]; then
+		echo "$TEST_NAME: kept $TMP (DFS_TEST_KEEP)" >&2
+	elif ! grep -q " $TMP/" /proc/mounts; then
 		rm -rf --one-file-system "$TMP"
 	else
 		echo "$TEST_NAME: left $TMP behind (still mounted)" >&2

@@ -7,7 +7,7 @@
 # changes the page (`rank == 0` leaves one row in the per-rank table and
 # one lane in the timeline), every traced file has its plot in
 # summary/dxt/ (a segment filter leaves those of its segments), each
-# directory's summary.html shows what its jobs.csv holds (dirsummary.py,
+# directory's summary.html shows what its modules.csv holds (dirsummary.py,
 # also under a directory filter), insights.csv is queried with sqlite3
 # (the files of each finding with json_each, as the page names them), a
 # log of implausible counters is warned of and left out of the sums,
@@ -146,7 +146,8 @@ grep -q '<figure id="plot-ranks">' "$dxt/summary.html" && fail "a one-rank job h
 grep -q 'id="ranks-time"' "$dxt/summary.html" || fail "a one-rank job has no table of its rank"
 grep -q 'sizes not recorded' "$e3sm/summary.html" || fail "e3sm_io's MPI-IO sizes"
 say "top files, heat maps per layer, one rank ($(elapsed "$T0") s)"
-# the directory's page: the jobs of every log below, from its jobs.csv
+# the directory's page: the jobs of every log below, from its modules.csv
+# (jobs.csv gives each job's I/O as the page counts it)
 size=$(stat -c %s "$MNT/summary.html") || fail "stat summary.html"
 t cat "$MNT/summary.html" >"$TMP/dir.html" || fail "cat summary.html"
 [ "$size" = "$(stat -c %s "$TMP/dir.html")" ] || fail "the root's summary.html: st_size $size"
@@ -157,8 +158,21 @@ grep -q "<p id=\"jobs\">1 jobs" "$MNT/2026/11/29/summary.html" ||
 	fail "2026/11/29/summary.html does not count its one job"
 for dir in "" 2026/11/29/; do
 	t python3 "$REPO/tests/integration/dirsummary.py" "$MNT/${dir}summary.html" \
-		"$MNT/${dir}jobs.csv" || fail "${dir:-/}summary.html and jobs.csv differ"
+		"$MNT/${dir}modules.csv" "$MNT/${dir}jobs.csv" ||
+		fail "${dir:-/}summary.html and modules.csv or jobs.csv differ"
 done
+# every directory's tables keep the types schema.json gives (pandas)
+PANDAS=""
+for py in python3 /usr/bin/python3; do
+	if "$py" -c 'import pandas' 2>/dev/null; then PANDAS=$py; break; fi
+done
+if [ -n "$PANDAS" ]; then
+	out=$(t "$PANDAS" "$REPO/tests/integration/schema.py" "$MNT") ||
+		fail "the tables do not keep the types of schema.json (above)"
+	say "$out"
+else
+	say "SKIP (part): no python with pandas: the tables' types are not checked"
+fi
 # 100,000 ranks: 128 lanes (and the shared files'), each of 781.25 ranks,
 # every plot small and well-formed
 gen=$MNT/generated/ranks.darshan
@@ -242,15 +256,15 @@ sleep 1.1
 # a directory filter changes the directory's page, which still matches jobs.csv
 cp "$MNT/summary.html" "$TMP/dir.before.html"
 echo 'rank == 0' >"$MNT/filter" || fail "directory filter write"
-t python3 "$REPO/tests/integration/dirsummary.py" "$MNT/summary.html" "$MNT/jobs.csv" ||
-	fail "the root's summary.html under a filter and jobs.csv differ"
+t python3 "$REPO/tests/integration/dirsummary.py" "$MNT/summary.html" "$MNT/modules.csv" \
+	"$MNT/jobs.csv" || fail "the root's summary.html under a filter and modules.csv differ"
 # and the traced files of a log below follow a directory's filter
 echo "file_name ~ 'pipe'" >"$MNT/filter" || fail "directory filter write"
 sleep 1.1
 dxt_plots "$dxt"
 [ "$(ls "$dxt/summary/dxt" | wc -l)" -lt "$n_before" ] || fail "a directory filter left every plot"
-t python3 "$REPO/tests/integration/dirsummary.py" "$MNT/summary.html" "$MNT/jobs.csv" ||
-	fail "the root's summary.html under file_name ~ 'pipe' and jobs.csv differ"
+t python3 "$REPO/tests/integration/dirsummary.py" "$MNT/summary.html" "$MNT/modules.csv" \
+	"$MNT/jobs.csv" || fail "the root's summary.html under file_name ~ 'pipe' and modules.csv differ"
 cmp -s "$MNT/summary.html" "$TMP/dir.before.html" && fail "the directory filter did not change summary.html"
 : >"$MNT/filter"
 cmp -s "$MNT/summary.html" "$TMP/dir.before.html" || fail "clearing the directory filter"
@@ -335,12 +349,13 @@ if [ -f "$bad" ]; then
 	grep -q '^# warning: implausible metrics: an I/O time of -2.78946e+30 s is not a time' "$TMP/dm" ||
 		fail "DAOS/derived_metrics does not warn of its time: $(grep warning "$TMP/dm")"
 	t "$DFS_CAT" "$TMP/implausible" summary.html >"$TMP/implausible.html" || fail "darshanfs-cat summary.html"
-	t "$DFS_CAT" "$TMP/implausible" jobs.csv >"$TMP/implausible.csv" || fail "darshanfs-cat jobs.csv"
+	t "$DFS_CAT" "$TMP/implausible" modules.csv >"$TMP/implausible.csv" || fail "darshanfs-cat modules.csv"
+	t "$DFS_CAT" "$TMP/implausible" jobs.csv >"$TMP/implausible-jobs.csv" || fail "darshanfs-cat jobs.csv"
 	grep -q -- '-2789457051401075231246329577472' "$TMP/implausible.html" &&
 		fail "the directory's page shows the time of -2.8e30 s"
 	grep -q '<p id="left-out">' "$TMP/implausible.html" || fail "the directory's page does not say what it left out"
-	t python3 "$REPO/tests/integration/dirsummary.py" "$TMP/implausible.html" "$TMP/implausible.csv" ||
-		fail "the page of the implausible logs and their jobs.csv differ"
+	t python3 "$REPO/tests/integration/dirsummary.py" "$TMP/implausible.html" "$TMP/implausible.csv" \
+		"$TMP/implausible-jobs.csv" || fail "the page of the implausible logs and their modules.csv differ"
 	say "implausible numbers: derived_metrics warns, the directory's page leaves them out"
 else
 	say "(${bad##*/} is not among the shared logs: its checks are skipped)"
