@@ -53,6 +53,6 @@ if [ -d "$log/POSIX" ]; then
 	run "echo 'POSIX_BYTES_RAED > 1' > '$log/POSIX/filter' || cat '$log/POSIX/filter.error'"
 	run ": > '$log/POSIX/filter'"
 fi
-run "mlr --icsv --opprint --from '$mnt/jobs.csv' filter '\$module == \"POSIX\"' then sort -nr total_bytes then head -n 5 then cut -f log,jobid,nprocs,total_bytes,perf_by_slowest"
+run "mlr --icsv --opprint --from '$mnt/jobs.csv' sort -nr io_bytes then head -n 5 then cut -f log,jobid,nprocs,io_bytes,io_perf"
 echo
 echo "== darshanfs is still mounted on $mnt; unmount with: fusermount3 -u $mnt"

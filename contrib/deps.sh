@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # deps.sh - install the Debian packages darshanfs needs, if any is missing.
 #
-#   contrib/deps.sh build    compiler, meson, libfuse3, zlib, bzip2
+#   contrib/deps.sh build    compiler, meson, libfuse3, zlib, bzip2, SQLite
 #   contrib/deps.sh test     build + cmocka and the clients the tests use
 #                            (sqlite3, miller, python3, pandas, setpriv, valgrind,
 #                            chromium and xmllint for summary.html)
+#   contrib/deps.sh cluster  Dask (python3-dask, python3-distributed) for
+#                            tests/integration/cluster.sh; never fails:
+#                            without them that part of the test skips
 #   contrib/deps.sh duckdb   DuckDB for tests/integration/duckdb.sh: Debian
 #                            has none; the npm package @duckdb/node-api
 #                            ships the engine, installed (with npm, from its
@@ -16,7 +19,7 @@
 set -euo pipefail
 
 dfs_packages() {
-	local build="gcc libc6-dev meson ninja-build pkg-config libfuse3-dev fuse3 zlib1g-dev libbz2-dev libisal-dev"
+	local build="gcc libc6-dev meson ninja-build pkg-config libfuse3-dev fuse3 zlib1g-dev libbz2-dev libisal-dev libsqlite3-dev"
 	case "${1:-build}" in
 	build) echo "$build" ;;
 	test) echo "$build libcmocka-dev sqlite3 miller python3 python3-pandas util-linux attr valgrind procps chromium libxml2-utils" ;;
@@ -39,6 +42,27 @@ dfs_install_deps() {
 	$sudo apt-get update -q
 	$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
+
+# Never fails: what cannot be had is left out (the tests that use it skip).
+dfs_install_optional() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	echo "installing: ${missing[*]}" >&2
+	local sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	export DEBIAN_FRONTEND=noninteractive
+	if ! { $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" ||
+		{ $sudo apt-get update -q && $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"; }; } >&2; then
+		echo "deps.sh: ${missing[*]} cannot be had: the tests that use them skip" >&2
+	fi
+	return 0
+}
+
+DFS_CLUSTER_PACKAGES="python3-dask python3-distributed"
 
 DFS_DUCKDB_VERSION=1.5.6-r.1
 
@@ -69,6 +93,7 @@ dfs_install_duckdb() {
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	case "${1:-build}" in
 	duckdb) dfs_install_duckdb ;;
+	cluster) dfs_install_optional $DFS_CLUSTER_PACKAGES ;;
 	*) dfs_install_deps "${1:-build}" ;;
 	esac
 fi

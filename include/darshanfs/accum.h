@@ -88,6 +88,46 @@ int dfs_accum_reserve(dfs_accum *a, size_t count);
 int dfs_accum_emit(dfs_accum *a, dfs_derived_metrics *dm, void *summary,
                    dfs_error *err);
 
+/* ---- per file ------------------------------------------------------------ */
+
+/* What the accumulator gives when fed only the records of one file (one
+ * record id), for every file of the records injected, in one pass: the
+ * way PyDarshan's `file_stats` runs darshan-util's accumulator once per
+ * file.  Ask for it on a single-module accumulator before the first
+ * injection (-1 otherwise); read the results after dfs_accum_emit.  Such
+ * an accumulator builds no summation record (emit it with summary NULL). */
+int dfs_accum_track_files(dfs_accum *a);
+
+/* The same for records that come grouped by rank (every record of a rank
+ * >= 0 together, shared records anywhere), as Darshan writes them: a
+ * file's ranks are then summed one after the other, without a table of
+ * every (file, rank).  An injection that breaks the promise fails
+ * (DFS_ERR_INVAL); dfs_accum_ranks_grouped tells beforehand. */
+int dfs_accum_track_files_grouped(dfs_accum *a);
+/* Are `count` records of recs (record index[k], or k) grouped by rank? */
+bool dfs_accum_ranks_grouped(const dfs_records *recs, const size_t *index,
+                             size_t count);
+
+typedef struct dfs_file_metrics {
+	uint64_t id;
+	int64_t bytes_read, bytes_written;
+	int64_t total_bytes;         /* the file alone's derived total_bytes */
+	/* ranks with a record of the file; job nprocs when one is shared */
+	int64_t ranks;
+	int64_t slowest_rank;        /* unique_io_slowest_rank (0: none) */
+	double time_by_slowest;      /* agg_time_by_slowest */
+	double perf_by_slowest;      /* agg_perf_by_slowest, MiB/s */
+} dfs_file_metrics;
+
+/* Files of the records injected so far, in the order first seen. */
+size_t dfs_accum_file_count(const dfs_accum *a);
+/* The file (its number in that order) of each record injected so far, in
+ * the order injected; NULL when the accumulator does not track files. */
+const uint32_t *dfs_accum_record_files(const dfs_accum *a);
+/* File i (in that order): 0, or -1 when the accumulator does not track
+ * files, is not emitted yet, or has no file i. */
+int dfs_accum_file_metrics(const dfs_accum *a, size_t i, dfs_file_metrics *out);
+
 /* Records that darshan-util would have aborted on (rank >= job nprocs):
  * how many, and a one-line description of each of the first few. */
 size_t dfs_accum_warning_count(const dfs_accum *a);

@@ -55,6 +55,9 @@ size_t dfs_csv_record_len_packed(const dfs_log *log, const dfs_module *m,
 
 /* One field, quoted if needed. */
 void dfs_csv_field(dfs_buf *out, const char *s, size_t len);
+/* The same written at `out`, which has room for 2 * len + 2 bytes; the
+ * bytes written. */
+size_t dfs_csv_field_at(char *out, const char *s, size_t len);
 
 /* One value as it appears in a CSV cell (empty for DFS_T_NONE). */
 void dfs_csv_value(dfs_buf *out, const dfs_value *v);
@@ -75,6 +78,13 @@ void dfs_csv_names(const dfs_log *log, dfs_buf *out);
  * nothing is kept and err (DFS_ERR_INVAL) says which line and column. */
 int dfs_csv_import(const dfs_log *log, const dfs_module *m, const char *data,
                    size_t len, dfs_records *out, dfs_error *err);
+
+/* Are the records' (record_id, rank) pairs unique?  Two rows of one
+ * record select nothing a single row does not, and their counters cannot
+ * both be the record's: a selection refuses them.  0, or -1 with err
+ * (DFS_ERR_INVAL) naming the two rows, counted from the first after the
+ * header. */
+int dfs_csv_check_unique(const dfs_records *r, dfs_error *err);
 
 /* Check only the header line (the first line must be complete): lets a
  * writer refuse a bad CSV at its first write(). */
@@ -103,6 +113,11 @@ size_t dfs_csv_rows_newlines(const dfs_csv_rows *k, const char *text, size_t len
 struct dfs_scratch;
 void dfs_csv_rows_keep(dfs_csv_rows *k, size_t max_records,
                        struct dfs_scratch *pool);
+/* Memory the checking holds (the rows kept, above all). */
+size_t dfs_csv_rows_memory(const dfs_csv_rows *k);
+/* Keep no more rows, and free those kept: the import of the whole text
+ * parses it again (dfs_csv_rows_finish returns 1). */
+void dfs_csv_rows_drop(dfs_csv_rows *k);
 /* The import of the whole text, which the feeds have seen up to `len`:
  * its rest checked, the columns it leaves out taken from the log's
  * records, and every row into `out` (freed first), as dfs_csv_import

@@ -19,6 +19,7 @@ typedef enum dfs_status {
 	DFS_ERR_NOENT,       /* no such thing (module, file, column) */
 	DFS_ERR_TOOBIG,      /* input over a documented size limit */
 	DFS_ERR_ACCESS,      /* the caller may not read it */
+	DFS_ERR_NOSPACE,     /* a bound on what one user (or all) may hold */
 } dfs_status;
 
 #define DFS_ERROR_MSG_MAX 512

@@ -32,8 +32,9 @@ typedef struct dfs_filter_columns {
 	int (*resolve)(void *ctx, const char *name, size_t len, dfs_type *type);
 	void *ctx;
 	/* Optional: for a name `resolve` refused, write a hint for the message
-	 * into out (cap bytes, NUL-terminated, "" if none), e.g. which other
-	 * module has that column; it follows "unknown column 'NAME'". */
+	 * into out (cap bytes, NUL-terminated, "" if none), e.g. the closest
+	 * names or which other module has that column; it is shown in
+	 * parentheses after "unknown column 'NAME'". */
 	void (*hint)(void *ctx, const char *name, size_t len, char *out, size_t cap);
 } dfs_filter_columns;
 
@@ -55,11 +56,25 @@ bool dfs_filter_match(const dfs_filter *f, dfs_filter_getter get, void *row);
 /* true if the filter matches every row (empty or "true"). */
 bool dfs_filter_matches_all(const dfs_filter *f);
 
+/* true if the filter names a column without values here (a column the
+ * module lacks, in a filter compiled leniently for several modules). */
+bool dfs_filter_lacks_columns(const dfs_filter *f);
+
 /* Columns the filter reads: count and the i-th column index. */
 size_t dfs_filter_column_count(const dfs_filter *f);
 int dfs_filter_column(const dfs_filter *f, size_t i);
 
 void dfs_filter_free(dfs_filter *f);
+
+/* Memory a compiled filter holds: its program and its regular
+ * expressions (what regcomp takes, estimated generously; matching may add
+ * to it), or the program alone.  The filters of one
+ * dfs_filter_compile_modules call share their regular expressions. */
+size_t dfs_filter_memory(const dfs_filter *f);
+size_t dfs_filter_program_memory(const dfs_filter *f);
+/* The same for n filters (NULL ones count nothing), each regular
+ * expression they share counted once. */
+size_t dfs_filter_set_memory(dfs_filter *const *f, size_t n);
 
 /* ---- filters over a module's records ---------------------------------- */
 
@@ -76,11 +91,20 @@ dfs_filter *dfs_filter_compile_module(const dfs_module *m, const char *text,
 
 /* A filter over several modules (log-wide, directory), compiled into
  * out[id] for each module id set in the `modules` bit mask (the others
- * NULL).  Every column it names must be a column of some module darshanfs
+ * NULL), all sharing one compilation of each regular expression.  Every column it names must be a column of some module darshanfs
  * knows, else it is an unknown column; in a module without it, it has no
  * value.  0, or -1 with err (and every out[] NULL). */
 int dfs_filter_compile_modules(const char *text, size_t len, uint64_t modules,
                                dfs_filter *out[DFS_MOD_KNOWN], dfs_error *err);
+
+/* The same one module at a time: the text compiled against the columns
+ * of every module (NULL and err if it names a column none has, or mixes
+ * types), then for module m as dfs_filter_compile_modules compiles it,
+ * sharing the regular expressions of `any` (which may be freed after). */
+dfs_filter *dfs_filter_compile_any(const char *text, size_t len, dfs_error *err);
+dfs_filter *dfs_filter_compile_module_from(const dfs_module *m, const char *text,
+                                           size_t len, const dfs_filter *any,
+                                           dfs_error *err);
 
 /* For a filter that arrives in pieces (several write() calls): are `len`
  * bytes of text the beginning of a valid filter of module m (or, m NULL,
@@ -90,7 +114,9 @@ int dfs_filter_compile_modules(const char *text, size_t len, uint64_t modules,
  * open parenthesis, a trailing operator, a word, number or quoted text cut
  * short); -1 with err when no continuation can (an unexpected character,
  * a complete unknown name, an operator out of place, a type error before
- * the end). */
+ * the end).  Regular expressions are screened for their cost but not
+ * compiled: one that regcomp refuses is found by the compilation of the
+ * whole text. */
 int dfs_filter_check_prefix(const dfs_module *m, uint64_t modules,
                             const char *text, size_t len, dfs_error *err);
 

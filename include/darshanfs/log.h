@@ -125,6 +125,15 @@ int dfs_log_peek_fd(int fd, const char *label, dfs_log_header *hdr, dfs_error *e
 const dfs_log_header *dfs_log_get_header(const dfs_log *log);
 const dfs_job *dfs_log_job(const dfs_log *log);
 uint64_t dfs_log_file_size(const dfs_log *log);
+/* What the file holds on disk: its size, or less when it is sparse
+ * (dfs_stored_size of its stat). */
+uint64_t dfs_log_stored_size(const dfs_log *log);
+struct stat;
+uint64_t dfs_stored_size(const struct stat *st);
+/* The most a log that holds `stored` bytes on disk may inflate to, all
+ * its regions together (more is a decompression bomb: the region that
+ * passes it is refused with DFS_ERR_TOOBIG). */
+size_t dfs_log_inflate_limit(uint64_t stored);
 
 /* Mount table sorted as darshan-parser sorts it (longest path first,
  * stable). */

@@ -50,6 +50,8 @@ typedef struct dfs_insight_thresholds {
 	double collective_operations_absolute;
 	double lustre_large_file;        /* bytes of a shared file on one stripe */
 	double worst_rank_share;         /* worst rank's share of the I/O time */
+	double worst_rank_time;          /* and at least this many seconds */
+	double interface_stdio_absolute; /* STDIO's bytes, at least */
 } dfs_insight_thresholds;
 
 void dfs_insight_thresholds_default(dfs_insight_thresholds *t);
@@ -92,7 +94,11 @@ typedef struct dfs_summary_input {
 enum dfs_summary_plot {
 	DFS_PLOT_IO_COST, DFS_PLOT_OPERATIONS, DFS_PLOT_ACCESS_SIZES,
 	DFS_PLOT_ACCESS_PATTERN, DFS_PLOT_MOUNTS, DFS_PLOT_RANKS,
-	DFS_PLOT_TIMELINE, DFS_PLOT_HEATMAP_READ, DFS_PLOT_HEATMAP_WRITE,
+	DFS_PLOT_TIMELINE,
+	/* a heat map per layer of the HEATMAP module (else of DXT_POSIX and
+	 * DXT_MPIIO), never summed across layers */
+	DFS_PLOT_HEATMAP_POSIX, DFS_PLOT_HEATMAP_MPIIO, DFS_PLOT_HEATMAP_STDIO,
+	DFS_PLOT_HEATMAP_DFS, DFS_PLOT_HEATMAP_DAOS,
 	DFS_PLOT_DXT_OFFSETS, DFS_PLOT_DXT_DURATIONS, DFS_PLOT_LUSTRE,
 	DFS_PLOT_APMPI,
 	DFS_PLOTS
@@ -128,16 +134,65 @@ int dfs_summary_dxt_file_svg(const dfs_summary_input *in, uint64_t id, dfs_buf *
 
 /* The insights: one finding per paragraph (txt) or one CSV row per
  * finding with the header
- *   code,level,module,message,value,threshold,count,total
- * (`log` prepended, with its value, when `log` is not NULL). */
+ *   code,level,module,message,value,threshold,count,total,files,ranks,advice
+ * (`log` prepended, with its value, when `log` is not NULL; files and
+ * ranks are JSON arrays, "[]" when the finding names none: see
+ * docs/insights.md).  DFS_INSIGHTS_EMPTY_TAIL is what follows the message
+ * in a row of a finding without numbers (a log that cannot be read),
+ * DFS_INSIGHTS_HEADER the header after `log,`. */
+#define DFS_INSIGHTS_EMPTY_TAIL ",,,,,[],[],\n"
+#define DFS_INSIGHTS_HEADER \
+	"code,level,module,message,value,threshold,count,total,files,ranks,advice\n"
 int dfs_insights_text(const dfs_summary_input *in, dfs_buf *out, dfs_error *err);
 int dfs_insights_csv(const dfs_summary_input *in, const char *log, bool header,
                      dfs_buf *out, dfs_error *err);
 
-/* summary.html of a directory, from the text of its jobs.csv (the
- * columns README.md gives for it): jobs over time, bytes and performance
- * per job, top jobs by bytes and by I/O time, totals per module. */
-int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
+/* Plausibility: what no run of Darshan can have measured (the checks of
+ * the data-quality findings and of the directory summaries, in one place).
+ * A time counter is implausible when it is not finite or negative (by a
+ * nanosecond or more, the finest a Darshan timer resolves; -1 is Darshan's
+ * "not kept"); a byte counter when it is below -nprocs (-1
+ * "not kept", which older runtimes summed over the ranks of a shared
+ * record). */
+bool dfs_implausible_time(double seconds);
+bool dfs_implausible_bytes(double bytes, int64_t nprocs);
+
+/* The numbers of one module of a job (a row of jobs.csv, a log's derived
+ * metrics): the bytes it moved, its I/O time and performance by the
+ * slowest rank.  What of them cannot be true: bytes negative or not
+ * finite; the time negative, not finite, or above nprocs x run_time (when
+ * both are known, > 0); the performance negative or not finite, or made of
+ * such a time.  0 when all are plausible. */
+enum { DFS_DOUBT_BYTES = 1, DFS_DOUBT_TIME = 2, DFS_DOUBT_PERF = 4 };
+typedef struct dfs_job_numbers {
+	int64_t nprocs;
+	double run_time;
+	double bytes, time, perf;
+} dfs_job_numbers;
+unsigned dfs_job_numbers_doubts(const dfs_job_numbers *n);
+/* One sentence saying what of *n is implausible and why, in buf
+ * (returned; "" when nothing is). */
+const char *dfs_job_numbers_why(const dfs_job_numbers *n, char *buf, size_t len);
+
+/* summary.html of a directory, from the text of its modules.csv (the
+ * columns docs/directory-tables.md gives for it): jobs over time, bytes and
+ * performance per job, top jobs by bytes and by I/O time, totals per
+ * module. */
+int dfs_summary_dir_html(const char *title, const char *modules_csv, size_t len,
                          dfs_buf *out, dfs_error *err);
+
+/* The I/O of a job, from its module rows offered one by one in their
+ * order (rows that have numbers): its POSIX+STDIO row, else the row of
+ * its other modules with the most bytes (the last of equals), as
+ * summary.html of a directory and jobs.csv count it (MPI-IO goes through
+ * POSIX: rows are never summed).  Start from {0}. */
+typedef struct dfs_job_io {
+	double bytes, time, perf;
+	int row;                    /* the row taken, when `any` */
+	bool any;
+	bool combined;              /* it is the POSIX+STDIO row */
+} dfs_job_io;
+void dfs_job_io_offer(dfs_job_io *io, int row, const char *module, double bytes,
+                      double time, double perf);
 
 #endif

@@ -48,10 +48,27 @@ typedef struct dfs_view_options {
 	 * those checks once looked at (as long as a kernel keeps the
 	 * attributes of a directory; 0: looked at on every check) */
 	double attr_timeout;
+	/* what the compiled filters of one user (or of the owner) may take
+	 * together: regular expressions and programs, counted in cache_size
+	 * (0: a sixteenth of cache_size, at least DFS_VIEW_MIN_FILTER_MEMORY) */
+	size_t filter_memory;
+	/* what the write sessions in progress (filters, and above all CSV
+	 * being written into records.csv) may hold together (0: twice
+	 * import_limit); one user's may hold import_limit */
+	size_t import_memory;
+	/* the persistent index of the logs' facts (copied; NULL: none): a
+	 * directory's tables read what it knows of a log instead of decoding
+	 * it (docs/index.md).  It never fails the view: what goes wrong with
+	 * it is told, once, through notice (when set), and the view does
+	 * without. */
+	const char *index_path;
+	void (*notice)(void *ctx, const char *line);
+	void *notice_ctx;
 } dfs_view_options;
 
 #define DFS_VIEW_DEFAULT_CACHE ((size_t)1 << 30)
 #define DFS_VIEW_DEFAULT_IMPORT_LIMIT ((size_t)1 << 30)
+#define DFS_VIEW_MIN_FILTER_MEMORY ((size_t)16 << 20)
 
 typedef struct dfs_node_stat {
 	bool is_dir;

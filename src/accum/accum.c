@@ -180,11 +180,34 @@ typedef struct file_entry {
 	int64_t r_bytes, w_bytes, max_offset, nprocs;
 } file_entry;
 
+/* what a file alone gives (tracking files): the shared records' time,
+ * its distinct ranks, and once emitted its slowest rank */
+typedef struct file_extra {
+	uint64_t id;
+	double shared;
+	double best;                   /* the slowest rank's time (0: none) */
+	int64_t best_rank;
+	int64_t nranks;
+	bool has_shared, has_best;
+	/* a pair kept with the file (its rank index and time): its first,
+	 * or grouped by rank the one being summed (the others weighed) */
+	bool has_cur;
+	uint32_t cur_rank;
+	double cur_io;
+} file_extra;
+
+/* the I/O time of one rank in one file (tracking files) */
+typedef struct pair_entry {
+	uint32_t file, rank;           /* indices into files and ranks */
+	double io_total;
+} pair_entry;
+
 /* per-rank times; ranks >= job_nprocs get an entry (the combined
  * accumulator counts distinct ranks through it) but never any time */
 typedef struct rank_entry {
 	int64_t rank;
 	double io_total, rw_only, md_only;
+	bool done;                     /* grouped by rank: its records are over */
 } rank_entry;
 
 struct dfs_accum {
@@ -211,8 +234,23 @@ struct dfs_accum {
 	uint32_t last_rank_index;      /* entry of the previous one, if any */
 	bool have_last_rank;
 
-	id_map pair_map;               /* combined: (file, rank) pairs seen */
-	size_t n_pairs;
+	id_map pair_map;               /* combined, or tracking files: */
+	size_t n_pairs;                /* (file, rank) pairs seen */
+
+	/* per-file results (dfs_accum_track_files): each file's own shared
+	 * time and ranks, and each (file, rank) pair's I/O time */
+	bool track_files, files_emitted;
+	/* the records come grouped by rank (dfs_accum_track_files_grouped):
+	 * a file's pairs are summed one after the other, without pair_map;
+	 * the rank index of the last record of a rank >= 0 */
+	bool grouped, have_group;
+	uint32_t group;
+	file_extra *fx;
+	size_t fx_cap;
+	pair_entry *pairs;
+	size_t pairs_cap;
+	uint32_t *rec_file;            /* the file of each record injected */
+	size_t rec_file_cap;
 
 	size_t n_warnings;
 	char warnings[MAX_WARNINGS][WARNING_LEN];
@@ -284,7 +322,88 @@ void dfs_accum_free(dfs_accum *a)
 	map_free(a->pool, &a->file_map);
 	map_free(a->pool, &a->rank_map);
 	map_free(a->pool, &a->pair_map);
+	dfs_scratch_free(a->pool, a->fx);
+	dfs_scratch_free(a->pool, a->pairs);
+	dfs_scratch_free(a->pool, a->rec_file);
 	free(a);
+}
+
+int dfs_accum_track_files(dfs_accum *a)
+{
+	if (!a || !a->module || a->n_records)
+		return -1;
+	a->track_files = true;
+	return 0;
+}
+
+int dfs_accum_track_files_grouped(dfs_accum *a)
+{
+	if (dfs_accum_track_files(a))
+		return -1;
+	a->grouped = true;
+	return 0;
+}
+
+bool dfs_accum_ranks_grouped(const dfs_records *recs, const size_t *index, size_t count)
+{
+	/* a rank seen again after another one: not grouped (the ranks
+	 * left behind are kept in a small open-addressing set) */
+	size_t cap = 64, used = 0;
+	uint64_t *set = calloc(cap, sizeof(uint64_t));
+	bool *full = calloc(cap, sizeof(bool));
+	bool grouped = set && full, have = false;
+	int64_t last = 0;
+	for (size_t k = 0; k < count && grouped; k++) {
+		int64_t rank = (int64_t)dfs_record_word(recs, index ? index[k] : k, 1);
+		if (rank < 0 || (have && rank == last))
+			continue;
+		size_t mask = cap - 1, i = map_hash((uint64_t)rank, mask);
+		while (full[i] && set[i] != (uint64_t)rank)
+			i = (i + 1) & mask;
+		if (full[i]) {
+			grouped = false;
+			break;
+		}
+		if (have) {
+			/* the last rank is over: into the set */
+			if ((used + 1) * 4 > cap * 3) {
+				size_t ncap = cap * 2;
+				uint64_t *ns = calloc(ncap, sizeof(uint64_t));
+				bool *nf = calloc(ncap, sizeof(bool));
+				if (!ns || !nf) {
+					free(ns);
+					free(nf);
+					grouped = false;
+					break;
+				}
+				for (size_t j = 0; j < cap; j++) {
+					if (!full[j])
+						continue;
+					size_t t = map_hash(set[j], ncap - 1);
+					while (nf[t])
+						t = (t + 1) & (ncap - 1);
+					ns[t] = set[j];
+					nf[t] = true;
+				}
+				free(set);
+				free(full);
+				set = ns;
+				full = nf;
+				cap = ncap;
+			}
+			size_t j = map_hash((uint64_t)last, cap - 1);
+			while (full[j])
+				j = (j + 1) & (cap - 1);
+			set[j] = (uint64_t)last;
+			full[j] = true;
+			used++;
+		}
+		have = true;
+		last = rank;
+	}
+	free(set);
+	free(full);
+	return grouped;
 }
 
 size_t dfs_accum_warning_count(const dfs_accum *a)
@@ -357,8 +476,87 @@ static int find_file(dfs_accum *a, uint64_t id, uint32_t *index)
 	                  sizeof(file_entry)) ||
 	    map_find_or_add(a->pool, &a->file_map, id, (uint32_t)a->n_files, index, &created))
 		return -1;
+	if (created && a->track_files) {
+		if (array_reserve(a->pool, (void **)&a->fx, &a->fx_cap, a->n_files + 1,
+		                  sizeof(file_extra)))
+			return -1;
+		a->fx[a->n_files] = (file_extra){.id = id};
+	}
 	if (created)
 		a->files[a->n_files++] = (file_entry){0, 0, 0, 0};
+	return 0;
+}
+
+/* tracking files: the record's time in its file alone (§8.2 as if the
+ * file's records were all the accumulator was given) */
+/* A pair's time weighed for its file's slowest rank (§8.3 step 4's rule:
+ * the largest, the lowest rank of equals). */
+static void weigh_pair(file_extra *x, int64_t rank, double io_total)
+{
+	if (io_total > x->best || (x->has_best && io_total == x->best && rank < x->best_rank)) {
+		x->best = io_total;
+		x->best_rank = rank;
+		x->has_best = true;
+	}
+}
+
+static int track_file(dfs_accum *a, uint32_t fi, uint32_t ri, int64_t rank,
+                      double io_total)
+{
+	file_extra *x = &a->fx[fi];
+	if (rank < 0) {
+		x->shared += io_total;
+		x->has_shared = true;
+		return 0;
+	}
+	if (a->grouped) {
+		/* a rank met again after another: the promise is broken */
+		if (!a->have_group || a->group != ri) {
+			if (a->ranks[ri].done)
+				return -2;
+			if (a->have_group)
+				a->ranks[a->group].done = true;
+			a->have_group = true;
+			a->group = ri;
+		}
+		if (!x->has_cur || x->cur_rank != ri) {
+			if (x->has_cur)
+				weigh_pair(x, a->ranks[x->cur_rank].rank, x->cur_io);
+			x->has_cur = true;
+			x->cur_rank = ri;
+			x->cur_io = 0.0;
+			x->nranks++;
+		}
+		if (rank < a->job_nprocs)
+			x->cur_io += io_total;
+		return 0;
+	}
+	/* a file's first pair is kept with it (most files have one rank),
+	 * the others in pair_map */
+	if (!x->has_cur || x->cur_rank == ri) {
+		if (!x->has_cur) {
+			x->has_cur = true;
+			x->cur_rank = ri;
+			x->cur_io = 0.0;
+			x->nranks++;
+		}
+		if (rank < a->job_nprocs)
+			x->cur_io += io_total;
+		return 0;
+	}
+	uint32_t pi;
+	bool created;
+	uint64_t key = ((uint64_t)fi << 32) | ri;
+	if (array_reserve(a->pool, (void **)&a->pairs, &a->pairs_cap, a->n_pairs + 1,
+	                  sizeof(pair_entry)) ||
+	    map_find_or_add(a->pool, &a->pair_map, key, (uint32_t)a->n_pairs, &pi, &created))
+		return -1;
+	if (created) {
+		a->pairs[a->n_pairs++] = (pair_entry){fi, ri, 0.0};
+		x->nranks++;
+	}
+	if (rank < a->job_nprocs)
+		a->pairs[pi].io_total += io_total;
 	return 0;
 }
 
@@ -443,6 +641,15 @@ static int inject_one(dfs_accum *a, const dfs_module *m,
 			return -1;
 	} else {
 		fe->nprocs = rm.nprocs == -1 ? -1 : dfs_agg_add(fe->nprocs, rm.nprocs);
+		int tracked = a->track_files ? track_file(a, fi, ri, r->rank, rm.io_total_time) : 0;
+		if (tracked)
+			return tracked;
+	}
+	if (a->track_files) {
+		if (array_reserve(a->pool, (void **)&a->rec_file, &a->rec_file_cap,
+		                  a->n_records + 1, sizeof(uint32_t)))
+			return -1;
+		a->rec_file[a->n_records] = fi;
 	}
 	a->n_records++;
 	return 0;
@@ -455,7 +662,12 @@ int dfs_accum_reserve(dfs_accum *a, size_t count)
 	if (array_reserve(a->pool, (void **)&a->files, &a->files_cap, a->n_files + count,
 	                  sizeof(file_entry)) ||
 	    map_reserve(a->pool, &a->file_map, a->file_map.used + count) ||
-	    (!a->module && map_reserve(a->pool, &a->pair_map, a->pair_map.used + count)))
+	    (!a->module && map_reserve(a->pool, &a->pair_map, a->pair_map.used + count)) ||
+	    (a->track_files &&
+	     (array_reserve(a->pool, (void **)&a->fx, &a->fx_cap, a->n_files + count,
+	                    sizeof(file_extra)) ||
+	      array_reserve(a->pool, (void **)&a->rec_file, &a->rec_file_cap,
+	                    a->n_records + count, sizeof(uint32_t)))))
 		return -1;
 	return 0;
 }
@@ -578,8 +790,9 @@ static int inject_rest(dfs_accum *a, const dfs_agg_table *t,
 		} else {
 			view_record(g->m, gather_at(g, i, scratch), &r);
 		}
-		if (inject_one(a, g->m, t, &r))
-			return -1;
+		int ret = inject_one(a, g->m, t, &r);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -617,7 +830,8 @@ static int inject_gather(dfs_accum *a, const struct gather *g, dfs_error *err)
 		return dfs_error_set(err, DFS_ERR_NOMEM, "accumulator: out of memory");
 
 	struct merge_job mj = {a, g, a->n_records == 0};
-	bool merge = a->module != NULL, threaded = false;
+	/* (an accumulator tracking files makes no summation record) */
+	bool merge = a->module != NULL && !a->track_files, threaded = false;
 	pthread_t tid;
 	if (merge && g->count >= SPLIT_MIN && sysconf(_SC_NPROCESSORS_ONLN) > 1)
 		threaded = pthread_create(&tid, NULL, merge_records, &mj) == 0;
@@ -626,6 +840,9 @@ static int inject_gather(dfs_accum *a, const struct gather *g, dfs_error *err)
 		pthread_join(tid, NULL);
 	else if (merge)
 		merge_records(&mj);
+	if (ret == -2)
+		return dfs_error_set(err, DFS_ERR_INVAL, "accumulator: the records are not "
+		                     "grouped by rank (a rank came again after another)");
 	if (ret)
 		return dfs_error_set(err, DFS_ERR_NOMEM, "accumulator: out of memory");
 	return 0;
@@ -737,10 +954,10 @@ int dfs_accum_emit(dfs_accum *a, dfs_derived_metrics *dm, void *summary,
 {
 	if (!a || !dm)
 		return dfs_error_set(err, DFS_ERR_INVAL, "accumulator: nothing to emit to");
-	if (summary && !a->module)
+	if (summary && (!a->module || a->track_files))
 		return dfs_error_set(err, DFS_ERR_INVAL,
-		                     "accumulator: a combined accumulator has no "
-		                     "summation record");
+		                     "accumulator: a combined accumulator, or one "
+		                     "tracking files, has no summation record");
 	memset(dm, 0, sizeof(*dm));
 	categorize(a, dm);
 	dm->total_bytes = a->total_bytes;
@@ -753,5 +970,49 @@ int dfs_accum_emit(dfs_accum *a, dfs_derived_metrics *dm, void *summary,
 		                          dm->agg_time_by_slowest;
 	if (summary)
 		pack_summary(a, summary);
+	if (a->track_files && !a->files_emitted) {
+		/* each file's slowest rank, by §8.3 step 4's rule over its
+		 * own pairs */
+		for (size_t p = 0; p < a->n_pairs; p++) {
+			const pair_entry *pe = &a->pairs[p];
+			weigh_pair(&a->fx[pe->file], a->ranks[pe->rank].rank, pe->io_total);
+		}
+		/* (the rule's result does not depend on the order pairs are
+		 * weighed in) each file's pair kept with it */
+		for (size_t f = 0; f < a->n_files; f++)
+			if (a->fx[f].has_cur)
+				weigh_pair(&a->fx[f], a->ranks[a->fx[f].cur_rank].rank, a->fx[f].cur_io);
+		a->files_emitted = true;
+	}
+	return 0;
+}
+
+const uint32_t *dfs_accum_record_files(const dfs_accum *a)
+{
+	return a && a->track_files ? a->rec_file : NULL;
+}
+
+size_t dfs_accum_file_count(const dfs_accum *a)
+{
+	return a ? a->n_files : 0;
+}
+
+int dfs_accum_file_metrics(const dfs_accum *a, size_t i, dfs_file_metrics *out)
+{
+	if (!a || !a->track_files || !a->files_emitted || i >= a->n_files)
+		return -1;
+	const file_entry *f = &a->files[i];
+	const file_extra *x = &a->fx[i];
+	memset(out, 0, sizeof(*out));
+	out->id = x->id;
+	out->bytes_read = f->r_bytes;
+	out->bytes_written = f->w_bytes;
+	out->total_bytes = dfs_agg_add(f->r_bytes, f->w_bytes);
+	out->ranks = x->has_shared ? a->job_nprocs : x->nranks;
+	out->slowest_rank = x->has_best ? x->best_rank : 0;
+	out->time_by_slowest = (x->has_best ? x->best : 0.0) + x->shared;
+	if (out->time_by_slowest != 0)
+		out->perf_by_slowest = ((double)out->total_bytes / 1048576.0) /
+		                       out->time_by_slowest;
 	return 0;
 }

@@ -115,6 +115,22 @@ static bool importable(const dfs_field *f)
 	return f->storage != DFS_S_VIRTUAL;
 }
 
+/* What a nameless first column most likely is. */
+#define PANDAS_INDEX " (pandas' to_csv() writes its row numbers first, under no " \
+	"name, unless told index=False: write the table with index=False, or " \
+	"drop that column)"
+
+/* "Unnamed: 0": how pandas reads a column without a name */
+static bool pandas_unnamed(const char *s, size_t len)
+{
+	if (len < 10 || len > 20 || memcmp(s, "Unnamed: ", 9) != 0)
+		return false;
+	for (size_t i = 9; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
 static int parse_header(struct cursor *c, const dfs_module *m,
                         struct columns *cols, dfs_error *err)
 {
@@ -150,6 +166,20 @@ static int parse_header(struct cursor *c, const dfs_module *m,
 				if (strlen(m->fields[f].name) == len &&
 				    memcmp(m->fields[f].name, s, len) == 0)
 					idx = (int)f;
+			if (idx < 0 && len == 0)
+				return dfs_error_set(err, DFS_ERR_INVAL,
+				                     "line %zu, column %zu: a column without a "
+				                     "name%s", c->line, cols->n + 1,
+				                     cols->n == 0 ? PANDAS_INDEX : "");
+			if (idx < 0 && pandas_unnamed(s, len))
+				return dfs_error_set(err, DFS_ERR_INVAL,
+				                     "line %zu, column %zu: unknown column "
+				                     "'%.*s' for %s (pandas names so a column "
+				                     "that had no name: the row numbers an "
+				                     "earlier to_csv() wrote without index=False; "
+				                     "read that file with index_col=0, or drop "
+				                     "the column)", c->line, cols->n + 1,
+				                     (int)len, s, m->name);
 			if (idx < 0) {
 				/* the name as one printable line */
 				char shown[4 * 80 + 1];
@@ -507,6 +537,41 @@ static const unsigned char *index_find(const struct id_index *ix,
 			return dfs_record_get(r, i, scratch);
 	}
 	return NULL;
+}
+
+int dfs_csv_check_unique(const dfs_records *r, dfs_error *err)
+{
+	if (r->count < 2)
+		return 0;
+	struct id_index ix = {NULL, 0};
+	size_t cap = 16;
+	while (cap < r->count * 2)
+		cap *= 2;
+	ix.slot = calloc(cap, sizeof(size_t));
+	if (!ix.slot)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	ix.mask = cap - 1;
+	int ret = 0;
+	for (size_t i = 0; i < r->count && ret == 0; i++) {
+		uint64_t id = dfs_record_word(r, i, 0);
+		int64_t rank = (int64_t)dfs_record_word(r, i, 1);
+		size_t h = id_hash(id, rank, ix.mask);
+		for (; ix.slot[h]; h = (h + 1) & ix.mask) {
+			size_t j = ix.slot[h] - 1;
+			if (dfs_record_word(r, j, 0) == id &&
+			    (int64_t)dfs_record_word(r, j, 1) == rank) {
+				ret = dfs_error_set(err, DFS_ERR_INVAL,
+				                    "rows %zu and %zu (after the header) are "
+				                    "both record_id %llu, rank %lld: a record "
+				                    "can be imported once", j + 1, i + 1,
+				                    (unsigned long long)id, (long long)rank);
+				break;
+			}
+		}
+		ix.slot[h] = i + 1;
+	}
+	free(ix.slot);
+	return ret;
 }
 
 /* ---- import ------------------------------------------------------------------------ */
@@ -889,6 +954,17 @@ void dfs_csv_rows_keep(dfs_csv_rows *k, size_t max_records,
 		k->keep_max = max_records;
 		k->scratch.scratch = pool;
 	}
+}
+
+size_t dfs_csv_rows_memory(const dfs_csv_rows *k)
+{
+	return k ? sizeof(*k) + k->scratch.cap + k->field.cap : 0;
+}
+
+void dfs_csv_rows_drop(dfs_csv_rows *k)
+{
+	k->keep_max = 0;
+	dfs_records_free(&k->scratch);
 }
 
 /* Columns absent from the CSV into every kept row, from the log's

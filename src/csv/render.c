@@ -30,6 +30,23 @@ static bool needs_quotes(const char *s, size_t len)
 	return false;
 }
 
+size_t dfs_csv_field_at(char *out, const char *s, size_t len)
+{
+	if (!needs_quotes(s, len)) {
+		memcpy(out, s, len);
+		return len;
+	}
+	char *p = out;
+	*p++ = '"';
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '"')
+			*p++ = '"';
+		*p++ = s[i];
+	}
+	*p++ = '"';
+	return (size_t)(p - out);
+}
+
 void dfs_csv_field(dfs_buf *out, const char *s, size_t len)
 {
 	if (!needs_quotes(s, len)) {

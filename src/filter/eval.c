@@ -128,8 +128,11 @@ static int text_insn(const dfs_filter *f, const struct insn *in,
 		                              dfs_flt_text_order(a, an, b, bn)));
 	case OP_SIN:
 		return truth(in_texts(f->texts + in->b, in->n, a, an) != in->neg);
+	case OP_LIKE:
+		return truth(dfs_flt_like_match(f->texts[in->b].ptr, f->texts[in->b].len,
+		                                a, an, in->n != 0) != in->neg);
 	default:
-		return truth(regex_finds(f->res[in->b], a, an) != in->neg);
+		return truth(regex_finds(&f->res[in->b]->re, a, an) != in->neg);
 	}
 }
 
@@ -140,6 +143,17 @@ static int in_insn(const dfs_filter *f, const struct insn *in,
 	if (x->kind == NK_NONE)
 		return TV_UNKNOWN;
 	return truth(in_numbers(f->nums + in->b, in->n, x) != in->neg);
+}
+
+/* x between lo and hi: (x >= lo) and (x <= hi), SQL's `and` (the lesser);
+ * `not between` is its negation */
+static int between(const struct num *x, const struct num *lo,
+                   const struct num *hi, bool neg)
+{
+	int a = dfs_flt_cmp_truth(CMP_GE, dfs_flt_num_order(x, lo));
+	int b = dfs_flt_cmp_truth(CMP_LE, dfs_flt_num_order(x, hi));
+	int t = a < b ? a : b;
+	return neg ? TV_TRUE - t : t;
 }
 
 static void set_truth(struct num *x, int t)
@@ -196,6 +210,16 @@ bool dfs_filter_match(const dfs_filter *f, dfs_filter_getter get, void *row)
 			set_truth(&st[sp++], dfs_flt_cmp_truth(in->cmp,
 			          dfs_flt_num_order(&x, &in->k)));
 			break;
+		case OP_BETWEEN:
+			sp -= 2;
+			set_truth(&st[sp - 1], between(&st[sp - 1], &st[sp], &st[sp + 1],
+			                               in->neg));
+			break;
+		case OP_BETWEEN_COL:
+			column_number(get, row, in->a, &x);
+			set_truth(&st[sp++], between(&x, &f->nums[in->b],
+			                             &f->nums[in->b + 1], in->neg));
+			break;
 		case OP_IN:
 			x = st[sp - 1];
 			set_truth(&st[sp - 1], in_insn(f, in, &x));
@@ -203,6 +227,7 @@ bool dfs_filter_match(const dfs_filter *f, dfs_filter_getter get, void *row)
 		case OP_SCMP:
 		case OP_SIN:
 		case OP_SRE:
+		case OP_LIKE:
 			set_truth(&st[sp++], text_insn(f, in, get, row));
 			break;
 		case OP_NOT:
@@ -234,6 +259,11 @@ bool dfs_filter_matches_all(const dfs_filter *f)
 	return f && f->all;
 }
 
+bool dfs_filter_lacks_columns(const dfs_filter *f)
+{
+	return f && f->lacks;
+}
+
 size_t dfs_filter_column_count(const dfs_filter *f)
 {
 	return f ? f->ncols : 0;
@@ -244,14 +274,49 @@ int dfs_filter_column(const dfs_filter *f, size_t i)
 	return f && i < f->ncols ? f->cols[i] : -1;
 }
 
+size_t dfs_filter_program_memory(const dfs_filter *f)
+{
+	if (!f)
+		return 0;
+	return sizeof(*f) + f->ncode * sizeof(*f->code) + f->nnums * sizeof(*f->nums) +
+	       f->ntexts * sizeof(*f->texts) + f->nchars + 1 +
+	       f->nres * sizeof(*f->res) + f->ncols * sizeof(*f->cols);
+}
+
+size_t dfs_filter_memory(const dfs_filter *f)
+{
+	size_t n = dfs_filter_program_memory(f);
+	for (size_t i = 0; f && i < f->nres; i++)
+		n += f->res[i]->memory;
+	return n;
+}
+
+size_t dfs_filter_set_memory(dfs_filter *const *f, size_t n)
+{
+	size_t total = 0;
+	for (size_t k = 0; k < n; k++) {
+		total += dfs_filter_program_memory(f[k]);
+		for (size_t i = 0; f[k] && i < f[k]->nres; i++) {
+			const struct dfs_regex *r = f[k]->res[i];
+			bool seen = false;
+			/* (filters of one text have the same at the same place) */
+			for (size_t j = 0; j < k && !seen; j++)
+				seen = f[j] && i < f[j]->nres && f[j]->res[i] == r;
+			for (size_t j = 0; j < i && !seen; j++)
+				seen = f[k]->res[j] == r;
+			if (!seen)
+				total += r->memory;
+		}
+	}
+	return total;
+}
+
 void dfs_filter_free(dfs_filter *f)
 {
 	if (!f)
 		return;
-	for (size_t i = 0; i < f->nres; i++) {
-		regfree(f->res[i]);
-		free(f->res[i]);
-	}
+	for (size_t i = 0; i < f->nres; i++)
+		dfs_flt_regex_unref(f->res[i]);
 	free(f->res);
 	free(f->code);
 	free(f->nums);

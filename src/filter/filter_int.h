@@ -15,6 +15,7 @@
 #define DARSHANFS_FILTER_INT_H
 
 #include <regex.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -74,6 +75,7 @@ enum tok {
 	TK_LP, TK_RP, TK_COMMA,
 	TK_EQ, TK_NE, TK_LT, TK_LE, TK_GT, TK_GE, TK_MATCH, TK_NMATCH,
 	TK_PLUS, TK_MINUS, TK_STAR, TK_SLASH,
+	TK_BETWEEN, TK_LIKE, TK_ILIKE, TK_IMATCH, TK_NIMATCH,
 };
 
 struct token {
@@ -107,6 +109,8 @@ size_t dfs_flt_charpos(const char *s, size_t len, size_t off);
 #define DFS_FLT_QUOTE_BYTES 40
 #define DFS_FLT_QUOTE_CAP (DFS_FLT_QUOTE_BYTES * 4 + 4)
 void dfs_flt_quote(char *out, const char *s, size_t len);
+/* Something like a size suffix, spelled wrong ("MB", "k", "EiB"). */
+bool dfs_flt_looks_like_size(const char *s, size_t len);
 /* Contents of a string token without quotes and escapes; out needs
  * t->len bytes.  Returns the length. */
 size_t dfs_flt_unescape(char *out, const char *text, const struct token *t);
@@ -117,6 +121,13 @@ size_t dfs_flt_unescape(char *out, const char *text, const struct token *t);
 dfs_filter *dfs_flt_compile(const char *text, size_t len,
                             const dfs_filter_columns *cols, bool *more,
                             dfs_error *err);
+/* The same, taking the compiled patterns of `donor` (compiled from the
+ * same text, may be NULL) instead of compiling them again; screen_only:
+ * see struct regex_budget. */
+dfs_filter *dfs_flt_compile_from(const char *text, size_t len,
+                                 const dfs_filter_columns *cols,
+                                 const dfs_filter *donor, bool screen_only,
+                                 bool *more, dfs_error *err);
 
 /* ---- regular expressions (regex.c) ------------------------------------ */
 
@@ -128,13 +139,47 @@ dfs_filter *dfs_flt_compile(const char *text, size_t len,
 struct regex_budget {
 	uint64_t nodes;
 	uint64_t work;
+	/* screen the patterns, compile none: the filter is only checked and
+	 * thrown away, never run (a check of text still being written) */
+	bool screen_only;
+};
+
+/* A compiled pattern, shared by reference among the filters compiled
+ * from one text (the modules of a log-wide or directory filter): regexec
+ * may run on it from several threads at once. */
+struct dfs_regex {
+	regex_t re;          /* (not compiled for a screen_only filter) */
+	bool compiled;
+	atomic_int refs;
+	size_t memory;       /* what regcomp takes, estimated from the screen */
+	size_t len;
+	bool icase;          /* matched ignoring case (~*) */
+	char pattern[];      /* NUL-terminated */
 };
 
 /* Compile pattern (NUL-terminated, len bytes) after screening it for
  * constructs that could exhaust memory or time, charging it to *budget.
  * Errors point at off. */
 int dfs_flt_regex(const struct lexer *lx, size_t off, const char *pattern,
-                  size_t len, struct regex_budget *budget, regex_t **out);
+                  size_t len, bool icase, struct regex_budget *budget,
+                  struct dfs_regex **out);
+struct dfs_regex *dfs_flt_regex_ref(struct dfs_regex *r);
+void dfs_flt_regex_unref(struct dfs_regex *r);
+
+/* ---- LIKE patterns (like.c) ---------------------------------------------- */
+
+/* A LIKE pattern compiled for like_match: its literal bytes as they are
+ * (lower-case for ILIKE), a wildcard as a NUL byte then '%' or '_' (text
+ * literals hold no NUL).  out needs 2 * len bytes; returns the length, or
+ * (size_t)-1 with the error set when the pattern ends with the escape
+ * character.  esc is the escape character, or -1 for none. */
+size_t dfs_flt_like_compile(const struct lexer *lx, size_t off, const char *pat,
+                            size_t len, int esc, bool icase, char *out);
+/* Does s[0..n) match the compiled pattern? */
+bool dfs_flt_like_match(const char *pat, size_t plen, const char *s, size_t n,
+                        bool icase);
+/* Bytes of the UTF-8 character at s (1 for a byte that starts none). */
+size_t dfs_flt_utf8_len(const unsigned char *s, size_t avail);
 
 /* ---- the program ------------------------------------------------------ */
 
@@ -152,6 +197,9 @@ enum op {
 	OP_SCMP,    /* push text a cmp text b */
 	OP_SIN,     /* push text a in texts[b .. b+n) (neg: not in) */
 	OP_SRE,     /* push text a ~ res[b] (neg: !~) */
+	OP_BETWEEN, /* pop b, a and x, push x >= a and x <= b (neg: not) */
+	OP_BETWEEN_COL, /* push (column a) between nums[b] and nums[b+1] */
+	OP_LIKE,    /* push text a LIKE texts[b] (neg: not; n: ILIKE) */
 	OP_NOT,     /* TRUE <-> FALSE on top; UNKNOWN stays */
 	OP_AND,     /* top FALSE: jump to a (it is the result), else keep it */
 	OP_OR,      /* top TRUE: jump to a (it is the result), else keep it */
@@ -196,11 +244,12 @@ struct dfs_filter {
 	size_t ntexts;
 	char *chars;         /* bytes of the text literals */
 	size_t nchars;
-	regex_t **res;
+	struct dfs_regex **res;
 	size_t nres;
 	int *cols;           /* distinct columns read, ascending */
 	size_t ncols;
 	bool all;            /* matches every row */
+	bool lacks;          /* names a column without values here */
 };
 
 #endif

@@ -68,7 +68,7 @@ static bool word_is(const char *s, size_t len, const char *w)
 
 /* Bytes of the UTF-8 character at s, or 1 for a byte that does not start
  * a well-formed one. */
-static size_t utf8_len(const unsigned char *s, size_t avail)
+size_t dfs_flt_utf8_len(const unsigned char *s, size_t avail)
 {
 	size_t n;
 	if (s[0] < 0x80)
@@ -97,7 +97,7 @@ size_t dfs_flt_charpos(const char *s, size_t len, size_t off)
 	if (off > len)
 		off = len;
 	while (i < off) {
-		i += utf8_len(u + i, len - i);
+		i += dfs_flt_utf8_len(u + i, len - i);
 		pos++;
 	}
 	return pos;
@@ -161,6 +161,11 @@ static bool looks_like_size(const char *s, size_t len)
 		if (!is_word_start((unsigned char)s[i]) || s[i] == '_')
 			return false;
 	return strchr("kmgtp", c) != NULL || (c == 'e' && len >= 2);
+}
+
+bool dfs_flt_looks_like_size(const char *s, size_t len)
+{
+	return looks_like_size(s, len) && size_shift(s, len) < 0;
 }
 
 static int bad_number(struct lexer *lx, size_t start, size_t end)
@@ -309,6 +314,30 @@ static int apply_size(struct lexer *lx, size_t start, size_t end, int shift,
 	return 0;
 }
 
+/* A size suffix after blanks ("1 MiB", as people write sizes): where it
+ * ends, with *sfx moved to where it starts; *sfx itself when the next word
+ * is no suffix (a word after a number is an error anyway).  A word that
+ * only looks like one ("MB") is taken, to be refused as a suffix, unless
+ * it reaches the end of the text: "1 Mi" may go on with "B". */
+static size_t spaced_suffix(const struct lexer *lx, size_t *sfx)
+{
+	const char *s = lx->s;
+	size_t q = *sfx;
+	while (q < lx->len && (s[q] == ' ' || s[q] == '\t'))
+		q++;
+	if (q == *sfx || q >= lx->len || !is_word_start((unsigned char)s[q]))
+		return *sfx;
+	size_t end = q;
+	while (end < lx->len && is_word((unsigned char)s[end]))
+		end++;
+	/* a suffix spelled wrong is refused as one, unless more may come */
+	if (size_shift(s + q, end - q) < 0 &&
+	    (end >= lx->len || !looks_like_size(s + q, end - q)))
+		return *sfx;
+	*sfx = q;
+	return end;
+}
+
 static int lex_number(struct lexer *lx, struct token *t)
 {
 	const char *s = lx->s;
@@ -334,6 +363,8 @@ static int lex_number(struct lexer *lx, struct token *t)
 	size_t sfx = p;
 	while (p < lx->len && is_word((unsigned char)s[p]))
 		p++;
+	if (p == sfx)
+		p = spaced_suffix(lx, &sfx);
 	int shift = 0;
 	if (p > sfx) {
 		shift = size_shift(s + sfx, p - sfx);
@@ -365,7 +396,8 @@ static void lex_word(struct lexer *lx, struct token *t)
 		enum tok type;
 	} keywords[] = {
 		{"and", TK_AND}, {"or", TK_OR}, {"not", TK_NOT}, {"in", TK_IN},
-		{"true", TK_TRUE}, {"false", TK_FALSE},
+		{"true", TK_TRUE}, {"false", TK_FALSE}, {"between", TK_BETWEEN},
+		{"like", TK_LIKE}, {"ilike", TK_ILIKE},
 	};
 	size_t p = lx->pos;
 	while (p < lx->len && is_word((unsigned char)lx->s[p]))
@@ -380,7 +412,7 @@ static void lex_word(struct lexer *lx, struct token *t)
 static int bad_char(struct lexer *lx, size_t off, const char *hint)
 {
 	char q[DFS_FLT_QUOTE_CAP];
-	size_t n = utf8_len((const unsigned char *)lx->s + off, lx->len - off);
+	size_t n = dfs_flt_utf8_len((const unsigned char *)lx->s + off, lx->len - off);
 	dfs_flt_quote(q, lx->s + off, n);
 	return dfs_flt_fail(lx, off, DFS_ERR_INVAL, "unexpected character '%s'%s",
 	                    q, hint);
@@ -440,9 +472,10 @@ static int lex_punct(struct lexer *lx, struct token *t)
 		const char *spelling;
 		enum tok type;
 	} ops[] = {
-		/* two-character operators first */
+		/* longer operators first */
+		{"!~*", TK_NIMATCH},
 		{"==", TK_EQ}, {"!=", TK_NE}, {"<=", TK_LE}, {">=", TK_GE},
-		{"!~", TK_NMATCH}, {"&&", TK_AND}, {"||", TK_OR},
+		{"!~", TK_NMATCH}, {"~*", TK_IMATCH}, {"&&", TK_AND}, {"||", TK_OR},
 		{"<", TK_LT}, {">", TK_GT}, {"~", TK_MATCH}, {"!", TK_NOT},
 		{"(", TK_LP}, {")", TK_RP}, {",", TK_COMMA}, {"+", TK_PLUS},
 		{"-", TK_MINUS}, {"*", TK_STAR}, {"/", TK_SLASH},

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "filter/filter_int.h"
 
@@ -47,6 +48,10 @@ struct parser {
 	int depth;
 	int sp, max_sp;
 	struct regex_budget regex_budget;
+	/* the value being parsed is compared with text: a word there that
+	 * is no column was probably meant as text ("fs_type == lustre") */
+	bool text_side;
+	const dfs_filter *donor;   /* compiled patterns to take (or NULL) */
 };
 
 static int parse_or(struct parser *p, struct opnd *o);
@@ -114,6 +119,14 @@ static void describe(const struct parser *p, const struct token *t,
 static int unexpected(struct parser *p)
 {
 	char d[DFS_FLT_QUOTE_CAP + 2];
+	/* a unit after a number that the lexer left alone ("1 MB" that ends
+	 * the text) */
+	if (p->has_prev && p->prev.type == TK_NUM && p->tok.type == TK_IDENT &&
+	    dfs_flt_looks_like_size(p->lx.s + p->tok.off, p->tok.len)) {
+		dfs_flt_quote(d, p->lx.s + p->tok.off, p->tok.len);
+		return FAIL(p, p->tok.off, "unknown size suffix '%s' (use KiB, MiB, "
+		            "GiB, TiB or PiB)", d);
+	}
 	describe(p, &p->tok, d, sizeof(d));
 	return FAIL(p, p->tok.off, "unexpected %s", d);
 }
@@ -227,27 +240,44 @@ static int emit_unknown_for(struct parser *p, struct opnd *o)
 	return emit_truth(p, TV_UNKNOWN);
 }
 
-static int add_text(struct parser *p, const struct token *t, uint32_t *index)
+/* Room for one more text literal of at most `len` bytes (and its NUL):
+ * where its bytes go. */
+static char *text_room(struct parser *p, size_t len)
 {
 	dfs_filter *f = p->f;
 	struct text *texts = reserve(p, f->texts, &p->cap_texts, f->ntexts + 1,
 	                             sizeof(*texts));
 	if (!texts)
-		return -1;
+		return NULL;
 	f->texts = texts;
-	char *chars = reserve(p, f->chars, &p->cap_chars, f->nchars + t->len, 1);
+	char *chars = reserve(p, f->chars, &p->cap_chars, f->nchars + len + 1, 1);
 	if (!chars)
-		return -1;
+		return NULL;
 	f->chars = chars;
+	return f->chars + f->nchars;
+}
+
+/* The text literal of `len` bytes just written at text_room's place. */
+static uint32_t text_done(struct parser *p, size_t len)
+{
+	dfs_filter *f = p->f;
 	struct text *x = &f->texts[f->ntexts];
 	x->off = f->nchars;
-	x->len = dfs_flt_unescape(f->chars + f->nchars, p->lx.s, t);
+	x->len = len;
 	x->ptr = NULL;
 	/* NUL-terminated too: sanitizers' regexec reads up to a NUL even
 	 * with REG_STARTEND */
-	f->chars[f->nchars + x->len] = '\0';
-	f->nchars += x->len + 1;
-	*index = (uint32_t)f->ntexts++;
+	f->chars[f->nchars + len] = '\0';
+	f->nchars += len + 1;
+	return (uint32_t)f->ntexts++;
+}
+
+static int add_text(struct parser *p, const struct token *t, uint32_t *index)
+{
+	char *at = text_room(p, t->len);
+	if (!at)
+		return -1;
+	*index = text_done(p, dfs_flt_unescape(at, p->lx.s, t));
 	return 0;
 }
 
@@ -265,6 +295,27 @@ static int add_number(struct parser *p, struct num k)
 
 /* ---- primaries --------------------------------------------------------- */
 
+/* "unknown column 'NAME'", with what the column table suggests (the
+ * closest names, the module that has it) and, on the text side of a
+ * comparison, that text is quoted. */
+static int unknown_column(struct parser *p, const struct token *t)
+{
+	char q[DFS_FLT_QUOTE_CAP], hint[512] = "", quote[DFS_FLT_QUOTE_CAP + 64] = "";
+	dfs_flt_quote(q, p->lx.s + t->off, t->len);
+	if (p->cols && p->cols->hint)
+		p->cols->hint(p->cols->ctx, p->lx.s + t->off, t->len, hint, sizeof(hint));
+	if (p->text_side)
+		snprintf(quote, sizeof(quote), "to compare with the text itself, "
+		         "quote it: '%s'", q);
+	if (hint[0] && quote[0])
+		return FAIL(p, t->off, "unknown column '%s' (%s%s %s)", q, hint,
+		            hint[strlen(hint) - 1] == '?' ? " or," : ";", quote);
+	if (hint[0] || quote[0])
+		return FAIL(p, t->off, "unknown column '%s' (%s)", q,
+		            hint[0] ? hint : quote);
+	return FAIL(p, t->off, "unknown column '%s'", q);
+}
+
 static int parse_column(struct parser *p, struct opnd *o)
 {
 	const struct token *t = &p->tok;
@@ -272,14 +323,8 @@ static int parse_column(struct parser *p, struct opnd *o)
 	int c = -1;
 	if (p->cols && p->cols->resolve)
 		c = p->cols->resolve(p->cols->ctx, p->lx.s + t->off, t->len, &type);
-	if (c < 0 || (unsigned)type > DFS_T_NONE) {
-		char q[DFS_FLT_QUOTE_CAP], hint[160] = "";
-		dfs_flt_quote(q, p->lx.s + t->off, t->len);
-		if (p->cols && p->cols->hint)
-			p->cols->hint(p->cols->ctx, p->lx.s + t->off, t->len, hint,
-			              sizeof(hint));
-		return FAIL(p, t->off, "unknown column '%s'%s", q, hint);
-	}
+	if (c < 0 || (unsigned)type > DFS_T_NONE)
+		return unknown_column(p, t);
 	if (type == DFS_T_STR) {
 		o->type = ST_STR;
 		o->ref_col = true;
@@ -287,6 +332,7 @@ static int parse_column(struct parser *p, struct opnd *o)
 	} else if (type == DFS_T_NONE) {
 		struct num none = {.kind = NK_NONE};
 		o->type = ST_NONE;
+		p->f->lacks = true;
 		if (emit_push(p, none) < 0)
 			return -1;
 	} else {
@@ -482,14 +528,24 @@ static int parse_match(struct parser *p, struct opnd *o)
 	size_t len = dfs_flt_unescape(pattern, p->lx.s, &p->tok);
 	pattern[len] = '\0';
 	dfs_filter *f = p->f;
-	regex_t *re = NULL;
-	regex_t **res = reserve(p, f->res, &p->cap_res, f->nres + 1, sizeof(*res));
+	struct dfs_regex *re = NULL;
+	struct dfs_regex **res = reserve(p, f->res, &p->cap_res, f->nres + 1,
+	                                 sizeof(*res));
 	if (res)
 		f->res = res;
 	int rc = -1;
-	if (res)
-		rc = dfs_flt_regex(&p->lx, p->tok.off, pattern, len,
+	bool icase = op.type == TK_IMATCH || op.type == TK_NIMATCH;
+	/* the same pattern of the same text, compiled already */
+	const dfs_filter *d = p->donor;
+	if (res && d && f->nres < d->nres && d->res[f->nres]->len == len &&
+	    d->res[f->nres]->icase == icase &&
+	    memcmp(d->res[f->nres]->pattern, pattern, len) == 0) {
+		re = dfs_flt_regex_ref(d->res[f->nres]);
+		rc = 0;
+	} else if (res) {
+		rc = dfs_flt_regex(&p->lx, p->tok.off, pattern, len, icase,
 		                   &p->regex_budget, &re);
+	}
 	free(pattern);
 	if (rc < 0)
 		return -1;
@@ -502,7 +558,7 @@ static int parse_match(struct parser *p, struct opnd *o)
 	in->a = o->ref;
 	in->b = (uint32_t)(f->nres - 1);
 	in->refs = o->ref_col ? REF_A_COL : 0;
-	in->neg = op.type == TK_NMATCH;
+	in->neg = op.type == TK_NMATCH || op.type == TK_NIMATCH;
 	o->type = ST_BOOL;
 	return advance(p);
 }
@@ -530,6 +586,11 @@ static int parse_item(struct parser *p, const struct opnd *o, size_t open)
 			return FAIL(p, at, "cannot compare text with a number");
 		if (add_text(p, &p->tok, &index) < 0)
 			return -1;
+	} else if (p->tok.type == TK_IDENT && !minus && o->type == ST_STR) {
+		char q[DFS_FLT_QUOTE_CAP];
+		dfs_flt_quote(q, p->lx.s + p->tok.off, p->tok.len);
+		return FAIL(p, at, "expected quoted text, found the word '%s' "
+		            "(text is quoted: '%s')", q, q);
 	} else {
 		return expected_after(p, minus ? "a number" :
 		                      "a number or quoted text");
@@ -581,12 +642,169 @@ static int parse_in(struct parser *p, struct opnd *o)
 	return advance(p);
 }
 
+/* ---- BETWEEN and LIKE ------------------------------------------------------ */
+
+/* One bound of BETWEEN (or the right side of a comparison): an
+ * arithmetic value, read as on the text side when `text` is. */
+static int parse_side(struct parser *p, struct opnd *o, bool text)
+{
+	bool was = p->text_side;
+	p->text_side = text;
+	int rc = parse_arith(p, o, 0);
+	p->text_side = was;
+	return rc;
+}
+
+/* "x >= lo" or "x <= hi" of a text BETWEEN: UNKNOWN for a missing side */
+static int emit_text_bound(struct parser *p, const struct opnd *x,
+                           const struct opnd *b, int cmp)
+{
+	if (x->type == ST_NONE || b->type == ST_NONE)
+		return emit_truth(p, TV_UNKNOWN);
+	struct insn *in = emit(p, OP_SCMP, 1);
+	if (!in)
+		return -1;
+	in->cmp = (uint8_t)cmp;
+	in->a = x->ref;
+	in->b = b->ref;
+	in->refs = (uint8_t)((x->ref_col ? REF_A_COL : 0) | (b->ref_col ? REF_B_COL : 0));
+	return 0;
+}
+
+/* x [not] between lo and hi: (x >= lo and x <= hi), SQL's three-valued
+ * `and`; its negation for `not between`.  Numbers are on the stack (a
+ * column between two constants is one instruction); text compares twice. */
+static int parse_between(struct parser *p, struct opnd *o)
+{
+	bool neg = p->tok.type == TK_NOT;
+	size_t op_off = p->tok.off;
+	if ((neg && advance(p) < 0) || advance(p) < 0 || need_value(p, o) < 0)
+		return -1;
+	struct opnd lo, hi;
+	if (parse_side(p, &lo, o->type == ST_STR) < 0 || need_value(p, &lo) < 0)
+		return -1;
+	if (p->tok.type != TK_AND)
+		return expected_after(p, "'and' (BETWEEN low AND high)");
+	if (advance(p) < 0 || parse_side(p, &hi, o->type == ST_STR) < 0 ||
+	    need_value(p, &hi) < 0)
+		return -1;
+	bool text = o->type == ST_STR || lo.type == ST_STR || hi.type == ST_STR;
+	bool num = o->type == ST_NUM || lo.type == ST_NUM || hi.type == ST_NUM;
+	if (text && num)
+		return FAIL(p, op_off, "cannot compare text with a number");
+	dfs_filter *f = p->f;
+	if (text) {
+		/* the missing values' pushes are not needed: their tests are
+		 * UNKNOWN */
+		f->ncode = o->code;
+		p->sp = o->sp;
+		if (emit_text_bound(p, o, &lo, CMP_GE) < 0 ||
+		    emit_text_bound(p, o, &hi, CMP_LE) < 0 || !emit(p, OP_AND_END, -1) ||
+		    (neg && !emit(p, OP_NOT, 0)))
+			return -1;
+		o->type = ST_BOOL;
+		return 0;
+	}
+	struct insn *c = &f->code[o->code];
+	if (f->ncode == o->code + 3 && c[0].op == OP_COL && c[1].op == OP_PUSH &&
+	    c[2].op == OP_PUSH) {
+		struct num a = c[1].k, b = c[2].k;
+		uint32_t at = (uint32_t)f->nnums;
+		if (add_number(p, a) < 0 || add_number(p, b) < 0)
+			return -1;
+		c = &f->code[o->code];
+		c[0].op = OP_BETWEEN_COL;
+		c[0].b = at;
+		c[0].neg = neg;
+		f->ncode = o->code + 1;
+		p->sp = o->sp + 1;
+	} else {
+		struct insn *in = emit(p, OP_BETWEEN, -2);
+		if (!in)
+			return -1;
+		in->neg = neg;
+	}
+	o->type = ST_BOOL;
+	return 0;
+}
+
+/* x [not] like 'pattern' [escape 'c'], and ilike */
+static int parse_like(struct parser *p, struct opnd *o)
+{
+	bool neg = p->tok.type == TK_NOT;
+	if (neg && advance(p) < 0)
+		return -1;
+	struct token op = p->tok;
+	bool icase = op.type == TK_ILIKE;
+	if (need_value(p, o) < 0)
+		return -1;
+	if (o->type == ST_NUM)
+		return FAIL(p, op.off, "cannot match a number against %s pattern",
+		            icase ? "an ILIKE" : "a LIKE");
+	if (advance(p) < 0)
+		return -1;
+	if (p->tok.type != TK_STR)
+		return expected_after(p, icase ? "a quoted ILIKE pattern" :
+		                      "a quoted LIKE pattern");
+	struct token pat = p->tok;
+	if (advance(p) < 0)
+		return -1;
+	int esc = '\\';
+	if (p->tok.type == TK_IDENT && p->tok.len == 6 &&
+	    strncasecmp(p->lx.s + p->tok.off, "escape", 6) == 0) {
+		if (advance(p) < 0)
+			return -1;
+		if (p->tok.type != TK_STR)
+			return expected_after(p, "one quoted character");
+		char e[4];
+		size_t n = p->tok.len <= 4 ? dfs_flt_unescape(e, p->lx.s, &p->tok) : 2;
+		if (n > 1 || (n == 1 && (unsigned char)e[0] >= 0x80))
+			return FAIL(p, p->tok.off, "the ESCAPE character must be one ASCII "
+			            "character, or '' for none");
+		esc = n == 0 ? -1 : (unsigned char)e[0];
+		if (advance(p) < 0)
+			return -1;
+	}
+	/* the pattern: unescaped as text, then compiled */
+	char *raw = malloc(pat.len);
+	char *at = raw ? text_room(p, 2 * pat.len) : NULL;
+	if (!at) {
+		free(raw);
+		return raw ? -1 : nomem(p);
+	}
+	size_t rn = dfs_flt_unescape(raw, p->lx.s, &pat);
+	size_t n = dfs_flt_like_compile(&p->lx, pat.off, raw, rn, esc, icase, at);
+	free(raw);
+	if (n == (size_t)-1)
+		return -1;
+	uint32_t index = text_done(p, n);
+	if (o->type == ST_NONE)
+		return emit_unknown_for(p, o);
+	struct insn *in = emit(p, OP_LIKE, 1);
+	if (!in)
+		return -1;
+	in->a = o->ref;
+	in->b = index;
+	in->refs = o->ref_col ? REF_A_COL : 0;
+	in->neg = neg;
+	in->n = icase;
+	o->type = ST_BOOL;
+	return 0;
+}
+
+/* The words that may follow `not` inside a comparison */
+static bool negatable(enum tok t)
+{
+	return t == TK_IN || t == TK_BETWEEN || t == TK_LIKE || t == TK_ILIKE;
+}
+
 static bool starts_comparison(struct parser *p)
 {
 	int cmp;
 	enum tok t = p->tok.type;
 	return cmp_of(t, &cmp) || t == TK_MATCH || t == TK_NMATCH ||
-	       t == TK_IN || (t == TK_NOT && peek(p) == TK_IN);
+	       t == TK_IMATCH || t == TK_NIMATCH || negatable(t) ||
+	       (t == TK_NOT && negatable(peek(p)));
 }
 
 static int parse_comparison(struct parser *p, struct opnd *o)
@@ -596,14 +814,24 @@ static int parse_comparison(struct parser *p, struct opnd *o)
 		return -1;
 	if (!starts_comparison(p))
 		return 0;
-	if (cmp_of(p->tok.type, &cmp)) {
+	enum tok t = p->tok.type;
+	if (t == TK_NOT)
+		t = peek(p);
+	if (cmp_of(t, &cmp)) {
 		struct opnd r;
 		size_t op_off = p->tok.off;
-		if (advance(p) < 0 || parse_arith(p, &r, 0) < 0 ||
+		if (advance(p) < 0 || parse_side(p, &r, o->type == ST_STR) < 0 ||
 		    emit_compare(p, o, &r, cmp, op_off) < 0)
 			return -1;
-	} else if (p->tok.type == TK_MATCH || p->tok.type == TK_NMATCH) {
+	} else if (t == TK_MATCH || t == TK_NMATCH || t == TK_IMATCH ||
+	           t == TK_NIMATCH) {
 		if (parse_match(p, o) < 0)
+			return -1;
+	} else if (t == TK_BETWEEN) {
+		if (parse_between(p, o) < 0)
+			return -1;
+	} else if (t == TK_LIKE || t == TK_ILIKE) {
+		if (parse_like(p, o) < 0)
 			return -1;
 	} else if (parse_in(p, o) < 0) {
 		return -1;
@@ -710,11 +938,13 @@ static size_t insn_columns(const struct insn *in, int out[2])
 	switch (in->op) {
 	case OP_COL:
 	case OP_CMP_COL:
+	case OP_BETWEEN_COL:
 		out[n++] = (int)in->a;
 		break;
 	case OP_SCMP:
 	case OP_SIN:
 	case OP_SRE:
+	case OP_LIKE:
 		if (in->refs & REF_A_COL)
 			out[n++] = (int)in->a;
 		if (in->refs & REF_B_COL)
@@ -797,6 +1027,14 @@ dfs_filter *dfs_flt_compile(const char *text, size_t len,
                             const dfs_filter_columns *cols, bool *more,
                             dfs_error *err)
 {
+	return dfs_flt_compile_from(text, len, cols, NULL, false, more, err);
+}
+
+dfs_filter *dfs_flt_compile_from(const char *text, size_t len,
+                                 const dfs_filter_columns *cols,
+                                 const dfs_filter *donor, bool screen_only,
+                                 bool *more, dfs_error *err)
+{
 	if (more)
 		*more = false;
 	struct parser p;
@@ -805,8 +1043,10 @@ dfs_filter *dfs_flt_compile(const char *text, size_t len,
 	p.lx.len = text ? len : 0;
 	p.lx.err = err;
 	p.cols = cols;
+	p.donor = donor;
 	p.regex_budget.nodes = DFS_FLT_REGEX_NODES;
 	p.regex_budget.work = DFS_FLT_REGEX_WORK;
+	p.regex_budget.screen_only = screen_only;
 	if (p.lx.len > DFS_FILTER_MAX_LEN) {
 		dfs_flt_fail(&p.lx, DFS_FILTER_MAX_LEN, DFS_ERR_TOOBIG,
 		             "the filter is longer than %d bytes",

@@ -78,8 +78,23 @@ struct dfs_redirect {
 	int kinds;
 };
 
+/* The numbers of inodes the kernel forgot lately, by (path, serial,
+ * writer): a lookup of the same snapshot gets its number again.  The
+ * kernel forgets an inode as soon as no dentry holds it, which happens
+ * whenever two users with different versions of one path look it up in
+ * turn: without this each lookup would make a new number. */
+#define DFS_FORGOTTEN 1024
+struct dfs_forgotten {
+	char *path;              /* NULL: a free slot */
+	uint64_t serial, hash;
+	bool writer;
+	fuse_ino_t ino;
+};
+
 struct dfs_inodes {
 	pthread_mutex_t lock;
+	struct dfs_forgotten forgotten[DFS_FORGOTTEN];
+	size_t forgotten_next;   /* the slot the next one takes */
 	struct dfs_inode **ino_table, **key_table;
 	size_t size, count;
 	fuse_ino_t next;
@@ -89,13 +104,19 @@ struct dfs_inodes {
 
 /* Temporary files renamed onto records.csv (temps.c) */
 #define DFS_TEMP_INO ((fuse_ino_t)1 << 62)   /* set in their inode numbers */
-#define DFS_TEMPS_MAX 64                     /* at once, per mount */
+#define DFS_TEMPS_MAX 1024                   /* named at once, per mount */
+#define DFS_TEMPS_PER_USER 16                /* named at once, per user */
 struct dfs_temp;
 struct dfs_temps {
 	pthread_mutex_t lock;
 	struct dfs_temp *list;
 	size_t count;
 	uint64_t seq;
+	/* a thread that, while temporary files are closed, checks every
+	 * second whether their processes are gone (with the lock) */
+	pthread_t reaper;
+	pthread_cond_t wake;
+	bool reaping, stop;
 };
 
 struct handle;

@@ -3,8 +3,10 @@
  *
  * The same path and serial always map to the same inode while the kernel
  * holds it, so reading an unchanged file again hits the page cache; a new
- * serial gets a new inode, and so does a writer (see fs.h).  The root is
- * inode 1 and is never forgotten. */
+ * serial gets a new inode, and so does a writer (see fs.h).  The number
+ * of an inode the kernel forgot is given again to the same snapshot's
+ * next lookup (see DFS_FORGOTTEN).  The root is inode 1 and is never
+ * forgotten. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -85,6 +87,8 @@ void dfs_inodes_free(struct dfs_inodes *t)
 	free(t->key_table);
 	for (int i = 0; i < DFS_REDIRECTS; i++)
 		free(t->redirect[i].path);
+	for (size_t i = 0; i < DFS_FORGOTTEN; i++)
+		free(t->forgotten[i].path);
 	pthread_mutex_destroy(&t->lock);
 	memset(t, 0, sizeof(*t));
 }
@@ -133,6 +137,38 @@ static struct dfs_redirect *find_redirect(struct dfs_inodes *t, const char *path
 	return slot;
 }
 
+/* The number the kernel knew the snapshot by before it forgot it, taken
+ * out of the list; 0 if none (lock held). */
+static fuse_ino_t reuse_number(struct dfs_inodes *t, const char *path,
+                               uint64_t serial, bool writer)
+{
+	uint64_t h = hash_key(path, serial, writer);
+	for (size_t i = 0; i < DFS_FORGOTTEN; i++) {
+		struct dfs_forgotten *f = &t->forgotten[i];
+		if (f->path && f->hash == h && f->serial == serial &&
+		    f->writer == writer && strcmp(f->path, path) == 0) {
+			free(f->path);
+			f->path = NULL;
+			return f->ino;
+		}
+	}
+	return 0;
+}
+
+/* Remember a forgotten inode's number (it takes its path; lock held). */
+static void remember_number(struct dfs_inodes *t, struct dfs_inode *n)
+{
+	struct dfs_forgotten *f = &t->forgotten[t->forgotten_next];
+	t->forgotten_next = (t->forgotten_next + 1) % DFS_FORGOTTEN;
+	free(f->path);
+	f->path = n->path;
+	n->path = NULL;
+	f->serial = n->serial;
+	f->hash = hash_key(f->path, f->serial, n->writer);
+	f->writer = n->writer;
+	f->ino = n->ino;
+}
+
 static bool marked(struct dfs_inodes *t, const char *path, int kind, pid_t pid)
 {
 	struct dfs_redirect *r = find_redirect(t, path, pid, false);
@@ -167,7 +203,8 @@ static struct dfs_inode *ref(struct dfs_inodes *t, const char *path,
 			return NULL;
 		}
 		bool root = strcmp(path, "/") == 0;
-		n->ino = root ? FUSE_ROOT_ID : t->next++;
+		fuse_ino_t again = root ? 0 : reuse_number(t, path, serial, writer);
+		n->ino = root ? FUSE_ROOT_ID : again ? again : t->next++;
 		n->serial = serial;
 		n->writer = writer;
 		size_t h = hash_ino(n->ino) & (t->size - 1);
@@ -419,6 +456,7 @@ void dfs_inode_forget(struct dfs_inodes *t, fuse_ino_t ino, uint64_t nl)
 			pin = n->pin;
 			if (pin)
 				pinned_unlink(t, n);
+			remember_number(t, n);
 			free(n->path);
 			free(n);
 		}

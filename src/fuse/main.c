@@ -10,6 +10,7 @@
  * work. */
 #include "fuse/fs.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fuse_lowlevel.h>
 #include <libgen.h>
@@ -19,11 +20,14 @@
 #include <mntent.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <syslog.h>
 #include <unistd.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "darshanfs/hash.h"
 
 enum {
 	EXIT_OK = 0,
@@ -38,8 +42,11 @@ struct config {
 	char *mountpoint_arg;
 	char *cache_size;
 	char *import_limit;
+	char *import_memory;
 	char *insights;
 	char *attr_timeout;
+	char *index;
+	int noindex;
 	int prefill;
 	int follow_outside;      /* -1: not said (then: not with allow_other) */
 	int allow_other;
@@ -54,8 +61,11 @@ enum { KEY_ALLOW_OTHER = 1 };
 static const struct fuse_opt dfs_opts[] = {
 	OPT("cache_size=%s", cache_size),
 	OPT("import_limit=%s", import_limit),
+	OPT("import_memory=%s", import_memory),
 	OPT("insights=%s", insights),
 	OPT("attr_timeout=%s", attr_timeout),
+	OPT("index=%s", index),
+	{"noindex", offsetof(struct config, noindex), 1},
 	{"prefill", offsetof(struct config, prefill), 1},
 	{"noprefill", offsetof(struct config, prefill), 0},
 	{"follow_outside", offsetof(struct config, follow_outside), 1},
@@ -83,7 +93,10 @@ static void usage(const char *prog)
 	       "\n"
 	       "darshanfs options:\n"
 	       "    -o cache_size=SIZE     memory for decoded logs (default 1G; K, M, G, T)\n"
-	       "    -o import_limit=SIZE   largest CSV written to a records.csv (default 1G)\n"
+	       "    -o import_limit=SIZE   largest CSV written to a records.csv (default 1G),\n"
+	       "                           and what one user's writes in progress may hold\n"
+	       "    -o import_memory=SIZE  what all users' writes in progress may hold\n"
+	       "                           (default twice import_limit)\n"
 	       "    -o insights=FILE       thresholds of the insights (name = value lines)\n"
 	       "    -o attr_timeout=SECS   how long the kernel caches directory entries\n"
 	       "                           and attributes, and trusts its listings\n"
@@ -91,6 +104,10 @@ static void usage(const char *prog)
 	       "    -o noprefill           do not render a big records.csv into the\n"
 	       "                           page cache while its log decodes (-o prefill:\n"
 	       "                           do, the default)\n"
+	       "    -o index=PATH          keep what the directories' tables know of each\n"
+	       "                           log in this file (default: one file per SOURCE\n"
+	       "                           in $XDG_CACHE_HOME/darshanfs/)\n"
+	       "    -o noindex             keep none\n"
 	       "    -o nofollow_outside    hide symbolic links to logs outside SOURCE\n"
 	       "                           (the default with allow_other; -o\n"
 	       "                           follow_outside shows them)\n"
@@ -105,13 +122,25 @@ static void usage(const char *prog)
 	       "\n", prog);
 }
 
-static int parse_size(const char *s, size_t *out)
+/* The machine's memory: no cache or import can be larger. */
+static double memory_size(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	return pages > 0 && page > 0 ? (double)pages * (double)page : 0x1p62;
+}
+
+/* SIZE: a number >= 0 with an optional suffix, at most the machine's
+ * memory; -1 with the reason printed (`what` names the option). */
+static int parse_size(const char *what, const char *s, size_t *out)
 {
 	char *end;
 	errno = 0;
+	/* (decimal only: strtod also reads hex, "inf" and "nan") */
 	double v = strtod(s, &end);
-	if (errno || end == s || v < 0)
-		return -1;
+	if (errno || end == s || !isfinite(v) || v < 0 ||
+	    !(isdigit((unsigned char)s[0]) || s[0] == '.') ||
+	    strpbrk(s, "xX"))
+		goto bad;
 	double mult = 1;
 	switch (*end) {
 	case 'k': case 'K': mult = 1024.0; end++; break;
@@ -125,9 +154,19 @@ static int parse_size(const char *s, size_t *out)
 	if (*end == 'B' || *end == 'b')
 		end++;
 	if (*end)
+		goto bad;
+	double limit = memory_size();
+	if (v * mult > limit) {
+		fprintf(stderr, "darshanfs: %s=%s is more than this machine's memory "
+		        "(%.0fM)\n", what, s, floor(limit / (1024.0 * 1024)));
 		return -1;
+	}
 	*out = (size_t)(v * mult);
 	return 0;
+bad:
+	fprintf(stderr, "darshanfs: bad %s '%s' (a number >= 0 with an optional "
+	        "suffix K, M, G or T)\n", what, s);
+	return -1;
 }
 
 /* SECS: a finite number >= 0 (seconds, fractions allowed) */
@@ -277,6 +316,49 @@ out:
 	return ret;
 }
 
+/* The index of SOURCE when none is named: $XDG_CACHE_HOME/darshanfs (or
+ * ~/.cache/darshanfs) / NAME-HASH.index, NAME the base name of SOURCE's
+ * real path (letters, digits, '.', '_', '-'), HASH a hash of all of it:
+ * one file per SOURCE.  NULL when there is no home to put it in. */
+static char *default_index(const char *source)
+{
+	char *real = realpath(source, NULL);
+	const char *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	if (!real || (!(cache && *cache == '/') && !(home && *home == '/'))) {
+		free(real);
+		return NULL;
+	}
+	char name[72];
+	const char *base = strrchr(real, '/');
+	base = base && base[1] ? base + 1 : "root";
+	size_t k = 0;
+	for (; *base && k < 64; base++)
+		name[k++] = strchr("._-", *base) || (*base >= '0' && *base <= '9') ||
+		            ((*base | 32) >= 'a' && (*base | 32) <= 'z') ? *base : '_';
+	name[k] = '\0';
+	uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT, real, strlen(real));
+	free(real);
+	char *path = malloc(strlen(cache && *cache == '/' ? cache : home) + 128);
+	if (!path)
+		return NULL;
+	if (cache && *cache == '/')
+		sprintf(path, "%s/darshanfs/%s-%016llx.index", cache, name, (unsigned long long)h);
+	else
+		sprintf(path, "%s/.cache/darshanfs/%s-%016llx.index", home, name,
+		        (unsigned long long)h);
+	return path;
+}
+
+/* What goes wrong with the index: one line on stderr, and in the system
+ * log once the daemon is in the background (ctx: its foreground flag). */
+static void index_notice(void *ctx, const char *line)
+{
+	const int *foreground = ctx;
+	fprintf(stderr, "darshanfs: %s\n", line);
+	if (!*foreground)
+		syslog(LOG_WARNING, "darshanfs: %s", line);
+}
+
 static char *escape_commas(const char *s)
 {
 	size_t n = strlen(s);
@@ -355,10 +437,8 @@ int main(int argc, char **argv)
 		                "(try '%s --help')\n", prog, prog);
 		goto out;
 	}
-	if (conf.cache_size && parse_size(conf.cache_size, &vopt.cache_size)) {
-		fprintf(stderr, "darshanfs: bad cache_size '%s'\n", conf.cache_size);
+	if (conf.cache_size && parse_size("cache_size", conf.cache_size, &vopt.cache_size))
 		goto out;
-	}
 	/* on a shared mount a link must not show another user what lies
 	 * outside SOURCE */
 	vopt.nofollow_outside = conf.follow_outside < 0 ? conf.allow_other
@@ -366,10 +446,12 @@ int main(int argc, char **argv)
 	/* on a shared mount each user's filters are their own */
 	vopt.per_user = conf.allow_other;
 	vopt.owner = getuid();
-	if (conf.import_limit && parse_size(conf.import_limit, &vopt.import_limit)) {
-		fprintf(stderr, "darshanfs: bad import_limit '%s'\n", conf.import_limit);
+	if (conf.import_limit &&
+	    parse_size("import_limit", conf.import_limit, &vopt.import_limit))
 		goto out;
-	}
+	if (conf.import_memory &&
+	    parse_size("import_memory", conf.import_memory, &vopt.import_memory))
+		goto out;
 	dfs_insight_thresholds thresholds;
 	if (conf.insights) {
 		dfs_error terr = {0};
@@ -392,10 +474,17 @@ int main(int argc, char **argv)
 	 * attributes */
 	vopt.check_access = true;
 	vopt.attr_timeout = attr_timeout;
+	char *index_path = NULL;
+	if (!conf.noindex)
+		index_path = conf.index ? strdup(conf.index) : default_index(conf.source);
+	vopt.index_path = index_path;
+	vopt.notice = index_notice;
+	vopt.notice_ctx = &opts.foreground;
 
 	/* check SOURCE now, while errors still reach the terminal */
 	dfs_error err = {0};
 	fs.view = dfs_view_new(conf.source, &vopt, &err);
+	free(index_path);
 	if (!fs.view) {
 		fprintf(stderr, "darshanfs: %s\n", err.msg);
 		status = EXIT_SOURCE;
@@ -499,8 +588,10 @@ out:
 	free(conf.mountpoint_arg);
 	free(conf.cache_size);
 	free(conf.import_limit);
+	free(conf.import_memory);
 	free(conf.insights);
 	free(conf.attr_timeout);
+	free(conf.index);
 	fuse_opt_free_args(&args);
 	free(prog_copy);
 	return status;

@@ -422,19 +422,55 @@ static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	fuse_reply_attr(req, &s, st.is_dir ? fs->dir_timeout : fs->file_timeout);
 }
 
+static bool same_time(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
+
+/* Would a setattr change a mode, an owner or a time?  They mirror the
+ * source logs (or tell when a filter changed) and cannot be set, as on a
+ * read-only file system: such a request is refused with EPERM, unless it
+ * sets what is there already (`cp -p` of a file with the same mode).  A
+ * truncation moves the times itself, so times that come with a size are
+ * the truncation's. */
+static bool changes_attributes(const struct stat *now, const struct stat *attr,
+                               int to_set)
+{
+	if ((to_set & FUSE_SET_ATTR_MODE) &&
+	    (attr->st_mode & 07777) != (now->st_mode & 07777))
+		return true;
+	if ((to_set & FUSE_SET_ATTR_UID) && attr->st_uid != now->st_uid)
+		return true;
+	if ((to_set & FUSE_SET_ATTR_GID) && attr->st_gid != now->st_gid)
+		return true;
+	if (to_set & FUSE_SET_ATTR_SIZE)
+		return false;
+	if (to_set & (FUSE_SET_ATTR_ATIME_NOW | FUSE_SET_ATTR_MTIME_NOW))
+		return true;
+	return ((to_set & FUSE_SET_ATTR_ATIME) && !same_time(&attr->st_atim, &now->st_atim)) ||
+	       ((to_set & FUSE_SET_ATTR_MTIME) && !same_time(&attr->st_mtim, &now->st_mtim));
+}
+
 /* A temporary file takes a new size; modes, owners and times are
- * accepted and ignored, as for records.csv. */
+ * refused as for records.csv. */
 static void setattr_temp(fuse_req_t req, struct dfs_fs *fs, fuse_ino_t ino,
                          const struct stat *attr, int to_set)
 {
 	dfs_error err = {0};
 	struct stat s;
+	int e = dfs_temp_stat(&fs->temps, ino, &s);
+	if (!e && changes_attributes(&s, attr, to_set))
+		e = EPERM;
+	if (e) {
+		fuse_reply_err(req, e);
+		return;
+	}
 	if ((to_set & FUSE_SET_ATTR_SIZE) &&
 	    dfs_temp_truncate(&fs->temps, ino, (uint64_t)attr->st_size, &err)) {
 		fuse_reply_err(req, errno_of(fs, &err));
 		return;
 	}
-	int e = dfs_temp_stat(&fs->temps, ino, &s);
+	e = dfs_temp_stat(&fs->temps, ino, &s);
 	if (e)
 		fuse_reply_err(req, e);
 	else
@@ -458,7 +494,9 @@ static void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 	bool writable = dfs_view_is_writable(fs->view, path);
 	int e = 0;
 	dfs_error err = {0};
-	if (!writable) {
+	struct stat now;
+	fill_stat(&st, ino, &now);
+	if (!writable || changes_attributes(&now, attr, to_set)) {
 		/* modes, owners and times mirror the source logs */
 		e = EPERM;
 	} else if (to_set & FUSE_SET_ATTR_SIZE) {
@@ -476,8 +514,6 @@ static void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		else if (dfs_inode_is_writer(&fs->inodes, ino))
 			st.size = (uint64_t)attr->st_size;
 	}
-	/* chmod, chown and utimes of writable files are accepted and
-	 * ignored (cp -p and shutil.copy set them after writing) */
 	free(path);
 	if (e) {
 		fuse_reply_err(req, e);

@@ -7,13 +7,22 @@
  * of its own (DFS_TEMP_INO set), seen only by the process that created it
  * (lookups of others get ENOENT; listings never show it).  The rename
  * installs its rows; an unlink discards them; either way the name is gone
- * at once, and the rest when the kernel forgets the inode and the last
- * handle closes. */
+ * at once, the text written into it when its last handle closes, and the
+ * rest when the kernel forgets the inode.  A file whose process is gone
+ * (it died before the rename) loses its name and text within a second;
+ * one closed and left alone by a living process, after a minute.  Each
+ * user has DFS_TEMPS_PER_USER names at most, so that one user's cannot
+ * use up every other user's; what their text holds counts with the
+ * user's other writes (view.h: import_memory). */
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fuse/fs.h"
 
@@ -24,7 +33,8 @@ struct dfs_temp {
 	uid_t uid;
 	gid_t gid;
 	pid_t tgid;              /* the process that created it */
-	dfs_write *w;
+	int pidfd;               /* of tgid: readable once it exited (or -1) */
+	dfs_write *w;            /* NULL once its text is gone */
 	uint64_t nlookup;
 	unsigned handles;
 	struct timespec mtime;
@@ -35,11 +45,14 @@ void dfs_temps_init(struct dfs_temps *t)
 {
 	memset(t, 0, sizeof(*t));
 	pthread_mutex_init(&t->lock, NULL);
+	pthread_cond_init(&t->wake, NULL);
 }
 
 static void temp_free(struct dfs_temp *x)
 {
 	dfs_write_free(x->w);
+	if (x->pidfd >= 0)
+		close(x->pidfd);
 	free(x->dir);
 	free(x->name);
 	free(x);
@@ -47,6 +60,14 @@ static void temp_free(struct dfs_temp *x)
 
 void dfs_temps_free(struct dfs_temps *t)
 {
+	pthread_mutex_lock(&t->lock);
+	t->stop = true;
+	pthread_cond_signal(&t->wake);
+	bool reaping = t->reaping;
+	pthread_mutex_unlock(&t->lock);
+	if (reaping)
+		pthread_join(t->reaper, NULL);
+	pthread_cond_destroy(&t->wake);
 	for (struct dfs_temp *x = t->list, *next; x; x = next) {
 		next = x->next;
 		temp_free(x);
@@ -99,9 +120,15 @@ static struct dfs_temp *by_name(struct dfs_temps *t, const char *dir,
 	return NULL;
 }
 
-/* Unlinked from the list and freed once nothing refers to it (lock held). */
+/* Its text goes once it has no name and no handle; the rest is
+ * unlinked from the list and freed once nothing refers to it (lock
+ * held). */
 static void maybe_free(struct dfs_temps *t, struct dfs_temp *x)
 {
+	if (!x->name && !x->handles && x->w) {
+		dfs_write_free(x->w);
+		x->w = NULL;
+	}
 	if (x->name || x->nlookup || x->handles)
 		return;
 	for (struct dfs_temp **p = &t->list; *p; p = &(*p)->next)
@@ -113,22 +140,73 @@ static void maybe_free(struct dfs_temps *t, struct dfs_temp *x)
 	temp_free(x);
 }
 
-/* A temporary file closed and left alone for a minute (its tool died
- * before the rename) loses its name (lock held). */
+/* Has the process that made x exited? */
+static bool process_gone(const struct dfs_temp *x)
+{
+	if (x->pidfd >= 0) {
+		struct pollfd p = {x->pidfd, POLLIN, 0};
+		return poll(&p, 1, 0) > 0;
+	}
+	return kill(x->tgid, 0) != 0 && errno == ESRCH;
+}
+
+/* A temporary file closed whose process is gone (the tool died before
+ * the rename), or left alone for a minute, loses its name (lock held).
+ * Returns how many closed ones keep theirs. */
 #define TEMP_ABANDONED_SEC 60
-static void reclaim(struct dfs_temps *t)
+static size_t reclaim(struct dfs_temps *t)
 {
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
+	size_t left = 0;
 	for (struct dfs_temp *x = t->list, *next; x; x = next) {
 		next = x->next;
-		if (x->name && !x->handles &&
-		    now.tv_sec - x->mtime.tv_sec > TEMP_ABANDONED_SEC) {
+		if (!x->name || x->handles)
+			continue;
+		if (now.tv_sec - x->mtime.tv_sec > TEMP_ABANDONED_SEC || process_gone(x)) {
 			free(x->name);
 			x->name = NULL;
 			maybe_free(t, x);
+		} else {
+			left++;
 		}
 	}
+	return left;
+}
+
+static void *reaper(void *arg)
+{
+	struct dfs_temps *t = arg;
+	pthread_mutex_lock(&t->lock);
+	while (!t->stop) {
+		if (reclaim(t) == 0) {
+			pthread_cond_wait(&t->wake, &t->lock);
+			continue;
+		}
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += 1;
+		pthread_cond_timedwait(&t->wake, &t->lock, &until);
+	}
+	pthread_mutex_unlock(&t->lock);
+	return NULL;
+}
+
+/* A temporary file was closed: the reaper watches it (lock held). */
+static void watch(struct dfs_temps *t)
+{
+	if (!t->reaping && !t->stop)
+		t->reaping = pthread_create(&t->reaper, NULL, reaper, t) == 0;
+	pthread_cond_signal(&t->wake);
+}
+
+/* Named temporary files of a user (lock held). */
+static size_t named_by(const struct dfs_temps *t, uid_t uid)
+{
+	size_t n = 0;
+	for (const struct dfs_temp *x = t->list; x; x = x->next)
+		n += x->name && x->uid == uid;
+	return n;
 }
 
 static void fill(const struct dfs_temp *x, struct stat *st)
@@ -139,7 +217,7 @@ static void fill(const struct dfs_temp *x, struct stat *st)
 	st->st_nlink = x->name ? 1 : 0;
 	st->st_uid = x->uid;
 	st->st_gid = x->gid;
-	st->st_size = (off_t)dfs_write_size(x->w);
+	st->st_size = x->w ? (off_t)dfs_write_size(x->w) : 0;
 	st->st_blksize = 65536;
 	st->st_blocks = (st->st_size + 511) / 512;
 	st->st_mtim = st->st_atim = st->st_ctim = x->mtime;
@@ -156,12 +234,14 @@ int dfs_temp_create(struct dfs_temps *t, dfs_view *v, const char *dir,
 	int e = 0;
 	if (by_name(t, dir, name, ctx))
 		e = EEXIST;
-	else if (t->count >= DFS_TEMPS_MAX)
+	else if (t->count >= DFS_TEMPS_MAX || named_by(t, ctx->uid) >= DFS_TEMPS_PER_USER)
 		e = ENOSPC;
 	pthread_mutex_unlock(&t->lock);
 	if (e)
 		return e;
 	struct dfs_temp *x = calloc(1, sizeof(*x));
+	if (x)
+		x->pidfd = -1;
 	dfs_error err = {0};
 	if (!x || !(x->dir = strdup(dir)) || !(x->name = strdup(name)) ||
 	    !(x->w = dfs_view_open_deferred(v, dir, who, &err))) {
@@ -173,6 +253,9 @@ int dfs_temp_create(struct dfs_temps *t, dfs_view *v, const char *dir,
 	x->uid = ctx->uid;
 	x->gid = ctx->gid;
 	x->tgid = tgid_of(ctx->pid);
+#ifdef SYS_pidfd_open
+	x->pidfd = (int)syscall(SYS_pidfd_open, x->tgid, 0);
+#endif
 	x->nlookup = 1;
 	x->handles = 1;
 	clock_gettime(CLOCK_REALTIME, &x->mtime);
@@ -228,6 +311,8 @@ void dfs_temp_release(struct dfs_temps *t, fuse_ino_t ino)
 	struct dfs_temp *x = by_ino(t, ino);
 	if (x && x->handles) {
 		x->handles--;
+		if (!x->handles && x->name)
+			watch(t);
 		maybe_free(t, x);
 	}
 	pthread_mutex_unlock(&t->lock);
@@ -250,7 +335,7 @@ int dfs_temp_write(struct dfs_temps *t, fuse_ino_t ino, const char *buf,
 	pthread_mutex_lock(&t->lock);
 	struct dfs_temp *x = by_ino(t, ino);
 	int ret = -1;
-	if (!x)
+	if (!x || !x->w)
 		dfs_error_set(err, DFS_ERR_NOENT, "the temporary file is gone");
 	else
 		ret = dfs_write_data(x->w, buf, size, off, err);
@@ -266,7 +351,7 @@ int dfs_temp_truncate(struct dfs_temps *t, fuse_ino_t ino, uint64_t size,
 	pthread_mutex_lock(&t->lock);
 	struct dfs_temp *x = by_ino(t, ino);
 	int ret = -1;
-	if (!x)
+	if (!x || !x->w)
 		dfs_error_set(err, DFS_ERR_NOENT, "the temporary file is gone");
 	else
 		ret = dfs_write_truncate(x->w, size, err);
@@ -279,7 +364,7 @@ long dfs_temp_read(struct dfs_temps *t, fuse_ino_t ino, char *buf, size_t size,
 {
 	pthread_mutex_lock(&t->lock);
 	struct dfs_temp *x = by_ino(t, ino);
-	long n = x ? (long)dfs_write_read(x->w, buf, size, off) : -1;
+	long n = x ? x->w ? (long)dfs_write_read(x->w, buf, size, off) : 0 : -1;
 	pthread_mutex_unlock(&t->lock);
 	return n;
 }
@@ -300,7 +385,9 @@ int dfs_temp_rename(struct dfs_temps *t, const char *dir, const char *name,
 		/* the name goes either way: a refused import stays refused */
 		free(x->name);
 		x->name = NULL;
-		if (dfs_write_commit(x->w, err))
+		if (!x->w)
+			e = ENOENT;
+		else if (dfs_write_commit(x->w, err))
 			e = dfs_status_errno(err->code) ? dfs_status_errno(err->code) : EIO;
 		maybe_free(t, x);
 	}

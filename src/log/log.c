@@ -46,6 +46,7 @@ struct dfs_log {
 	dfs_names tables;       /* what module callbacks may ask of the log */
 	char *label;
 	uint64_t file_size;
+	uint64_t stored_size;   /* what it holds on disk (the inflate budget's) */
 	dfs_log_header hdr;
 	dfs_job job;
 	char *mount_text;       /* storage of the mount strings */
@@ -81,6 +82,7 @@ struct source {
 	int fd;
 	const unsigned char *mem;
 	uint64_t size;
+	uint64_t stored;   /* bytes the file really holds (see dfs_stored_size) */
 };
 
 static int read_at(const struct source *src, uint64_t off, size_t len,
@@ -471,12 +473,30 @@ int dfs_log_mount_for(const dfs_log *log, const char *path, size_t len)
 
 /* ---- inflate budget ---------------------------------------------------------- */
 
+/* The budget follows what the file holds on disk, not its size: a file
+ * made sparse (`truncate -s 1T`) has the size of a terabyte and the
+ * blocks of its few MiB.  A file system that reports no blocks, or more
+ * than the size, has its size. */
+uint64_t dfs_stored_size(const struct stat *st)
+{
+	uint64_t size = st->st_size > 0 ? (uint64_t)st->st_size : 0;
+	uint64_t blocks = st->st_blocks > 0 ? (uint64_t)st->st_blocks : 0;
+	if (blocks == 0 || blocks > size / 512 + 1)
+		return size;
+	return blocks * 512 < size ? blocks * 512 : size;
+}
+
 static size_t inflate_budget(uint64_t file_size)
 {
 	if (file_size > DEFAULT_INFLATE_LIMIT / INFLATE_RATIO)
 		return DEFAULT_INFLATE_LIMIT;
 	size_t b = (size_t)file_size * INFLATE_RATIO;
 	return b < INFLATE_FLOOR ? INFLATE_FLOOR : b;
+}
+
+size_t dfs_log_inflate_limit(uint64_t stored)
+{
+	return inflate_budget(stored);
 }
 
 /* Say why a region was cut off when it went over the budget. */
@@ -486,9 +506,9 @@ static void budget_error(const dfs_log *log, dfs_error *err)
 		return;
 	dfs_error_set(err, DFS_ERR_TOOBIG,
 	              "inflates past the %zu bytes allowed for the whole log "
-	              "(%d times its %llu bytes, at least %zu MiB): corrupt or "
-	              "a decompression bomb", inflate_budget(log->file_size),
-	              INFLATE_RATIO, (unsigned long long)log->file_size,
+	              "(%d times the %llu bytes it holds on disk, at least %zu MiB): "
+	              "corrupt or a decompression bomb", inflate_budget(log->stored_size),
+	              INFLATE_RATIO, (unsigned long long)log->stored_size,
 	              INFLATE_FLOOR >> 20);
 }
 
@@ -902,12 +922,13 @@ static dfs_log *open_source(const struct source *src, const char *label,
 	log->tables = (dfs_names){log, names_find, names_mount, names_place, names_lustre};
 	log->label = strdup(label);
 	log->file_size = src->size;
+	log->stored_size = src->stored;
 	log->memory = sizeof(*log);
 	if (!log->label) {
 		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 		goto fail;
 	}
-	log->inflate_left = inflate_budget(src->size);
+	log->inflate_left = inflate_budget(src->stored);
 	if (parse_header(src, &log->hdr, err))
 		goto fail;
 	if (parse_job(log, src, err))
@@ -981,16 +1002,17 @@ fail:
  * file, judged on the descriptor opened (the path may change meanwhile).
  * Returns the descriptor (its size in *size), or -1 with err (which names
  * the file `label`). */
-static int regular_fd(int fd, const char *label, uint64_t *size, dfs_error *err);
+static int regular_fd(int fd, const char *label, uint64_t *size, uint64_t *stored,
+                      dfs_error *err);
 
 static int open_regular(const char *path, const char *label, uint64_t *size,
-                        dfs_error *err)
+                        uint64_t *stored, dfs_error *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return dfs_error_set(err, errno == ENOENT ? DFS_ERR_NOENT : DFS_ERR_IO,
 		                     "%s: %s", label, strerror(errno));
-	if (regular_fd(fd, label, size, err)) {
+	if (regular_fd(fd, label, size, stored, err)) {
 		close(fd);
 		return -1;
 	}
@@ -998,8 +1020,10 @@ static int open_regular(const char *path, const char *label, uint64_t *size,
 }
 
 /* Is fd (opened without blocking) a regular file?  Then its reads are
- * made blocking and *size is its size: 0, or -1 with err (fd left open). */
-static int regular_fd(int fd, const char *label, uint64_t *size, dfs_error *err)
+ * made blocking, *size is its size and *stored what it holds on disk
+ * (dfs_stored_size): 0, or -1 with err (fd left open). */
+static int regular_fd(int fd, const char *label, uint64_t *size, uint64_t *stored,
+                      dfs_error *err)
 {
 	struct stat st;
 	const char *why = NULL;
@@ -1013,6 +1037,7 @@ static int regular_fd(int fd, const char *label, uint64_t *size, dfs_error *err)
 	if (why)
 		return dfs_error_set(err, DFS_ERR_IO, "%s: %s", label, why);
 	*size = (uint64_t)st.st_size;
+	*stored = dfs_stored_size(&st);
 	return 0;
 }
 
@@ -1020,7 +1045,7 @@ dfs_log *dfs_log_open_as(const char *path, const char *label, unsigned flags,
                          const dfs_log_observer *obs, dfs_error *err)
 {
 	struct source src = {.fd = -1, .mem = NULL, .size = 0};
-	src.fd = open_regular(path, label, &src.size, err);
+	src.fd = open_regular(path, label, &src.size, &src.stored, err);
 	if (src.fd < 0)
 		return NULL;
 	dfs_log *log = open_source(&src, label, flags, obs, err);
@@ -1043,7 +1068,7 @@ int dfs_log_peek_as(const char *path, const char *label, dfs_log_header *hdr,
                     dfs_error *err)
 {
 	struct source src = {.fd = -1, .mem = NULL, .size = 0};
-	src.fd = open_regular(path, label, &src.size, err);
+	src.fd = open_regular(path, label, &src.size, &src.stored, err);
 	if (src.fd < 0)
 		return -1;
 	int ret = parse_header(&src, hdr, err);
@@ -1062,7 +1087,7 @@ dfs_log *dfs_log_open_fd(int fd, const char *label, unsigned flags,
                          const dfs_log_observer *obs, dfs_error *err)
 {
 	struct source src = {.fd = fd, .mem = NULL, .size = 0};
-	if (regular_fd(fd, label, &src.size, err))
+	if (regular_fd(fd, label, &src.size, &src.stored, err))
 		return NULL;
 	return open_source(&src, label, flags, obs, err);
 }
@@ -1070,7 +1095,7 @@ dfs_log *dfs_log_open_fd(int fd, const char *label, unsigned flags,
 int dfs_log_peek_fd(int fd, const char *label, dfs_log_header *hdr, dfs_error *err)
 {
 	struct source src = {.fd = fd, .mem = NULL, .size = 0};
-	if (regular_fd(fd, label, &src.size, err))
+	if (regular_fd(fd, label, &src.size, &src.stored, err))
 		return -1;
 	int ret = parse_header(&src, hdr, err);
 	if (ret)
@@ -1081,7 +1106,7 @@ int dfs_log_peek_fd(int fd, const char *label, dfs_log_header *hdr, dfs_error *e
 dfs_log *dfs_log_open_mem(const void *data, size_t len, const char *label,
                           unsigned flags, dfs_error *err)
 {
-	struct source src = {.fd = -1, .mem = data, .size = len};
+	struct source src = {.fd = -1, .mem = data, .size = len, .stored = len};
 	return open_source(&src, label, flags, NULL, err);
 }
 
@@ -1119,6 +1144,7 @@ void dfs_log_free(const dfs_log *shared)
 const dfs_log_header *dfs_log_get_header(const dfs_log *log) { return &log->hdr; }
 const dfs_job *dfs_log_job(const dfs_log *log) { return &log->job; }
 uint64_t dfs_log_file_size(const dfs_log *log) { return log->file_size; }
+uint64_t dfs_log_stored_size(const dfs_log *log) { return log->stored_size; }
 size_t dfs_log_mount_count(const dfs_log *log) { return log->nmounts; }
 const dfs_mount *dfs_log_mount(const dfs_log *log, size_t i) { return &log->mounts[i]; }
 size_t dfs_log_name_count(const dfs_log *log) { return log->nnames; }

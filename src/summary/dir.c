@@ -1,8 +1,11 @@
 /* dir.c - summary.html of a directory: the jobs of every log below it, from
- * the text of that directory's jobs.csv (jobs over time, bytes and
+ * the text of that directory's modules.csv (jobs over time, bytes and
  * performance per job, the top jobs by bytes and by I/O time, totals per
  * module).  Like the page of a log, it is self-contained and its plots are
- * bounded in size however many jobs there are. */
+ * bounded in size however many jobs there are.  Numbers no run can have
+ * measured (dfs_job_numbers_doubts: a negative time, more I/O time than the
+ * job's processes had, ...) are left out of the sums, plots and rankings,
+ * and the page says how many. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +14,7 @@
 
 #include "summary/summary_int.h"
 
-/* the jobs.csv columns read here */
+/* the modules.csv columns read here */
 enum { C_LOG, C_MODULE, C_EXE, C_JOBID, C_UID, C_NPROCS, C_START, C_END,
        C_RUN, C_READ = 12, C_WRITTEN = 13, C_TIME = 20, C_PERF = 21, C_ERROR = 22,
        C_COLS = 23 };
@@ -63,50 +66,79 @@ struct job {
 	char *log, *exe;
 	int64_t jobid, uid, nprocs, start;
 	double run_time, bytes, time, perf;
-	bool counted;
+	unsigned doubts;     /* of bytes, time, perf (DFS_DOUBT_*) */
+	dfs_job_io io;
 };
 
 struct module_total {
 	char name[24];
 	size_t jobs;
 	double bytes_read, bytes_written, time;
+	size_t left_out;     /* implausible values not summed */
 };
 
-/* the row that stands for the job's own I/O: POSIX+STDIO, else the
- * largest of the others (MPI-IO goes through POSIX: never summed) */
-static void take_row(struct job *j, const char *module, double bytes, double time,
-                     double perf)
+void dfs_job_io_offer(dfs_job_io *io, int row, const char *module, double bytes,
+                      double time, double perf)
 {
 	bool combined = strcmp(module, "POSIX+STDIO") == 0;
-	if (combined || (!j->counted && bytes >= j->bytes)) {
-		j->bytes = bytes;
-		j->time = time;
-		j->perf = perf;
-		j->counted = combined;
+	if (combined || (!io->combined && bytes >= io->bytes)) {
+		io->bytes = bytes;
+		io->time = time;
+		io->perf = perf;
+		io->row = row;
+		io->any = true;
+		io->combined = combined;
 	}
+}
+
+/* the row that stands for the job's own I/O */
+static void take_row(struct job *j, const char *module, double bytes, double time,
+                     double perf, unsigned doubts)
+{
+	/* (the row dfs_job_io_offer takes: its doubts go with it) */
+	bool taken = strcmp(module, "POSIX+STDIO") == 0 ||
+	             (!j->io.combined && bytes >= j->io.bytes);
+	dfs_job_io_offer(&j->io, 0, module, bytes, time, perf);
+	j->bytes = j->io.bytes;
+	j->time = j->io.time;
+	j->perf = j->io.perf;
+	if (taken)
+		j->doubts = doubts;
+}
+
+/* the job's numbers that are plausible (0 for the others) */
+static double bytes_of(const struct job *j)
+{
+	return j->doubts & DFS_DOUBT_BYTES ? 0 : j->bytes;
 }
 
 static int by_bytes(const void *a, const void *b)
 {
-	double x = (*(struct job *const *)a)->bytes, y = (*(struct job *const *)b)->bytes;
+	double x = bytes_of(*(struct job *const *)a), y = bytes_of(*(struct job *const *)b);
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
 static int by_time(const void *a, const void *b)
 {
-	double x = (*(struct job *const *)a)->time, y = (*(struct job *const *)b)->time;
+	const struct job *p = *(struct job *const *)a, *q = *(struct job *const *)b;
+	double x = p->doubts & DFS_DOUBT_TIME ? -1 : p->time;
+	double y = q->doubts & DFS_DOUBT_TIME ? -1 : q->time;
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* the rows carry their exact numbers (data-*) beside the rounded text */
+/* the rows carry their exact numbers (data-*) beside the rounded text;
+ * the jobs whose number of the table is implausible are not ranked */
 static void job_table(dfs_buf *out, const char *id, const char *title, struct job **jobs,
-                      size_t n)
+                      size_t n, unsigned doubt)
 {
 	dfs_buf_printf(out, "<h3>%s</h3>\n<table id=\"%s\">\n<tr><th>log</th><th>executable</th>"
 	                    "<th>job id</th><th>processes</th><th>bytes</th>"
 	                    "<th>I/O time by slowest (s)</th><th>MiB/s</th></tr>\n", title, id);
 	char b[64];
-	for (size_t i = 0; i < n && i < TOP_FILES; i++) {
+	for (size_t i = 0, shown = 0; i < n && shown < TOP_FILES; i++) {
+		if (jobs[i]->doubts & doubt)
+			continue;
+		shown++;
 		dfs_buf_printf(out, "<tr class=\"job\" data-bytes=\"%.17g\" data-time=\"%.17g\" "
 		               "data-perf=\"%.17g\"><td>", jobs[i]->bytes, jobs[i]->time,
 		               jobs[i]->perf);
@@ -115,42 +147,101 @@ static void job_table(dfs_buf *out, const char *id, const char *title, struct jo
 		dfs_xml_text(out, jobs[i]->exe, strlen(jobs[i]->exe) > 80 ? 80 : strlen(jobs[i]->exe));
 		dfs_buf_printf(out, "</td><td class=\"n\">%lld</td><td class=\"n\">%lld</td>",
 		               (long long)jobs[i]->jobid, (long long)jobs[i]->nprocs);
+		const char *no = "implausible";
 		dfs_human_bytes(b, sizeof(b), jobs[i]->bytes);
-		dfs_buf_printf(out, "<td class=\"n\">%s</td>", b);
+		dfs_buf_printf(out, "<td class=\"n\">%s</td>", jobs[i]->doubts & DFS_DOUBT_BYTES ? no : b);
 		dfs_human_num(b, sizeof(b), jobs[i]->time);
-		dfs_buf_printf(out, "<td class=\"n\">%s</td>", b);
+		dfs_buf_printf(out, "<td class=\"n\">%s</td>", jobs[i]->doubts & DFS_DOUBT_TIME ? no : b);
 		dfs_human_num(b, sizeof(b), jobs[i]->perf);
-		dfs_buf_printf(out, "<td class=\"n\">%s</td></tr>\n", b);
+		dfs_buf_printf(out, "<td class=\"n\">%s</td></tr>\n",
+		               jobs[i]->doubts & DFS_DOUBT_PERF ? no : b);
 	}
 	dfs_buf_adds(out, "</table>\n");
 }
 
-/* a histogram over decades of a positive measure */
-static void decades(dfs_buf *out, const char *title, struct job *jobs, size_t n,
-                    bool perf, bool bytes)
+/* "4 KiB": bytes in binary units, whole when they are */
+static void bytes_label(char *buf, size_t n, double b)
 {
-	enum { DEC = 16 };
-	double count[DEC] = {0};
-	char names[DEC][32];
-	const char *labels[DEC];
-	double lo = bytes ? 1 : 1e-3;
+	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+	int u = 0;
+	while (b >= 1024 && u < 6) {
+		b /= 1024;
+		u++;
+	}
+	snprintf(buf, n, b == floor(b) ? "%.0f %s" : "%.1f %s", b, unit[u]);
+}
+
+/* A histogram of the jobs: by bytes (bins of x8 from 1 B: 1-8 B, 8-64
+ * B, ..., 4-32 KiB: binary units like the rest of the pages) or by
+ * MiB/s (decades); only the bins with jobs. */
+static void histogram(dfs_buf *out, const char *title, struct job *jobs, size_t n,
+                      bool perf)
+{
+	enum { BINS = 24 };
+	double count[BINS] = {0};
+	char names[BINS][48];
+	const char *labels[BINS];
+	double lo = perf ? 1e-3 : 1, step = perf ? 10 : 8;
 	for (size_t i = 0; i < n; i++) {
+		if (jobs[i].doubts & (perf ? DFS_DOUBT_PERF : DFS_DOUBT_BYTES))
+			continue;
 		double v = perf ? jobs[i].perf : jobs[i].bytes;
-		int d = v > lo ? (int)floor(log10(v / lo)) + 1 : 0;
-		count[d < 0 ? 0 : d >= DEC ? DEC - 1 : d]++;
+		int d = v >= lo ? (int)floor(log(v / lo) / log(step) + 1e-9) + 1 : 0;
+		count[d < 0 ? 0 : d >= BINS ? BINS - 1 : d]++;
 	}
-	for (int d = 0; d < DEC; d++) {
-		double edge = lo * pow(10, d);
+	int first = 0, last = BINS - 1;
+	while (first < last && !count[first])
+		first++;
+	while (last > first && !count[last])
+		last--;
+	/* (the bins with jobs: each says its range; none when no job has a
+	 * number to show, every one left out as implausible) */
+	double shown[BINS];
+	size_t k = 0;
+	if (!count[first])
+		last = first - 1;
+	for (int d = first; d <= last; d++) {
+		if (!count[d] && d != first)
+			continue;
+		double edge = lo * pow(step, d - 1);
+		char a[24], b[24];
 		if (d == 0)
-			snprintf(names[d], sizeof(names[d]), "< %g%s", lo, bytes ? " B" : "");
-		else if (bytes)
-			dfs_human_bytes(names[d], sizeof(names[d]), edge / 10), strcat(names[d], "+");
-		else
-			snprintf(names[d], sizeof(names[d]), ">= %g", edge / 10);
-		labels[d] = names[d];
+			snprintf(names[k], sizeof(names[0]), perf ? "< %g" : "0 B", lo);
+		else if (!perf) {
+			bytes_label(a, sizeof(a), edge);
+			bytes_label(b, sizeof(b), edge * step);
+			snprintf(names[k], sizeof(names[0]), d == BINS - 1 ? "%s or more" : "%s-%s", a, b);
+		} else {
+			snprintf(names[k], sizeof(names[0]), d == BINS - 1 ? "%g or more" : "%g-%g",
+			         edge, edge * step);
+		}
+		labels[k] = names[k];
+		shown[k++] = count[d];
 	}
-	struct series s = {"jobs", "#555599", count};
-	dfs_svg_bars(out, title, labels, DEC, &s, 1, false);
+	struct series s = {"jobs", "#555599", shown};
+	dfs_svg_bars(out, title, labels, k, &s, 1, false);
+}
+
+/* columns of jobs over calendar time: dates under the axis */
+static void over_time(dfs_buf *out, const char *title, const char *series, const char *color,
+                      const double *v, bool bytes, int64_t t0, double span)
+{
+	enum { TICKS = 5 };
+	char text[TICKS][32];
+	const char *ticks[TICKS];
+	for (int k = 0; k < TICKS; k++) {
+		time_t t = (time_t)((double)t0 + span * k / (TICKS - 1));
+		struct tm tm;
+		if (!gmtime_r(&t, &tm))
+			snprintf(text[k], sizeof(text[k]), "%lld", (long long)t);
+		else
+			strftime(text[k], sizeof(text[k]), span >= 4 * 86400 ? "%Y-%m-%d"
+			                                   : "%Y-%m-%d %H:%M", &tm);
+		ticks[k] = text[k];
+	}
+	struct series s = {series, color, v};
+	dfs_svg_columns_ticks(out, title, "job start (UTC)", 0, span, ticks, TICKS, TIME_BINS,
+	                      &s, 1, bytes);
 }
 
 int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
@@ -205,7 +296,9 @@ int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
 			continue;
 		double br = strtod(f[C_READ], NULL), bw = strtod(f[C_WRITTEN], NULL);
 		double t = strtod(f[C_TIME], NULL), perf = strtod(f[C_PERF], NULL);
-		take_row(&jobs[n - 1], f[C_MODULE], br + bw, t, perf);
+		dfs_job_numbers num = {jobs[n - 1].nprocs, jobs[n - 1].run_time, br + bw, t, perf};
+		unsigned doubts = dfs_job_numbers_doubts(&num);
+		take_row(&jobs[n - 1], f[C_MODULE], br + bw, t, perf, doubts);
 		size_t m;
 		for (m = 0; m < nmods && strcmp(mods[m].name, f[C_MODULE]); m++)
 			;
@@ -216,9 +309,16 @@ int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
 		}
 		if (m < nmods) {
 			mods[m].jobs++;
-			mods[m].bytes_read += br;
-			mods[m].bytes_written += bw;
-			mods[m].time += t;
+			if (doubts & DFS_DOUBT_BYTES) {
+				mods[m].left_out++;
+			} else {
+				mods[m].bytes_read += br;
+				mods[m].bytes_written += bw;
+			}
+			if (doubts & DFS_DOUBT_TIME)
+				mods[m].left_out++;
+			else
+				mods[m].time += t;
 		}
 	}
 
@@ -226,18 +326,24 @@ int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
 	dfs_xml_str(out, title);
 	dfs_buf_adds(out, " - darshanfs jobs</title>\n<style>body{font-family:sans-serif;margin:1em 2em}"
 	                  "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;"
-	                  "padding:2px 6px;font-size:13px;text-align:left}td.n{text-align:right}"
-	                  "th{background:#f0f0f0}</style>\n</head>\n<body>\n<h1>");
+	                  "padding:2px 6px;font-size:13px;text-align:left}td{overflow-wrap:anywhere}"
+	                  "td.n{text-align:right;white-space:nowrap}"
+	                  "th{background:#f0f0f0}p.note{font-size:12px;color:#555;max-width:60em}"
+	                  "</style>\n</head>\n<body>\n<h1>");
 	dfs_xml_str(out, title);
 	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
 	double total = 0;
+	size_t doubted = 0, left_out = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (jobs[i].start > 0 && jobs[i].start < t0)
 			t0 = jobs[i].start;
 		if (jobs[i].start > t1)
 			t1 = jobs[i].start;
-		total += jobs[i].bytes;
+		total += bytes_of(&jobs[i]);
+		doubted += jobs[i].doubts != 0;
 	}
+	for (size_t m = 0; m < nmods; m++)
+		left_out += mods[m].left_out;
 	char tb[64], a[64], b[64];
 	dfs_human_bytes(tb, sizeof(tb), total);
 	dfs_buf_printf(out, "</h1>\n<p id=\"jobs\">%zu jobs, %s moved", n, tb);
@@ -250,52 +356,70 @@ int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
 	}
 	if (errors)
 		dfs_buf_printf(out, "; %zu logs could not be read (see jobs.csv)", errors);
-	dfs_buf_adds(out, ".</p>\n<h2 id=\"time\">Jobs over time</h2>\n");
+	dfs_buf_adds(out, ".</p>\n");
+	if (doubted || left_out)
+		dfs_buf_printf(out, "<p id=\"left-out\">Left out as no run can have measured them "
+		               "(negative or not finite, or more I/O time than the job's processes "
+		               "had): the bytes, time or performance of %zu %s (in the plots and "
+		               "the top jobs) and %zu %s of the per-module sums; "
+		               "the data-quality findings (Q_) of the logs' insights.csv name the "
+		               "counters.</p>\n", doubted, doubted == 1 ? "job" : "jobs", left_out,
+		               left_out == 1 ? "value" : "values");
+	dfs_buf_adds(out, "<h2 id=\"time\">Jobs over time</h2>\n");
 	double per_bin[TIME_BINS] = {0}, bytes_bin[TIME_BINS] = {0};
 	double span = t1 > t0 && t0 != INT64_MAX ? (double)(t1 - t0) : 1;
 	for (size_t i = 0; i < n; i++) {
 		if (jobs[i].start <= 0 || t0 == INT64_MAX)
 			continue;
-		size_t c = (size_t)((double)(jobs[i].start - t0) / span * (TIME_BINS - 1));
+		size_t c = (size_t)((double)(jobs[i].start - t0) / span * TIME_BINS);
+		c = c < TIME_BINS ? c : TIME_BINS - 1;
 		per_bin[c]++;
-		bytes_bin[c] += jobs[i].bytes;
+		bytes_bin[c] += bytes_of(&jobs[i]);
 	}
-	struct series s1 = {"jobs started", "#1f77b4", per_bin};
-	dfs_svg_columns(out, "Jobs started over time", "days since the first job", 0,
-	                span / 86400, TIME_BINS, &s1, 1, false);
-	struct series s2 = {"bytes moved by the jobs started", "#8c564b", bytes_bin};
-	dfs_svg_columns(out, "Bytes over time", "days since the first job", 0,
-	                span / 86400, TIME_BINS, &s2, 1, true);
+	int64_t first = t0 != INT64_MAX ? t0 : 0;
+	over_time(out, "Jobs started over time", "jobs started", "#1f77b4", per_bin, false,
+	          first, span);
+	over_time(out, "Bytes over time", "bytes moved by the jobs started", "#8c564b",
+	          bytes_bin, true, first, span);
 	dfs_buf_adds(out, "<h2 id=\"per-job\">Bytes and performance per job</h2>\n");
-	decades(out, "Jobs by bytes moved", jobs, n, false, true);
-	decades(out, "Jobs by performance (MiB/s, by the slowest rank)", jobs, n, true, false);
+	histogram(out, "Jobs by bytes moved", jobs, n, false);
+	histogram(out, "Jobs by performance (MiB/s, by the slowest rank)", jobs, n, true);
 	dfs_buf_adds(out, "<h2 id=\"top\">Top jobs</h2>\n");
 	struct job **order = malloc((n ? n : 1) * sizeof(*order));
 	if (order) {
 		for (size_t i = 0; i < n; i++)
 			order[i] = &jobs[i];
 		qsort(order, n, sizeof(*order), by_bytes);
-		job_table(out, "top-bytes", "Most bytes", order, n);
+		job_table(out, "top-bytes", "Most bytes", order, n, DFS_DOUBT_BYTES);
 		qsort(order, n, sizeof(*order), by_time);
-		job_table(out, "top-time", "Most I/O time", order, n);
+		job_table(out, "top-time", "Most I/O time", order, n, DFS_DOUBT_TIME);
 		free(order);
 	}
 	dfs_buf_adds(out, "<h2 id=\"modules\">Per module</h2>\n<table id=\"module-table\">\n"
 	                  "<tr><th>module</th><th>jobs</th><th>bytes read</th>"
-	                  "<th>bytes written</th><th>I/O time by slowest (s)</th></tr>\n");
+	                  "<th>bytes written</th><th>I/O time by slowest (s)</th>"
+	                  "<th>implausible values left out</th></tr>\n");
 	for (size_t m = 0; m < nmods; m++) {
 		dfs_buf_printf(out, "<tr class=\"module\" data-read=\"%.17g\" data-written=\"%.17g\" "
-		               "data-time=\"%.17g\"><td>", mods[m].bytes_read,
-		               mods[m].bytes_written, mods[m].time);
+		               "data-time=\"%.17g\" data-left-out=\"%zu\"><td>", mods[m].bytes_read,
+		               mods[m].bytes_written, mods[m].time, mods[m].left_out);
 		dfs_xml_str(out, mods[m].name);
 		dfs_human_bytes(a, sizeof(a), mods[m].bytes_read);
 		dfs_human_bytes(b, sizeof(b), mods[m].bytes_written);
 		dfs_human_num(tb, sizeof(tb), mods[m].time);
 		dfs_buf_printf(out, "</td><td class=\"n\">%zu</td><td class=\"n\">%s</td>"
-		               "<td class=\"n\">%s</td><td class=\"n\">%s</td></tr>\n",
-		               mods[m].jobs, a, b, tb);
+		               "<td class=\"n\">%s</td><td class=\"n\">%s</td>"
+		               "<td class=\"n\">%zu</td></tr>\n", mods[m].jobs, a, b, tb,
+		               mods[m].left_out);
 	}
-	dfs_buf_adds(out, "</table>\n</body>\n</html>\n");
+	dfs_buf_adds(out, "</table>\n<p class=\"note\">A job's bytes, time and performance "
+	                  "are those of its <code>POSIX+STDIO</code> row of jobs.csv (POSIX and "
+	                  "STDIO together: a request through STDIO is not seen by POSIX), else of "
+	                  "its module with the most bytes; MPI-IO is never added to POSIX, which "
+	                  "it goes through. Time and performance by the slowest rank are those of "
+	                  "Darshan's accumulator: the slowest rank's own time plus each shared "
+	                  "file's slowest rank. Sizes in binary units (1 KiB = 1024 B), rates in "
+	                  "MiB/s.</p>\n</body>\n</html>\n");
 	if (!dfs_buf_ok(out))
 		ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 out:

@@ -10,6 +10,8 @@
 
 #include "summary/summary_int.h"
 
+#define DXT_FILE_BUDGET 2500   /* cells of each module's grid (bins merged beyond) */
+
 /* the columns of a DXT module read here */
 struct dxt_cols {
 	const dfs_module *m;
@@ -220,19 +222,19 @@ int dfs_summary_dxt_file_svg(const dfs_summary_input *in, uint64_t id, dfs_buf *
 				lo = b;
 			hi = b;
 		}
-	int nd = hi >= lo ? hi - lo + 1 : 0;
-	int h = 60, grid_h = 384;
+	int nd = 0;   /* the bins with requests (each bar says its range) */
+	for (int b = lo; b <= hi; b++)
+		nd += df.dur_read[b] + df.dur_write[b] > 0;
+	int h = 60, grid_h = 408;
 	for (int m = 0; m < 2; m++)
 		h += df.mod[m].present ? grid_h : 0;
 	int bars_h = 30 + nd * 30 + 14;
 	h += nd ? bars_h : 0;
 
 	const dfs_name *nm = dfs_log_name(in->log, id);
-	char name[160];
-	size_t skip = nm && nm->len > 100 ? nm->len - 97 : 0;
+	char name[4200];
 	if (nm)
-		snprintf(name, sizeof(name), "%s%.*s", skip ? "..." : "",
-		         (int)(nm->len - skip), nm->str + skip);
+		snprintf(name, sizeof(name), "%.*s", (int)(nm->len < 4096 ? nm->len : 4096), nm->str);
 	else
 		snprintf(name, sizeof(name), "(record %llu, no name)", (unsigned long long)id);
 	dfs_buf_printf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -255,27 +257,34 @@ int dfs_summary_dxt_file_svg(const dfs_summary_input *in, uint64_t id, dfs_buf *
 			continue;
 		char title[200];
 		snprintf(title, sizeof(title), "%s: offset against time, %.0f requests "
-		         "from %.0f rank records (reads blue, writes red)",
+		         "from %.0f rank records",
 		         m ? "DXT_MPIIO" : "DXT_POSIX", one->reads + one->writes, one->records);
 		dfs_buf_printf(out, "</g>\n<g transform=\"translate(0,%d)\">\n", y);
-		dfs_svg_grid_span(out, title, "seconds since the job started", "offset",
-		                  df.t0, df.t1, df.max_off, OFF_BINS, TIME_BINS,
-		                  &one->read[0][0], "#1f77b4", &one->write[0][0], "#d62728");
+		struct grid g = {
+			.title = title, .xlabel = "seconds since the job started", .ylabel = "offset",
+			.x0 = df.t0, .x1 = df.t1, .rows = OFF_BINS, .cols = TIME_BINS,
+			.cells = {&one->read[0][0], &one->write[0][0]},
+			.color = {"#1f77b4", "#d62728"}, .name = {"reads", "writes"},
+			.y0 = 0, .y1 = df.max_off, .y_bytes = true, .unit = "requests",
+			.scale = "requests per cell", .budget = DXT_FILE_BUDGET,
+		};
+		dfs_svg_grid(out, &g);
 		y += grid_h;
 	}
 	if (nd) {
 		const char *labels[DUR_BINS];
 		char names[DUR_BINS][32];
+		double r[DUR_BINS], w[DUR_BINS];
+		size_t n = 0;
 		for (int b = lo; b <= hi; b++) {
-			if (b == 0)
-				snprintf(names[b - lo], sizeof(names[0]), "< 1 us");
-			else
-				snprintf(names[b - lo], sizeof(names[0]), ">= %.3g s",
-				         pow(10, (b - 1) / 2.0 - 6));
-			labels[b - lo] = names[b - lo];
+			if (!(df.dur_read[b] + df.dur_write[b] > 0))
+				continue;
+			dfs_duration_label(names[n], sizeof(names[0]), b);
+			labels[n] = names[n];
+			r[n] = df.dur_read[b];
+			w[n++] = df.dur_write[b];
 		}
-		struct series s[] = {{"reads", "#1f77b4", df.dur_read + lo},
-		                     {"writes", "#d62728", df.dur_write + lo}};
+		struct series s[] = {{"reads", "#1f77b4", r}, {"writes", "#d62728", w}};
 		dfs_buf_printf(out, "</g>\n<g transform=\"translate(0,%d)\">\n", y);
 		dfs_svg_bars(out, "Request durations (requests)", labels, (size_t)nd, s, 2, false);
 	}

@@ -2,8 +2,11 @@
  * what the page, the plots and the insights show: sums per module, per
  * rank (in a bounded number of rank bins), per file and per mount point,
  * time lines, heat maps and DXT densities.  Memory is bounded by the
- * number of ranks and of names in the log (a few bits and bytes a file),
- * never by the number of rows. */
+ * number of ranks and of names in the log (a few bits and bytes a file)
+ * and, for the page, 4 bytes a record of the modules whose files it
+ * shows (the chain that leads to the records of the files shown by
+ * name), never by the number of rows; the arrays of files and records
+ * live only while the facts are gathered. */
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -203,6 +206,11 @@ static void files_free(struct files *fs)
 	free(fs->un.used);
 }
 
+static const int io_ids[] = {
+	DFS_MOD_POSIX, DFS_MOD_MPIIO, DFS_MOD_STDIO, DFS_MOD_H5F, DFS_MOD_H5D,
+	DFS_MOD_PNETCDF_FILE, DFS_MOD_DFS, DFS_MOD_DAOS, DFS_MOD_PNETCDF_VAR,
+};
+
 /* ---- reading fields ----------------------------------------------------------- */
 
 static int field(const dfs_module *m, const char *suffix)
@@ -250,12 +258,13 @@ static inline double value(const dfs_module *m, const unsigned char *rec, size_t
 	return dfs_facts_value(m, rec, len, row, f);
 }
 
-/* counters that can be -1 (not kept by an old version) count as 0 */
+/* counters that can be -1 (not kept by an old version) count as 0, and
+ * so do the values no run can have written (data problems: evidence.c) */
 static inline double counter(const dfs_module *m, const unsigned char *rec, size_t len,
                              int f)
 {
 	double d = value(m, rec, len, 0, f);
-	return d > 0 ? d : 0;
+	return d > 0 && d < INFINITY ? d : 0;
 }
 
 static int64_t rec_rank(const unsigned char *rec)
@@ -288,11 +297,66 @@ static size_t rank_bin(const struct facts *f, int64_t rank)
 
 /* ---- files, mount points, top-level paths ------------------------------------ */
 
-/* digit runs become '*': rank-numbered files fall together */
+static bool is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static bool is_alnum(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* the length of a UUID (8-4-4-4-12 hex digits) at s, or 0 */
+static size_t uuid_at(const char *s, size_t len)
+{
+	static const size_t parts[] = {8, 4, 4, 4, 12};
+	size_t i = 0;
+	for (int p = 0; p < 5; p++) {
+		if (p && (i >= len || s[i++] != '-'))
+			return 0;
+		for (size_t k = 0; k < parts[p]; k++, i++)
+			if (i >= len || !is_hex(s[i]))
+				return 0;
+	}
+	return i < len && is_alnum(s[i]) ? 0 : i;
+}
+
+/* A file's pattern: UUIDs become <uuid>, identifiers (runs of 8 or more
+ * hex digits with a digit and a letter, or of 16 or more letters and
+ * digits with both) <id>, and the other digit runs '*', so that
+ * rank-numbered files fall together and a path made of identifiers
+ * stays readable. */
 static void collapse(const char *s, size_t len, char *out, size_t cap)
 {
 	size_t o = 0;
-	for (size_t i = 0; i < len && o + 2 < cap; i++) {
+	for (size_t i = 0; i < len && o + 8 < cap;) {
+		bool start = i == 0 || !is_alnum(s[i - 1]);
+		size_t u = start && is_hex(s[i]) ? uuid_at(s + i, len - i) : 0;
+		if (u) {
+			memcpy(out + o, "<uuid>", 6);
+			o += 6;
+			i += u;
+			continue;
+		}
+		if (start && is_alnum(s[i])) {
+			size_t e = i;
+			bool hex = true, digit = false, letter = false;
+			while (e < len && is_alnum(s[e])) {
+				hex &= is_hex(s[e]);
+				if (s[e] >= '0' && s[e] <= '9')
+					digit = true;
+				else
+					letter = true;
+				e++;
+			}
+			if (digit && letter && (e - i >= 16 || (hex && e - i >= 8))) {
+				memcpy(out + o, "<id>", 4);
+				o += 4;
+				i = e;
+				continue;
+			}
+		}
 		if (s[i] >= '0' && s[i] <= '9') {
 			while (i + 1 < len && s[i + 1] >= '0' && s[i + 1] <= '9')
 				i++;
@@ -300,6 +364,7 @@ static void collapse(const char *s, size_t len, char *out, size_t cap)
 		} else {
 			out[o++] = s[i];
 		}
+		i++;
 	}
 	out[o] = '\0';
 }
@@ -645,8 +710,14 @@ static void top_rows(struct facts *f, const struct tops *tops, const struct top_
  * range of bytes in a table of their own: the per-file imbalance). */
 struct rank_range {
 	size_t no;              /* file number + 1; 0: empty */
+	uint64_t id;
 	double min, max;
 	uint32_t n;
+};
+
+struct chain {
+	uint32_t *prev;         /* per record: the previous record of its file */
+	size_t n, cap;          /* records chained, room */
 };
 
 struct file_sums {
@@ -655,6 +726,7 @@ struct file_sums {
 	size_t cap;             /* numbers the arrays have room for */
 	uint64_t *seen;         /* bit per file: met */
 	uint64_t *ranked;       /* bit: a record of one rank met, its bytes in rb */
+	uint64_t *in_module;    /* bit: met in the module being gathered */
 	double *rb;
 	struct rank_range *multi;
 	size_t multi_n, multi_cap;
@@ -663,9 +735,16 @@ struct file_sums {
 	bool lustre;
 	double *bytes, *size;
 	uint64_t *shared, *striped;
+	/* the page's sums of each file (bytes, seconds), kept from the first
+	 * record met (the seen bit), and the last record met (1 + its number
+	 * in f->chain: the records of a file are chained there, so that the
+	 * few files shown by name find theirs without another pass) */
+	double (*tot)[2];
+	uint32_t *last;
 	/* what the names of the files without one give (number - nnames) */
 	struct file_name *un_name;
 	size_t un_named;
+	struct chain chain;
 	/* the page's sums */
 	struct top_sum *tsum, rest;
 	size_t ntops;
@@ -706,6 +785,9 @@ static bool doubles_grow(dfs_scratch *pool, double **d, size_t old, size_t n)
 	return true;
 }
 
+/* the chain of the records (NULL when none is kept) */
+static struct chain *f_chain_of(const struct file_sums *fs);
+
 /* room for file number no (false without memory: the file is left out) */
 static bool file_sums_room(struct file_sums *fs, size_t no)
 {
@@ -714,8 +796,22 @@ static bool file_sums_room(struct file_sums *fs, size_t no)
 	size_t n = fs->cap * 2 > no + 64 ? fs->cap * 2 : no + 64;
 	dfs_scratch *pool = fs->ix.pool;
 	if (!bits_grow(&fs->seen, fs->cap, n) || !bits_grow(&fs->ranked, fs->cap, n) ||
-	    !doubles_grow(pool, &fs->rb, fs->cap, n))
+	    !bits_grow(&fs->in_module, fs->cap, n) || !doubles_grow(pool, &fs->rb, fs->cap, n))
 		return false;
+	if (fs->nn) {
+		void *t = dfs_scratch_realloc(pool, fs->tot, fs->cap * sizeof(*fs->tot),
+		                              n * sizeof(*fs->tot));
+		if (!t)
+			return false;
+		fs->tot = t;
+		if (f_chain_of(fs)) {
+			uint32_t *l = dfs_scratch_realloc(pool, fs->last, fs->cap * sizeof(*l),
+			                                  n * sizeof(*l));
+			if (!l)
+				return false;
+			fs->last = l;
+		}
+	}
 	if (fs->lustre && (!bits_grow(&fs->shared, fs->cap, n) ||
 	                   !bits_grow(&fs->striped, fs->cap, n) ||
 	                   !doubles_grow(pool, &fs->bytes, fs->cap, n) ||
@@ -733,9 +829,20 @@ static void file_sums_init(struct file_sums *fs, struct facts *f, dfs_summary_na
 	files_init(&fs->ix, f->in->log, f->in->scratch, false);
 	fs->nn = nn;
 	fs->lustre = selected(f->in, DFS_MOD_LUSTRE) != NULL;
+	/* the chain of the page's records (in the order they are met) */
+	size_t recs = 0;
+	for (size_t k = 0; nn && k < sizeof(io_ids) / sizeof(*io_ids); k++)
+		if (selected(f->in, io_ids[k]) && dfs_facts_page_module(f->in, io_ids[k]))
+			recs += f->in->mod[io_ids[k]].count;
+	if (recs && recs < UINT32_MAX) {
+		fs->chain.prev = dfs_scratch_alloc(f->in->scratch, recs * sizeof(uint32_t));
+		fs->chain.cap = recs;
+	}
 	file_sums_room(fs, fs->ix.nnames);
 	if (!nn)
 		return;
+	if (fs->tot)
+		dfs_scratch_prefault(fs->tot, 0, fs->cap * sizeof(*fs->tot));
 	f->nmounts = nn->nmounts;
 	for (size_t i = 0; i < f->nmounts; i++) {
 		f->mount[i].path = dfs_log_mount(f->in->log, i)->path;
@@ -772,6 +879,7 @@ static struct top_file *pattern_of(struct file_sums *fs, uint64_t key, size_t no
 		fs->pt[k].key = key;
 		pattern_name(no < fs->ix.nnames ? dfs_log_name_at(fs->ix.log, no) : NULL, id,
 		             fs->pt[k].t.name);
+		fs->pt[k].t.key = key;
 		fs->npt++;
 	}
 	fs->last_key = key;
@@ -779,7 +887,8 @@ static struct top_file *pattern_of(struct file_sums *fs, uint64_t key, size_t no
 }
 
 /* a file met with records of several ranks: their range of bytes */
-static void rank_range_add(struct file_sums *fs, size_t no, double first, double b)
+static void rank_range_add(struct file_sums *fs, size_t no, uint64_t id, double first,
+                           double b)
 {
 	if (fs->multi_n * 2 >= fs->multi_cap) {
 		size_t cap = fs->multi_cap ? fs->multi_cap * 2 : 64;
@@ -804,6 +913,7 @@ static void rank_range_add(struct file_sums *fs, size_t no, double first, double
 	struct rank_range *r = &fs->multi[k];
 	if (!r->no) {
 		r->no = no + 1;
+		r->id = id;
 		r->min = r->max = first;
 		r->n = 1;
 		fs->multi_n++;
@@ -849,25 +959,56 @@ static void file_add_named(struct facts *f, struct file_sums *fs, uint64_t id, s
 	}
 }
 
-/* One record of file `id` (of a module whose files are shown): b bytes,
+/* Is file number `no` met again in the module being gathered (true also
+ * when that cannot be known)? */
+static bool file_again(struct file_sums *fs, size_t no)
+{
+	if (no == SIZE_MAX || !file_sums_room(fs, no))
+		return true;
+	bool again = bit_get(fs->in_module, no);
+	bit_set(fs->in_module, no);
+	return again;
+}
+
+static struct chain *f_chain_of(const struct file_sums *fs)
+{
+	return fs->chain.prev ? (struct chain *)&fs->chain : NULL;
+}
+
+/* One record of file `id`, number `no` (of a module whose files are shown): b bytes,
  * t seconds, size its largest offset + 1 (< 0: not kept), of `rank`
  * (counted for the per-file imbalance when `ranked`). */
-static void file_add(struct facts *f, struct file_sums *fs, uint64_t id, double b,
-                     double t, double size, int64_t rank, bool ranked)
+static void file_add(struct facts *f, struct file_sums *fs, uint64_t id, size_t no,
+                     double b, double t, double size, int64_t rank, bool ranked)
 {
-	size_t no = files_number(&fs->ix, id);
-	if (no == SIZE_MAX || !file_sums_room(fs, no))
+	struct chain *ch = f_chain_of(fs);
+	if (no == SIZE_MAX || !file_sums_room(fs, no)) {
+		if (ch && ch->n < ch->cap)
+			ch->prev[ch->n++] = 0;   /* (its place kept) */
 		return;
+	}
 	bool first = !bit_get(fs->seen, no);
 	bit_set(fs->seen, no);
-	if (fs->nn)
+	if (fs->nn) {
 		file_add_named(f, fs, id, no, first, b, t);
+		if (first) {
+			fs->tot[no][0] = b;
+			fs->tot[no][1] = t;
+		} else {
+			fs->tot[no][0] += b;
+			fs->tot[no][1] += t;
+		}
+		if (ch && ch->n < ch->cap) {
+			ch->prev[ch->n] = first ? 0 : fs->last[no];
+			fs->last[no] = (uint32_t)++ch->n;
+		}
+	}
 	if (ranked) {
 		if (!bit_get(fs->ranked, no)) {
 			bit_set(fs->ranked, no);
 			fs->rb[no] = b;
 		} else {
-			rank_range_add(fs, no, fs->rb[no], b);
+			rank_range_add(fs, no, id, fs->rb[no], b);
 		}
 	}
 	if (fs->lustre) {
@@ -881,6 +1022,120 @@ static void file_add(struct facts *f, struct file_sums *fs, uint64_t id, double 
 		if (rank < 0)
 			bit_set(fs->shared, no);
 	}
+}
+
+/* the record id of file number no */
+static uint64_t file_id_of(const struct file_sums *fs, size_t no, const dfs_name *names)
+{
+	if (no < fs->ix.nnames)
+		return names[no].id;
+	const struct unnamed *u = &fs->ix.un;
+	for (size_t k = 0; k < u->cap; k++)
+		if (u->used[k] && u->at[k] == no - fs->ix.nnames + 1)
+			return u->id[k];
+	return 0;
+}
+
+/* is file x (bytes or time: k) shown before file y? (more first, then
+ * the smaller number: the order of the log's names) */
+static bool named_before(double x, size_t xno, const struct named_file *y, int k)
+{
+	double yv = k ? y->time : y->bytes;
+	return x > yv || (x == yv && xno < y->no);
+}
+
+static void named_insert(struct named_file *top, size_t *n, const struct named_file *c,
+                         int k)
+{
+	double v = k ? c->time : c->bytes;
+	if (!(v > 0) || (*n == TOP_FILES && !named_before(v, c->no, &top[TOP_FILES - 1], k)))
+		return;
+	size_t pos = *n < TOP_FILES ? *n : TOP_FILES - 1;
+	while (pos > 0 && named_before(v, c->no, &top[pos - 1], k))
+		pos--;
+	size_t last = *n < TOP_FILES ? *n : TOP_FILES - 1;
+	memmove(&top[pos + 1], &top[pos], (last - pos) * sizeof(*top));
+	top[pos] = *c;
+	if (*n < TOP_FILES)
+		(*n)++;
+}
+
+/* The files with the most bytes and the most time, by name, and the
+ * largest file of each pattern shown: one walk over the files met, in
+ * the order of their numbers (the shown patterns are found by their key
+ * in a small table). */
+static void named_pick(struct facts *f, struct file_sums *fs)
+{
+	enum { SLOTS = 4 * TOP_FILES };
+	struct {
+		uint64_t key;
+		struct top_file *t[2];
+	} shown[SLOTS];
+	memset(shown, 0, sizeof(shown));
+	struct top_file *lists[2] = {f->by_bytes, f->by_time};
+	size_t counts[2] = {f->nby_bytes, f->nby_time};
+	for (int l = 0; l < 2; l++)
+		for (size_t i = 0; i < counts[l]; i++) {
+			struct top_file *t = &lists[l][i];
+			size_t k = (size_t)t->key % SLOTS;
+			while (shown[k].t[0] && shown[k].key != t->key)
+				k = (k + 1) % SLOTS;
+			shown[k].key = t->key;
+			shown[k].t[shown[k].t[0] ? 1 : 0] = t;
+		}
+	double min_b = 0, min_t = 0;   /* what the full lists' last rows hold */
+	for (size_t w = 0; w < (fs->cap + 63) / 64; w++) {
+		uint64_t bits = fs->seen[w];
+		while (bits) {
+			size_t no = w * 64 + (size_t)__builtin_ctzll(bits);
+			bits &= bits - 1;
+			if (no >= fs->cap)
+				break;
+			f->files_seen++;
+			double b = fs->tot[no][0], t = fs->tot[no][1];
+			const struct file_name *nf = no < fs->ix.nnames ? &fs->nn->of[no]
+			                             : no - fs->ix.nnames < fs->un_named
+			                             ? &fs->un_name[no - fs->ix.nnames] : NULL;
+			if (nf && b > 0) {
+				size_t k = (size_t)nf->key % SLOTS;
+				while (shown[k].t[0] && shown[k].key != nf->key)
+					k = (k + 1) % SLOTS;
+				for (int l = 0; l < 2 && shown[k].t[0] && shown[k].key == nf->key; l++) {
+					struct top_file *p = shown[k].t[l];
+					if (p && b > p->big_bytes) {
+						p->big_bytes = b;
+						p->big_id = no;   /* (a number until the end) */
+					}
+				}
+			}
+			if (b >= min_b || t >= min_t) {
+				struct named_file c;
+				memset(&c, 0, sizeof(c));
+				c.no = no;
+				c.bytes = b;
+				c.time = t;
+				c.head = fs->last ? fs->last[no] : 0;
+				named_insert(f->named_bytes, &f->nnamed_bytes, &c, 0);
+				named_insert(f->named_time, &f->nnamed_time, &c, 1);
+				if (f->nnamed_bytes == TOP_FILES)
+					min_b = f->named_bytes[TOP_FILES - 1].bytes;
+				if (f->nnamed_time == TOP_FILES)
+					min_t = f->named_time[TOP_FILES - 1].time;
+			}
+		}
+	}
+	/* numbers to record ids */
+	const dfs_name *names = fs->ix.names;
+	for (int l = 0; l < 2; l++)
+		for (size_t i = 0; i < counts[l]; i++) {
+			struct top_file *t = &lists[l][i];
+			if (t->big_bytes > 0)
+				t->big_id = file_id_of(fs, (size_t)t->big_id, names);
+		}
+	for (size_t i = 0; i < f->nnamed_bytes; i++)
+		f->named_bytes[i].id = file_id_of(fs, f->named_bytes[i].no, names);
+	for (size_t i = 0; i < f->nnamed_time; i++)
+		f->named_time[i].id = file_id_of(fs, f->named_time[i].no, names);
 }
 
 /* the tables of the page and the per-file imbalance, once every record
@@ -897,6 +1152,13 @@ static void file_sums_finish(struct facts *f, struct file_sums *fs)
 		top_insert(f->by_bytes, &f->nby_bytes, &fs->pt[k].t, true);
 		top_insert(f->by_time, &f->nby_time, &fs->pt[k].t, false);
 	}
+	if (fs->tot) {
+		named_pick(f, fs);
+		f->chain = fs->chain.prev;
+		f->chain_n = fs->chain.n;
+		dfs_facts_named_detail(f);
+		f->chain = NULL;
+	}
 	struct io_facts *io = dfs_facts_io(f, DFS_MOD_POSIX);
 	for (size_t k = 0; io && k < fs->multi_cap; k++) {
 		const struct rank_range *r = &fs->multi[k];
@@ -907,8 +1169,11 @@ static void file_sums_finish(struct facts *f, struct file_sums *fs)
 			io->size_imbalanced++;
 			if (d > io->size_imbalance_worst)
 				io->size_imbalance_worst = d;
+			dfs_top_add(&io->ev->imbalanced_top, r->id, -1, d);
 		}
 	}
+	if (io)
+		dfs_top_sort(&io->ev->imbalanced_top);
 }
 
 static void file_sums_free(struct file_sums *fs)
@@ -917,23 +1182,22 @@ static void file_sums_free(struct file_sums *fs)
 	files_free(&fs->ix);
 	free(fs->seen);
 	free(fs->ranked);
+	free(fs->in_module);
 	dfs_scratch_free(pool, fs->rb);
 	free(fs->multi);
 	free(fs->shared);
 	free(fs->striped);
 	dfs_scratch_free(pool, fs->bytes);
 	dfs_scratch_free(pool, fs->size);
+	dfs_scratch_free(pool, fs->tot);
+	dfs_scratch_free(pool, fs->last);
+	dfs_scratch_free(pool, fs->chain.prev);
 	free(fs->un_name);
 	free(fs->tsum);
 	free(fs->pt);
 }
 
 /* ---- I/O modules -------------------------------------------------------------- */
-
-static const int io_ids[] = {
-	DFS_MOD_POSIX, DFS_MOD_MPIIO, DFS_MOD_STDIO, DFS_MOD_H5F, DFS_MOD_H5D,
-	DFS_MOD_PNETCDF_FILE, DFS_MOD_DFS, DFS_MOD_DAOS, DFS_MOD_PNETCDF_VAR,
-};
 
 static const char *const op_suffixes[] = {
 	"OPENS", "FDOPENS", "FILENOS", "DUPS", "READS", "WRITES", "SEEKS", "STATS",
@@ -957,7 +1221,6 @@ struct io_fields {
 	int reads, writes, seq_reads, seq_writes, consec_reads, consec_writes;
 	int mem_na, file_na;
 	int indep_reads, indep_writes, coll_reads, coll_writes, nb_reads, nb_writes;
-	int fast_bytes, slow_bytes, fast_time, slow_time;
 	int max_read, max_write, open_start, close_end, read_start, read_end,
 	    write_start, write_end;
 	int use_coll, use_mpiio;      /* H5D, H5F flags */
@@ -1020,10 +1283,6 @@ static void io_fields(struct io_facts *io, struct io_fields *fl)
 	fl->coll_writes = field(m, "COLL_WRITES");
 	fl->nb_reads = field(m, "NB_READS");
 	fl->nb_writes = field(m, "NB_WRITES");
-	fl->fast_bytes = field(m, "FASTEST_RANK_BYTES");
-	fl->slow_bytes = field(m, "SLOWEST_RANK_BYTES");
-	fl->fast_time = field(m, "F_FASTEST_RANK_TIME");
-	fl->slow_time = field(m, "F_SLOWEST_RANK_TIME");
 	fl->max_read = field(m, "MAX_BYTE_READ");
 	fl->max_write = field(m, "MAX_BYTE_WRITTEN");
 	fl->open_start = field(m, "F_OPEN_START_TIMESTAMP");
@@ -1075,6 +1334,19 @@ static void interval(double *a, double *b, double s, double e)
 		*b = e;
 }
 
+bool dfs_facts_page_module(const dfs_summary_input *in, int id)
+{
+	/* POSIX, STDIO and DFS are apart (none goes through another); DAOS
+	 * is under DFS; MPI-IO, HDF5 and PnetCDF go through POSIX (or DFS) */
+	if (id == DFS_MOD_POSIX || id == DFS_MOD_STDIO || id == DFS_MOD_DFS)
+		return true;
+	if (id == DFS_MOD_DAOS)
+		return !selected(in, DFS_MOD_DFS);
+	return id != DFS_MOD_MPIIO && id != DFS_MOD_H5D && id != DFS_MOD_PNETCDF_VAR &&
+	       !selected(in, DFS_MOD_POSIX) && !selected(in, DFS_MOD_DFS) &&
+	       !selected(in, DFS_MOD_DAOS);
+}
+
 struct scratch_ranks {
 	double *read, *write, *meta;     /* per rank of one module */
 	double *bytes, *time;            /* per rank, POSIX + STDIO */
@@ -1091,16 +1363,19 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 	double shared_r = 0, shared_w = 0, shared_m = 0;
 	bool per_rank = sr->read != NULL;
 	bool for_ranks = io->id == DFS_MOD_POSIX || io->id == DFS_MOD_STDIO;
-	bool for_files = files && (for_ranks || (io->id != DFS_MOD_MPIIO && io->id != DFS_MOD_H5D &&
-	                               io->id != DFS_MOD_PNETCDF_VAR &&
-	                               !selected(f->in, DFS_MOD_POSIX)));
+	bool for_files = files && dfs_facts_page_module(f->in, io->id);
 	if (per_rank) {
 		memset(sr->read, 0, sr->n * sizeof(double));
 		memset(sr->write, 0, sr->n * sizeof(double));
 		memset(sr->meta, 0, sr->n * sizeof(double));
 	}
 	memset(cm, 0, sizeof(*cm));
-	double small_t = f->thr.small_bytes;
+	struct ev_fields ef;
+	dfs_evidence_begin(&ef, f, io->m);
+	if (files)
+		memset(files->in_module, 0, (files->cap + 63) / 64 * sizeof(uint64_t));
+	io->ev->file_no = files && sm->count ? dfs_scratch_alloc(f->in->scratch,
+	                                                         sm->count * sizeof(uint32_t)) : NULL;
 	FOR_SELECTED(sm, k, i) {
 		if (k + PREFETCH_AHEAD < sm->count) {
 			size_t j = sm->index ? sm->index[k + PREFETCH_AHEAD] : k + PREFETCH_AHEAD;
@@ -1127,23 +1402,19 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 		io->meta_time += tm;
 		for (size_t o = 0; o < io->nops; o++)
 			io->ops[o] += counter(m, rec, len, fl.op[o]);
-		double small_r = 0, small_w = 0;
+		/* (as stored: the evidence judges them too) */
+		double rr[SIZE_BINS], rw[SIZE_BINS];
 		for (int b = 0; b < SIZE_BINS; b++) {
-			double r = counter(m, rec, len, fl.size_read[b]);
-			double w = counter(m, rec, len, fl.size_write[b]);
-			io->size_read[b] += r;
-			io->size_write[b] += w;
-			/* bins whose upper bound is at most the small size */
-			static const double upper[SIZE_BINS] = {
-				100, 1024, 10240, 102400, 1048576, 4194304, 10485760,
-				104857600, 1073741824, INFINITY};
-			if (upper[b] <= small_t) {
-				small_r += r;
-				small_w += w;
-			}
+			rr[b] = value(m, rec, len, 0, fl.size_read[b]);
+			rw[b] = value(m, rec, len, 0, fl.size_write[b]);
+			io->size_read[b] += rr[b] > 0 && rr[b] < INFINITY ? rr[b] : 0;
+			io->size_write[b] += rw[b] > 0 && rw[b] < INFINITY ? rw[b] : 0;
 		}
-		io->small_reads += small_r;
-		io->small_writes += small_w;
+		uint64_t id = dfs_facts_rec_id(rec);
+		size_t no = files ? files_number(&files->ix, id) : SIZE_MAX;
+		dfs_evidence_record(&ef, io, rec, len, !files || file_again(files, no), rr, rw);
+		if (io->ev->file_no)
+			io->ev->file_no[k] = no < UINT32_MAX ? (uint32_t)no : UINT32_MAX;
 		for (int a = 0; a < 4; a++)
 			if (fl.access[a] >= 0)
 				common_add(cm, value(m, rec, len, 0, fl.access[a]),
@@ -1179,23 +1450,9 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 			shared_m += tm;
 			io->shared_reads += reads;
 			io->shared_writes += writes;
-			io->shared_small_reads += small_r;
-			io->shared_small_writes += small_w;
 			io->shared_files++;
-			double fb = counter(m, rec, len, fl.fast_bytes);
-			double sb = counter(m, rec, len, fl.slow_bytes);
-			double ft = counter(m, rec, len, fl.fast_time);
-			double st = counter(m, rec, len, fl.slow_time);
-			double share = 0;
-			if (br + bw > 0)
-				share = fabs(sb - fb) / (br + bw);
-			if (tr + tw + tm > 0 && fabs(st - ft) / (tr + tw + tm) > share)
-				share = fabs(st - ft) / (tr + tw + tm);
-			if (share > f->thr.imbalance_stragglers && (fl.fast_bytes >= 0 || fl.fast_time >= 0)) {
-				io->stragglers++;
-				if (share > io->straggler_worst)
-					io->straggler_worst = share;
-			}
+			if (for_ranks)
+				f->shared_rank_time += tr + tw + tm;
 		} else if (per_rank && rank < (int64_t)sr->n) {
 			sr->read[rank] += tr;
 			sr->write[rank] += tw;
@@ -1209,6 +1466,9 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 					sr->bytes[rank] += br + bw;
 					sr->time[rank] += tr + tw + tm;
 				}
+			} else {
+				f->shared_bytes += br + bw;
+				f->shared_time += tr + tw + tm;
 			}
 			double os = value(m, rec, len, 0, fl.open_start);
 			double ce = value(m, rec, len, 0, fl.close_end);
@@ -1224,8 +1484,9 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 			double size = fl.max_read < 0 ? -1 :
 			              fmax(counter(m, rec, len, fl.max_read),
 			                   counter(m, rec, len, fl.max_write)) + 1;
-			file_add(f, files, dfs_facts_rec_id(rec), br + bw, tr + tw + tm, size, rank,
-			         rank >= 0 && io->id != DFS_MOD_STDIO);
+			/* (the per-file imbalance is POSIX's) */
+			file_add(f, files, id, no, br + bw, tr + tw + tm, size, rank,
+			         rank >= 0 && io->id == DFS_MOD_POSIX);
 		}
 	}
 	/* the slowest rank: own time plus an even share of the shared files' */
@@ -1248,7 +1509,10 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 			io->meta_ranks++;
 		if (sr->meta[r] + shared_m / n > io->meta_worst)
 			io->meta_worst = sr->meta[r] + shared_m / n;
+		dfs_top_add(&io->ev->meta_top, 0, (int64_t)r, sr->meta[r] + shared_m / n);
 	}
+	dfs_top_sort(&io->ev->meta_top);
+	dfs_evidence_end(f, io);
 	/* the four most common sizes */
 	for (size_t t = 0; t < 4; t++) {
 		size_t best = COMMON;
@@ -1276,19 +1540,56 @@ static size_t time_col(double t, double span)
 	return c < TIME_BINS ? c : TIME_BINS - 1;
 }
 
-static bool heat_alloc(struct facts *f)
+const char *const dfs_heat_layer_names[HEAT_LAYERS] = {
+	"POSIX", "MPIIO", "STDIO", "DFS", "DAOS",
+};
+
+/* the ids of heatmap:POSIX ... heatmap:DAOS, for records whose name the
+ * log lacks (Darshan's hash of the name; the format's test vectors) */
+static const uint64_t heat_ids[3] = {
+	16592106915301738621ULL, 3668870418325792824ULL, 3989511027826779520ULL,
+};
+
+/* the layer of a HEATMAP record, -1 when unknown */
+static int heat_layer_of(const dfs_log *log, uint64_t id)
 {
-	if (!f->heat_read) {
-		f->heat_read = calloc(RANK_BINS, sizeof(*f->heat_read));
-		f->heat_write = calloc(RANK_BINS, sizeof(*f->heat_write));
+	const dfs_name *nm = dfs_log_name(log, id);
+	if (nm && nm->len > 8 && memcmp(nm->str, "heatmap:", 8) == 0) {
+		for (int l = 0; l < HEAT_LAYERS; l++)
+			if (nm->len - 8 == strlen(dfs_heat_layer_names[l]) &&
+			    memcmp(nm->str + 8, dfs_heat_layer_names[l], nm->len - 8) == 0)
+				return l;
+		return -1;
 	}
-	return f->heat_read && f->heat_write;
+	for (int l = 0; l < 3; l++)
+		if (id == heat_ids[l])
+			return l;
+	return -1;
 }
+
+static struct heat_layer *heat_alloc(struct facts *f, int l)
+{
+	struct heat_layer *h = &f->heat[l];
+	if (!h->read) {
+		/* (a row per rank bin of the job) */
+		h->read = calloc(f->rank_bins, sizeof(*h->read));
+		h->write = calloc(f->rank_bins, sizeof(*h->write));
+		if (!h->read || !h->write) {
+			free(h->read);
+			free(h->write);
+			h->read = h->write = NULL;
+			return NULL;
+		}
+	}
+	return h;
+}
+
+#define HEAT_FIXED 48   /* bytes of a HEATMAP record before its bins */
 
 static void gather_heatmap(struct facts *f)
 {
 	const dfs_summary_module *sm = selected(f->in, DFS_MOD_HEATMAP);
-	if (!sm || sm->count == 0 || !heat_alloc(f))
+	if (!sm || sm->count == 0)
 		return;
 	unsigned char scratch[DFS_RECORD_MAX];
 	double span = 0;
@@ -1296,29 +1597,38 @@ static void gather_heatmap(struct facts *f)
 		FOR_SELECTED(sm, k, i) {
 			const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
 			size_t len = dfs_record_size(sm->records, i);
+			/* (decoded: base, width, nbins, 16 bytes of zeros, the
+			 * write bins, the read bins) */
 			double width;
 			int64_t nbins;
-			if (len < 32)
+			if (len < HEAT_FIXED)
 				continue;
 			memcpy(&width, rec + 16, 8);
 			memcpy(&nbins, rec + 24, 8);
-			if (nbins < 0 || (size_t)nbins > (len - 32) / 16 || !(width > 0))
+			if (nbins < 0 || (size_t)nbins > (len - HEAT_FIXED) / 16 || !(width > 0))
 				continue;
 			if (pass == 0) {
 				if (width * (double)nbins > span)
 					span = width * (double)nbins;
 				continue;
 			}
+			int l = heat_layer_of(f->in->log, dfs_facts_rec_id(rec));
+			struct heat_layer *h = l >= 0 ? heat_alloc(f, l) : NULL;
+			if (!h)
+				continue;
+			h->records++;
 			size_t row = rank_bin(f, rec_rank(rec));
 			if (row >= RANK_BINS)
 				row = 0;
 			for (int64_t b = 0; b < nbins; b++) {
 				int64_t w, r;
-				memcpy(&w, rec + 32 + 8 * b, 8);
-				memcpy(&r, rec + 32 + 8 * (nbins + b), 8);
+				memcpy(&w, rec + HEAT_FIXED + 8 * b, 8);
+				memcpy(&r, rec + HEAT_FIXED + 8 * (nbins + b), 8);
 				size_t c = time_col(((double)b + 0.5) * width, span);
-				f->heat_write[row][c] += (double)w;
-				f->heat_read[row][c] += (double)r;
+				h->write[row][c] += (double)w;
+				h->read[row][c] += (double)r;
+				h->bytes_written += (double)w;
+				h->bytes_read += (double)r;
 			}
 		}
 	}
@@ -1484,7 +1794,7 @@ static void gather_dxt(struct facts *f)
 		return;
 	f->dxt_read = calloc(OFF_BINS, sizeof(*f->dxt_read));
 	f->dxt_write = calloc(OFF_BINS, sizeof(*f->dxt_write));
-	if (!f->dxt_read || !f->dxt_write || (!f->has_heat && a && !heat_alloc(f)))
+	if (!f->dxt_read || !f->dxt_write)
 		return;
 	/* requests and largest offset per file, for the files shown alone */
 	struct files per;
@@ -1528,6 +1838,12 @@ static void gather_dxt(struct facts *f)
 				size_t row_bin = rank_bin(f, rec_rank(rec));
 				struct file_acc *fa = pass == 0 ? files_get(&per, dfs_facts_rec_id(rec)) : NULL;
 				int tf = pass == 1 ? traced_of(f, dfs_facts_rec_id(rec)) : -1;
+				/* without HEATMAP records, the heat maps of the traces */
+				struct heat_layer *heat = pass == 1 && !f->has_heat && rows
+				                          ? heat_alloc(f, id == DFS_MOD_DXT_POSIX ? 0 : 1)
+				                          : NULL;
+				if (heat)
+					heat->records++;
 				for (size_t r = 0; r < rows; r++) {
 					double off = value(m, rec, len, r, foff);
 					double ln = value(m, rec, len, r, flen);
@@ -1555,10 +1871,11 @@ static void gather_dxt(struct facts *f)
 					size_t o = off_row(off, f->dxt_max_off);
 					(w ? f->dxt_write : f->dxt_read)[o][c] += 1;
 					(w ? f->dur_write : f->dur_read)[dur_bin(e - s)] += 1;
-					if (!f->has_heat && id == DFS_MOD_DXT_POSIX) {
+					if (heat) {
 						size_t hr = row_bin < RANK_BINS ? row_bin : 0;
 						size_t hc = time_col(s, f->tl_end > f->dxt_span ? f->tl_end : f->dxt_span);
-						(w ? f->heat_write : f->heat_read)[hr][hc] += ln;
+						(w ? heat->write : heat->read)[hr][hc] += ln;
+						(w ? &heat->bytes_written : &heat->bytes_read)[0] += ln;
 						f->heat_from_dxt = true;
 					}
 				}
@@ -1616,8 +1933,10 @@ static void gather_lustre(struct facts *f, struct file_sums *files)
 			f->single_stripe_large++;
 			if (size > f->single_stripe_largest)
 				f->single_stripe_largest = size;
+			dfs_top_add(&f->single_stripe_top, dfs_facts_rec_id(rec), -1, size);
 		}
 	}
+	dfs_top_sort(&f->single_stripe_top);
 	free(seen);
 	f->has_lustre = true;
 }
@@ -1651,6 +1970,25 @@ static void gather_apmpi(struct facts *f)
 		f->has_apmpi = true;
 	}
 	f->apmpi_hosts = hosts.n;
+}
+
+/* rank r into a table of the TOP_RANKS with the most time (or bytes),
+ * the lower rank first among equals */
+static void rank_insert(struct top_rank *top, size_t *n, int64_t r, double bytes,
+                        double time, bool by_time)
+{
+	double v = by_time ? time : bytes;
+	if (!(v > 0) || (*n == TOP_RANKS &&
+	                 v <= (by_time ? top[TOP_RANKS - 1].time : top[TOP_RANKS - 1].bytes)))
+		return;
+	size_t pos = *n < TOP_RANKS ? *n : TOP_RANKS - 1;
+	while (pos > 0 && v > (by_time ? top[pos - 1].time : top[pos - 1].bytes))
+		pos--;
+	size_t last = *n < TOP_RANKS ? *n : TOP_RANKS - 1;
+	memmove(&top[pos + 1], &top[pos], (last - pos) * sizeof(*top));
+	top[pos] = (struct top_rank){r, bytes, time};
+	if (*n < TOP_RANKS)
+		(*n)++;
 }
 
 static int64_t hint_cb_nodes(const dfs_job *job)
@@ -1721,17 +2059,27 @@ struct facts *dfs_facts_new(const dfs_summary_input *in, bool page)
 		files = &sums;
 	}
 	struct common *cm = malloc(sizeof(*cm));
-	for (size_t k = 0; k < sizeof(io_ids) / sizeof(*io_ids) && cm; k++) {
+	size_t nio = 0;
+	for (size_t k = 0; k < sizeof(io_ids) / sizeof(*io_ids); k++)
+		nio += selected(in, io_ids[k]) && dfs_module_get(io_ids[k]) &&
+		       dfs_module_get(io_ids[k])->record_size;
+	f->evidence = nio ? calloc(nio, sizeof(*f->evidence)) : NULL;
+	for (size_t k = 0; k < sizeof(io_ids) / sizeof(*io_ids) && cm && f->evidence; k++) {
 		if (!selected(in, io_ids[k]) || !dfs_module_get(io_ids[k]) ||
 		    !dfs_module_get(io_ids[k])->record_size)
 			continue;
-		struct io_facts *io = &f->io[f->nio++];
+		struct io_facts *io = &f->io[f->nio];
+		io->ev = &f->evidence[f->nio++];
 		io->id = io_ids[k];
 		io->m = dfs_module_get(io_ids[k]);
 		gather_io(f, io, files, &sr, cm);
 	}
 	free(cm);
-	/* per rank bins of POSIX+STDIO, shared files spread evenly */
+	/* per rank bins of POSIX+STDIO, of the ranks' own records; for the
+	 * worst rank's share, each rank also takes an even part of the
+	 * shared records' time */
+	double spread = f->shared_rank_time / (double)f->nprocs;
+	f->total_rank_time = f->shared_rank_time;
 	for (size_t r = 0; r < sr.n; r++) {
 		size_t b = rank_bin(f, (int64_t)r);
 		f->rank_bytes[b] += sr.bytes[r];
@@ -1741,12 +2089,18 @@ struct facts *dfs_facts_new(const dfs_summary_input *in, bool page)
 		if (sr.time[r] > f->rank_time_max[b])
 			f->rank_time_max[b] = sr.time[r];
 		f->total_rank_time += sr.time[r];
+		dfs_top_add(&f->rank_top, 0, (int64_t)r, sr.time[r] + spread);
 		if (sr.time[r] > f->worst_rank_time) {
 			f->worst_rank_time = sr.time[r];
 			f->worst_rank = (int64_t)r;
 		}
 		f->ranks_seen += sr.time[r] > 0 || sr.bytes[r] > 0;
+		rank_insert(f->rank_by_time, &f->nrank_by_time, (int64_t)r, sr.bytes[r],
+		            sr.time[r], true);
+		rank_insert(f->rank_by_bytes, &f->nrank_by_bytes, (int64_t)r, sr.bytes[r],
+		            sr.time[r], false);
 	}
+	dfs_top_sort(&f->rank_top);
 	free(sr.read);
 	free(sr.write);
 	free(sr.meta);
@@ -1772,11 +2126,17 @@ void dfs_facts_free(struct facts *f)
 {
 	if (!f)
 		return;
-	free(f->heat_read);
-	free(f->heat_write);
+	for (int l = 0; l < HEAT_LAYERS; l++) {
+		free(f->heat[l].read);
+		free(f->heat[l].write);
+	}
 	free(f->dxt_read);
 	free(f->dxt_write);
 	free(f->traced);
 	free(f->dxt_files);
+	free(f->findings);
+	for (size_t i = 0; i < f->nio; i++)
+		dfs_evidence_free(f, &f->io[i]);
+	free(f->evidence);
 	free(f);
 }

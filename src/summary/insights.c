@@ -1,9 +1,13 @@
 /* insights.c - problems in the I/O of a job, each with the numbers behind
- * it: Drishti's triggers with its default thresholds, and a few more
- * (partial modules, big shared files on one Lustre stripe, the share of
- * I/O time taken by the worst rank, small and independent accesses of
- * HDF5 datasets, PnetCDF variables and DFS files).  Thresholds can be changed by a small
- * "name = value" file. */
+ * it, the files (or ranks) it is about and what to do about it (advice.c):
+ * Drishti's triggers with its default thresholds, and a few more (partial
+ * modules, big shared files on one Lustre stripe, the share of I/O time
+ * taken by the worst rank, small and independent accesses of HDF5
+ * datasets, PnetCDF variables and DFS files), and the data problems of
+ * the log (counters no run can have written: the Q_ findings), which keep
+ * the rules whose inputs they spoil from saying false things.  Thresholds
+ * can be changed by a small "name = value" file.  docs/insights.md tells
+ * every rule. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -33,6 +37,8 @@ void dfs_insight_thresholds_default(dfs_insight_thresholds *t)
 	t->collective_operations_absolute = 1000;
 	t->lustre_large_file = 1073741824.0;
 	t->worst_rank_share = 0.5;
+	t->worst_rank_time = 1;
+	t->interface_stdio_absolute = 1048576;
 }
 
 #define T(name) {#name, offsetof(dfs_insight_thresholds, name)}
@@ -45,6 +51,7 @@ static const struct {
 	T(random_operations), T(random_operations_absolute), T(imbalance_stragglers),
 	T(imbalance_size), T(interface_stdio), T(collective_operations),
 	T(collective_operations_absolute), T(lustre_large_file), T(worst_rank_share),
+	T(worst_rank_time), T(interface_stdio_absolute),
 };
 #undef T
 
@@ -149,18 +156,34 @@ int dfs_insight_thresholds_load(dfs_insight_thresholds *t, const char *path,
 
 /* ---- findings ----------------------------------------------------------------- */
 
+/* the findings as the rules add them (a few: the array grows) */
 struct findings {
 	struct finding *f;
-	size_t n, max;
+	size_t n, cap;
+	/* per finding: the module and list its files come from */
+	struct io_facts *io[MAX_FINDINGS];
+	int tally[MAX_FINDINGS];
 };
 
 static struct finding *add(struct findings *fs, const char *code, const char *level,
                            const char *module, double value, double threshold,
                            double count, double total)
 {
-	if (fs->n >= fs->max)
+	if (fs->n >= MAX_FINDINGS)
 		return NULL;
+	if (fs->n == fs->cap) {
+		size_t cap = fs->cap ? fs->cap * 2 : 8;
+		struct finding *g = realloc(fs->f, (cap < MAX_FINDINGS ? cap : MAX_FINDINGS) *
+		                                   sizeof(*g));
+		if (!g)
+			return NULL;
+		fs->f = g;
+		fs->cap = cap < MAX_FINDINGS ? cap : MAX_FINDINGS;
+	}
+	fs->io[fs->n] = NULL;
+	fs->tally[fs->n] = -1;
 	struct finding *f = &fs->f[fs->n++];
+	memset(f, 0, sizeof(*f));
 	f->code = code;
 	f->level = level;
 	snprintf(f->module, sizeof(f->module), "%s", module);
@@ -168,7 +191,7 @@ static struct finding *add(struct findings *fs, const char *code, const char *le
 	f->threshold = threshold;
 	f->count = count;
 	f->total = total;
-	f->message[0] = '\0';
+	f->unit = "";
 	return f;
 }
 
@@ -185,8 +208,125 @@ static struct finding *share(struct findings *fs, const char *code, const char *
 
 #define SAY(f, ...) do { if (f) snprintf((f)->message, sizeof((f)->message), __VA_ARGS__); } while (0)
 
-static void check_posix(const struct facts *fa, const struct io_facts *io,
-                        struct findings *fs)
+/* "1 rank", "2 ranks" */
+static const char *plural(double n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/* the files of f: those of the list `tally` of io, named once every rule
+ * has spoken (a module's lists are summed per file in one pass) */
+static void name_files(struct findings *fs, struct finding *f, struct io_facts *io,
+                       int tally, const char *unit)
+{
+	if (!f)
+		return;
+	size_t k = (size_t)(f - fs->f);
+	fs->io[k] = io;
+	fs->tally[k] = tally;
+	f->kind = ABOUT_FILES;
+	f->unit = unit;
+}
+
+/* Name the items of a sorted list: every one that holds more than 5% of
+ * `total` (as Drishti does), and at least the three largest; without a
+ * total (the files of an imbalance rule, each judged alone) every one
+ * (the TOP_ABOUT largest). */
+static void about_list(struct finding *f, enum about_kind kind, const struct top_list *t,
+                       double total, const char *unit)
+{
+	f->kind = kind;
+	f->unit = unit;
+	double named = 0;
+	for (size_t i = 0; i < t->n && f->nabout < TOP_ABOUT; i++) {
+		double sh = total > 0 ? t->it[i].v / total : -1;
+		if (i >= 3 && total > 0 && !(sh > 0.05))
+			break;
+		struct about *a = &f->about[f->nabout++];
+		a->id = t->it[i].id;
+		a->rank = t->it[i].rank;
+		a->value = t->it[i].v;
+		a->share = sh;
+		named += t->it[i].v;
+	}
+	f->rest_n = t->count > f->nabout ? t->count - f->nabout : 0;
+	f->rest_value = f->rest_n && total > named ? total - named : 0;
+}
+
+/* the records of a data problem */
+static void about_records(struct finding *f, const struct io_facts *io, const struct q_facts *q)
+{
+	f->kind = ABOUT_RECORDS;
+	size_t records = 0;
+	for (size_t i = 0; i < q->nex; i++) {
+		const struct q_example *x = &q->ex[i];
+		records += i == 0 || x->id != q->ex[i - 1].id || x->rank != q->ex[i - 1].rank;
+		struct about *a = &f->about[f->nabout++];
+		a->id = x->id;
+		a->rank = x->rank;
+		a->value = x->value;
+		a->share = -1;
+		a->counter = x->field >= 0 ? io->m->fields[x->field].name : "rank";
+		a->bound = x->bound;
+	}
+	f->rest_n = q->n > records ? q->n - records : 0;
+}
+
+/* "/a/b" or "(record 123)" */
+const char *dfs_about_name(const struct facts *fa, uint64_t id, char *buf, size_t len)
+{
+	const dfs_name *nm = dfs_log_name(fa->in->log, id);
+	if (nm)
+		snprintf(buf, len, "%.*s", (int)nm->len, nm->str);
+	else
+		snprintf(buf, len, "(record %llu)", (unsigned long long)id);
+	return buf;
+}
+
+/* small requests: "N of M reads (p%) are smaller than 1 MiB (< 1048576
+ * bytes)", or the range the log allows */
+/* "1 MiB", "64 KiB", "1.50 GiB", "1000 B": a threshold in bytes */
+static void say_bytes(char *buf, size_t len, double b)
+{
+	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	int u = 0;
+	double v = b;
+	while (u < 4 && v >= 1024 && fmod(v, 1024) == 0) {
+		v /= 1024;
+		u++;
+	}
+	if (u || v < 1024)
+		snprintf(buf, len, "%.0f %s", v, unit[u]);
+	else
+		dfs_human_bytes(buf, len, b);
+}
+
+static void say_small(struct finding *f, double hi, double lo, double all,
+                      const char *what, double small_bytes)
+{
+	if (!f)
+		return;
+	char sb[32], rest[96] = "";
+	say_bytes(sb, sizeof(sb), small_bytes);
+	if (all - hi > 0)
+		snprintf(rest, sizeof(rest), "; the other %.0f are known to be %s or larger",
+		         all - hi, sb);
+	if (lo >= hi)
+		SAY(f, "%.0f of %.0f %s (%.1f%%) are smaller than %s (< %.0f bytes)%s", hi, all,
+		    what, 100 * hi / all, sb, small_bytes, rest);
+	else
+		SAY(f, "up to %.0f of %.0f %s (%.1f%%) are smaller than %s (< %.0f bytes), at "
+		       "least %.0f (%.1f%%)%s", hi, all, what, 100 * hi / all, sb, small_bytes, lo,
+		    100 * lo / all, rest);
+}
+
+/* the rules whose inputs the module's times spoil */
+static bool times_spoiled(const struct io_facts *io)
+{
+	return io && io->ev->time_over_run;
+}
+
+static void check_posix(const struct facts *fa, struct io_facts *io, struct findings *fs)
 {
 	const dfs_insight_thresholds *t = &fa->thr;
 	const char *mn = io->m->name;
@@ -217,132 +357,147 @@ static void check_posix(const struct facts *fa, const struct io_facts *io,
 		SAY(f, "read size intensive: %.0f bytes read against %.0f written",
 		    io->bytes_read, io->bytes_written);
 	}
+	const struct evidence *ev = io->ev;
 	if ((f = share(fs, "P_SMALL_READS", "HIGH", mn, io->small_reads, io->reads,
 	               t->small_requests, t->small_requests_absolute))) {
-		SAY(f, "%.0f of %.0f reads (%.1f%%) are smaller than %.0f bytes: aggregate "
-		       "them into larger requests", io->small_reads, io->reads,
-		    100 * io->small_reads / io->reads, t->small_bytes);
+		say_small(f, io->small_reads, ev->small_lo_r, io->reads, "reads", t->small_bytes);
+		name_files(fs, f, io, T_SMALL_R, "reads");
 	}
 	if ((f = share(fs, "P_SMALL_WRITES", "HIGH", mn, io->small_writes, io->writes,
 	               t->small_requests, t->small_requests_absolute))) {
-		SAY(f, "%.0f of %.0f writes (%.1f%%) are smaller than %.0f bytes: aggregate "
-		       "them into larger requests", io->small_writes, io->writes,
-		    100 * io->small_writes / io->writes, t->small_bytes);
+		say_small(f, io->small_writes, ev->small_lo_w, io->writes, "writes", t->small_bytes);
+		name_files(fs, f, io, T_SMALL_W, "writes");
 	}
 	if ((f = share(fs, "P_MISALIGNED_MEMORY", "HIGH", mn, io->mem_not_aligned, ops,
 	               t->misaligned_requests, -INFINITY))) {
-		SAY(f, "%.1f%% of the requests use buffers not aligned in memory",
-		    100 * io->mem_not_aligned / ops);
+		SAY(f, "%.1f%% of the requests (%.0f of %.0f) use buffers not aligned in memory",
+		    100 * io->mem_not_aligned / ops, io->mem_not_aligned, ops);
+		name_files(fs, f, io, T_MEM_NA, "requests");
 	}
 	if ((f = share(fs, "P_MISALIGNED_FILE", "HIGH", mn, io->file_not_aligned, ops,
 	               t->misaligned_requests, -INFINITY))) {
-		SAY(f, "%.1f%% of the requests are not aligned to the file system's blocks",
-		    100 * io->file_not_aligned / ops);
+		SAY(f, "%.1f%% of the requests (%.0f of %.0f) are not aligned to the file "
+		       "system's blocks", 100 * io->file_not_aligned / ops, io->file_not_aligned, ops);
+		name_files(fs, f, io, T_FILE_NA, "requests");
 	}
 	double rr = io->reads - io->seq_reads, rw = io->writes - io->seq_writes;
 	if ((f = share(fs, "P_RANDOM_READS", "HIGH", mn, rr, io->reads,
 	               t->random_operations, t->random_operations_absolute))) {
 		SAY(f, "%.0f of %.0f reads (%.1f%%) are random (not sequential)", rr,
 		    io->reads, 100 * rr / io->reads);
+		name_files(fs, f, io, T_RANDOM_R, "reads");
 	}
 	if ((f = share(fs, "P_RANDOM_WRITES", "HIGH", mn, rw, io->writes,
 	               t->random_operations, t->random_operations_absolute))) {
 		SAY(f, "%.0f of %.0f writes (%.1f%%) are random (not sequential)", rw,
 		    io->writes, 100 * rw / io->writes);
+		name_files(fs, f, io, T_RANDOM_W, "writes");
 	}
-	if ((f = share(fs, "P_SHARED_SMALL_READS", "HIGH", mn, io->shared_small_reads, io->shared_reads,
-	               t->small_requests, t->small_requests_absolute))) {
-		SAY(f, "%.0f small reads on shared files: consider collective I/O",
-		    io->shared_small_reads);
+	if ((f = share(fs, "P_SHARED_SMALL_READS", "HIGH", mn, io->shared_small_reads,
+	               io->shared_reads, t->small_requests, t->small_requests_absolute))) {
+		say_small(f, io->shared_small_reads, ev->shared_small_lo_r, io->shared_reads,
+		          "reads of shared files", t->small_bytes);
+		name_files(fs, f, io, T_SHARED_SMALL_R, "reads");
 	}
-	if ((f = share(fs, "P_SHARED_SMALL_WRITES", "HIGH", mn, io->shared_small_writes, io->shared_writes,
-	               t->small_requests, t->small_requests_absolute))) {
-		SAY(f, "%.0f small writes on shared files: consider collective I/O",
-		    io->shared_small_writes);
+	if ((f = share(fs, "P_SHARED_SMALL_WRITES", "HIGH", mn, io->shared_small_writes,
+	               io->shared_writes, t->small_requests, t->small_requests_absolute))) {
+		say_small(f, io->shared_small_writes, ev->shared_small_lo_w, io->shared_writes,
+		          "writes of shared files", t->small_bytes);
+		name_files(fs, f, io, T_SHARED_SMALL_W, "writes");
 	}
-	if (io->meta_ranks > 0) {
+	if (io->meta_ranks > 0 && !times_spoiled(io)) {
 		f = add(fs, "P_METADATA_TIME", "HIGH", mn, io->meta_worst, t->metadata_time_rank,
 		        (double)io->meta_ranks, (double)fa->nprocs);
-		SAY(f, "%zu ranks spend more than %.0f s in metadata operations (worst %.2f s)",
-		    io->meta_ranks, t->metadata_time_rank, io->meta_worst);
+		SAY(f, "%zu %s spend%s more than %.0f s in metadata operations (worst %.2f s)",
+		    io->meta_ranks, plural((double)io->meta_ranks, "rank", "ranks"),
+		    io->meta_ranks == 1 ? "s" : "", t->metadata_time_rank, io->meta_worst);
+		if (f)
+			about_list(f, ABOUT_RANKS, &io->ev->meta_top, io->meta_time, "s");
 	}
 	if (io->stragglers > 0) {
 		f = add(fs, "P_SHARED_IMBALANCE", "HIGH", mn, io->straggler_worst,
 		        t->imbalance_stragglers, (double)io->stragglers, (double)io->shared_files);
-		SAY(f, "%zu of %zu shared files have ranks more than %.0f%% apart in bytes or "
+		SAY(f, "%zu of %zu shared %s %s ranks more than %.0f%% apart in bytes or "
 		       "time (stragglers; worst %.1f%%)", io->stragglers, io->shared_files,
-		    100 * t->imbalance_stragglers, 100 * io->straggler_worst);
+		    plural((double)io->shared_files, "file", "files"),
+		    io->stragglers == 1 ? "has" : "have", 100 * t->imbalance_stragglers,
+		    100 * io->straggler_worst);
+		if (f)
+			about_list(f, ABOUT_FILES, &io->ev->top[T_STRAGGLER], 0, "apart");
 	}
 	if (io->size_imbalanced > 0) {
 		f = add(fs, "P_SIZE_IMBALANCE", "HIGH", mn, io->size_imbalance_worst,
 		        t->imbalance_size, (double)io->size_imbalanced, 0);
-		SAY(f, "%zu files were accessed by ranks that moved very different amounts "
+		SAY(f, "%zu %s accessed by ranks that moved very different amounts "
 		       "of data (worst %.1f%% apart)", io->size_imbalanced,
+		    io->size_imbalanced == 1 ? "file was" : "files were",
 		    100 * io->size_imbalance_worst);
+		if (f)
+			about_list(f, ABOUT_FILES, &io->ev->imbalanced_top, 0, "apart");
 	}
 }
 
-static void check_mpiio(const struct facts *fa, const struct io_facts *io,
-                        struct findings *fs)
+static void check_mpiio(const struct facts *fa, struct io_facts *io, struct findings *fs)
 {
 	const dfs_insight_thresholds *t = &fa->thr;
 	struct finding *f;
 	double r = io->indep_reads + io->coll_reads, w = io->indep_writes + io->coll_writes;
 	if ((f = share(fs, "M_NO_COLLECTIVE_READS", "HIGH", io->m->name, io->indep_reads, r,
 	               t->collective_operations, t->collective_operations_absolute))) {
-		SAY(f, "%.0f of %.0f MPI-IO reads are independent: use collective reads",
-		    io->indep_reads, r);
+		SAY(f, "%.0f of %.0f MPI-IO reads (%.1f%%) are independent", io->indep_reads, r,
+		    100 * io->indep_reads / r);
+		name_files(fs, f, io, T_INDEP_R, "reads");
 	}
 	if ((f = share(fs, "M_NO_COLLECTIVE_WRITES", "HIGH", io->m->name, io->indep_writes, w,
 	               t->collective_operations, t->collective_operations_absolute))) {
-		SAY(f, "%.0f of %.0f MPI-IO writes are independent: use collective writes",
-		    io->indep_writes, w);
+		SAY(f, "%.0f of %.0f MPI-IO writes (%.1f%%) are independent", io->indep_writes, w,
+		    100 * io->indep_writes / w);
+		name_files(fs, f, io, T_INDEP_W, "writes");
 	}
 	if (r + w > 0 && io->nb_reads + io->nb_writes == 0) {
 		f = add(fs, "M_NO_NONBLOCKING", "WARN", io->m->name, 0, 0, 0, r + w);
-		SAY(f, "none of the %.0f MPI-IO requests is non-blocking: non-blocking I/O "
-		       "could overlap I/O with computation", r + w);
+		SAY(f, "none of the %.0f MPI-IO %s is non-blocking", r + w,
+		    plural(r + w, "request", "requests"));
 	}
+	/* (aggregators on the one node of a job need no network) */
 	size_t nodes = fa->dxt_hosts ? fa->dxt_hosts : fa->apmpi_hosts;
-	if (fa->cb_nodes > 0 && nodes > 0 && (size_t)fa->cb_nodes != nodes) {
+	if (fa->cb_nodes > 0 && nodes > 1 && (size_t)fa->cb_nodes != nodes) {
 		f = add(fs, "M_CB_NODES", "WARN", io->m->name, (double)fa->cb_nodes,
 		        (double)nodes, (double)fa->cb_nodes, (double)nodes);
-		SAY(f, "the cb_nodes hint (%lld aggregators) differs from the %zu nodes "
-		       "the job ran on", (long long)fa->cb_nodes, nodes);
+		SAY(f, "the cb_nodes hint (%lld %s) differs from the %zu nodes the job ran on",
+		    (long long)fa->cb_nodes, plural((double)fa->cb_nodes, "aggregator", "aggregators"),
+		    nodes);
 	}
 }
 
 /* The small-request rule on a module's access size histograms (HDF5
  * datasets, PnetCDF variables, DFS files), whose request counts are the
  * histograms' sums. */
-static void check_small(const struct facts *fa, const struct io_facts *io,
+static void check_small(const struct facts *fa, struct io_facts *io,
                         const char *code_r, const char *code_w, const char *what,
                         struct findings *fs)
 {
 	const dfs_insight_thresholds *t = &fa->thr;
-	double r = 0, w = 0;
-	for (int b = 0; b < SIZE_BINS; b++) {
-		r += io->size_read[b];
-		w += io->size_write[b];
-	}
+	double r = io->ev->requests_r, w = io->ev->requests_w;
+	char wr[64], ww[64];
+	snprintf(wr, sizeof(wr), "%s reads", what);
+	snprintf(ww, sizeof(ww), "%s writes", what);
 	struct finding *f;
 	if ((f = share(fs, code_r, "HIGH", io->m->name, io->small_reads, r,
 	               t->small_requests, t->small_requests_absolute))) {
-		SAY(f, "%.0f of %.0f %s reads (%.1f%%) are smaller than %.0f bytes: read "
-		       "larger selections", io->small_reads, r, what, 100 * io->small_reads / r,
-		    t->small_bytes);
+		say_small(f, io->small_reads, io->ev->small_lo_r, r, wr, t->small_bytes);
+		name_files(fs, f, io, T_SMALL_R, "reads");
 	}
 	if ((f = share(fs, code_w, "HIGH", io->m->name, io->small_writes, w,
 	               t->small_requests, t->small_requests_absolute))) {
-		SAY(f, "%.0f of %.0f %s writes (%.1f%%) are smaller than %.0f bytes: write "
-		       "larger selections", io->small_writes, w, what, 100 * io->small_writes / w,
-		    t->small_bytes);
+		say_small(f, io->small_writes, io->ev->small_lo_w, w, ww, t->small_bytes);
+		name_files(fs, f, io, T_SMALL_W, "writes");
 	}
 }
 
 /* HDF5 datasets of files opened with the MPI-IO driver, accessed without
  * collective I/O */
-static void check_h5d(const struct facts *fa, const struct io_facts *h5d,
+static void check_h5d(const struct facts *fa, struct io_facts *h5d,
                       const struct io_facts *h5f, struct findings *fs)
 {
 	const dfs_insight_thresholds *t = &fa->thr;
@@ -354,15 +509,15 @@ static void check_h5d(const struct facts *fa, const struct io_facts *h5d,
 		struct finding *f = add(fs, "H5D_NO_COLLECTIVE", "HIGH", h5d->m->name,
 		                        h5d->indep_dataset_ops / ops, t->collective_operations,
 		                        h5d->indep_dataset_ops, ops);
-		SAY(f, "%.0f of %.0f HDF5 dataset accesses (%zu of %zu datasets) are "
-		       "independent though the files use the MPI-IO driver: ask for collective "
-		       "transfers (H5Pset_dxpl_mpio)", h5d->indep_dataset_ops, ops,
-		    h5d->indep_datasets, h5d->datasets);
+		SAY(f, "%.0f of %.0f HDF5 dataset accesses (%zu of %zu %s) are independent "
+		       "though the files use the MPI-IO driver", h5d->indep_dataset_ops, ops,
+		    h5d->indep_datasets, h5d->datasets, plural((double)h5d->datasets, "dataset",
+		                                               "datasets"));
+		name_files(fs, f, h5d, T_INDEP_DS, "accesses");
 	}
 }
 
-static void check_pnetcdf(const struct facts *fa, const struct io_facts *io,
-                          struct findings *fs)
+static void check_pnetcdf(const struct facts *fa, struct io_facts *io, struct findings *fs)
 {
 	const dfs_insight_thresholds *t = &fa->thr;
 	check_small(fa, io, "PNETCDF_SMALL_READS", "PNETCDF_SMALL_WRITES", "PnetCDF variable", fs);
@@ -371,105 +526,322 @@ static void check_pnetcdf(const struct facts *fa, const struct io_facts *io,
 	if (fa->nprocs > 1 &&
 	    (f = share(fs, "PNETCDF_NO_COLLECTIVE_READS", "HIGH", io->m->name, io->indep_reads, r,
 	               t->collective_operations, t->collective_operations_absolute))) {
-		SAY(f, "%.0f of %.0f PnetCDF variable reads are independent: use the "
-		       "collective ncmpi_get_*_all calls", io->indep_reads, r);
+		SAY(f, "%.0f of %.0f PnetCDF variable reads are independent", io->indep_reads, r);
+		name_files(fs, f, io, T_INDEP_R, "reads");
 	}
 	if (fa->nprocs > 1 &&
 	    (f = share(fs, "PNETCDF_NO_COLLECTIVE_WRITES", "HIGH", io->m->name, io->indep_writes, w,
 	               t->collective_operations, t->collective_operations_absolute))) {
-		SAY(f, "%.0f of %.0f PnetCDF variable writes are independent: use the "
-		       "collective ncmpi_put_*_all calls", io->indep_writes, w);
+		SAY(f, "%.0f of %.0f PnetCDF variable writes are independent", io->indep_writes, w);
+		name_files(fs, f, io, T_INDEP_W, "writes");
 	}
 }
 
-size_t dfs_findings(const struct facts *fa, struct finding *out, size_t max)
+/* ---- the data problems -------------------------------------------------------- */
+
+/* "POSIX_F_META_TIME = -221.5 in /a/b (rank -1, record 123)" */
+static size_t say_example(const struct facts *fa, const struct io_facts *io,
+                          const struct q_example *x, char *buf, size_t len)
 {
-	struct findings fs = {out, 0, max};
+	char name[160];
+	dfs_about_name(fa, x->id, name, sizeof(name));
+	if (x->field < 0)
+		return (size_t)snprintf(buf, len, "%s of rank %lld", name, (long long)x->rank);
+	return (size_t)snprintf(buf, len, "%s = %g in %s (rank %lld)", io->m->fields[x->field].name,
+	                        x->value, name, (long long)x->rank);
+}
+
+static void check_quality(const struct facts *fa, struct io_facts *io, struct findings *fs)
+{
+	const char *mn = io->m->name;
+	double recs = (double)io->records;
+	static const char *const codes[Q_KINDS] = {
+		"Q_TIME_INVALID", "Q_SIZE_INVALID", "Q_RANK_INVALID", "Q_BYTES_EXCEED_REQUESTS"};
+	for (int k = 0; k < Q_KINDS; k++) {
+		const struct q_facts *q = &io->ev->q[k];
+		if (!q->n)
+			continue;
+		struct finding *f = add(fs, codes[k], "WARN", mn, (double)q->n, 0, (double)q->n, recs);
+		if (!f)
+			continue;
+		about_records(f, io, q);
+		char ex[240];
+		say_example(fa, io, &q->ex[0], ex, sizeof(ex));
+		double n = (double)q->n;
+		const char *recw = plural(n, "record", "records");
+		switch (k) {
+		case Q_TIME:
+			SAY(f, "%zu %s of %.0f %s a time no run can measure (negative, but -1 "
+			       "\"not kept\", or not finite), first %s: the findings count such "
+			       "times as 0%s", q->n, recw, recs, q->n == 1 ? "holds" : "hold", ex,
+			    q->spoils_stragglers ? ", and the straggler rule does not judge a shared "
+			                           "record by them" : "");
+			break;
+		case Q_SIZE:
+			SAY(f, "%zu %s of %.0f %s a byte count no run can have written (below "
+			       "-%lld), first %s: the findings count such values as 0%s", q->n, recw,
+			    recs, q->n == 1 ? "holds" : "hold", (long long)fa->nprocs, ex,
+			    q->spoils_stragglers ? ", and the straggler rule does not judge a shared "
+			                           "record by them" : "");
+			break;
+		case Q_RANK:
+			SAY(f, "%zu %s of %.0f %s a rank outside -1..%lld (the job had %lld %s), "
+			       "first %s: the per-rank findings leave %s out", q->n, recw, recs,
+			    q->n == 1 ? "has" : "have", (long long)fa->nprocs - 1,
+			    (long long)fa->nprocs, plural((double)fa->nprocs, "process", "processes"),
+			    ex, q->n == 1 ? "it" : "them");
+			break;
+		case Q_BYTES:
+			SAY(f, "%zu %s of %.0f moved more bytes than %s requests can carry, first "
+			       "%s while its size histogram allows at most %.0f: the counters "
+			       "contradict each other", q->n, recw, recs, q->n == 1 ? "its" : "their",
+			    ex, q->ex[0].bound);
+			break;
+		}
+	}
+	if (io->ev->time_over_run) {
+		double time = io->read_time + io->write_time + io->meta_time;
+		double most = (double)fa->nprocs * fa->run_time;
+		struct finding *f = add(fs, "Q_TIME_EXCEEDS_RUN", "WARN", mn, time, most, time, most);
+		const char *spoiled = io->id == DFS_MOD_POSIX ? "; P_METADATA_TIME and "
+		                      "R_WORST_RANK_SHARE are not judged" :
+		                      io->id == DFS_MOD_STDIO ? "; R_WORST_RANK_SHARE is not judged" : "";
+		SAY(f, "the %s records add up to %.1f s of I/O time, more than the %lld %s had "
+		       "(%lld x %.1f s of run time = %.1f s): threads overlapping their I/O, or "
+		       "timers that are wrong%s", mn, time, (long long)fa->nprocs,
+		    plural((double)fa->nprocs, "process", "processes"), (long long)fa->nprocs,
+		    fa->run_time, most, spoiled);
+		if (f) {
+			about_list(f, ABOUT_RECORDS, &io->ev->top[T_TIME], time, "s");
+			for (size_t i = 0; i < f->nabout; i++)
+				f->about[i].counter = "";
+		}
+	}
+}
+
+/* ---- all of them --------------------------------------------------------------- */
+
+static bool quality(const char *code)
+{
+	return code[0] == 'Q' && code[1] == '_';
+}
+
+static void judge(struct facts *fa)
+{
+	fa->judged = true;
+	struct findings *fs = calloc(1, sizeof(*fs));
+	if (!fs)
+		return;
 	const dfs_insight_thresholds *t = &fa->thr;
 	struct finding *f;
+	for (size_t i = 0; i < fa->nio; i++)
+		check_quality(fa, &fa->io[i], fs);
 	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
 		const dfs_log_module *lm = dfs_log_get_module(fa->in->log, id);
 		if (lm->present && (lm->partial || fa->in->mod[id].partial)) {
-			f = add(&fs, "D_PARTIAL", "WARN", dfs_module_slot_name(id), 0, 0,
+			f = add(fs, "D_PARTIAL", "WARN", dfs_module_slot_name(id), 0, 0,
 			        (double)fa->in->mod[id].count, 0);
 			SAY(f, "the %s module's data is incomplete: the job ran out of room "
 			       "for its records", dfs_module_slot_name(id));
 		}
 	}
-	const struct io_facts *px = NULL, *st = NULL, *mp = NULL;
-	for (size_t i = 0; i < fa->nio; i++) {
-		if (fa->io[i].id == DFS_MOD_POSIX)
-			px = &fa->io[i];
-		else if (fa->io[i].id == DFS_MOD_STDIO)
-			st = &fa->io[i];
-		else if (fa->io[i].id == DFS_MOD_MPIIO)
-			mp = &fa->io[i];
-	}
+	struct io_facts *px = dfs_facts_io(fa, DFS_MOD_POSIX);
+	struct io_facts *st = dfs_facts_io(fa, DFS_MOD_STDIO);
+	struct io_facts *mp = dfs_facts_io(fa, DFS_MOD_MPIIO);
+	struct io_facts *dfs = dfs_facts_io(fa, DFS_MOD_DFS);
+	struct io_facts *daos = dfs_facts_io(fa, DFS_MOD_DAOS);
 	if (st) {
+		/* the bytes of the job: POSIX (that MPI-IO, HDF5 and PnetCDF go
+		 * through), STDIO, and DAOS's (DFS goes through DAOS, whose
+		 * module may count it again: the larger of the two, each way) */
 		double sb = st->bytes_read + st->bytes_written;
-		double all = sb + (px ? px->bytes_read + px->bytes_written : 0);
-		if (all > 0 && sb / all > t->interface_stdio) {
-			f = add(&fs, "S_STDIO_HIGH_USAGE", "HIGH", "STDIO", sb / all,
+		double all = sb + (px ? px->bytes_read + px->bytes_written : 0) +
+		             fmax(dfs ? dfs->bytes_read : 0, daos ? daos->bytes_read : 0) +
+		             fmax(dfs ? dfs->bytes_written : 0, daos ? daos->bytes_written : 0);
+		if (all > 0 && sb / all > t->interface_stdio && sb > t->interface_stdio_absolute) {
+			f = add(fs, "S_STDIO_HIGH_USAGE", "HIGH", "STDIO", sb / all,
 			        t->interface_stdio, sb, all);
-			SAY(f, "STDIO moves %.1f%% of the bytes: use POSIX or MPI-IO for bulk I/O",
-			    100 * sb / all);
+			char a[32], b[32];
+			dfs_human_bytes(a, sizeof(a), sb);
+			dfs_human_bytes(b, sizeof(b), all);
+			SAY(f, "STDIO moves %.1f%% of the bytes: %s of %s (POSIX, STDIO, DFS and DAOS)",
+			    100 * sb / all, a, b);
+			name_files(fs, f, st, T_BYTES, "bytes");
 		}
 	}
 	if (px)
-		check_posix(fa, px, &fs);
+		check_posix(fa, px, fs);
 	if (mp)
-		check_mpiio(fa, mp, &fs);
-	const struct io_facts *h5d = dfs_facts_io((struct facts *)fa, DFS_MOD_H5D);
-	const struct io_facts *pnv = dfs_facts_io((struct facts *)fa, DFS_MOD_PNETCDF_VAR);
-	const struct io_facts *dfs = dfs_facts_io((struct facts *)fa, DFS_MOD_DFS);
+		check_mpiio(fa, mp, fs);
+	struct io_facts *h5d = dfs_facts_io(fa, DFS_MOD_H5D);
+	struct io_facts *pnv = dfs_facts_io(fa, DFS_MOD_PNETCDF_VAR);
 	if (h5d)
-		check_h5d(fa, h5d, dfs_facts_io((struct facts *)fa, DFS_MOD_H5F), &fs);
+		check_h5d(fa, h5d, dfs_facts_io(fa, DFS_MOD_H5F), fs);
 	if (pnv)
-		check_pnetcdf(fa, pnv, &fs);
+		check_pnetcdf(fa, pnv, fs);
 	if (dfs)
-		check_small(fa, dfs, "DFS_SMALL_READS", "DFS_SMALL_WRITES", "DFS", &fs);
+		check_small(fa, dfs, "DFS_SMALL_READS", "DFS_SMALL_WRITES", "DFS", fs);
 	if (fa->single_stripe_large > 0) {
-		f = add(&fs, "L_SINGLE_STRIPE", "HIGH", "LUSTRE", fa->single_stripe_largest,
+		f = add(fs, "L_SINGLE_STRIPE", "HIGH", "LUSTRE", fa->single_stripe_largest,
 		        t->lustre_large_file, (double)fa->single_stripe_large,
 		        (double)fa->lustre_files);
-		SAY(f, "%zu shared files larger than %.0f bytes sit on a single Lustre "
-		       "stripe (largest %.0f bytes): stripe them over more OSTs",
-		    fa->single_stripe_large, t->lustre_large_file, fa->single_stripe_largest);
+		char a[32], b[32];
+		say_bytes(a, sizeof(a), t->lustre_large_file);
+		dfs_human_bytes(b, sizeof(b), fa->single_stripe_largest);
+		SAY(f, "%zu shared %s larger than %s %s on a single Lustre stripe (largest %s)",
+		    fa->single_stripe_large, plural((double)fa->single_stripe_large, "file", "files"),
+		    a, fa->single_stripe_large == 1 ? "sits" : "sit", b);
+		if (f)
+			about_list(f, ABOUT_FILES, &fa->single_stripe_top, 0, "bytes");
 	}
-	if (fa->nprocs > 1 && fa->total_rank_time > 0 &&
-	    fa->worst_rank_time / fa->total_rank_time > t->worst_rank_share) {
-		double share = fa->worst_rank_time / fa->total_rank_time;
-		f = add(&fs, "R_WORST_RANK_SHARE", "WARN", "POSIX+STDIO", share,
-		        t->worst_rank_share, fa->worst_rank_time, fa->total_rank_time);
-		SAY(f, "rank %lld takes %.1f%% of all the I/O time of the %lld ranks",
-		    (long long)fa->worst_rank, 100 * share, (long long)fa->nprocs);
+	double worst = fa->rank_top.n ? fa->rank_top.it[0].v : 0;
+	if (fa->nprocs > 1 && fa->total_rank_time > 0 && !times_spoiled(px) &&
+	    !times_spoiled(st) && worst / fa->total_rank_time > t->worst_rank_share &&
+	    worst > t->worst_rank_time) {
+		double sh = worst / fa->total_rank_time;
+		f = add(fs, "R_WORST_RANK_SHARE", "WARN", "POSIX+STDIO", sh, t->worst_rank_share,
+		        worst, fa->total_rank_time);
+		SAY(f, "rank %lld takes %.1f%% of the I/O time of the %lld ranks: %.2f of %.2f s "
+		       "(its own files and an even share of the shared ones)",
+		    (long long)fa->rank_top.it[0].rank, 100 * sh, (long long)fa->nprocs, worst,
+		    fa->total_rank_time);
+		if (f)
+			about_list(f, ABOUT_RANKS, &fa->rank_top, fa->total_rank_time, "s");
 	}
-	/* most severe first, keeping the order within a level */
+	/* the files behind the findings: each module's lists summed per
+	 * file at once, then named */
+	for (size_t i = 0; i < fa->nio; i++) {
+		unsigned mask = 0;
+		for (size_t k = 0; k < fs->n; k++)
+			if (fs->io[k] == &fa->io[i])
+				mask |= 1u << fs->tally[k];
+		dfs_evidence_sum_files(fa, &fa->io[i], mask);
+	}
+	for (size_t k = 0; k < fs->n; k++)
+		if (fs->io[k])
+			about_list(&fs->f[k], ABOUT_FILES, &fs->io[k]->ev->top[fs->tally[k]],
+			           fs->f[k].count, fs->f[k].unit);
+	/* the data problems first (they say which numbers to doubt), then
+	 * the most severe, keeping the order within a level */
 	static const char *const order[] = {"HIGH", "WARN", "INFO"};
-	struct finding tmp[MAX_FINDINGS];
+	struct finding *out = fs->n ? malloc(fs->n * sizeof(*out)) : NULL;
 	size_t n = 0;
-	for (int l = 0; l < 3; l++)
-		for (size_t i = 0; i < fs.n && n < MAX_FINDINGS; i++)
-			if (strcmp(out[i].level, order[l]) == 0)
-				tmp[n++] = out[i];
-	memcpy(out, tmp, n * sizeof(*out));
-	return n;
+	for (int l = -1; l < 3 && out; l++)
+		for (size_t i = 0; i < fs->n; i++)
+			if (l < 0 ? quality(fs->f[i].code)
+			          : !quality(fs->f[i].code) && strcmp(fs->f[i].level, order[l]) == 0)
+				out[n++] = fs->f[i];
+	fa->findings = out;
+	fa->nfindings = out ? n : 0;
+	free(fs->f);
+	free(fs);
+}
+
+size_t dfs_findings(const struct facts *f, const struct finding **out)
+{
+	struct facts *fa = (struct facts *)f;   /* (the findings are kept in f) */
+	if (!fa->judged)
+		judge(fa);
+	*out = fa->findings;
+	return fa->findings ? fa->nfindings : 0;
 }
 
 /* ---- text and CSV ------------------------------------------------------------- */
 
+/* "41234 reads", "1.2 GiB", "12.10 s", "85.0% apart" */
+static void say_value(char *buf, size_t len, double v, const char *unit)
+{
+	if (strcmp(unit, "apart") == 0)
+		snprintf(buf, len, "%.1f%% apart", 100 * v);
+	else if (strcmp(unit, "bytes") == 0)
+		dfs_human_bytes(buf, len, v);
+	else if (strcmp(unit, "s") == 0)
+		snprintf(buf, len, "%.2f s", v);
+	else
+		snprintf(buf, len, "%.0f %s", v, unit);
+}
+
+void dfs_about_line(const struct facts *fa, const struct finding *fd, size_t i,
+                    dfs_buf *out)
+{
+	char v[64], name[4096];
+	if (i == fd->nabout) {
+		/* the others */
+		const char *what = fd->kind == ABOUT_RANKS ? plural((double)fd->rest_n, "rank", "ranks")
+		                 : fd->kind == ABOUT_RECORDS ? plural((double)fd->rest_n, "record", "records")
+		                                             : plural((double)fd->rest_n, "file", "files");
+		dfs_buf_printf(out, "%zu other %s", fd->rest_n, what);
+		if (fd->rest_value > 0 && fd->count > 0) {
+			say_value(v, sizeof(v), fd->rest_value, fd->unit);
+			dfs_buf_printf(out, ": %s, %.1f%%", v, 100 * fd->rest_value / fd->count);
+		}
+		return;
+	}
+	const struct about *a = &fd->about[i];
+	if (fd->kind == ABOUT_RANKS) {
+		say_value(v, sizeof(v), a->value, fd->unit);
+		dfs_buf_printf(out, "rank %lld: %s", (long long)a->rank, v);
+	} else {
+		dfs_buf_adds(out, dfs_about_name(fa, a->id, name, sizeof(name)));
+		if (fd->kind == ABOUT_RECORDS)
+			dfs_buf_printf(out, " (rank %lld, record %llu)", (long long)a->rank,
+			               (unsigned long long)a->id);
+		if (a->counter && *a->counter) {
+			dfs_buf_printf(out, ": %s = %g", a->counter, a->value);
+			if (a->bound > 0)
+				dfs_buf_printf(out, ", at most %.0f by its size histogram", a->bound);
+		} else {
+			say_value(v, sizeof(v), a->value, fd->unit);
+			dfs_buf_printf(out, ": %s", v);
+		}
+	}
+	if (a->share >= 0)
+		dfs_buf_printf(out, ", %.1f%%", 100 * a->share);
+}
+
+struct text_ctx {
+	dfs_buf *out;
+};
+
+static void text_advice(void *ctx, const char *text)
+{
+	struct text_ctx *c = ctx;
+	dfs_buf_printf(c->out, "  - %s\n", text);
+}
+
 void dfs_insights_text_of(const struct facts *fa, dfs_buf *out)
 {
 	const dfs_summary_input *in = fa->in;
-	struct finding fd[MAX_FINDINGS];
-	size_t n = dfs_findings(fa, fd, MAX_FINDINGS);
-	dfs_buf_printf(out, "Insights for %s: %zu finding%s\n", in->title ? in->title : "log",
-	               n, n == 1 ? "" : "s");
+	const struct finding *fd;
+	size_t n = dfs_findings(fa, &fd);
+	dfs_buf_printf(out, "Insights for %s: %zu %s\n", in->title ? in->title : "log",
+	               n, plural((double)n, "finding", "findings"));
 	if (in->filters && *in->filters)
 		dfs_buf_printf(out, "Selection: %s\n", in->filters);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		dfs_buf_printf(out, "\n[%s] %s (%s)\n  %s\n", fd[i].level, fd[i].code,
 		               fd[i].module, fd[i].message);
+		if (fd[i].nabout) {
+			dfs_buf_adds(out, fd[i].kind == ABOUT_RANKS ? "  ranks:\n" :
+			                  fd[i].kind == ABOUT_RECORDS ? "  records:\n" : "  files:\n");
+			for (size_t k = 0; k <= fd[i].nabout; k++) {
+				if (k == fd[i].nabout && !fd[i].rest_n)
+					break;
+				dfs_buf_adds(out, "    ");
+				dfs_about_line(fa, &fd[i], k, out);
+				dfs_buf_addc(out, '\n');
+			}
+		}
+		size_t before = out->len;
+		dfs_buf_adds(out, "  advice:\n");
+		size_t head = out->len;
+		struct text_ctx c = {out};
+		dfs_advice(fa, &fd[i], text_advice, &c);
+		if (out->len == head && dfs_buf_ok(out)) {
+			out->len = before;   /* (no advice) */
+			out->data[before] = '\0';
+		}
+	}
 }
 
 int dfs_insights_text(const dfs_summary_input *in, dfs_buf *out, dfs_error *err)
@@ -498,14 +870,75 @@ static void csv_field(dfs_buf *out, const char *s)
 	dfs_buf_addc(out, '"');
 }
 
+static void json_string(dfs_buf *out, const char *s, size_t len)
+{
+	dfs_buf_addc(out, '"');
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\')
+			dfs_buf_printf(out, "\\%c", c);
+		else if (c < 0x20)
+			dfs_buf_printf(out, "\\u%04x", c);
+		else
+			dfs_buf_addc(out, (char)c);
+	}
+	dfs_buf_addc(out, '"');
+}
+
+static void json_number(dfs_buf *out, double v)
+{
+	if (isfinite(v))
+		dfs_buf_add_double(out, v);
+	else
+		dfs_buf_adds(out, "null");
+}
+
+/* the files (and records) or the ranks of a finding, as a JSON array */
+static void json_about(const struct facts *fa, const struct finding *fd, bool ranks,
+                       dfs_buf *out)
+{
+	dfs_buf_addc(out, '[');
+	bool is_ranks = fd->kind == ABOUT_RANKS;
+	for (size_t i = 0; fd->kind != ABOUT_NONE && is_ranks == ranks && i < fd->nabout; i++) {
+		const struct about *a = &fd->about[i];
+		if (i)
+			dfs_buf_addc(out, ',');
+		if (ranks) {
+			dfs_buf_printf(out, "{\"rank\":%lld", (long long)a->rank);
+		} else {
+			const dfs_name *nm = dfs_log_name(fa->in->log, a->id);
+			dfs_buf_adds(out, "{\"file\":");
+			if (nm)
+				json_string(out, nm->str, nm->len);
+			else
+				dfs_buf_adds(out, "null");
+			dfs_buf_printf(out, ",\"record_id\":\"%llu\"", (unsigned long long)a->id);
+			if (fd->kind == ABOUT_RECORDS)
+				dfs_buf_printf(out, ",\"rank\":%lld", (long long)a->rank);
+			if (a->counter && *a->counter) {
+				dfs_buf_adds(out, ",\"counter\":");
+				json_string(out, a->counter, strlen(a->counter));
+			}
+		}
+		dfs_buf_adds(out, ",\"value\":");
+		json_number(out, a->value);
+		if (a->share >= 0) {
+			dfs_buf_adds(out, ",\"share\":");
+			json_number(out, a->share);
+		}
+		dfs_buf_addc(out, '}');
+	}
+	dfs_buf_addc(out, ']');
+}
+
 void dfs_insights_csv_of(const struct facts *fa, const char *log, bool header,
                          dfs_buf *out)
 {
-	struct finding fd[MAX_FINDINGS];
-	size_t n = dfs_findings(fa, fd, MAX_FINDINGS);
+	const struct finding *fd;
+	size_t n = dfs_findings(fa, &fd);
 	if (header)
-		dfs_buf_printf(out, "%scode,level,module,message,value,threshold,count,total\n",
-		               log ? "log," : "");
+		dfs_buf_printf(out, "%s" DFS_INSIGHTS_HEADER, log ? "log," : "");
+	dfs_buf json = DFS_BUF_INIT;
 	for (size_t i = 0; i < n; i++) {
 		if (log) {
 			csv_field(out, log);
@@ -523,8 +956,18 @@ void dfs_insights_csv_of(const struct facts *fa, const char *log, bool header,
 		dfs_buf_add_double(out, fd[i].count);
 		dfs_buf_addc(out, ',');
 		dfs_buf_add_double(out, fd[i].total);
+		for (int r = 0; r < 2; r++) {
+			dfs_buf_addc(out, ',');
+			dfs_buf_reset(&json);
+			json_about(fa, &fd[i], r == 1, &json);
+			if (dfs_buf_ok(&json))
+				csv_field(out, json.data);
+		}
+		dfs_buf_addc(out, ',');
+		csv_field(out, dfs_advice_short(fd[i].code));
 		dfs_buf_addc(out, '\n');
 	}
+	dfs_buf_free(&json);
 }
 
 int dfs_insights_csv(const dfs_summary_input *in, const char *log, bool header,

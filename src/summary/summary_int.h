@@ -20,18 +20,152 @@
 #define FILE_OFF_BINS 24
 
 #define DXT_LISTED 100   /* traced files the page links to by name */
+#define TITLE_CHARS 84   /* of a plot's title (13 px bold) across its width */
 
 struct dxt_listed {
 	uint64_t id;
 	double requests, extent;
 };
 
-/* One ranked file pattern (digit runs collapsed to '*'). */
+/* One ranked file pattern (digit runs collapsed to '*', identifiers
+ * such as UUIDs to a word in angle brackets), and the file of the
+ * pattern with the most bytes. */
 struct top_file {
 	char name[128];
 	double bytes, time;
 	uint64_t files;
+	uint64_t key;                   /* of the pattern */
+	uint64_t big_id;                /* the file with the most bytes */
+	double big_bytes;
 };
+
+/* ---- evidence.c: what the insights learn of each record -------------------- */
+
+/* The files (or records, or ranks) a finding names, the largest first. */
+#define TOP_ABOUT 20
+
+/* Per-record measures summed per file, so that a finding can name the
+ * files behind it; then lists kept per record (never summed). */
+enum {
+	T_SMALL_R, T_SMALL_W, T_SHARED_SMALL_R, T_SHARED_SMALL_W, T_MEM_NA, T_FILE_NA,
+	T_RANDOM_R, T_RANDOM_W, T_INDEP_R, T_INDEP_W, T_INDEP_DS, T_BYTES,
+	TALLIES,
+	T_TIME = TALLIES,        /* the records with the most I/O time */
+	T_STRAGGLER,             /* shared records by their ranks' imbalance */
+	TOPS
+};
+
+struct top_item {
+	uint64_t id;
+	int64_t rank;
+	double v;
+};
+
+struct top_list {
+	struct top_item it[TOP_ABOUT];   /* a min-heap while gathering */
+	size_t n;
+	size_t count;                    /* items offered (> 0), kept or not */
+	bool sorted;                     /* largest first */
+};
+
+/* The data problems (data-quality findings): how many records show
+ * each, and the first few of them. */
+enum { Q_TIME, Q_SIZE, Q_RANK, Q_BYTES, Q_KINDS };
+#define Q_EXAMPLES 5
+
+struct q_example {
+	uint64_t id;
+	int64_t rank;
+	int field;          /* the counter (an index of the module's fields) */
+	double value;
+	double bound;       /* Q_BYTES: what the requests can carry */
+};
+
+struct q_facts {
+	size_t n;                        /* records */
+	size_t nex;
+	struct q_example ex[Q_EXAMPLES]; /* of the first records */
+	bool spoils_stragglers;          /* a counter of the straggler rule */
+};
+
+struct evidence {
+	/* small requests: the lower bounds (io_facts holds the upper ones:
+	 * the requests not known to be at least small_bytes) */
+	double small_lo_r, small_lo_w, shared_small_lo_r, shared_small_lo_w;
+	/* the request counts the small rules compare with (the histograms'
+	 * sums where the module has no READS/WRITES counters) */
+	double requests_r, requests_w;
+	struct top_list top[TOPS];
+	bool multi;          /* a file has several records (the sums per file
+	                      * are then made by a second pass) */
+	bool multi_shared;   /* so has a shared (rank -1) record's file */
+	uint32_t *file_no;   /* the file number of each selected record, for
+	                      * that pass (UINT32_MAX: none; a scratch block) */
+	unsigned summed;     /* bit t: top[t] holds files, summed */
+	struct q_facts q[Q_KINDS];
+	bool time_over_run;  /* its I/O time is above nprocs x run time */
+	struct top_list meta_top;        /* the ranks with the most metadata time */
+	struct top_list imbalanced_top;  /* the files of P_SIZE_IMBALANCE */
+};
+
+/* The counters of one module the evidence reads (field indices, -1 when
+ * the module has none), found once per module. */
+#define EV_TIMES 8
+#define EV_SIZES 8
+struct ev_fields {
+	const dfs_module *m;
+	int id;
+	int size_read[SIZE_BINS], size_write[SIZE_BINS], access[4], count[4];
+	bool sizes, small;   /* has the histograms; the small rules apply */
+	int nfull, straddle; /* bins below small_bytes; the bin holding it (-1) */
+	int reads, writes, seq_reads, seq_writes, mem_na, file_na;
+	int indep_reads, indep_writes, use_coll;
+	int bytes_read, bytes_written, read_time, write_time, meta_time;
+	int fast_bytes, slow_bytes, fast_time, slow_time;
+	int time[EV_TIMES], size[EV_SIZES];   /* checked for plausibility */
+	size_t ntime, nsize;
+	int64_t nprocs;
+	double small_bytes, stragglers;
+};
+
+/* One file shown by name, ranked by its sums over the records of the
+ * page's modules (POSIX and STDIO, or the others without POSIX), shown
+ * as a row per module it has records in, each with what makes its
+ * performance (Darshan's accumulator fed with that module's records of
+ * the file, like PyDarshan's file_stats: the slowest rank's time of its
+ * own records plus the slowest time of its shared records). */
+#define NAMED_PARTS 3
+struct named_part {
+	int mod;
+	double bytes_read, bytes_written, time;
+	double ranks;                   /* records of ranks >= 0, nprocs if shared */
+	double slow_unique, slow_shared;
+	bool shared;
+};
+struct named_file {
+	uint64_t id;
+	size_t no;                      /* its number (names first) */
+	double bytes, time;             /* read + written, seconds summed */
+	struct named_part part[NAMED_PARTS];
+	size_t nparts;
+	uint32_t head;                  /* its last record in facts.chain (1 +) */
+};
+
+/* One rank of a top-ranks table. */
+struct top_rank {
+	int64_t rank;
+	double bytes, time;
+};
+#define TOP_RANKS 10
+
+/* The HEATMAP module's layers (its records are named heatmap:<layer>). */
+#define HEAT_LAYERS 5
+struct heat_layer {
+	double (*read)[TIME_BINS], (*write)[TIME_BINS];  /* rank_bins rows each */
+	double bytes_read, bytes_written;
+	size_t records;
+};
+extern const char *const dfs_heat_layer_names[HEAT_LAYERS];
 
 /* What one I/O module (POSIX, MPI-IO, STDIO, ...) did in the selection. */
 struct io_facts {
@@ -52,7 +186,9 @@ struct io_facts {
 	/* POSIX: access pattern and alignment */
 	double reads, writes, seq_reads, seq_writes, consec_reads, consec_writes;
 	double mem_not_aligned, file_not_aligned;
-	double small_reads, small_writes;               /* below 1 MiB */
+	/* requests not known to be at least small_bytes (of the shared
+	 * records, rank -1: shared_small_*) */
+	double small_reads, small_writes;
 	double shared_reads, shared_writes, shared_small_reads, shared_small_writes;
 	double indep_reads, indep_writes, coll_reads, coll_writes, nb_reads, nb_writes;
 	/* ranks with more metadata time than the threshold, and the worst */
@@ -68,6 +204,9 @@ struct io_facts {
 	 * their accesses; H5F: files opened with the MPI-IO driver */
 	size_t datasets, indep_datasets, mpiio_files;
 	double indep_dataset_ops;
+	/* what the insights learn of each record (evidence.c; one of
+	 * facts.evidence) */
+	struct evidence *ev;
 };
 
 #define IO_MODULES 9
@@ -87,6 +226,7 @@ struct facts {
 	dfs_insight_thresholds thr;
 	struct io_facts io[IO_MODULES];
 	size_t nio;
+	struct evidence *evidence;      /* nio of them */
 	/* per rank bin: POSIX+STDIO bytes and I/O time (rank bin k holds
 	 * ranks [k*rank_step, (k+1)*rank_step)) */
 	size_t rank_bins;
@@ -95,20 +235,24 @@ struct facts {
 	double rank_bytes_max[RANK_BINS], rank_time_max[RANK_BINS];
 	double rank_recs[RANK_BINS];      /* records selected in the bin */
 	size_t ranks_seen;
-	double worst_rank_time, total_rank_time;
+	double worst_rank_time;         /* of its own records */
 	int64_t worst_rank;
+	/* the insights' share of the worst rank: every rank's own time and
+	 * an even share of the shared records' (shared_rank_time) */
+	double total_rank_time, shared_rank_time;
+	struct top_list rank_top;
 	/* timeline: per rank bin, first open and last close; read and write
 	 * intervals; row RANK_BINS is the shared records (rank -1) */
 	double tl_open[RANK_BINS + 1], tl_close[RANK_BINS + 1];
 	double tl_rs[RANK_BINS + 1], tl_re[RANK_BINS + 1];
 	double tl_ws[RANK_BINS + 1], tl_we[RANK_BINS + 1];
 	double tl_end;
-	/* heatmap: bytes per (rank bin, time bin) */
+	/* heat maps: bytes per (rank bin, time bin) of each layer, allocated
+	 * only for the layers a log has (a facts struct is made per file
+	 * rendered: it stays small) */
 	bool heat_from_dxt, has_heat;
 	double heat_span;
-	/* RANK_BINS rows each, allocated only for a log with HEATMAP or DXT
-	 * records (a facts struct is made per file rendered: it stays small) */
-	double (*heat_read)[TIME_BINS], (*heat_write)[TIME_BINS];
+	struct heat_layer heat[HEAT_LAYERS];
 	/* DXT */
 	bool has_dxt;
 	double dxt_span, dxt_max_off;
@@ -140,11 +284,31 @@ struct facts {
 	double stripe_files[9], stripe_bytes[9];   /* stripe count 1,2,4..128,more */
 	size_t single_stripe_large;
 	double single_stripe_largest;
+	struct top_list single_stripe_top;
 	/* APMPI */
 	bool has_apmpi;
 	double comm_time[RANK_BINS], comm_time_max[RANK_BINS];
 	size_t apmpi_hosts;
 	int64_t cb_nodes;      /* from the job's hints, -1 when unknown */
+	/* the findings, worked out by the first dfs_findings call */
+	struct finding *findings;
+	size_t nfindings;
+	bool judged;
+	/* the files with the most bytes and the most time, by name */
+	struct named_file named_bytes[TOP_FILES], named_time[TOP_FILES];
+	size_t nnamed_bytes, nnamed_time;
+	size_t files_seen;     /* the files of the page's modules */
+	/* the ranks with the most time and the most bytes (POSIX and
+	 * STDIO), and the shared records' (rank -1) sums */
+	struct top_rank rank_by_time[TOP_RANKS], rank_by_bytes[TOP_RANKS];
+	size_t nrank_by_time, nrank_by_bytes;
+	double shared_bytes, shared_time;
+	/* while the facts are gathered: the records of the page's modules in
+	 * the order met (the selections of the modules of io[] that
+	 * dfs_facts_page_module takes, one after the other), each with the
+	 * number (1 +) of the previous record of its file, 0 for its first */
+	const uint32_t *chain;
+	size_t chain_n;
 };
 
 /* iterate over the selection of a module: k counts, i is the record */
@@ -173,15 +337,69 @@ int64_t dfs_facts_bin_rank(const struct facts *f, size_t bin);
 double dfs_facts_value(const dfs_module *m, const unsigned char *rec, size_t len,
                        size_t row, int f);
 
+/* evidence.c */
+void dfs_evidence_begin(struct ev_fields *ef, const struct facts *f, const dfs_module *m);
+/* a record of the module; `again`: its file was met before in it; rr, rw
+ * its size histograms as stored (facts.c keeps its file number in
+ * io->ev->file_no, allocated beforehand) */
+void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
+                         const unsigned char *rec, size_t len, bool again,
+                         const double rr[SIZE_BINS], const double rw[SIZE_BINS]);
+/* once every record is in */
+void dfs_evidence_end(const struct facts *f, struct io_facts *io);
+/* what evidence keeps of a module (the file numbers) */
+void dfs_evidence_free(const struct facts *f, struct io_facts *io);
+/* make top[t] of every tally t of `mask` a list of files, summed over
+ * their records (a second pass when a file has several records) */
+void dfs_evidence_sum_files(const struct facts *f, struct io_facts *io, unsigned mask);
+/* lists: add an item (kept when among the TOP_ABOUT largest), sort */
+void dfs_top_add(struct top_list *t, uint64_t id, int64_t rank, double v);
+void dfs_top_sort(struct top_list *t);
+/* named.c: the details of the files shown by name, from their records
+ * (found through facts.chain) */
+void dfs_facts_named_detail(struct facts *f);
+/* the modules whose files the page shows (POSIX and STDIO, or all the
+ * I/O modules but MPI-IO, H5D and PNETCDF_VAR without POSIX) */
+bool dfs_facts_page_module(const dfs_summary_input *in, int id);
+
 /* insights.c: the findings of a selection, most severe first */
+enum about_kind { ABOUT_NONE, ABOUT_FILES, ABOUT_RANKS, ABOUT_RECORDS };
+struct about {
+	uint64_t id;         /* the record's id (files, records) */
+	int64_t rank;        /* ranks; the record's rank */
+	double value;        /* what the finding counts, of this one */
+	double share;        /* of the finding's count; < 0: none */
+	const char *counter; /* records: the counter at fault */
+	double bound;        /* records: what the counter could be at most */
+};
 struct finding {
 	const char *code, *level;
 	char module[16];
-	char message[400];
+	char message[480];
 	double value, threshold, count, total;
+	/* what it is about, the largest first, and the others */
+	enum about_kind kind;
+	const char *unit;    /* of `value` of an about: "reads", "s", ... */
+	size_t nabout;
+	struct about about[TOP_ABOUT];
+	size_t rest_n;       /* files, records or ranks not named */
+	double rest_value;
 };
 #define MAX_FINDINGS 48
-size_t dfs_findings(const struct facts *f, struct finding *out, size_t max);
+/* the findings of f (worked out once, kept in f); their number */
+size_t dfs_findings(const struct facts *f, const struct finding **out);
+/* line i of the files, records or ranks of fd (i == nabout: the others) */
+void dfs_about_line(const struct facts *f, const struct finding *fd, size_t i, dfs_buf *out);
+/* "/lus/.../out.dat" or "(record 1234)": the name of a record's file */
+const char *dfs_about_name(const struct facts *f, uint64_t id, char *buf, size_t len);
+
+/* advice.c: what to do about a finding, for the job's modules */
+typedef void (*dfs_advice_fn)(void *ctx, const char *text);
+/* each recommendation (text; `code` between backquotes) in order */
+void dfs_advice(const struct facts *f, const struct finding *fd, dfs_advice_fn fn,
+                void *ctx);
+/* the short form of insights.csv's advice column ("" when none) */
+const char *dfs_advice_short(const char *code);
 /* insights.txt and insights.csv of facts already gathered */
 void dfs_insights_text_of(const struct facts *f, dfs_buf *out);
 void dfs_insights_csv_of(const struct facts *f, const char *log, bool header,
@@ -192,6 +410,9 @@ void dfs_xml_text(dfs_buf *out, const char *s, size_t len);
 void dfs_xml_str(dfs_buf *out, const char *s);
 void dfs_human_bytes(char *buf, size_t n, double bytes);
 void dfs_human_num(char *buf, size_t n, double v);
+/* the label of duration bin b (two a decade from 1 us: "< 1 us",
+ * "3.16-10 ms", ">= 3.16e+04 s" for the last) */
+void dfs_duration_label(char *buf, size_t n, int b);
 
 struct series {
 	const char *name;
@@ -205,16 +426,32 @@ void dfs_svg_bars(dfs_buf *out, const char *title, const char *const *labels,
 void dfs_svg_columns(dfs_buf *out, const char *title, const char *xlabel,
                      double x0, double x1, size_t n, const struct series *s,
                      size_t ns, bool bytes);
-/* a grid of cells shaded by value (rows top-down), one color per layer */
-void dfs_svg_grid(dfs_buf *out, const char *title, const char *xlabel,
-                  const char *ylabel, double x1, double y1, size_t rows,
-                  size_t cols, const double *cells, const char *color,
-                  const double *cells2, const char *color2);
-/* the same over an axis from x0 to x1 */
-void dfs_svg_grid_span(dfs_buf *out, const char *title, const char *xlabel,
-                       const char *ylabel, double x0, double x1, double y1,
-                       size_t rows, size_t cols, const double *cells,
-                       const char *color, const double *cells2, const char *color2);
+/* the same with labels under the axis, evenly from x0 to x1 (at least
+ * two: else as dfs_svg_columns) */
+void dfs_svg_columns_ticks(dfs_buf *out, const char *title, const char *xlabel,
+                           double x0, double x1, const char *const *ticks, size_t nticks,
+                           size_t n, const struct series *s, size_t ns, bool bytes);
+/* A grid of cells shaded by value (a log scale, with a colour bar):
+ * rank bins against time (heat maps), offsets against time (DXT). */
+struct grid {
+	const char *title, *xlabel, *ylabel;
+	double x0, x1;                 /* the columns span [x0, x1] */
+	size_t rows, cols;
+	const double *cells[2];        /* rows x cols, row-major; [1] NULL: one layer */
+	const char *color[2], *name[2];
+	bool sum;                      /* two layers shaded together, one colour */
+	/* rows: the rank bins of `ranks` top-down, or [y0, y1] bottom-up */
+	const struct facts *ranks;
+	double y0, y1;
+	bool y_bytes;
+	bool bytes;                    /* the values are bytes (else counts of unit) */
+	const char *unit, *scale;      /* "requests"; the colour bar's label */
+	bool tooltips;                 /* each cell's exact value as its <title> */
+	size_t budget;                 /* cells drawn at most (bins merged to fit) */
+};
+void dfs_svg_grid(dfs_buf *out, const struct grid *g);
+/* s (len bytes) cut to at most max characters: its start, "...", its end */
+void dfs_svg_fit(char *buf, size_t n, const char *s, size_t len, size_t max);
 /* lanes: per row, intervals [a, b) of several kinds */
 void dfs_svg_lanes(dfs_buf *out, const char *title, const struct facts *f);
 /* an empty plot that says why */

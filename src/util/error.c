@@ -49,6 +49,7 @@ int dfs_status_errno(dfs_status code)
 	case DFS_ERR_NOENT: return ENOENT;
 	case DFS_ERR_TOOBIG: return EFBIG;
 	case DFS_ERR_ACCESS: return EACCES;
+	case DFS_ERR_NOSPACE: return ENOSPC;
 	case DFS_ERR_IO:
 	case DFS_ERR_FORMAT:
 	case DFS_ERR_UNSUPPORTED:

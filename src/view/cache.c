@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "darshanfs/filter.h"
+#include "darshanfs/index.h"
 #include "util/scratch.h"
 #include "darshanfs/hash.h"
 #include "view/view_int.h"
@@ -158,8 +159,10 @@ static void forget_gone(dfs_view *v, struct freed_list *freed)
 				freed->trim |= count_freed(v, e->loaded->bytes);
 				e->loaded = NULL;
 			}
-			/* (entry_free frees the summary and the imports) */
+			/* (entry_free frees the summary, the imports and the
+			 * filters) */
 			v->cached_bytes -= e->summary_bytes + e->import_bytes;
+			dfs_state_uncharge_filters(v, e->state, e->filter_bytes);
 			lru_unlink(v, e);
 			sum_unlink(v, e);
 			entry_free(e);
@@ -246,7 +249,11 @@ int dfs_node_state(dfs_view *v, struct node *n, const dfs_caller *who,
 {
 	uint64_t own = dfs_caller_state(v, who);
 	n->state = STATE_BASE;
-	if (own == STATE_BASE)
+	/* on a shared view the owner reads like any user: through the clean
+	 * entry where nothing of theirs applies, so that the owner and the
+	 * users who never wrote share one snapshot (one inode to the kernel,
+	 * not one each that a lookup by the other replaces) */
+	if (own == STATE_BASE && (!v->opt.per_user || writing))
 		return 0;
 	pthread_mutex_lock(&v->lock);
 	/* a user's state, with its generations (dfs_state_gens), is made
@@ -552,13 +559,79 @@ static void entry_moved(dfs_view *v, struct entry *e)
 
 void dfs_entry_bump(dfs_view *v, struct entry *e)
 {
+	bool own = e->log_filter_text && *e->log_filter_text;
+	for (int id = 0; e->mod && id < DFS_MOD_KNOWN && !own; id++)
+		own = (e->mod[id].filter_text && *e->mod[id].filter_text) || e->mod[id].imported;
 	/* (a writing state has its generations: see dfs_node_state) */
 	pthread_mutex_lock(&v->lock);
 	struct state_gens *g = dfs_state_gens(v, e->state);
 	if (g)
 		g->change_gen++;
+	e->own_filters = own;
 	pthread_mutex_unlock(&v->lock);
 	entry_moved(v, e);
+}
+
+bool dfs_entry_known(dfs_view *v, const char *src, uint64_t state)
+{
+	pthread_mutex_lock(&v->lock);
+	bool known = entry_find(v, src, state) != NULL;
+	pthread_mutex_unlock(&v->lock);
+	return known;
+}
+
+void dfs_entry_forget_plain(dfs_view *v, const char *src, uint64_t state)
+{
+	pthread_mutex_lock(&v->lock);
+	size_t h = hash_key(src, state) & (v->table_size - 1);
+	struct entry **p = &v->table[h];
+	while (*p && ((*p)->state != state || strcmp((*p)->src, src) != 0))
+		p = &(*p)->hnext;
+	struct entry *e = *p;
+	if (!e || e->users || e->mod || e->log_filter_text || e->log_filter_error ||
+	    e->errors_seen.tv_sec || e->import_bytes ||
+	    (e->loaded && (loaded_read(e->loaded) || !e->loaded->log ||
+	                   e->loaded->module_errors))) {
+		pthread_mutex_unlock(&v->lock);
+		return;
+	}
+	*p = e->hnext;
+	size_t bytes = e->summary_bytes;
+	if (e->loaded)
+		bytes += e->loaded->bytes;
+	v->cached_bytes -= bytes;
+	bool do_trim = count_freed(v, bytes);
+	lru_unlink(v, e);
+	sum_unlink(v, e);
+	v->entries--;
+	pthread_mutex_unlock(&v->lock);
+	entry_free(e);
+	if (do_trim)
+		trim(v);
+}
+
+bool dfs_entry_own_filters(dfs_view *v, const char *src, uint64_t state)
+{
+	pthread_mutex_lock(&v->lock);
+	struct entry *e = entry_find(v, src, state);
+	bool own = e && e->own_filters;
+	pthread_mutex_unlock(&v->lock);
+	return own;
+}
+
+struct dfs_index *dfs_view_index(dfs_view *v)
+{
+	pthread_mutex_lock(&v->index_lock);
+	if (!v->index && v->index_path) {
+		v->index = dfs_index_open(v->index_path, v->opt.notice, v->opt.notice_ctx);
+		if (!v->index) {
+			free(v->index_path);
+			v->index_path = NULL;
+		}
+	}
+	struct dfs_index *ix = v->index;
+	pthread_mutex_unlock(&v->index_lock);
+	return ix;
 }
 
 /* The two LRU lists, most recent first: the entries with a decoded log
@@ -638,6 +711,12 @@ static void trim(dfs_view *v)
 	dfs_scratch_trim(&v->scratch);
 	dfs_helpers_trim(&v->helpers);
 	malloc_trim(0);
+}
+
+void dfs_view_memory_freed(dfs_view *v, size_t bytes)
+{
+	if (bytes >= ((size_t)1 << 20))
+		trim(v);
 }
 
 /* Evict until the budget holds with `room` bytes to spare: the decoded
@@ -1090,6 +1169,12 @@ dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
 		v->opt.cache_size = DFS_VIEW_DEFAULT_CACHE;
 	if (!v->opt.import_limit)
 		v->opt.import_limit = DFS_VIEW_DEFAULT_IMPORT_LIMIT;
+	if (!v->opt.import_memory)
+		v->opt.import_memory = v->opt.import_limit > SIZE_MAX / 2 ? SIZE_MAX
+		                       : 2 * v->opt.import_limit;
+	if (!v->opt.filter_memory)
+		v->opt.filter_memory = v->opt.cache_size / 16 > DFS_VIEW_MIN_FILTER_MEMORY
+		                       ? v->opt.cache_size / 16 : DFS_VIEW_MIN_FILTER_MEMORY;
 	if (v->opt.thresholds) {
 		v->thresholds = *v->opt.thresholds;
 		v->thresholds_set = true;
@@ -1105,6 +1190,19 @@ dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
 	};
 	v->reader_gone = view_reader_gone;
 	v->freed = view_freed;
+	pthread_mutex_init(&v->index_lock, NULL);
+	if (v->opt.index_path && !v->single) {
+		/* tried now, so that what is wrong with it is told before a
+		 * front end goes to the background, then closed: it opens again
+		 * when first needed (a process must not carry a database
+		 * connection across a fork) */
+		dfs_index *ix = dfs_index_open(v->opt.index_path, v->opt.notice,
+		                               v->opt.notice_ctx);
+		if (ix)
+			v->index_path = strdup(v->opt.index_path);
+		dfs_index_close(ix);
+	}
+	v->opt.index_path = NULL;
 	if (grow_table(v)) {
 		dfs_view_free(v);
 		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
@@ -1174,6 +1272,9 @@ void dfs_view_free(dfs_view *v)
 	pthread_cond_destroy(&v->retry_cond);
 	pthread_mutex_destroy(&v->lock);
 	dfs_helpers_destroy(&v->helpers);
+	dfs_index_close(v->index);
+	free(v->index_path);
+	pthread_mutex_destroy(&v->index_lock);
 	/* last: every block of the pool came back with what held it */
 	dfs_scratch_destroy(&v->scratch);
 	if (v->perms)

@@ -1,13 +1,16 @@
 /* content.c - snapshots (dfs_content): the text of a generated file in
- * chunks, reference-counted, read and pinned by the FUSE front end.
+ * chunks (or in a file of its own, for the tables of a big tree),
+ * reference-counted, read and pinned by the FUSE front end.
  *
  * The bottom of the view: it calls no other file of it.  A lazy snapshot
  * (records.csv rendered on demand) is read and freed through the
  * operations lazy.c gave it (c->ops), and a snapshot the cache keeps
  * tells its view through the hooks cache.c set in the view (v->reader_gone,
  * v->freed). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "darshanfs/hash.h"
 #include "view/view_int.h"
@@ -79,6 +82,22 @@ dfs_content *dfs_content_from_buf(dfs_view *v, dfs_buf *b, dfs_error *err)
 	return dfs_content_from_bufs(v, b, 1, err);
 }
 
+dfs_content *dfs_content_from_file(dfs_view *v, int fd, uint64_t size, dfs_error *err)
+{
+	dfs_content *c = calloc(1, sizeof(*c));
+	if (!c) {
+		close(fd);
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	atomic_init(&c->refs, 1);
+	c->in_file = true;
+	c->fd = fd;
+	c->size = size;
+	c->serial = (atomic_fetch_add(&v->next_serial, 1) + 1) & ~(1ULL << 63);
+	return c;
+}
+
 dfs_content *dfs_content_ref(dfs_content *c)
 {
 	if (c)
@@ -93,6 +112,8 @@ static void content_free(dfs_content *c)
 	for (size_t i = 0; i < c->nchunks; i++)
 		free(c->chunks[i].data);
 	free(c->chunks);
+	if (c->in_file)
+		close(c->fd);
 	free(c);
 }
 
@@ -100,6 +121,8 @@ size_t dfs_content_memory(const dfs_content *c)
 {
 	if (c->lazy)
 		return c->ops->memory(c);
+	if (c->in_file)
+		return sizeof(*c);
 	return sizeof(*c) + c->nchunks * sizeof(*c->chunks) + (size_t)c->size;
 }
 
@@ -165,6 +188,23 @@ long dfs_content_read(dfs_content *c, char *buf, size_t len, uint64_t off,
 		return 0;
 	if (c->lazy)
 		return c->ops->read(c, buf, len, off, err);
+	if (c->in_file) {
+		size_t done = 0;
+		if (len > c->size - off)
+			len = (size_t)(c->size - off);
+		while (done < len) {
+			ssize_t got = pread(c->fd, buf + done, len - done, (off_t)(off + done));
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0) {
+				dfs_error_set(err, DFS_ERR_IO, "reading a table kept on disk: %s",
+				              got < 0 ? strerror(errno) : "it is shorter than it was");
+				return -1;
+			}
+			done += (size_t)got;
+		}
+		return (long)done;
+	}
 	size_t lo = chunk_of(c, off);
 	size_t done = 0;
 	for (size_t i = lo; i < c->nchunks && done < len; i++) {
@@ -192,6 +232,8 @@ int dfs_content_pin(dfs_content *c, uint64_t off, size_t len, const char **data,
 		len = (size_t)(c->size - off);
 	if (c->lazy)
 		return c->ops->pin(c, off, len, data, n, pin, err);
+	if (c->in_file)
+		return 0;   /* (read it) */
 	const struct content_chunk *ch = &c->chunks[chunk_of(c, off)];
 	if (off + len > ch->off + ch->len)
 		return 0;

@@ -5,14 +5,18 @@
  * cached; an open handle keeps a reference to the snapshot it opened, so
  * it reads the same bytes whatever happens to the filters meanwhile.
  * Called by tree.c; the files of a directory come from jobs.c, a log's
- * summary files from summary.c. */
+ * summary files from summary.c, the rows of files.csv and ranks.csv from
+ * the summary layer's tables (darshanfs/tables.h). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "darshanfs/csv.h"
 #include "darshanfs/hash.h"
 #include "darshanfs/report.h"
+#include "darshanfs/tables.h"
 #include "darshanfs/writer.h"
 #include "parquet/parquet.h"
 #include "util/workers.h"
@@ -516,6 +520,156 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
 	return 0;
 }
 
+/* ---- files.csv and ranks.csv ------------------------------------------------- */
+
+#define TABLE_CHUNK 8192   /* rows rendered by one worker at a time */
+
+/* Fault in the pages of a fresh buffer about to be written at once: a
+ * call costs several times less than a fault every 4 KiB. */
+static void prefault(char *p, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t start = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+	uintptr_t end = ((uintptr_t)p + len) & ~(uintptr_t)4095;
+	if (start < end)
+		madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+#else
+	(void)p;
+	(void)len;
+#endif
+}
+
+struct table_job {
+	const dfs_file_table *files;   /* or */
+	const dfs_rank_table *ranks;
+	size_t rows, chunks;
+	dfs_buf *out;                  /* one per chunk */
+	atomic_size_t next;
+};
+
+static void *table_worker(void *arg)
+{
+	struct table_job *j = arg;
+	for (;;) {
+		size_t c = atomic_fetch_add(&j->next, 1);
+		if (c >= j->chunks)
+			break;
+		size_t from = c * TABLE_CHUNK;
+		size_t to = from + TABLE_CHUNK < j->rows ? from + TABLE_CHUNK : j->rows;
+		/* room for rows of a usual size at once: growing step by step
+		 * copies the text over and over */
+		dfs_buf *out = &j->out[c + 1];
+		if (dfs_buf_reserve(out, (to - from) * (j->files ? 256 : 128)))
+			prefault(out->data, out->cap);
+		if (j->files)
+			dfs_file_table_render(j->files, from, to, &j->out[c + 1]);
+		else
+			dfs_rank_table_render(j->ranks, from, to, &j->out[c + 1]);
+	}
+	return NULL;
+}
+
+/* The text of a table: its header, then its rows rendered in chunks on
+ * every core, each chunk a piece of the snapshot (never copied into
+ * one). */
+static dfs_content *render_table(dfs_view *v, const dfs_file_table *ft,
+                                 const dfs_rank_table *rt, dfs_error *err)
+{
+	size_t rows = ft ? ft->n : rt->n;
+	struct table_job j = {.files = ft, .ranks = rt, .rows = rows,
+	                      .chunks = (rows + TABLE_CHUNK - 1) / TABLE_CHUNK};
+	atomic_init(&j.next, 0);
+	j.out = calloc(j.chunks + 1, sizeof(dfs_buf));
+	if (!j.out) {
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	if (ft)
+		dfs_file_table_header(&j.out[0]);
+	else
+		dfs_rank_table_header(&j.out[0]);
+	dfs_workers_run(dfs_workers(DFS_WORKERS_MAX, j.chunks), table_worker, &j);
+	bool ok = true;
+	for (size_t c = 0; c <= j.chunks; c++)
+		ok &= dfs_buf_ok(&j.out[c]);
+	dfs_content *content = NULL;
+	if (ok)
+		content = dfs_content_from_bufs(v, j.out, j.chunks + 1, err);
+	else
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	for (size_t c = 0; c <= j.chunks; c++)
+		dfs_buf_free(&j.out[c]);
+	free(j.out);
+	return content;
+}
+
+/* ranks.csv of more ranks than this is rendered on demand, a batch of
+ * rows at a time, like records.csv (lazy.c) */
+#define LAZY_TABLE_ROWS 16384
+
+static void rank_rows(const void *ctx, size_t from, size_t to, dfs_buf *out)
+{
+	dfs_rank_table_render(ctx, from, to, out);
+}
+
+static void rank_table_gone(void *ctx)
+{
+	dfs_rank_table_free(ctx);
+	free(ctx);
+}
+
+/* ranks.csv of t (taken over) rendered on demand */
+static dfs_content *lazy_ranks(dfs_view *v, dfs_rank_table *t, dfs_error *err)
+{
+	dfs_rank_table *own = malloc(sizeof(*own));
+	dfs_buf head = DFS_BUF_INIT;
+	dfs_rank_table_header(&head);
+	if (!own || !dfs_buf_ok(&head)) {
+		free(own);
+		dfs_rank_table_free(t);
+		dfs_buf_free(&head);
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	*own = *t;
+	struct dfs_lazy_rows rows = {own, own->n, rank_rows, rank_table_gone,
+	                             sizeof(*own) + own->n * sizeof(own->rows[0]), 1024};
+	dfs_content *c = dfs_lazy_table(&rows, head.data, &v->helpers, err);
+	dfs_buf_free(&head);
+	return c;
+}
+
+/* files.csv or ranks.csv of a module's selection: a module that cannot
+ * be read fails (EIO) like its records.csv */
+static dfs_content *table_content(dfs_view *v, struct entry *e, struct loaded *l,
+                                  const struct node *n, dfs_error *err)
+{
+	struct selection *s = dfs_selection(v, e, l, n->module);
+	if (s->status != DFS_OK) {
+		dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
+		return NULL;
+	}
+	dfs_content *c = NULL;
+	if (n->file == F_FILES_CSV) {
+		dfs_file_table t;
+		if (dfs_file_table_build(l->log, s->records, s->index, s->count, &v->scratch,
+		                         &t, err) == 0) {
+			c = render_table(v, &t, NULL, err);
+			dfs_file_table_free(&t);
+		}
+	} else {
+		dfs_rank_table t;
+		if (dfs_rank_table_build(l->log, s->records, s->index, s->count, &v->scratch,
+		                         &t, err) == 0) {
+			if (t.n > LAZY_TABLE_ROWS)
+				return lazy_ranks(v, &t, err);
+			c = render_table(v, NULL, &t, err);
+			dfs_rank_table_free(&t);
+		}
+	}
+	return c;
+}
+
 /* records.csv of a module is named by what selects its rows -- the
  * entry's generation (every accepted filter or import moves it), the
  * generation of its state's directory filters, whose they are (the
@@ -546,6 +700,14 @@ static uint64_t records_serial(const struct entry *e, const struct loaded *l,
 	const struct loaded_mod *lm = l->mod[module];
 	uint64_t dir_gen = lm && lm->sel.ready ? lm->sel.dir_gen : l->dir_gen;
 	return serial_of(e, dir_gen, module, &e->loaded_id);
+}
+
+static uint64_t table_serial(const struct entry *e, const struct loaded *l,
+                             int module, enum file_kind k)
+{
+	uint64_t h = records_serial(e, l, module);
+	h = dfs_fnv1a(h, &k, sizeof(k)) & ~(1ULL << 63);
+	return h ? h : 1;
 }
 
 /* The row lengths to fill while rendering s, when its rows are the log's
@@ -621,6 +783,12 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 		                     err);
 		if (c)
 			c->serial = records_serial(e, l, n->module);
+	} else if (n->file == F_FILES_CSV || n->file == F_RANKS_CSV) {
+		c = table_content(v, e, l, n, err);
+		/* named by its selection, as records.csv is (another name of
+		 * the same parts) */
+		if (c)
+			c->serial = table_serial(e, l, n->module, n->file);
 	} else if (dfs_is_summary_file(n->file)) {
 		/* one pass makes them all: the others go to the cache */
 		c = dfs_summary_contents(v, e, l, cache, n->file, err);
@@ -730,12 +898,16 @@ int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
 	return 0;
 }
 
-/* jobs.csv, filter and filter.error of a source directory */
+/* the tables (jobs.csv, modules.csv, insights.csv, files.csv), schema.json,
+ * summary.html, filter and filter.error of a source directory */
 dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
                                   const dfs_caller *who, dfs_error *err)
 {
-	if (n->file == F_JOBS || n->file == F_DIR_INSIGHTS)
+	if (n->file == F_JOBS || n->file == F_MODULES || n->file == F_DIR_INSIGHTS ||
+	    n->file == F_DIR_FILES)
 		return dfs_jobs_content(v, n, who, err);
+	if (n->file == F_DIR_SCHEMA)
+		return dfs_schema_content(v, err);
 	if (n->file == F_DIR_SUMMARY)
 		return dfs_dir_summary_content(v, n, who, err);
 	char *text = dfs_dir_filter_text(v, n->state, n->dir_vpath,

@@ -62,6 +62,9 @@ struct lazy_csv {
 	struct slot slots[LAZY_SLOTS];
 	uint64_t clock;
 	struct dfs_helpers *helpers;   /* the view's, counting ours */
+	/* a table's rows instead of records (dfs_lazy_table) */
+	bool is_table;
+	struct dfs_lazy_rows table;
 };
 
 /* ---- rendering and measuring rows ------------------------------------------- */
@@ -371,16 +374,26 @@ static void *measure_worker(void *arg)
 {
 	struct measure_job *j = arg;
 	struct lazy_csv *z = j->z;
+	dfs_buf text = DFS_BUF_INIT;
 	for (;;) {
 		size_t batch = atomic_fetch_add(&j->next, 1);
 		if (batch >= z->nbatches)
 			break;
 		size_t from, to;
 		batch_rows(z, batch, &from, &to);
-		/* a length until summed */
+		/* a length until summed; a table's rows are measured by
+		 * rendering them (a failure leaves the batch's length 0,
+		 * which its rendering then cannot match: EIO, not torn text) */
+		if (z->is_table) {
+			dfs_buf_reset(&text);
+			z->table.render(z->table.ctx, from, to, &text);
+			z->batch_off[batch + 1] = dfs_buf_ok(&text) ? text.len : 0;
+			continue;
+		}
 		z->batch_off[batch + 1] = measure_rows(z->log, z->m, z->r, z->index,
 		                                       from, to, j->row_len);
 	}
+	dfs_buf_free(&text);
 	return NULL;
 }
 
@@ -490,13 +503,17 @@ static bool render_slot(struct lazy_csv *z, struct slot *s, size_t b)
 	 * over and over; fresh memory is faulted in a page at a time), an
 	 * eighth more when fresh, for the next batches */
 	uint64_t len = z->batch_off[b + 1] - z->batch_off[b];
-	size_t room = len < SIZE_MAX / 4 ? (size_t)len + dfs_csv_row_room(z->m) : SIZE_MAX / 4;
+	size_t row_room = z->is_table ? z->table.row_room : dfs_csv_row_room(z->m);
+	size_t room = len < SIZE_MAX / 4 ? (size_t)len + row_room : SIZE_MAX / 4;
 	dfs_buf_reset(&s->text);
 	if (s->text.cap <= room)
 		spare_take(z->helpers, &s->text, room);
 	if (s->text.cap <= room)
 		dfs_buf_reserve(&s->text, room + room / 8);
-	dfs_render_rows(z->log, z->m, z->r, z->index, from, to, &s->text);
+	if (z->is_table)
+		z->table.render(z->table.ctx, from, to, &s->text);
+	else
+		dfs_render_rows(z->log, z->m, z->r, z->index, from, to, &s->text);
 	/* the text must be the length measured: anything else would be torn */
 	bool ok = dfs_buf_ok(&s->text) &&
 	          s->text.len == z->batch_off[b + 1] - z->batch_off[b];
@@ -760,6 +777,8 @@ static void lazy_free(struct lazy_csv *z)
 	pthread_cond_destroy(&z->cond);
 	dfs_log_free(z->log);
 	dfs_import_release(z->rows);
+	if (z->is_table && z->table.free)
+		z->table.free(z->table.ctx);
 	free(z->index);
 	free(z->batch_off);
 	free(z->head);
@@ -787,7 +806,7 @@ static size_t lazy_memory(const dfs_content *c)
 {
 	const struct lazy_csv *z = c->lazy;
 	size_t batch = z->nbatches ? (size_t)(c->size / z->nbatches) : 0;
-	return sizeof(*z) + z->head_len +
+	return sizeof(*z) + z->head_len + (z->is_table ? z->table.memory : 0) +
 	       (z->index ? z->count * sizeof(size_t) : 0) +
 	       (z->nbatches + 1) * sizeof(uint64_t) +
 	       (LAZY_SLOTS < z->nbatches ? LAZY_SLOTS : z->nbatches) * batch;
@@ -852,6 +871,42 @@ dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
 	measure(z, row_len);
 	z->log = dfs_log_ref(log);
 	z->rows = dfs_import_ref(rows);
+	atomic_init(&c->refs, 1);
+	c->lazy = z;
+	c->ops = &lazy_ops;
+	c->size = z->batch_off[z->nbatches];
+	return c;   /* its serial is set by the caller */
+}
+
+dfs_content *dfs_lazy_table(const struct dfs_lazy_rows *t, const char *head,
+                            struct dfs_helpers *helpers, dfs_error *err)
+{
+	dfs_content *c = calloc(1, sizeof(*c));
+	struct lazy_csv *z = calloc(1, sizeof(*z));
+	if (!c || !z || !(z->head = strdup(head))) {
+		free(c);
+		free(z);
+		if (t->free)
+			t->free(t->ctx);
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	z->is_table = true;
+	z->table = *t;
+	z->helpers = helpers;
+	z->count = t->rows;
+	z->head_len = strlen(head);
+	z->nbatches = (z->count + LAZY_ROWS - 1) / LAZY_ROWS;
+	z->batch_off = calloc(z->nbatches + 1, sizeof(uint64_t));
+	pthread_mutex_init(&z->lock, NULL);
+	pthread_cond_init(&z->cond, NULL);
+	if (!z->batch_off) {
+		lazy_free(z);
+		free(c);
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	measure(z, NULL);
 	atomic_init(&c->refs, 1);
 	c->lazy = z;
 	c->ops = &lazy_ops;

@@ -153,3 +153,33 @@ void dfs_filters_line(dfs_view *v, const struct entry *e, int module,
 	levels_line(lv, n, out);
 	dfs_levels_free(lv, n);
 }
+
+/* The filters of a job's rows (the modules in the bit mask `modules`),
+ * each level once, in the order the modules give them. */
+void dfs_filters_line_job(dfs_view *v, const struct entry *e, uint64_t modules,
+                          dfs_buf *out)
+{
+	struct level all[MAX_LEVELS * 2];
+	size_t n = 0;
+	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
+		if (!((modules >> id) & 1))
+			continue;
+		struct level lv[MAX_LEVELS];
+		size_t m = dfs_filter_levels(v, e, id, lv);
+		for (size_t i = 0; i < m; i++) {
+			bool seen = false;
+			for (size_t k = 0; k < n && !seen; k++)
+				seen = all[k].imported == lv[i].imported && all[k].rows == lv[i].rows &&
+				       !strcmp(all[k].file, lv[i].file) &&
+				       !strcmp(all[k].text, lv[i].text);
+			if (seen || n == MAX_LEVELS * 2) {
+				free(lv[i].file);
+				free(lv[i].text);
+			} else {
+				all[n++] = lv[i];
+			}
+		}
+	}
+	levels_line(all, n, out);
+	dfs_levels_free(all, n);
+}

@@ -4,64 +4,76 @@
  * write); it calls no other file of the view. */
 #include <errno.h>
 #include <limits.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "view/view_int.h"
 
+/* (each row at its kind's place: the order of the rows is free) */
+/* (each row at its kind's place: the order of the rows is free, and a
+ * kind without its row is caught by test_view's test_file_defs) */
 const struct file_def dfs_file_defs[F_KINDS] = {
-	{"jobs.csv", F_JOBS, LEVEL_DIR, false, false, true},
-	{"filter", F_DIR_FILTER, LEVEL_DIR, true, false, false},
-	{"filter.error", F_DIR_FILTER_ERROR, LEVEL_DIR, false, false, false},
-	{"insights.csv", F_DIR_INSIGHTS, LEVEL_DIR, false, false, true},
-	{"summary.html", F_DIR_SUMMARY, LEVEL_DIR, false, false, true},
-	{"header.txt", F_HEADER, LEVEL_LOG, false, false, false},
-	{"mounts.csv", F_MOUNTS, LEVEL_LOG, false, false, false},
-	{"names.csv", F_NAMES, LEVEL_LOG, false, false, false},
-	{"filter", F_LOG_FILTER, LEVEL_LOG, true, false, false},
-	{"filter.error", F_LOG_FILTER_ERROR, LEVEL_LOG, false, false, false},
-	{"derived_metrics", F_LOG_DERIVED, LEVEL_LOG, false, false, true},
-	{"filtered.darshan", F_FILTERED, LEVEL_LOG, false, false, true},
-	{"ERROR", F_ERROR, LEVEL_LOG, false, false, false},
-	{"records.csv", F_RECORDS, LEVEL_MODULE, true, false, true},
-	{"filter", F_FILTER, LEVEL_MODULE, true, false, false},
-	{"filter.error", F_FILTER_ERROR, LEVEL_MODULE, false, false, false},
-	{"derived_metrics", F_DERIVED, LEVEL_MODULE, false, true, true},
-	{"derived_metrics.json", F_DERIVED_JSON, LEVEL_MODULE, false, true, true},
-	{"total", F_TOTAL, LEVEL_MODULE, false, true, true},
-	{"total.csv", F_TOTAL_CSV, LEVEL_MODULE, false, true, true},
-	{"PARTIAL", F_PARTIAL, LEVEL_MODULE, false, false, false},
-	{"summary.html", F_SUMMARY, LEVEL_LOG, false, false, true},
-	{"insights.txt", F_INSIGHTS, LEVEL_LOG, false, false, true},
-	{"insights.csv", F_INSIGHTS_CSV, LEVEL_LOG, false, false, true},
+	[F_JOBS] = {"jobs.csv", F_JOBS, LEVEL_DIR, false, false, true},
+	[F_DIR_FILTER] = {"filter", F_DIR_FILTER, LEVEL_DIR, true, false, false},
+	[F_DIR_FILTER_ERROR] = {"filter.error", F_DIR_FILTER_ERROR, LEVEL_DIR, false, false, false},
+	[F_DIR_INSIGHTS] = {"insights.csv", F_DIR_INSIGHTS, LEVEL_DIR, false, false, true},
+	[F_DIR_SUMMARY] = {"summary.html", F_DIR_SUMMARY, LEVEL_DIR, false, false, true},
+	[F_HEADER] = {"header.txt", F_HEADER, LEVEL_LOG, false, false, false},
+	[F_MOUNTS] = {"mounts.csv", F_MOUNTS, LEVEL_LOG, false, false, false},
+	[F_NAMES] = {"names.csv", F_NAMES, LEVEL_LOG, false, false, false},
+	[F_LOG_FILTER] = {"filter", F_LOG_FILTER, LEVEL_LOG, true, false, false},
+	[F_LOG_FILTER_ERROR] = {"filter.error", F_LOG_FILTER_ERROR, LEVEL_LOG, false, false, false},
+	[F_LOG_DERIVED] = {"derived_metrics", F_LOG_DERIVED, LEVEL_LOG, false, false, true},
+	[F_FILTERED] = {"filtered.darshan", F_FILTERED, LEVEL_LOG, false, false, true},
+	[F_ERROR] = {"ERROR", F_ERROR, LEVEL_LOG, false, false, false},
+	[F_RECORDS] = {"records.csv", F_RECORDS, LEVEL_MODULE, true, false, true},
+	[F_FILTER] = {"filter", F_FILTER, LEVEL_MODULE, true, false, false},
+	[F_FILTER_ERROR] = {"filter.error", F_FILTER_ERROR, LEVEL_MODULE, false, false, false},
+	[F_DERIVED] = {"derived_metrics", F_DERIVED, LEVEL_MODULE, false, true, true},
+	[F_DERIVED_JSON] = {"derived_metrics.json", F_DERIVED_JSON, LEVEL_MODULE, false, true, true},
+	[F_TOTAL] = {"total", F_TOTAL, LEVEL_MODULE, false, true, true},
+	[F_TOTAL_CSV] = {"total.csv", F_TOTAL_CSV, LEVEL_MODULE, false, true, true},
+	[F_PARTIAL] = {"PARTIAL", F_PARTIAL, LEVEL_MODULE, false, false, false},
+	[F_SUMMARY] = {"summary.html", F_SUMMARY, LEVEL_LOG, false, false, true},
+	[F_INSIGHTS] = {"insights.txt", F_INSIGHTS, LEVEL_LOG, false, false, true},
+	[F_INSIGHTS_CSV] = {"insights.csv", F_INSIGHTS_CSV, LEVEL_LOG, false, false, true},
 	/* the plots, in the order of enum dfs_summary_plot */
-	{"io_cost.svg", F_PLOT_FIRST + DFS_PLOT_IO_COST, LEVEL_SUMMARY, false, false, true},
-	{"operations.svg", F_PLOT_FIRST + DFS_PLOT_OPERATIONS, LEVEL_SUMMARY, false, false, true},
-	{"access_sizes.svg", F_PLOT_FIRST + DFS_PLOT_ACCESS_SIZES, LEVEL_SUMMARY, false, false, true},
-	{"access_pattern.svg", F_PLOT_FIRST + DFS_PLOT_ACCESS_PATTERN, LEVEL_SUMMARY, false, false, true},
-	{"mounts.svg", F_PLOT_FIRST + DFS_PLOT_MOUNTS, LEVEL_SUMMARY, false, false, true},
-	{"ranks.svg", F_PLOT_FIRST + DFS_PLOT_RANKS, LEVEL_SUMMARY, false, false, true},
-	{"timeline.svg", F_PLOT_FIRST + DFS_PLOT_TIMELINE, LEVEL_SUMMARY, false, false, true},
-	{"heatmap_read.svg", F_PLOT_FIRST + DFS_PLOT_HEATMAP_READ, LEVEL_SUMMARY, false, false, true},
-	{"heatmap_write.svg", F_PLOT_FIRST + DFS_PLOT_HEATMAP_WRITE, LEVEL_SUMMARY, false, false, true},
-	{"dxt_offsets.svg", F_PLOT_FIRST + DFS_PLOT_DXT_OFFSETS, LEVEL_SUMMARY, false, false, true},
-	{"dxt_durations.svg", F_PLOT_FIRST + DFS_PLOT_DXT_DURATIONS, LEVEL_SUMMARY, false, false, true},
-	{"lustre.svg", F_PLOT_FIRST + DFS_PLOT_LUSTRE, LEVEL_SUMMARY, false, false, true},
-	{"apmpi.svg", F_PLOT_FIRST + DFS_PLOT_APMPI, LEVEL_SUMMARY, false, false, true},
+	[F_PLOT_FIRST + DFS_PLOT_IO_COST] = {"io_cost.svg", F_PLOT_FIRST + DFS_PLOT_IO_COST, LEVEL_SUMMARY, false, false, true},
+	[F_PLOT_FIRST + DFS_PLOT_OPERATIONS] = {"operations.svg", F_PLOT_FIRST + DFS_PLOT_OPERATIONS, LEVEL_SUMMARY, false, false, true},
+	[F_PLOT_FIRST + DFS_PLOT_ACCESS_SIZES] = {"access_sizes.svg", F_PLOT_FIRST + DFS_PLOT_ACCESS_SIZES, LEVEL_SUMMARY, false, false, true},
+	[F_PLOT_FIRST + DFS_PLOT_ACCESS_PATTERN] = {"access_pattern.svg", F_PLOT_FIRST + DFS_PLOT_ACCESS_PATTERN, LEVEL_SUMMARY, false, false, true},
+	[F_PLOT_FIRST + DFS_PLOT_MOUNTS] = {"mounts.svg", F_PLOT_FIRST + DFS_PLOT_MOUNTS, LEVEL_SUMMARY, false, false, true},
+	[F_PLOT_FIRST + DFS_PLOT_RANKS] = {"ranks.svg", F_PLOT_FIRST + DFS_PLOT_RANKS, LEVEL_SUMMARY, false, false, true},
+	[F_PLOT_FIRST + DFS_PLOT_TIMELINE] = {"timeline.svg", F_PLOT_FIRST + DFS_PLOT_TIMELINE, LEVEL_SUMMARY, false, false, true},
+	[F_PLOT_FIRST + DFS_PLOT_HEATMAP_POSIX] = {"heatmap_posix.svg", F_PLOT_FIRST + DFS_PLOT_HEATMAP_POSIX, LEVEL_SUMMARY, false, false, true},
+	[F_PLOT_FIRST + DFS_PLOT_HEATMAP_MPIIO] = {"heatmap_mpiio.svg", F_PLOT_FIRST + DFS_PLOT_HEATMAP_MPIIO, LEVEL_SUMMARY, false, false, true},
+	[F_PLOT_FIRST + DFS_PLOT_HEATMAP_STDIO] = {"heatmap_stdio.svg", F_PLOT_FIRST + DFS_PLOT_HEATMAP_STDIO, LEVEL_SUMMARY, false, false, true},
+	[F_PLOT_FIRST + DFS_PLOT_HEATMAP_DFS] = {"heatmap_dfs.svg", F_PLOT_FIRST + DFS_PLOT_HEATMAP_DFS, LEVEL_SUMMARY, false, false, true},
+	[F_PLOT_FIRST + DFS_PLOT_HEATMAP_DAOS] = {"heatmap_daos.svg", F_PLOT_FIRST + DFS_PLOT_HEATMAP_DAOS, LEVEL_SUMMARY, false, false, true},
+	[F_PLOT_FIRST + DFS_PLOT_DXT_OFFSETS] = {"dxt_offsets.svg", F_PLOT_FIRST + DFS_PLOT_DXT_OFFSETS, LEVEL_SUMMARY, false, false, true},
+	[F_PLOT_FIRST + DFS_PLOT_DXT_DURATIONS] = {"dxt_durations.svg", F_PLOT_FIRST + DFS_PLOT_DXT_DURATIONS, LEVEL_SUMMARY, false, false, true},
+	[F_PLOT_FIRST + DFS_PLOT_LUSTRE] = {"lustre.svg", F_PLOT_FIRST + DFS_PLOT_LUSTRE, LEVEL_SUMMARY, false, false, true},
+	[F_PLOT_FIRST + DFS_PLOT_APMPI] = {"apmpi.svg", F_PLOT_FIRST + DFS_PLOT_APMPI, LEVEL_SUMMARY, false, false, true},
 	/* named by the record id of its file (never looked up by name) */
-	{"", F_DXT_FILE, LEVEL_DXT, false, false, true},
+	[F_DXT_FILE] = {"", F_DXT_FILE, LEVEL_DXT, false, false, true},
 	/* at the root of the mount: every filter and import in force
 	 * (selections.c); a write of "clear" removes them all */
-	{"selections", F_SELECTIONS, LEVEL_ROOT, true, false, true},
-	{"selections.csv", F_SELECTIONS_CSV, LEVEL_ROOT, false, false, true},
-	{"selections.error", F_SELECTIONS_ERROR, LEVEL_ROOT, false, false, false},
+	[F_SELECTIONS] = {"selections", F_SELECTIONS, LEVEL_ROOT, true, false, true},
+	[F_SELECTIONS_CSV] = {"selections.csv", F_SELECTIONS_CSV, LEVEL_ROOT, false, false, true},
+	[F_SELECTIONS_ERROR] = {"selections.error", F_SELECTIONS_ERROR, LEVEL_ROOT, false, false, false},
+	[F_FILES_CSV] = {"files.csv", F_FILES_CSV, LEVEL_MODULE, false, false, true},
+	[F_RANKS_CSV] = {"ranks.csv", F_RANKS_CSV, LEVEL_MODULE, false, false, true},
+	[F_DIR_FILES] = {"files.csv", F_DIR_FILES, LEVEL_DIR, false, false, true},
+	[F_MODULES] = {"modules.csv", F_MODULES, LEVEL_DIR, false, false, true},
+	[F_DIR_SCHEMA] = {"schema.json", F_DIR_SCHEMA, LEVEL_DIR, false, false, false},
 	/* writable only so that a write reaches darshanfs, which refuses it
 	 * saying where imports go (write.c) */
-	{"mounts.parquet", F_MOUNTS_PARQUET, LEVEL_LOG, true, false, false},
-	{"names.parquet", F_NAMES_PARQUET, LEVEL_LOG, true, false, false},
-	{"records.parquet", F_RECORDS_PARQUET, LEVEL_MODULE, true, false, true},
-	{"total.parquet", F_TOTAL_PARQUET, LEVEL_MODULE, true, true, true},
+	[F_MOUNTS_PARQUET] = {"mounts.parquet", F_MOUNTS_PARQUET, LEVEL_LOG, true, false, false},
+	[F_NAMES_PARQUET] = {"names.parquet", F_NAMES_PARQUET, LEVEL_LOG, true, false, false},
+	[F_RECORDS_PARQUET] = {"records.parquet", F_RECORDS_PARQUET, LEVEL_MODULE, true, false, true},
+	[F_TOTAL_PARQUET] = {"total.parquet", F_TOTAL_PARQUET, LEVEL_MODULE, true, true, true},
 };
 _Static_assert(F_PLOT_LAST + 1 - F_PLOT_FIRST == DFS_PLOTS, "one file kind per plot");
 

@@ -1,17 +1,21 @@
 /* select.c - from filters to selections to derived metrics.
  *
  * The selection of a module is the set of its records for which the
- * log-wide filter and the module's filter both hold (or, after a CSV
- * import, exactly the imported rows).  For modules with an accumulator the
+ * directory filters, the log-wide filter and the module's filter all hold
+ * (or, after a CSV import, exactly the imported rows); LUSTRE, DXT and
+ * HEATMAP follow the selection of their files instead of testing a
+ * log-wide or directory filter that names columns they lack.  For modules with an accumulator the
  * selected records, which are in the module's binary record layout, are
  * injected in log order into the accumulator where they lie, without a
  * copy (filtered.darshan writes their stored bytes again: writer.h). */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "accum/accum_int.h"
+#include "darshanfs/summary.h"
 #include "log/hints.h"
 #include "util/scratch.h"
 #include "view/view_int.h"
@@ -47,10 +51,10 @@ static int inject_selection(dfs_accum *a, const dfs_module *m,
 	return dfs_accum_inject_records(a, s->records, s->index, s->count, err);
 }
 
-static void accumulate(struct selection *s, const dfs_module *m, int64_t nprocs)
+static void accumulate(struct selection *s, const dfs_module *m, const dfs_job *job)
 {
 	dfs_error err = {0};
-	dfs_accum *a = dfs_accum_create(m, nprocs, &err);
+	dfs_accum *a = dfs_accum_create(m, job->nprocs, &err);
 	dfs_accum_use_scratch(a, s->pool);
 	s->summary = calloc(1, m->record_size);
 	if (!a || !s->summary || inject_selection(a, m, s, &err) ||
@@ -65,10 +69,24 @@ static void accumulate(struct selection *s, const dfs_module *m, int64_t nprocs)
 	}
 	s->warnings_total = dfs_accum_warning_count(a);
 	size_t n = s->warnings_total < 16 ? s->warnings_total : 16;
-	if (n && (s->warnings = calloc(n, sizeof(char *)))) {
+	/* and one of metrics no run can have measured (summary.h) */
+	dfs_job_numbers num = {job->nprocs, job->run_time, (double)s->dm.total_bytes,
+	                       s->dm.agg_time_by_slowest, s->dm.agg_perf_by_slowest};
+	char why[400];
+	bool doubt = dfs_job_numbers_doubts(&num) != 0;
+	if ((n || doubt) && (s->warnings = calloc(n + 1, sizeof(char *)))) {
 		for (size_t i = 0; i < n; i++) {
 			const char *w = dfs_accum_warning(a, i);
 			s->warnings[i] = strdup(w ? w : "");
+		}
+		if (doubt) {
+			char line[600];
+			snprintf(line, sizeof(line), "implausible metrics: %s; they are what the "
+			         "official accumulator gives, directory summaries leave them out (the "
+			         "log's insights.txt names the counters)",
+			         dfs_job_numbers_why(&num, why, sizeof(why)));
+			s->warnings[n++] = strdup(line);
+			s->warnings_total++;
 		}
 		s->n_warnings = n;
 	}
@@ -323,6 +341,221 @@ nomem:
 	return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 }
 
+/* ---- modules that follow the selection of their files --------------------------- */
+
+/* LUSTRE, DXT_POSIX, DXT_MPIIO and HEATMAP hold what other modules'
+ * records are about: the layout, the trace or the time bins of a file's (a
+ * layer's) I/O.  A log-wide or directory filter naming columns one of them
+ * lacks (`BYTES_READ > 0` in LUSTRE) does not test its records, which
+ * would all be UNKNOWN: they follow the records that filter selects in the
+ * modules that have those columns instead (docs/filter-language.md). */
+static bool may_follow(int id)
+{
+	return id == DFS_MOD_LUSTRE || id == DFS_MOD_DXT_POSIX ||
+	       id == DFS_MOD_DXT_MPIIO || id == DFS_MOD_HEATMAP;
+}
+
+/* Does a multi-module filter compiled for module id make it follow? */
+static bool follows_filter(int id, const dfs_filter *f)
+{
+	return may_follow(id) && dfs_filter_lacks_columns(f);
+}
+
+/* Does module id follow: a log-wide or directory filter in force lacks its
+ * columns? */
+static bool follows(dfs_view *v, struct entry *e, int id)
+{
+	if (!may_follow(id))
+		return false;
+	const struct module_state *ms = dfs_entry_mod_get(e, id);
+	if (ms && follows_filter(id, ms->log_filter))
+		return true;
+	struct dir_compiled *dirs[MAX_DIR_FILTERS];
+	size_t nd = dfs_dir_filters_acquire(v, e->state, NULL, e->vpath, id, dirs,
+	                                    MAX_DIR_FILTERS);
+	bool yes = false;
+	for (size_t k = 0; k < nd && !yes; k++)
+		yes = follows_filter(id, dirs[k]->f[id]);
+	dfs_dir_filters_release(dirs, nd);
+	return yes;
+}
+
+/* The selection of module id, when it leads (it is in the log and does
+ * not follow); NULL when it does not lead.  -1 when memory ran out. */
+static int leader(dfs_view *v, struct entry *e, struct loaded *l, int id,
+                  int follower, struct selection **out)
+{
+	*out = NULL;
+	const dfs_log_module *lm = dfs_log_get_module(l->log, id);
+	if (id == follower || !lm->module || !lm->present || lm->status != DFS_OK ||
+	    follows(v, e, id))
+		return 0;
+	struct selection *s = dfs_selection(v, e, l, id);
+	if (s->status == DFS_ERR_NOMEM)
+		return -1;
+	if (s->status == DFS_OK)
+		*out = s;
+	return 0;
+}
+
+static inline size_t sel_record(const struct selection *s, size_t k)
+{
+	return s->index ? s->index[k] : k;
+}
+
+struct by_id {
+	uint64_t id;
+	size_t k;      /* its place among the follower's selected records */
+};
+
+static int order_by_id(const void *a, const void *b)
+{
+	uint64_t x = ((const struct by_id *)a)->id, y = ((const struct by_id *)b)->id;
+	return (x > y) - (x < y);
+}
+
+/* LUSTRE and DXT: keep[k] for the selected records whose file (record id)
+ * has a record selected in a module that leads. */
+static int follow_files(dfs_view *v, struct entry *e, struct loaded *l, int id,
+                        const struct selection *s, bool *keep)
+{
+	struct by_id *ids = malloc((s->count ? s->count : 1) * sizeof(*ids));
+	if (!ids)
+		return -1;
+	for (size_t k = 0; k < s->count; k++) {
+		ids[k].id = dfs_record_word(s->records, sel_record(s, k), 0);
+		ids[k].k = k;
+	}
+	qsort(ids, s->count, sizeof(*ids), order_by_id);
+	for (int lid = 0; lid < DFS_MOD_KNOWN; lid++) {
+		struct selection *ls;
+		if (leader(v, e, l, lid, id, &ls) < 0) {
+			free(ids);
+			return -1;
+		}
+		for (size_t j = 0; ls && j < ls->count; j++) {
+			uint64_t rid = dfs_record_word(ls->records, sel_record(ls, j), 0);
+			size_t lo = 0, hi = s->count;
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+				if (ids[mid].id < rid)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			for (; lo < s->count && ids[lo].id == rid; lo++)
+				keep[ids[lo].k] = true;
+		}
+	}
+	free(ids);
+	return 0;
+}
+
+/* The ranks of one layer's selected records, sorted; `all` when a shared
+ * record (rank -1) is among them. */
+struct layer_ranks {
+	bool done;
+	bool all;
+	int64_t *ranks;
+	size_t n;
+};
+
+static int order_ranks(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int layer_ranks(dfs_view *v, struct entry *e, struct loaded *l, int lid,
+                       struct layer_ranks *lr)
+{
+	lr->done = true;
+	struct selection *ls;
+	if (leader(v, e, l, lid, DFS_MOD_HEATMAP, &ls) < 0)
+		return -1;
+	if (!ls || ls->count == 0)
+		return 0;
+	lr->ranks = malloc(ls->count * sizeof(*lr->ranks));
+	if (!lr->ranks)
+		return -1;
+	for (size_t j = 0; j < ls->count; j++) {
+		int64_t r = (int64_t)dfs_record_word(ls->records, sel_record(ls, j), 1);
+		lr->all = lr->all || r == -1;
+		lr->ranks[lr->n++] = r;
+	}
+	qsort(lr->ranks, lr->n, sizeof(*lr->ranks), order_ranks);
+	return 0;
+}
+
+/* The module a HEATMAP record's layer is ("heatmap:POSIX": the module
+ * whose counters are POSIX_...), or -1. */
+static int heatmap_layer(const dfs_log *log, uint64_t rid)
+{
+	static const char tag[] = "heatmap:";
+	const dfs_name *nm = dfs_log_name(log, rid);
+	size_t t = sizeof(tag) - 1;
+	if (!nm || nm->len <= t || memcmp(nm->str, tag, t) != 0)
+		return -1;
+	const char *layer = nm->str + t;
+	size_t len = nm->len - t;
+	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
+		const dfs_module *m = dfs_module_get(id);
+		if (m && id != DFS_MOD_HEATMAP && strlen(m->prefix) == len + 1 &&
+		    memcmp(m->prefix, layer, len) == 0 && m->prefix[len] == '_')
+			return id;
+	}
+	return -1;
+}
+
+/* HEATMAP: its records are a layer's bins on one rank, not a file's; keep
+ * the record of a layer and rank when that layer's module leads and has a
+ * record of that rank, or a shared one (rank -1), selected. */
+static int follow_layers(dfs_view *v, struct entry *e, struct loaded *l,
+                         const struct selection *s, bool *keep)
+{
+	struct layer_ranks lr[DFS_MOD_KNOWN];
+	memset(lr, 0, sizeof(lr));
+	int ret = 0;
+	for (size_t k = 0; k < s->count && ret == 0; k++) {
+		size_t i = sel_record(s, k);
+		int lid = heatmap_layer(l->log, dfs_record_word(s->records, i, 0));
+		if (lid < 0)
+			continue;
+		struct layer_ranks *x = &lr[lid];
+		if (!x->done && layer_ranks(v, e, l, lid, x) < 0) {
+			ret = -1;
+			break;
+		}
+		int64_t rank = (int64_t)dfs_record_word(s->records, i, 1);
+		keep[k] = x->all || (x->n > 0 && bsearch(&rank, x->ranks, x->n,
+		                                          sizeof(*x->ranks),
+		                                          order_ranks) != NULL);
+	}
+	for (int id = 0; id < DFS_MOD_KNOWN; id++)
+		free(lr[id].ranks);
+	return ret;
+}
+
+/* Keep of a following module's selection only the records that follow a
+ * leader's (s->index holds the selection). */
+static int follow_leaders(dfs_view *v, struct entry *e, struct loaded *l, int id,
+                          struct selection *s, dfs_error *err)
+{
+	bool *keep = calloc(s->count ? s->count : 1, sizeof(bool));
+	if (!keep || (id == DFS_MOD_HEATMAP ? follow_layers(v, e, l, s, keep)
+	                                    : follow_files(v, e, l, id, s, keep)) < 0) {
+		free(keep);
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	}
+	size_t n = 0;
+	for (size_t k = 0; k < s->count; k++)
+		if (keep[k])
+			s->index[n++] = s->index[k];
+	s->count = n;
+	free(keep);
+	return 0;
+}
+
 int dfs_selection_plain(const struct selection *s, dfs_records *out)
 {
 	const dfs_records *r = s->records;
@@ -380,6 +613,7 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 	const dfs_filter *filters[MAX_DIR_FILTERS + 2];
 	struct dir_compiled *dirs[MAX_DIR_FILTERS];
 	size_t nf = 0, nd = 0;
+	bool follow = false;
 	if (ms->imported) {
 		/* (its rows are the selection: no directory filter applies) */
 		pthread_mutex_lock(&v->lock);
@@ -388,14 +622,21 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 	} else {
 		nd = dfs_dir_filters_acquire(v, e->state, &s->dir_gen, e->vpath, id, dirs,
 		                             MAX_DIR_FILTERS);
+		/* a multi-module filter that lacks this module's columns is
+		 * followed instead of tested, in the modules that may */
 		for (size_t k = 0; k < nd; k++)
-			filters[nf++] = dirs[k]->f[id];
-		if (ms->log_filter && !dfs_filter_matches_all(ms->log_filter))
+			if (follows_filter(id, dirs[k]->f[id]))
+				follow = true;
+			else
+				filters[nf++] = dirs[k]->f[id];
+		if (follows_filter(id, ms->log_filter))
+			follow = true;
+		else if (ms->log_filter && !dfs_filter_matches_all(ms->log_filter))
 			filters[nf++] = ms->log_filter;
 		if (ms->filter && !dfs_filter_matches_all(ms->filter))
 			filters[nf++] = ms->filter;
 	}
-	if (nf == 0) {
+	if (nf == 0 && !follow) {
 		s->count = rows;
 	} else {
 		s->index = dfs_scratch_alloc(s->pool, (rows ? rows : 1) * sizeof(size_t));
@@ -406,15 +647,22 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 			dfs_dir_filters_release(dirs, nd);
 			return s;
 		}
-		struct scan sc;
-		scan_init(&sc, l->log, m, s->records, filters, nf);
-		s->count = scan_all(&sc, rows, s->index);
+		if (nf > 0) {
+			struct scan sc;
+			scan_init(&sc, l->log, m, s->records, filters, nf);
+			s->count = scan_all(&sc, rows, s->index);
+		} else {
+			for (size_t i = 0; i < rows; i++)
+				s->index[i] = i;
+			s->count = rows;
+		}
 		/* the row index is part of what the log holds */
 		size_t index_bytes = (rows ? rows : 1) * sizeof(size_t);
 		dfs_entry_account(v, e, (long)index_bytes);
 		dfs_error err;
-		if (m->row_select && !s->records->packed &&
-		    trim_rows(s, l->log, m, filters, nf, &err))
+		if ((follow && follow_leaders(v, e, l, id, s, &err)) ||
+		    (nf > 0 && m->row_select && !s->records->packed &&
+		     trim_rows(s, l->log, m, filters, nf, &err)))
 			sel_fail(s, &err);
 		else if (s->trimmed)
 			/* the records cut to their rows, in place of the index */
@@ -432,7 +680,7 @@ struct selection *dfs_selection_metrics(dfs_view *v, struct entry *e,
 	const dfs_module *m = dfs_module_get(id);
 	if (s->status == DFS_OK && !s->accumulate_tried && m && m->accumulator) {
 		s->accumulate_tried = true;
-		accumulate(s, m, dfs_log_job(l->log)->nprocs);
+		accumulate(s, m, dfs_log_job(l->log));
 		dfs_entry_account(v, e, (long)(m->record_size + s->n_warnings * 64));
 	}
 	return s;

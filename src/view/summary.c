@@ -151,7 +151,7 @@ void dfs_insight_rows(dfs_view *v, struct entry *e, const char *rel, dfs_buf *ou
 	dfs_buf_adds(out, ",D_UNREADABLE,WARN,,");
 	const char *msg = err.msg[0] ? err.msg : "unreadable log";
 	dfs_csv_field(out, msg, strlen(msg));
-	dfs_buf_adds(out, ",,,,\n");
+	dfs_buf_adds(out, DFS_INSIGHTS_EMPTY_TAIL);
 }
 
 dfs_content *dfs_dxt_file_content(dfs_view *v, struct entry *e, struct loaded *l,

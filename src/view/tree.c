@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "darshanfs/tables.h"
 #include "view/view_int.h"
 
 static int not_found(dfs_error *err, const char *path)
@@ -171,6 +172,8 @@ static bool file_exists(const struct entry *e, int module, enum file_kind k)
 	}
 	const dfs_module *m = dfs_module_get(module);
 	if (fd->needs_accumulator && !m->accumulator)
+		return false;
+	if ((k == F_FILES_CSV || k == F_RANKS_CSV) && !dfs_tables_module(m))
 		return false;
 	if (k == F_PARTIAL)
 		return (e->partial >> module) & 1;

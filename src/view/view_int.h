@@ -9,7 +9,8 @@
  *   selections.c  the root's list of every filter and import in force
  *              (and clearing them all), the selection attribute of a file
  *   files.c    the content of each generated file of a log
- *   jobs.c     jobs.csv, insights.csv and summary.html of a directory
+ *   jobs.c     jobs.csv, modules.csv, insights.csv and summary.html of a
+ *              directory
  *   summary.c  summary.html, the plots and the insights of a log
  *   access.c   may a caller read a source file (ACLs)
  *   levels.c   the filters behind a selection, level by level, as text
@@ -20,6 +21,7 @@
  *   lazy.c     records.csv rendered on demand; row lengths measured
  *              while a log decodes
  *   dirs.c     directory filters (apply to every log below a directory)
+ *   schema.c   the columns and types of a directory's tables
  *   content.c  snapshots: the text of a generated file, shared by
  *              reference
  *   import.c   rows written into records.csv, shared by reference
@@ -45,8 +47,9 @@
  * belongs to one state: a user's entries and directory filters are made
  * on their first write and kept for the life of the view, and no cache,
  * serial or listing of one state is handed to another.  A user with
- * state reads a log through the clean entry until they write something
- * that applies to it (the log's filters, a directory filter above it).
+ * state (and on a view with per_user the owner too) reads a log through
+ * the clean entry until they write something that applies to it (the
+ * log's filters, a directory filter above it).
  *
  * What a write invalidates is its state's only: each state that writes
  * has its own generations (struct state_gens: one bumped by its
@@ -109,12 +112,18 @@ enum file_kind {
 	/* in a log directory: the job at a glance (summary.c) */
 	F_SUMMARY, F_INSIGHTS, F_INSIGHTS_CSV,
 	/* in LOG/summary/: one per plot of darshanfs/summary.h */
-	F_PLOT_FIRST, F_PLOT_LAST = F_PLOT_FIRST + 12,
+	F_PLOT_FIRST, F_PLOT_LAST = F_PLOT_FIRST + 15,
 	/* in LOG/summary/dxt/: the plot of one traced file, <record id>.svg */
 	F_DXT_FILE,
 	/* at the root of the mount only: every filter and import in force
 	 * (selections.c) */
 	F_SELECTIONS, F_SELECTIONS_CSV, F_SELECTIONS_ERROR,
+	/* which file, which rank: in a module directory (modules with
+	 * per-file records), and a source directory's files of every log */
+	F_FILES_CSV, F_RANKS_CSV, F_DIR_FILES,
+	/* in a source directory: the per-(log, module) rows, the tables'
+	 * types (schema.c) */
+	F_MODULES, F_DIR_SCHEMA,
 	/* the Parquet twins of a log's CSV tables (files.c) */
 	F_MOUNTS_PARQUET, F_NAMES_PARQUET, F_RECORDS_PARQUET, F_TOTAL_PARQUET,
 	F_KINDS
@@ -250,6 +259,8 @@ struct state_gens {
 	/* why its last write to the root's `selections` was refused (NULL:
 	 * it was not); freed with the directory filters (dfs_dirs_free) */
 	char *selections_error;
+	size_t filter_bytes;          /* its compiled filters (filter_memory) */
+	size_t session_bytes;         /* its write sessions in progress */
 };
 
 struct entry {
@@ -271,6 +282,9 @@ struct entry {
 
 	/* filters: kept for the life of the view */
 	uint64_t gen;                 /* bumped by every accepted write to it */
+	/* it has a filter of its own (the log's, a module's) or imported
+	 * rows: set with every write (view->lock) */
+	bool own_filters;
 	struct timespec changed;      /* when gen last moved */
 	/* when a decoding found errors: the log directory lists ERROR from
 	 * then on, so its modification time moves (listings are cached by
@@ -291,6 +305,9 @@ struct entry {
 	/* bytes of the imported rows of its module states: counted in the
 	 * cache, never evicted (they are a selection, like a filter) */
 	size_t import_bytes;
+	/* bytes of its compiled log-wide and module filters: counted in the
+	 * cache and in its state's filter_bytes, never evicted */
+	size_t filter_bytes;
 
 	/* while locked for a caller whose access to the log was checked
 	 * (dfs_entry_expect): the version the check approved.  A peek or a
@@ -369,12 +386,30 @@ struct dfs_view {
 	 * (access.c makes and frees it, the teardown calls perms_free) */
 	struct perm_cache *perms;
 	void (*perms_free)(struct dfs_view *v);
+	/* what the write sessions in progress hold (view->lock; write.c) */
+	size_t session_bytes;
+	/* the persistent index (opt.index_path), opened when first needed
+	 * (dfs_view_index) */
+	pthread_mutex_t index_lock;
+	struct dfs_index *index;
+	char *index_path;             /* NULL: none, or it failed */
 };
 
 /* The filter of one source directory. */
 struct dir_compiled {
 	atomic_int refs;
-	dfs_filter *f[DFS_MOD_KNOWN];   /* compiled per module, NULL = none */
+	/* compiled per module when first asked (dfs_dir_filters_acquire),
+	 * NULL = none: a filter of /2026 in a tree of POSIX and STDIO logs
+	 * is compiled for those two */
+	dfs_filter *f[DFS_MOD_KNOWN];
+	pthread_mutex_t lock;         /* f and tried */
+	uint64_t tried;               /* modules compiled for (bits) */
+	/* the modules of which it may leave records out (it does not
+	 * match every record of theirs), found when it was checked */
+	uint64_t narrows;
+	dfs_filter *any;              /* its regular expressions, shared */
+	char *text;
+	size_t len;
 };
 
 struct dirstate {
@@ -384,6 +419,7 @@ struct dirstate {
 	char *error;                  /* filter.error */
 	struct dir_compiled *compiled;
 	struct timespec written;      /* when `text` was installed */
+	size_t bytes;                 /* compiled's, counted as the entries' */
 	struct dirstate *next;
 };
 
@@ -435,6 +471,10 @@ struct dfs_content {
 	 * learns what was freed (see cache.c). */
 	struct dfs_view *view;
 	atomic_bool cached;
+	/* the text lies in file fd (unlinked, closed with the snapshot)
+	 * instead of chunks: a directory's table too big to hold */
+	bool in_file;
+	int fd;
 };
 
 /* What content.c does to a snapshot made elsewhere (lazy.c sets them
@@ -479,6 +519,30 @@ dfs_content *dfs_content_from_buf(dfs_view *v, dfs_buf *b, dfs_error *err);
  * numbered by v. */
 dfs_content *dfs_content_from_bufs(dfs_view *v, dfs_buf *b, size_t n,
                                    dfs_error *err);
+/* The text of `size` bytes in the (unlinked) file fd, which the snapshot
+ * closes when it goes (also on failure). */
+dfs_content *dfs_content_from_file(dfs_view *v, int fd, uint64_t size, dfs_error *err);
+
+/* ---- schema.c ---------------------------------------------------------------- */
+
+/* A column of a directory's table: one type in every directory. */
+enum col_type { COL_TEXT, COL_INT, COL_REAL };
+struct table_col {
+	char name[32];
+	enum col_type type;
+	const char *about;
+};
+#define MAX_TABLE_COLS 64
+/* The columns of F_JOBS, F_MODULES or F_DIR_INSIGHTS, in order (at most
+ * max); 0 for another kind. */
+size_t dfs_table_columns(enum file_kind k, struct table_col *cols, size_t max);
+/* Its header line. */
+void dfs_table_header(enum file_kind k, dfs_buf *out);
+/* Has jobs.csv a bytes column for module id (one with an accumulator)? */
+bool dfs_module_has_bytes_col(int id);
+/* schema.json: every table's columns and types, as DuckDB, pandas/Dask
+ * and Spark name them. */
+dfs_content *dfs_schema_content(dfs_view *v, dfs_error *err);
 
 /* ---- dirs.c ------------------------------------------------------------------ */
 
@@ -491,8 +555,12 @@ size_t dfs_dir_filters_acquire(dfs_view *v, uint64_t state, uint64_t *gen,
                                const char *log_vpath, int id,
                                struct dir_compiled **out, size_t max);
 void dfs_dir_filters_release(struct dir_compiled **c, size_t n);
-/* Is `text` a valid directory filter?  0, or -1 with err. */
-int dfs_dir_filter_check(const char *text, size_t len, dfs_error *err);
+/* Is `text` a valid directory filter, and would it fit what the state's
+ * filters may take in place of the directory's?  0, or -1 with err;
+ * *compiled: the bytes its compilation took. */
+int dfs_dir_filter_check(dfs_view *v, uint64_t state, const char *vpath,
+                         const char *text, size_t len, size_t *compiled,
+                         dfs_error *err);
 /* Install the filter of a directory (view->lock is taken inside). */
 int dfs_dir_filter_install(dfs_view *v, uint64_t state, const char *vpath,
                            const char *text,
@@ -501,6 +569,12 @@ void dfs_dir_filter_set_error(dfs_view *v, uint64_t state, const char *vpath,
                               const char *msg);
 /* Has the state a directory filter at or above vpath?  (view->lock held) */
 bool dfs_dir_state_above(dfs_view *v, uint64_t state, const char *vpath);
+/* Can the directory filters of `state` above a log change the selection
+ * of one of its modules in the bit mask `modules` (one that does not
+ * match every record of it)?  *gen (when not NULL) gets the state's
+ * directory generation they are, read with them.  Takes view->lock. */
+bool dfs_dir_filters_change(dfs_view *v, uint64_t state, const char *log_vpath,
+                            uint64_t modules, uint64_t *gen);
 /* The directories above a log that have a filter, and their texts (each
  * malloc'd), from the top down; returns the count (at most max). */
 size_t dfs_dir_filters_above(dfs_view *v, uint64_t state, const char *log_vpath,
@@ -515,6 +589,17 @@ char *dfs_dir_filter_text(dfs_view *v, uint64_t state, const char *vpath,
  * (view->lock held) */
 struct state_gens *dfs_state_gens(dfs_view *v, uint64_t state);
 uint64_t dfs_state_dir_gen(dfs_view *v, uint64_t state);
+/* A state's compiled filters take `after` bytes where they took `before`
+ * (the filter a write replaces): counted in the cache, never evicted, and
+ * refused with err when they would pass what one user's filters may take
+ * (opt.filter_memory); without commit, only whether it would be.  0 or -1
+ * (view->lock held). */
+int dfs_state_charge_filters(dfs_view *v, uint64_t state, size_t before,
+                             size_t after, bool commit, dfs_error *err);
+void dfs_state_uncharge_filters(dfs_view *v, uint64_t state, size_t bytes);
+/* Memory of filters freed: handed back to the system when it is much
+ * (a compiled regular expression may take megabytes in small blocks). */
+void dfs_filters_freed(size_t bytes);
 uint64_t dfs_state_change_gen(dfs_view *v, uint64_t state);
 /* Remove every directory filter of a state (their filter.error texts
  * stay); returns how many were in force. */
@@ -539,6 +624,23 @@ dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
                               const size_t *index, size_t count,
                               uint32_t *row_len, struct dfs_helpers *helpers,
                               dfs_error *err);
+/* A table rendered on demand the same way (ranks.csv of many ranks): its
+ * rows [from, to) appended by render (from any thread, at once), each
+ * batch's length measured by rendering it once first; the snapshot owns
+ * ctx (free, may be NULL) and counts `memory` bytes for it.  row_room:
+ * the most a row asks of its buffer past the text (dfs_csv_row_room). */
+struct dfs_lazy_rows {
+	void *ctx;
+	size_t rows;
+	void (*render)(const void *ctx, size_t from, size_t to, dfs_buf *out);
+	void (*free)(void *ctx);
+	size_t memory;
+	size_t row_room;
+};
+/* A snapshot of header `head` and the rows of t (which it takes over,
+ * freed even when it fails). */
+dfs_content *dfs_lazy_table(const struct dfs_lazy_rows *t, const char *head,
+                            struct dfs_helpers *helpers, dfs_error *err);
 /* The helpers of a view: none running yet / all gone (destroyed, with
  * the buffers they kept). */
 void dfs_helpers_init(struct dfs_helpers *h);
@@ -670,6 +772,9 @@ void dfs_entry_keep_summary(dfs_view *v, struct entry *e, struct job_summary *s,
 void dfs_entry_touch_summary(dfs_view *v, struct entry *e);
 /* Bytes added to (or taken from) e's job summary (entry locked). */
 void dfs_entry_account_summary(dfs_view *v, struct entry *e, long delta);
+/* `bytes` of memory freed: handed back to the system now when they are
+ * a MiB or more (the view's recycled blocks too). */
+void dfs_view_memory_freed(dfs_view *v, size_t bytes);
 /* Make `set` the imported rows of ms, one of e's module states (NULL:
  * none), releasing those it had; counts them (entry locked). */
 void dfs_entry_set_import(dfs_view *v, struct entry *e, struct module_state *ms,
@@ -684,6 +789,19 @@ void dfs_view_jobs_kept(dfs_view *v);
 
 /* Drop the caches of the current generation and bump it. */
 void dfs_entry_bump(dfs_view *v, struct entry *e);
+/* Has the view an entry of the log at src in `state`?  Takes view->lock. */
+bool dfs_entry_known(dfs_view *v, const char *src, uint64_t state);
+/* Forget that entry if it holds nothing but caches (no filter, error
+ * text or import of its own ever, nothing a reader uses, no decoding
+ * error to remember): what the tables need of it is in the index.
+ * Takes view->lock; call with no entry locked. */
+void dfs_entry_forget_plain(dfs_view *v, const char *src, uint64_t state);
+/* Has the log at src a filter of its own or imported rows in `state`
+ * (its entry's own_filters)?  Takes view->lock. */
+bool dfs_entry_own_filters(dfs_view *v, const char *src, uint64_t state);
+/* The view's persistent index, opened at the first call; NULL when it
+ * has none. */
+struct dfs_index *dfs_view_index(dfs_view *v);
 /* Modules that get a directory, from the header. */
 bool dfs_entry_has_module(const struct entry *e, int id);
 /* Filter state of a module: NULL if it never had any (entry_mod_get), or
@@ -735,6 +853,10 @@ void dfs_render_inherited(const struct level *lv, size_t n, dfs_buf *out);
  * none; an import: "x.darshan/POSIX/records.csv: 2 rows imported"). */
 void dfs_filters_line(dfs_view *v, const struct entry *e, int module,
                       dfs_buf *out);
+/* The filters of a job's rows, of the modules in the bit mask, each
+ * level once (jobs.csv's filters). */
+void dfs_filters_line_job(dfs_view *v, const struct entry *e, uint64_t modules,
+                          dfs_buf *out);
 
 /* ---- access.c ---------------------------------------------------------------- */
 
@@ -797,9 +919,12 @@ int dfs_dxt_file_ids(dfs_view *v, struct entry *e, struct loaded *l, uint64_t **
 
 /* ---- jobs.c ------------------------------------------------------------------ */
 
+/* A table of a source directory, for the caller: jobs.csv, modules.csv,
+ * insights.csv, or files.csv (every (module, file name) of the logs
+ * below that the caller may read, summed over them) */
 dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
                               const dfs_caller *who, dfs_error *err);
-/* summary.html of a source directory, from its jobs.csv for the caller */
+/* summary.html of a source directory, from its modules.csv for the caller */
 dfs_content *dfs_dir_summary_content(dfs_view *v, const struct node *n,
                                      const dfs_caller *who, dfs_error *err);
 
@@ -814,7 +939,8 @@ dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
  * rows' lengths are known. */
 int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
                   dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err);
-/* Content of jobs.csv, filter or filter.error of a source directory. */
+/* Content of jobs.csv, files.csv, filter or filter.error of a source
+ * directory. */
 dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
                                   const dfs_caller *who,
                                   dfs_error *err);

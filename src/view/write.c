@@ -2,7 +2,8 @@
  *
  * `echo EXPR > filter` opens with O_TRUNC, writes one or more chunks and
  * closes.  The session collects the bytes (at their offsets) and after each
- * write checks the text so far: text that ends with a newline must be a
+ * write (but for a filter sent in many tiny writes: see check_due) checks
+ * the text so far: text that ends with a newline must be a
  * valid expression (a newline ends one, so `echo` hears of an error);
  * other text must be the beginning of one (a long filter arrives in
  * chunks cut anywhere: in a word, after an open parenthesis or an
@@ -29,6 +30,17 @@
 #include "darshanfs/csv.h"
 #include "view/view_int.h"
 
+/* Bytes of an import written past the end of its text (out of order,
+ * leaving a hole before them), kept apart until the text reaches them: a
+ * write at offset 5e8 costs its own bytes, not 500 MB of zeros before
+ * them.  Disjoint, in order, each beginning past the end of the text. */
+struct piece {
+	uint64_t off;
+	size_t len;
+	char *data;
+};
+#define MAX_PIECES 4096
+
 struct dfs_write {
 	dfs_view *v;
 	struct node n;
@@ -45,6 +57,15 @@ struct dfs_write {
 	bool deferred;         /* takes effect at dfs_write_commit only */
 	bool selections;       /* the root's `selections`: "clear" or nothing */
 	unsigned flushes;
+	/* an import's bytes written past the end of the text (see place) */
+	struct piece *pieces;
+	size_t npieces, cap_pieces;
+	uint64_t size;         /* an import's size: text, pieces and holes */
+	size_t held;           /* memory counted as the session's (charge) */
+	/* what the checks of a filter's writes cost so far (bytes compiled,
+	 * times the modules compiled for; see check_due) */
+	uint64_t check_spent;
+	unsigned check_weight; /* modules a check compiles for, plus one */
 };
 
 static bool is_filter(const struct node *n)
@@ -115,6 +136,34 @@ static int compile_log_filter(struct entry *e, const char *text, size_t len,
 	return 0;
 }
 
+/* Memory of the filter of node n in force (entry locked). */
+static size_t filter_bytes(const struct entry *e, const struct node *n)
+{
+	if (n->file == F_LOG_FILTER) {
+		dfs_filter *f[DFS_MOD_KNOWN];
+		for (int id = 0; id < DFS_MOD_KNOWN; id++)
+			f[id] = e->mod ? e->mod[id].log_filter : NULL;
+		return dfs_filter_set_memory(f, DFS_MOD_KNOWN);
+	}
+	const struct module_state *ms = dfs_entry_mod_get(e, n->module);
+	return ms ? dfs_filter_memory(ms->filter) : 0;
+}
+
+/* Count a filter of e taking `after` bytes where it took `before` (or,
+ * without commit, only check that the state's filters may take it). */
+static int charge(dfs_view *v, struct entry *e, size_t before, size_t after,
+                  bool commit, dfs_error *err)
+{
+	pthread_mutex_lock(&v->lock);
+	int ret = dfs_state_charge_filters(v, e->state, before, after, commit, err);
+	if (ret == 0 && commit) {
+		e->filter_bytes += after;
+		e->filter_bytes -= before;
+	}
+	pthread_mutex_unlock(&v->lock);
+	return ret;
+}
+
 /* Install `text` as the filter of node n; the entry is locked. */
 static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
                           const char *text, size_t len, dfs_error *err)
@@ -135,16 +184,20 @@ static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
 			free(copy);
 			return -1;
 		}
-		if (!dfs_entry_mod(e, 0)) {
+		size_t before = filter_bytes(e, n),
+		       after = dfs_filter_set_memory(compiled, DFS_MOD_KNOWN);
+		if (!dfs_entry_mod(e, 0) || charge(v, e, before, after, true, err)) {
 			for (int id = 0; id < DFS_MOD_SLOTS; id++)
 				dfs_filter_free(compiled[id]);
 			free(copy);
-			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			dfs_filters_freed(after);
+			return e->mod ? -1 : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 		}
 		for (int id = 0; id < DFS_MOD_KNOWN; id++) {
 			dfs_filter_free(e->mod[id].log_filter);
 			e->mod[id].log_filter = compiled[id];
 		}
+		dfs_filters_freed(before);
 		free(e->log_filter_text);
 		e->log_filter_text = copy;
 		clock_gettime(CLOCK_REALTIME, &e->log_filter_written);
@@ -156,11 +209,15 @@ static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
 		}
 		dfs_filter *f = dfs_filter_compile_module(dfs_module_get(n->module), text,
 		                                       len, false, err);
-		if (!f) {
+		size_t before = dfs_filter_memory(ms->filter), after = dfs_filter_memory(f);
+		if (!f || charge(v, e, before, after, true, err)) {
+			dfs_filter_free(f);
 			free(copy);
+			dfs_filters_freed(after);
 			return -1;
 		}
 		dfs_filter_free(ms->filter);
+		dfs_filters_freed(before);
 		ms->filter = f;
 		free(ms->filter_text);
 		ms->filter_text = copy;
@@ -208,7 +265,8 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 	int kept = checked ? dfs_csv_rows_finish(checked, l->log, data, len, &set->recs,
 	                                         err) : 1;
 	if (kept < 0 ||
-	    (kept > 0 && len > 0 && dfs_csv_import(l->log, m, data, len, &set->recs, err))) {
+	    (kept > 0 && len > 0 && dfs_csv_import(l->log, m, data, len, &set->recs, err)) ||
+	    dfs_csv_check_unique(&set->recs, err)) {
 		dfs_records_free(&set->recs);
 		free(set);
 		return -1;
@@ -219,7 +277,10 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
 	dfs_entry_set_import(v, e, ms, set);
+	size_t before = dfs_filter_memory(ms->filter);
+	charge(v, e, before, 0, true, err);
 	dfs_filter_free(ms->filter);
+	dfs_filters_freed(before);
 	ms->filter = NULL;
 	free(ms->filter_text);
 	ms->filter_text = NULL;
@@ -235,7 +296,89 @@ static const char *session_text(const dfs_write *w)
 	return w->text.data ? w->text.data : "";
 }
 
-/* Record why a session was refused in the filter.error next to it. */
+/* ---- what the sessions in progress hold ------------------------------------ */
+
+static void free_pieces(dfs_write *w);
+
+static size_t session_memory(const dfs_write *w)
+{
+	size_t n = w->text.len + dfs_csv_rows_memory(w->rows);
+	for (size_t i = 0; i < w->npieces; i++)
+		n += w->pieces[i].len;
+	return n;
+}
+
+static double mib(size_t bytes)
+{
+	return (double)bytes / (1024.0 * 1024.0);
+}
+
+/* Count what the session holds now.  What the sessions of one user hold
+ * together stays within import_limit, those of all users within
+ * import_memory: growth past either is refused (DFS_ERR_NOSPACE), after
+ * the rows kept of the import were given up (the close parses the text
+ * again instead). */
+static int charge_session(dfs_write *w, dfs_error *err)
+{
+	dfs_view *v = w->v;
+	size_t now = session_memory(w);
+	for (;;) {
+		pthread_mutex_lock(&v->lock);
+		struct state_gens *g = dfs_state_gens(v, w->n.state);
+		size_t *mine = g ? &g->session_bytes : NULL;
+		size_t user = (mine ? *mine : w->held) - w->held + now;
+		size_t all = v->session_bytes - w->held + now;
+		bool over = now > w->held && (user > v->opt.import_limit ||
+		                              all > v->opt.import_memory);
+		if (!over) {
+			if (mine)
+				*mine = user;
+			v->session_bytes = all;
+			w->held = now;
+			pthread_mutex_unlock(&v->lock);
+			return 0;
+		}
+		pthread_mutex_unlock(&v->lock);
+		if (w->rows && dfs_csv_rows_memory(w->rows) > 4096) {
+			dfs_csv_rows_drop(w->rows);
+			now = session_memory(w);
+			continue;
+		}
+		if (user > v->opt.import_limit)
+			return dfs_error_set(err, DFS_ERR_NOSPACE,
+			                     "the writes in progress of this user would hold "
+			                     "%.1f MiB, more than the %.1f MiB (import_limit) "
+			                     "one user's may: finish or close the others first",
+			                     mib(user), mib(v->opt.import_limit));
+		return dfs_error_set(err, DFS_ERR_NOSPACE,
+		                     "the writes in progress of all users would hold %.1f "
+		                     "MiB, more than the %.1f MiB (import_memory) the mount "
+		                     "allows: try again later", mib(all),
+		                     mib(v->opt.import_memory));
+	}
+}
+
+/* Let go of the session's text and rows, and of their count. */
+static void release_session(dfs_write *w)
+{
+	dfs_csv_rows_free(w->rows);
+	w->rows = NULL;
+	dfs_buf_free(&w->text);
+	free_pieces(w);
+	dfs_view *v = w->v;
+	size_t held = w->held;
+	pthread_mutex_lock(&v->lock);
+	struct state_gens *g = dfs_state_gens(v, w->n.state);
+	if (g)
+		g->session_bytes -= held < g->session_bytes ? held : g->session_bytes;
+	v->session_bytes -= held < v->session_bytes ? held : v->session_bytes;
+	w->held = 0;
+	pthread_mutex_unlock(&v->lock);
+	dfs_view_memory_freed(v, held);
+}
+
+/* Record why a session was refused in the filter.error next to it; what
+ * it held goes at once (a refused session installs nothing). */
 static void refuse(dfs_write *w, dfs_error *err)
 {
 	if (err->code == DFS_ERR_TOOBIG && !w->import)
@@ -243,6 +386,7 @@ static void refuse(dfs_write *w, dfs_error *err)
 	w->failed = true;
 	w->pending = false;
 	dfs_view *v = w->v;
+	release_session(w);
 	if (w->selections) {
 		dfs_selections_set_error(v, w->n.state, err->msg);
 		return;
@@ -311,8 +455,9 @@ static void refuse_parquet(dfs_write *w, dfs_error *err)
 
 /* Is t a valid filter of the log's (or module's) node n, whole or, when
  * more may come, as the beginning of one?  (compiled, then thrown away) */
-static int check_log_text(struct entry *e, const struct node *n, const char *t,
-                          size_t len, bool whole, dfs_error *err)
+static int check_log_text(dfs_view *v, struct entry *e, const struct node *n,
+                          const char *t, size_t len, bool whole, size_t *bytes,
+                          dfs_error *err)
 {
 	if (!whole) {
 		if (n->file != F_LOG_FILTER)
@@ -322,18 +467,43 @@ static int check_log_text(struct entry *e, const struct node *n, const char *t,
 			return dfs_error_set(err, DFS_ERR_INVAL, "this log has no module to filter");
 		return dfs_filter_check_prefix(NULL, present, t, len, err);
 	}
+	/* (and would the state's filters take it?) */
+	size_t after;
 	if (n->file == F_LOG_FILTER) {
 		dfs_filter *compiled[DFS_MOD_SLOTS];
-		int ret = compile_log_filter(e, t, len, compiled, err);
-		for (int id = 0; ret == 0 && id < DFS_MOD_SLOTS; id++)
+		if (compile_log_filter(e, t, len, compiled, err))
+			return -1;
+		after = dfs_filter_set_memory(compiled, DFS_MOD_KNOWN);
+		for (int id = 0; id < DFS_MOD_SLOTS; id++)
 			dfs_filter_free(compiled[id]);
-		return ret;
+	} else {
+		dfs_filter *f = dfs_filter_compile_module(dfs_module_get(n->module), t,
+		                                          len, false, err);
+		if (!f)
+			return -1;
+		after = dfs_filter_memory(f);
+		dfs_filter_free(f);
 	}
-	dfs_filter *f = dfs_filter_compile_module(dfs_module_get(n->module), t, len,
-	                                          false, err);
-	int ret = f ? 0 : -1;
-	dfs_filter_free(f);
-	return ret;
+	dfs_filters_freed(after);
+	*bytes = after;
+	return charge(v, e, filter_bytes(e, n), after, false, err);
+}
+
+/* Checks of a session's text cost it their bytes times the modules they
+ * compile for (and half what the regular expressions of a whole check
+ * take); a write is checked while the session has spent less than
+ * CHECK_FREE plus CHECK_RATIO times that cost of the text so far.  So a
+ * filter sent in a few writes is checked at every one, and one sent a
+ * byte at a time (64 KiB in 65536 writes) is checked at fewer and fewer
+ * of them, in time linear in its length instead of quadratic; what the
+ * last checks missed, the close judges (the whole text, always). */
+#define CHECK_FREE ((uint64_t)1 << 20)
+#define CHECK_RATIO 8
+
+static bool check_due(const dfs_write *w)
+{
+	uint64_t cost = (uint64_t)w->text.len * w->check_weight;
+	return w->check_spent + cost <= CHECK_FREE + CHECK_RATIO * cost;
 }
 
 /* What `selections` takes: "clear", or nothing (blanks around either).
@@ -368,23 +538,28 @@ static int check_selections(const dfs_write *w, bool whole, dfs_error *err)
 static int check_filter(dfs_write *w, dfs_error *err)
 {
 	const char *t = session_text(w);
-	size_t len = w->text.len;
+	size_t len = w->text.len, bytes = 0;
 	bool whole = len > 0 && t[len - 1] == '\n';
 	if (len > DFS_FILTER_MAX_LEN)
 		return dfs_error_set(err, DFS_ERR_INVAL, "filter longer than %d bytes",
 		                     DFS_FILTER_MAX_LEN);
 	if (w->selections)
 		return check_selections(w, whole, err);
-	if (w->n.file == F_DIR_FILTER)
-		return whole ? dfs_dir_filter_check(t, len, err)
-		             : dfs_filter_check_prefix(NULL, ~0ULL, t, len, err);
-	struct entry *e = dfs_entry_get(w->v, &w->n, err);
-	if (!e)
-		return -1;
-	int ret = dfs_entry_peek(w->v, e, &w->n.st, err);
-	if (ret == 0)
-		ret = check_log_text(e, &w->n, t, len, whole, err);
-	dfs_entry_put(w->v, e);
+	int ret;
+	if (w->n.file == F_DIR_FILTER) {
+		ret = whole ? dfs_dir_filter_check(w->v, w->n.state, w->n.dir_vpath, t,
+		                                    len, &bytes, err)
+		            : dfs_filter_check_prefix(NULL, ~0ULL, t, len, err);
+	} else {
+		struct entry *e = dfs_entry_get(w->v, &w->n, err);
+		if (!e)
+			return -1;
+		ret = dfs_entry_peek(w->v, e, &w->n.st, err);
+		if (ret == 0)
+			ret = check_log_text(w->v, e, &w->n, t, len, whole, &bytes, err);
+		dfs_entry_put(w->v, e);
+	}
+	w->check_spent += (uint64_t)len * w->check_weight + bytes / 2;
 	return ret;
 }
 
@@ -413,6 +588,11 @@ static int install(dfs_write *w, dfs_error *err)
 		w->pending = false;
 		return 0;
 	}
+	if (w->import && w->size > w->text.len)
+		return dfs_error_set(err, DFS_ERR_INVAL, "bytes %zu to %llu of the CSV "
+		                     "were never written", w->text.len,
+		                     (unsigned long long)(w->npieces ? w->pieces[0].off
+		                                                     : w->size) - 1);
 	struct entry *e = dfs_entry_get(v, &w->n, err);
 	if (!e)
 		return -1;
@@ -474,10 +654,13 @@ dfs_write *dfs_view_open_write_as(dfs_view *v, const char *path,
 	}
 	w->truncated = truncate;
 	w->pending = truncate && !w->import;
+	w->check_weight = 1;
 	/* (the listing read from `selections` is no text to write back) */
 	if (w->selections)
 		return w;
 	if (w->n.file == F_DIR_FILTER) {
+		for (int id = 0; id < DFS_MOD_KNOWN; id++)
+			w->check_weight += dfs_module_get(id) != NULL;
 		if (!truncate) {
 			char *cur = dfs_dir_filter_text(v, w->n.state, w->n.dir_vpath,
 			                                false);
@@ -495,6 +678,8 @@ dfs_write *dfs_view_open_write_as(dfs_view *v, const char *path,
 	int ret = dfs_entry_peek(v, e, &w->n.st, err);
 	if (ret == 0 && w->n.module >= 0 && !dfs_entry_has_module(e, w->n.module))
 		ret = dfs_error_set(err, DFS_ERR_NOENT, "%s: no such file", path);
+	if (ret == 0 && w->n.file == F_LOG_FILTER)
+		w->check_weight += (unsigned)__builtin_popcountll(present_modules(e));
 	if (ret == 0 && !truncate && !w->import) {
 		const struct module_state *ms = dfs_entry_mod_get(e, w->n.module);
 		const char *cur = w->n.file == F_LOG_FILTER ? e->log_filter_text
@@ -517,6 +702,101 @@ void dfs_write_set_append(dfs_write *w)
 	w->append = true;
 }
 
+/* Room for one more piece. */
+static int reserve_pieces(dfs_write *w, dfs_error *err)
+{
+	if (w->npieces == MAX_PIECES)
+		return dfs_error_set(err, DFS_ERR_NOSPACE, "the CSV was written out of "
+		                     "order in more than %d pieces", MAX_PIECES);
+	if (w->npieces < w->cap_pieces)
+		return 0;
+	size_t cap = w->cap_pieces ? w->cap_pieces * 2 : 8;
+	struct piece *p = realloc(w->pieces, cap * sizeof(*p));
+	if (!p)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	w->pieces = p;
+	w->cap_pieces = cap;
+	return 0;
+}
+
+/* Cut [from, to) out of the pieces (a newer write covers it). */
+static int cut_pieces(dfs_write *w, uint64_t from, uint64_t to, dfs_error *err)
+{
+	for (size_t i = 0; i < w->npieces; i++) {
+		struct piece *p = &w->pieces[i];
+		uint64_t end = p->off + p->len;
+		if (end <= from || p->off >= to)
+			continue;
+		if (p->off < from && end > to) {
+			/* the middle goes: the piece splits in two */
+			if (reserve_pieces(w, err))
+				return -1;
+			p = &w->pieces[i];
+			char *tail = malloc((size_t)(end - to));
+			if (!tail)
+				return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			memcpy(tail, p->data + (to - p->off), (size_t)(end - to));
+			memmove(p + 2, p + 1, (w->npieces - i - 1) * sizeof(*p));
+			p[1] = (struct piece){to, (size_t)(end - to), tail};
+			w->npieces++;
+			p->len = (size_t)(from - p->off);
+			return 0;
+		}
+		if (p->off >= from && end <= to) {
+			free(p->data);
+			memmove(p, p + 1, (w->npieces - i - 1) * sizeof(*p));
+			w->npieces--;
+			i--;
+		} else if (p->off < from) {
+			p->len = (size_t)(from - p->off);
+		} else {
+			memmove(p->data, p->data + (to - p->off), (size_t)(end - to));
+			p->len = (size_t)(end - to);
+			p->off = to;
+		}
+	}
+	return 0;
+}
+
+static void free_pieces(dfs_write *w)
+{
+	for (size_t i = 0; i < w->npieces; i++)
+		free(w->pieces[i].data);
+	free(w->pieces);
+	w->pieces = NULL;
+	w->npieces = w->cap_pieces = 0;
+}
+
+/* A piece past the end of the text (the room to keep it made). */
+static int add_piece(dfs_write *w, const char *data, size_t len, uint64_t off,
+                     dfs_error *err)
+{
+	if (reserve_pieces(w, err))
+		return -1;
+	char *copy = malloc(len ? len : 1);
+	if (!copy)
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	memcpy(copy, data, len);
+	size_t i = 0;
+	while (i < w->npieces && w->pieces[i].off < off)
+		i++;
+	memmove(w->pieces + i + 1, w->pieces + i, (w->npieces - i) * sizeof(*w->pieces));
+	w->pieces[i] = (struct piece){off, len, copy};
+	w->npieces++;
+	return 0;
+}
+
+/* Pieces the text has reached join it. */
+static void absorb_pieces(dfs_write *w)
+{
+	while (w->npieces && w->pieces[0].off == w->text.len) {
+		dfs_buf_add(&w->text, w->pieces[0].data, w->pieces[0].len);
+		free(w->pieces[0].data);
+		memmove(w->pieces, w->pieces + 1, (w->npieces - 1) * sizeof(*w->pieces));
+		w->npieces--;
+	}
+}
+
 /* Put `len` bytes at `off` into the session's text (up to `limit`). */
 static int place(dfs_write *w, const char *data, size_t len, uint64_t off,
                  size_t limit, dfs_error *err)
@@ -531,17 +811,30 @@ static int place(dfs_write *w, const char *data, size_t len, uint64_t off,
 			                     "CSV larger than the import limit (%zu bytes)", limit);
 		return dfs_error_set(err, DFS_ERR_INVAL, "filter longer than %zu bytes", limit);
 	}
-	/* zeros only for a hole before the data, which is copied once: over
-	 * the bytes it replaces, then appended */
-	if (off > w->text.len && !dfs_buf_add_zeros(&w->text, (size_t)off - w->text.len))
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-	size_t over = w->text.len - (size_t)off < len ? w->text.len - (size_t)off : len;
-	if (over)
-		memcpy(w->text.data + off, data, over);
-	if (len > over)
-		dfs_buf_add(&w->text, data + over, len - over);
+	if (w->import && cut_pieces(w, off, off + len, err))
+		return -1;
+	if (w->import && off > w->text.len) {
+		if (len && add_piece(w, data, len, off, err))
+			return -1;
+	} else {
+		/* (a filter's hole, 64 KiB at most, is zeros) */
+		if (off > w->text.len &&
+		    !dfs_buf_add_zeros(&w->text, (size_t)off - w->text.len))
+			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		/* copied once: over the bytes it replaces, then appended */
+		size_t over = w->text.len - (size_t)off < len ? w->text.len - (size_t)off : len;
+		if (over)
+			memcpy(w->text.data + off, data, over);
+		if (len > over)
+			dfs_buf_add(&w->text, data + over, len - over);
+		absorb_pieces(w);
+	}
 	if (!dfs_buf_ok(&w->text))
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	if (off + len > w->size)
+		w->size = off + len;
+	if (w->text.len > w->size)
+		w->size = w->text.len;
 	w->written = true;
 	w->pending = true;
 	return 0;
@@ -585,19 +878,20 @@ int dfs_write_data(dfs_write *w, const char *data, size_t len, uint64_t off,
 	 * its end, without holes or rewrites */
 	if (w->import && off != w->text.len)
 		w->lines_unchecked = true;
-	if (place(w, data, len, off, limit, err)) {
+	if (place(w, data, len, off, limit, err) || charge_session(w, err)) {
 		refuse(w, err);
 		return -1;
 	}
 	if (w->import) {
-		if (check_import_lines(w, err)) {
+		if (check_import_lines(w, err) || charge_session(w, err)) {
 			refuse(w, err);
 			return -1;
 		}
 		return 0;
 	}
-	/* a filter is checked at every write; it takes effect at close */
-	if (check_filter(w, err)) {
+	/* a filter is checked at its writes (see check_due); it takes
+	 * effect at close */
+	if (check_due(w) && check_filter(w, err)) {
 		refuse(w, err);
 		return -1;
 	}
@@ -633,12 +927,19 @@ int dfs_write_truncate(dfs_write *w, uint64_t size, dfs_error *err)
 	if (size < w->text.len) {
 		w->text.len = (size_t)size;
 		w->text.data[size] = '\0';
-	} else if (size > w->text.len &&
+	} else if (!w->import && size > w->text.len &&
 	           !dfs_buf_add_zeros(&w->text, (size_t)size - w->text.len)) {
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
+	/* an import's longer size is a hole, until written (see place) */
+	if (w->import && cut_pieces(w, size, UINT64_MAX, err)) {
+		refuse(w, err);
+		return -1;
+	}
+	w->size = size;
 	w->truncated = true;
 	w->pending = !w->import || w->written;
+	charge_session(w, err);   /* (it shrank, or stayed) */
 	return 0;
 }
 
@@ -675,8 +976,7 @@ void dfs_write_free(dfs_write *w)
 		w->pending = true;
 	if (!w->failed && w->pending && install(w, &err))
 		refuse(w, &err);
-	dfs_csv_rows_free(w->rows);
-	dfs_buf_free(&w->text);
+	release_session(w);
 	dfs_node_free(&w->n);
 	free(w);
 }
@@ -780,14 +1080,26 @@ int dfs_write_commit(dfs_write *w, dfs_error *err)
 
 size_t dfs_write_size(const dfs_write *w)
 {
-	return w->text.len;
+	return w->import ? (size_t)w->size : w->text.len;
 }
 
 size_t dfs_write_read(const dfs_write *w, char *buf, size_t size, uint64_t off)
 {
-	if (off >= w->text.len)
+	uint64_t end = dfs_write_size(w);
+	if (off >= end)
 		return 0;
-	size_t n = w->text.len - (size_t)off < size ? w->text.len - (size_t)off : size;
-	memcpy(buf, w->text.data + off, n);
+	size_t n = end - off < size ? (size_t)(end - off) : size;
+	/* the text, the pieces past it and zeros between (holes) */
+	memset(buf, 0, n);
+	if (off < w->text.len)
+		memcpy(buf, w->text.data + off,
+		       w->text.len - off < n ? (size_t)(w->text.len - off) : n);
+	for (size_t i = 0; i < w->npieces; i++) {
+		const struct piece *p = &w->pieces[i];
+		uint64_t a = p->off > off ? p->off : off;
+		uint64_t b = p->off + p->len < off + n ? p->off + p->len : off + n;
+		if (a < b)
+			memcpy(buf + (a - off), p->data + (a - p->off), (size_t)(b - a));
+	}
 	return n;
 }

@@ -29,10 +29,8 @@
 #define HEADER_OLD 360
 #define METADATA_SIZE 1024
 #define COPY_CHUNK ((size_t)1 << 20)
-/* inflated bytes one region may give: as the reader allows a whole log */
-#define INFLATE_RATIO 256
-#define INFLATE_FLOOR ((uint64_t)16 << 20)
-#define INFLATE_MAX ((uint64_t)8 << 30)
+/* inflated bytes one region may give: as the reader allows a whole log
+ * (dfs_log_inflate_limit) */
 #define MAX_THREADS 4
 
 /* The records of one filtered module to write, in order. */
@@ -777,9 +775,7 @@ int dfs_log_export(const dfs_log *log, const char *path, const dfs_export *x,
 	ex->x = x;
 	ex->out = out;
 	ex->base = out->len;
-	uint64_t limit = dfs_log_file_size(log) * INFLATE_RATIO;
-	limit = limit < INFLATE_FLOOR ? INFLATE_FLOOR : limit > INFLATE_MAX ? INFLATE_MAX : limit;
-	ex->limit = (size_t)limit;
+	ex->limit = dfs_log_inflate_limit(dfs_log_stored_size(log));
 	int ret = 0;
 	if (ex->h->comp_type != DFS_COMP_NONE) {
 		int threads = x->threads;

@@ -1,7 +1,8 @@
 #!/bin/bash
 # layers.sh LIBDARSHANFS - the core library's directories call only down:
 #   util < module < log < {filter, csv, accum, writer} < summary < view
-# (summary: above accum and csv only)
+# (summary: above accum and csv only; index, the persistent index of the
+# logs' facts, above module only, called by view)
 # judged from the object files (a symbol one directory's objects use and
 # another's define), so that an include or a call upward fails the build's
 # tests, not a review.
@@ -24,7 +25,8 @@ declare -A allowed=(
 	[accum]="util module log accum"
 	[writer]="util module log writer"
 	[summary]="util module log accum csv summary"
-	[view]="util module log filter csv accum writer summary parquet view"
+	[index]="util module index"
+	[view]="util module log filter csv accum writer summary index parquet view"
 )
 # "SYMBOL DIR" for every symbol an object defines, then every one it uses
 # (nm -A prefixes "ARCHIVE:MEMBER:" to a plain archive's lines, the

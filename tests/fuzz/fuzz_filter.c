@@ -6,7 +6,8 @@
  * records of the synthetic log, alone and together with a second filter.
  * The same text is also compiled leniently (unknown columns have no
  * value, as in log-wide and directory filters) against DXT_POSIX, whose
- * records have one row per segment, and matched against its records. */
+ * records have one row per segment, and matched against its records; and
+ * as a log-wide filter of POSIX, LUSTRE and DXT_POSIX. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -69,9 +70,31 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* As a log-wide filter of a log with POSIX, LUSTRE and DXT_POSIX: every
+ * name must be some module's (an unknown one gets the closest names of
+ * all of them), then each module's columns resolve on their own. */
+static void run_logwide(const char *text, size_t len)
+{
+	uint64_t mods = 1ULL << DFS_MOD_POSIX | 1ULL << DFS_MOD_LUSTRE |
+	                1ULL << DFS_MOD_DXT_POSIX;
+	dfs_filter *out[DFS_MOD_KNOWN];
+	dfs_error err = {0};
+	if (dfs_filter_compile_modules(text, len, mods, out, &err) < 0) {
+		if (err.code == DFS_OK || err.msg[0] == '\0')
+			abort();
+		return;
+	}
+	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
+		if (((mods >> id) & 1) != (out[id] != NULL))
+			abort();
+		dfs_filter_free(out[id]);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	run((const char *)data, size, DFS_MOD_POSIX, false);
 	run((const char *)data, size, DFS_MOD_DXT_POSIX, true);
+	run_logwide((const char *)data, size);
 	return 0;
 }

@@ -10,7 +10,8 @@
 #   what to do;
 # - the temporary file: only its creator sees it, it is never listed, it
 #   is gone after the rename or an unlink (which installs nothing); other
-#   names, other places and renames elsewhere are refused with EPERM.
+#   names, other places and renames elsewhere are refused with EPERM;
+# - insights.csv's files column (JSON) unnested by DuckDB, as Python reads it.
 # DuckDB is the `duckdb` command if there is one, else the npm package
 # @duckdb/node-api (contrib/deps.sh duckdb installs it) behind
 # duckdb-shim/duckdb; the test skips when neither can be had.
@@ -133,6 +134,32 @@ refused("unlink records.csv", errno.EPERM, lambda: os.unlink(rec))
 refused("rename records.csv", errno.EPERM, lambda: os.rename(rec, os.path.join(d, "x_records.csv")))
 PY
 say "ok: tmp_records.csv is seen by its creator only, installed by its rename, dropped by unlink; other names refused"
+
+# ---- insights.csv: the files each finding names, a JSON array DuckDB
+# unnests, row for row what Python's csv and json modules read
+INS=$MNT/${LOGREL[0]}/insights.csv
+t duckdb -c "COPY (SELECT code, f->>'file' AS file, f->>'record_id' AS record_id,
+	(f->>'value')::DOUBLE AS value, (f->>'share')::DOUBLE AS share
+	FROM (SELECT code, unnest(files::JSON[]) AS f FROM read_csv('$INS', all_varchar = true)))
+	TO '$TMP/files.csv' (HEADER)" >/dev/null 2>"$TMP/err" ||
+	fail "DuckDB cannot unnest insights.csv's files: $(head -c 300 "$TMP/err")"
+python3 - "$INS" "$TMP/files.csv" <<'PY' || fail "DuckDB and Python read different files"
+import csv, json, sys
+want = []
+for row in csv.DictReader(open(sys.argv[1], newline="")):
+    for f in json.loads(row["files"]):
+        want.append((row["code"], f["file"] or "", f["record_id"], f["value"], f.get("share")))
+got = []
+for row in csv.DictReader(open(sys.argv[2], newline="")):
+    got.append((row["code"], row["file"], row["record_id"], float(row["value"]),
+                float(row["share"]) if row["share"] else None))
+if not want:
+    sys.exit("insights.csv names no file")
+if sorted(got, key=repr) != sorted(want, key=repr):
+    sys.exit(f"DuckDB: {got}\nPython: {want}")
+print(f"{len(got)} (finding, file) pairs")
+PY
+say "ok: DuckDB unnests the files of insights.csv as Python reads them"
 
 dfs_alive "$MNT"
 dfs_umount "$MNT"

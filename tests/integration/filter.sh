@@ -4,7 +4,10 @@
 #    binary garbage, a log-wide filter naming nothing, 100 KB of text) make
 #    the shell's write fail with "Invalid argument", leave `cat filter` and
 #    derived_metrics.json as they were and put a one-line reason in
-#    filter.error; a later good filter empties filter.error;
+#    filter.error; a later good filter empties filter.error; a misspelt
+#    counter's reason names the closest columns (log-wide: with the
+#    modules that have them), an unquoted word compared with text says to
+#    quote it;
 #  - `: > filter` clears the filter, `>>` appends to the expression;
 #  - the log-wide filter (LOGDIR/filter) restricts every module, and is
 #    ANDed with the module filters.
@@ -205,7 +208,7 @@ sys.exit(1 if bad else 0)
 PY
 	: >"$TMP/q/list"
 }
-nlog=0
+nlog=0 nhint=0
 for rel in "${LOGREL[@]}"; do
 	L=$MNT/$rel
 	good "$L/filter" "rank == 0"
@@ -244,6 +247,28 @@ for rel in "${LOGREL[@]}"; do
 	# an unknown column is refused (a syntax error: see the end)
 	bad "$L/filter" "NO_SUCH_COUNTER_ANYWHERE > 0"
 	[ "$(cat "$L/filter")" = "rank == 0" ] || fail "$rel/filter changed after a refused write"
+	if [ -d "$L/POSIX" ] && [ "$nhint" -lt 2 ]; then
+		nhint=$((nhint + 1))
+		# ... with the closest names, and the modules of the log that have them
+		bad "$L/filter" "POSIX_BYTES_RAED > 0"
+		slurp e "$L/filter.error"
+		[ "$e" = "at 1: unknown column 'POSIX_BYTES_RAED' (did you mean POSIX_BYTES_READ (in POSIX)?)" ] ||
+			fail "$rel/filter.error after a misspelt counter is '$e'"
+		bad "$L/POSIX/filter" "bytes_raed > 1 MiB"
+		slurp e "$L/POSIX/filter.error"
+		[ "$e" = "at 1: unknown column 'bytes_raed' (did you mean POSIX_BYTES_READ?)" ] ||
+			fail "$rel/POSIX/filter.error after a misspelt counter is '$e'"
+		# a word compared with text: quote it
+		bad "$L/filter" "fs_type == lustre"
+		slurp e "$L/filter.error"
+		[ "$e" = "at 12: unknown column 'lustre' (to compare with the text itself, quote it: 'lustre')" ] ||
+			fail "$rel/filter.error after an unquoted word is '$e'"
+		[ "$(cat "$L/filter")" = "rank == 0" ] || fail "$rel/filter changed after refused writes"
+		# the new forms, in any case, sizes with a blank
+		good "$L/POSIX/filter" "bytes_read between 0 and 1 TiB and file_name LIKE '%' and mount_pt !~* '^x'"
+		good "$L/POSIX/filter" "Rank NOT BETWEEN 1 AND 3 or fs_type in ('lustre', 'nfs')"
+		: >"$L/POSIX/filter"
+	fi
 	# a counter of one module: modules without it have no value, so select nothing
 	if [ -d "$L/POSIX" ] && [ -d "$L/STDIO" ]; then
 		good "$L/filter" "POSIX_OPENS >= 0"
@@ -254,7 +279,7 @@ for rel in "${LOGREL[@]}"; do
 	emptied "$L/filter" || fail "$rel/filter is not empty after : >"
 done
 check_rows
-say "ok: the log-wide filter restricts all $nlog module directories with a rank column and ANDs with module filters"
+say "ok: the log-wide filter restricts all $nlog module directories with a rank column and ANDs with module filters; unknown names in $nhint logs get the closest ones"
 
 # ---- directory filters: every log below, ANDed with the log's filters
 unfiltered_json() { ref "$SRC" "$1/derived_metrics.json"; }
@@ -293,9 +318,9 @@ for d in "$MNT/$rel"/*/; do
 	[ -f "$d/derived_metrics" ] || continue
 	grep -q '^# darshanfs: 0 of ' "$d/derived_metrics" || fail "$rel: 2026/filter AND the log's filter select records"
 done
-# jobs.csv of 2026/ counts the selection
-t cat "$MNT/2026/jobs.csv" >"$TMP/jobs.csv" || fail "cat 2026/jobs.csv failed"
-python3 - "$TMP/jobs.csv" <<'PY' || fail "2026/jobs.csv does not show the selection (above)"
+# modules.csv of 2026/ counts the selection
+t cat "$MNT/2026/modules.csv" >"$TMP/modules.csv" || fail "cat 2026/modules.csv failed"
+python3 - "$TMP/modules.csv" <<'PY' || fail "2026/modules.csv does not show the selection (above)"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 assert rows, "no rows"
@@ -315,7 +340,7 @@ good "$MNT/filter" "rank == -1 or rank == 0"
 good "$MNT/filter" "true"
 : >"$MNT/filter"
 check_rows
-say "ok: 2026/filter restricts $nbelow module directories below it, leaves $nother others alone, ANDs with log filters; jobs.csv follows"
+say "ok: 2026/filter restricts $nbelow module directories below it, leaves $nother others alone, ANDs with log filters; modules.csv follows"
 
 # ---- filtered.darshan: a log of the selection that reads back the same
 rel=$(printf '%s\n' "${LOGREL[@]}" | grep -m1 'dxt.darshan$')

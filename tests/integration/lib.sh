@@ -68,6 +68,14 @@ use_duckdb() {
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/dfs-$TEST_NAME.XXXXXX") || exit 1
 chmod 755 "$TMP"
+# the persistent index of every mount goes in the test's own directory,
+# never in the user's cache ($XDG_CACHE_HOME/darshanfs); DuckDB stays
+# where contrib/deps.sh installed it
+if [ -z "${DFS_DUCKDB_DIR:-}" ]; then
+	DFS_DUCKDB_DIR=$(bash -c '. "$1"; dfs_duckdb_dir' _ "$REPO/contrib/deps.sh")
+	export DFS_DUCKDB_DIR
+fi
+export XDG_CACHE_HOME=$TMP/cache
 
 declare -A MNT_PID=()     # mount point -> pid of its darshanfs -f
 declare -A MNT_STATUS=()  # mount point -> file that gets its exit status
@@ -118,8 +126,11 @@ cleanup() {
 		force_umount "$m"
 	done
 	is_mounted "$TMP/fusectl" && umount "$TMP/fusectl"
-	# never remove anything through a mount that is still there
-	if ! grep -q " $TMP/" /proc/mounts; then
+	# never remove anything through a mount that is still there (and
+	# keep it all when asked: DFS_TEST_KEEP=1, to look at a failure)
+	if [ "${DFS_TEST_KEEP:-0}" = 1 ]; then
+		echo "$TEST_NAME: kept $TMP (DFS_TEST_KEEP)" >&2
+	elif ! grep -q " $TMP/" /proc/mounts; then
 		rm -rf --one-file-system "$TMP"
 	else
 		echo "$TEST_NAME: left $TMP behind (still mounted)" >&2
@@ -214,13 +225,15 @@ watchdog() {
 
 # dfs_wait_exit MNT: wait (10 s at most) for the daemon of MNT to exit and
 # print its exit status
+# (an exit takes a fraction of a second; 30 s leaves room for a machine
+# whose cores are all busy, where 10 s was seen to pass)
 dfs_wait_exit() {
 	local stf=${MNT_STATUS[$1]} i
-	for i in $(seq 100); do
+	for i in $(seq 300); do
 		[ -s "$stf" ] && break
 		sleep 0.1
 	done
-	[ -s "$stf" ] || fail "darshanfs (pid ${MNT_PID[$1]}) still runs 10 s after $1 was unmounted"
+	[ -s "$stf" ] || fail "darshanfs (pid ${MNT_PID[$1]}) still runs 30 s after $1 was unmounted"
 	cat "$stf"
 }
 

@@ -20,10 +20,14 @@ accum/<log>/<MODULE>.json).
                  line of total.
         The cases are all, rank0, read_bytes_gt0 and shared (case_list).
         Prints counts; exits 1 listing the first differences.
-    python3 oracle.py jobs JOBS_CSV ACCUM_DIR
-        every row of jobs.csv (unfiltered) for a module the oracle
+    python3 oracle.py modules MODULES_CSV ACCUM_DIR
+        every row of modules.csv (unfiltered) for a module the oracle
         accumulated holds darshan-util's numbers: records, total_bytes,
-        bytes read and written, file counts, time and perf by slowest."""
+        bytes read and written, file counts, time and perf by slowest.
+    python3 oracle.py jobtable JOBS_CSV ACCUM_DIR
+        every row of jobs.csv (unfiltered, one per log) holds, in the bytes
+        column of each module the oracle accumulated whole, darshan-util's
+        bytes read plus written; io_share is io_time / run_time."""
 import json
 import re
 import sys
@@ -206,7 +210,7 @@ def mount(mnt, oracle, out, rels):
     check(man)
 
 
-def jobs(path, accum):
+def modules(path, accum):
     import csv
     import os
     nrows = nvals = 0
@@ -241,14 +245,50 @@ def jobs(path, accum):
             except (TypeError, ValueError):
                 same = False
             if not same:
-                errors.append(f"{row['log']} {row['module']} {k}: jobs.csv {got!r}, darshan-util {v!r}")
+                errors.append(f"{row['log']} {row['module']} {k}: modules.csv {got!r}, darshan-util {v!r}")
             nvals += 1
         if row.get("error"):
             errors.append(f"{row['log']} {row['module']}: error '{row['error']}'")
         nrows += 1
-    print(f"{nrows} jobs.csv rows, {nvals} values equal to darshan-util's")
+    print(f"{nrows} modules.csv rows, {nvals} values equal to darshan-util's")
     if errors or nrows == 0:
         print(f"FAIL: {len(errors)} differences" + (" (no rows)" if nrows == 0 else ""), file=sys.stderr)
+        for e in errors[:30]:
+            print("  " + e, file=sys.stderr)
+        sys.exit(1)
+
+
+def jobtable(path, accum):
+    import csv
+    import os
+    nrows = nvals = 0
+    errors = []
+    for row in csv.DictReader(open(path, newline="")):
+        name = os.path.basename(row["log"])
+        nrows += 1
+        if row["io_time"] and row["run_time"] and float(row["run_time"]) > 0:
+            want = float(row["io_time"]) / float(row["run_time"])
+            if float(row["io_share"]) != want:
+                errors.append(f"{row['log']}: io_share {row['io_share']}, io_time / run_time {want!r}")
+        d = os.path.join(accum, name)
+        if not os.path.isdir(d):
+            continue
+        for f in sorted(os.listdir(d)):
+            o = json.load(open(os.path.join(d, f)))
+            c = o.get("cases", {}).get("all")
+            if not c or c["status"] != "ok" or o["n_records_pydarshan"] != o["n_records_in_log"]:
+                continue
+            col = re.sub(r"[^a-z0-9]", "", f[:-len(".json")].lower()) + "_bytes"
+            if col not in row:
+                continue
+            cc = c["derived_metrics"]["category_counters"][0]
+            want = cc["total_read_volume_bytes"] + cc["total_write_volume_bytes"]
+            if row[col] != str(want):
+                errors.append(f"{row['log']} {col}: jobs.csv {row[col]!r}, darshan-util {want}")
+            nvals += 1
+    print(f"{nrows} jobs.csv rows, {nvals} module bytes equal to darshan-util's")
+    if errors or nrows == 0 or nvals == 0:
+        print(f"FAIL: {len(errors)} differences", file=sys.stderr)
         for e in errors[:30]:
             print("  " + e, file=sys.stderr)
         sys.exit(1)
@@ -257,7 +297,9 @@ def jobs(path, accum):
 if __name__ == "__main__":
     if sys.argv[1] == "mount":
         mount(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
-    elif sys.argv[1] == "jobs":
-        jobs(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "modules":
+        modules(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "jobtable":
+        jobtable(sys.argv[2], sys.argv[3])
     else:
         sys.exit(f"oracle.py: unknown mode {sys.argv[1]}")

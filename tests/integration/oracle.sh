@@ -11,7 +11,8 @@
 #    equals pydarshan's accumulator result field by field (exact floats;
 #    empty selections equal the C accumulator fed zero records), and
 #    derived_metrics counts the same records;
-#  - jobs.csv at the root has the unfiltered numbers of every log.
+#  - modules.csv at the root has the unfiltered numbers of every log, and
+#    jobs.csv each job's bytes per module.
 # (test_oracle checks the same filters through the view without a mount;
 # this is the mount's side of it.)
 . "$(dirname "$0")/lib.sh"
@@ -37,10 +38,14 @@ t sh -c "echo 'rank == 0' > '$d/filter'" || fail "echo 'rank == 0' > $rel/POSIX/
 t cat "$d/derived_metrics" | grep -q '^# darshanfs: [0-9]* of [0-9]* records selected$' ||
 	fail "cat $rel/POSIX/derived_metrics has no selection line"
 t sh -c ": > '$d/filter'" || fail ": > $rel/POSIX/filter failed"
-# jobs.csv of the root summarizes every log with the same numbers
-if [ -f "$MNT/jobs.csv" ]; then
+# modules.csv of the root summarizes every log with the same numbers, and
+# jobs.csv every job
+if [ -f "$MNT/modules.csv" ]; then
+	t cat "$MNT/modules.csv" >"$TMP/modules.csv" || fail "cat modules.csv failed"
+	out=$(python3 "$IT_DIR/oracle.py" modules "$TMP/modules.csv" "$ORACLE/accum") || fail "modules.csv differs from darshan-util (above)"
+	say "ok: $out"
 	t cat "$MNT/jobs.csv" >"$TMP/jobs.csv" || fail "cat jobs.csv failed"
-	out=$(python3 "$IT_DIR/oracle.py" jobs "$TMP/jobs.csv" "$ORACLE/accum") || fail "jobs.csv differs from darshan-util (above)"
+	out=$(python3 "$IT_DIR/oracle.py" jobtable "$TMP/jobs.csv" "$ORACLE/accum") || fail "jobs.csv differs from darshan-util (above)"
 	say "ok: $out"
 fi
 dfs_alive "$MNT"

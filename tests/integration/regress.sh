@@ -233,7 +233,8 @@ replaced-log)
 	dfs_mount "$SRC" "$MNT"
 	t ls "$L" | grep -qx DXT_POSIX || fail "dxt.darshan lists no DXT_POSIX"
 	t cat "$L/header.txt" | grep -q "^# jobid: 1537455$" || fail "header.txt of dxt.darshan: no jobid 1537455"
-	t cat "$MNT/jobs.csv" | grep -q "^${LOGREL[0]},POSIX,.*,1537455," || fail "jobs.csv: no row of job 1537455"
+	t cat "$MNT/modules.csv" | grep -q "^${LOGREL[0]},POSIX,.*,1537455," || fail "modules.csv: no row of job 1537455"
+	t cat "$MNT/jobs.csv" | grep -q "^${LOGREL[0]},1537455," || fail "jobs.csv: no row of job 1537455"
 	t cat "$L/POSIX/records.csv" >/dev/null || fail "records.csv does not read"
 	# another log, padded to the same size, given the same mtime
 	cp "$LOGS/skew-app.darshan" "$TMP/t"
@@ -244,9 +245,11 @@ replaced-log)
 	t cat "$L/header.txt" >"$TMP/h.txt" || fail "header.txt of the replaced log does not read"
 	grep -q "^# jobid: 75746776$" "$TMP/h.txt" ||
 		fail "a log replaced by one of the same size and mtime still shows the old header ($(grep jobid "$TMP/h.txt"))"
-	t cat "$MNT/jobs.csv" >"$TMP/jobs.csv" || fail "jobs.csv does not read"
-	grep -q "^${LOGREL[0]},POSIX,.*,75746776," "$TMP/jobs.csv" ||
-		fail "jobs.csv still summarizes the replaced log: $(grep "^${LOGREL[0]},POSIX," "$TMP/jobs.csv")"
+	t cat "$MNT/modules.csv" >"$TMP/modules.csv" || fail "modules.csv does not read"
+	grep -q "^${LOGREL[0]},POSIX,.*,75746776," "$TMP/modules.csv" ||
+		fail "modules.csv still summarizes the replaced log: $(grep "^${LOGREL[0]},POSIX," "$TMP/modules.csv")"
+	t cat "$MNT/jobs.csv" | grep -q "^${LOGREL[0]},75746776," ||
+		fail "jobs.csv still summarizes the replaced log"
 	n=$(t cat "$L/POSIX/records.csv" | wc -l)
 	[ "$n" = 2 ] || fail "records.csv of the replaced log (1 POSIX record) has $n lines"
 	t ls "$L" >"$TMP/ls.txt" || fail "ls of the replaced log's directory failed"
@@ -333,7 +336,7 @@ jobs-deep)
 	cp "$LOGS/dxt.darshan" "$deep/"
 	dfs_mount "$SRC" "$MNT"
 	t cat "$MNT/jobs.csv" >"$TMP/jobs.csv" || fail "jobs.csv does not read"
-	grep -q "^${LOGREL[0]},POSIX," "$TMP/jobs.csv" || fail "jobs.csv lost the shallow log"
+	grep -q "^${LOGREL[0]},[0-9]" "$TMP/jobs.csv" || fail "jobs.csv lost the shallow log"
 	grep -q "^deep/\(d/\)*d,.*nested deeper than 64 levels" "$TMP/jobs.csv" ||
 		fail "jobs.csv says nothing of a log 71 directories down: $(cut -c1-80 "$TMP/jobs.csv")"
 	;;
@@ -341,18 +344,22 @@ jobs-names)
 	cp "$LOGS/dxt.darshan" "$SRC/"$'bad\xffname.darshan'
 	cp "$LOGS/dxt.darshan" "$SRC/"$'tab\there.darshan'
 	dfs_mount "$SRC" "$MNT"
+	t cat "$MNT/modules.csv" >"$TMP/modules.csv" || fail "modules.csv does not read"
 	t cat "$MNT/jobs.csv" >"$TMP/jobs.csv" || fail "jobs.csv does not read"
 	for name in $'bad\xffname.darshan' $'tab\there.darshan'; do
-		grep -qF "\"$name\",POSIX," "$TMP/jobs.csv" ||
-			fail "jobs.csv does not quote the name $(printf %q "$name"): $(grep -a POSIX, "$TMP/jobs.csv" | cut -c1-30 | od -c | head -5)"
+		grep -qF "\"$name\",POSIX," "$TMP/modules.csv" ||
+			fail "modules.csv does not quote the name $(printf %q "$name"): $(grep -a POSIX, "$TMP/modules.csv" | cut -c1-30 | od -c | head -5)"
+		grep -qF "\"$name\",1537455," "$TMP/jobs.csv" ||
+			fail "jobs.csv does not quote the name $(printf %q "$name")"
 	done
 	# and every reader finds the same rows
-	python3 - "$TMP/jobs.csv" <<'PY' || fail "python's csv reads jobs.csv differently (above)"
+	python3 - "$TMP/modules.csv" "$TMP/jobs.csv" <<'PY' || fail "python's csv reads the tables differently (above)"
 import csv, sys
-rows = list(csv.reader(open(sys.argv[1], newline="", encoding="utf-8", errors="surrogateescape")))
-bad = [r for r in rows if len(r) != len(rows[0])]
-if bad:
-    sys.exit(f"rows of {len(bad[0])} fields, not {len(rows[0])}: {bad[0][:2]}")
+for f in sys.argv[1:]:
+    rows = list(csv.reader(open(f, newline="", encoding="utf-8", errors="surrogateescape")))
+    bad = [r for r in rows if len(r) != len(rows[0])]
+    if bad:
+        sys.exit(f"{f}: rows of {len(bad[0])} fields, not {len(rows[0])}: {bad[0][:2]}")
 PY
 	;;
 error-relative)

@@ -12,7 +12,8 @@
 #   table with INTEGER columns holds big ids as REAL, and that output is
 #   refused;
 # - a record_id turned into a double is refused with EINVAL (at write or
-#   close), nothing changes, and filter.error says what to do.
+#   close), nothing changes, and filter.error says what to do; so is a
+#   table pandas wrote with its row numbers (to_csv() without index=False).
 # pandas checks are skipped (with a message) when no python has pandas.
 . "$(dirname "$0")/lib.sh"
 command -v sqlite3 >/dev/null || skip "sqlite3 is not installed"
@@ -170,6 +171,40 @@ assert len(got) == len(want) > 0, (len(got), len(want))
 pd.testing.assert_frame_equal(got, want, check_exact=True)
 PY
 	say "ok: pandas (uint64, round_trip) writes rows onto records.csv, as unsigned, signed, hex or after a BOM: the selection is those rows, every value exact ($(elapsed "$start") s)"
+	# to_csv() without index=False: the row numbers come first, under no
+	# name; read back from such a file, that column is "Unnamed: 0"
+	start=$(now)
+	reset
+	before=$(selected)
+	for form in index unnamed; do
+		out=$(t "$PANDAS" - "$D/records.csv" "$form" "$TMP/indexed.csv" <<'PY'
+import sys
+import pandas as pd
+path, form, tmp = sys.argv[1:]
+df = pd.read_csv(path, dtype={"record_id": "uint64"}, float_precision="round_trip")
+sel = df[df["rank"] == 0]
+try:
+    if form == "index":
+        sel.to_csv(path)
+    else:
+        sel.to_csv(tmp)
+        pd.read_csv(tmp, dtype={"record_id": "uint64"}).to_csv(path, index=False)
+except OSError as e:
+    print("refused: errno %d" % e.errno)
+    sys.exit(0)
+print("accepted")
+PY
+) || fail "pandas ($form) failed"
+		[ "$out" = "refused: errno 22" ] || fail "pandas to_csv ($form): $out, not EINVAL"
+		case $form in
+		index) want="line 1, column 1: a column without a name (pandas' to_csv() writes its row numbers first, under no name, unless told index=False: write the table with index=False, or drop that column)" ;;
+		unnamed) want="line 1, column 1: unknown column 'Unnamed: 0' for POSIX (pandas names so a column that had no name: the row numbers an earlier to_csv() wrote without index=False; read that file with index_col=0, or drop the column)" ;;
+		esac
+		[ "$(cat "$D/filter.error")" = "$want" ] ||
+			fail "pandas to_csv ($form): filter.error is '$(cat "$D/filter.error")'"
+		[ "$(selected)" = "$before" ] || fail "pandas to_csv ($form): the refused import changed the selection"
+	done
+	say "ok: pandas' to_csv() without index=False is refused, filter.error names the cause ($(elapsed "$start") s)"
 else
 	say "SKIP (part): no python3 with pandas (Debian: python3-pandas)"
 fi

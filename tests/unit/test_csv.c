@@ -430,6 +430,21 @@ static void test_bad_input(void **state)
 	expect_error(log, "\n\n", "header line");
 	expect_error(log, "record_id,rank,POSIX_NOPE\n1,0,2\n",
 	             "line 1, column 3: unknown column 'POSIX_NOPE'");
+	/* pandas' to_csv() without index=False: a nameless first column */
+	expect_error(log, ",record_id,rank,POSIX_OPENS\n0,1,0,2\n",
+	             "line 1, column 1: a column without a name (pandas' to_csv() "
+	             "writes its row numbers first, under no name, unless told "
+	             "index=False: write the table with index=False, or drop that "
+	             "column)");
+	expect_error(log, "record_id,,rank\n1,2,0\n",
+	             "line 1, column 2: a column without a name");
+	expect_error(log, "Unnamed: 0,record_id,rank\n0,1,0\n",
+	             "line 1, column 1: unknown column 'Unnamed: 0' for POSIX (pandas "
+	             "names so a column that had no name: the row numbers an earlier "
+	             "to_csv() wrote without index=False; read that file with "
+	             "index_col=0, or drop the column)");
+	expect_error(log, "Unnamed: x,record_id,rank\n0,1,0\n",
+	             "line 1, column 1: unknown column 'Unnamed: x' for POSIX");
 	expect_error(log, "rank,POSIX_OPENS\n0,1\n", "required column 'record_id'");
 	expect_error(log, "record_id,POSIX_OPENS\n1,1\n", "required column 'rank'");
 	expect_error(log, "record_id,rank,POSIX_OPENS,POSIX_OPENS\n1,0,1,1\n",
@@ -788,6 +803,94 @@ static void expect_record(const dfs_log *log, const dfs_module *m,
 	dfs_records_free(&out);
 }
 
+/* Two rows of one record (record_id and rank) are refused, with the rows
+ * named; the same record_id on two ranks is two records. */
+static void expect_unique(const dfs_log *log, const char *csv, const char *needle)
+{
+	const dfs_module *m = dfs_module_get(DFS_MOD_POSIX);
+	dfs_records out;
+	dfs_records_init(&out, m, m->version);
+	dfs_error err = {0};
+	if (dfs_csv_import(log, m, csv, strlen(csv), &out, &err))
+		fail_msg("refused %s: %s", csv, err.msg);
+	int ret = dfs_csv_check_unique(&out, &err);
+	dfs_records_free(&out);
+	if (!needle) {
+		if (ret)
+			fail_msg("%s: %s", csv, err.msg);
+		return;
+	}
+	if (ret == 0)
+		fail_msg("accepted: %s", csv);
+	assert_int_equal(err.code, DFS_ERR_INVAL);
+	if (!strstr(err.msg, needle))
+		fail_msg("message '%s' lacks '%s'", err.msg, needle);
+}
+
+static void test_duplicate_rows(void **state)
+{
+	(void)state;
+	if (!shared_dir())
+		skip();
+	char *path = shared_log_path("imbalanced-io.darshan");
+	dfs_error err = {0};
+	dfs_log *log = dfs_log_open(path, 0, &err);
+	free(path);
+	assert_non_null(log);
+	const dfs_records *r = dfs_log_records(log, DFS_MOD_POSIX);
+	assert_true(r && r->count >= 2);
+	unsigned long long a = dfs_record_word(r, 0, 0), b = dfs_record_word(r, 1, 0);
+	long long ra = (long long)dfs_record_word(r, 0, 1), rb = (long long)dfs_record_word(r, 1, 1);
+	char csv[512], want[256];
+	snprintf(csv, sizeof(csv), "record_id,rank\n%llu,%lld\n%llu,%lld\n%llu,%lld\n",
+	         a, ra, b, rb, a, ra);
+	snprintf(want, sizeof(want), "rows 1 and 3 (after the header) are both "
+	         "record_id %llu, rank %lld", a, ra);
+	expect_unique(log, csv, want);
+	/* (the unsigned value and its two's complement: one record) */
+	snprintf(csv, sizeof(csv), "record_id,rank,POSIX_OPENS\n%llu,%lld,1\n%lld,%lld,2\n",
+	         a, ra, (long long)a, ra);
+	expect_unique(log, csv, "rows 1 and 2");
+	snprintf(csv, sizeof(csv), "record_id,rank\n%llu,%lld\n%llu,%lld\n", a, ra, b, rb);
+	expect_unique(log, csv, NULL);
+	dfs_log_free(log);
+}
+
+/* A negative value in an unsigned column is its two's complement, as for
+ * record_id: POSIX_RENAMED_FROM = -1 is stored as the 64 bits all set,
+ * which darshan-parser prints unsigned (%PRIu64): 18446744073709551615,
+ * the text records.csv shows for it. */
+static void test_unsigned_counter_negative(void **state)
+{
+	(void)state;
+	dfs_log *log = open_sample();
+	if (!log)
+		skip();
+	const dfs_records *r = dfs_log_records(log, DFS_MOD_POSIX);
+	const dfs_module *m = r->module;
+	char csv[256];
+	snprintf(csv, sizeof(csv), "record_id,rank,POSIX_RENAMED_FROM\n%llu,%lld,-1\n",
+	         (unsigned long long)dfs_record_word(r, 0, 0),
+	         (long long)dfs_record_word(r, 0, 1));
+	dfs_records out;
+	dfs_records_init(&out, m, m->version);
+	dfs_error err = {0};
+	if (dfs_csv_import(log, m, csv, strlen(csv), &out, &err))
+		fail_msg("refused %s: %s", csv, err.msg);
+	int f = dfs_module_field_index(m, "POSIX_RENAMED_FROM", 18);
+	assert_true(f >= 0);
+	dfs_value v;
+	dfs_module_get_value(m, out.data, m->record_size, 0, (size_t)f, &v);
+	assert_int_equal(v.type, DFS_T_U64);
+	assert_true(v.v.u == UINT64_MAX);
+	dfs_buf text = DFS_BUF_INIT;
+	dfs_csv_value(&text, &v);
+	assert_string_equal(text.data, "18446744073709551615");
+	dfs_buf_free(&text);
+	dfs_records_free(&out);
+	dfs_log_free(log);
+}
+
 /* record_id as the unsigned value, the signed two's complement and hex
  * all name the same record; what a double made of it is refused with the
  * fix, never rounded. */
@@ -1040,6 +1143,8 @@ int main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_partial_columns),
 		cmocka_unit_test(test_record_id_forms),
+		cmocka_unit_test(test_duplicate_rows),
+		cmocka_unit_test(test_unsigned_counter_negative),
 		cmocka_unit_test(test_integer_forms),
 		cmocka_unit_test(test_variable_modules_refused),
 		cmocka_unit_test(test_dxt_osts_and_cuts),

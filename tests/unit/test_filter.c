@@ -6,6 +6,7 @@
  * ("gone"), columns whose value may be missing at run time ("maybe",
  * "maybe_name") and a text column formatted into the value's scratch
  * space ("uuid"). */
+#include <ctype.h>
 #include <math.h>
 #include <pthread.h>
 #include <regex.h>
@@ -441,6 +442,15 @@ static void test_size_suffixes(void **state)
 	check_row("POSIX_BYTES_READ > 2GiB", &r, true);
 	check_row("BYTES_READ > 2GiB and BYTES_READ < 2GiB + 2", &r, true);
 	check_row("POSIX_BYTES_READ > 2 * 1GiB + 1", &r, false);
+	/* with blanks between the number and its suffix, as people write */
+	r.a = 1048576;
+	check_row("a == 1 MiB", &r, true);
+	check_row("a == 1\t\tMiB", &r, true);
+	check_row("a == 0.5 mib + 0.5 MiB", &r, true);
+	check_row("a == 1 KiB", &r, false);
+	check_row("a between 1 KiB and 1 MiB", &r, true);
+	r.a = 512;
+	check_row("a in (512, 1 KiB)", &r, true);
 }
 
 static void test_string_literals(void **state)
@@ -788,6 +798,193 @@ static void test_in_long_list(void **state)
 
 /* ---- exact numeric semantics -------------------------------------------- */
 
+static void test_between(void **state)
+{
+	(void)state;
+	struct row r = base_row();   /* a = 1, b = 2, x = 1.5 */
+	check("a between 1 and 2", true);
+	check("a between 0 and 1", true);
+	check("a between 2 and 3", false);
+	check("a between 2 and 0", false);    /* no swapping of the bounds */
+	check("a not between 2 and 3", true);
+	check("a NOT BETWEEN 1 AND 1", false);
+	check("x between 1 and 2", true);
+	check("x between 1.5 and 1.5", true);
+	check("x between 1.6 and 2", false);
+	check("b between a and a + 1", true);
+	check("a + b between 3 and 3", true);
+	check("-a between -1 and 0", true);
+	check("id between 0 and 18446744073709551615", true);
+	check("id between 18446744073709551614 and 18446744073709551615", false);
+	/* a column between two constants is one instruction: the same answers */
+	for (int64_t v = -2; v <= 4; v++) {
+		r.a = v;
+		check_row("a between 0 and 2", &r, v >= 0 && v <= 2);
+		check_row("a + 0 between 0 and 2", &r, v >= 0 && v <= 2);
+		check_row("a not between 0 and 2", &r, v < 0 || v > 2);
+		check_row("(a + 0) not between 0 and 2", &r, v < 0 || v > 2);
+	}
+	r = base_row();
+	/* its `and` is its own: the logic around it goes on */
+	check("a between 0 and 1 and b == 2", true);
+	check("a between 0 and 1 and b == 3", false);
+	check("a between 5 and 6 or b == 2", true);
+	check("not a between 0 and 1", false);
+	/* text, bytewise */
+	check("name between '/lus' and '/lus/z'", true);
+	check("name between '/a' and '/b'", false);
+	check("name not between '/a' and '/b'", true);
+	check("name between mount and name", true);
+	check("'m' between 'a' and 'z'", true);
+	/* SQL's three values: (x >= lo) and (x <= hi) */
+	check_truth("gone between 1 and 2", &r, U);
+	check_truth("a between gone and 2", &r, U);
+	check_truth("a between gone and 0", &r, F);   /* 1 <= 0 is false */
+	check_truth("a between 2 and gone", &r, F);
+	check_truth("a not between 2 and gone", &r, T);
+	check_truth("a between 1 / 0 and 5", &r, U);
+	check_truth("name between gone and '!'", &r, F);
+	check_truth("name between gone and 'a'", &r, U);
+	check_truth("name between '!' and gone", &r, U);
+	check_truth("name between 'a' and gone", &r, F);
+	check_truth("gone between 'a' and 'b'", &r, U);
+	r.maybe_missing = true;
+	check_truth("maybe between 0 and 10", &r, U);
+	r.maybe_name = NULL;
+	check_truth("maybe_name between 'a' and 'z'", &r, U);
+	r = base_row();
+	r.x = NAN;
+	check_truth("x between 0 and 1", &r, F);
+	check_truth("x not between 0 and 1", &r, T);
+	/* errors */
+	check_error("a between 1", "at 12: expected 'and' (BETWEEN low AND high) after '1'");
+	check_error("a between 1 or 2", "at 13: expected 'and' (BETWEEN low AND high) after '1'");
+	check_error("a between 1 and", "at 16: expected a value after 'and'");
+	check_error("a between 'x' and 2", "at 3: cannot compare text with a number");
+	check_error("name between 1 and 2", "at 6: cannot compare text with a number");
+	check_error("a between 1 and 2 between 3 and 4",
+	            "at 19: comparisons cannot be chained (join them with 'and')");
+	check_error("a between 1 and 2 < 3",
+	            "at 19: comparisons cannot be chained (join them with 'and')");
+	check_error("a between (a > 1) and 2",
+	            "at 11: expected a number or text, found a comparison");
+	check_error("a not 1", "at 3: unexpected 'not'");
+}
+
+static void test_like(void **state)
+{
+	(void)state;
+	struct row r = base_row();   /* name = /lus/grand/projects/run1/out.txt */
+	check("name like '/lus/%'", true);
+	check("name like '/lus/'", false);
+	check("name like '%.txt'", true);
+	check("name like '%.TXT'", false);
+	check("name ilike '%.TXT'", true);
+	check("name ILIKE '/LUS/GRAND/%'", true);
+	check("name like '%grand%'", true);
+	check("name like '%grand%run_/%'", true);
+	check("name like '%grand%run__/%'", false);
+	check("name like '/lus/grand/projects/run1/out.txt'", true);
+	check("name like '/lus/grand/projects/run1/out.tx'", false);
+	check("name like '/lus/grand/projects/run1/out.txt_'", false);
+	check("name like '%'", true);
+	check("name like '%%%'", true);
+	check("name like '_%'", true);
+	check("name like '%/%/%/%/%/%'", true);
+	check("name like '%/%/%/%/%/%/%'", false);
+	check("name not like '%.h5'", true);
+	check("name NOT ILIKE '%OUT%'", false);
+	/* '_' is one character of the text, UTF-8 or not */
+	r.name = "caf\xc3\xa9";
+	r.name_len = strlen(r.name);
+	check_row("name like 'caf_'", &r, true);
+	check_row("name like 'caf__'", &r, false);
+	check_row("name like '____'", &r, true);
+	check_row("name like '%_'", &r, true);
+	check_row("name like '%__'", &r, true);
+	check_row("name like '%_____'", &r, false);
+	check_row("name like '%\xc3\xa9'", &r, true);
+	r.name = "\xf0\x9f\x98\x80";   /* one character of four bytes */
+	r.name_len = 4;
+	check_row("name like '_'", &r, true);
+	check_row("name like '%__'", &r, false);
+	check_row("name like '%___'", &r, false);
+	r.name = "a\xff" "b";   /* a byte that starts no character is one */
+	r.name_len = 3;
+	check_row("name like 'a_b'", &r, true);
+	check_row("name like '___'", &r, true);
+	/* the escape character: a backslash, or the one ESCAPE names */
+	r.name = "100%_done";
+	r.name_len = strlen(r.name);
+	check_row("name like '100\\%\\_done'", &r, true);
+	check_row("name like '100\\%\\%done'", &r, false);
+	check_row("name like '100#%#_done' escape '#'", &r, true);
+	check_row("name like '100#%#_done' ESCAPE '#'", &r, true);
+	check_row("name like '1%' escape ''", &r, true);
+	check_row("name like '100\\%_done' escape ''", &r, false);
+	r.name = "100\\%_done";
+	r.name_len = strlen(r.name);
+	check_row("name like '100\\%_done' escape ''", &r, true);
+	check_row("name like '100\\\\\\\\%'", &r, true);    /* \\ is one backslash */
+	check_row("name like '100##%' escape '#'", &r, false);
+	/* escaped letters are themselves, in any case for ILIKE */
+	r.name = "ABC";
+	r.name_len = 3;
+	check_row("name ilike 'a\\bc'", &r, true);
+	check_row("name like 'a\\bc'", &r, false);
+	/* missing values */
+	r = base_row();
+	check_truth("gone like 'a%'", &r, U);
+	check_truth("gone not like 'a%'", &r, U);
+	r.maybe_name = NULL;
+	check_truth("maybe_name like '%'", &r, U);
+	check_truth("maybe_name ilike '%'", &r, U);
+	r.maybe_name = "present";
+	check_truth("maybe_name like 'pre%'", &r, T);
+	/* text made in the getter's scratch space */
+	check("uuid like 'deadbeef-%'", true);
+	check("uuid ilike 'DEADBEEF-%-000000000000'", true);
+	/* errors */
+	check_error("a like 'x'", "at 3: cannot match a number against a LIKE pattern");
+	check_error("a ilike 'x'", "at 3: cannot match a number against an ILIKE pattern");
+	check_error("name like mount", "at 11: expected a quoted LIKE pattern after 'like'");
+	check_error("name like", "at 10: expected a quoted LIKE pattern after 'like'");
+	check_error("name like 'abc\\'", "at 11: unterminated text: missing closing quote '");
+	check_error("name like 'ab\\\\'",
+	            "at 11: LIKE pattern ends with its escape character '\\' (write it "
+	            "twice to match it)");
+	check_error("name like 'ab#' escape '#'",
+	            "at 11: LIKE pattern ends with its escape character '#' (write it "
+	            "twice to match it)");
+	check_error("name like 'a' escape 'ab'",
+	            "at 22: the ESCAPE character must be one ASCII character, or '' for none");
+	check_error("name like 'a' escape '\xc3\xa9'",
+	            "at 22: the ESCAPE character must be one ASCII character, or '' for none");
+	check_error("name like 'a' escape", "at 21: expected one quoted character after 'escape'");
+	check_error("name like 'a' escape 1", "at 22: expected one quoted character after 'escape'");
+	check_error("name like 'a' like 'b'",
+	            "at 15: comparisons cannot be chained (join them with 'and')");
+	check_error("name like 'a' escape '#' escape '#'", "at 26: unexpected 'escape'");
+}
+
+static void test_regex_any_case(void **state)
+{
+	(void)state;
+	struct row r = base_row();
+	check("name ~* '^/LUS/Grand/'", true);
+	check("name ~ '^/LUS/Grand/'", false);
+	check("name !~* 'OUT\\.TXT$'", false);
+	check("name !~* 'out\\.h5$'", true);
+	check("name~*'RUN[0-9]'", true);
+	check_truth("gone ~* 'a'", &r, U);
+	r.maybe_name = NULL;
+	check_truth("maybe_name !~* 'a'", &r, U);
+	check_error("a ~* 'x'", "at 3: cannot match a number against a regular expression");
+	check_error("name ~* x", "at 9: expected a quoted regular expression after '~*'");
+	check_error("name ~ * 'x'", "at 8: expected a quoted regular expression after '~'");
+	check_error("name ~* '(a'", "at 9: invalid regular expression: Unmatched ( or \\(");
+}
+
 static void test_mixed_types(void **state)
 {
 	(void)state;
@@ -1103,6 +1300,173 @@ static void expect_columns(const char *text, const int *want, size_t n)
 	dfs_filter_free(f);
 }
 
+/* ---- the columns of real modules ------------------------------------- */
+
+static void check_module_error(int id, const char *text, const char *msg)
+{
+	dfs_error err = {DFS_OK, ""};
+	dfs_filter *f = dfs_filter_compile_module(dfs_module_get(id), text,
+	                                          strlen(text), false, &err);
+	if (f) {
+		dfs_filter_free(f);
+		fail_msg("'%s' compiled in %s, expected \"%s\"", text,
+		         dfs_module_get(id)->name, msg);
+	}
+	if (strcmp(err.msg, msg) != 0)
+		fail_msg("'%s' in %s:\n  got      \"%s\"\n  expected \"%s\"", text,
+		         dfs_module_get(id)->name, err.msg, msg);
+}
+
+/* compiled for the modules in the mask, as a log's filter is for its own */
+static void check_logwide_error(uint64_t modules, const char *text, const char *msg)
+{
+	dfs_error err = {DFS_OK, ""};
+	dfs_filter *out[DFS_MOD_KNOWN];
+	if (dfs_filter_compile_modules(text, strlen(text), modules, out, &err) == 0) {
+		for (int id = 0; id < DFS_MOD_KNOWN; id++)
+			dfs_filter_free(out[id]);
+		fail_msg("'%s' compiled log-wide, expected \"%s\"", text, msg);
+	}
+	if (strcmp(err.msg, msg) != 0)
+		fail_msg("'%s' log-wide:\n  got      \"%s\"\n  expected \"%s\"", text,
+		         err.msg, msg);
+}
+
+/* Every name of every module, in lower and in upper case (and a counter
+ * without its prefix), is that column and no other: no two columns of a
+ * module differ only in case. */
+static void test_names_any_case(void **state)
+{
+	(void)state;
+	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
+		const dfs_module *m = dfs_module_get(id);
+		if (!m)
+			continue;
+		size_t plen = strlen(m->prefix);
+		for (size_t i = 0; i < m->n_fields; i++) {
+			const char *name = m->fields[i].name;
+			for (int form = 0; form < 4; form++) {
+				const char *base = name;
+				if (form >= 2) {
+					if (!m->fields[i].counter || strncmp(name, m->prefix, plen))
+						continue;
+					base = name + plen;
+				}
+				/* "name == name": a test of any type */
+				char text[256];
+				size_t n = strlen(base);
+				assert_true(2 * n + 5 < sizeof(text));
+				for (size_t k = 0; k < n; k++)
+					text[k] = (char)(form % 2 ? toupper((unsigned char)base[k])
+					                          : tolower((unsigned char)base[k]));
+				memcpy(text + n, " == ", 4);
+				memcpy(text + n + 4, text, n);
+				dfs_error err = {DFS_OK, ""};
+				dfs_filter *f = dfs_filter_compile_module(m, text, 2 * n + 4,
+				                                          false, &err);
+				if (!f)
+					fail_msg("%s: '%.*s' is no column: %s", m->name, (int)n,
+					         text, err.msg);
+				assert_int_equal(dfs_filter_column_count(f), 1);
+				if (dfs_filter_column(f, 0) != (int)i)
+					fail_msg("%s: '%.*s' is column %d, not %s", m->name, (int)n,
+					         text, dfs_filter_column(f, 0), name);
+				dfs_filter_free(f);
+			}
+		}
+	}
+	/* the place columns too */
+	const dfs_module *posix = dfs_module_get(DFS_MOD_POSIX);
+	dfs_error err = {DFS_OK, ""};
+	dfs_filter *f = dfs_filter_compile_module(posix, "FILE_NAME ~ 'a'", 15,
+	                                          false, &err);
+	assert_non_null(f);
+	assert_int_equal(dfs_filter_column(f, 0), (int)posix->n_fields);
+	dfs_filter_free(f);
+}
+
+static void test_unknown_column_hints(void **state)
+{
+	(void)state;
+	/* the closest names of the module, whole */
+	check_module_error(DFS_MOD_POSIX, "POSIX_BYTES_RAED > 0",
+	                   "at 1: unknown column 'POSIX_BYTES_RAED' (did you mean "
+	                   "POSIX_BYTES_READ?)");
+	check_module_error(DFS_MOD_POSIX, "bytes_raed > 0",
+	                   "at 1: unknown column 'bytes_raed' (did you mean "
+	                   "POSIX_BYTES_READ?)");
+	check_module_error(DFS_MOD_POSIX, "OPNES > 0",
+	                   "at 1: unknown column 'OPNES' (did you mean POSIX_OPENS?)");
+	check_module_error(DFS_MOD_POSIX, "rnak == 0",
+	                   "at 1: unknown column 'rnak' (did you mean rank?)");
+	check_module_error(DFS_MOD_POSIX, "POSIX_READ > 0",
+	                   "at 1: unknown column 'POSIX_READ' (did you mean "
+	                   "POSIX_READS?)");
+	check_module_error(DFS_MOD_POSIX, "SIZE_READ_0_100K > 0",
+	                   "at 1: unknown column 'SIZE_READ_0_100K' (did you mean "
+	                   "POSIX_SIZE_READ_0_100?)");
+	check_module_error(DFS_MOD_POSIX, "ACCESS_COUNT > 0",
+	                   "at 1: unknown column 'ACCESS_COUNT' (did you mean "
+	                   "POSIX_ACCESS1_COUNT, POSIX_ACCESS2_COUNT or "
+	                   "POSIX_ACCESS3_COUNT?)");
+	/* nothing close: no guess */
+	check_module_error(DFS_MOD_POSIX, "frobnicate > 0",
+	                   "at 1: unknown column 'frobnicate'");
+	/* another module's column, exactly or close */
+	check_module_error(DFS_MOD_POSIX, "STDIO_BYTES_READ > 0",
+	                   "at 1: unknown column 'STDIO_BYTES_READ' (a column of "
+	                   "STDIO: use the log-wide filter LOG/filter)");
+	check_module_error(DFS_MOD_POSIX, "STDIO_BYTES_RAED > 0",
+	                   "at 1: unknown column 'STDIO_BYTES_RAED' (did you mean "
+	                   "STDIO_BYTES_READ, a column of STDIO? use the log-wide "
+	                   "filter LOG/filter)");
+	/* a word compared with text was meant as text */
+	check_module_error(DFS_MOD_POSIX, "fs_type == lustre",
+	                   "at 12: unknown column 'lustre' (to compare with the text "
+	                   "itself, quote it: 'lustre')");
+	check_module_error(DFS_MOD_POSIX, "fs_type != lustre or rank == 0",
+	                   "at 12: unknown column 'lustre' (to compare with the text "
+	                   "itself, quote it: 'lustre')");
+	check_module_error(DFS_MOD_POSIX, "file_name between a and b",
+	                   "at 19: unknown column 'a' (to compare with the text "
+	                   "itself, quote it: 'a')");
+	check_module_error(DFS_MOD_POSIX, "file_name == mount_pth",
+	                   "at 14: unknown column 'mount_pth' (did you mean mount_pt? "
+	                   "or, to compare with the text itself, quote it: "
+	                   "'mount_pth')");
+	check_module_error(DFS_MOD_POSIX, "fs_type in ('nfs', lustre)",
+	                   "at 20: expected quoted text, found the word 'lustre' "
+	                   "(text is quoted: 'lustre')");
+	/* a number's side says nothing of quotes */
+	check_module_error(DFS_MOD_POSIX, "rank == lustre",
+	                   "at 9: unknown column 'lustre'");
+	/* log-wide and directory filters: the modules that have the names */
+	uint64_t log = 1u << DFS_MOD_POSIX | 1u << DFS_MOD_MPIIO | 1u << DFS_MOD_STDIO |
+	               1u << DFS_MOD_LUSTRE;
+	check_logwide_error(log, "BYTES_RAED > 0",
+	                    "at 1: unknown column 'BYTES_RAED' (did you mean "
+	                    "BYTES_READ (in POSIX, MPI-IO, STDIO)?)");
+	/* a directory's filter: every module */
+	check_logwide_error(~0ULL, "BYTES_RAED > 0",
+	                    "at 1: unknown column 'BYTES_RAED' (did you mean "
+	                    "BYTES_READ (in POSIX, MPI-IO, H5D, PNETCDF_FILE, "
+	                    "PNETCDF_VAR, STDIO, DFS, DAOS)?)");
+	check_logwide_error(log, "POSIX_BYTES_RAED > 0",
+	                    "at 1: unknown column 'POSIX_BYTES_RAED' (did you mean "
+	                    "POSIX_BYTES_READ (in POSIX)?)");
+	/* a name only modules the log lacks have: named with them */
+	check_logwide_error(log, "H5D_BYTES_RAED > 0",
+	                    "at 1: unknown column 'H5D_BYTES_RAED' (did you mean "
+	                    "H5D_BYTES_READ (in H5D)?)");
+	check_logwide_error(log, "COMP_STRIPE_SIZ > 0",
+	                    "at 1: unknown column 'COMP_STRIPE_SIZ' (did you mean "
+	                    "COMP_STRIPE_SIZE (in LUSTRE)?)");
+	check_logwide_error(log, "fs_type == lustre",
+	                    "at 12: unknown column 'lustre' (to compare with the text "
+	                    "itself, quote it: 'lustre')");
+	check_logwide_error(log, "frobnicate > 0", "at 1: unknown column 'frobnicate'");
+}
+
 static void test_columns_read(void **state)
 {
 	(void)state;
@@ -1173,7 +1537,14 @@ static void test_errors_numbers(void **state)
 	check_error("a == 1.5.", "at 6: malformed number '1.5.'");
 	check_error("a == 1KB",
 	            "at 7: unknown size suffix 'KB' (use KiB, MiB, GiB, TiB or PiB)");
-	check_error("a == 2 GiB", "at 8: unexpected 'GiB'");
+	/* a suffix after blanks is one too, spelled right or refused */
+	check_error("a == 2 GB\n",
+	            "at 8: unknown size suffix 'GB' (use KiB, MiB, GiB, TiB or PiB)");
+	check_error("a == 2 GB",
+	            "at 8: unknown size suffix 'GB' (use KiB, MiB, GiB, TiB or PiB)");
+	check_error("a == 2 GiBs", "at 8: unexpected 'GiBs'");
+	check_error("a == 2 GiB GiB", "at 12: unexpected 'GiB'");
+	check_error("a == 2\nGiB", "at 8: unexpected 'GiB'");
 	check_error("a == 5m",
 	            "at 7: unknown size suffix 'm' (use KiB, MiB, GiB, TiB or PiB)");
 	check_error("a == 0x1p3", "at 6: malformed number '0x1p3'");
@@ -1576,6 +1947,15 @@ static void test_prefix(void **state)
 		"rank == 12Ki", "rank == 1.", "rank < ", "rank <", "not", "-", "(((",
 		"POSIX_BYTES_", "rank == 0 # comment", "rank + 1",
 		"rank == 123456789012345678901234",
+		/* the new forms, cut anywhere */
+		"rank between", "rank between 1", "rank between 1 an", "rank between 1 and",
+		"rank not betw", "file_name li", "file_name like", "file_name like '%a",
+		"file_name ilike 'a' esc", "file_name like 'a' escape",
+		"file_name like 'a' escape '", "file_name ~", "file_name !~",
+		"POSIX_BYTES_READ > 1 ", "POSIX_BYTES_READ > 1 M", "POSIX_BYTES_READ > 1 Mi",
+		"POSIX_BYTES_READ > 1 MiB", "POSIX_BYTES_READ > 1 mb",
+		/* (an ESCAPE may follow that makes the pattern right) */
+		"file_name like 'a\\\\' ",
 	};
 	for (size_t i = 0; i < sizeof(open) / sizeof(open[0]); i++)
 		expect_prefix(open[i], 0);
@@ -1585,6 +1965,9 @@ static void test_prefix(void **state)
 		"rank == == ", "rank == 0 ) ", "rank == 0 rank ", "file_name == 1 or rank",
 		"rank and ", "rank = 1", "rank = ", "rank == 1x ",
 		"file_name ~ 1 ", "rank in 1 ", "rank == 0 xyz ",
+		"rank between 1 or ", "rank like ", "file_name like 1 ",
+		"file_name like 'a' escape 'ab' ",
+		"POSIX_BYTES_READ > 1 MB ", "fs_type == lustre ", "file_name ~* 1 ",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		expect_prefix(bad[i], -1);
@@ -1653,6 +2036,9 @@ static void test_garbage(void **state)
 		"1KiB", "2GiB", "18446744073709551615", "9223372036854775808", "'",
 		"\"", "\\", "'x'", "\"y\"", "'^/lus'", "'(a|b)+'", "'['", "#",
 		"\n", " ", " ", " ", "=", "&", "|", "e", "KiB", ".", "0x",
+		"between", "NOT BETWEEN", "like", "ilike", "not like", "escape", "~*",
+		"!~*", "'%'", "'_a%'", "'\\%'", "''", "' '", " MiB", "\tGiB", " MB",
+		"'caf\xc3\xa9%'", "'%\xf0\x9f\x98\x80_'",
 	};
 	size_t npieces = sizeof(pieces) / sizeof(pieces[0]);
 	uint64_t seed = 20240601;
@@ -1683,6 +2069,8 @@ static void test_garbage(void **state)
 		"(a == 1 or name ~ '^/lus/(grand|eagle)/') and not x in (1.5, 2)",
 		"id == 0xffffffffffffffff || maybe_name !~ \"\\\\.txt$\" && -a < 1KiB",
 		"name not in ('a', 'b\\'c') # comment\n and b / 0 != 1.5e-3",
+		"a not between -1 KiB and 2 MiB and name ilike '%/r_n#%%' escape '#'",
+		"mount like 'x\\_%' or name !~* 'TXT$' or x between y and 1e3",
 	};
 	for (size_t v = 0; v < sizeof(valid) / sizeof(valid[0]); v++)
 		for (size_t n = 0; n <= strlen(valid[v]); n++)
@@ -1784,6 +2172,9 @@ static void test_speed(void **state)
 	time_filter("rank in (0, 1, 2) or id == 0x9d8a6f9a8f3ad1c2", rows, 4096);
 	time_filter("(BYTES_READ + 1) * 2 / 3 > 1e9 and not rank < 0", rows, 4096);
 	time_filter("name ~ '^/lus/grand/' and rank != -1", rows, 4096);
+	time_filter("name like '/lus/grand/%' and rank != -1", rows, 4096);
+	time_filter("name ilike '%/PROJECTS/%.txt' and rank != -1", rows, 4096);
+	time_filter("POSIX_BYTES_READ between 1 MiB and 4 GiB", rows, 4096);
 	free(rows);
 }
 
@@ -1804,6 +2195,9 @@ int main(void)
 		cmocka_unit_test(test_regex),
 		cmocka_unit_test(test_in_lists),
 		cmocka_unit_test(test_in_long_list),
+		cmocka_unit_test(test_between),
+		cmocka_unit_test(test_like),
+		cmocka_unit_test(test_regex_any_case),
 		cmocka_unit_test(test_mixed_types),
 		cmocka_unit_test(test_nan),
 		cmocka_unit_test(test_integer_overflow),
@@ -1812,6 +2206,8 @@ int main(void)
 		cmocka_unit_test(test_three_valued_logic),
 		cmocka_unit_test(test_division_beside_or),
 		cmocka_unit_test(test_columns_read),
+		cmocka_unit_test(test_names_any_case),
+		cmocka_unit_test(test_unknown_column_hints),
 		cmocka_unit_test(test_errors_lexical),
 		cmocka_unit_test(test_errors_numbers),
 		cmocka_unit_test(test_errors_grammar),

@@ -490,6 +490,66 @@ static void test_job_summaries_counted(void **state)
 	remove_source(dir);
 }
 
+/* Read a file of the view to its end. */
+static void read_all(dfs_view *v, const char *path)
+{
+	dfs_error err = {0};
+	dfs_content *c = open_file(v, path);
+	char buf[65536];
+	long n;
+	for (uint64_t off = 0; (n = dfs_content_read(c, buf, sizeof(buf), off, &err)) > 0;
+	     off += (uint64_t)n)
+		;
+	assert_true(n == 0);
+	dfs_content_release(c);
+}
+
+/* Log-wide filters written again and again, which make LUSTRE, HEATMAP
+ * and DXT follow the files other modules select: what the cache counts
+ * after each filter and the reads of the following modules' files is the
+ * same every round (and the sanitizer build finds no leak). */
+static void test_following_writes_flat(void **state)
+{
+	(void)state;
+	if (!shared_dir())
+		skip();
+	char dir[64];
+	const char *const names[] = {SMALL_LOG, "ior_hdf5_example.darshan"};
+	make_source(dir, sizeof(dir), names, 2);
+	dfs_error err = {0};
+	dfs_view *v = dfs_view_new(dir, NULL, &err);
+	assert_non_null(v);
+	static const char *const filters[] = {
+		"BYTES_READ > 0\n",
+		"bytes_written between 1 KiB and 1 TiB and file_name like '/%'\n",
+		"BYTES_READ > 0 or file_name ~* 'H5$'\n",
+	};
+	static const char *const files[] = {
+		"/a.darshan/LUSTRE/records.csv", "/a.darshan/HEATMAP/records.csv",
+		"/a.darshan/summary.html", "/b.darshan/LUSTRE/records.csv",
+		"/b.darshan/DXT_POSIX/records.csv", "/b.darshan/DXT_MPIIO/records.csv",
+		"/b.darshan/filtered.darshan",
+	};
+	enum { ROUNDS = 12, N = sizeof(filters) / sizeof(filters[0]) };
+	size_t first[N] = {0};
+	for (int round = 0; round < ROUNDS; round++)
+		for (size_t k = 0; k < N; k++) {
+			write_text(v, "/a.darshan/filter", filters[k]);
+			write_text(v, "/b.darshan/filter", filters[k]);
+			for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+				read_all(v, files[i]);
+			size_t now = cached(v);
+			/* (the first round warms what every later one reuses) */
+			if (round == 1)
+				first[k] = now;
+			else if (round > 1 && now != first[k])
+				fail_msg("round %d, filter %zu: %zu bytes counted, %zu in "
+				         "round 1", round, k, now, first[k]);
+		}
+	dfs_view_free(v);
+	remove_source(dir);
+}
+
 /* A DXT segment filter cuts the selected records to their segments, in
  * a set of their own: counted with the log (no less than the records
  * filtered.darshan then holds), and dropped, uncounted, with the next
@@ -638,6 +698,7 @@ int main(void)
 		cmocka_unit_test(test_stat_only_goes),
 		cmocka_unit_test(test_selection_counted),
 		cmocka_unit_test(test_gone_logs_forgotten),
+		cmocka_unit_test(test_following_writes_flat),
 		cmocka_unit_test(test_job_summaries_counted),
 		cmocka_unit_test(test_dxt_cut_counted),
 		cmocka_unit_test(test_summary_names_counted),

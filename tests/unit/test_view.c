@@ -360,7 +360,7 @@ static void test_filters_in_force(void **state)
 	                           "\"filter\": \"rank >= 0\"}, {\"file\": "
 	                           "\"c/partial_data_stdio.darshan/STDIO/filter\", \"filter\": "
 	                           "\"STDIO_WRITES > 0 or rank == 0\"}]\n}\n"));
-	char *jobs = slurp(fx->v, "/jobs.csv", &len);
+	char *jobs = slurp(fx->v, "/modules.csv", &len);
 	assert_non_null(strstr(jobs, ",error,filters\n"));
 	assert_non_null(strstr(jobs, ",c/filter: rank >= 0; "
 	                             "c/partial_data_stdio.darshan/STDIO/filter: "
@@ -369,6 +369,18 @@ static void test_filters_in_force(void **state)
 	char *other = strstr(jobs, "\na/b/sample.darshan,POSIX,");
 	assert_non_null(other);
 	assert_true(strchr(other + 1, '\n')[-1] == ',');
+	/* the job's row names the filters of all its rows, each once */
+	char *job = slurp(fx->v, "/jobs.csv", &len);
+	char *row = strstr(job, "\nc/partial_data_stdio.darshan,");
+	assert_non_null(row);
+	char *end = strchr(row + 1, '\n');
+	assert_non_null(end);
+	*end = '\0';
+	assert_non_null(strstr(row, ",c/filter: rank >= 0; "
+	                            "c/partial_data_stdio.darshan/STDIO/filter: "
+	                            "STDIO_WRITES > 0 or rank == 0"));
+	assert_null(strstr(strstr(row, ",c/filter: ") + 2, "c/filter: rank"));
+	free(job);
 	assert_int_equal(write_text(fx->v, "/c/partial_data_stdio.darshan/filter",
 	                            "rank > -5 # log-wide\n", &err), 0);
 	char *mf = slurp(fx->v, "/c/partial_data_stdio.darshan/STDIO/filter", &len);
@@ -593,7 +605,7 @@ static void test_import_equals_filter(void **state)
 	assert_int_equal(write_text(fx->v, rec, many, &err), 0);
 	dfs_content *snap = dfs_view_open_file(fx->v, rec, &err);
 	assert_non_null(snap);
-	/* the header and the last row, twice */
+	/* the header and the last row (twice is refused: one record) */
 	const char *last = many + rlen - 1;
 	while (last > many && last[-1] != '\n')
 		last--;
@@ -602,6 +614,9 @@ static void test_import_equals_filter(void **state)
 	memcpy(fewer, many, head_len);
 	memcpy(fewer + head_len, last, last_len);
 	memcpy(fewer + head_len + last_len, last, last_len + 1);
+	assert_int_equal(write_text(fx->v, rec, fewer, &err), -1);
+	assert_non_null(strstr(err.msg, "a record can be imported once"));
+	fewer[head_len + last_len] = '\0';
 	assert_int_equal(write_text(fx->v, rec, fewer, &err), 0);
 	char *now = slurp(fx->v, rec, &len);
 	assert_string_equal(now, fewer);
@@ -1105,7 +1120,10 @@ static void test_dir_filter_and_jobs(void **state)
 	/* header + rows; the root has the rows of both subtrees */
 	assert_int_equal(count_lines(root) - 1, count_lines(a) - 1 + count_lines(c) - 1);
 	assert_non_null(strstr(c, "broken.darshan,,"));
-	assert_non_null(strstr(root, "a/b/sample.darshan,POSIX,"));
+	assert_non_null(strstr(root, "\na/b/sample.darshan,"));
+	char *mods = slurp(fx->v, "/modules.csv", &len);
+	assert_non_null(strstr(mods, "a/b/sample.darshan,POSIX,"));
+	free(mods);
 	dfs_error err = {0};
 	assert_int_equal(write_text(fx->v, "/a/filter", "rank == 0", &err), 0);
 	char *a2 = slurp(fx->v, "/a/jobs.csv", &len);

@@ -388,12 +388,29 @@ static void test_no_process(void **state)
 	remove_source(dir);
 }
 
+/* Every kind of file has its row in the table of the tree's files, at
+ * its own place, named, and no two files of one level share a name. */
+static void test_file_defs(void **state)
+{
+	(void)state;
+	for (int k = 0; k < F_KINDS; k++) {
+		const struct file_def *d = &dfs_file_defs[k];
+		if (!d->name || (int)d->kind != k)
+			fail_msg("file kind %d has no row of its own in dfs_file_defs", k);
+		if (k == F_DXT_FILE)
+			continue;   /* (named by a record id) */
+		assert_true(d->name[0] != '\0');
+		assert_ptr_equal(dfs_file_def_by_name(d->level, d->name), d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_views),
 		cmocka_unit_test(test_no_process),
 		cmocka_unit_test(test_spare_buffers),
+		cmocka_unit_test(test_file_defs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,1387 @@
+/* tables.c - files.csv and ranks.csv of a module's selection, and the
+ * per-log and merged rows of a directory's files.csv (tables.h).
+ *
+ * Both tables are one pass over the selected records, reading only the
+ * counters their columns need (a packed record gives each word without
+ * being unpacked): records are grouped by record id (files) or by rank
+ * (ranks) through an open-addressing map, in the order first seen.  A
+ * file's time_by_slowest and perf_by_slowest come from the accumulator
+ * run over the same records with dfs_accum_track_files, whose files are
+ * in that same order.  Every floating-point sum is taken in record order.
+ *
+ * The counters behind each column, per module (docs/tables.md): bytes
+ * and operations as PyDarshan's file_stats counts them (MPI-IO and
+ * PnetCDF variables: independent + collective operations; DAOS: object
+ * fetches/updates, array reads/writes and key-value gets/puts), times
+ * from the module's F_READ_TIME, F_WRITE_TIME and F_META_TIME, first
+ * open and last close from F_OPEN_START_TIMESTAMP and
+ * F_CLOSE_END_TIMESTAMP with darshan's own rules (the smallest positive
+ * start, the largest end). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accum/accum_int.h"
+#include "darshanfs/accum.h"
+#include "darshanfs/csv.h"
+#include "darshanfs/format.h"
+#include "darshanfs/hash.h"
+#include "darshanfs/tables.h"
+#include "log/hints.h"
+#include "util/scratch.h"
+
+/* ---- the counters behind the columns ------------------------------------- */
+
+enum role {
+	R_BYTES_READ, R_BYTES_WRITTEN,
+	R_READS, R_READS_2, R_READS_3,
+	R_WRITES, R_WRITES_2, R_WRITES_3,
+	R_READ_TIME, R_WRITE_TIME, R_META_TIME,
+	R_OPEN, R_CLOSE,
+	R_ROLES
+};
+
+static const struct module_roles {
+	int module;
+	const char *name[R_ROLES];   /* NULL: the module has no such counter */
+} module_roles[] = {
+	{DFS_MOD_POSIX, {"POSIX_BYTES_READ", "POSIX_BYTES_WRITTEN",
+	                 "POSIX_READS", NULL, NULL, "POSIX_WRITES", NULL, NULL,
+	                 "POSIX_F_READ_TIME", "POSIX_F_WRITE_TIME", "POSIX_F_META_TIME",
+	                 "POSIX_F_OPEN_START_TIMESTAMP", "POSIX_F_CLOSE_END_TIMESTAMP"}},
+	{DFS_MOD_MPIIO, {"MPIIO_BYTES_READ", "MPIIO_BYTES_WRITTEN",
+	                 "MPIIO_INDEP_READS", "MPIIO_COLL_READS", NULL,
+	                 "MPIIO_INDEP_WRITES", "MPIIO_COLL_WRITES", NULL,
+	                 "MPIIO_F_READ_TIME", "MPIIO_F_WRITE_TIME", "MPIIO_F_META_TIME",
+	                 "MPIIO_F_OPEN_START_TIMESTAMP", "MPIIO_F_CLOSE_END_TIMESTAMP"}},
+	{DFS_MOD_STDIO, {"STDIO_BYTES_READ", "STDIO_BYTES_WRITTEN",
+	                 "STDIO_READS", NULL, NULL, "STDIO_WRITES", NULL, NULL,
+	                 "STDIO_F_READ_TIME", "STDIO_F_WRITE_TIME", "STDIO_F_META_TIME",
+	                 "STDIO_F_OPEN_START_TIMESTAMP", "STDIO_F_CLOSE_END_TIMESTAMP"}},
+	{DFS_MOD_H5F, {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+	               NULL, NULL, "H5F_F_META_TIME",
+	               "H5F_F_OPEN_START_TIMESTAMP", "H5F_F_CLOSE_END_TIMESTAMP"}},
+	{DFS_MOD_H5D, {"H5D_BYTES_READ", "H5D_BYTES_WRITTEN",
+	               "H5D_READS", NULL, NULL, "H5D_WRITES", NULL, NULL,
+	               "H5D_F_READ_TIME", "H5D_F_WRITE_TIME", "H5D_F_META_TIME",
+	               "H5D_F_OPEN_START_TIMESTAMP", "H5D_F_CLOSE_END_TIMESTAMP"}},
+	{DFS_MOD_PNETCDF_FILE, {"PNETCDF_FILE_BYTES_READ", "PNETCDF_FILE_BYTES_WRITTEN",
+	                        NULL, NULL, NULL, NULL, NULL, NULL,
+	                        NULL, NULL, "PNETCDF_FILE_F_META_TIME",
+	                        "PNETCDF_FILE_F_OPEN_START_TIMESTAMP",
+	                        "PNETCDF_FILE_F_CLOSE_END_TIMESTAMP"}},
+	{DFS_MOD_PNETCDF_VAR, {"PNETCDF_VAR_BYTES_READ", "PNETCDF_VAR_BYTES_WRITTEN",
+	                       "PNETCDF_VAR_INDEP_READS", "PNETCDF_VAR_COLL_READS", NULL,
+	                       "PNETCDF_VAR_INDEP_WRITES", "PNETCDF_VAR_COLL_WRITES", NULL,
+	                       "PNETCDF_VAR_F_READ_TIME", "PNETCDF_VAR_F_WRITE_TIME",
+	                       "PNETCDF_VAR_F_META_TIME",
+	                       "PNETCDF_VAR_F_OPEN_START_TIMESTAMP",
+	                       "PNETCDF_VAR_F_CLOSE_END_TIMESTAMP"}},
+	{DFS_MOD_DFS, {"DFS_BYTES_READ", "DFS_BYTES_WRITTEN",
+	               "DFS_READS", NULL, NULL, "DFS_WRITES", NULL, NULL,
+	               "DFS_F_READ_TIME", "DFS_F_WRITE_TIME", "DFS_F_META_TIME",
+	               "DFS_F_OPEN_START_TIMESTAMP", "DFS_F_CLOSE_END_TIMESTAMP"}},
+	{DFS_MOD_DAOS, {"DAOS_BYTES_READ", "DAOS_BYTES_WRITTEN",
+	                "DAOS_OBJ_FETCHES", "DAOS_ARRAY_READS", "DAOS_KV_GETS",
+	                "DAOS_OBJ_UPDATES", "DAOS_ARRAY_WRITES", "DAOS_KV_PUTS",
+	                "DAOS_F_READ_TIME", "DAOS_F_WRITE_TIME", "DAOS_F_META_TIME",
+	                "DAOS_F_OPEN_START_TIMESTAMP", "DAOS_F_CLOSE_END_TIMESTAMP"}},
+};
+
+#define N_ROLES_TABLE (sizeof(module_roles) / sizeof(module_roles[0]))
+
+/* The word (8-byte index in the record) of each role, -1 for none. */
+struct words {
+	int w[R_ROLES];
+};
+
+static const struct module_roles *roles_of(const dfs_module *m)
+{
+	for (size_t i = 0; m && i < N_ROLES_TABLE; i++)
+		if (module_roles[i].module == m->id)
+			return &module_roles[i];
+	return NULL;
+}
+
+bool dfs_tables_module(const dfs_module *m)
+{
+	return roles_of(m) != NULL && m->record_size > 0;
+}
+
+static bool words_of(const dfs_module *m, struct words *w)
+{
+	const struct module_roles *ro = roles_of(m);
+	if (!ro || m->record_size == 0)
+		return false;
+	for (int k = 0; k < R_ROLES; k++) {
+		w->w[k] = -1;
+		if (!ro->name[k])
+			continue;
+		int f = dfs_module_field_index(m, ro->name[k], strlen(ro->name[k]));
+		if (f < 0 || m->fields[f].offset % 8 != 0)
+			return false;
+		w->w[k] = (int)(m->fields[f].offset / 8);
+	}
+	return true;
+}
+
+static inline int64_t word_i(const dfs_records *r, size_t i, int w)
+{
+	return w < 0 ? 0 : (int64_t)dfs_record_word(r, i, (size_t)w);
+}
+
+static inline double word_f(const dfs_records *r, size_t i, int w)
+{
+	if (w < 0)
+		return 0.0;
+	uint64_t u = dfs_record_word(r, i, (size_t)w);
+	double d;
+	memcpy(&d, &u, 8);
+	return d;
+}
+
+/* wrapping sums: counters may hold anything */
+static inline int64_t add_i(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+/* What one record adds to a row. */
+struct rec_numbers {
+	int64_t bytes_read, bytes_written, reads, writes;
+	double read_time, write_time, meta_time, open, close;
+};
+
+static void rec_numbers(const dfs_records *r, size_t i, const struct words *w,
+                        struct rec_numbers *n)
+{
+	n->bytes_read = word_i(r, i, w->w[R_BYTES_READ]);
+	n->bytes_written = word_i(r, i, w->w[R_BYTES_WRITTEN]);
+	n->reads = add_i(add_i(word_i(r, i, w->w[R_READS]), word_i(r, i, w->w[R_READS_2])),
+	                 word_i(r, i, w->w[R_READS_3]));
+	n->writes = add_i(add_i(word_i(r, i, w->w[R_WRITES]), word_i(r, i, w->w[R_WRITES_2])),
+	                  word_i(r, i, w->w[R_WRITES_3]));
+	n->read_time = word_f(r, i, w->w[R_READ_TIME]);
+	n->write_time = word_f(r, i, w->w[R_WRITE_TIME]);
+	n->meta_time = word_f(r, i, w->w[R_META_TIME]);
+	n->open = word_f(r, i, w->w[R_OPEN]);
+	n->close = word_f(r, i, w->w[R_CLOSE]);
+}
+
+/* ---- a map from 64-bit keys (with a second word) to row numbers ----------- */
+
+struct slot {
+	uint64_t key;
+	uint64_t key2;
+	uint32_t row1;    /* row + 1; 0: empty */
+};
+
+struct map {
+	struct slot *slots;
+	size_t cap;       /* a power of two */
+	size_t used;
+	dfs_scratch *pool;   /* where the slots come from (NULL: malloc) */
+};
+
+static inline size_t mix(uint64_t key, uint64_t key2)
+{
+	key ^= key2 * 0x9e3779b97f4a7c15ULL;
+	key ^= key >> 30;
+	key *= 0xbf58476d1ce4e5b9ULL;
+	key ^= key >> 27;
+	key *= 0x94d049bb133111ebULL;
+	key ^= key >> 31;
+	return (size_t)key;
+}
+
+/* (the pool's blocks are warm: written at once, not calloc'd) */
+static int map_init(struct map *m, size_t n, dfs_scratch *pool)
+{
+	size_t cap = 64;
+	while (cap * 3 < n * 4)
+		cap *= 2;
+	m->pool = pool;
+	m->slots = dfs_scratch_alloc(pool, cap * sizeof(struct slot));
+	if (m->slots) {
+		dfs_scratch_prefault(m->slots, 0, cap * sizeof(struct slot));
+		memset(m->slots, 0, cap * sizeof(struct slot));
+	}
+	m->cap = cap;
+	m->used = 0;
+	return m->slots ? 0 : -1;
+}
+
+static void map_free(struct map *m)
+{
+	dfs_scratch_free(m->pool, m->slots);
+	m->slots = NULL;
+}
+
+static int map_grow(struct map *m)
+{
+	struct map g;
+	if (map_init(&g, m->cap * 2, m->pool))
+		return -1;
+	for (size_t i = 0; i < m->cap; i++) {
+		struct slot *s = &m->slots[i];
+		if (!s->row1)
+			continue;
+		size_t j = mix(s->key, s->key2) & (g.cap - 1);
+		while (g.slots[j].row1)
+			j = (j + 1) & (g.cap - 1);
+		g.slots[j] = *s;
+	}
+	g.used = m->used;
+	map_free(m);
+	*m = g;
+	return 0;
+}
+
+/* The row of (key, key2), or `next` stored for it when new (*created);
+ * -1 out of memory. */
+static int map_get(struct map *m, uint64_t key, uint64_t key2, uint32_t next,
+                   uint32_t *row, bool *created)
+{
+	if ((m->used + 1) * 4 > m->cap * 3 && map_grow(m))
+		return -1;
+	size_t j = mix(key, key2) & (m->cap - 1);
+	while (m->slots[j].row1 && (m->slots[j].key != key || m->slots[j].key2 != key2))
+		j = (j + 1) & (m->cap - 1);
+	struct slot *s = &m->slots[j];
+	*created = s->row1 == 0;
+	if (*created) {
+		s->key = key;
+		s->key2 = key2;
+		s->row1 = next + 1;
+		m->used++;
+	}
+	*row = s->row1 - 1;
+	return 0;
+}
+
+static inline void map_prefetch(const struct map *m, uint64_t key, uint64_t key2)
+{
+	__builtin_prefetch(&m->slots[mix(key, key2) & (m->cap - 1)]);
+}
+
+/* ---- a stable order, by a 64-bit key, largest first ----------------------- */
+
+/* The permutation `order` (n entries) sorted by key[] descending, ties in
+ * their order: least significant digit first, a byte at a time, passes
+ * on bytes where every key agrees skipped. */
+static int sort_desc(const uint64_t *key, uint32_t *order, size_t n)
+{
+	uint32_t *tmp = malloc((n ? n : 1) * sizeof(uint32_t));
+	if (!tmp)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		order[i] = (uint32_t)i;
+	for (int byte = 0; byte < 8; byte++) {
+		size_t count[256] = {0};
+		int shift = 8 * byte;
+		for (size_t i = 0; i < n; i++)
+			count[255 - ((key[i] >> shift) & 0xff)]++;
+		bool one = false;
+		for (size_t d = 0; d < 256 && !one; d++)
+			one = count[d] == n;
+		if (one)
+			continue;
+		size_t at = 0;
+		for (size_t d = 0; d < 256; d++) {
+			size_t c = count[d];
+			count[d] = at;
+			at += c;
+		}
+		for (size_t i = 0; i < n; i++) {
+			uint32_t o = order[i];
+			tmp[count[255 - ((key[o] >> shift) & 0xff)]++] = o;
+		}
+		memcpy(order, tmp, n * sizeof(uint32_t));
+	}
+	free(tmp);
+	return 0;
+}
+
+/* an int64 as an unsigned key of the same order */
+static inline uint64_t order_key(int64_t v)
+{
+	return (uint64_t)v ^ 0x8000000000000000ULL;
+}
+
+/* ---- files.csv ------------------------------------------------------------ */
+
+static void add_numbers(dfs_file_row *row, const struct rec_numbers *n)
+{
+	row->records++;
+	row->bytes_read = add_i(row->bytes_read, n->bytes_read);
+	row->bytes_written = add_i(row->bytes_written, n->bytes_written);
+	row->reads = add_i(row->reads, n->reads);
+	row->writes = add_i(row->writes, n->writes);
+	row->read_time += n->read_time;
+	row->write_time += n->write_time;
+	row->meta_time += n->meta_time;
+	if (n->open > 0 && (row->first_open == 0 || n->open < row->first_open))
+		row->first_open = n->open;
+	if (n->close > row->last_close)
+		row->last_close = n->close;
+}
+
+#define AHEAD 16   /* records between a slot's prefetch and its use */
+
+/* Rows of a module with an accumulator: run over the records, it groups
+ * them by file (in the order first seen) and gives each file's
+ * time_by_slowest, perf_by_slowest and ranks; the counters are summed in
+ * a second pass, file by file as it numbered them.  *rows_out NULL with
+ * 0: no accumulator for this job (nprocs < 1): grouped without it. */
+static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *index,
+                       size_t count, const struct words *w, dfs_file_table *t,
+                       dfs_error *err)
+{
+	dfs_error why = {0};
+	dfs_accum *a = dfs_accum_create(r->module, dfs_log_job(log)->nprocs, &why);
+	if (!a)
+		return why.code == DFS_ERR_NOMEM ? dfs_error_set(err, DFS_ERR_NOMEM, "out of memory")
+		                                 : 0;
+	dfs_accum_use_scratch(a, t->pool);
+	dfs_derived_metrics dm;
+	/* (records of a log come grouped by rank: no table of pairs then) */
+	int track = dfs_accum_ranks_grouped(r, index, count) ? dfs_accum_track_files_grouped(a)
+	                                                     : dfs_accum_track_files(a);
+	if (track || dfs_accum_inject_records(a, r, index, count, err) ||
+	    dfs_accum_emit(a, &dm, NULL, err)) {
+		dfs_accum_free(a);
+		return -1;
+	}
+	size_t n = dfs_accum_file_count(a);
+	const uint32_t *file_of = dfs_accum_record_files(a);
+	dfs_file_row *rows = dfs_scratch_alloc(t->pool, (n ? n : 1) * sizeof(*rows));
+	if (!rows || (count && !file_of)) {
+		dfs_scratch_free(t->pool, rows);
+		dfs_accum_free(a);
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	}
+	dfs_scratch_prefault(rows, 0, n * sizeof(*rows));
+	/* files are numbered in the order first seen: the next new one is
+	 * the one numbered `seen` (so rows need no clearing beforehand) */
+	size_t seen = 0;
+	for (size_t k = 0; k < count; k++) {
+		if (k + AHEAD < count)
+			__builtin_prefetch(&rows[file_of[k + AHEAD]]);
+		size_t i = index ? index[k] : k;
+		dfs_file_row *row = &rows[file_of[k]];
+		if (file_of[k] == seen) {
+			memset(row, 0, sizeof(*row));
+			row->first = i;
+			seen++;
+		}
+		struct rec_numbers num;
+		rec_numbers(r, i, w, &num);
+		add_numbers(row, &num);
+	}
+	for (size_t f = 0; f < n; f++) {
+		dfs_file_metrics fm;
+		dfs_accum_file_metrics(a, f, &fm);
+		rows[f].id = fm.id;
+		rows[f].ranks = fm.ranks;
+		rows[f].time_by_slowest = fm.time_by_slowest;
+		rows[f].perf_by_slowest = fm.perf_by_slowest;
+		rows[f].total_bytes = add_i(rows[f].bytes_read, rows[f].bytes_written);
+	}
+	dfs_accum_free(a);
+	t->rows = rows;
+	t->n = n;
+	t->timed = true;
+	return 0;
+}
+
+/* Rows of a module without an accumulator: grouped by record id here. */
+static int group_plain(const dfs_log *log, const dfs_records *r, const size_t *index,
+                       size_t count, const struct words *w, dfs_file_table *t,
+                       dfs_error *err)
+{
+	int64_t nprocs = dfs_log_job(log)->nprocs;
+	dfs_file_row *rows = dfs_scratch_alloc(t->pool, (count ? count : 1) * sizeof(*rows));
+	/* (file row, rank) pairs seen, for the ranks column */
+	struct map files = {0}, pairs = {0};
+	bool *shared = calloc(count ? count : 1, sizeof(bool));
+	if (!rows || !shared || map_init(&files, count, t->pool) || map_init(&pairs, count, t->pool)) {
+		dfs_scratch_free(t->pool, rows);
+		free(shared);
+		map_free(&files);
+		map_free(&pairs);
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	}
+	size_t n = 0;
+	int ret = 0;
+	for (size_t k = 0; k < count; k++) {
+		if (k + AHEAD < count)
+			map_prefetch(&files, dfs_record_word(r, index ? index[k + AHEAD] : k + AHEAD, 0), 0);
+		size_t i = index ? index[k] : k;
+		uint64_t id = dfs_record_word(r, i, 0);
+		int64_t rank = (int64_t)dfs_record_word(r, i, 1);
+		uint32_t f, unused;
+		bool created;
+		if (map_get(&files, id, 0, (uint32_t)n, &f, &created)) {
+			ret = -1;
+			break;
+		}
+		if (created) {
+			memset(&rows[n], 0, sizeof(rows[n]));
+			rows[n].id = id;
+			rows[n].first = i;
+			n++;
+		}
+		struct rec_numbers num;
+		rec_numbers(r, i, w, &num);
+		add_numbers(&rows[f], &num);
+		if (rank < 0) {
+			shared[f] = true;
+		} else {
+			if (map_get(&pairs, f, (uint64_t)rank, 0, &unused, &created)) {
+				ret = -1;
+				break;
+			}
+			if (created)
+				rows[f].ranks++;
+		}
+	}
+	map_free(&files);
+	map_free(&pairs);
+	if (ret) {
+		dfs_scratch_free(t->pool, rows);
+		free(shared);
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	}
+	for (size_t f = 0; f < n; f++) {
+		if (shared[f])
+			rows[f].ranks = nprocs;
+		rows[f].total_bytes = add_i(rows[f].bytes_read, rows[f].bytes_written);
+	}
+	free(shared);
+	t->rows = rows;
+	t->n = n;
+	return 0;
+}
+
+int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
+                         const size_t *index, size_t count,
+                         struct dfs_scratch *pool, dfs_file_table *out,
+                         dfs_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	struct words w;
+	if (!r || !words_of(r->module, &w))
+		return dfs_error_set(err, DFS_ERR_UNSUPPORTED, "no per-file table for %s",
+		                     r ? r->module->name : "(none)");
+	if (count >= UINT32_MAX)
+		return dfs_error_set(err, DFS_ERR_TOOBIG, "too many records (%zu)", count);
+	out->log = log;
+	out->records = r;
+	out->pool = pool;
+	if (r->module->accumulator && group_timed(log, r, index, count, &w, out, err))
+		return -1;
+	if (!out->rows && group_plain(log, r, index, count, &w, out, err))
+		return -1;
+	/* most bytes first, files of equal bytes in the order first seen */
+	size_t n = out->n;
+	uint64_t *key = malloc((n ? n : 1) * sizeof(uint64_t));
+	out->order = malloc((n ? n : 1) * sizeof(uint32_t));
+	int ret = -1;
+	if (key && out->order) {
+		for (size_t f = 0; f < n; f++)
+			key[f] = order_key(out->rows[f].total_bytes);
+		ret = n > 0 ? sort_desc(key, out->order, n) : 0;
+	}
+	free(key);
+	if (ret) {
+		dfs_file_table_free(out);
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	}
+	return 0;
+}
+
+void dfs_file_table_free(dfs_file_table *t)
+{
+	if (!t)
+		return;
+	dfs_scratch_free(t->pool, t->rows);
+	free(t->order);
+	t->rows = NULL;
+	t->order = NULL;
+	t->n = 0;
+}
+
+static const char files_header[] =
+	"record_id,file_name,ranks,records,bytes_read,bytes_written,reads,writes,"
+	"total_bytes,time_by_slowest,perf_by_slowest,read_time,write_time,meta_time,"
+	"first_open,last_close,mount_pt,fs_type,stripe_size,stripe_count\n";
+
+void dfs_file_table_header(dfs_buf *out)
+{
+	dfs_buf_add(out, files_header, sizeof(files_header) - 1);
+}
+
+/* The place columns of a row's file (its first record's). */
+static void row_place(const dfs_file_table *t, const dfs_file_row *row,
+                      dfs_name_hint *hint, dfs_record_place *pl)
+{
+	const dfs_module *m = t->records->module;
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	const unsigned char *rec;
+	if (m->place) {
+		rec = dfs_record_get(t->records, row->first, scratch);
+	} else {
+		/* the name table needs the id alone */
+		memset(scratch, 0, 16);
+		memcpy(scratch, &row->id, 8);
+		rec = scratch;
+	}
+	dfs_log_record_place_near(t->log, m, rec, hint, pl);
+}
+
+/* The name lookups of rows in the order of their bytes miss the cache:
+ * fetch row k + 32, the table slot of row k + 24, the entry of k + 16
+ * and the name of k + 8 (log/hints.h). */
+static inline void prefetch_names(const dfs_file_table *t, size_t k, size_t to)
+{
+	/* the row itself (rows are in the order first seen) before that */
+	if (k + 32 < to)
+		__builtin_prefetch(&t->rows[t->order[k + 32]]);
+	for (int stage = 0; stage < 3; stage++) {
+		size_t d = (size_t)(3 - stage) * 8;
+		if (k + d < to)
+			dfs_log_name_prefetch(t->log, dfs_file_table_row(t, k + d)->id, stage);
+	}
+}
+
+/* ,stripe_size,stripe_count of a file with a LUSTRE record (its first
+ * component's), else two empty cells; at p (room for 44 bytes) */
+static char *put_stripes(const dfs_log *log, uint64_t id, char *p)
+{
+	size_t len;
+	const unsigned char *rec = dfs_log_lustre_record(log, id, &len);
+	const dfs_module *lm = dfs_module_get(DFS_MOD_LUSTRE);
+	*p++ = ',';
+	if (!rec || !lm || dfs_module_rows(lm, rec, len) == 0) {
+		*p++ = ',';
+		return p;
+	}
+	static const char *const names[2] = {"LUSTRE_COMP_STRIPE_SIZE",
+	                                     "LUSTRE_COMP_STRIPE_COUNT"};
+	dfs_value v;
+	for (int k = 0; k < 2; k++) {
+		if (k)
+			*p++ = ',';
+		int f = dfs_module_field_index(lm, names[k], strlen(names[k]));
+		if (f < 0)
+			continue;
+		dfs_module_get_value(lm, rec, len, 0, (size_t)f, &v);
+		if (v.type == DFS_T_I64 && v.v.i >= 0)
+			p += dfs_fmt_i64(p, v.v.i);
+	}
+	return p;
+}
+
+static inline char *put_i(char *p, int64_t v)
+{
+	*p++ = ',';
+	return p + dfs_fmt_i64(p, v);
+}
+
+static inline char *put_d(char *p, double v)
+{
+	*p++ = ',';
+	return p + dfs_fmt_double(p, v);
+}
+
+static inline char *put_field(char *p, const char *s, size_t len)
+{
+	*p++ = ',';
+	return p + dfs_csv_field_at(p, s, len);
+}
+
+/* the most bytes a row's numbers and separators take (20 fields) */
+#define NUMBERS_ROOM (20 * (DFS_FMT_DOUBLE_MAX + 1) + 64)
+
+void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
+                           dfs_buf *out)
+{
+	if (to > t->n)
+		to = t->n;
+	dfs_name_hint hint = DFS_NAME_HINT_INIT;
+	for (size_t k = from; k < to; k++) {
+		const dfs_file_row *row = dfs_file_table_row(t, k);
+		dfs_record_place pl;
+		prefetch_names(t, k, to);
+		row_place(t, row, &hint, &pl);
+		size_t room = NUMBERS_ROOM + 2 * (pl.name_len + pl.mount_len + pl.fs_type_len) + 8;
+		if (!dfs_buf_grow(out, room))
+			return;
+		char *start = out->data + out->len, *p = start;
+		p += dfs_fmt_u64(p, row->id);
+		p = put_field(p, pl.name, pl.name_len);
+		p = put_i(p, row->ranks);
+		p = put_i(p, row->records);
+		p = put_i(p, row->bytes_read);
+		p = put_i(p, row->bytes_written);
+		p = put_i(p, row->reads);
+		p = put_i(p, row->writes);
+		p = put_i(p, row->total_bytes);
+		if (t->timed) {
+			p = put_d(p, row->time_by_slowest);
+			p = put_d(p, row->perf_by_slowest);
+		} else {
+			*p++ = ',';
+			*p++ = ',';
+		}
+		p = put_d(p, row->read_time);
+		p = put_d(p, row->write_time);
+		p = put_d(p, row->meta_time);
+		p = put_d(p, row->first_open);
+		p = put_d(p, row->last_close);
+		p = put_field(p, pl.mount, pl.mount_len);
+		p = put_field(p, pl.fs_type, pl.fs_type_len);
+		p = put_stripes(t->log, row->id, p);
+		*p++ = '\n';
+		*p = '\0';
+		out->len += (size_t)(p - start);
+	}
+}
+
+/* ---- ranks.csv ------------------------------------------------------------ */
+
+static int cmp_rank(const void *a, const void *b)
+{
+	int64_t x = ((const dfs_rank_row *)a)->rank, y = ((const dfs_rank_row *)b)->rank;
+	return (x > y) - (x < y);
+}
+
+/* The distinct ids among n (at ids, scrambled): a set the size of the
+ * bucket, so that a rank's records are counted in cache.  `set` has room
+ * for 2 * n rounded up to a power of two. */
+static int64_t distinct_ids(uint64_t *ids, size_t n, uint64_t *set)
+{
+	if (n < 2)
+		return (int64_t)n;
+	size_t cap = 4;
+	while (cap < 2 * n)
+		cap *= 2;
+	/* 0 marks an empty slot: the id 0 is counted apart */
+	memset(set, 0, cap * sizeof(uint64_t));
+	int64_t distinct = 0;
+	bool zero = false;
+	for (size_t k = 0; k < n; k++) {
+		uint64_t id = ids[k];
+		if (id == 0) {
+			distinct += !zero;
+			zero = true;
+			continue;
+		}
+		size_t j = mix(id, 0) & (cap - 1);
+		while (set[j] && set[j] != id)
+			j = (j + 1) & (cap - 1);
+		if (!set[j]) {
+			set[j] = id;
+			distinct++;
+		}
+	}
+	return distinct;
+}
+
+int dfs_rank_table_build(const dfs_log *log, const dfs_records *r,
+                         const size_t *index, size_t count,
+                         struct dfs_scratch *pool, dfs_rank_table *out,
+                         dfs_error *err)
+{
+	(void)log;
+	memset(out, 0, sizeof(*out));
+	struct words w;
+	if (!r || !words_of(r->module, &w))
+		return dfs_error_set(err, DFS_ERR_UNSUPPORTED, "no per-rank table for %s",
+		                     r ? r->module->name : "(none)");
+	if (count >= UINT32_MAX)
+		return dfs_error_set(err, DFS_ERR_TOOBIG, "too many records (%zu)", count);
+	size_t cap = 64, n = 0;
+	dfs_rank_row *rows = malloc(cap * sizeof(*rows));
+	/* each record's rank row, then the records' ids bucketed by rank */
+	uint32_t *row_of = dfs_scratch_alloc(pool, (count ? count : 1) * sizeof(uint32_t));
+	uint64_t *ids = dfs_scratch_alloc(pool, (count ? count : 1) * sizeof(uint64_t));
+	struct map ranks = {0};
+	int ret = 0;
+	if (!rows || !row_of || !ids || map_init(&ranks, 64, NULL))
+		ret = -1;
+	else
+		dfs_scratch_prefault(row_of, 0, count * sizeof(uint32_t));
+	bool have_last = false;
+	int64_t last_rank = 0;
+	uint32_t last = 0;
+	for (size_t k = 0; k < count && ret == 0; k++) {
+		size_t i = index ? index[k] : k;
+		int64_t rank = (int64_t)dfs_record_word(r, i, 1);
+		uint32_t x;
+		bool created;
+		if (have_last && rank == last_rank) {
+			x = last;
+		} else if (map_get(&ranks, (uint64_t)rank, 0, (uint32_t)n, &x, &created)) {
+			ret = -1;
+			break;
+		} else if (created) {
+			if (n == cap) {
+				dfs_rank_row *g = realloc(rows, 2 * cap * sizeof(*rows));
+				if (!g) {
+					ret = -1;
+					break;
+				}
+				rows = g;
+				cap *= 2;
+			}
+			memset(&rows[n], 0, sizeof(rows[n]));
+			rows[n].rank = rank;
+			n++;
+		}
+		have_last = true;
+		last_rank = rank;
+		last = x;
+		row_of[k] = x;
+		dfs_rank_row *row = &rows[x];
+		struct rec_numbers num;
+		rec_numbers(r, i, &w, &num);
+		row->records++;
+		row->bytes_read = add_i(row->bytes_read, num.bytes_read);
+		row->bytes_written = add_i(row->bytes_written, num.bytes_written);
+		row->reads = add_i(row->reads, num.reads);
+		row->writes = add_i(row->writes, num.writes);
+		row->read_time += num.read_time;
+		row->write_time += num.write_time;
+		row->meta_time += num.meta_time;
+		/* the accumulator's per-rank time of a record */
+		row->io_time += num.meta_time + num.read_time + num.write_time;
+	}
+	map_free(&ranks);
+	/* files: the distinct ids of each rank's records, counted a rank at
+	 * a time over the ids bucketed by rank (a counting sort) */
+	size_t *start = ret == 0 ? calloc(n + 1, sizeof(size_t)) : NULL;
+	uint64_t *set = NULL;
+	if (ret == 0 && start) {
+		size_t most = 0;
+		for (size_t x = 0; x < n; x++) {
+			start[x + 1] = start[x] + (size_t)rows[x].records;
+			if ((size_t)rows[x].records > most)
+				most = (size_t)rows[x].records;
+		}
+		size_t set_cap = 4;
+		while (set_cap < 2 * most)
+			set_cap *= 2;
+		set = dfs_scratch_alloc(pool, set_cap * sizeof(uint64_t));
+		if (set) {
+			for (size_t k = 0; k < count; k++)
+				ids[start[row_of[k]]++] = dfs_record_word(r, index ? index[k] : k, 0);
+			for (size_t x = n; x > 0; x--)   /* (back to each bucket's start) */
+				start[x] = start[x - 1];
+			start[0] = 0;
+			for (size_t x = 0; x < n; x++)
+				rows[x].files = distinct_ids(ids + start[x], start[x + 1] - start[x], set);
+		} else {
+			ret = -1;
+		}
+	} else if (ret == 0) {
+		ret = -1;
+	}
+	free(start);
+	dfs_scratch_free(pool, set);
+	dfs_scratch_free(pool, row_of);
+	dfs_scratch_free(pool, ids);
+	if (ret) {
+		free(rows);
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	}
+	qsort(rows, n, sizeof(*rows), cmp_rank);
+	for (size_t k = 0; k < n; k++)
+		if (rows[k].rank >= 0 && rows[k].io_time > out->slowest)
+			out->slowest = rows[k].io_time;
+	out->rows = rows;
+	out->n = n;
+	return 0;
+}
+
+void dfs_rank_table_free(dfs_rank_table *t)
+{
+	if (!t)
+		return;
+	free(t->rows);
+	t->rows = NULL;
+	t->n = 0;
+}
+
+static const char ranks_header[] =
+	"rank,records,files,bytes_read,bytes_written,reads,writes,read_time,"
+	"write_time,meta_time,io_time,slowest_share\n";
+
+void dfs_rank_table_header(dfs_buf *out)
+{
+	dfs_buf_add(out, ranks_header, sizeof(ranks_header) - 1);
+}
+
+void dfs_rank_table_render(const dfs_rank_table *t, size_t from, size_t to,
+                           dfs_buf *out)
+{
+	for (size_t k = from; k < to && k < t->n; k++) {
+		const dfs_rank_row *row = &t->rows[k];
+		if (!dfs_buf_grow(out, NUMBERS_ROOM))
+			return;
+		char *start = out->data + out->len, *p = start;
+		p += dfs_fmt_i64(p, row->rank);
+		p = put_i(p, row->records);
+		p = put_i(p, row->files);
+		p = put_i(p, row->bytes_read);
+		p = put_i(p, row->bytes_written);
+		p = put_i(p, row->reads);
+		p = put_i(p, row->writes);
+		p = put_d(p, row->read_time);
+		p = put_d(p, row->write_time);
+		p = put_d(p, row->meta_time);
+		p = put_d(p, row->io_time);
+		/* rank -1 holds the shared records, whose times Darshan summed
+		 * over the ranks: no share of one rank's */
+		if (row->rank < 0)
+			*p++ = ',';
+		else
+			p = put_d(p, t->slowest > 0 ? row->io_time / t->slowest : 0.0);
+		*p++ = '\n';
+		*p = '\0';
+		out->len += (size_t)(p - start);
+	}
+}
+
+static void add_sep_i(dfs_buf *out, int64_t v)
+{
+	dfs_buf_addc(out, ',');
+	dfs_buf_add_i64(out, v);
+}
+
+static void add_sep_d(dfs_buf *out, double v)
+{
+	dfs_buf_addc(out, ',');
+	dfs_buf_add_double(out, v);
+}
+
+/* ---- a log's files, for a directory's files.csv -------------------------- */
+
+/* One (module, file name) of a log: strings are offsets into the text. */
+struct lf_entry {
+	uint32_t name, name_len, mount, mount_len, fs, fs_len;
+	int module;
+	bool timed;
+	int64_t bytes_read, bytes_written, reads, writes, total_bytes;
+	double time_by_slowest, read_time, write_time, meta_time;
+};
+
+struct lf_error {
+	int module;                /* -1: the whole log */
+	uint32_t why, why_len;
+};
+
+struct dfs_log_files {
+	struct lf_entry *e;
+	size_t n, cap;
+	struct lf_error *err;
+	size_t nerr, err_cap;
+	dfs_buf text;
+};
+
+dfs_log_files *dfs_log_files_new(void)
+{
+	dfs_log_files *lf = calloc(1, sizeof(*lf));
+	if (lf)
+		dfs_buf_init(&lf->text);
+	return lf;
+}
+
+void dfs_log_files_free(dfs_log_files *lf)
+{
+	if (!lf)
+		return;
+	free(lf->e);
+	free(lf->err);
+	dfs_buf_free(&lf->text);
+	free(lf);
+}
+
+size_t dfs_log_files_count(const dfs_log_files *lf)
+{
+	return lf ? lf->n : 0;
+}
+
+size_t dfs_log_files_memory(const dfs_log_files *lf)
+{
+	if (!lf)
+		return 0;
+	return sizeof(*lf) + lf->cap * sizeof(*lf->e) + lf->err_cap * sizeof(*lf->err) +
+	       lf->text.cap;
+}
+
+/* Text appended to b: its offset, or -1 (out of memory, or past 4 GiB). */
+static int64_t add_text(dfs_buf *b, const char *s, size_t len)
+{
+	size_t at = b->len;
+	if (at + len >= UINT32_MAX)
+		return -1;
+	dfs_buf_add(b, s, len);
+	return dfs_buf_ok(b) ? (int64_t)at : -1;
+}
+
+int dfs_log_files_error(dfs_log_files *lf, int module, const char *why)
+{
+	if (lf->nerr == lf->err_cap) {
+		size_t c = lf->err_cap ? lf->err_cap * 2 : 4;
+		struct lf_error *g = realloc(lf->err, c * sizeof(*g));
+		if (!g)
+			return -1;
+		lf->err = g;
+		lf->err_cap = c;
+	}
+	/* (with its NUL: dfs_log_files_error_at hands it out as a string) */
+	int64_t at = add_text(&lf->text, why, strlen(why) + 1);
+	if (at < 0)
+		return -1;
+	lf->err[lf->nerr++] = (struct lf_error){module, (uint32_t)at, (uint32_t)strlen(why)};
+	return 0;
+}
+
+static bool text_is(const dfs_buf *b, uint32_t off, uint32_t len, const char *s,
+                    size_t slen)
+{
+	return len == slen && memcmp(b->data + off, s, slen) == 0;
+}
+
+/* The slot of (module, name) in m: the map keys on the name's hash, and
+ * names whose hashes agree are told apart by a salt in the second key. */
+typedef bool (*same_name_fn)(const void *ctx, uint32_t row, const char *s, size_t len);
+
+static int find_name(struct map *m, int module, const char *s, size_t len,
+                     uint32_t next, same_name_fn same, const void *ctx,
+                     uint32_t *row, bool *created)
+{
+	uint64_t h = dfs_fnv1a(DFS_FNV1A_INIT, s, len);
+	for (uint64_t salt = 0;; salt++) {
+		if (map_get(m, h, (uint64_t)module | (salt << 8), next, row, created))
+			return -1;
+		if (*created || same(ctx, *row, s, len))
+			return 0;
+	}
+}
+
+static bool lf_same(const void *ctx, uint32_t row, const char *s, size_t len)
+{
+	const dfs_log_files *lf = ctx;
+	return text_is(&lf->text, lf->e[row].name, lf->e[row].name_len, s, len);
+}
+
+int dfs_log_files_add(dfs_log_files *lf, const dfs_file_table *t)
+{
+	struct map names;
+	if (map_init(&names, t->n, NULL))
+		return -1;
+	int module = t->records->module->id;
+	const char *last_mount = NULL;
+	uint32_t mount = 0, mount_len = 0, fs = 0, fs_len = 0;
+	int ret = 0;
+	for (size_t k = 0; k < t->n && ret == 0; k++) {
+		const dfs_file_row *row = dfs_file_table_row(t, k);
+		dfs_record_place pl;
+		row_place(t, row, NULL, &pl);
+		uint32_t x;
+		bool created;
+		if (find_name(&names, module, pl.name, pl.name_len, (uint32_t)lf->n, lf_same,
+		              lf, &x, &created)) {
+			ret = -1;
+			break;
+		}
+		if (created) {
+			if (lf->n == lf->cap) {
+				size_t c = lf->cap ? lf->cap * 2 : 16;
+				struct lf_entry *g = realloc(lf->e, c * sizeof(*g));
+				if (!g) {
+					ret = -1;
+					break;
+				}
+				lf->e = g;
+				lf->cap = c;
+			}
+			/* mount points repeat: the text of the last one is reused */
+			if (pl.mount != last_mount || !last_mount) {
+				int64_t a = add_text(&lf->text, pl.mount, pl.mount_len);
+				int64_t b = add_text(&lf->text, pl.fs_type, pl.fs_type_len);
+				if (a < 0 || b < 0) {
+					ret = -1;
+					break;
+				}
+				last_mount = pl.mount;
+				mount = (uint32_t)a;
+				mount_len = (uint32_t)pl.mount_len;
+				fs = (uint32_t)b;
+				fs_len = (uint32_t)pl.fs_type_len;
+			}
+			int64_t at = add_text(&lf->text, pl.name, pl.name_len);
+			if (at < 0) {
+				ret = -1;
+				break;
+			}
+			lf->e[lf->n++] = (struct lf_entry){
+				.name = (uint32_t)at, .name_len = (uint32_t)pl.name_len,
+				.mount = mount, .mount_len = mount_len, .fs = fs, .fs_len = fs_len,
+				.module = module, .timed = t->timed};
+		}
+		struct lf_entry *e = &lf->e[x];
+		e->bytes_read = add_i(e->bytes_read, row->bytes_read);
+		e->bytes_written = add_i(e->bytes_written, row->bytes_written);
+		e->reads = add_i(e->reads, row->reads);
+		e->writes = add_i(e->writes, row->writes);
+		e->total_bytes = add_i(e->total_bytes, row->total_bytes);
+		e->time_by_slowest += row->time_by_slowest;
+		e->read_time += row->read_time;
+		e->write_time += row->write_time;
+		e->meta_time += row->meta_time;
+	}
+	map_free(&names);
+	return ret;
+}
+
+void dfs_log_files_get(const dfs_log_files *lf, size_t i, dfs_log_file *out)
+{
+	const struct lf_entry *e = &lf->e[i];
+	*out = (dfs_log_file){
+		.module = e->module, .timed = e->timed,
+		.name = lf->text.data + e->name, .name_len = e->name_len,
+		.mount_pt = lf->text.data + e->mount, .mount_len = e->mount_len,
+		.fs_type = lf->text.data + e->fs, .fs_len = e->fs_len,
+		.bytes_read = e->bytes_read, .bytes_written = e->bytes_written,
+		.reads = e->reads, .writes = e->writes, .total_bytes = e->total_bytes,
+		.time_by_slowest = e->time_by_slowest, .read_time = e->read_time,
+		.write_time = e->write_time, .meta_time = e->meta_time};
+}
+
+int dfs_log_files_put(dfs_log_files *lf, const dfs_log_file *f)
+{
+	if (lf->n == lf->cap) {
+		size_t c = lf->cap ? lf->cap * 2 : 16;
+		struct lf_entry *g = realloc(lf->e, c * sizeof(*g));
+		if (!g)
+			return -1;
+		lf->e = g;
+		lf->cap = c;
+	}
+	int64_t a = add_text(&lf->text, f->name, f->name_len);
+	int64_t b = add_text(&lf->text, f->mount_pt, f->mount_len);
+	int64_t c = add_text(&lf->text, f->fs_type, f->fs_len);
+	if (a < 0 || b < 0 || c < 0)
+		return -1;
+	lf->e[lf->n++] = (struct lf_entry){
+		.name = (uint32_t)a, .name_len = (uint32_t)f->name_len,
+		.mount = (uint32_t)b, .mount_len = (uint32_t)f->mount_len,
+		.fs = (uint32_t)c, .fs_len = (uint32_t)f->fs_len,
+		.module = f->module, .timed = f->timed,
+		.bytes_read = f->bytes_read, .bytes_written = f->bytes_written,
+		.reads = f->reads, .writes = f->writes, .total_bytes = f->total_bytes,
+		.time_by_slowest = f->time_by_slowest, .read_time = f->read_time,
+		.write_time = f->write_time, .meta_time = f->meta_time};
+	return 0;
+}
+
+size_t dfs_log_files_errors(const dfs_log_files *lf)
+{
+	return lf ? lf->nerr : 0;
+}
+
+const char *dfs_log_files_error_at(const dfs_log_files *lf, size_t i, int *module)
+{
+	if (!lf || i >= lf->nerr)
+		return NULL;
+	*module = lf->err[i].module;
+	return lf->text.data + lf->err[i].why;
+}
+
+/* ---- the merge over logs ----------------------------------------------------- */
+
+struct fm_entry {
+	uint32_t name, name_len, mount, mount_len, fs, fs_len;   /* in fm->text */
+	int module;
+	bool timed;                 /* some job's numbers have times */
+	int64_t jobs;
+	int64_t bytes_read, bytes_written, reads, writes, total_bytes;
+	double time_by_slowest, read_time, write_time, meta_time;
+	uint32_t first_log, last_log;
+};
+
+struct fm_log {
+	uint32_t path, path_len;    /* in fm->text */
+	int64_t start;
+};
+
+struct fm_skip {
+	uint32_t log;
+	int module;                 /* -1: the whole log */
+	uint32_t why, why_len;      /* in fm->text */
+};
+
+struct dfs_files_merge {
+	size_t limit;
+	struct fm_entry *e;
+	size_t n, cap;
+	struct fm_log *logs;
+	size_t nlogs, logs_cap;
+	struct fm_skip *skips;
+	size_t nskips, skips_cap;
+	struct map names;
+	dfs_buf text;
+};
+
+dfs_files_merge *dfs_files_merge_new(size_t limit)
+{
+	dfs_files_merge *fm = calloc(1, sizeof(*fm));
+	if (!fm)
+		return NULL;
+	fm->limit = limit;
+	dfs_buf_init(&fm->text);
+	if (map_init(&fm->names, 1024, NULL)) {
+		free(fm);
+		return NULL;
+	}
+	return fm;
+}
+
+void dfs_files_merge_free(dfs_files_merge *fm)
+{
+	if (!fm)
+		return;
+	free(fm->e);
+	free(fm->logs);
+	free(fm->skips);
+	map_free(&fm->names);
+	dfs_buf_free(&fm->text);
+	free(fm);
+}
+
+size_t dfs_files_merge_memory(const dfs_files_merge *fm)
+{
+	return sizeof(*fm) + fm->cap * sizeof(*fm->e) + fm->logs_cap * sizeof(*fm->logs) +
+	       fm->skips_cap * sizeof(*fm->skips) + fm->names.cap * sizeof(struct slot) +
+	       fm->text.cap;
+}
+
+static int grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return 0;
+	size_t c = *cap ? *cap * 2 : 64;
+	void *g = realloc(*p, c * size);
+	if (!g)
+		return -1;
+	*p = g;
+	*cap = c;
+	return 0;
+}
+
+static int merge_oom(dfs_error *err)
+{
+	return dfs_error_set(err, DFS_ERR_NOMEM, "files.csv: out of memory");
+}
+
+static int over_limit(const dfs_files_merge *fm, dfs_error *err)
+{
+	return dfs_error_set(err, DFS_ERR_TOOBIG,
+	                     "files.csv: %zu distinct files need more than the %zu "
+	                     "bytes of cache_size; read the files.csv of a "
+	                     "directory further down, or mount with a larger "
+	                     "cache_size", fm->n, fm->limit);
+}
+
+static int add_log(dfs_files_merge *fm, const char *log, int64_t start,
+                   uint32_t *at)
+{
+	if (grow((void **)&fm->logs, &fm->logs_cap, fm->nlogs, sizeof(*fm->logs)))
+		return -1;
+	int64_t p = add_text(&fm->text, log, strlen(log));
+	if (p < 0)
+		return -1;
+	*at = (uint32_t)fm->nlogs;
+	fm->logs[fm->nlogs++] = (struct fm_log){(uint32_t)p, (uint32_t)strlen(log), start};
+	return 0;
+}
+
+static int add_skip(dfs_files_merge *fm, uint32_t log, int module, const char *why,
+                    size_t len)
+{
+	if (grow((void **)&fm->skips, &fm->skips_cap, fm->nskips, sizeof(*fm->skips)))
+		return -1;
+	int64_t p = add_text(&fm->text, why, len);
+	if (p < 0)
+		return -1;
+	fm->skips[fm->nskips++] = (struct fm_skip){log, module, (uint32_t)p, (uint32_t)len};
+	return 0;
+}
+
+int dfs_files_merge_skip(dfs_files_merge *fm, const char *log, const char *why,
+                         dfs_error *err)
+{
+	uint32_t at;
+	if (add_log(fm, log, 0, &at) || add_skip(fm, at, -1, why, strlen(why)))
+		return merge_oom(err);
+	return 0;
+}
+
+static bool fm_same(const void *ctx, uint32_t row, const char *s, size_t len)
+{
+	const dfs_files_merge *fm = ctx;
+	return text_is(&fm->text, fm->e[row].name, fm->e[row].name_len, s, len);
+}
+
+int dfs_files_merge_add(dfs_files_merge *fm, const char *log, int64_t start,
+                        const dfs_log_files *lf, dfs_error *err)
+{
+	uint32_t at;
+	if (add_log(fm, log, start, &at))
+		return merge_oom(err);
+	for (size_t k = 0; k < lf->nerr; k++)
+		if (add_skip(fm, at, lf->err[k].module, lf->text.data + lf->err[k].why,
+		             lf->err[k].why_len))
+			return merge_oom(err);
+	for (size_t k = 0; k < lf->n; k++) {
+		const struct lf_entry *le = &lf->e[k];
+		const char *name = lf->text.data + le->name;
+		uint32_t x;
+		bool created;
+		if (find_name(&fm->names, le->module, name, le->name_len, (uint32_t)fm->n,
+		              fm_same, fm, &x, &created))
+			return merge_oom(err);
+		if (created) {
+			int64_t a = -1, b = -1, c = -1;
+			if (!grow((void **)&fm->e, &fm->cap, fm->n, sizeof(*fm->e))) {
+				a = add_text(&fm->text, name, le->name_len);
+				b = add_text(&fm->text, lf->text.data + le->mount, le->mount_len);
+				c = add_text(&fm->text, lf->text.data + le->fs, le->fs_len);
+			}
+			if (a < 0 || b < 0 || c < 0) {
+				/* (the map holds the new row: the merge is of no use now) */
+				return merge_oom(err);
+			}
+			fm->e[fm->n++] = (struct fm_entry){
+				.name = (uint32_t)a, .name_len = le->name_len,
+				.mount = (uint32_t)b, .mount_len = le->mount_len,
+				.fs = (uint32_t)c, .fs_len = le->fs_len,
+				.module = le->module, .first_log = at, .last_log = at};
+		}
+		struct fm_entry *e = &fm->e[x];
+		e->jobs++;
+		e->bytes_read = add_i(e->bytes_read, le->bytes_read);
+		e->bytes_written = add_i(e->bytes_written, le->bytes_written);
+		e->reads = add_i(e->reads, le->reads);
+		e->writes = add_i(e->writes, le->writes);
+		e->total_bytes = add_i(e->total_bytes, le->total_bytes);
+		if (le->timed) {
+			e->timed = true;
+			e->time_by_slowest += le->time_by_slowest;
+		}
+		e->read_time += le->read_time;
+		e->write_time += le->write_time;
+		e->meta_time += le->meta_time;
+		/* the earliest start (the first of equals), the latest (the last) */
+		if (start < fm->logs[e->first_log].start)
+			e->first_log = at;
+		if (start >= fm->logs[e->last_log].start)
+			e->last_log = at;
+	}
+	if (fm->limit && dfs_files_merge_memory(fm) > fm->limit)
+		return over_limit(fm, err);
+	return 0;
+}
+
+static const char dir_header[] =
+	"module,file_name,jobs,bytes_read,bytes_written,reads,writes,total_bytes,"
+	"time_by_slowest,perf_by_slowest,read_time,write_time,meta_time,first_job,"
+	"first_start,last_job,last_start,mount_pt,fs_type,error\n";
+
+static void add_text_field(dfs_buf *out, const dfs_buf *text, uint32_t off, uint32_t len)
+{
+	dfs_csv_field(out, text->data + off, len);
+}
+
+static const char *module_name(int id)
+{
+	const dfs_module *m = id >= 0 ? dfs_module_get(id) : NULL;
+	return m ? m->name : "";
+}
+
+int dfs_files_merge_render(dfs_files_merge *fm, dfs_buf *out, dfs_error *err)
+{
+	size_t n = fm->n;
+	uint64_t *key = malloc((n ? n : 1) * sizeof(uint64_t));
+	uint32_t *order = malloc((n ? n : 1) * sizeof(uint32_t));
+	if (!key || !order) {
+		free(key);
+		free(order);
+		return merge_oom(err);
+	}
+	for (size_t k = 0; k < n; k++)
+		key[k] = order_key(fm->e[k].total_bytes);
+	if (n > 0 && sort_desc(key, order, n)) {
+		free(key);
+		free(order);
+		return merge_oom(err);
+	}
+	free(key);
+	dfs_buf_add(out, dir_header, sizeof(dir_header) - 1);
+	for (size_t k = 0; k < n && dfs_buf_ok(out); k++) {
+		const struct fm_entry *e = &fm->e[order[k]];
+		const struct fm_log *first = &fm->logs[e->first_log], *last = &fm->logs[e->last_log];
+		dfs_buf_adds(out, module_name(e->module));
+		dfs_buf_addc(out, ',');
+		add_text_field(out, &fm->text, e->name, e->name_len);
+		add_sep_i(out, e->jobs);
+		add_sep_i(out, e->bytes_read);
+		add_sep_i(out, e->bytes_written);
+		add_sep_i(out, e->reads);
+		add_sep_i(out, e->writes);
+		add_sep_i(out, e->total_bytes);
+		if (e->timed) {
+			add_sep_d(out, e->time_by_slowest);
+			add_sep_d(out, e->time_by_slowest != 0
+			                       ? ((double)e->total_bytes / 1048576.0) / e->time_by_slowest
+			                       : 0.0);
+		} else {
+			dfs_buf_adds(out, ",,");
+		}
+		add_sep_d(out, e->read_time);
+		add_sep_d(out, e->write_time);
+		add_sep_d(out, e->meta_time);
+		dfs_buf_addc(out, ',');
+		add_text_field(out, &fm->text, first->path, first->path_len);
+		add_sep_i(out, first->start);
+		dfs_buf_addc(out, ',');
+		add_text_field(out, &fm->text, last->path, last->path_len);
+		add_sep_i(out, last->start);
+		dfs_buf_addc(out, ',');
+		add_text_field(out, &fm->text, e->mount, e->mount_len);
+		dfs_buf_addc(out, ',');
+		add_text_field(out, &fm->text, e->fs, e->fs_len);
+		dfs_buf_adds(out, ",\n");
+	}
+	free(order);
+	/* the logs, or modules of logs, left out: the log in first_job and
+	 * last_job, why in error */
+	for (size_t k = 0; k < fm->nskips && dfs_buf_ok(out); k++) {
+		const struct fm_skip *s = &fm->skips[k];
+		const struct fm_log *l = &fm->logs[s->log];
+		dfs_buf_adds(out, module_name(s->module));
+		dfs_buf_adds(out, ",,,,,,,,,,,,,");
+		add_text_field(out, &fm->text, l->path, l->path_len);
+		dfs_buf_adds(out, ",,");
+		add_text_field(out, &fm->text, l->path, l->path_len);
+		dfs_buf_adds(out, ",,,,");
+		add_text_field(out, &fm->text, s->why, s->why_len);
+		dfs_buf_addc(out, '\n');
+	}
+	if (!dfs_buf_ok(out))
+		return merge_oom(err);
+	return 0;
+}

@@ -1,0 +1,710 @@
+/* test_tables.c - which file, which rank: the accumulator's per-file
+ * results, files.csv and ranks.csv of a selection, and a directory's
+ * files.csv merged over logs (tables.h).
+ *
+ * The per-file results are checked against their definition: for every
+ * file, a fresh accumulator fed only that file's records.  The tables are
+ * checked on logs written here with the log writer, row by row. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "darshanfs/accum.h"
+#include "darshanfs/hash.h"
+#include "darshanfs/log.h"
+#include "darshanfs/tables.h"
+#include "darshanfs/view.h"
+#include "darshanfs/writer.h"
+#include <fcntl.h>
+#include <unistd.h>
+
+/* ---- records ------------------------------------------------------------- */
+
+static void set_i(const dfs_module *m, unsigned char *rec, const char *name, int64_t v)
+{
+	int f = dfs_module_field_index(m, name, strlen(name));
+	assert_true(f >= 0);
+	memcpy(rec + m->fields[f].offset, &v, 8);
+}
+
+static void set_f(const dfs_module *m, unsigned char *rec, const char *name, double v)
+{
+	int f = dfs_module_field_index(m, name, strlen(name));
+	assert_true(f >= 0);
+	memcpy(rec + m->fields[f].offset, &v, 8);
+}
+
+static uint64_t next_rand(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* n POSIX records of `files` files (ids 1000 + k), ranks -1 .. nprocs + 1
+ * (some outside the job), times with fractions, repeated (id, rank) pairs */
+static unsigned char *random_posix(size_t n, size_t files, int64_t nprocs, uint64_t seed)
+{
+	const dfs_module *m = dfs_module_get(DFS_MOD_POSIX);
+	unsigned char *recs = calloc(n, m->record_size);
+	assert_non_null(recs);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char *r = recs + i * m->record_size;
+		uint64_t id = 1000 + next_rand(&seed) % files;
+		int64_t rank = (int64_t)(next_rand(&seed) % (uint64_t)(nprocs + 3)) - 1;
+		memcpy(r, &id, 8);
+		memcpy(r + 8, &rank, 8);
+		set_i(m, r, "POSIX_BYTES_READ", (int64_t)(next_rand(&seed) % 100000));
+		set_i(m, r, "POSIX_BYTES_WRITTEN", (int64_t)(next_rand(&seed) % 3) * 4096);
+		set_i(m, r, "POSIX_READS", (int64_t)(next_rand(&seed) % 50));
+		set_f(m, r, "POSIX_F_READ_TIME", (double)(next_rand(&seed) % 1000) / 7.0);
+		set_f(m, r, "POSIX_F_WRITE_TIME", (double)(next_rand(&seed) % 1000) / 11.0);
+		set_f(m, r, "POSIX_F_META_TIME", (double)(next_rand(&seed) % 1000) / 13.0);
+		set_f(m, r, "POSIX_F_SLOWEST_RANK_TIME", (double)(next_rand(&seed) % 1000) / 3.0);
+		/* ties: a file's ranks 3, 1 and 2 (in that order) whose equal
+		 * times are the largest: the lowest rank is the slowest */
+		if (i < 3 && n >= 3) {
+			uint64_t tie = 999;   /* (no other record has it) */
+			int64_t tr = i == 0 ? 3 : i == 1 ? 1 : 2;
+			memcpy(r, &tie, 8);
+			memcpy(r + 8, &tr, 8);
+			set_f(m, r, "POSIX_F_READ_TIME", 1e6);
+			set_f(m, r, "POSIX_F_WRITE_TIME", 5e5);
+			set_f(m, r, "POSIX_F_META_TIME", 2.5e5);
+		}
+	}
+	return recs;
+}
+
+/* ---- the accumulator tracking files ---------------------------------------- */
+
+static int64_t rank_of(const unsigned char *rec)
+{
+	int64_t r;
+	memcpy(&r, rec + 8, 8);
+	return r;
+}
+
+/* the records in rank order, records of one rank in their order; shared
+ * ones where they were (Darshan's order: grouped by rank) */
+static void group_by_rank(unsigned char *recs, size_t n, size_t size)
+{
+	unsigned char *tmp = malloc(size);
+	for (size_t i = 1; i < n; i++) {
+		if (rank_of(recs + i * size) < 0)
+			continue;
+		size_t j = i;
+		memcpy(tmp, recs + i * size, size);
+		/* move it before the per-rank records of higher ranks */
+		while (j > 0 && (rank_of(recs + (j - 1) * size) < 0 ||
+		                 rank_of(recs + (j - 1) * size) > rank_of(tmp))) {
+			size_t k = j - 1;
+			while (k > 0 && rank_of(recs + k * size) < 0)
+				k--;
+			if (rank_of(recs + k * size) <= rank_of(tmp) && rank_of(recs + k * size) >= 0)
+				break;
+			memmove(recs + (k + 1) * size, recs + k * size, (j - k) * size);
+			j = k;
+		}
+		memcpy(recs + j * size, tmp, size);
+	}
+	free(tmp);
+}
+
+static void check_files_alone(size_t n, size_t files, int64_t nprocs, uint64_t seed,
+                              bool grouped)
+{
+	const dfs_module *m = dfs_module_get(DFS_MOD_POSIX);
+	unsigned char *recs = random_posix(n, files, nprocs, seed);
+	if (grouped)
+		group_by_rank(recs, n, m->record_size);
+	dfs_records set = {.module = m, .count = n, .data = recs, .size = n * m->record_size};
+	assert_int_equal(dfs_accum_ranks_grouped(&set, NULL, n), grouped);
+	dfs_error err = {0};
+	dfs_accum *a = dfs_accum_create(m, nprocs, &err);
+	assert_non_null(a);
+	assert_int_equal(grouped ? dfs_accum_track_files_grouped(a) : dfs_accum_track_files(a), 0);
+	assert_int_equal(dfs_accum_inject(a, m, recs, n, &err), 0);
+	dfs_derived_metrics dm;
+	unsigned char summary[1024];
+	/* no summation record when tracking files */
+	assert_int_equal(dfs_accum_emit(a, &dm, summary, &err), -1);
+	assert_int_equal(dfs_accum_emit(a, &dm, NULL, &err), 0);
+	size_t nf = dfs_accum_file_count(a);
+	assert_true(nf > 0 && nf <= files + 1);
+	const uint32_t *file_of = dfs_accum_record_files(a);
+	assert_non_null(file_of);
+	unsigned char *mine = malloc(n * m->record_size);
+	assert_non_null(mine);
+	for (size_t f = 0; f < nf; f++) {
+		dfs_file_metrics fm;
+		assert_int_equal(dfs_accum_file_metrics(a, f, &fm), 0);
+		/* the definition: the accumulator fed only this file's records */
+		size_t k = 0;
+		bool shared = false;
+		int64_t seen[64];
+		size_t nseen = 0;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t id;
+			int64_t rank;
+			memcpy(&id, recs + i * m->record_size, 8);
+			memcpy(&rank, recs + i * m->record_size + 8, 8);
+			if (id != fm.id)
+				continue;
+			assert_int_equal(file_of[i], f);
+			memcpy(mine + k++ * m->record_size, recs + i * m->record_size, m->record_size);
+			if (rank < 0) {
+				shared = true;
+				continue;
+			}
+			bool dup = false;
+			for (size_t s = 0; s < nseen; s++)
+				dup |= seen[s] == rank;
+			if (!dup && nseen < 64)
+				seen[nseen++] = rank;
+		}
+		dfs_accum *one = dfs_accum_create(m, nprocs, &err);
+		assert_non_null(one);
+		assert_int_equal(dfs_accum_inject(one, m, mine, k, &err), 0);
+		dfs_derived_metrics want;
+		assert_int_equal(dfs_accum_emit(one, &want, summary, &err), 0);
+		dfs_accum_free(one);
+		assert_int_equal(fm.total_bytes, want.total_bytes);
+		assert_int_equal(fm.bytes_read, want.category_counters[DFS_ALL_FILES].total_read_volume_bytes);
+		assert_int_equal(fm.bytes_written, want.category_counters[DFS_ALL_FILES].total_write_volume_bytes);
+		assert_memory_equal(&fm.time_by_slowest, &want.agg_time_by_slowest, sizeof(double));
+		assert_memory_equal(&fm.perf_by_slowest, &want.agg_perf_by_slowest, sizeof(double));
+		if (want.unique_io_total_time_by_slowest > 0)
+			assert_int_equal(fm.slowest_rank, want.unique_io_slowest_rank);
+		if (fm.id == 999 && nprocs > 3)
+			assert_int_equal(fm.slowest_rank, 1);
+		assert_int_equal(fm.ranks, shared ? nprocs : (int64_t)nseen);
+	}
+	dfs_file_metrics x;
+	assert_int_equal(dfs_accum_file_metrics(a, nf, &x), -1);
+	dfs_accum_free(a);
+	free(mine);
+	free(recs);
+}
+
+static void test_accum_files_alone(void **state)
+{
+	(void)state;
+	check_files_alone(400, 30, 8, 1, false);
+	check_files_alone(3000, 7, 40, 2, false);
+	check_files_alone(20000, 1500, 16, 3, false);
+	/* as Darshan writes them: grouped by rank, no table of pairs */
+	check_files_alone(400, 30, 8, 1, true);
+	check_files_alone(3000, 7, 40, 2, true);
+	check_files_alone(6000, 1500, 16, 3, true);
+}
+
+static void test_accum_files_misuse(void **state)
+{
+	(void)state;
+	dfs_error err = {0};
+	const dfs_module *m = dfs_module_get(DFS_MOD_POSIX);
+	unsigned char *recs = random_posix(4, 2, 4, 9);
+	dfs_accum *a = dfs_accum_create(m, 4, &err);
+	assert_int_equal(dfs_accum_inject(a, m, recs, 4, &err), 0);
+	assert_int_equal(dfs_accum_track_files(a), -1);   /* too late */
+	assert_null(dfs_accum_record_files(a));
+	dfs_derived_metrics dm;
+	assert_int_equal(dfs_accum_emit(a, &dm, NULL, &err), 0);
+	dfs_file_metrics fm;
+	assert_int_equal(dfs_accum_file_metrics(a, 0, &fm), -1);
+	dfs_accum_free(a);
+	dfs_accum *c = dfs_accum_create_combined(4, &err);
+	assert_int_equal(dfs_accum_track_files(c), -1);
+	dfs_accum_free(c);
+	free(recs);
+	/* records promised grouped by rank that are not: refused */
+	recs = calloc(3, m->record_size);
+	int64_t ranks[3] = {0, 1, 0};
+	for (int i = 0; i < 3; i++) {
+		uint64_t id = 10 + (uint64_t)i;
+		memcpy(recs + (size_t)i * m->record_size, &id, 8);
+		memcpy(recs + (size_t)i * m->record_size + 8, &ranks[i], 8);
+	}
+	dfs_records set = {.module = m, .count = 3, .data = recs, .size = 3 * m->record_size};
+	assert_false(dfs_accum_ranks_grouped(&set, NULL, 3));
+	size_t two[] = {0, 2};
+	assert_true(dfs_accum_ranks_grouped(&set, two, 2));
+	a = dfs_accum_create(m, 4, &err);
+	assert_int_equal(dfs_accum_track_files_grouped(a), 0);
+	assert_int_equal(dfs_accum_inject(a, m, recs, 3, &err), -1);
+	assert_int_equal(err.code, DFS_ERR_INVAL);
+	dfs_accum_free(a);
+	free(recs);
+}
+
+/* ---- logs ----------------------------------------------------------------- */
+
+struct wrec {
+	uint64_t id;
+	int64_t rank;
+	int64_t bytes_read, bytes_written, reads, writes;
+	double read_time, write_time, meta_time, open, close, slowest;
+};
+
+static const char *const names[] = {
+	"/lus/a/out.0", "/lus/a/out.1", "/home/u/in,\"x\"\nname", "/lus/a/same",
+	"/lus/a/same",   /* another id, the same name */
+};
+#define NAMES 5
+
+static uint64_t name_id(int k)
+{
+	/* (the last two share a name: the second gets an id of its own) */
+	return k == 4 ? 777 : dfs_hash_name(names[k], strlen(names[k]));
+}
+
+static dfs_log *write_log(int64_t nprocs, int64_t start, int mod, const struct wrec *w,
+                          size_t n)
+{
+	dfs_error err = {0};
+	dfs_buf out = DFS_BUF_INIT;
+	dfs_write_options opt = {DFS_COMP_ZLIB, 1, 1};
+	dfs_log_writer *lw = dfs_log_writer_buf(&out, &opt, &err);
+	assert_non_null(lw);
+	dfs_job job;
+	memset(&job, 0, sizeof(job));
+	job.nprocs = nprocs;
+	job.start_sec = start;
+	job.end_sec = start + 100;
+	job.exe = (char *)"/bin/app";
+	job.metadata = (char *)"";
+	dfs_mount mounts[] = {{"/lus/a", "lustre", 6}, {"/home", "nfs", 5}};
+	assert_int_equal(dfs_log_writer_job(lw, &job, mounts, 2, &err), 0);
+	for (int k = 0; k < NAMES; k++)
+		assert_int_equal(dfs_log_writer_name(lw, name_id(k), names[k], strlen(names[k]),
+		                                     &err), 0);
+	const dfs_module *m = dfs_module_get(mod);
+	const char *p = m->prefix;
+	char name[64];
+	unsigned char *rec = malloc(m->record_size);
+	assert_int_equal(dfs_log_writer_module_begin(lw, mod, 0, &err), 0);
+	for (size_t i = 0; i < n; i++) {
+		memset(rec, 0, m->record_size);
+		memcpy(rec, &w[i].id, 8);
+		memcpy(rec + 8, &w[i].rank, 8);
+#define I(c, v) (snprintf(name, sizeof(name), "%s%s", p, c), set_i(m, rec, name, v))
+#define F(c, v) (snprintf(name, sizeof(name), "%s%s", p, c), set_f(m, rec, name, v))
+		I("BYTES_READ", w[i].bytes_read);
+		I("BYTES_WRITTEN", w[i].bytes_written);
+		I("READS", w[i].reads);
+		I("WRITES", w[i].writes);
+		F("F_READ_TIME", w[i].read_time);
+		F("F_WRITE_TIME", w[i].write_time);
+		F("F_META_TIME", w[i].meta_time);
+		F("F_OPEN_START_TIMESTAMP", w[i].open);
+		F("F_CLOSE_END_TIMESTAMP", w[i].close);
+		if (mod != DFS_MOD_H5D || w[i].slowest)
+			F("F_SLOWEST_RANK_TIME", w[i].slowest);
+#undef I
+#undef F
+		assert_int_equal(dfs_log_writer_record(lw, rec, m->record_size, &err), 0);
+	}
+	free(rec);
+	assert_int_equal(dfs_log_writer_module_end(lw, &err), 0);
+	assert_int_equal(dfs_log_writer_finish(lw, 0, &err), 0);
+	dfs_log_writer_free(lw);
+	dfs_log *log = dfs_log_open_mem(out.data, out.len, "t", 0, &err);
+	if (!log)
+		fail_msg("%s", err.msg);
+	dfs_buf_free(&out);
+	return log;
+}
+
+/* the records of one log, in the order written */
+static const struct wrec one[] = {
+	/* out.0: ranks 0 and 1, 0 twice (a repeated pair) */
+	{0, 0, 100, 0, 1, 0, 1.5, 0, 0.25, 3.0, 9.0, 0},
+	{0, 1, 50, 10, 2, 1, 0.5, 0.5, 0.25, 2.0, 10.0, 0},
+	{0, 0, 25, 0, 1, 0, 0.75, 0, 0, 0, 4.0, 0},
+	/* out.1: shared (rank -1) */
+	{0, -1, 0, 4096, 0, 8, 0, 12.0, 1.0, 1.0, 20.0, 6.5},
+	/* the quoted name: as many bytes as out.0 (a tie: first seen first) */
+	{0, 3, 175, 10, 0, 0, 0, 0, 0.125, 5.0, 6.0, 0},
+	/* the two records of one name */
+	{0, 2, 1, 0, 1, 0, 0.5, 0, 0, 0, 0, 0},
+	{0, 2, 2, 0, 1, 0, 0.25, 0, 0, 0, 0, 0},
+};
+#define NONE (sizeof(one) / sizeof(one[0]))
+static const int one_file[NONE] = {0, 0, 0, 1, 2, 3, 4};
+
+static void fill_ids(struct wrec *w, const struct wrec *from, const int *file, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		w[i] = from[i];
+		w[i].id = name_id(file[i]);
+	}
+}
+
+static char *render_files(const dfs_file_table *t)
+{
+	dfs_buf b = DFS_BUF_INIT;
+	dfs_file_table_header(&b);
+	dfs_file_table_render(t, 0, t->n, &b);
+	assert_true(dfs_buf_ok(&b));
+	return dfs_buf_detach(&b, NULL);
+}
+
+static void test_file_table(void **state)
+{
+	(void)state;
+	struct wrec w[NONE];
+	fill_ids(w, one, one_file, NONE);
+	dfs_log *log = write_log(4, 1000, DFS_MOD_POSIX, w, NONE);
+	const dfs_records *r = dfs_log_records(log, DFS_MOD_POSIX);
+	dfs_error err = {0};
+	dfs_file_table t;
+	assert_int_equal(dfs_file_table_build(log, r, NULL, r->count, NULL, &t, &err), 0);
+	assert_true(t.timed);
+	assert_int_equal(t.n, 5);
+	/* most bytes first; out.0 and the quoted name both 185: first seen first */
+	const dfs_file_row *a = dfs_file_table_row(&t, 0), *b = dfs_file_table_row(&t, 1),
+	                   *c = dfs_file_table_row(&t, 2);
+	assert_int_equal(a->id, name_id(1));
+	assert_int_equal(a->total_bytes, 4096);
+	assert_int_equal(a->ranks, 4);                /* shared: nprocs */
+	assert_true(a->time_by_slowest == 6.5);       /* the shared record's slowest */
+	assert_true(a->perf_by_slowest == (4096 / 1048576.0) / 6.5);
+	assert_int_equal(b->id, name_id(0));
+	assert_int_equal(b->total_bytes, 185);
+	assert_int_equal(b->records, 3);
+	assert_int_equal(b->ranks, 2);
+	assert_int_equal(b->reads, 4);
+	assert_int_equal(b->writes, 1);
+	/* rank 0: (0.25 + 1.5 + 0) + (0 + 0.75 + 0) = 2.5 beats rank 1's 1.25 */
+	assert_true(b->time_by_slowest == 2.5);
+	assert_true(b->read_time == 1.5 + 0.5 + 0.75);
+	assert_true(b->first_open == 2.0);            /* the smallest positive */
+	assert_true(b->last_close == 10.0);
+	assert_int_equal(c->id, name_id(2));
+	assert_int_equal(c->total_bytes, 185);
+	char *text = render_files(&t);
+	/* the quoted name and its mount */
+	assert_non_null(strstr(text, ",\"/home/u/in,\"\"x\"\"\nname\",1,1,175,10,0,0,185,0.125,"));
+	assert_non_null(strstr(text, ",/home,nfs,,\n"));
+	assert_non_null(strstr(text, ",/lus/a,lustre,,\n"));
+	assert_int_equal(strncmp(text, "record_id,file_name,ranks,records,", 34), 0);
+	free(text);
+	/* a selection: the records of rank 0 only */
+	size_t index[] = {0, 2};
+	dfs_file_table s;
+	assert_int_equal(dfs_file_table_build(log, r, index, 2, NULL, &s, &err), 0);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(dfs_file_table_row(&s, 0)->total_bytes, 125);
+	assert_int_equal(dfs_file_table_row(&s, 0)->ranks, 1);
+	dfs_file_table_free(&s);
+	/* an empty one */
+	assert_int_equal(dfs_file_table_build(log, r, index, 0, NULL, &s, &err), 0);
+	assert_int_equal(s.n, 0);
+	dfs_file_table_free(&s);
+	dfs_file_table_free(&t);
+	dfs_log_free(log);
+}
+
+static void test_untimed(void **state)
+{
+	(void)state;
+	/* H5D: no accumulator in darshan-util: no time_by_slowest */
+	struct wrec w[NONE];
+	fill_ids(w, one, one_file, NONE);
+	dfs_log *log = write_log(4, 1000, DFS_MOD_H5D, w, NONE);
+	const dfs_records *r = dfs_log_records(log, DFS_MOD_H5D);
+	assert_non_null(r);
+	assert_true(dfs_tables_module(r->module));
+	dfs_error err = {0};
+	dfs_file_table t;
+	assert_int_equal(dfs_file_table_build(log, r, NULL, r->count, NULL, &t, &err), 0);
+	assert_false(t.timed);
+	assert_int_equal(t.n, 5);
+	assert_int_equal(dfs_file_table_row(&t, 0)->ranks, 4);
+	assert_int_equal(dfs_file_table_row(&t, 1)->ranks, 2);
+	char *text = render_files(&t);
+	/* total_bytes, then two empty cells, then read_time */
+	assert_non_null(strstr(text, ",4096,,,0,12,1,1,20,"));
+	free(text);
+	dfs_file_table_free(&t);
+	/* modules without per-file tables */
+	assert_false(dfs_tables_module(dfs_module_get(DFS_MOD_LUSTRE)));
+	assert_false(dfs_tables_module(dfs_module_get(DFS_MOD_DXT_POSIX)));
+	assert_false(dfs_tables_module(dfs_module_get(DFS_MOD_HEATMAP)));
+	assert_false(dfs_tables_module(NULL));
+	dfs_log_free(log);
+}
+
+static void test_rank_table(void **state)
+{
+	(void)state;
+	struct wrec w[NONE];
+	fill_ids(w, one, one_file, NONE);
+	dfs_log *log = write_log(4, 1000, DFS_MOD_POSIX, w, NONE);
+	const dfs_records *r = dfs_log_records(log, DFS_MOD_POSIX);
+	dfs_error err = {0};
+	dfs_rank_table t;
+	assert_int_equal(dfs_rank_table_build(log, r, NULL, r->count, NULL, &t, &err), 0);
+	assert_int_equal(t.n, 5);
+	int64_t want_rank[] = {-1, 0, 1, 2, 3};
+	for (size_t k = 0; k < t.n; k++)
+		assert_int_equal(t.rows[k].rank, want_rank[k]);
+	assert_int_equal(t.rows[1].records, 2);
+	assert_int_equal(t.rows[1].files, 1);         /* one file, two records */
+	assert_int_equal(t.rows[3].files, 2);         /* two ids of one name */
+	assert_true(t.rows[1].io_time == (0.25 + 1.5 + 0.0) + (0.0 + 0.75 + 0.0));
+	assert_true(t.slowest == t.rows[1].io_time);
+	dfs_buf b = DFS_BUF_INIT;
+	dfs_rank_table_header(&b);
+	dfs_rank_table_render(&t, 0, t.n, &b);
+	assert_true(dfs_buf_ok(&b));
+	/* rank -1 has no share; the slowest rank's is 1 */
+	assert_non_null(strstr(b.data, "\n-1,1,1,0,4096,0,8,0,12,1,13,\n"));
+	assert_non_null(strstr(b.data, "\n0,2,1,125,0,2,0,2.25,0,0.25,2.5,1\n"));
+	dfs_buf_free(&b);
+	dfs_rank_table_free(&t);
+	dfs_log_free(log);
+}
+
+/* ---- a directory's files.csv ------------------------------------------------- */
+
+static dfs_log_files *files_of(dfs_log *log, int mod)
+{
+	const dfs_records *r = dfs_log_records(log, mod);
+	dfs_error err = {0};
+	dfs_file_table t;
+	assert_int_equal(dfs_file_table_build(log, r, NULL, r->count, NULL, &t, &err), 0);
+	dfs_log_files *lf = dfs_log_files_new();
+	assert_int_equal(dfs_log_files_add(lf, &t), 0);
+	dfs_file_table_free(&t);
+	return lf;
+}
+
+static void test_merge(void **state)
+{
+	(void)state;
+	struct wrec w[NONE];
+	fill_ids(w, one, one_file, NONE);
+	dfs_log *early = write_log(4, 1000, DFS_MOD_POSIX, w, NONE);
+	dfs_log *late = write_log(4, 2000, DFS_MOD_POSIX, w, 2);   /* out.0 only */
+	dfs_log_files *a = files_of(early, DFS_MOD_POSIX);
+	dfs_log_files *b = files_of(late, DFS_MOD_POSIX);
+	/* the two ids of one name are one file of the log */
+	assert_int_equal(dfs_log_files_count(a), 4);
+	assert_int_equal(dfs_log_files_count(b), 1);
+	assert_true(dfs_log_files_memory(a) > 0);
+	assert_int_equal(dfs_log_files_error(b, DFS_MOD_STDIO, "STDIO: unable to inflate"), 0);
+	dfs_error err = {0};
+	dfs_files_merge *fm = dfs_files_merge_new(0);
+	assert_int_equal(dfs_files_merge_add(fm, "x/late.darshan", 2000, b, &err), 0);
+	assert_int_equal(dfs_files_merge_add(fm, "y/early.darshan", 1000, a, &err), 0);
+	assert_int_equal(dfs_files_merge_skip(fm, "z/bad.darshan", "truncated header", &err), 0);
+	dfs_buf out = DFS_BUF_INIT;
+	assert_int_equal(dfs_files_merge_render(fm, &out, &err), 0);
+	/* out.0: two jobs, its bytes summed, the earliest and the latest job */
+	char want[512];
+	assert_non_null(strstr(out.data, "\nPOSIX,/lus/a/out.1,1,0,4096,0,8,4096,6.5,"));
+	assert_non_null(strstr(out.data, ",/lus/a/out.0,2,"));
+	snprintf(want, sizeof(want), ",y/early.darshan,1000,x/late.darshan,2000,/lus/a,lustre,\n");
+	assert_non_null(strstr(out.data, want));
+	assert_non_null(strstr(out.data, "\nPOSIX,/lus/a/same,1,3,0,2,0,3,"));
+	/* what was left out, last */
+	assert_non_null(strstr(out.data, "\nSTDIO,,,,,,,,,,,,,x/late.darshan,,x/late.darshan,,,,"
+	                                 "STDIO: unable to inflate\n"));
+	assert_non_null(strstr(out.data, "\n,,,,,,,,,,,,,z/bad.darshan,,z/bad.darshan,,,,"
+	                                 "truncated header\n"));
+	assert_int_equal(strncmp(out.data, "module,file_name,jobs,", 22), 0);
+	/* a log's files as a store would keep them and give them back */
+	dfs_log_files *copy = dfs_log_files_new();
+	for (size_t i = 0; i < dfs_log_files_count(b); i++) {
+		dfs_log_file f;
+		dfs_log_files_get(b, i, &f);
+		assert_int_equal(dfs_log_files_put(copy, &f), 0);
+	}
+	assert_int_equal(dfs_log_files_errors(b), 1);
+	int module = -2;
+	const char *why = dfs_log_files_error_at(b, 0, &module);
+	assert_string_equal(why, "STDIO: unable to inflate");
+	assert_int_equal(module, DFS_MOD_STDIO);
+	assert_null(dfs_log_files_error_at(b, 1, &module));
+	assert_int_equal(dfs_log_files_error(copy, module, why), 0);
+	dfs_files_merge *again = dfs_files_merge_new(0);
+	assert_int_equal(dfs_files_merge_add(again, "x/late.darshan", 2000, copy, &err), 0);
+	assert_int_equal(dfs_files_merge_add(again, "y/early.darshan", 1000, a, &err), 0);
+	assert_int_equal(dfs_files_merge_skip(again, "z/bad.darshan", "truncated header", &err), 0);
+	dfs_buf out2 = DFS_BUF_INIT;
+	assert_int_equal(dfs_files_merge_render(again, &out2, &err), 0);
+	assert_string_equal(out.data, out2.data);
+	dfs_buf_free(&out2);
+	dfs_files_merge_free(again);
+	dfs_log_files_free(copy);
+	dfs_buf_free(&out);
+	dfs_files_merge_free(fm);
+	/* a bound on its memory */
+	fm = dfs_files_merge_new(64);
+	assert_int_equal(dfs_files_merge_add(fm, "y/early.darshan", 1000, a, &err), -1);
+	assert_int_equal(err.code, DFS_ERR_TOOBIG);
+	assert_non_null(strstr(err.msg, "cache_size"));
+	dfs_files_merge_free(fm);
+	dfs_log_files_free(a);
+	dfs_log_files_free(b);
+	dfs_log_free(early);
+	dfs_log_free(late);
+}
+
+/* ---- through a view ------------------------------------------------------ */
+
+static void synth_log(const char *path, uint64_t seed, size_t records)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	dfs_error err = {0};
+	dfs_write_options wo = {.level = 1, .threads = 1};
+	dfs_log_writer *w = dfs_log_writer_fd(fd, &wo, &err);
+	assert_non_null(w);
+	dfs_synth_options so = {.seed = seed, .records = records, .nprocs = 8};
+	dfs_synth_defaults(&so);
+	if (dfs_synth_write(w, &so, &err) != 0)
+		fail_msg("synth: %s", err.msg);
+	dfs_log_writer_free(w);
+	assert_int_equal(close(fd), 0);
+}
+
+static char *view_read(dfs_view *v, const char *path, size_t *len, dfs_error *err)
+{
+	dfs_content *c = dfs_view_open_file(v, path, err);
+	if (!c)
+		return NULL;
+	size_t size = (size_t)dfs_content_size(c);
+	char *text = malloc(size + 1);
+	assert_non_null(text);
+	size_t done = 0;
+	long n = 0;
+	while (done < size && (n = dfs_content_read(c, text + done, size - done, done, err)) > 0)
+		done += (size_t)n;
+	assert_int_equal(done, size);
+	text[size] = '\0';
+	dfs_content_release(c);
+	*len = size;
+	return text;
+}
+
+static size_t lines(const char *t)
+{
+	size_t n = 0;
+	for (; *t; t++)
+		n += *t == '\n';
+	return n;
+}
+
+struct names {
+	char seen[16][32];
+	size_t n;
+};
+
+static int collect(void *ctx, const char *name, const dfs_node_stat *st)
+{
+	(void)st;
+	struct names *ns = ctx;
+	if (ns->n < 16)
+		snprintf(ns->seen[ns->n++], 32, "%s", name);
+	return 0;
+}
+
+static bool listed(dfs_view *v, const char *dir, const char *name)
+{
+	struct names ns = {.n = 0};
+	dfs_error err = {0};
+	assert_int_equal(dfs_view_readdir(v, dir, collect, &ns, &err), 0);
+	for (size_t i = 0; i < ns.n; i++)
+		if (strcmp(ns.seen[i], name) == 0)
+			return true;
+	return false;
+}
+
+static void test_view(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/dfs-test-tables-XXXXXX", a[96], b[96];
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a.darshan", dir);
+	snprintf(b, sizeof(b), "%s/b.darshan", dir);
+	synth_log(a, 1, 400);
+	synth_log(b, 2, 400);
+	dfs_error err = {0};
+	dfs_view *v = dfs_view_new(dir, NULL, &err);
+	assert_non_null(v);
+	assert_true(listed(v, "/", "files.csv"));
+	assert_true(listed(v, "/a.darshan/POSIX", "files.csv"));
+	assert_true(listed(v, "/a.darshan/POSIX", "ranks.csv"));
+	assert_true(listed(v, "/a.darshan/STDIO", "ranks.csv"));
+	/* the size told is the size read */
+	dfs_node_stat st;
+	assert_int_equal(dfs_view_stat(v, "/a.darshan/POSIX/files.csv", &st, &err), 0);
+	size_t len, dlen;
+	char *all = view_read(v, "/a.darshan/POSIX/files.csv", &len, &err);
+	assert_non_null(all);
+	assert_int_equal(st.size, len);
+	/* a filter: fewer rows, and the directory's table follows */
+	char *dall = view_read(v, "/files.csv", &dlen, &err);
+	assert_non_null(dall);
+	dfs_write *w = dfs_view_open_write(v, "/a.darshan/POSIX/filter", true, &err);
+	assert_non_null(w);
+	assert_int_equal(dfs_write_data(w, "rank == 0", 9, 0, &err), 0);
+	assert_int_equal(dfs_write_flush(w, &err), 0);
+	dfs_write_free(w);
+	char *some = view_read(v, "/a.darshan/POSIX/files.csv", &len, &err);
+	assert_non_null(some);
+	assert_true(lines(some) > 1 && lines(some) < lines(all));
+	char *ranks = view_read(v, "/a.darshan/POSIX/ranks.csv", &len, &err);
+	assert_non_null(ranks);
+	assert_int_equal(lines(ranks), 2);              /* the header and rank 0 */
+	assert_int_equal(strncmp(strchr(ranks, '\n') + 1, "0,", 2), 0);
+	char *dsome = view_read(v, "/files.csv", &dlen, &err);
+	assert_non_null(dsome);
+	assert_true(strcmp(dall, dsome) != 0);
+	free(all);
+	free(some);
+	free(ranks);
+	free(dall);
+	free(dsome);
+	dfs_view_free(v);
+	/* a cache too small for the merged table of the directory */
+	dfs_view_options opt = {.cache_size = 16 << 10};
+	v = dfs_view_new(dir, &opt, &err);
+	assert_non_null(v);
+	err = (dfs_error){0};
+	assert_null(view_read(v, "/files.csv", &len, &err));
+	assert_int_equal(err.code, DFS_ERR_TOOBIG);
+	/* the module tables do not depend on it */
+	all = view_read(v, "/b.darshan/POSIX/files.csv", &len, &err);
+	assert_non_null(all);
+	free(all);
+	dfs_view_free(v);
+	assert_int_equal(unlink(a), 0);
+	assert_int_equal(unlink(b), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_accum_files_alone),
+		cmocka_unit_test(test_accum_files_misuse),
+		cmocka_unit_test(test_file_table),
+		cmocka_unit_test(test_untimed),
+		cmocka_unit_test(test_rank_table),
+		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_view),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
