@@ -126,8 +126,9 @@ int dfs_pq_records(const dfs_log *log, const dfs_module *m, const dfs_records *r
  * `optional` flags are ignored: an empty cell is a null, as engines read
  * the CSV).  A column without a type, a row of another width or a cell
  * that does not read whole as its column's type is an error: types are
- * declared, never guessed.  TIMESTAMP columns hold seconds since the
- * epoch in the CSV. */
+ * declared, never guessed.  A TIMESTAMP column holds an ISO 8601 time
+ * (YYYY-MM-DDTHH:MM:SSZ, maybe a fraction or an offset) or seconds since
+ * the epoch in the CSV. */
 int dfs_pq_from_csv(const char *csv, size_t len, const struct dfs_pq_column *types,
                     size_t ntypes, const struct dfs_pq_options *opt, dfs_buf *out,
                     dfs_error *err);

@@ -266,6 +266,72 @@ static void next_cell(const char **p, const char *end, dfs_buf *cell, bool *eol)
 	*p = s;
 }
 
+static bool digits(const char *s, int n, int *v)
+{
+	*v = 0;
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		*v = *v * 10 + (s[i] - '0');
+	}
+	return true;
+}
+
+/* Days from 1970-01-01 to y-m-d of the proleptic Gregorian calendar. */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+	y -= m <= 2;
+	int64_t era = (y >= 0 ? y : y - 399) / 400;
+	int64_t yoe = y - era * 400;
+	int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+/* An ISO 8601 time of the calendar, as the tree writes them:
+ * YYYY-MM-DDTHH:MM:SS, maybe a fraction, then Z (or +HH:MM / -HH:MM),
+ * into microseconds since the epoch. */
+static bool iso_time(const char *s, size_t len, int64_t *us)
+{
+	int y, mo, d, h, mi, se;
+	if (len < 19 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != ' ') ||
+	    s[13] != ':' || s[16] != ':' || !digits(s, 4, &y) || !digits(s + 5, 2, &mo) ||
+	    !digits(s + 8, 2, &d) || !digits(s + 11, 2, &h) || !digits(s + 14, 2, &mi) ||
+	    !digits(s + 17, 2, &se) || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 ||
+	    mi > 59 || se > 60)
+		return false;
+	size_t i = 19;
+	int64_t frac = 0, scale = 1000000;
+	if (i < len && s[i] == '.') {
+		i++;
+		size_t start = i;
+		while (i < len && s[i] >= '0' && s[i] <= '9') {
+			if (scale > 1) {
+				scale /= 10;
+				frac += (s[i] - '0') * scale;
+			}
+			i++;
+		}
+		if (i == start)
+			return false;
+	}
+	int64_t offset = 0;
+	if (i < len && s[i] == 'Z') {
+		i++;
+	} else if (i + 6 == len && (s[i] == '+' || s[i] == '-') && s[i + 3] == ':') {
+		int oh, om;
+		if (!digits(s + i + 1, 2, &oh) || !digits(s + i + 4, 2, &om))
+			return false;
+		offset = (s[i] == '-' ? -1 : 1) * ((int64_t)oh * 3600 + om * 60);
+		i += 6;
+	}
+	if (i != len)
+		return false;
+	int64_t sec = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - offset;
+	*us = sec * 1000000 + frac;
+	return true;
+}
+
 /* The cell's text as a value of its column's type into w: an empty cell
  * is a null (text too: engines read an empty CSV field so);
  * anything that does not read whole as that type is an error (the
@@ -309,11 +375,15 @@ static bool put_cell(dfs_pq *w, const struct dfs_pq_column *c, const dfs_buf *ce
 		return true;
 	}
 	case DFS_PQ_TIMESTAMP: {
-		/* seconds since the epoch, perhaps with a fraction */
-		double v = strtod(s, &end);
-		if (end != s + len || !isfinite(v) || fabs(v) > 9.2e12)
-			return false;
-		dfs_pq_time(w, (int64_t)llround(v * 1e6));
+		int64_t us;
+		if (!iso_time(s, len, &us)) {
+			/* seconds since the epoch, perhaps with a fraction */
+			double v = strtod(s, &end);
+			if (end != s + len || !isfinite(v) || fabs(v) > 9.2e12)
+				return false;
+			us = (int64_t)llround(v * 1e6);
+		}
+		dfs_pq_time(w, us);
 		return true;
 	}
 	case DFS_PQ_BOOL:

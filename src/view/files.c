@@ -18,7 +18,6 @@
 #include "darshanfs/report.h"
 #include "darshanfs/tables.h"
 #include "darshanfs/writer.h"
-#include "parquet/parquet.h"
 #include "util/workers.h"
 #include "view/view_int.h"
 
@@ -386,58 +385,6 @@ static bool render_light(dfs_view *v, struct entry *e, const struct node *n,
 	}
 }
 
-/* ---- Parquet twins --------------------------------------------------- */
-
-/* How every Parquet file of the tree is written: GZIP pages, a group's
- * columns encoded on all cores. */
-static struct dfs_pq_options pq_options(void)
-{
-	return (struct dfs_pq_options){.codec = DFS_PQ_GZIP, .level = 1,
-	                               .threads = dfs_workers(DFS_WORKERS_MAX, 64)};
-}
-
-/* The columns of m's records.csv (and total.csv) with their types. */
-static struct dfs_pq_column *record_types(const dfs_module *m, size_t *n)
-{
-	struct dfs_pq_column *t = calloc(m->n_fields + 3, sizeof(*t));
-	if (!t)
-		return NULL;
-	for (size_t f = 0; f < m->n_fields; f++) {
-		t[f].name = m->fields[f].name;
-		t[f].type = m->fields[f].type == DFS_T_U64   ? DFS_PQ_UINT64
-		          : m->fields[f].type == DFS_T_F64 ? DFS_PQ_DOUBLE
-		          : m->fields[f].type == DFS_T_STR ? DFS_PQ_STRING
-		                                           : DFS_PQ_INT64;
-	}
-	t[m->n_fields] = (struct dfs_pq_column){"file_name", DFS_PQ_STRING, true};
-	t[m->n_fields + 1] = (struct dfs_pq_column){"mount_pt", DFS_PQ_STRING, true};
-	t[m->n_fields + 2] = (struct dfs_pq_column){"fs_type", DFS_PQ_STRING, true};
-	*n = m->n_fields + 3;
-	return t;
-}
-
-/* A CSV table rendered into `out`, made its Parquet twin in place. */
-static int csv_to_parquet(dfs_buf *out, const struct dfs_pq_column *types,
-                          size_t ntypes, dfs_error *err)
-{
-	if (!dfs_buf_ok(out))
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-	struct dfs_pq_options o = pq_options();
-	dfs_buf pq = DFS_BUF_INIT;
-	int ret = dfs_pq_from_csv(out->data ? out->data : "", out->len, types, ntypes,
-	                          &o, &pq, err);
-	dfs_buf_free(out);
-	*out = pq;
-	return ret;
-}
-
-static const struct dfs_pq_column names_types[] = {
-	{"record_id", DFS_PQ_UINT64, true}, {"file_name", DFS_PQ_STRING, true},
-};
-static const struct dfs_pq_column mounts_types[] = {
-	{"mount_pt", DFS_PQ_STRING, true}, {"fs_type", DFS_PQ_STRING, true},
-};
-
 static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
                         const struct node *n, dfs_buf *out, dfs_error *err)
 {
@@ -450,7 +397,8 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
 		if (s->status != DFS_OK)
 			return dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
 		if (n->file == F_RECORDS_PARQUET) {
-			struct dfs_pq_options o = pq_options();
+			/* straight from the records (the CSV is never made) */
+			struct dfs_pq_options o = dfs_parquet_options();
 			return dfs_pq_records(log, m, s->records, s->index, s->count, &o, out, err);
 		}
 		if (!records && !s->accumulated)
@@ -475,18 +423,8 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
 			render_filters(v, e, n->module, out);
 			break;
 		case F_TOTAL_CSV:
-		case F_TOTAL_PARQUET:
 			dfs_csv_header(m, out);
 			dfs_csv_summary(log, m, s->summary, m->record_size, out);
-			if (n->file == F_TOTAL_PARQUET) {
-				size_t nt;
-				struct dfs_pq_column *t = record_types(m, &nt);
-				if (!t)
-					return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-				int ret = csv_to_parquet(out, t, nt, err);
-				free(t);
-				return ret;
-			}
 			break;
 		default:
 			return dfs_error_set(err, DFS_ERR_NOENT, "no such file");
@@ -503,12 +441,7 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
 	case F_NAMES:
 		dfs_csv_names(log, out);
 		break;
-	case F_MOUNTS_PARQUET:
-		dfs_csv_mounts(log, out);
-		return csv_to_parquet(out, mounts_types, 2, err);
-	case F_NAMES_PARQUET:
-		dfs_csv_names(log, out);
-		return csv_to_parquet(out, names_types, 2, err);
+
 	case F_LOG_DERIVED:
 		render_log_derived(v, e, l, out);
 		break;
@@ -765,7 +698,17 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 	if (cache->file[n->file])
 		return dfs_content_ref(cache->file[n->file]);
 	dfs_content *c;
-	if (n->file == F_RECORDS) {
+	int twin = dfs_parquet_source(n->file);
+	if (twin >= 0 && n->file != F_RECORDS_PARQUET) {
+		/* made from the CSV (itself kept, as if read) */
+		struct node cn = *n;
+		cn.file = (enum file_kind)twin;
+		dfs_content *csv = loaded_content(v, e, l, &cn, err);
+		if (!csv)
+			return NULL;
+		c = dfs_parquet_twin(v, csv, cn.file, n->module, err);
+		dfs_content_release(csv);
+	} else if (n->file == F_RECORDS) {
 		struct selection *s = dfs_selection(v, e, l, n->module);
 		if (s->status != DFS_OK) {
 			dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
@@ -904,7 +847,7 @@ dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
                                   const dfs_caller *who, dfs_error *err)
 {
 	if (n->file == F_JOBS || n->file == F_MODULES || n->file == F_DIR_INSIGHTS ||
-	    n->file == F_DIR_FILES)
+	    n->file == F_DIR_FILES || dfs_parquet_source(n->file) >= 0)
 		return dfs_jobs_content(v, n, who, err);
 	if (n->file == F_DIR_SCHEMA)
 		return dfs_schema_content(v, err);

@@ -424,27 +424,34 @@ static void refuse_import(dfs_write *w, dfs_error *err)
 
 static bool is_parquet(const struct node *n)
 {
-	return n->kind == N_FILE &&
-	       (n->file == F_RECORDS_PARQUET || n->file == F_TOTAL_PARQUET ||
-	        n->file == F_NAMES_PARQUET || n->file == F_MOUNTS_PARQUET);
+	return n->kind == N_FILE && dfs_parquet_source(n->file) >= 0;
 }
 
 /* A Parquet twin is a view of its CSV, never an import path: the open
- * for writing is refused (EACCES), and the filter.error beside it (the
- * module's, or the log's) says where imports and filters go. */
+ * for writing is refused (EACCES), and the error file beside it (the
+ * module's or the log's filter.error, the directory's, the root's
+ * selections.error) says where imports and filters go. */
 static void refuse_parquet(dfs_write *w, dfs_error *err)
 {
 	const char *name = dfs_file_defs[w->n.file].name;
-	bool module = w->n.module >= 0;
+	const char *csv = dfs_file_defs[dfs_parquet_source(w->n.file)].name;
+	enum file_level level = dfs_file_defs[w->n.file].level;
 	dfs_error_set(err, DFS_ERR_ACCESS,
-	              "%s is read-only: it shows %.*s.csv's rows with their types%s",
-	              name, (int)(strlen(name) - strlen(".parquet")), name,
-	              module && w->n.file == F_RECORDS_PARQUET
+	              "%s is read-only: it shows %s's rows with their types%s", name, csv,
+	              w->n.file == F_RECORDS_PARQUET
 	                      ? "; to select rows write a CSV into records.csv or an "
 	                        "expression into filter"
 	                      : "");
+	if (level == LEVEL_ROOT) {
+		dfs_selections_set_error(w->v, w->n.state, err->msg);
+		return;
+	}
+	if (level == LEVEL_DIR) {
+		dfs_dir_filter_set_error(w->v, w->n.state, w->n.dir_vpath, err->msg);
+		return;
+	}
 	struct node n = w->n;
-	n.file = module ? F_FILTER : F_LOG_FILTER;
+	n.file = level == LEVEL_MODULE ? F_FILTER : F_LOG_FILTER;
 	dfs_error ignored;
 	struct entry *e = dfs_entry_get(w->v, &n, &ignored);
 	if (!e)
