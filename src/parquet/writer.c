@@ -76,6 +76,7 @@ struct col {
 
 struct scratch;
 static void scratch_free(struct scratch *s);
+static void scratches_free(dfs_pq *w);
 
 struct dfs_pq {
 	struct col *cols;
@@ -87,7 +88,10 @@ struct dfs_pq {
 	struct group *groups;
 	size_t ngroups, groups_cap;
 	dfs_buf out;
-	struct scratch *scratch;   /* the caller's, kept from group to group */
+	/* one per thread encoding a group's columns (the caller's first),
+	 * kept from group to group: made once, not once a group */
+	struct scratch *scratch;
+	size_t nscratch;
 	bool failed;
 	dfs_error err;
 };
@@ -214,10 +218,7 @@ void dfs_pq_free(dfs_pq *w)
 		free(w->kv);
 	}
 	dfs_buf_free(&w->out);
-	if (w->scratch) {
-		scratch_free(w->scratch);
-		free(w->scratch);
-	}
+	scratches_free(w);
 	free(w);
 }
 
@@ -560,10 +561,9 @@ struct scratch {
 #ifdef DFS_HAVE_ISAL
 	struct isal_zstream *isal;
 	uint8_t *isal_buf;
-#else
+#endif
 	z_stream zs;
 	bool zs_ready;
-#endif
 	dfs_buf page, comp, dcomp, dict;
 	uint32_t *idx, *lv, *slots, *offs;
 	size_t idx_cap, lv_cap, slots_cap, offs_cap;
@@ -574,10 +574,9 @@ static void scratch_free(struct scratch *s)
 #ifdef DFS_HAVE_ISAL
 	free(s->isal);
 	free(s->isal_buf);
-#else
+#endif
 	if (s->zs_ready)
 		deflateEnd(&s->zs);
-#endif
 	dfs_buf_free(&s->page);
 	dfs_buf_free(&s->comp);
 	dfs_buf_free(&s->dcomp);
@@ -677,7 +676,13 @@ static void encode_hybrid(dfs_buf *b, const uint32_t *v, size_t n, int width)
 
 /* `in` compressed as one gzip member (RFC 1952, what Parquet's GZIP
  * codec means) into `out`: with ISA-L's level-1 deflate where the build
- * has it (several times faster than zlib's fastest level), else zlib. */
+ * has it (several times faster than zlib's fastest level) and the page
+ * is big, else zlib.  A table must render to the same bytes each time
+ * (its size is told before it is read, and it may be rendered again
+ * after the cache dropped it): ISA-L's output for a small page was seen
+ * to vary from one process to the next, zlib's never does, and on small
+ * pages it costs next to nothing more. */
+#define ISAL_MIN_PAGE 4096
 static dfs_status gzip(struct scratch *s, const dfs_buf *in, dfs_buf *out, int level)
 {
 	dfs_buf_reset(out);
@@ -685,29 +690,33 @@ static dfs_status gzip(struct scratch *s, const dfs_buf *in, dfs_buf *out, int l
 	if (!dfs_buf_reserve(out, bound))
 		return DFS_ERR_NOMEM;
 #ifdef DFS_HAVE_ISAL
-	(void)level;
-	if (!s->isal) {
-		s->isal = malloc(sizeof(*s->isal));
-		s->isal_buf = malloc(ISAL_DEF_LVL1_DEFAULT);
-		if (!s->isal || !s->isal_buf)
-			return DFS_ERR_NOMEM;
+	if (in->len >= ISAL_MIN_PAGE) {
+		if (!s->isal) {
+			s->isal = malloc(sizeof(*s->isal));
+			s->isal_buf = malloc(ISAL_DEF_LVL1_DEFAULT);
+			if (!s->isal || !s->isal_buf)
+				return DFS_ERR_NOMEM;
+		}
+		/* nothing of what the scratch compressed before */
+		memset(s->isal, 0, sizeof(*s->isal));
+		memset(s->isal_buf, 0, ISAL_DEF_LVL1_DEFAULT);
+		isal_deflate_stateless_init(s->isal);
+		s->isal->level = 1;
+		s->isal->level_buf = s->isal_buf;
+		s->isal->level_buf_size = ISAL_DEF_LVL1_DEFAULT;
+		s->isal->gzip_flag = IGZIP_GZIP;
+		s->isal->end_of_stream = 1;
+		s->isal->flush = NO_FLUSH;
+		s->isal->next_in = (uint8_t *)in->data;
+		s->isal->avail_in = (uint32_t)in->len;
+		s->isal->next_out = (uint8_t *)out->data;
+		s->isal->avail_out = (uint32_t)bound;
+		if (isal_deflate_stateless(s->isal) != COMP_OK)
+			return DFS_ERR_IO;
+		out->len = bound - s->isal->avail_out;
+		return DFS_OK;
 	}
-	isal_deflate_stateless_init(s->isal);
-	s->isal->level = 1;
-	s->isal->level_buf = s->isal_buf;
-	s->isal->level_buf_size = ISAL_DEF_LVL1_DEFAULT;
-	s->isal->gzip_flag = IGZIP_GZIP;
-	s->isal->end_of_stream = 1;
-	s->isal->flush = NO_FLUSH;
-	s->isal->next_in = (uint8_t *)in->data;
-	s->isal->avail_in = (uint32_t)in->len;
-	s->isal->next_out = (uint8_t *)out->data;
-	s->isal->avail_out = (uint32_t)bound;
-	if (isal_deflate_stateless(s->isal) != COMP_OK)
-		return DFS_ERR_IO;
-	out->len = bound - s->isal->avail_out;
-	return DFS_OK;
-#else
+#endif
 	if (!s->zs_ready) {
 		memset(&s->zs, 0, sizeof(s->zs));
 		if (deflateInit2(&s->zs, level, Z_DEFLATED, 15 + 16, 8,
@@ -725,7 +734,6 @@ static dfs_status gzip(struct scratch *s, const dfs_buf *in, dfs_buf *out, int l
 		return DFS_ERR_IO;
 	out->len = bound - s->zs.avail_out;
 	return DFS_OK;
-#endif
 }
 
 /* A page behind its header at the end of `enc`: `raw` (its uncompressed
@@ -1118,21 +1126,22 @@ static void encode_cols(struct group_job *j, struct scratch *s)
 	}
 }
 
-/* A thread of its own scratch; the caller uses the writer's, kept from
- * group to group. */
-static void *encode_thread(void *arg)
+static void scratches_free(dfs_pq *w)
 {
-	struct scratch s;
-	memset(&s, 0, sizeof(s));
-	encode_cols(arg, &s);
-	scratch_free(&s);
-	return NULL;
+	for (size_t i = 0; i < w->nscratch; i++)
+		scratch_free(&w->scratch[i]);
+	free(w->scratch);
 }
 
-static void *encode_caller(void *arg)
+struct encoder {
+	struct group_job *job;
+	struct scratch *s;
+};
+
+static void *encode_thread(void *arg)
 {
-	struct group_job *j = arg;
-	encode_cols(j, j->w->scratch);
+	struct encoder *e = arg;
+	encode_cols(e->job, e->s);
 	return NULL;
 }
 
@@ -1140,10 +1149,18 @@ static void flush_group(dfs_pq *w)
 {
 	if (w->failed || w->group_rows == 0)
 		return;
-	if (!w->scratch && !(w->scratch = calloc(1, sizeof(*w->scratch)))) {
-		fail(w, DFS_ERR_NOMEM, "out of memory");
-		return;
+	size_t threads = w->opt.threads > 1 ? dfs_workers(w->opt.threads, w->ncols) : 1;
+	if (threads > DFS_WORKERS_MAX)
+		threads = DFS_WORKERS_MAX;
+	if (!w->scratch) {
+		if (!(w->scratch = calloc(threads, sizeof(*w->scratch)))) {
+			fail(w, DFS_ERR_NOMEM, "out of memory");
+			return;
+		}
+		w->nscratch = threads;
 	}
+	if (threads > w->nscratch)
+		threads = w->nscratch;
 	if (w->ngroups == w->groups_cap) {
 		size_t cap = w->groups_cap ? 2 * w->groups_cap : 8;
 		struct group *g = realloc(w->groups, cap * sizeof(*g));
@@ -1166,18 +1183,20 @@ static void flush_group(dfs_pq *w)
 
 	struct group_job job = {.w = w, .rows = g->rows};
 	atomic_init(&job.next, 0);
-	size_t threads = w->opt.threads > 1 ? dfs_workers(w->opt.threads, w->ncols) : 1;
 	if (threads > 1) {
 		pthread_t tid[DFS_WORKERS_MAX];
+		struct encoder enc[DFS_WORKERS_MAX];
 		size_t started = 0;
-		for (size_t t = 1; t < threads && t < DFS_WORKERS_MAX; t++)
-			if (pthread_create(&tid[started], NULL, encode_thread, &job) == 0)
+		for (size_t t = 1; t < threads; t++) {
+			enc[started] = (struct encoder){&job, &w->scratch[t]};
+			if (pthread_create(&tid[started], NULL, encode_thread, &enc[started]) == 0)
 				started++;
-		encode_caller(&job);
+		}
+		encode_cols(&job, &w->scratch[0]);
 		for (size_t t = 0; t < started; t++)
 			pthread_join(tid[t], NULL);
 	} else {
-		encode_caller(&job);
+		encode_cols(&job, &w->scratch[0]);
 	}
 
 	if (w->out.len == 0) {
