@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # deps.sh - install the Debian packages darshanfs needs, if any is missing.
 #
-#   contrib/deps.sh build    compiler, meson, libfuse3, zlib, bzip2, SQLite
+#   contrib/deps.sh build    compiler, meson, libfuse3, zlib, bzip2, SQLite,
+#                            docutils (rst2man: the manual pages)
 #   contrib/deps.sh test     build + cmocka and the clients the tests use
 #                            (sqlite3, miller, python3, pandas, setpriv, valgrind,
-#                            chromium and xmllint for summary.html)
+#                            chromium and xmllint for summary.html, groff
+#                            for the manual pages)
 #   contrib/deps.sh cluster  Dask (python3-dask, python3-distributed) for
 #                            tests/integration/cluster.sh; never fails:
 #                            without them that part of the test skips
@@ -19,10 +21,10 @@
 set -euo pipefail
 
 dfs_packages() {
-	local build="gcc libc6-dev meson ninja-build pkg-config libfuse3-dev fuse3 zlib1g-dev libbz2-dev libisal-dev libsqlite3-dev"
+	local build="gcc libc6-dev meson ninja-build pkg-config libfuse3-dev fuse3 zlib1g-dev libbz2-dev libisal-dev libsqlite3-dev python3-docutils"
 	case "${1:-build}" in
 	build) echo "$build" ;;
-	test) echo "$build libcmocka-dev sqlite3 miller python3 python3-pandas util-linux attr valgrind procps chromium libxml2-utils" ;;
+	test) echo "$build libcmocka-dev sqlite3 miller python3 python3-pandas util-linux attr valgrind procps chromium libxml2-utils groff-base" ;;
 	*) echo "deps.sh: unknown set '$1' (build or test)" >&2; return 2 ;;
 	esac
 }

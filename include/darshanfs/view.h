@@ -1,7 +1,7 @@
 /* view.h - the virtual tree of darshanfs, without FUSE.
  *
  * A dfs_view mirrors SOURCE (a directory tree of logs, or one log) as the
- * tree described in the README: one directory per log, one directory per
+ * tree described in docs/guide.md: one directory per log, one directory per
  * module, generated files (header.txt, records.csv, derived_metrics, ...)
  * and writable filter files.  The FUSE layer and darshanfs-cat are thin
  * front ends over these calls; everything here is thread safe.  Views

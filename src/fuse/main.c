@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "darshanfs/hash.h"
+#include "darshanfs-usage.h"
 
 enum {
 	EXIT_OK = 0,
@@ -84,42 +85,20 @@ static const char *mount_only_options[] = {
 	"defaults", NULL,
 };
 
+/* The option list and the exit statuses are those of the manual page:
+ * docs/man/manpage.py makes darshanfs-usage.h of docs/man/darshanfs.1.rst. */
 static void usage(const char *prog)
 {
 	printf("usage: %s [options] SOURCE MOUNTPOINT\n"
 	       "\n"
 	       "Mount SOURCE, a directory tree of Darshan logs or a single log, as a\n"
-	       "tree of CSV and text files at MOUNTPOINT.\n"
+	       "tree of CSV and text files at MOUNTPOINT (man darshanfs).\n"
 	       "\n"
-	       "darshanfs options:\n"
-	       "    -o cache_size=SIZE     memory for decoded logs (default 1G; K, M, G, T)\n"
-	       "    -o import_limit=SIZE   largest CSV written to a records.csv (default 1G),\n"
-	       "                           and what one user's writes in progress may hold\n"
-	       "    -o import_memory=SIZE  what all users' writes in progress may hold\n"
-	       "                           (default twice import_limit)\n"
-	       "    -o insights=FILE       thresholds of the insights (name = value lines)\n"
-	       "    -o attr_timeout=SECS   how long the kernel caches directory entries\n"
-	       "                           and attributes, and trusts its listings\n"
-	       "                           (default 1)\n"
-	       "    -o noprefill           do not render a big records.csv into the\n"
-	       "                           page cache while its log decodes (-o prefill:\n"
-	       "                           do, the default)\n"
-	       "    -o index=PATH          keep what the directories' tables know of each\n"
-	       "                           log in this file (default: one file per SOURCE\n"
-	       "                           in $XDG_CACHE_HOME/darshanfs/)\n"
-	       "    -o noindex             keep none\n"
-	       "    -o nofollow_outside    hide symbolic links to logs outside SOURCE\n"
-	       "                           (the default with allow_other; -o\n"
-	       "                           follow_outside shows them)\n"
-	       "    -o nonempty            mount over a MOUNTPOINT that is not empty\n"
-	       "                           (hiding what it holds until the unmount)\n"
-	       "    -h, --help             print help and exit\n"
-	       "    -V, --version          print version and exit\n"
-	       "\n"
-	       "exit status: 0 unmounted cleanly, 1 usage, 2 bad SOURCE, 3 bad MOUNTPOINT\n"
-	       "(missing, not empty, inside SOURCE or holding it, already a darshanfs\n"
-	       "mount point) or mount failed, 4 runtime failure\n"
-	       "\n", prog);
+	       "darshanfs options:\n", prog);
+	fputs(dfs_usage_options, stdout);
+	fputs("\nexit status:\n", stdout);
+	fputs(dfs_usage_exit, stdout);
+	fputs("\n", stdout);
 }
 
 /* The machine's memory: no cache or import can be larger. */

@@ -20,12 +20,16 @@
 #include <string.h>
 
 #include "darshanfs.h"
+#include "darshanfs-cat-usage.h"
 
 enum {
 	EXIT_USAGE = 2, EXIT_NOENT = 3, EXIT_BADLOG = 4, EXIT_INVAL = 5,
 	EXIT_ISDIR = 6, /* PATH is a directory: list it with --list */
 };
 
+/* The option list and the exit statuses are those of the manual page:
+ * docs/man/manpage.py makes darshanfs-cat-usage.h of
+ * docs/man/darshanfs-cat.1.rst. */
 static void usage(FILE *out, const char *prog)
 {
 	fprintf(out,
@@ -36,28 +40,10 @@ static void usage(FILE *out, const char *prog)
 		"directory when SOURCE is a log, to SOURCE when it is a directory;\n"
 		"without PATH, the top of the tree is listed (as with --list).\n"
 		"\n"
-		"options:\n"
-		"  -f, --filter EXPR        write EXPR into the filter next to PATH first\n"
-		"                           (PATH's module directory, or the log directory)\n"
-		"  -w, --write FILE=TEXT    write TEXT into FILE (relative like PATH) first;\n"
-		"                           may be repeated, applied in order\n"
-		"  -l, --list               list the directory PATH instead of printing it\n"
-		"  -R, --recursive          with --list: every entry below PATH, as paths\n"
-		"                           relative to it (directories end in '/')\n"
-		"  -x, --extract DIR        write every file below PATH (default: all) into\n"
-		"                           DIR, as the mount shows them\n"
-		"  -p, --parser PARTS       print what darshan-parser --show-incomplete prints\n"
-		"                           for the log SOURCE: PARTS is a comma-separated list\n"
-		"                           of base, total, file, perf, all\n"
-		"  -i, --insights FILE      thresholds of the insights (as -o insights=FILE\n"
-		"                           of darshanfs)\n"
-		"  -h, --help               show this help\n"
-		"  -V, --version            show the version\n"
-		"\n"
-		"exit status: 0 success, 2 usage, 3 no such file, 4 unreadable log,\n"
-		"5 refused write (bad filter or CSV), 6 PATH is a directory (use --list),\n"
-		"1 other errors.\n",
-		prog);
+		"options:\n", prog);
+	fputs(dfs_usage_options, out);
+	fputs("\nexit status:\n", out);
+	fputs(dfs_usage_exit, out);
 }
 
 static int exit_code(const dfs_error *err)

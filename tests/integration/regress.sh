@@ -34,7 +34,7 @@
 #   jobs-deep          jobs.csv silently skips logs more than 64
 #                      directories down
 #   jobs-names         log names with invalid UTF-8 or control characters
-#                      are not quoted in jobs.csv (the README says they are)
+#                      are not quoted in jobs.csv (docs/guide.md says they are)
 #   error-relative     ERROR files and jobs.csv's error column show the
 #                      server's absolute source paths
 #   cache-release      a log over cache_size stays decoded after its reader

@@ -320,21 +320,21 @@ for rel in "${LOGREL[@]}"; do
 		[ "$own" = "$got" ] || fail "$rel: $own rows, $got in $dir/insights.csv"
 	fi
 done
-# the example of the README: which logs read in small requests?
+# which logs read in small requests?
 t sqlite3 :memory: ".import --csv '$MNT/insights.csv' i" \
 	"select log from i where code = 'P_SMALL_READS'" | grep -q 'dxt.darshan$' ||
 	fail "the root's insights.csv lacks dxt.darshan's small reads"
-# the README's query of each finding, verbatim but for the mount point
+# docs/insights.md's query of each finding, verbatim but for the mount point
 n=0
 while IFS= read -r line; do
 	line=${line//\/mnt\/darshan/$MNT}
-	out=$(eval "t $line" 2>&1) || fail "the README's query failed: $line: $out"
+	out=$(eval "t $line" 2>&1) || fail "the query of docs/insights.md failed: $line: $out"
 	n=$((n + 1))
-done < <(awk '/^### summary.html and the insights/ { on = 1 }
-	on && /^## Filters/ { exit }
-	on && /^sqlite3 .*insights.csv/ { print }' "$REPO/README.md")
-[ "$n" -ge 20 ] || fail "only $n insight queries found in the README"
-say "directory insights.csv, $n README queries"
+done < <(awk '/^## One query per finding over a tree/ { on = 1; next }
+	on && /^## / { exit }
+	on && /^sqlite3 .*insights.csv/ { print }' "$REPO/docs/insights.md")
+[ "$n" -ge 20 ] || fail "only $n insight queries found in docs/insights.md"
+say "directory insights.csv, $n queries of docs/insights.md"
 dfs_umount "$MNT"
 
 # 5b. a log whose counters no run can have written (DAOS_F_SLOWEST_RANK_TIME

@@ -112,7 +112,8 @@ static void test_quoting(void **state)
 }
 
 /* Control characters and bytes that are not UTF-8 are quoted too (the
- * README promises it for names); well-formed UTF-8 is not. */
+ * user guide, docs/guide.md, promises it for names); well-formed UTF-8 is
+ * not. */
 static void test_quoting_bytes(void **state)
 {
 	(void)state;
