@@ -89,19 +89,23 @@ say "$i kinds of table ($kinds of the logs: names, mounts, insights, the records
 # the same bytes each time: a twin read through the mount is the one
 # darshanfs-cat (another process) writes, for every records.parquet and
 # files.parquet of every log (a table's size is told before it is read,
-# and it is rendered again after the cache drops it)
-n=0
+# and it is rendered again after the cache drops it); one in three (one
+# in twelve with DFS_TEST_QUICK=1: darshanfs-cat is slow under ASan)
+n=0 k=0 every=3
+[ "${DFS_TEST_QUICK:-0}" = 1 ] && every=12
 for key in "${!files[@]}"; do
 	case $key in */records | */files) ;; *) continue ;; esac
 	while IFS= read -r f; do
 		[ -n "$f" ] || continue
+		k=$((k + 1))
+		[ $((k % every)) = 0 ] || continue
 		rel=${f#$MNT/} log=${rel%%.darshan/*}.darshan
 		cmp -s "$f.parquet" <(ref "$SRC/$log" "${rel#$log/}.parquet") ||
 			fail "$rel.parquet differs from darshanfs-cat's"
 		n=$((n + 1))
 	done <<<"${files[$key]}"
 done
-[ "$n" -gt 20 ] || fail "only $n tables compared with darshanfs-cat's"
+[ "$n" -gt 10 ] || fail "only $n tables compared with darshanfs-cat's"
 say "$n tables are the same bytes as darshanfs-cat's"
 
 # types: a POSIX table as declared, ids above 2^63 exact
