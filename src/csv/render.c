@@ -4,35 +4,9 @@
 #include "darshanfs/csv.h"
 #include "darshanfs/format.h"
 #include "log/hints.h"
+#include "util/utf8.h"
 
 #define ZERO_FIELDS 128   /* bytes of zero_fields (below) */
-
-/* Bytes of the well-formed UTF-8 character at s (RFC 3629: no overlong
- * form, surrogate or code point past U+10FFFF), 0 when none starts there. */
-static size_t utf8_char(const unsigned char *s, size_t avail)
-{
-	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
-	size_t n = c < 0x80 ? 1 : c < 0xc2 ? 0 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf5 ? 4 : 0;
-	if (n < 2)
-		return n;
-	if (n > avail)
-		return 0;
-	/* the second byte's range excludes what another form would say */
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
 
 /* A field is quoted when it holds a comma, a quote, a control character
  * (line breaks among them) or bytes that are not UTF-8, so that every
@@ -48,7 +22,7 @@ static bool needs_quotes(const char *s, size_t len)
 			i++;
 			continue;
 		}
-		size_t n = utf8_char(u + i, len - i);
+		size_t n = dfs_utf8_char(u + i, len - i);
 		if (n == 0)
 			return true;
 		i += n;

@@ -391,12 +391,17 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
 	const dfs_log *log = l->log;
 	if (n->module >= 0) {
 		const dfs_module *m = dfs_module_get(n->module);
-		struct selection *s = n->file == F_RECORDS
-		                              ? dfs_selection(v, e, l, n->module)
+		bool records = n->file == F_RECORDS || n->file == F_RECORDS_PARQUET;
+		struct selection *s = records ? dfs_selection(v, e, l, n->module)
 		                              : dfs_selection_metrics(v, e, l, n->module);
 		if (s->status != DFS_OK)
 			return dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
-		if (n->file != F_RECORDS && !s->accumulated)
+		if (n->file == F_RECORDS_PARQUET) {
+			/* straight from the records (the CSV is never made) */
+			struct dfs_pq_options o = dfs_parquet_options();
+			return dfs_pq_records(log, m, s->records, s->index, s->count, &o, out, err);
+		}
+		if (!records && !s->accumulated)
 			return s->accum_error
 			               ? dfs_error_set(err, s->accum_status, "%s", s->accum_error)
 			               : dfs_error_set(err, DFS_ERR_NOENT, "no derived metrics for %s",
@@ -436,6 +441,7 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
 	case F_NAMES:
 		dfs_csv_names(log, out);
 		break;
+
 	case F_LOG_DERIVED:
 		render_log_derived(v, e, l, out);
 		break;
@@ -692,7 +698,17 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 	if (cache->file[n->file])
 		return dfs_content_ref(cache->file[n->file]);
 	dfs_content *c;
-	if (n->file == F_RECORDS) {
+	int twin = dfs_parquet_source(n->file);
+	if (twin >= 0 && n->file != F_RECORDS_PARQUET) {
+		/* made from the CSV (itself kept, as if read) */
+		struct node cn = *n;
+		cn.file = (enum file_kind)twin;
+		dfs_content *csv = loaded_content(v, e, l, &cn, err);
+		if (!csv)
+			return NULL;
+		c = dfs_parquet_twin(v, csv, cn.file, n->module, err);
+		dfs_content_release(csv);
+	} else if (n->file == F_RECORDS) {
 		struct selection *s = dfs_selection(v, e, l, n->module);
 		if (s->status != DFS_OK) {
 			dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
@@ -831,7 +847,7 @@ dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
                                   const dfs_caller *who, dfs_error *err)
 {
 	if (n->file == F_JOBS || n->file == F_MODULES || n->file == F_DIR_INSIGHTS ||
-	    n->file == F_DIR_FILES)
+	    n->file == F_DIR_FILES || dfs_parquet_source(n->file) >= 0)
 		return dfs_jobs_content(v, n, who, err);
 	if (n->file == F_DIR_SCHEMA)
 		return dfs_schema_content(v, err);

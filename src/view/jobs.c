@@ -1929,6 +1929,27 @@ static bool spill_place(const dfs_view *v, char *dir, size_t size)
 dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
                               const dfs_caller *who, dfs_error *err)
 {
+	int twin = dfs_parquet_source(n->file);
+	if (twin >= 0) {
+		/* a table's Parquet twin, made from its CSV and kept like it */
+		uint64_t key = caller_key(v, who) ^ ((uint64_t)1 << 5) ^ ((uint64_t)twin << 6);
+		dfs_content *c = cache_find(v, n->dir_vpath, key);
+		if (c)
+			return c;
+		pthread_mutex_lock(&v->lock);
+		struct jobs_gens gens = jobs_gens_now(v, dfs_caller_state(v, who));
+		pthread_mutex_unlock(&v->lock);
+		struct node cn = *n;
+		cn.file = (enum file_kind)twin;
+		dfs_content *csv = dfs_jobs_content(v, &cn, who, err);
+		if (!csv)
+			return NULL;
+		c = dfs_parquet_twin(v, csv, cn.file, -1, err);
+		dfs_content_release(csv);
+		if (c)
+			cache_store(v, n->dir_vpath, key, gens, c);
+		return c;
+	}
 	enum table table = n->file == F_DIR_INSIGHTS ? T_INSIGHTS :
 	                   n->file == F_MODULES ? T_MODULES :
 	                   n->file == F_DIR_FILES ? T_FILES : T_JOBS;

@@ -68,6 +68,20 @@ const struct file_def dfs_file_defs[F_KINDS] = {
 	[F_DIR_FILES] = {"files.csv", F_DIR_FILES, LEVEL_DIR, false, false, true},
 	[F_MODULES] = {"modules.csv", F_MODULES, LEVEL_DIR, false, false, true},
 	[F_DIR_SCHEMA] = {"schema.json", F_DIR_SCHEMA, LEVEL_DIR, false, false, false},
+	/* the Parquet twins: writable only so that a write reaches
+	 * darshanfs, which refuses it saying where imports go (write.c) */
+	[F_MOUNTS_PARQUET] = {"mounts.parquet", F_MOUNTS_PARQUET, LEVEL_LOG, true, false, false},
+	[F_NAMES_PARQUET] = {"names.parquet", F_NAMES_PARQUET, LEVEL_LOG, true, false, false},
+	[F_INSIGHTS_PARQUET] = {"insights.parquet", F_INSIGHTS_PARQUET, LEVEL_LOG, true, false, true},
+	[F_RECORDS_PARQUET] = {"records.parquet", F_RECORDS_PARQUET, LEVEL_MODULE, true, false, true},
+	[F_TOTAL_PARQUET] = {"total.parquet", F_TOTAL_PARQUET, LEVEL_MODULE, true, true, true},
+	[F_FILES_PARQUET] = {"files.parquet", F_FILES_PARQUET, LEVEL_MODULE, true, false, true},
+	[F_RANKS_PARQUET] = {"ranks.parquet", F_RANKS_PARQUET, LEVEL_MODULE, true, false, true},
+	[F_JOBS_PARQUET] = {"jobs.parquet", F_JOBS_PARQUET, LEVEL_DIR, true, false, true},
+	[F_MODULES_PARQUET] = {"modules.parquet", F_MODULES_PARQUET, LEVEL_DIR, true, false, true},
+	[F_DIR_INSIGHTS_PARQUET] = {"insights.parquet", F_DIR_INSIGHTS_PARQUET, LEVEL_DIR, true, false, true},
+	[F_DIR_FILES_PARQUET] = {"files.parquet", F_DIR_FILES_PARQUET, LEVEL_DIR, true, false, true},
+	[F_SELECTIONS_PARQUET] = {"selections.parquet", F_SELECTIONS_PARQUET, LEVEL_ROOT, true, false, true},
 };
 _Static_assert(F_PLOT_LAST + 1 - F_PLOT_FIRST == DFS_PLOTS, "one file kind per plot");
 

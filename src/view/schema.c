@@ -9,11 +9,17 @@
  * files it reads.  schema.json, in every directory, says them in the
  * words of those engines.
  *
+ * And the Parquet twins of every CSV table of the tree: each column's
+ * type, and the twin made from its CSV (src/parquet).
+ *
  * Near the bottom of the view: it calls content.c only. */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "darshanfs/module.h"
+#include "util/workers.h"
 #include "view/view_int.h"
 
 /* the columns of jobs.csv before and after its per-module bytes */
@@ -233,4 +239,161 @@ dfs_content *dfs_schema_content(dfs_view *v, dfs_error *err)
 	table_json(&out, "files.csv", F_DIR_FILES, true);
 	dfs_buf_adds(&out, "  }\n}\n");
 	return dfs_content_from_buf(v, &out, err);
+}
+
+/* ---- the Parquet twins ---------------------------------------------------- */
+
+static const struct {
+	enum file_kind pq, csv;
+} twins[] = {
+	{F_MOUNTS_PARQUET, F_MOUNTS}, {F_NAMES_PARQUET, F_NAMES},
+	{F_INSIGHTS_PARQUET, F_INSIGHTS_CSV}, {F_RECORDS_PARQUET, F_RECORDS},
+	{F_TOTAL_PARQUET, F_TOTAL_CSV}, {F_FILES_PARQUET, F_FILES_CSV},
+	{F_RANKS_PARQUET, F_RANKS_CSV}, {F_JOBS_PARQUET, F_JOBS},
+	{F_MODULES_PARQUET, F_MODULES}, {F_DIR_INSIGHTS_PARQUET, F_DIR_INSIGHTS},
+	{F_DIR_FILES_PARQUET, F_DIR_FILES}, {F_SELECTIONS_PARQUET, F_SELECTIONS_CSV},
+};
+
+int dfs_parquet_source(enum file_kind k)
+{
+	for (size_t i = 0; i < N(twins); i++)
+		if (twins[i].pq == k)
+			return (int)twins[i].csv;
+	return -1;
+}
+
+struct dfs_pq_options dfs_parquet_options(void)
+{
+	return (struct dfs_pq_options){.codec = DFS_PQ_GZIP, .level = 1,
+	                               .threads = dfs_workers(DFS_WORKERS_MAX, 64)};
+}
+
+#define PQ_INT DFS_PQ_INT64
+#define PQ_U64 DFS_PQ_UINT64
+#define PQ_REAL DFS_PQ_DOUBLE
+#define PQ_TEXT DFS_PQ_STRING
+#define PQ_TIME DFS_PQ_TIMESTAMP
+
+/* (times relative to the job's start, as Darshan keeps them, are seconds:
+ * DOUBLE; times of the calendar are TIMESTAMP) */
+static const struct dfs_pq_column files_pq[] = {
+	{"record_id", PQ_U64, true}, {"file_name", PQ_TEXT, true}, {"ranks", PQ_INT, true},
+	{"records", PQ_INT, true}, {"bytes_read", PQ_INT, true}, {"bytes_written", PQ_INT, true},
+	{"reads", PQ_INT, true}, {"writes", PQ_INT, true}, {"total_bytes", PQ_INT, true},
+	{"time_by_slowest", PQ_REAL, true}, {"perf_by_slowest", PQ_REAL, true},
+	{"read_time", PQ_REAL, true}, {"write_time", PQ_REAL, true}, {"meta_time", PQ_REAL, true},
+	{"first_open", PQ_REAL, true}, {"last_close", PQ_REAL, true}, {"mount_pt", PQ_TEXT, true},
+	{"fs_type", PQ_TEXT, true}, {"stripe_size", PQ_INT, true}, {"stripe_count", PQ_INT, true},
+};
+static const struct dfs_pq_column ranks_pq[] = {
+	{"rank", PQ_INT, true}, {"records", PQ_INT, true}, {"files", PQ_INT, true},
+	{"bytes_read", PQ_INT, true}, {"bytes_written", PQ_INT, true}, {"reads", PQ_INT, true},
+	{"writes", PQ_INT, true}, {"read_time", PQ_REAL, true}, {"write_time", PQ_REAL, true},
+	{"meta_time", PQ_REAL, true}, {"io_time", PQ_REAL, true},
+	{"slowest_share", PQ_REAL, true},
+};
+static const struct dfs_pq_column selections_pq[] = {
+	{"file", PQ_TEXT, true}, {"level", PQ_TEXT, true}, {"log", PQ_TEXT, true},
+	{"module", PQ_TEXT, true}, {"filter", PQ_TEXT, true}, {"imported_rows", PQ_INT, true},
+	{"written", PQ_TIME, true}, {"selected", PQ_INT, true}, {"log_records", PQ_INT, true},
+	{"error", PQ_TEXT, true},
+};
+static const struct dfs_pq_column names_pq[] = {
+	{"record_id", PQ_U64, true}, {"file_name", PQ_TEXT, true},
+};
+static const struct dfs_pq_column mounts_pq[] = {
+	{"mount_pt", PQ_TEXT, true}, {"fs_type", PQ_TEXT, true},
+};
+
+/* The columns of table `csv` with their Parquet types, into t (at most
+ * max, names pointing into `keep` or static text); how many. */
+static size_t twin_types(enum file_kind csv, int module, struct table_col *keep,
+                         struct dfs_pq_column *t, size_t max)
+{
+	const struct dfs_pq_column *fixed = NULL;
+	size_t n = 0;
+	switch (csv) {
+	case F_FILES_CSV: fixed = files_pq; n = N(files_pq); break;
+	case F_RANKS_CSV: fixed = ranks_pq; n = N(ranks_pq); break;
+	case F_SELECTIONS_CSV: fixed = selections_pq; n = N(selections_pq); break;
+	case F_NAMES: fixed = names_pq; n = N(names_pq); break;
+	case F_MOUNTS: fixed = mounts_pq; n = N(mounts_pq); break;
+	default: break;
+	}
+	if (fixed) {
+		for (size_t i = 0; i < n && i < max; i++)
+			t[i] = fixed[i];
+		return n < max ? n : max;
+	}
+	if (csv == F_TOTAL_CSV || csv == F_RECORDS) {
+		const dfs_module *m = dfs_module_get(module);
+		if (!m)
+			return 0;
+		for (size_t f = 0; f < m->n_fields && n < max; f++, n++) {
+			dfs_type ty = m->fields[f].type;
+			t[n] = (struct dfs_pq_column){m->fields[f].name,
+			                              ty == DFS_T_U64 ? PQ_U64 : ty == DFS_T_F64 ? PQ_REAL
+			                              : ty == DFS_T_STR ? PQ_TEXT : PQ_INT, true};
+		}
+		static const char *const place[3] = {"file_name", "mount_pt", "fs_type"};
+		for (size_t k = 0; k < 3 && n < max; k++)
+			t[n++] = (struct dfs_pq_column){place[k], PQ_TEXT, true};
+		return n;
+	}
+	/* a directory's tables, and a log's insights.csv (those of a
+	 * directory's less the log's path) */
+	enum file_kind k = csv == F_INSIGHTS_CSV ? F_DIR_INSIGHTS : csv;
+	size_t nc = dfs_table_columns(k, keep, max);
+	for (size_t i = 0; i < nc; i++) {
+		size_t len = strlen(keep[i].name);
+		bool iso = keep[i].type == COL_TEXT && len > 4 && !strcmp(keep[i].name + len - 4, "_iso");
+		t[i] = (struct dfs_pq_column){keep[i].name,
+		                              iso ? PQ_TIME : keep[i].type == COL_INT ? PQ_INT
+		                              : keep[i].type == COL_REAL ? PQ_REAL : PQ_TEXT, true};
+	}
+	return nc;
+}
+
+dfs_content *dfs_parquet_twin(dfs_view *v, dfs_content *csv, enum file_kind csv_kind,
+                              int module, dfs_error *err)
+{
+	uint64_t size = dfs_content_size(csv);
+	char *text = malloc(size ? (size_t)size : 1);
+	if (!text || size > SIZE_MAX / 2) {
+		free(text);
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	for (uint64_t off = 0; off < size;) {
+		long got = dfs_content_read(csv, text + off, (size_t)(size - off), off, err);
+		if (got <= 0) {
+			free(text);
+			if (got == 0)
+				dfs_error_set(err, DFS_ERR_IO, "a table ended before its size");
+			return NULL;
+		}
+		off += (uint64_t)got;
+	}
+	struct table_col keep[MAX_TABLE_COLS];
+	struct dfs_pq_column *types = calloc(DFS_RECORD_MAX, sizeof(*types));
+	if (!types) {
+		free(text);
+		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	size_t nt = twin_types(csv_kind, module, keep, types, DFS_RECORD_MAX);
+	struct dfs_pq_options o = dfs_parquet_options();
+	dfs_buf pq = DFS_BUF_INIT;
+	int ret = dfs_pq_from_csv(text, (size_t)size, types, nt, &o, &pq, err);
+	free(text);
+	free(types);
+	if (ret) {
+		/* a type declared wrong is ours to mend: no table rather than
+		 * a wrong one */
+		if (err->code == DFS_ERR_INVAL)
+			err->code = DFS_ERR_IO;
+		dfs_buf_free(&pq);
+		return NULL;
+	}
+	return dfs_content_from_buf(v, &pq, err);
 }

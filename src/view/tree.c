@@ -118,11 +118,30 @@ static int dir_file_stat(dfs_view *v, const struct node *n, const dfs_caller *wh
 	return 0;
 }
 
-/* selections, selections.csv and selection.error of the root */
+/* A file of the root: selections.c's, or the Parquet twin of
+ * selections.csv */
+static dfs_content *root_content(dfs_view *v, const struct node *n,
+                                 const dfs_caller *who, dfs_error *err)
+{
+	int twin = dfs_parquet_source(n->file);
+	if (twin < 0)
+		return dfs_selections_content(v, n, who, err);
+	struct node cn = *n;
+	cn.file = (enum file_kind)twin;
+	dfs_content *csv = dfs_selections_content(v, &cn, who, err);
+	if (!csv)
+		return NULL;
+	dfs_content *c = dfs_parquet_twin(v, csv, cn.file, -1, err);
+	dfs_content_release(csv);
+	return c;
+}
+
+/* selections, selections.csv, selections.parquet and selection.error of
+ * the root */
 static int root_file_stat(dfs_view *v, const struct node *n, const dfs_caller *who,
                           dfs_node_stat *st, dfs_error *err)
 {
-	dfs_content *c = dfs_selections_content(v, n, who, err);
+	dfs_content *c = root_content(v, n, who, err);
 	if (!c)
 		return -1;
 	st->size = c->size;
@@ -159,6 +178,9 @@ static bool has_dxt(const struct entry *e)
  * traced file's plot is told when rendered)? */
 static bool file_exists(const struct entry *e, int module, enum file_kind k)
 {
+	int twin = dfs_parquet_source(k);
+	if (twin >= 0)   /* a Parquet twin is where its CSV is */
+		k = (enum file_kind)twin;
 	const struct file_def *fd = &dfs_file_defs[k];
 	if (fd->level == LEVEL_SUMMARY)
 		return e->peek_status == DFS_OK;
@@ -516,7 +538,7 @@ dfs_content *dfs_view_open_file_as(dfs_view *v, const char *path,
 		return c;
 	}
 	if (n.kind == N_FILE && dfs_file_defs[n.file].level == LEVEL_ROOT) {
-		dfs_content *c = dfs_selections_content(v, &n, who, err);
+		dfs_content *c = root_content(v, &n, who, err);
 		dfs_node_free(&n);
 		return c;
 	}

@@ -77,6 +77,7 @@
 #include "darshanfs/log.h"
 #include "darshanfs/summary.h"
 #include "darshanfs/view.h"
+#include "parquet/parquet.h"
 #include "util/scratch.h"
 
 struct job_summary;
@@ -124,6 +125,12 @@ enum file_kind {
 	/* in a source directory: the per-(log, module) rows, the tables'
 	 * types (schema.c) */
 	F_MODULES, F_DIR_SCHEMA,
+	/* the Parquet twins of the CSV tables (schema.c: dfs_parquet_twin):
+	 * of a log, of a module, of a source directory, of the root */
+	F_MOUNTS_PARQUET, F_NAMES_PARQUET, F_INSIGHTS_PARQUET,
+	F_RECORDS_PARQUET, F_TOTAL_PARQUET, F_FILES_PARQUET, F_RANKS_PARQUET,
+	F_JOBS_PARQUET, F_MODULES_PARQUET, F_DIR_INSIGHTS_PARQUET, F_DIR_FILES_PARQUET,
+	F_SELECTIONS_PARQUET,
 	F_KINDS
 };
 
@@ -541,6 +548,18 @@ bool dfs_module_has_bytes_col(int id);
 /* schema.json: every table's columns and types, as DuckDB, pandas/Dask
  * and Spark name them. */
 dfs_content *dfs_schema_content(dfs_view *v, dfs_error *err);
+/* The CSV table whose Parquet twin file kind k is (-1: k is none). */
+int dfs_parquet_source(enum file_kind k);
+/* How the tree writes Parquet (GZIP pages, on all cores). */
+struct dfs_pq_options dfs_parquet_options(void);
+/* The Parquet twin of `csv`, the content of a CSV table of kind
+ * csv_kind (of module `module` for the module's tables): the same rows
+ * and columns, typed (counters INT64, record ids UINT64, times DOUBLE, ISO
+ * 8601 times TIMESTAMP, text STRING; an empty cell a null).  A cell not
+ * of its column's type fails it (EIO): the types are declared, never
+ * guessed. */
+dfs_content *dfs_parquet_twin(dfs_view *v, dfs_content *csv, enum file_kind csv_kind,
+                              int module, dfs_error *err);
 
 /* ---- dirs.c ------------------------------------------------------------------ */
 

@@ -422,6 +422,44 @@ static void refuse_import(dfs_write *w, dfs_error *err)
 	refuse(w, err);
 }
 
+static bool is_parquet(const struct node *n)
+{
+	return n->kind == N_FILE && dfs_parquet_source(n->file) >= 0;
+}
+
+/* A Parquet twin is a view of its CSV, never an import path: the open
+ * for writing is refused (EACCES), and the error file beside it (the
+ * module's or the log's filter.error, the directory's, the root's
+ * selections.error) says where imports and filters go. */
+static void refuse_parquet(dfs_write *w, dfs_error *err)
+{
+	const char *name = dfs_file_defs[w->n.file].name;
+	const char *csv = dfs_file_defs[dfs_parquet_source(w->n.file)].name;
+	enum file_level level = dfs_file_defs[w->n.file].level;
+	dfs_error_set(err, DFS_ERR_ACCESS,
+	              "%s is read-only: it shows %s's rows with their types%s", name, csv,
+	              w->n.file == F_RECORDS_PARQUET
+	                      ? "; to select rows write a CSV into records.csv or an "
+	                        "expression into filter"
+	                      : "");
+	if (level == LEVEL_ROOT) {
+		dfs_selections_set_error(w->v, w->n.state, err->msg);
+		return;
+	}
+	if (level == LEVEL_DIR) {
+		dfs_dir_filter_set_error(w->v, w->n.state, w->n.dir_vpath, err->msg);
+		return;
+	}
+	struct node n = w->n;
+	n.file = level == LEVEL_MODULE ? F_FILTER : F_LOG_FILTER;
+	dfs_error ignored;
+	struct entry *e = dfs_entry_get(w->v, &n, &ignored);
+	if (!e)
+		return;
+	set_error_text(e, &n, err->msg);
+	dfs_entry_put(w->v, e);
+}
+
 /* Is t a valid filter of the log's (or module's) node n, whole or, when
  * more may come, as the beginning of one?  (compiled, then thrown away) */
 static int check_log_text(dfs_view *v, struct entry *e, const struct node *n,
@@ -601,7 +639,8 @@ dfs_write *dfs_view_open_write_as(dfs_view *v, const char *path,
 	w->import = is_import(&w->n);
 	w->selections = is_selections(&w->n);
 	bool no_import = w->n.kind == N_FILE && w->n.file == F_RECORDS && !w->import;
-	if (!is_filter(&w->n) && !w->import && !no_import && !w->selections) {
+	bool parquet = is_parquet(&w->n);
+	if (!is_filter(&w->n) && !w->import && !no_import && !w->selections && !parquet) {
 		dfs_error_set(err, DFS_ERR_INVAL, "%s is read-only", path);
 		dfs_write_free(w);
 		return NULL;
@@ -612,6 +651,11 @@ dfs_write *dfs_view_open_write_as(dfs_view *v, const char *path,
 	}
 	if (no_import) {
 		refuse_import(w, err);
+		dfs_write_free(w);
+		return NULL;
+	}
+	if (parquet) {
+		refuse_parquet(w, err);
 		dfs_write_free(w);
 		return NULL;
 	}

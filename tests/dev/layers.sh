@@ -17,6 +17,7 @@ command -v nm >/dev/null || { echo "SKIP: no nm"; exit 77; }
 [ -f "$lib" ] || { echo "FAIL: no $lib"; exit 1; }
 declare -A allowed=(
 	[util]="util"
+	[parquet]="util module log parquet"
 	[module]="util module"
 	[log]="util module log"
 	[filter]="util module log filter"
@@ -25,7 +26,7 @@ declare -A allowed=(
 	[writer]="util module log writer"
 	[summary]="util module log accum csv summary"
 	[index]="util module index"
-	[view]="util module log filter csv accum writer summary index view"
+	[view]="util module log filter csv accum writer summary index parquet view"
 )
 # "SYMBOL DIR" for every symbol an object defines, then every one it uses
 # (nm -A prefixes "ARCHIVE:MEMBER:" to a plain archive's lines, the

@@ -47,6 +47,25 @@ PYTHON=$(python3 -c 'import sys; print(sys.executable)') || skip "python3 does n
 PATH=$(dirname "$PYTHON"):$PATH
 export PATH
 
+# DuckDB on PATH: the `duckdb` command if there is one, else the npm
+# package @duckdb/node-api (contrib/deps.sh duckdb installs it) behind
+# duckdb-shim/duckdb; the calling test skips when neither can be had.
+use_duckdb() {
+	if ! command -v duckdb >/dev/null; then
+		command -v node >/dev/null || skip "neither duckdb nor node is installed"
+		export DFS_DUCKDB_DIR
+		DFS_DUCKDB_DIR=$(bash -c '. "$1"; dfs_duckdb_dir' _ "$REPO/contrib/deps.sh")
+		if [ ! -f "$DFS_DUCKDB_DIR/node_modules/@duckdb/node-api/package.json" ]; then
+			DFS_NPM_TIMEOUT=150 bash "$REPO/contrib/deps.sh" duckdb >&2
+			[ -f "$DFS_DUCKDB_DIR/node_modules/@duckdb/node-api/package.json" ] ||
+				skip "DuckDB could not be installed (npm cannot reach its registry?)"
+		fi
+		PATH=$IT_DIR/duckdb-shim:$PATH
+	fi
+	duckdb -c "SELECT 1" >/dev/null 2>"$TMP/duckdb.err" ||
+		skip "duckdb does not run: $(cat "$TMP/duckdb.err")"
+}
+
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/dfs-$TEST_NAME.XXXXXX") || exit 1
 chmod 755 "$TMP"
 # the persistent index of every mount goes in the test's own directory,

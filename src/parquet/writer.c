@@ -1,0 +1,1408 @@
+/* writer.c - a table written as one Parquet file (parquet.h).
+ *
+ * Each column keeps the PLAIN encoding of its values for the current row
+ * group (nulls are not stored: an optional column keeps a definition
+ * level per row instead, 1 for a value and 0 for a null), with the
+ * group's min, max and null count.  When the group is full every column
+ * becomes one column chunk of one data page: the levels in the RLE /
+ * bit-packing hybrid encoding behind their 4-byte length, then the values,
+ * compressed as a whole, behind a page header.  The footer (FileMetaData)
+ * lists every group's chunks with their offsets, sizes and statistics,
+ * then its own length and the magic "PAR1" that also opens the file. */
+#include "parquet/parquet.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <zlib.h>
+#ifdef DFS_HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#endif
+
+#include "darshanfs/hash.h"
+#include "parquet/thrift.h"
+#include "util/utf8.h"
+#include "util/workers.h"
+
+/* Parquet's enums (parquet.thrift) */
+enum { T_BOOLEAN = 0, T_INT64 = 2, T_DOUBLE = 5, T_BYTE_ARRAY = 6 };
+enum { REP_REQUIRED = 0, REP_OPTIONAL = 1 };
+enum { CT_UTF8 = 0, CT_TIMESTAMP_MICROS = 10, CT_UINT_64 = 14 };
+enum { ENC_PLAIN = 0, ENC_RLE = 3, ENC_RLE_DICTIONARY = 8 };
+enum { PAGE_DATA = 0, PAGE_DICTIONARY = 2 };
+
+#define STAT_MAX 256   /* string min/max kept when at most this long */
+
+/* What the footer says of one column chunk. */
+struct chunk {
+	int64_t offset;            /* of its first page's header */
+	int64_t data_offset;       /* of its data page's header */
+	bool dict;                 /* a dictionary page comes first */
+	enum dfs_pq_codec codec;   /* of its pages */
+	int64_t uncompressed, compressed;   /* header and page */
+	int64_t values, nulls;
+	bool minmax;
+	unsigned char min[8], max[8];       /* PLAIN bytes of non-strings */
+	char *smin, *smax;                  /* strings (malloc'ed) */
+	size_t sminlen, smaxlen;
+};
+
+struct group {
+	int64_t rows, offset, uncompressed, compressed;
+	struct chunk *chunks;      /* one per column */
+};
+
+struct col {
+	char *name;
+	enum dfs_pq_type type;
+	bool optional;
+	dfs_buf vals;              /* PLAIN values of the group */
+	dfs_buf defs;              /* a level per row of the group (optional
+	                            * columns, once the group has a null) */
+	size_t bits;               /* BOOL: values packed into vals so far */
+	size_t ones;               /* BOOL: how many of them are true */
+	size_t pending;            /* bulk values since the last bulk rows */
+	int64_t nulls;
+	bool minmax, str_stats;    /* STRING: min/max seen; short enough */
+	size_t smin, smax;         /* offsets of the string min/max in vals */
+	size_t sminlen, smaxlen;
+	/* the group's chunk, encoded (offsets relative to its start) */
+	dfs_buf enc;
+	struct chunk k;
+	dfs_status status;
+};
+
+struct scratch;
+static void scratch_free(struct scratch *s);
+static void scratches_free(dfs_pq *w);
+
+struct dfs_pq {
+	struct col *cols;
+	size_t ncols, cur;         /* cur: the column the next value is for */
+	struct dfs_pq_options opt;
+	char **kv;                 /* 2 * opt.nkv copies */
+	uint64_t rows, group_rows;
+	size_t group_bytes;
+	struct group *groups;
+	size_t ngroups, groups_cap;
+	dfs_buf out;
+	/* one per thread encoding a group's columns (the caller's first),
+	 * kept from group to group: made once, not once a group */
+	struct scratch *scratch;
+	size_t nscratch;
+	bool failed;
+	dfs_error err;
+};
+
+static int fail(dfs_pq *w, dfs_status code, const char *what)
+{
+	if (!w->failed) {
+		w->failed = true;
+		dfs_error_set(&w->err, code, "parquet: %s", what);
+	}
+	return -1;
+}
+
+static void put_le64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static char *dup_str(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *c = malloc(n);
+	if (c)
+		memcpy(c, s, n);
+	return c;
+}
+
+dfs_pq *dfs_pq_new(const struct dfs_pq_column *cols, size_t ncols,
+                   const struct dfs_pq_options *opt, dfs_error *err)
+{
+	if (ncols == 0) {
+		dfs_error_set(err, DFS_ERR_INVAL, "parquet: a table needs a column");
+		return NULL;
+	}
+	for (size_t i = 0; i < ncols; i++) {
+		if (!cols[i].name || !cols[i].name[0]) {
+			dfs_error_set(err, DFS_ERR_INVAL, "parquet: column %zu has no name", i + 1);
+			return NULL;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(cols[i].name, cols[j].name) == 0) {
+				dfs_error_set(err, DFS_ERR_INVAL, "parquet: two columns are named %s",
+				              cols[i].name);
+				return NULL;
+			}
+	}
+	dfs_pq *w = calloc(1, sizeof(*w));
+	if (!w)
+		goto nomem;
+	if (opt)
+		w->opt = *opt;
+	else
+		w->opt.codec = DFS_PQ_GZIP;
+	if (w->opt.level <= 0 || w->opt.level > 9)
+		w->opt.level = 1;
+	if (w->opt.group_rows == 0)
+		w->opt.group_rows = 131072;
+	if (w->opt.group_bytes == 0)
+		w->opt.group_bytes = (size_t)64 << 20;
+	w->opt.kv_keys = NULL;
+	w->opt.kv_values = NULL;
+	if (opt && opt->nkv) {
+		w->kv = calloc(2 * opt->nkv, sizeof(char *));
+		if (!w->kv) {
+			w->opt.nkv = 0;
+			goto nomem;
+		}
+		for (size_t i = 0; i < opt->nkv; i++) {
+			w->kv[2 * i] = dup_str(opt->kv_keys[i]);
+			w->kv[2 * i + 1] = dup_str(opt->kv_values[i]);
+			if (!w->kv[2 * i] || !w->kv[2 * i + 1])
+				goto nomem;
+		}
+	}
+	w->cols = calloc(ncols, sizeof(*w->cols));
+	if (!w->cols)
+		goto nomem;
+	w->ncols = ncols;
+	for (size_t i = 0; i < ncols; i++) {
+		w->cols[i].name = dup_str(cols[i].name);
+		if (!w->cols[i].name)
+			goto nomem;
+		w->cols[i].type = cols[i].type;
+		w->cols[i].optional = cols[i].optional;
+		w->cols[i].str_stats = true;
+	}
+	return w;
+nomem:
+	dfs_pq_free(w);
+	dfs_error_set(err, DFS_ERR_NOMEM, "parquet: out of memory");
+	return NULL;
+}
+
+static void free_groups(dfs_pq *w)
+{
+	for (size_t g = 0; g < w->ngroups; g++) {
+		for (size_t c = 0; c < w->ncols; c++) {
+			free(w->groups[g].chunks[c].smin);
+			free(w->groups[g].chunks[c].smax);
+		}
+		free(w->groups[g].chunks);
+	}
+	free(w->groups);
+	w->groups = NULL;
+	w->ngroups = w->groups_cap = 0;
+}
+
+void dfs_pq_free(dfs_pq *w)
+{
+	if (!w)
+		return;
+	free_groups(w);
+	for (size_t i = 0; i < w->ncols; i++) {
+		free(w->cols[i].name);
+		dfs_buf_free(&w->cols[i].vals);
+		dfs_buf_free(&w->cols[i].defs);
+		dfs_buf_free(&w->cols[i].enc);
+	}
+	free(w->cols);
+	if (w->kv) {
+		for (size_t i = 0; i < 2 * w->opt.nkv; i++)
+			free(w->kv[i]);
+		free(w->kv);
+	}
+	dfs_buf_free(&w->out);
+	scratches_free(w);
+	free(w);
+}
+
+uint64_t dfs_pq_rows(const dfs_pq *w)
+{
+	return w->rows;
+}
+
+/* ---- values ------------------------------------------------------------ */
+
+static void flush_group(dfs_pq *w);
+
+static const char *type_name(enum dfs_pq_type t)
+{
+	switch (t) {
+	case DFS_PQ_INT64: return "INT64";
+	case DFS_PQ_UINT64: return "UINT64";
+	case DFS_PQ_DOUBLE: return "DOUBLE";
+	case DFS_PQ_STRING: return "STRING";
+	case DFS_PQ_TIMESTAMP: return "TIMESTAMP";
+	case DFS_PQ_BOOL: return "BOOL";
+	}
+	return "?";
+}
+
+/* The column the next value is for, when it has type `t`; NULL after an
+ * error. */
+static struct col *next(dfs_pq *w, enum dfs_pq_type t)
+{
+	if (w->failed)
+		return NULL;
+	struct col *c = &w->cols[w->cur];
+	if (c->type != t) {
+		dfs_error_set(&w->err, DFS_ERR_INVAL,
+		              "parquet: a %s value given for column %s of type %s",
+		              type_name(t), c->name, type_name(c->type));
+		w->failed = true;
+		return NULL;
+	}
+	if (c->nulls)   /* levels are kept from a column's first null on */
+		dfs_buf_addc(&c->defs, 1);
+	return c;
+}
+
+/* The value is in: on to the next column, or the next row. */
+static void done(dfs_pq *w, size_t bytes)
+{
+	w->group_bytes += bytes;
+	if (++w->cur < w->ncols)
+		return;
+	w->cur = 0;
+	w->rows++;
+	if (++w->group_rows >= w->opt.group_rows || w->group_bytes >= w->opt.group_bytes)
+		flush_group(w);
+}
+
+/* Room in an 8-byte column for the rows the group will have, when the
+ * table's size is known: one allocation instead of a series of
+ * reallocations, each copying the group so far. */
+static void reserve_group(dfs_pq *w, struct col *c)
+{
+	if (!w->opt.rows_hint || w->rows >= w->opt.rows_hint)
+		return;
+	uint64_t rows = w->opt.rows_hint - w->rows;
+	if (rows > w->opt.group_rows)
+		rows = w->opt.group_rows;
+	dfs_buf_reserve(&c->vals, 8 * (size_t)rows);
+}
+
+/* An 8-byte value at the end of the column's values, little-endian (the
+ * PLAIN encoding); min and max are worked out when the group is encoded,
+ * over its distinct values. */
+static inline void put8(struct col *c, uint64_t v)
+{
+	if (c->vals.cap - c->vals.len <= 8 && !dfs_buf_grow(&c->vals, 8))
+		return;   /* out of memory: seen when the group is encoded */
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	memcpy(c->vals.data + c->vals.len, &v, 8);
+	c->vals.len += 8;
+}
+
+static void add_int(dfs_pq *w, enum dfs_pq_type t, uint64_t bits)
+{
+	struct col *c = next(w, t);
+	if (!c)
+		return;
+	if (c->vals.len == 0)
+		reserve_group(w, c);
+	put8(c, bits);
+	done(w, 8);
+}
+
+void dfs_pq_i64(dfs_pq *w, int64_t v)
+{
+	add_int(w, DFS_PQ_INT64, (uint64_t)v);
+}
+
+void dfs_pq_u64(dfs_pq *w, uint64_t v)
+{
+	add_int(w, DFS_PQ_UINT64, v);
+}
+
+void dfs_pq_time(dfs_pq *w, int64_t micros)
+{
+	add_int(w, DFS_PQ_TIMESTAMP, (uint64_t)micros);
+}
+
+void dfs_pq_f64(dfs_pq *w, double v)
+{
+	uint64_t bits;
+	memcpy(&bits, &v, 8);
+	add_int(w, DFS_PQ_DOUBLE, bits);
+}
+
+void dfs_pq_bool(dfs_pq *w, bool v)
+{
+	struct col *c = next(w, DFS_PQ_BOOL);
+	if (!c)
+		return;
+	size_t added = 0;
+	if (c->bits % 8 == 0) {
+		dfs_buf_addc(&c->vals, 0);
+		added = 1;
+	}
+	if (v && c->vals.len)
+		c->vals.data[c->vals.len - 1] |= (char)(1u << (c->bits % 8));
+	c->bits++;
+	c->ones += v;
+	done(w, added);
+}
+
+/* Byte-wise order of strings, as Parquet orders UTF-8 (unsigned bytes). */
+static int strcmp_len(const char *a, size_t alen, const char *b, size_t blen)
+{
+	int r = memcmp(a, b, alen < blen ? alen : blen);
+	if (r)
+		return r;
+	return alen < blen ? -1 : alen > blen;
+}
+
+/* A STRING value at the end of column c's values (4-byte length, bytes),
+ * with the column's min and max; false after an error. */
+static bool add_str(dfs_pq *w, struct col *c, const char *s, size_t len)
+{
+	if (!dfs_utf8_valid(s, len)) {
+		dfs_error_set(&w->err, DFS_ERR_INVAL,
+		              "parquet: a value of column %s is not UTF-8", c->name);
+		w->failed = true;
+		return false;
+	}
+	if (len > UINT32_MAX) {
+		fail(w, DFS_ERR_TOOBIG, "a string over 4 GiB");
+		return false;
+	}
+	unsigned char le[4] = {(unsigned char)len, (unsigned char)(len >> 8),
+	                       (unsigned char)(len >> 16), (unsigned char)(len >> 24)};
+	dfs_buf_add(&c->vals, le, 4);
+	size_t at = c->vals.len;
+	dfs_buf_add(&c->vals, s, len);
+	if (len > STAT_MAX)
+		c->str_stats = false;
+	if (c->str_stats && dfs_buf_ok(&c->vals)) {
+		const char *base = c->vals.data;
+		if (!c->minmax || strcmp_len(s, len, base + c->smin, c->sminlen) < 0) {
+			c->smin = at;
+			c->sminlen = len;
+		}
+		if (!c->minmax || strcmp_len(s, len, base + c->smax, c->smaxlen) > 0) {
+			c->smax = at;
+			c->smaxlen = len;
+		}
+		c->minmax = true;
+	}
+	return true;
+}
+
+void dfs_pq_str(dfs_pq *w, const char *s, size_t len)
+{
+	if (w->failed)
+		return;
+	struct col *c = &w->cols[w->cur];
+	if (c->type == DFS_PQ_STRING && !add_str(w, c, s, len))
+		return;
+	if (c->type != DFS_PQ_STRING) {
+		next(w, DFS_PQ_STRING);   /* reports the type */
+		return;
+	}
+	if (c->nulls)
+		dfs_buf_addc(&c->defs, 1);
+	done(w, 4 + len);
+}
+
+/* ---- rows in batches ---------------------------------------------------- */
+
+size_t dfs_pq_group_room(const dfs_pq *w)
+{
+	return w->opt.group_rows - w->group_rows;
+}
+
+/* Column `col` when it may take `n` bulk values of type class `string`. */
+static struct col *bulk_col(dfs_pq *w, size_t col, bool string)
+{
+	if (w->failed)
+		return NULL;
+	if (w->cur != 0 || col >= w->ncols) {
+		fail(w, DFS_ERR_INVAL, "bulk values given in the middle of a row");
+		return NULL;
+	}
+	struct col *c = &w->cols[col];
+	if ((c->type == DFS_PQ_STRING) != string || c->type == DFS_PQ_BOOL) {
+		dfs_error_set(&w->err, DFS_ERR_INVAL,
+		              "parquet: bulk values of the wrong kind given for column %s",
+		              c->name);
+		w->failed = true;
+		return NULL;
+	}
+	if (c->nulls && !string) {
+		fail(w, DFS_ERR_INVAL, "bulk numbers given after a null");
+		return NULL;
+	}
+	return c;
+}
+
+uint64_t *dfs_pq_bulk(dfs_pq *w, size_t col, size_t n)
+{
+	struct col *c = bulk_col(w, col, false);
+	if (!c)
+		return NULL;
+	if (c->vals.len == 0)
+		reserve_group(w, c);
+	if (!dfs_buf_reserve(&c->vals, 8 * n)) {
+		fail(w, DFS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	uint64_t *p = (uint64_t *)(void *)(c->vals.data + c->vals.len);
+	memset(p, 0, 8 * n);
+	c->vals.len += 8 * n;
+	c->pending += n;
+	return p;
+}
+
+void dfs_pq_bulk_str(dfs_pq *w, size_t col, const char *s, size_t len)
+{
+	struct col *c = bulk_col(w, col, true);
+	if (c && add_str(w, c, s, len)) {
+		if (c->nulls)
+			dfs_buf_addc(&c->defs, 1);
+		c->pending++;
+		w->group_bytes += 4 + len;
+	}
+}
+
+void dfs_pq_bulk_null(dfs_pq *w, size_t col)
+{
+	struct col *c = bulk_col(w, col, true);
+	if (!c)
+		return;
+	if (!c->optional) {
+		dfs_error_set(&w->err, DFS_ERR_INVAL,
+		              "parquet: a null given for column %s, which is required", c->name);
+		w->failed = true;
+		return;
+	}
+	if (c->nulls == 0) {
+		/* the group's rows so far all had a value */
+		size_t rows = (size_t)w->group_rows + c->pending;
+		void *ones = dfs_buf_add_zeros(&c->defs, rows);
+		if (ones)
+			memset(ones, 1, rows);
+	}
+	dfs_buf_addc(&c->defs, 0);
+	c->nulls++;
+	c->pending++;
+}
+
+void dfs_pq_bulk_rows(dfs_pq *w, size_t n)
+{
+	if (w->failed)
+		return;
+	if (n > dfs_pq_group_room(w)) {
+		fail(w, DFS_ERR_INVAL, "bulk rows past the end of the row group");
+		return;
+	}
+	for (size_t i = 0; i < w->ncols; i++) {
+		struct col *c = &w->cols[i];
+		if (c->pending != n) {
+			dfs_error_set(&w->err, DFS_ERR_INVAL,
+			              "parquet: column %s has %zu of the %zu bulk rows", c->name,
+			              c->pending, n);
+			w->failed = true;
+			return;
+		}
+		c->pending = 0;
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+		if (c->type != DFS_PQ_STRING) {
+			/* the values were put in host order */
+			uint64_t *p = (uint64_t *)(void *)(c->vals.data + c->vals.len - 8 * n);
+			for (size_t k = 0; k < n; k++)
+				p[k] = __builtin_bswap64(p[k]);
+		}
+#endif
+		if (c->type != DFS_PQ_STRING)
+			w->group_bytes += 8 * n;
+	}
+	w->rows += n;
+	w->group_rows += n;
+	if (w->group_rows >= w->opt.group_rows || w->group_bytes >= w->opt.group_bytes)
+		flush_group(w);
+}
+
+void dfs_pq_null(dfs_pq *w)
+{
+	if (w->failed)
+		return;
+	struct col *c = &w->cols[w->cur];
+	if (!c->optional) {
+		dfs_error_set(&w->err, DFS_ERR_INVAL,
+		              "parquet: a null given for column %s, which is required", c->name);
+		w->failed = true;
+		return;
+	}
+	if (c->nulls == 0) {
+		/* the group's rows so far all had a value */
+		void *ones = dfs_buf_add_zeros(&c->defs, (size_t)w->group_rows);
+		if (ones)
+			memset(ones, 1, (size_t)w->group_rows);
+	}
+	dfs_buf_addc(&c->defs, 0);
+	c->nulls++;
+	done(w, 0);
+}
+
+/* ---- row groups ------------------------------------------------------- */
+
+/* What encoding one column chunk takes besides the column's own buffers;
+ * one per thread encoding chunks. */
+struct scratch {
+#ifdef DFS_HAVE_ISAL
+	struct isal_zstream *isal;
+	uint8_t *isal_buf;
+#endif
+	z_stream zs;
+	bool zs_ready;
+	dfs_buf page, comp, dcomp, dict;
+	uint32_t *idx, *lv, *slots, *offs;
+	size_t idx_cap, lv_cap, slots_cap, offs_cap;
+};
+
+static void scratch_free(struct scratch *s)
+{
+#ifdef DFS_HAVE_ISAL
+	free(s->isal);
+	free(s->isal_buf);
+#endif
+	if (s->zs_ready)
+		deflateEnd(&s->zs);
+	dfs_buf_free(&s->page);
+	dfs_buf_free(&s->comp);
+	dfs_buf_free(&s->dcomp);
+	dfs_buf_free(&s->dict);
+	free(s->idx);
+	free(s->lv);
+	free(s->slots);
+	free(s->offs);
+	memset(s, 0, sizeof(*s));
+}
+
+static uint32_t le32(const char *p)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	return (uint32_t)u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16 |
+	       (uint32_t)u[3] << 24;
+}
+
+static bool room_u32(uint32_t **p, size_t *cap, size_t n)
+{
+	if (n <= *cap)
+		return true;
+	uint32_t *q = realloc(*p, n * sizeof(**p));
+	if (!q)
+		return false;
+	*p = q;
+	*cap = n;
+	return true;
+}
+
+/* How many values from `i` equal v[i], counting at most `cap`. */
+static size_t run_at(const uint32_t *v, size_t i, size_t n, size_t cap)
+{
+	size_t r = 1;
+	while (i + r < n && r < cap && v[i + r] == v[i])
+		r++;
+	return r;
+}
+
+/* Values of `width` bits (1..32) in the RLE / bit-packing hybrid: a run
+ * of 8 or more equal values as one RLE run (header `count << 1`, then the
+ * value in (width + 7) / 8 bytes), the rest bit-packed in groups of 8
+ * (header `groups << 1 | 1`, then the values least significant bit
+ * first); only the last bit-packed run may be padded, as readers stop at
+ * the page's value count. */
+static unsigned char *put_varint(unsigned char *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (unsigned char)v;
+	return p;
+}
+
+static void encode_hybrid(dfs_buf *b, const uint32_t *v, size_t n, int width)
+{
+	size_t vbytes = ((size_t)width + 7) / 8;
+	/* at most: a bit-packed run's header per 8 values (as long as their
+	 * bits), or an RLE run's header and value per 8 or more */
+	if (!dfs_buf_reserve(b, n * (vbytes + 2) + 32))
+		return;
+	unsigned char *p = (unsigned char *)b->data + b->len;
+	size_t i = 0;
+	while (i < n) {
+		size_t r = run_at(v, i, n, SIZE_MAX);
+		if (r >= 8) {
+			p = put_varint(p, (uint64_t)r << 1);
+			for (size_t k = 0; k < vbytes; k++)
+				*p++ = (unsigned char)(v[i] >> (8 * k));
+			i += r;
+			continue;
+		}
+		size_t j = i;
+		do
+			j += 8;
+		while (j < n && run_at(v, j, n, 8) < 8);
+		size_t end = j < n ? j : n;
+		size_t groups = (end - i + 7) / 8;
+		p = put_varint(p, (uint64_t)groups << 1 | 1);
+		uint64_t acc = 0;
+		int bits = 0;
+		for (size_t at = i; at < i + groups * 8; at++) {
+			acc |= (uint64_t)(at < end ? v[at] : 0) << bits;
+			bits += width;
+			while (bits >= 8) {
+				*p++ = (unsigned char)acc;
+				acc >>= 8;
+				bits -= 8;
+			}
+		}
+		i = end;
+	}
+	b->len = (size_t)((char *)p - b->data);
+	b->data[b->len] = '\0';
+}
+
+/* `in` compressed as one gzip member (RFC 1952, what Parquet's GZIP
+ * codec means) into `out`: with ISA-L's level-1 deflate where the build
+ * has it (several times faster than zlib's fastest level) and the page
+ * is big, else zlib.  A table must render to the same bytes each time
+ * (its size is told before it is read, and it may be rendered again
+ * after the cache dropped it): ISA-L's output for a small page was seen
+ * to vary from one process to the next, zlib's never does, and on small
+ * pages it costs next to nothing more. */
+#define ISAL_MIN_PAGE 4096
+static dfs_status gzip(struct scratch *s, const dfs_buf *in, dfs_buf *out, int level)
+{
+	dfs_buf_reset(out);
+	size_t bound = in->len + in->len / 8 + 1024;
+	if (!dfs_buf_reserve(out, bound))
+		return DFS_ERR_NOMEM;
+#ifdef DFS_HAVE_ISAL
+	if (in->len >= ISAL_MIN_PAGE) {
+		if (!s->isal) {
+			s->isal = malloc(sizeof(*s->isal));
+			s->isal_buf = malloc(ISAL_DEF_LVL1_DEFAULT);
+			if (!s->isal || !s->isal_buf)
+				return DFS_ERR_NOMEM;
+		}
+		/* nothing of what the scratch compressed before */
+		memset(s->isal, 0, sizeof(*s->isal));
+		memset(s->isal_buf, 0, ISAL_DEF_LVL1_DEFAULT);
+		isal_deflate_stateless_init(s->isal);
+		s->isal->level = 1;
+		s->isal->level_buf = s->isal_buf;
+		s->isal->level_buf_size = ISAL_DEF_LVL1_DEFAULT;
+		s->isal->gzip_flag = IGZIP_GZIP;
+		s->isal->end_of_stream = 1;
+		s->isal->flush = NO_FLUSH;
+		s->isal->next_in = (uint8_t *)in->data;
+		s->isal->avail_in = (uint32_t)in->len;
+		s->isal->next_out = (uint8_t *)out->data;
+		s->isal->avail_out = (uint32_t)bound;
+		if (isal_deflate_stateless(s->isal) != COMP_OK)
+			return DFS_ERR_IO;
+		out->len = bound - s->isal->avail_out;
+		return DFS_OK;
+	}
+#endif
+	if (!s->zs_ready) {
+		memset(&s->zs, 0, sizeof(s->zs));
+		if (deflateInit2(&s->zs, level, Z_DEFLATED, 15 + 16, 8,
+		                 Z_DEFAULT_STRATEGY) != Z_OK)
+			return DFS_ERR_NOMEM;
+		s->zs_ready = true;
+	} else if (deflateReset(&s->zs) != Z_OK) {
+		return DFS_ERR_IO;
+	}
+	s->zs.next_in = (Bytef *)in->data;
+	s->zs.avail_in = (uInt)in->len;
+	s->zs.next_out = (Bytef *)out->data;
+	s->zs.avail_out = (uInt)bound;
+	if (deflate(&s->zs, Z_FINISH) != Z_STREAM_END)
+		return DFS_ERR_IO;
+	out->len = bound - s->zs.avail_out;
+	return DFS_OK;
+}
+
+/* A page behind its header at the end of `enc`: `raw` (its uncompressed
+ * bytes) and `body` (what is stored: the same or compressed); a data page
+ * of `rows` values (`encoding` PLAIN or RLE_DICTIONARY), or the
+ * dictionary page of `rows` entries. */
+static dfs_status put_page(dfs_buf *enc, const dfs_buf *raw, const dfs_buf *body,
+                           bool dict_page, int64_t rows, int encoding,
+                           int64_t *uncompressed, int64_t *compressed)
+{
+	if (raw->len > INT32_MAX || body->len > INT32_MAX)
+		return DFS_ERR_TOOBIG;
+	size_t at = enc->len;
+	dfs_tc t;
+	dfs_tc_init(&t, enc);
+	dfs_tc_i32(&t, 1, dict_page ? PAGE_DICTIONARY : PAGE_DATA);
+	dfs_tc_i32(&t, 2, (int32_t)raw->len);
+	dfs_tc_i32(&t, 3, (int32_t)body->len);
+	if (dict_page) {
+		dfs_tc_struct(&t, 7);       /* DictionaryPageHeader */
+		dfs_tc_i32(&t, 1, (int32_t)rows);
+		dfs_tc_i32(&t, 2, ENC_PLAIN);
+	} else {
+		dfs_tc_struct(&t, 5);       /* DataPageHeader */
+		dfs_tc_i32(&t, 1, (int32_t)rows);
+		dfs_tc_i32(&t, 2, encoding);
+		dfs_tc_i32(&t, 3, ENC_RLE);
+		dfs_tc_i32(&t, 4, ENC_RLE);
+	}
+	dfs_tc_end(&t);
+	dfs_tc_finish(&t);
+	size_t header = enc->len - at;
+	dfs_buf_add(enc, body->data, body->len);
+	if (!dfs_tc_ok(&t) || !dfs_buf_ok(enc))
+		return DFS_ERR_NOMEM;
+	*uncompressed += (int64_t)(header + raw->len);
+	*compressed += (int64_t)(header + body->len);
+	return DFS_OK;
+}
+
+#define DICT_MAX_VALUES 65536
+#define DICT_MAX_BYTES ((size_t)1 << 20)
+
+static uint32_t hash64(uint64_t v)
+{
+	return (uint32_t)((v * 0x9e3779b97f4a7c15ULL) >> 32);
+}
+
+/* The chunk's values as a dictionary (s->dict, PLAIN) and an index per
+ * value (s->idx); false when they are not worth one: too many distinct
+ * values, or no smaller than the values themselves.  `n` values. */
+/* The hash table of a dictionary of `count` entries made anew with
+ * `nslots` slots. */
+static bool rehash(struct scratch *s, bool str, size_t count, size_t nslots)
+{
+	if (!room_u32(&s->slots, &s->slots_cap, nslots))
+		return false;
+	memset(s->slots, 0, nslots * sizeof(*s->slots));
+	size_t mask = nslots - 1;
+	for (size_t k = 0; k < count; k++) {
+		size_t h;
+		if (str) {
+			const char *e = s->dict.data + s->offs[k];
+			h = (size_t)dfs_fnv1a(DFS_FNV1A_INIT, e + 4, le32(e)) & mask;
+		} else {
+			uint64_t v;
+			memcpy(&v, s->dict.data + 8 * k, 8);
+			h = hash64(v) & mask;
+		}
+		while (s->slots[h])
+			h = (h + 1) & mask;
+		s->slots[h] = (uint32_t)k + 1;
+	}
+	return true;
+}
+
+static bool make_dict(struct col *c, struct scratch *s, size_t n, size_t *ndict)
+{
+	if (c->type == DFS_PQ_BOOL || n == 0)
+		return false;
+	/* the table starts small (most columns hold a value or two) and
+	 * doubles when half full */
+	size_t nslots = 64;
+	if (!room_u32(&s->slots, &s->slots_cap, nslots) || !room_u32(&s->idx, &s->idx_cap, n))
+		return false;
+	memset(s->slots, 0, nslots * sizeof(*s->slots));
+	dfs_buf_reset(&s->dict);
+	size_t mask = nslots - 1, count = 0;
+	bool is_str = c->type == DFS_PQ_STRING;
+/* past the first values, a dictionary of more entries than half the
+ * values seen would not pay: give up early */
+#define MOSTLY_NEW(i) ((i) >= 1024 && 2 * count > (i))
+#define GROW()                                                                   \
+	do {                                                                     \
+		if (2 * (count + 1) > nslots) {                                  \
+			if (!rehash(s, is_str, count, 2 * nslots))                  \
+				return false;                                    \
+			nslots *= 2;                                             \
+			mask = nslots - 1;                                       \
+		}                                                                \
+	} while (0)
+	const char *p = c->vals.data;
+	if (is_str) {
+		/* entries are kept in s->dict as PLAIN (4-byte length, bytes),
+		 * s->offs[k] where entry k starts; the slots hold 1 + k */
+		for (size_t i = 0; i < n; i++) {
+			uint32_t len = le32(p);
+			const char *str = p + 4;
+			p += 4 + (size_t)len;
+			size_t h = (size_t)dfs_fnv1a(DFS_FNV1A_INIT, str, len) & mask;
+			for (;;) {
+				uint32_t sl = s->slots[h];
+				if (sl == 0) {
+					if (count == DICT_MAX_VALUES || MOSTLY_NEW(i) ||
+					    s->dict.len + 4 + len > DICT_MAX_BYTES ||
+					    !room_u32(&s->offs, &s->offs_cap, count + 1))
+						return false;
+					if (2 * (count + 1) > nslots) {
+						GROW();
+						h = (size_t)dfs_fnv1a(DFS_FNV1A_INIT, str, len) & mask;
+						continue;
+					}
+					s->offs[count] = (uint32_t)s->dict.len;
+					dfs_buf_add(&s->dict, str - 4, 4 + (size_t)len);
+					if (!dfs_buf_ok(&s->dict))
+						return false;
+					s->slots[h] = (uint32_t)++count;
+					s->idx[i] = (uint32_t)(count - 1);
+					break;
+				}
+				const char *e = s->dict.data + s->offs[sl - 1];
+				if (le32(e) == len && memcmp(e + 4, str, len) == 0) {
+					s->idx[i] = sl - 1;
+					break;
+				}
+				h = (h + 1) & mask;
+			}
+		}
+	} else {
+		uint64_t prev = 0;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t v;
+			memcpy(&v, p + 8 * i, 8);
+			if (i > 0 && v == prev) {   /* runs of one value: no lookup */
+				s->idx[i] = s->idx[i - 1];
+				continue;
+			}
+			prev = v;
+			size_t h = hash64(v) & mask;
+			for (;;) {
+				uint32_t sl = s->slots[h];
+				if (sl == 0) {
+					if (count == DICT_MAX_VALUES || MOSTLY_NEW(i))
+						return false;
+					if (2 * (count + 1) > nslots) {
+						GROW();
+						h = hash64(v) & mask;
+						continue;
+					}
+					dfs_buf_add(&s->dict, &v, 8);
+					s->slots[h] = (uint32_t)++count;
+					s->idx[i] = (uint32_t)(count - 1);
+					break;
+				}
+				uint64_t e;
+				memcpy(&e, s->dict.data + 8 * (sl - 1), 8);
+				if (e == v) {
+					s->idx[i] = sl - 1;
+					break;
+				}
+				h = (h + 1) & mask;
+			}
+		}
+	}
+	if (!dfs_buf_ok(&s->dict))
+		return false;
+	int width = 1;
+	while (width < 32 && ((size_t)1 << width) < count)
+		width++;
+#undef GROW
+#undef MOSTLY_NEW
+	/* indices take at most n * width / 8 bytes (less in runs) */
+	if (s->dict.len + n * (size_t)width / 8 >= c->vals.len)
+		return false;
+	*ndict = count;
+	return true;
+}
+static uint64_t get8(const char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+/* The chunk's statistics: null count, and min and max of its values
+ * `vals[0..n)` (8-byte PLAIN values: each distinct value once when the
+ * chunk has a dictionary, so this is cheap where values repeat). */
+static void chunk_stats(struct col *c, struct chunk *k, const char *vals, size_t n)
+{
+	k->nulls = c->nulls;
+	switch (c->type) {
+	case DFS_PQ_STRING:
+		if (!c->minmax || !c->str_stats)
+			return;
+		k->smin = malloc(c->sminlen + 1);
+		k->smax = malloc(c->smaxlen + 1);
+		if (!k->smin || !k->smax) {
+			free(k->smin);
+			free(k->smax);
+			k->smin = k->smax = NULL;
+			return;   /* statistics are optional: go without */
+		}
+		memcpy(k->smin, c->vals.data + c->smin, c->sminlen);
+		memcpy(k->smax, c->vals.data + c->smax, c->smaxlen);
+		k->sminlen = c->sminlen;
+		k->smaxlen = c->smaxlen;
+		k->minmax = true;
+		return;
+	case DFS_PQ_BOOL:
+		if (c->bits == 0)
+			return;
+		k->min[0] = c->ones == c->bits;
+		k->max[0] = c->ones > 0;
+		k->minmax = true;
+		return;
+	case DFS_PQ_DOUBLE: {
+		double lo = 0, hi = 0;
+		bool any = false;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t bits = get8(vals + 8 * i);
+			double d;
+			memcpy(&d, &bits, 8);
+			if (isnan(d))
+				continue;   /* NaN takes no part in min and max */
+			if (!any || d < lo)
+				lo = d;
+			if (!any || d > hi)
+				hi = d;
+			any = true;
+		}
+		if (!any)
+			return;
+		/* a zero bound is written as -0.0 (min) and +0.0 (max), so that a
+		 * reader comparing either zero finds it inside */
+		if (lo == 0)
+			lo = -0.0;
+		if (hi == 0)
+			hi = 0.0;
+		uint64_t bits;
+		memcpy(&bits, &lo, 8);
+		put_le64(k->min, bits);
+		memcpy(&bits, &hi, 8);
+		put_le64(k->max, bits);
+		k->minmax = true;
+		return;
+	}
+	case DFS_PQ_UINT64: {
+		if (n == 0)
+			return;
+		uint64_t lo = UINT64_MAX, hi = 0;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t v = get8(vals + 8 * i);
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+		put_le64(k->min, lo);
+		put_le64(k->max, hi);
+		k->minmax = true;
+		return;
+	}
+	case DFS_PQ_INT64:
+	case DFS_PQ_TIMESTAMP: {
+		if (n == 0)
+			return;
+		int64_t lo = INT64_MAX, hi = INT64_MIN;
+		for (size_t i = 0; i < n; i++) {
+			int64_t v = (int64_t)get8(vals + 8 * i);
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+		put_le64(k->min, (uint64_t)lo);
+		put_le64(k->max, (uint64_t)hi);
+		k->minmax = true;
+		return;
+	}
+	}
+}
+
+/* The column's group as one chunk in c->enc: a dictionary page when it
+ * pays, then the data page (levels of an optional column behind their
+ * 4-byte length, then the values or their dictionary indices). */
+static dfs_status encode_col(const dfs_pq *w, struct col *c, struct scratch *s,
+                             int64_t rows)
+{
+	struct chunk *k = &c->k;
+	memset(k, 0, sizeof(*k));
+	dfs_buf_reset(&c->enc);
+	if (!dfs_buf_ok(&c->vals) || !dfs_buf_ok(&c->defs))
+		return DFS_ERR_NOMEM;
+	size_t nvals = (size_t)rows - (size_t)c->nulls;
+	size_t ndict = 0;
+	k->dict = make_dict(c, s, nvals, &ndict);
+	dfs_buf_reset(&s->page);
+	if (c->optional) {
+		dfs_buf_add_zeros(&s->page, 4);
+		size_t n = (size_t)rows;
+		if (c->nulls == 0) {
+			/* every level 1: one RLE run */
+			dfs_tc_varint(&s->page, (uint64_t)n << 1);
+			dfs_buf_addc(&s->page, 1);
+		} else {
+			if (!room_u32(&s->lv, &s->lv_cap, n))
+				return DFS_ERR_NOMEM;
+			for (size_t i = 0; i < n; i++)
+				s->lv[i] = (unsigned char)c->defs.data[i];
+			encode_hybrid(&s->page, s->lv, n, 1);
+		}
+		if (!dfs_buf_ok(&s->page))
+			return DFS_ERR_NOMEM;
+		size_t len = s->page.len - 4;
+		for (int i = 0; i < 4; i++)
+			s->page.data[i] = (char)(len >> (8 * i));
+	}
+	if (k->dict) {
+		int width = 1;
+		while (width < 32 && ((size_t)1 << width) < ndict)
+			width++;
+		dfs_buf_addc(&s->page, (char)width);
+		encode_hybrid(&s->page, s->idx, nvals, width);
+	} else {
+		dfs_buf_add(&s->page, c->vals.data, c->vals.len);
+	}
+	if (!dfs_buf_ok(&s->page) || !dfs_buf_ok(&s->dict))
+		return DFS_ERR_NOMEM;
+
+	/* compressed, unless that saves less than 1/16: the codec is the
+	 * chunk's, so both its pages are compressed or neither */
+	const dfs_buf *dbody = &s->dict, *body = &s->page;
+	k->codec = DFS_PQ_UNCOMPRESSED;
+	if (w->opt.codec == DFS_PQ_GZIP) {
+		dfs_status st = gzip(s, &s->page, &s->comp, w->opt.level);
+		if (st == DFS_OK && k->dict)
+			st = gzip(s, &s->dict, &s->dcomp, w->opt.level);
+		if (st != DFS_OK)
+			return st;
+		size_t raw = s->page.len + (k->dict ? s->dict.len : 0);
+		size_t comp = s->comp.len + (k->dict ? s->dcomp.len : 0);
+		if (comp < raw - raw / 16) {
+			k->codec = DFS_PQ_GZIP;
+			dbody = &s->dcomp;
+			body = &s->comp;
+		}
+	}
+	dfs_status st;
+	if (k->dict) {
+		st = put_page(&c->enc, &s->dict, dbody, true, (int64_t)ndict, ENC_PLAIN,
+		              &k->uncompressed, &k->compressed);
+		if (st != DFS_OK)
+			return st;
+	}
+	k->data_offset = (int64_t)c->enc.len;
+	st = put_page(&c->enc, &s->page, body, false, rows,
+	              k->dict ? ENC_RLE_DICTIONARY : ENC_PLAIN,
+	              &k->uncompressed, &k->compressed);
+	if (st != DFS_OK)
+		return st;
+	k->values = rows;
+	if (k->dict)
+		chunk_stats(c, k, s->dict.data, ndict);
+	else
+		chunk_stats(c, k, c->vals.data, c->vals.len / 8);
+	return DFS_OK;
+}
+
+struct group_job {
+	dfs_pq *w;
+	int64_t rows;
+	atomic_size_t next;   /* the next column to take */
+};
+
+static void encode_cols(struct group_job *j, struct scratch *s)
+{
+	size_t i;
+	while ((i = atomic_fetch_add(&j->next, 1)) < j->w->ncols) {
+		struct col *c = &j->w->cols[i];
+		c->status = encode_col(j->w, c, s, j->rows);
+	}
+}
+
+static void scratches_free(dfs_pq *w)
+{
+	for (size_t i = 0; i < w->nscratch; i++)
+		scratch_free(&w->scratch[i]);
+	free(w->scratch);
+}
+
+struct encoder {
+	struct group_job *job;
+	struct scratch *s;
+};
+
+static void *encode_thread(void *arg)
+{
+	struct encoder *e = arg;
+	encode_cols(e->job, e->s);
+	return NULL;
+}
+
+static void flush_group(dfs_pq *w)
+{
+	if (w->failed || w->group_rows == 0)
+		return;
+	size_t threads = w->opt.threads > 1 ? dfs_workers(w->opt.threads, w->ncols) : 1;
+	if (threads > DFS_WORKERS_MAX)
+		threads = DFS_WORKERS_MAX;
+	if (!w->scratch) {
+		if (!(w->scratch = calloc(threads, sizeof(*w->scratch)))) {
+			fail(w, DFS_ERR_NOMEM, "out of memory");
+			return;
+		}
+		w->nscratch = threads;
+	}
+	if (threads > w->nscratch)
+		threads = w->nscratch;
+	if (w->ngroups == w->groups_cap) {
+		size_t cap = w->groups_cap ? 2 * w->groups_cap : 8;
+		struct group *g = realloc(w->groups, cap * sizeof(*g));
+		if (!g) {
+			fail(w, DFS_ERR_NOMEM, "out of memory");
+			return;
+		}
+		w->groups = g;
+		w->groups_cap = cap;
+	}
+	struct group *g = &w->groups[w->ngroups];
+	memset(g, 0, sizeof(*g));
+	g->chunks = calloc(w->ncols, sizeof(*g->chunks));
+	if (!g->chunks) {
+		fail(w, DFS_ERR_NOMEM, "out of memory");
+		return;
+	}
+	w->ngroups++;
+	g->rows = (int64_t)w->group_rows;
+
+	struct group_job job = {.w = w, .rows = g->rows};
+	atomic_init(&job.next, 0);
+	if (threads > 1) {
+		pthread_t tid[DFS_WORKERS_MAX];
+		struct encoder enc[DFS_WORKERS_MAX];
+		size_t started = 0;
+		for (size_t t = 1; t < threads; t++) {
+			enc[started] = (struct encoder){&job, &w->scratch[t]};
+			if (pthread_create(&tid[started], NULL, encode_thread, &enc[started]) == 0)
+				started++;
+		}
+		encode_cols(&job, &w->scratch[0]);
+		for (size_t t = 0; t < started; t++)
+			pthread_join(tid[t], NULL);
+	} else {
+		encode_cols(&job, &w->scratch[0]);
+	}
+
+	if (w->out.len == 0) {
+		dfs_buf_add(&w->out, "PAR1", 4);   /* the file opens with it */
+		if (w->opt.rows_hint > (uint64_t)g->rows) {
+			/* as many bytes a row as this group, and some room */
+			size_t bytes = 0;
+			for (size_t i = 0; i < w->ncols; i++)
+				bytes += w->cols[i].enc.len;
+			double total = (double)bytes / (double)g->rows * (double)w->opt.rows_hint;
+			if (total < 1e12)
+				dfs_buf_reserve(&w->out, (size_t)(total * 1.1) + 65536);
+		}
+	}
+	g->offset = (int64_t)w->out.len;
+	for (size_t i = 0; i < w->ncols; i++) {
+		struct col *c = &w->cols[i];
+		if (c->status != DFS_OK) {
+			fail(w, c->status, c->status == DFS_ERR_NOMEM ? "out of memory"
+			                   : c->status == DFS_ERR_TOOBIG ? "a page over 2 GiB"
+			                   : "zlib could not compress a page");
+			return;
+		}
+		struct chunk *k = &g->chunks[i];
+		*k = c->k;
+		memset(&c->k, 0, sizeof(c->k));   /* its strings are the group's now */
+		int64_t base = (int64_t)w->out.len;
+		k->offset = base;
+		k->data_offset += base;
+		dfs_buf_add(&w->out, c->enc.data, c->enc.len);
+		g->uncompressed += k->uncompressed;
+		g->compressed += k->compressed;
+		dfs_buf_reset(&c->vals);
+		dfs_buf_reset(&c->defs);
+		c->bits = 0;
+		c->ones = 0;
+		c->nulls = 0;
+		c->minmax = false;
+		c->str_stats = true;
+	}
+	if (!dfs_buf_ok(&w->out))
+		fail(w, DFS_ERR_NOMEM, "out of memory");
+	w->group_rows = 0;
+	w->group_bytes = 0;
+}
+
+/* ---- the footer ------------------------------------------------------- */
+
+static void schema_element(dfs_tc *t, const struct col *c)
+{
+	dfs_tc_elem_struct(t);
+	int type = c->type == DFS_PQ_DOUBLE ? T_DOUBLE
+	         : c->type == DFS_PQ_STRING ? T_BYTE_ARRAY
+	         : c->type == DFS_PQ_BOOL ? T_BOOLEAN : T_INT64;
+	dfs_tc_i32(t, 1, type);
+	dfs_tc_i32(t, 3, c->optional ? REP_OPTIONAL : REP_REQUIRED);
+	dfs_tc_string(t, 4, c->name);
+	switch (c->type) {
+	case DFS_PQ_STRING:
+		dfs_tc_i32(t, 6, CT_UTF8);
+		dfs_tc_struct(t, 10);   /* LogicalType */
+		dfs_tc_struct(t, 1);    /* STRING */
+		dfs_tc_end(t);
+		dfs_tc_end(t);
+		break;
+	case DFS_PQ_UINT64:
+		dfs_tc_i32(t, 6, CT_UINT_64);
+		dfs_tc_struct(t, 10);
+		dfs_tc_struct(t, 10);   /* INTEGER */
+		dfs_tc_byte(t, 1, 64);
+		dfs_tc_bool(t, 2, false);
+		dfs_tc_end(t);
+		dfs_tc_end(t);
+		break;
+	case DFS_PQ_TIMESTAMP:
+		dfs_tc_i32(t, 6, CT_TIMESTAMP_MICROS);
+		dfs_tc_struct(t, 10);
+		dfs_tc_struct(t, 8);    /* TIMESTAMP */
+		dfs_tc_bool(t, 1, true);   /* isAdjustedToUTC */
+		dfs_tc_struct(t, 2);    /* unit */
+		dfs_tc_struct(t, 2);    /* MICROS */
+		dfs_tc_end(t);
+		dfs_tc_end(t);
+		dfs_tc_end(t);
+		dfs_tc_end(t);
+		break;
+	default:
+		break;
+	}
+	dfs_tc_end(t);
+}
+
+static void column_chunk(dfs_tc *t, const struct col *c, const struct chunk *k)
+{
+	int type = c->type == DFS_PQ_DOUBLE ? T_DOUBLE
+	         : c->type == DFS_PQ_STRING ? T_BYTE_ARRAY
+	         : c->type == DFS_PQ_BOOL ? T_BOOLEAN : T_INT64;
+	dfs_tc_elem_struct(t);
+	dfs_tc_i64(t, 2, k->offset);
+	dfs_tc_struct(t, 3);   /* ColumnMetaData */
+	dfs_tc_i32(t, 1, type);
+	dfs_tc_list(t, 2, DFS_TC_I32, k->dict ? 3 : 2);
+	dfs_tc_elem_i32(t, ENC_PLAIN);
+	dfs_tc_elem_i32(t, ENC_RLE);
+	if (k->dict)
+		dfs_tc_elem_i32(t, ENC_RLE_DICTIONARY);
+	dfs_tc_list(t, 3, DFS_TC_BINARY, 1);
+	dfs_tc_elem_string(t, c->name);
+	dfs_tc_i32(t, 4, (int32_t)k->codec);
+	dfs_tc_i64(t, 5, k->values);
+	dfs_tc_i64(t, 6, k->uncompressed);
+	dfs_tc_i64(t, 7, k->compressed);
+	dfs_tc_i64(t, 9, k->data_offset);
+	if (k->dict)
+		dfs_tc_i64(t, 11, k->offset);
+	dfs_tc_struct(t, 12);  /* Statistics */
+	dfs_tc_i64(t, 3, k->nulls);
+	if (k->minmax) {
+		size_t n = c->type == DFS_PQ_BOOL ? 1 : 8;
+		if (c->type == DFS_PQ_STRING) {
+			dfs_tc_binary(t, 5, k->smax, k->smaxlen);
+			dfs_tc_binary(t, 6, k->smin, k->sminlen);
+		} else {
+			dfs_tc_binary(t, 5, k->max, n);
+			dfs_tc_binary(t, 6, k->min, n);
+		}
+	}
+	dfs_tc_end(t);
+	dfs_tc_end(t);
+	dfs_tc_end(t);
+}
+
+static void footer(dfs_pq *w, dfs_buf *b)
+{
+	dfs_tc t;
+	dfs_tc_init(&t, b);
+	/* FileMetaData is the outermost struct: its fields open at depth 0 */
+	dfs_tc_i32(&t, 1, 1);
+	dfs_tc_list(&t, 2, DFS_TC_STRUCT, w->ncols + 1);
+	dfs_tc_elem_struct(&t);
+	dfs_tc_string(&t, 4, "schema");
+	dfs_tc_i32(&t, 5, (int32_t)w->ncols);
+	dfs_tc_end(&t);
+	for (size_t i = 0; i < w->ncols; i++)
+		schema_element(&t, &w->cols[i]);
+	dfs_tc_i64(&t, 3, (int64_t)w->rows);
+	dfs_tc_list(&t, 4, DFS_TC_STRUCT, w->ngroups);
+	for (size_t g = 0; g < w->ngroups; g++) {
+		const struct group *gr = &w->groups[g];
+		dfs_tc_elem_struct(&t);
+		dfs_tc_list(&t, 1, DFS_TC_STRUCT, w->ncols);
+		for (size_t i = 0; i < w->ncols; i++)
+			column_chunk(&t, &w->cols[i], &gr->chunks[i]);
+		dfs_tc_i64(&t, 2, gr->uncompressed);
+		dfs_tc_i64(&t, 3, gr->rows);
+		dfs_tc_i64(&t, 5, gr->offset);
+		dfs_tc_i64(&t, 6, gr->compressed);
+		dfs_tc_end(&t);
+	}
+	if (w->opt.nkv) {
+		dfs_tc_list(&t, 5, DFS_TC_STRUCT, w->opt.nkv);
+		for (size_t i = 0; i < w->opt.nkv; i++) {
+			dfs_tc_elem_struct(&t);
+			dfs_tc_string(&t, 1, w->kv[2 * i]);
+			dfs_tc_string(&t, 2, w->kv[2 * i + 1]);
+			dfs_tc_end(&t);
+		}
+	}
+	dfs_tc_string(&t, 6, "darshanfs version " DFS_VERSION " (build darshanfs)");
+	dfs_tc_list(&t, 7, DFS_TC_STRUCT, w->ncols);
+	for (size_t i = 0; i < w->ncols; i++) {
+		dfs_tc_elem_struct(&t);   /* ColumnOrder */
+		dfs_tc_struct(&t, 1);     /* TYPE_ORDER */
+		dfs_tc_end(&t);
+		dfs_tc_end(&t);
+	}
+	dfs_tc_finish(&t);
+	if (!dfs_tc_ok(&t))
+		fail(w, DFS_ERR_NOMEM, "unable to write the footer");
+}
+
+int dfs_pq_finish(dfs_pq *w, dfs_buf *out, dfs_error *err)
+{
+	if (!w->failed && w->cur != 0)
+		fail(w, DFS_ERR_INVAL, "the last row is incomplete");
+	flush_group(w);
+	if (!w->failed && w->out.len == 0)
+		dfs_buf_add(&w->out, "PAR1", 4);
+	if (!w->failed) {
+		size_t start = w->out.len;
+		footer(w, &w->out);
+		size_t len = w->out.len - start;
+		unsigned char tail[8] = {(unsigned char)len, (unsigned char)(len >> 8),
+		                         (unsigned char)(len >> 16), (unsigned char)(len >> 24),
+		                         'P', 'A', 'R', '1'};
+		dfs_buf_add(&w->out, tail, 8);
+		if (!dfs_buf_ok(&w->out))
+			fail(w, DFS_ERR_NOMEM, "out of memory");
+	}
+	if (w->failed) {
+		if (err)
+			*err = w->err;
+		return -1;
+	}
+	dfs_buf_free(out);
+	*out = w->out;
+	dfs_buf_init(&w->out);
+	return 0;
+}

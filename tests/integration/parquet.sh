@@ -1,0 +1,192 @@
+#!/bin/bash
+# parquet.sh - the Parquet twins of a log's tables, read by DuckDB through
+# one mount of every shared log:
+# - every records.parquet, total.parquet, names.parquet and mounts.parquet
+#   holds the rows of its CSV, value for value (DuckDB loads the CSV into a
+#   table of the Parquet file's types: the same rows, counted and hashed), with
+#   exact types: record ids UBIGINT (no rounding above 2^53), counters
+#   BIGINT, float counters DOUBLE, text VARCHAR;
+# - a filter changes records.parquet as it changes records.csv;
+# - one glob with union_by_name reads the POSIX records of the whole tree;
+# - st_size is the bytes a read gives, reads at any offset agree (dd);
+# - writing a .parquet file is refused (EACCES) and filter.error says why;
+# - a damaged log gives EIO, never a short file.
+. "$(dirname "$0")/lib.sh"
+use_duckdb
+
+SRC=$TMP/src MNT=$TMP/mnt
+make_tree "$SRC"
+dfs_mount "$SRC" "$MNT"
+
+# One DuckDB process compares them all, a table of every log at once per
+# kind of table (the columns of a module's table are the same in every
+# log): the CSVs are loaded into an empty table made from the Parquet
+# files (their types), and the rows of each that the other lacks are
+# counted.  The files are listed once (one walk of the tree, not one glob
+# per table).
+find "$MNT" -name '*.parquet' >"$TMP/parquet.list" || fail "cannot walk the mount"
+# (with DFS_TEST_QUICK=1, the sanitizer build's run, one file in four)
+declare -A files
+n=0
+while IFS= read -r p; do
+	n=$((n + 1))
+	[ "${DFS_TEST_QUICK:-0}" = 1 ] && [ $((n % 4)) != 0 ] && case $p in */names.parquet) ;; *) continue ;; esac
+	b=${p##*/} d=${p%/*}
+	case $d in
+	*.darshan) key=${b%.parquet} ;;
+	*) case ${d%/*} in *.darshan) key=${d##*/}/${b%.parquet} ;; *) continue ;; esac ;;
+	esac
+	files[$key]+=${p%.parquet}$'\n'
+done <"$TMP/parquet.list"
+modules=$(printf '%s\n' "${!files[@]}" | sed -n 's,/records$,,p' | sort)
+[ "$(echo "$modules" | wc -w)" -ge 12 ] || fail "only these modules have records.parquet: $modules"
+sql=(-c "CREATE TABLE bad (tbl VARCHAR, nparquet BIGINT, ncsv BIGINT, hparquet HUGEINT, hcsv HUGEINT)")
+i=0
+compare() {   # compare NAME FILE... (each without .parquet / .csv)
+	local name=${1//\'/\'\'} f pq= csv=
+	shift
+	i=$((i + 1))
+	for f; do
+		f=${f//\'/\'\'}
+		pq+="${pq:+, }'$f.parquet'" csv+="${csv:+, }'$f.csv'"
+	done
+	# the CSV's text is cast to the Parquet file's types, column by column
+	sql+=(-c "CREATE TABLE p$i AS FROM read_parquet([$pq])" -c "CREATE TABLE c$i AS FROM p$i LIMIT 0"
+	      -c "INSERT INTO c$i SELECT * FROM read_csv([$csv], delim=',', quote='\"', escape='\"',
+	                                             header=true, all_varchar=true, nullstr='')")
+	# the same multiset of rows: the same count and the same sum of the
+	# rows' hashes (EXCEPT ALL would say the same, many times slower on
+	# the wide and long tables)
+	sql+=(-c "INSERT INTO bad SELECT '$name', (SELECT count(*) FROM p$i), (SELECT count(*) FROM c$i),
+	                                 (SELECT sum(hash(t)::HUGEINT) FROM p$i t), (SELECT sum(hash(t)::HUGEINT) FROM c$i t)"
+	      -c "DROP TABLE p$i" -c "DROP TABLE c$i")
+}
+kinds=0
+for key in $(printf '%s\n' "${!files[@]}" | sort); do
+	mapfile -t list < <(printf '%s' "${files[$key]}")
+	compare "$key" "${list[@]}"
+	kinds=$((kinds + 1))
+done
+for want in names mounts insights POSIX/records POSIX/files POSIX/ranks POSIX/total MPI-IO/records; do
+	[ -n "${files[$want]:-}" ] || fail "no log has $want.parquet"
+done
+# the directories' tables, one directory at a time (a table of a
+# directory holds those below it too), and the root's selections
+echo 'rank >= 0' >"$MNT/2026/filter"
+for d in "$MNT" "$MNT/2026" "$MNT/2026/11/29" "$MNT/2024/project x"; do
+	for tb in jobs modules insights files; do
+		compare "${d#$MNT}/$tb" "$d/$tb"
+	done
+done
+compare selections "$MNT/selections"
+out=$(T=900 t duckdb "${sql[@]}" -c "SELECT * FROM bad WHERE nparquet <> ncsv OR hparquet IS DISTINCT FROM hcsv OR (ncsv = 0 AND $((${DFS_TEST_QUICK:-0} != 1)) = 1)" 2>"$TMP/duckdb.err") ||
+	fail "duckdb: $out $(cat "$TMP/duckdb.err")"
+[ "$(echo "$out" | wc -l)" = 1 ] || fail "Parquet tables whose rows differ from their CSV's:
+$(echo "$out" | tail -n +2)"
+say "$i kinds of table ($kinds of the logs: names, mounts, insights, the records, totals, files and ranks of $(echo "$modules" | wc -w) modules; directories' tables; selections) hold their CSV's rows"
+: >"$MNT/2026/filter"
+
+# the same bytes each time: a twin read through the mount is the one
+# darshanfs-cat (another process) writes, for every records.parquet and
+# files.parquet of every log (a table's size is told before it is read,
+# and it is rendered again after the cache drops it); one in three (one
+# in twelve with DFS_TEST_QUICK=1: darshanfs-cat is slow under ASan)
+n=0 k=0 every=3
+[ "${DFS_TEST_QUICK:-0}" = 1 ] && every=12
+for key in "${!files[@]}"; do
+	case $key in */records | */files) ;; *) continue ;; esac
+	while IFS= read -r f; do
+		[ -n "$f" ] || continue
+		k=$((k + 1))
+		[ $((k % every)) = 0 ] || continue
+		rel=${f#$MNT/} log=${rel%%.darshan/*}.darshan
+		cmp -s "$f.parquet" <(ref "$SRC/$log" "${rel#$log/}.parquet") ||
+			fail "$rel.parquet differs from darshanfs-cat's"
+		n=$((n + 1))
+	done <<<"${files[$key]}"
+done
+[ "$n" -gt 10 ] || fail "only $n tables compared with darshanfs-cat's"
+say "$n tables are the same bytes as darshanfs-cat's"
+
+# types: a POSIX table as declared, ids above 2^63 exact
+L=$MNT/${LOGREL[0]}
+for l in "${LOGREL[@]}"; do [ -e "$MNT/$l/POSIX/records.parquet" ] && { L=$MNT/$l; break; }; done
+types=$(duckdb -c "SELECT column_name || ' ' || column_type FROM (DESCRIBE FROM '$L/POSIX/records.parquet')" | tail -n +2)
+for want in 'record_id UBIGINT' 'rank BIGINT' 'POSIX_READS BIGINT' 'POSIX_F_READ_TIME DOUBLE' 'file_name VARCHAR'; do
+	grep -qx "$want" <<<"$types" || fail "records.parquet: no column '$want' in: $types"
+done
+names=$(printf '%s' "${files[names]}" | sed "s/'/''/g; s/.*/'&.parquet'/" | paste -sd,)
+big=$(duckdb -c "SELECT count(*) FROM read_parquet([$names]) WHERE record_id > 9223372036854775807" | tail -1)
+[ "$big" -gt 0 ] || fail "no record id above 2^63 in the names of the shared logs"
+miss=$(python3 - "$MNT" "$names" "${LOGREL[@]}" <<'PY'
+import csv, subprocess, sys
+mnt, names, logs = sys.argv[1], sys.argv[2], sys.argv[3:]
+ids = set()
+for l in logs:
+    try:
+        with open(f"{mnt}/{l}/names.csv", newline="") as f:
+            ids |= {int(r["record_id"]) for r in csv.DictReader(f)}
+    except OSError:
+        pass
+out = subprocess.run(["duckdb", "-c", f"SELECT record_id FROM read_parquet([{names}])"],
+                     capture_output=True, text=True, check=True).stdout.split()[1:]
+print(len(ids ^ {int(x) for x in out}))
+PY
+) || fail "comparing record ids"
+[ "$miss" = 0 ] || fail "$miss record ids differ between names.csv and names.parquet"
+
+# one glob over the tree, union_by_name
+g=$(duckdb -c "SELECT count(*), count(DISTINCT filename) FROM read_parquet('$MNT/**/POSIX/records.parquet', union_by_name = true, filename = true)" | tail -1)
+want=$(python3 - "$MNT" <<'PY'
+import csv, os, sys
+n = 0
+for d, dirs, files in os.walk(sys.argv[1]):
+    if os.path.basename(d) == "POSIX" and "records.csv" in files:
+        with open(os.path.join(d, "records.csv"), newline="") as f:
+            n += sum(1 for _ in csv.reader(f)) - 1
+print(n)
+PY
+)
+[ "${g%,*}" = "$want" ] || fail "the glob read ${g%,*} POSIX rows, the CSVs hold $want"
+
+# a filter changes records.parquet like records.csv
+echo 'POSIX_READS > 0' >"$L/POSIX/filter" || fail "cannot write a filter"
+a=$(duckdb -c "SELECT count(*), sum(POSIX_READS) FROM '$L/POSIX/records.parquet'" | tail -1)
+b=$(python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(len(r), sum(int(x["POSIX_READS"]) for x in r), sep=",")' "$L/POSIX/records.csv")
+[ "$a" = "$b" ] || fail "filtered: records.parquet has $a, records.csv $b (rows, reads)"
+: >"$L/POSIX/filter"
+
+# st_size and reads at any offset
+f=$L/POSIX/records.parquet
+size=$(stat -c %s "$f")
+[ "$(wc -c <"$f")" = "$size" ] || fail "$f: st_size $size, but a read gives $(wc -c <"$f") bytes"
+[ "$(head -c 4 "$f")" = PAR1 ] && [ "$(tail -c 4 "$f")" = PAR1 ] || fail "$f does not open and end with PAR1"
+cmp <(dd if="$f" bs=7 skip=3 count=100 2>/dev/null) <(tail -c +22 "$f" | head -c 700) ||
+	fail "$f: a read at an offset differs from the same bytes read in order"
+
+# writing is refused, and filter.error says why
+if { echo x >"$f"; } 2>"$TMP/err"; then fail "writing records.parquet succeeded"; fi
+grep -q 'Permission denied' "$TMP/err" || fail "writing records.parquet: $(cat "$TMP/err"), expected EACCES"
+grep -q 'records.parquet is read-only' "$L/POSIX/filter.error" ||
+	fail "filter.error after a write to records.parquet: $(cat "$L/POSIX/filter.error")"
+if echo x >"$L/names.parquet" 2>/dev/null; then fail "writing names.parquet succeeded"; fi
+grep -q 'names.parquet is read-only' "$L/filter.error" || fail "log filter.error: $(cat "$L/filter.error")"
+
+# a damaged log (cut in its middle, mounted alone): EIO, never a shorter
+# file; a module before the cut reads whole
+head -c $(($(stat -c %s "$LOGS/dxt.darshan") / 2)) "$LOGS/dxt.darshan" >"$TMP/cut.darshan"
+dfs_mount "$TMP/cut.darshan" "$TMP/cut"
+n=0
+for f in "$TMP"/cut/*/records.parquet; do
+	[ -e "$f" ] || continue
+	n=$((n + 1))
+	if cat "$f" >/dev/null 2>"$TMP/err"; then
+		t duckdb -c "SELECT count(*) FROM '$f'" >/dev/null || fail "$f reads, but DuckDB cannot read it"
+	else
+		grep -q 'Input/output error' "$TMP/err" || fail "$f: $(cat "$TMP/err"), expected EIO"
+	fi
+done
+[ "$n" -gt 0 ] || fail "the cut log shows no records.parquet"
+dfs_alive "$TMP/cut"
+dfs_alive "$MNT"
+say "PASS"
