@@ -140,11 +140,14 @@ void dfs_content_release(dfs_content *c)
 	 * it rendered for readers may go, while this reference holds it */
 	if (c->lazy && c->view && atomic_load(&c->cached) && atomic_load(&c->refs) == 2)
 		c->ops->idle(c);
+	/* read before the reference goes: once it has, another holder may
+	 * let go of the last one and free c at any moment */
+	dfs_view *v = c->view;
+	bool cached = atomic_load(&c->cached);
 	long left = atomic_fetch_sub(&c->refs, 1) - 1;
-	if (left == 1 && c->view && atomic_load(&c->cached)) {
-		c->view->reader_gone(c->view);
+	if (left == 1 && v && cached) {
+		v->reader_gone(v);
 	} else if (left == 0) {
-		dfs_view *v = c->view;
 		size_t bytes = v ? dfs_content_memory(c) +
 			       (c->lazy ? c->ops->log_memory(c) : 0) : 0;
 		content_free(c);
