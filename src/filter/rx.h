@@ -15,8 +15,10 @@
  * backtracking), and remembers the sets it met as the states of a small
  * deterministic automaton whose memory is fixed when the pattern is
  * compiled: when that is full it is emptied and built again, so a pattern
- * made to need exponentially many states costs time, never memory.
- * Nothing grows with the texts matched. */
+ * made to need exponentially many states costs time, never memory.  Two
+ * threads may match one pattern at full speed at once (each has a lane of
+ * its own); a third simulates on its stack (small patterns) or waits.
+ * Nothing grows with the texts matched: dfs_rx_memory is all of it. */
 #ifndef DARSHANFS_FILTER_RX_H
 #define DARSHANFS_FILTER_RX_H
 

@@ -26,9 +26,12 @@
  *     is `[Z-A]`, refused) except for class names and the character after
  *     a backslash (`\a` then matches nothing: the text is upper-cased);
  *     [:lower:] and [:upper:] mean [:alpha:].
- * Empty sides of an alternation beyond the first, and repetitions of
- * what can only match the empty text, are dropped; nothing else changes
- * what matches. */
+ *   - newlines, and anchors in the copies of repeated groups, as glibc
+ *     reads them (rx_int.h, emit below).
+ * The automaton has the shape of glibc's, copy for copy (see emit), but
+ * for three things that change no answer: empty sides of an alternation
+ * beyond the first and repetitions of what can only match the empty text
+ * are dropped, and alternatives of single bytes are one set. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,6 +84,8 @@ struct parser {
 	uint32_t nnode, capnode;
 	struct rx_set *sets;
 	uint32_t nset, capset;
+	uint32_t *set_slot;  /* hash table of the sets: index + 1, 0 free;
+	                      * 2 * capset slots */
 	int status;
 };
 
@@ -192,25 +197,56 @@ static uint32_t new_node(struct parser *p, uint8_t type)
 	return p->nnode++;
 }
 
+static uint32_t set_hash(const struct rx_set *s)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull;
+	for (int i = 0; i < 4; i++)
+		h = (h ^ s->w[i]) * 0xff51afd7ed558ccdull;
+	return (uint32_t)(h >> 32);
+}
+
+/* Room for one more set (and its hash table twice as large). */
+static bool sets_grow(struct parser *p)
+{
+	if (p->nset < p->capset)
+		return true;
+	uint32_t cap = p->capset ? p->capset * 2 : 16;
+	struct rx_set *n = realloc(p->sets, cap * sizeof(*n));
+	if (!n)
+		return false;
+	p->sets = n;
+	uint32_t *slot = calloc(2 * (size_t)cap, sizeof(*slot));
+	if (!slot)
+		return false;
+	free(p->set_slot);
+	p->set_slot = slot;
+	p->capset = cap;
+	for (uint32_t i = 0; i < p->nset; i++) {
+		uint32_t j = set_hash(&p->sets[i]) & (2 * cap - 1);
+		while (slot[j])
+			j = (j + 1) & (2 * cap - 1);
+		slot[j] = i + 1;
+	}
+	return true;
+}
+
 /* A leaf matching the bytes of s (interned: one copy of each set). */
 static uint32_t set_node(struct parser *p, const struct rx_set *s)
 {
-	uint32_t i;
-	for (i = 0; i < p->nset; i++)
-		if (memcmp(&p->sets[i], s, sizeof(*s)) == 0)
+	if (!sets_grow(p)) {
+		fail(p, RX_ENOMEM);
+		return RX_NONE;
+	}
+	uint32_t mask = 2 * p->capset - 1, j = set_hash(s) & mask, i;
+	for (; p->set_slot[j]; j = (j + 1) & mask)
+		if (memcmp(&p->sets[p->set_slot[j] - 1], s, sizeof(*s)) == 0)
 			break;
-	if (i == p->nset) {
-		if (p->nset == p->capset) {
-			uint32_t cap = p->capset ? p->capset * 2 : 16;
-			struct rx_set *n = realloc(p->sets, cap * sizeof(*n));
-			if (!n) {
-				fail(p, RX_ENOMEM);
-				return RX_NONE;
-			}
-			p->sets = n;
-			p->capset = cap;
-		}
-		p->sets[p->nset++] = *s;
+	if (p->set_slot[j]) {
+		i = p->set_slot[j] - 1;
+	} else {
+		i = p->nset++;
+		p->sets[i] = *s;
+		p->set_slot[j] = i + 1;
 	}
 	uint32_t n = new_node(p, N_SET);
 	if (n != RX_NONE)
@@ -1034,6 +1070,7 @@ static void parser_free(struct parser *p)
 {
 	free(p->nodes);
 	free(p->sets);
+	free(p->set_slot);
 }
 
 /* Parse the whole pattern and size its automaton: root (RX_NONE when it

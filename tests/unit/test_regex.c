@@ -516,6 +516,36 @@ static void test_memory_bound(void **state)
 	regfree(&re);
 }
 
+/* The filter's budget of instructions holds for its patterns together:
+ * the one that would pass it is refused, saying so.  (The screen's
+ * budget of nodes is left out: it nearly always refuses first.) */
+static void test_budget(void **state)
+{
+	(void)state;
+	struct regex_budget b = {UINT64_MAX / 4, UINT64_MAX / 4,
+	                         DFS_FLT_REGEX_INSTS, false};
+	static const char big[] = "(ab|cd){20000}";  /* 120001 instructions */
+	struct dfs_regex *re[4] = {NULL, NULL, NULL, NULL};
+	for (int i = 0; i < 4; i++) {
+		dfs_error err = {0};
+		struct lexer lx = {big, strlen(big), 0, 0, &err, false};
+		int rc = dfs_flt_regex(&lx, 0, big, strlen(big), false, &b, &re[i]);
+		if (i < 3) {
+			assert_int_equal(rc, 0);
+			assert_int_equal(dfs_rx_states(re[i]->rx), 120001);
+			continue;
+		}
+		assert_int_equal(rc, -1);
+		assert_string_equal(err.msg, "at 1: regular expression too complex: "
+		                    "the automata of the filter's regular "
+		                    "expressions would have 480004 instructions, "
+		                    "more than the 400000 they may have together");
+	}
+	assert_int_equal(b.insts, DFS_FLT_REGEX_INSTS - 3 * 120001);
+	for (int i = 0; i < 3; i++)
+		dfs_flt_regex_unref(re[i]);
+}
+
 struct thread_arg {
 	struct dfs_rx *rx;
 	unsigned seed;
@@ -993,6 +1023,7 @@ int main(void)
 		cmocka_unit_test(test_exponential),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_memory_bound),
+		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_against_glibc),
 		cmocka_unit_test(test_anchors_against_glibc),
