@@ -140,7 +140,7 @@ dfs_filter *dfs_flt_compile_from(const char *text, size_t len,
 #define DFS_FLT_REGEX_WORK 4000000u
 /* What they may take for certain: the instructions of their automata
  * together (rx.h), which fix all they hold (about 70 bytes each, and
- * up to 0.6 MiB a pattern for the states matching remembers). */
+ * up to 1 MiB a pattern for the states matching remembers). */
 #define DFS_FLT_REGEX_INSTS RX_MAX_INST
 struct regex_budget {
 	uint64_t nodes;

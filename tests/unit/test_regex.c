@@ -44,6 +44,8 @@ static struct dfs_rx *compile_rx(const char *pat, bool icase)
 	size_t insts = 0;
 	assert_int_equal(dfs_rx_check(pat, strlen(pat), icase, &insts), RX_OK);
 	assert_int_equal(insts, dfs_rx_states(rx));
+	/* what docs/limits.md says a pattern holds */
+	assert_true(dfs_rx_memory(rx) <= 100 * insts + (1u << 20) + 4096);
 	return rx;
 }
 
