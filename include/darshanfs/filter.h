@@ -67,8 +67,9 @@ int dfs_filter_column(const dfs_filter *f, size_t i);
 void dfs_filter_free(dfs_filter *f);
 
 /* Memory a compiled filter holds: its program and its regular
- * expressions (what regcomp takes, estimated generously; matching may add
- * to it), or the program alone.  The filters of one
+ * expressions (their automata and the fixed allowance of each for the
+ * states matching remembers: matching never adds to it), or the program
+ * alone.  The filters of one
  * dfs_filter_compile_modules call share their regular expressions. */
 size_t dfs_filter_memory(const dfs_filter *f);
 size_t dfs_filter_program_memory(const dfs_filter *f);
@@ -114,9 +115,9 @@ dfs_filter *dfs_filter_compile_module_from(const dfs_module *m, const char *text
  * open parenthesis, a trailing operator, a word, number or quoted text cut
  * short); -1 with err when no continuation can (an unexpected character,
  * a complete unknown name, an operator out of place, a type error before
- * the end).  Regular expressions are screened for their cost but not
- * compiled: one that regcomp refuses is found by the compilation of the
- * whole text. */
+ * the end).  Regular expressions are screened for their cost and
+ * checked (a pattern the compiler refuses is refused here), but not
+ * compiled. */
 int dfs_filter_check_prefix(const dfs_module *m, uint64_t modules,
                             const char *text, size_t len, dfs_error *err);
 

@@ -390,7 +390,7 @@ static int compile_modules(const char *text, size_t len, uint64_t modules,
 		return -1;
 	/* each module: the columns it lacks have no value; a type error in
 	 * any of them refuses the expression.  Their patterns are those
-	 * compiled for the language: one regcomp each, shared by all */
+	 * compiled for the language: one compilation each, shared by all */
 	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
 		if (!((modules >> id) & 1) || !dfs_module_get(id))
 			continue;

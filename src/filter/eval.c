@@ -95,15 +95,6 @@ static bool in_texts(const struct text *items, size_t n, const char *s,
 	return false;
 }
 
-/* a ~ re, matching anywhere in exactly len bytes (REG_STARTEND) */
-static bool regex_finds(const regex_t *re, const char *s, size_t len)
-{
-	regmatch_t m[1];
-	m[0].rm_so = 0;
-	m[0].rm_eo = (regoff_t)len;
-	return regexec(re, s, 1, m, REG_STARTEND) == 0;
-}
-
 static int truth(bool b)
 {
 	return b ? TV_TRUE : TV_FALSE;
@@ -132,7 +123,7 @@ static int text_insn(const dfs_filter *f, const struct insn *in,
 		return truth(dfs_flt_like_match(f->texts[in->b].ptr, f->texts[in->b].len,
 		                                a, an, in->n != 0) != in->neg);
 	default:
-		return truth(regex_finds(&f->res[in->b]->re, a, an) != in->neg);
+		return truth(dfs_rx_match(f->res[in->b]->rx, a, an) != in->neg);
 	}
 }
 

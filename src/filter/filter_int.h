@@ -3,8 +3,9 @@
  * lex.c splits the text into tokens and formats messages that point into
  * it; parse.c checks the grammar and the types and emits a small stack
  * program; num.c holds the exact numeric semantics (mixed i64 / u64 /
- * double comparisons, overflow-checked arithmetic); regex.c screens and
- * compiles regular expressions; eval.c runs the program for one row.
+ * double comparisons, overflow-checked arithmetic); regex.c screens
+ * regular expressions and has rx_compile.c compile them (rx.h); eval.c
+ * runs the program for one row.
  *
  * The program is a flat array of instructions in postfix order.  Text
  * values never go on the value stack: an instruction that needs text names
@@ -14,7 +15,6 @@
 #ifndef DARSHANFS_FILTER_INT_H
 #define DARSHANFS_FILTER_INT_H
 
-#include <regex.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,6 +22,7 @@
 
 #include "darshanfs/error.h"
 #include "darshanfs/filter.h"
+#include "filter/rx.h"
 
 /* ---- values ---------------------------------------------------------- */
 
@@ -132,26 +133,32 @@ dfs_filter *dfs_flt_compile_from(const char *text, size_t len,
 /* ---- regular expressions (regex.c) ------------------------------------ */
 
 /* What the regular expressions of one filter may still cost: automaton
- * nodes once repetitions are written out, and nodes x optional parts (the
- * closures regcomp stores): some 30 MB of glibc memory at most. */
+ * nodes once repetitions are written out, and nodes x optional parts.
+ * (The second bounded what glibc's regcomp stored for each node; our own
+ * automaton needs no such thing, but the limits users know are kept.) */
 #define DFS_FLT_REGEX_NODES 100000u
 #define DFS_FLT_REGEX_WORK 4000000u
+/* What they may take for certain: the instructions of their automata
+ * together (rx.h), which fix all they hold (about 70 bytes each, and
+ * up to 1 MiB a pattern for the states matching remembers). */
+#define DFS_FLT_REGEX_INSTS RX_MAX_INST
 struct regex_budget {
 	uint64_t nodes;
 	uint64_t work;
-	/* screen the patterns, compile none: the filter is only checked and
-	 * thrown away, never run (a check of text still being written) */
+	uint64_t insts;
+	/* screen and check the patterns, compile none: the filter is only
+	 * checked and thrown away, never run (a check of text still being
+	 * written) */
 	bool screen_only;
 };
 
 /* A compiled pattern, shared by reference among the filters compiled
- * from one text (the modules of a log-wide or directory filter): regexec
- * may run on it from several threads at once. */
+ * from one text (the modules of a log-wide or directory filter): it may
+ * be matched from several threads at once. */
 struct dfs_regex {
-	regex_t re;          /* (not compiled for a screen_only filter) */
-	bool compiled;
+	struct dfs_rx *rx;   /* NULL for a screen_only filter */
 	atomic_int refs;
-	size_t memory;       /* what regcomp takes, estimated from the screen */
+	size_t memory;       /* all it holds (dfs_rx_memory and this) */
 	size_t len;
 	bool icase;          /* matched ignoring case (~*) */
 	char pattern[];      /* NUL-terminated */

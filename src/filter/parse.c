@@ -265,8 +265,7 @@ static uint32_t text_done(struct parser *p, size_t len)
 	x->off = f->nchars;
 	x->len = len;
 	x->ptr = NULL;
-	/* NUL-terminated too: sanitizers' regexec reads up to a NUL even
-	 * with REG_STARTEND */
+	/* NUL-terminated too, for whoever wants a C string */
 	f->chars[f->nchars + len] = '\0';
 	f->nchars += len + 1;
 	return (uint32_t)f->ntexts++;
@@ -1046,6 +1045,7 @@ dfs_filter *dfs_flt_compile_from(const char *text, size_t len,
 	p.donor = donor;
 	p.regex_budget.nodes = DFS_FLT_REGEX_NODES;
 	p.regex_budget.work = DFS_FLT_REGEX_WORK;
+	p.regex_budget.insts = DFS_FLT_REGEX_INSTS;
 	p.regex_budget.screen_only = screen_only;
 	if (p.lx.len > DFS_FILTER_MAX_LEN) {
 		dfs_flt_fail(&p.lx, DFS_FILTER_MAX_LEN, DFS_ERR_TOOBIG,

@@ -1,16 +1,18 @@
-/* regex.c - compiles the regular expressions of '~', '!~', '~*' and '!~*'
- * (the last two ignore case: REG_ICASE).
+/* regex.c - screens and compiles the regular expressions of '~', '!~',
+ * '~*' and '!~*' (the last two ignore case).
  *
- * Patterns are POSIX extended expressions compiled once with regcomp.
- * The text comes from whoever can write a filter file, and glibc's regcomp
- * has no limits of its own: it writes every counted repetition out
- * ("((a{100}){100}){100}" is a million nodes), and for each node it stores
- * every node reachable without reading a character, so memory grows with
- * nodes x optional parts ("a?" 10000 times takes 800 MB).  Before regcomp
- * sees a pattern it is screened with that cost model and charged to a
- * budget for the whole filter.  Deep group nesting (regcomp recurses),
- * stacked repetition operators and back-references (exponential matching;
- * neither is defined for POSIX extended expressions anyway) are refused. */
+ * Patterns are POSIX extended expressions, read and matched by rx.h's
+ * matcher of our own exactly as glibc's regcomp and regexec would (the
+ * dialect the language has always had), in memory fixed when the pattern
+ * is compiled.  The text comes from whoever can write a filter file, and
+ * counted repetitions multiply a pattern's automaton ("((a{100}){100}){100}"
+ * is a million states), so before a pattern is compiled it is screened
+ * with a cost model and charged to a budget for the whole filter.  Deep
+ * group nesting, stacked repetition operators and back-references
+ * (exponential matching; neither is defined for POSIX extended
+ * expressions anyway) are refused.  The limits are those users have
+ * always had (they were set for glibc's regcomp, which also stored, for
+ * each node, every node reachable without reading a character). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,7 +64,7 @@ static void add_piece(struct screen *sc, struct size x)
 }
 
 /* The last element repeated lo to hi times (hi RE_UNBOUNDED or not).
- * regcomp writes out lo copies, then hi - lo optional ones, or one
+ * The compiler writes out lo copies, then hi - lo optional ones, or one
  * starred copy when unbounded. */
 static void repeat_last(struct screen *sc, uint64_t lo, uint64_t hi)
 {
@@ -114,7 +116,7 @@ static uint64_t read_count(const char *s, size_t n, size_t *i)
 
 /* "{m}", "{m,}" or "{m,n}" at s[*i]: moves *i past it and sets the
  * bounds (hi RE_UNBOUNDED when open).  false if it is not a well-formed
- * interval (regcomp judges those). */
+ * interval (the compiler judges those). */
 static bool interval(const char *s, size_t n, size_t *i, uint64_t *lo,
                      uint64_t *hi)
 {
@@ -137,7 +139,7 @@ static int too_complex(const struct lexer *lx, size_t off)
 	                    "complex (it would take too much memory)");
 }
 
-/* The whole pattern (groups left open, which regcomp refuses, count as
+/* The whole pattern (groups left open, which the compiler refuses, count as
  * closed) charged to the budget. */
 static int charge(const struct lexer *lx, size_t off, const struct screen *sc,
                   struct regex_budget *budget)
@@ -153,14 +155,6 @@ static int charge(const struct lexer *lx, size_t off, const struct screen *sc,
 	budget->nodes -= total.nodes;
 	budget->work -= work;
 	return 0;
-}
-
-/* What regcomp takes for a pattern of this size, over-estimated (glibc
- * 2.36, measured: 58 to 520 bytes a node for patterns without optional
- * parts, 1.4 to 2.6 bytes a unit of work for those with). */
-static uint64_t regex_memory(uint64_t nodes, uint64_t work)
-{
-	return sat_add(sat_add(sat_mul(nodes, 128), sat_mul(work, 2)), 1024);
 }
 
 /* A repetition operator at s[*i]: moves *i past it and sets its bounds. */
@@ -232,7 +226,7 @@ static int screen_step(const struct lexer *lx, size_t off, const char *s,
 }
 
 static int screen(const struct lexer *lx, size_t off, const char *s, size_t n,
-                  struct regex_budget *budget, uint64_t *memory)
+                  struct regex_budget *budget)
 {
 	struct screen sc;
 	sc.depth = 0;
@@ -248,36 +242,66 @@ static int screen(const struct lexer *lx, size_t off, const char *s, size_t n,
 		    sat_mul(g->nodes, sat_add(g->optional, 1)) > budget->work)
 			return too_complex(lx, off);
 	}
-	uint64_t nodes = budget->nodes, work = budget->work;
-	if (charge(lx, off, &sc, budget) < 0)
-		return -1;
-	*memory = regex_memory(nodes - budget->nodes, work - budget->work);
-	return 0;
+	return charge(lx, off, &sc, budget);
+}
+
+/* The error of a pattern the matcher refused. */
+static int refused(const struct lexer *lx, size_t off, int rc)
+{
+	switch (rc) {
+	case RX_ENOMEM:
+		return dfs_error_set(lx->err, DFS_ERR_NOMEM, "out of memory");
+	case RX_ETOOBIG:
+		return dfs_flt_fail(lx, off, DFS_ERR_INVAL, "regular expression too "
+		                    "complex: its automaton would have more than "
+		                    "the %u instructions a filter's regular "
+		                    "expressions may have together", RX_MAX_INST);
+	case RX_EDEPTH:
+		return dfs_flt_fail(lx, off, DFS_ERR_INVAL, "regular expression "
+		                    "nested deeper than %d levels", RX_MAX_DEPTH);
+	case RX_EBACKREF:
+		return dfs_flt_fail(lx, off, DFS_ERR_INVAL, "back-references are "
+		                    "not supported in regular expressions");
+	default:
+		return dfs_flt_fail(lx, off, DFS_ERR_INVAL,
+		                    "invalid regular expression: %s",
+		                    dfs_rx_message(rc));
+	}
 }
 
 int dfs_flt_regex(const struct lexer *lx, size_t off, const char *pattern,
                   size_t len, bool icase, struct regex_budget *budget,
                   struct dfs_regex **out)
 {
-	uint64_t memory;
-	if (screen(lx, off, pattern, len, budget, &memory) < 0)
+	if (screen(lx, off, pattern, len, budget) < 0)
 		return -1;
-	struct dfs_regex *r = malloc(sizeof(*r) + len + 1);
-	if (!r)
-		return dfs_error_set(lx->err, DFS_ERR_NOMEM, "out of memory");
-	r->compiled = !budget->screen_only;
-	int rc = r->compiled ? regcomp(&r->re, pattern,
-	                               REG_EXTENDED | REG_NOSUB | (icase ? REG_ICASE : 0))
-	                     : 0;
-	if (rc != 0) {
-		char why[256];
-		regerror(rc, &r->re, why, sizeof(why));
-		free(r);
-		return dfs_flt_fail(lx, off, DFS_ERR_INVAL,
-		                    "invalid regular expression: %s", why);
+	struct dfs_rx *rx = NULL;
+	size_t insts = 0;
+	int rc = budget->screen_only ? dfs_rx_check(pattern, len, icase, &insts)
+	                             : dfs_rx_compile(pattern, len, icase, &rx);
+	if (rc != RX_OK)
+		return refused(lx, off, rc);
+	if (rx)
+		insts = dfs_rx_states(rx);
+	if (insts > budget->insts) {
+		dfs_rx_free(rx);
+		return dfs_flt_fail(lx, off, DFS_ERR_INVAL, "regular expression too "
+		                    "complex: the automata of the filter's regular "
+		                    "expressions would have %llu instructions, more "
+		                    "than the %u they may have together",
+		                    (unsigned long long)(DFS_FLT_REGEX_INSTS -
+		                                         budget->insts + insts),
+		                    DFS_FLT_REGEX_INSTS);
 	}
+	budget->insts -= insts;
+	struct dfs_regex *r = malloc(sizeof(*r) + len + 1);
+	if (!r) {
+		dfs_rx_free(rx);
+		return dfs_error_set(lx->err, DFS_ERR_NOMEM, "out of memory");
+	}
+	r->rx = rx;
 	atomic_init(&r->refs, 1);
-	r->memory = (size_t)memory + sizeof(*r) + len + 1;
+	r->memory = (rx ? dfs_rx_memory(rx) : 0) + sizeof(*r) + len + 1;
 	r->len = len;
 	r->icase = icase;
 	memcpy(r->pattern, pattern, len + 1);
@@ -294,8 +318,7 @@ struct dfs_regex *dfs_flt_regex_ref(struct dfs_regex *r)
 void dfs_flt_regex_unref(struct dfs_regex *r)
 {
 	if (r && atomic_fetch_sub(&r->refs, 1) == 1) {
-		if (r->compiled)
-			regfree(&r->re);
+		dfs_rx_free(r->rx);
 		free(r);
 	}
 }

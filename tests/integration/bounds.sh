@@ -22,6 +22,12 @@
 #                    MB (compiled once per module of darshanfs, not
 #                    counted, not capped) and clearing them gave nothing
 #                    back
+#   regex-match      glibc's regexec grew its automaton with every file
+#                    name it matched: four directory filters with
+#                    `file_name !~ '(.?){800}$'` (or `!~*`) took 13 MB
+#                    more while they ran over 80,000 records, and more
+#                    with longer names; the matcher of our own takes what
+#                    compiling counted, and nothing while it runs
 #   dir-lazy         a directory filter was compiled for each of the 16
 #                    modules darshanfs decodes, whichever the logs below
 #                    have: 60 KB of text took 7 MB
@@ -75,6 +81,23 @@ chmod 755 "$SRC" "$SRC/d"
 # where the users' clients tell the test they are ready, and hear to go on
 SIG=$TMP/sig
 mkdir -m 1777 "$SIG"
+# dirs.py MNT N [EXPR]: write EXPR (a heavy regular expression) to the
+# filters of d1 .. dN, printing how many were refused with EINVAL
+cat >"$TMP/dirs.py" <<'PY'
+import errno, os, sys
+mnt, n = sys.argv[1], int(sys.argv[2])
+expr = sys.argv[3] if len(sys.argv) > 3 else "file_name ~ '(.{1000}){45}'"
+refused = 0
+for i in range(1, n + 1):
+    try:
+        with open(f"{mnt}/d{i}/filter", "w") as f:
+            f.write(expr + "\n")
+    except OSError as e:
+        if e.errno != errno.EINVAL:
+            sys.exit(f"d{i}/filter: {e}")
+        refused += 1
+print(refused)
+PY
 
 case $CASE in
 jobs-empty-dir)
@@ -163,20 +186,12 @@ regex-dirs)
 	chmod -R a+rX "$SRC"
 	dfs_mount "$SRC" "$MNT" -o allow_other,cache_size=64M
 	mem_below VmRSS "$MNT" 32 "mounted"
-	cat >"$TMP/dirs.py" <<'PY'
-import errno, os, sys
-mnt, n = sys.argv[1], int(sys.argv[2])
-refused = 0
-for i in range(1, n + 1):
-    try:
-        with open(f"{mnt}/d{i}/filter", "w") as f:
-            f.write("file_name ~ '(.?){800}$'\n")
-    except OSError as e:
-        if e.errno != errno.EINVAL:
-            sys.exit(f"d{i}/filter: {e}")
-        refused += 1
-print(refused)
-PY
+	# the issue's pattern now takes half a MiB compiled: eight are fine
+	refused=$(as $U /usr/bin/python3 "$TMP/dirs.py" "$MNT" 8 "file_name ~ '(.?){800}\$'") ||
+		fail "writing the filters: $refused"
+	[ "$refused" = 0 ] || fail "$refused of 8 directory filters with '(.?){800}\$' refused"
+	mem_below VmRSS "$MNT" 32 "8 directory filters with (.?){800}\$ written"
+	# one of 45,000 instructions takes 3.7 MiB: the cap refuses the fifth
 	refused=$(as $U /usr/bin/python3 "$TMP/dirs.py" "$MNT" 8) || fail "writing the filters: $refused"
 	[ "$refused" -gt 0 ] && [ "$refused" -lt 8 ] ||
 		fail "$refused of 8 heavy directory filters refused (cache_size=64M: each user's filters may take 16 MiB)"
@@ -193,6 +208,38 @@ PY
 	as $U2 truncate -s 0 "$MNT/d1/filter"
 	# the memory goes back to the system
 	mem_below VmRSS "$MNT" 32 "the filters cleared"
+	dfs_umount "$MNT"
+	;;
+regex-match)
+	need_users
+	GEN=$(dirname "$DFS_CAT")/darshanfs-gen
+	for i in 1 2 3 4; do
+		mkdir -p "$SRC/d$i"
+		t "$GEN" -n 20000 -m POSIX -s "$i" -o "$SRC/d$i/a.darshan" >/dev/null || fail "darshanfs-gen failed"
+	done
+	chmod -R a+rX "$SRC"
+	dfs_mount "$SRC" "$MNT" -o allow_other
+	# every log decoded and its records.csv made once, without filters
+	for i in 1 2 3 4; do
+		as $U cat "$MNT/d$i/a.darshan/POSIX/records.csv" >/dev/null || fail "cat d$i records.csv failed"
+	done
+	# filters that match every name (with case, and without) and select
+	# nothing, so that what they select takes no memory
+	for i in 1 2 3 4; do
+		op='!~'
+		[ $((i % 2)) = 0 ] && op='!~*'
+		echo "file_name $op '(.?){800}\$'" | as $U tee "$MNT/d$i/filter" >/dev/null ||
+			fail "d$i/filter refused: $(as $U cat "$MNT/d$i/filter.error")"
+	done
+	before=$(kb VmHWM "$MNT")
+	for i in 1 2 3 4; do
+		n=$(as $U cat "$MNT/d$i/a.darshan/POSIX/records.csv" | wc -l) || fail "cat d$i records.csv failed"
+		[ "$n" = 1 ] || fail "d$i: the filter that selects nothing left $((n - 1)) rows"
+	done
+	grow=$(( $(kb VmHWM "$MNT") - before ))
+	say "matching 4 heavy patterns over 80,000 file names: VmHWM +$((grow / 1024)) MiB"
+	sanitized || [ "$grow" -lt $((4 * 1024)) ] ||
+		fail "matching 4 heavy patterns over 80,000 file names took the daemon $((grow / 1024)) MiB more"
 	dfs_umount "$MNT"
 	;;
 dir-lazy)
