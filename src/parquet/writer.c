@@ -17,9 +17,6 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <zlib.h>
-#ifdef DFS_HAVE_ISAL
-#include <isa-l/igzip_lib.h>
-#endif
 
 #include "darshanfs/hash.h"
 #include "parquet/thrift.h"
@@ -558,10 +555,6 @@ void dfs_pq_null(dfs_pq *w)
 /* What encoding one column chunk takes besides the column's own buffers;
  * one per thread encoding chunks. */
 struct scratch {
-#ifdef DFS_HAVE_ISAL
-	struct isal_zstream *isal;
-	uint8_t *isal_buf;
-#endif
 	z_stream zs;
 	bool zs_ready;
 	dfs_buf page, comp, dcomp, dict;
@@ -571,10 +564,6 @@ struct scratch {
 
 static void scratch_free(struct scratch *s)
 {
-#ifdef DFS_HAVE_ISAL
-	free(s->isal);
-	free(s->isal_buf);
-#endif
 	if (s->zs_ready)
 		deflateEnd(&s->zs);
 	dfs_buf_free(&s->page);
@@ -675,48 +664,18 @@ static void encode_hybrid(dfs_buf *b, const uint32_t *v, size_t n, int width)
 }
 
 /* `in` compressed as one gzip member (RFC 1952, what Parquet's GZIP
- * codec means) into `out`: with ISA-L's level-1 deflate where the build
- * has it (several times faster than zlib's fastest level) and the page
- * is big, else zlib.  A table must render to the same bytes each time
- * (its size is told before it is read, and it may be rendered again
- * after the cache dropped it): ISA-L's output for a small page was seen
- * to vary from one process to the next, zlib's never does, and on small
- * pages it costs next to nothing more. */
-#define ISAL_MIN_PAGE 4096
+ * codec means) into `out`, with zlib.  A table must render to the same
+ * bytes each time (its size is told before it is read, and it is
+ * rendered again after the cache dropped it): ISA-L's igzip, several
+ * times faster, was seen to give different (valid) bytes for the same
+ * pages from one process to the next, small pages and big; zlib's output
+ * never varies. */
 static dfs_status gzip(struct scratch *s, const dfs_buf *in, dfs_buf *out, int level)
 {
 	dfs_buf_reset(out);
 	size_t bound = in->len + in->len / 8 + 1024;
 	if (!dfs_buf_reserve(out, bound))
 		return DFS_ERR_NOMEM;
-#ifdef DFS_HAVE_ISAL
-	if (in->len >= ISAL_MIN_PAGE) {
-		if (!s->isal) {
-			s->isal = malloc(sizeof(*s->isal));
-			s->isal_buf = malloc(ISAL_DEF_LVL1_DEFAULT);
-			if (!s->isal || !s->isal_buf)
-				return DFS_ERR_NOMEM;
-		}
-		/* nothing of what the scratch compressed before */
-		memset(s->isal, 0, sizeof(*s->isal));
-		memset(s->isal_buf, 0, ISAL_DEF_LVL1_DEFAULT);
-		isal_deflate_stateless_init(s->isal);
-		s->isal->level = 1;
-		s->isal->level_buf = s->isal_buf;
-		s->isal->level_buf_size = ISAL_DEF_LVL1_DEFAULT;
-		s->isal->gzip_flag = IGZIP_GZIP;
-		s->isal->end_of_stream = 1;
-		s->isal->flush = NO_FLUSH;
-		s->isal->next_in = (uint8_t *)in->data;
-		s->isal->avail_in = (uint32_t)in->len;
-		s->isal->next_out = (uint8_t *)out->data;
-		s->isal->avail_out = (uint32_t)bound;
-		if (isal_deflate_stateless(s->isal) != COMP_OK)
-			return DFS_ERR_IO;
-		out->len = bound - s->isal->avail_out;
-		return DFS_OK;
-	}
-#endif
 	if (!s->zs_ready) {
 		memset(&s->zs, 0, sizeof(s->zs));
 		if (deflateInit2(&s->zs, level, Z_DEFLATED, 15 + 16, 8,
