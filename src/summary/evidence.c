@@ -225,6 +225,26 @@ void dfs_evidence_begin(struct ev_fields *ef, const struct facts *f, const dfs_m
 	while (ef->nfull < SIZE_BINS && upper[ef->nfull] < sb)
 		ef->nfull++;
 	ef->straddle = ef->nfull < SIZE_BINS && lower[ef->nfull] < sb ? ef->nfull : -1;
+	/* the tallies the rules of insights.c name this module's files by */
+	unsigned sums = 0;
+	if (ef->small)
+		sums |= 1u << T_SMALL_R | 1u << T_SMALL_W | 1u << T_SHARED_SMALL_R |
+		        1u << T_SHARED_SMALL_W;
+	if (m->id == DFS_MOD_POSIX)
+		sums |= 1u << T_MEM_NA | 1u << T_FILE_NA | 1u << T_RANDOM_R | 1u << T_RANDOM_W;
+	if (ef->indep_reads >= 0)
+		sums |= 1u << T_INDEP_R;
+	if (ef->indep_writes >= 0)
+		sums |= 1u << T_INDEP_W;
+	if (ef->use_coll >= 0)
+		sums |= 1u << T_INDEP_DS;
+	if (m->id == DFS_MOD_STDIO)
+		sums |= 1u << T_BYTES;
+	for (int t = 0; t < TALLIES && ef->nsum < EV_SUMS; t++)
+		if (sums >> t & 1) {
+			ef->sum[ef->nsum++] = t;
+			ef->sum_mask |= 1u << t;
+		}
 }
 
 /* ---- one record ----------------------------------------------------------------- */
@@ -380,13 +400,20 @@ static void check_bytes(const struct ev_fields *ef, struct io_facts *io,
 
 void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
                          const unsigned char *rec, size_t len, bool again,
-                         const double rr[SIZE_BINS], const double rw[SIZE_BINS])
+                         const double rr[SIZE_BINS], const double rw[SIZE_BINS],
+                         double *sums)
 {
 	const dfs_module *m = ef->m;
 	int64_t rank;
 	memcpy(&rank, rec + 8, 8);
 	uint64_t id = dfs_facts_rec_id(rec);
 	struct evidence *ev = io->ev;
+	double own_r[SIZE_BINS], own_w[SIZE_BINS];
+	if (!rr) {
+		read_bins(ef, rec, len, own_r, own_w);
+		rr = own_r;
+		rw = own_w;
+	}
 	ev->multi |= again;
 	ev->multi_shared |= again && rank == -1;
 	/* data problems; those of the straggler rule's counters keep the
@@ -424,16 +451,26 @@ void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
 	if (ef->sizes)
 		check_bytes(ef, io, rec, len, rank, rr, rw);
 	/* the measures per file: of the small requests always (their sums are
-	 * the rules'), the others while the records are the files (once a
-	 * file has several, the second pass sums them) */
+	 * the rules'), those summed per file always, the others while the
+	 * records are the files (once a file has several, their lists are
+	 * made from the sums, or by a second pass) */
 	const unsigned shared = 1u << T_SHARED_SMALL_R | 1u << T_SHARED_SMALL_W;
 	const unsigned smalls = 1u << T_SMALL_R | 1u << T_SMALL_W | shared;
-	unsigned need = smalls | (ev->multi ? 0 : ~0u);
+	unsigned need = smalls | (ev->multi ? ef->sum_mask : ~0u);
 	struct tallies t;
 	record_tallies(ef, rec, len, rank, rr, rw, need, &t);
 	for (int k = 0; k < TALLIES; k++)
 		if ((shared >> k & 1) ? !ev->multi_shared : !ev->multi)
 			dfs_top_add(&ev->top[k], id, rank, t.v[k]);
+	if (!sums) {
+		ev->sums_lost |= ef->nsum > 0;
+	} else if (!again) {
+		for (size_t j = 0; j < ef->nsum; j++)
+			sums[j] = t.v[ef->sum[j]];
+	} else {
+		for (size_t j = 0; j < ef->nsum; j++)
+			sums[j] += t.v[ef->sum[j]];
+	}
 	io->small_reads += t.v[T_SMALL_R];
 	io->small_writes += t.v[T_SMALL_W];
 	io->shared_small_reads += t.v[T_SHARED_SMALL_R];
@@ -478,7 +515,8 @@ void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
 	}
 }
 
-void dfs_evidence_end(const struct facts *f, struct io_facts *io)
+void dfs_evidence_end(const struct facts *f, struct io_facts *io, const struct ev_fields *ef,
+                      const struct ev_file_sums *sums)
 {
 	struct evidence *ev = io->ev;
 	for (int k = 0; k < TOPS; k++)
@@ -488,6 +526,40 @@ void dfs_evidence_end(const struct facts *f, struct io_facts *io)
 	const unsigned shared = 1u << T_SHARED_SMALL_R | 1u << T_SHARED_SMALL_W;
 	ev->summed = (ev->multi ? 0 : ((1u << TALLIES) - 1) & ~shared) |
 	             (ev->multi_shared ? 0 : shared);
+	/* the others from the sums per file, when every record's are in
+	 * (the same numbers, in the same order, as a second pass adds up:
+	 * the lists are the same), in one walk over the files met */
+	size_t js[EV_SUMS], nj = 0;
+	for (size_t j = 0; sums && sums->v && !ev->sums_lost && j < ef->nsum; j++) {
+		if (ev->summed >> ef->sum[j] & 1)
+			continue;
+		memset(&ev->top[ef->sum[j]], 0, sizeof(ev->top[0]));
+		js[nj++] = j;
+	}
+	for (size_t w = 0; nj && w < (sums->n + 63) / 64; w++)
+		for (uint64_t bits = sums->met[w]; bits; bits &= bits - 1) {
+			size_t k = w * 64 + (size_t)__builtin_ctzll(bits);
+			if (k >= sums->n)
+				break;
+			const double *row = &sums->v[k * sums->stride];
+			for (size_t x = 0; x < nj; x++) {
+				double v = row[js[x]];
+				struct top_list *tl = &ev->top[ef->sum[js[x]]];
+				if (!(v > 0))
+					continue;
+				if (tl->n == TOP_ABOUT && v < tl->it[0].v) {
+					tl->count++;   /* (below the least kept: not kept) */
+					continue;
+				}
+				dfs_top_add(tl, k < sums->nnames ? sums->names[k].id
+				                                 : sums->more_ids[k - sums->nnames],
+				            -1, v);
+			}
+		}
+	for (size_t x = 0; x < nj; x++) {
+		dfs_top_sort(&ev->top[ef->sum[js[x]]]);
+		ev->summed |= 1u << ef->sum[js[x]];
+	}
 	if (ev->summed == (1u << TALLIES) - 1)
 		dfs_evidence_free(f, io);
 	double time = io->read_time + io->write_time + io->meta_time;

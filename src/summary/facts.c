@@ -8,6 +8,7 @@
  * name), never by the number of rows; the arrays of files and records
  * live only while the facts are gathered. */
 #include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -726,7 +727,6 @@ struct file_sums {
 	size_t cap;             /* numbers the arrays have room for */
 	uint64_t *seen;         /* bit per file: met */
 	uint64_t *ranked;       /* bit: a record of one rank met, its bytes in rb */
-	uint64_t *in_module;    /* bit: met in the module being gathered */
 	double *rb;
 	struct rank_range *multi;
 	size_t multi_n, multi_cap;
@@ -796,7 +796,7 @@ static bool file_sums_room(struct file_sums *fs, size_t no)
 	size_t n = fs->cap * 2 > no + 64 ? fs->cap * 2 : no + 64;
 	dfs_scratch *pool = fs->ix.pool;
 	if (!bits_grow(&fs->seen, fs->cap, n) || !bits_grow(&fs->ranked, fs->cap, n) ||
-	    !bits_grow(&fs->in_module, fs->cap, n) || !doubles_grow(pool, &fs->rb, fs->cap, n))
+	    !doubles_grow(pool, &fs->rb, fs->cap, n))
 		return false;
 	if (fs->nn) {
 		void *t = dfs_scratch_realloc(pool, fs->tot, fs->cap * sizeof(*fs->tot),
@@ -957,17 +957,6 @@ static void file_add_named(struct facts *f, struct file_sums *fs, uint64_t id, s
 		p->time += t;
 		p->files += first;
 	}
-}
-
-/* Is file number `no` met again in the module being gathered (true also
- * when that cannot be known)? */
-static bool file_again(struct file_sums *fs, size_t no)
-{
-	if (no == SIZE_MAX || !file_sums_room(fs, no))
-		return true;
-	bool again = bit_get(fs->in_module, no);
-	bit_set(fs->in_module, no);
-	return again;
 }
 
 static struct chain *f_chain_of(const struct file_sums *fs)
@@ -1182,7 +1171,6 @@ static void file_sums_free(struct file_sums *fs)
 	files_free(&fs->ix);
 	free(fs->seen);
 	free(fs->ranked);
-	free(fs->in_module);
 	dfs_scratch_free(pool, fs->rb);
 	free(fs->multi);
 	free(fs->shared);
@@ -1353,6 +1341,134 @@ struct scratch_ranks {
 	size_t n;
 };
 
+/* ---- the evidence's pass --------------------------------------------------------- */
+
+/* What the insights learn of each record (evidence.c) is gathered by a
+ * pass of its own over the module's records, on a thread of its own beside
+ * gather_io's when there are many: it numbers the files itself, marks
+ * those it met and keeps the sums of each (ev_fields.nsum numbers a file,
+ * in recycled memory that lives as long as the pass), into an io_facts of
+ * its own whose few numbers are added to the module's afterwards. */
+struct ev_pass {
+	const struct facts *f;
+	const dfs_summary_module *sm;
+	struct ev_fields ef;
+	struct io_facts io;     /* what evidence.c adds up, and the evidence */
+	struct files ix;        /* the file numbers */
+	size_t cap;             /* files the arrays have room for */
+	uint64_t *met;          /* bit per file: met in the module */
+	double *sums;           /* ef.nsum a file (NULL: none kept) */
+};
+
+/* room for file number no (false without memory) */
+static bool ev_room(struct ev_pass *p, size_t no)
+{
+	if (no < p->cap)
+		return true;
+	size_t n = p->cap * 2 > no + 64 ? p->cap * 2 : no + 64;
+	if (!bits_grow(&p->met, p->cap, n))
+		return false;
+	if (p->sums) {
+		double *g = dfs_scratch_realloc(p->ix.pool, p->sums,
+		                                p->cap * p->ef.nsum * sizeof(double),
+		                                n * p->ef.nsum * sizeof(double));
+		if (!g)
+			return false;
+		p->sums = g;
+	}
+	p->cap = n;
+	return true;
+}
+
+static void ev_pass_init(struct ev_pass *p, const struct facts *f, struct io_facts *io,
+                         const dfs_summary_module *sm)
+{
+	memset(p, 0, sizeof(*p));
+	p->f = f;
+	p->sm = sm;
+	dfs_evidence_begin(&p->ef, f, io->m);
+	p->io.id = io->id;
+	p->io.m = io->m;
+	p->io.ev = io->ev;
+	files_init(&p->ix, f->in->log, f->in->scratch, false);
+	size_t n = p->ix.nnames;
+	if (p->ef.nsum && n && n <= SIZE_MAX / sizeof(double) / EV_SUMS) {
+		p->sums = dfs_scratch_alloc(p->ix.pool, n * p->ef.nsum * sizeof(double));
+		if (p->sums)
+			dfs_scratch_prefault(p->sums, 0, n * p->ef.nsum * sizeof(double));
+	}
+	if (!ev_room(p, n ? n - 1 : 0)) {
+		dfs_scratch_free(p->ix.pool, p->sums);
+		p->sums = NULL;
+	}
+}
+
+static void *ev_pass_run(void *arg)
+{
+	struct ev_pass *p = arg;
+	const dfs_summary_module *sm = p->sm;
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	FOR_SELECTED(sm, k, i) {
+		if (k + PREFETCH_AHEAD < sm->count) {
+			size_t j = sm->index ? sm->index[k + PREFETCH_AHEAD] : k + PREFETCH_AHEAD;
+			if (files_scattered(&p->ix))
+				files_prefetch(&p->ix, dfs_record_word(sm->records, j, 0));
+			else
+				dfs_record_prefetch(sm->records, j);
+		}
+		const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
+		size_t len = dfs_record_size(sm->records, i);
+		size_t no = files_number(&p->ix, dfs_facts_rec_id(rec));
+		bool again = true;
+		double *sums = NULL;
+		if (no != SIZE_MAX && ev_room(p, no)) {
+			again = bit_get(p->met, no);
+			bit_set(p->met, no);
+			if (p->sums)
+				sums = &p->sums[no * p->ef.nsum];
+		}
+		dfs_evidence_record(&p->ef, &p->io, rec, len, again, NULL, NULL, sums);
+	}
+	return NULL;
+}
+
+/* the ids of the files numbered after the names, in number order
+ * (malloc'd; NULL when there are none or without memory) */
+static uint64_t *unnamed_ids(const struct files *ix)
+{
+	const struct unnamed *u = &ix->un;
+	uint64_t *ids = ix->nun ? calloc(ix->nun, sizeof(*ids)) : NULL;
+	for (size_t k = 0; ids && k < u->cap; k++)
+		if (u->used[k] && u->at[k] && u->at[k] <= ix->nun)
+			ids[u->at[k] - 1] = u->id[k];
+	return ids;
+}
+
+/* the pass's numbers into the module's, its lists made, its memory let go */
+static void ev_pass_end(struct ev_pass *p, struct io_facts *io)
+{
+	io->small_reads += p->io.small_reads;
+	io->small_writes += p->io.small_writes;
+	io->shared_small_reads += p->io.shared_small_reads;
+	io->shared_small_writes += p->io.shared_small_writes;
+	io->stragglers += p->io.stragglers;
+	if (p->io.straggler_worst > io->straggler_worst)
+		io->straggler_worst = p->io.straggler_worst;
+	struct ev_file_sums es = {p->sums, p->ef.nsum, p->cap, p->met, p->ix.names,
+	                          p->ix.nnames, unnamed_ids(&p->ix)};
+	if (p->ix.nun && !es.more_ids)
+		es.v = NULL;   /* (no memory: summed by a second pass) */
+	dfs_evidence_end(p->f, io, &p->ef, &es);
+	free((void *)es.more_ids);
+	dfs_scratch_free(p->ix.pool, p->sums);
+	free(p->met);
+	files_free(&p->ix);
+}
+
+/* records of a module below which the evidence's pass is not worth a
+ * thread of its own */
+#define EV_THREAD_MIN 16384
+
 static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *files,
                       struct scratch_ranks *sr, struct common *cm)
 {
@@ -1370,12 +1486,11 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 		memset(sr->meta, 0, sr->n * sizeof(double));
 	}
 	memset(cm, 0, sizeof(*cm));
-	struct ev_fields ef;
-	dfs_evidence_begin(&ef, f, io->m);
-	if (files)
-		memset(files->in_module, 0, (files->cap + 63) / 64 * sizeof(uint64_t));
-	io->ev->file_no = files && sm->count ? dfs_scratch_alloc(f->in->scratch,
-	                                                         sm->count * sizeof(uint32_t)) : NULL;
+	struct ev_pass ep;
+	ev_pass_init(&ep, f, io, sm);
+	pthread_t ev_thread;
+	bool threaded = sm->count >= EV_THREAD_MIN && dfs_workers(2, 2) > 1 &&
+	                pthread_create(&ev_thread, NULL, ev_pass_run, &ep) == 0;
 	FOR_SELECTED(sm, k, i) {
 		if (k + PREFETCH_AHEAD < sm->count) {
 			size_t j = sm->index ? sm->index[k + PREFETCH_AHEAD] : k + PREFETCH_AHEAD;
@@ -1412,9 +1527,6 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 		}
 		uint64_t id = dfs_facts_rec_id(rec);
 		size_t no = files ? files_number(&files->ix, id) : SIZE_MAX;
-		dfs_evidence_record(&ef, io, rec, len, !files || file_again(files, no), rr, rw);
-		if (io->ev->file_no)
-			io->ev->file_no[k] = no < UINT32_MAX ? (uint32_t)no : UINT32_MAX;
 		for (int a = 0; a < 4; a++)
 			if (fl.access[a] >= 0)
 				common_add(cm, value(m, rec, len, 0, fl.access[a]),
@@ -1512,7 +1624,11 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 		dfs_top_add(&io->ev->meta_top, 0, (int64_t)r, sr->meta[r] + shared_m / n);
 	}
 	dfs_top_sort(&io->ev->meta_top);
-	dfs_evidence_end(f, io);
+	if (threaded)
+		pthread_join(ev_thread, NULL);
+	else
+		ev_pass_run(&ep);
+	ev_pass_end(&ep, io);
 	/* the four most common sizes */
 	for (size_t t = 0; t < 4; t++) {
 		size_t best = COMMON;

@@ -96,9 +96,11 @@ struct evidence {
 	 * sums where the module has no READS/WRITES counters) */
 	double requests_r, requests_w;
 	struct top_list top[TOPS];
-	bool multi;          /* a file has several records (the sums per file
-	                      * are then made by a second pass) */
+	bool multi;          /* a file has several records (the lists are then
+	                      * made of the sums per file) */
 	bool multi_shared;   /* so has a shared (rank -1) record's file */
+	bool sums_lost;      /* a record's file had no sums (no memory): the
+	                      * lists it sums are made by a second pass */
 	uint32_t *file_no;   /* the file number of each selected record, for
 	                      * that pass (UINT32_MAX: none; a scratch block) */
 	unsigned summed;     /* bit t: top[t] holds files, summed */
@@ -112,6 +114,7 @@ struct evidence {
  * the module has none), found once per module. */
 #define EV_TIMES 8
 #define EV_SIZES 8
+#define EV_SUMS 8    /* tallies summed per file as the records are read */
 struct ev_fields {
 	const dfs_module *m;
 	int id;
@@ -126,6 +129,23 @@ struct ev_fields {
 	size_t ntime, nsize;
 	int64_t nprocs;
 	double small_bytes, stragglers;
+	/* the tallies a finding may name the module's files by, summed per
+	 * file during the pass (sum[j] is the j-th number of a file's sums) */
+	int sum[EV_SUMS];
+	size_t nsum;
+	unsigned sum_mask;
+};
+
+/* The per-file sums of a module's pass, for dfs_evidence_end: file k's
+ * sums at v[k * stride], for the files whose bit is set in `met`; the
+ * files below nnames are names[k], the others more_ids[k - nnames]. */
+struct ev_file_sums {
+	const double *v;
+	size_t stride, n;
+	const uint64_t *met;
+	const dfs_name *names;
+	size_t nnames;
+	const uint64_t *more_ids;
 };
 
 /* One file shown by name, ranked by its sums over the records of the
@@ -340,13 +360,18 @@ double dfs_facts_value(const dfs_module *m, const unsigned char *rec, size_t len
 /* evidence.c */
 void dfs_evidence_begin(struct ev_fields *ef, const struct facts *f, const dfs_module *m);
 /* a record of the module; `again`: its file was met before in it; rr, rw
- * its size histograms as stored (facts.c keeps its file number in
- * io->ev->file_no, allocated beforehand) */
+ * its size histograms as stored; sums: its file's ef->nsum sums (set when
+ * `again` is false, added to otherwise; NULL: not kept, the lists are
+ * then summed by a second pass, for which facts.c may keep the record's
+ * file number in io->ev->file_no) */
 void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
                          const unsigned char *rec, size_t len, bool again,
-                         const double rr[SIZE_BINS], const double rw[SIZE_BINS]);
-/* once every record is in */
-void dfs_evidence_end(const struct facts *f, struct io_facts *io);
+                         const double rr[SIZE_BINS], const double rw[SIZE_BINS],
+                         double *sums);
+/* once every record is in: the lists of files made from the sums (NULL:
+ * none were kept) */
+void dfs_evidence_end(const struct facts *f, struct io_facts *io, const struct ev_fields *ef,
+                      const struct ev_file_sums *sums);
 /* what evidence keeps of a module (the file numbers) */
 void dfs_evidence_free(const struct facts *f, struct io_facts *io);
 /* make top[t] of every tally t of `mask` a list of files, summed over
