@@ -106,7 +106,8 @@ static size_t compress_words(const unsigned char *rec, size_t w, size_t nw,
 	return n;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang_analyzer__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang_analyzer__) && \
+    !defined(DFS_NO_AVX512)
 #include <immintrin.h>
 #define HAVE_COMPRESS_AVX512 1
 /* The same eight words at a time with AVX-512's compressing store, on
@@ -221,13 +222,17 @@ static void expand_words_avx512(const unsigned char *p, size_t nb, size_t nw,
 		uint64_t bits;
 		memcpy(&bits, p + 8 * (w / 64), 8);
 		__mmask8 take = (__mmask8)(bits >> (w % 64));
-		__m512i x = _mm512_maskz_expandloadu_epi64(take, (const void *)v);
+		/* (a load of the words there are, spread out in a register:
+		 * the expanding load from memory is slow on some processors) */
+		unsigned n = (unsigned)__builtin_popcount(take);
+		__m512i x = _mm512_maskz_expand_epi64(
+			take, _mm512_maskz_loadu_epi64((__mmask8)((1u << n) - 1), (const void *)v));
 		if (w + 8 <= nw)
 			_mm512_storeu_si512((void *)(out + 8 * w), x);
 		else
 			_mm512_mask_storeu_epi64((void *)(out + 8 * w),
 			                         (__mmask8)((1u << (nw - w)) - 1), x);
-		v += 8 * (size_t)__builtin_popcount(take);
+		v += 8 * n;
 	}
 }
 #endif

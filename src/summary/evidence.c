@@ -130,6 +130,11 @@ static inline double count_of(const dfs_module *m, const unsigned char *rec, siz
 	return d > 0 && d < INFINITY ? d : 0;
 }
 
+/* a field of the record: from its words when they were read (w), else
+ * from the record (m, rec, len in scope) */
+#define RAW(f) (w ? dfs_rec_raw(w, f) : raw(m, rec, len, f))
+#define COUNT(f) (w ? dfs_rec_count(w, f) : count_of(m, rec, len, f))
+
 /* the duration counters: the times of operations, not the timestamps
  * (relative to the job's start on each rank's clock) nor the variances */
 static bool is_duration(const char *name, size_t n)
@@ -247,6 +252,33 @@ void dfs_evidence_begin(struct ev_fields *ef, const struct facts *f, const dfs_m
 		}
 }
 
+bool dfs_evidence_words(const struct ev_fields *ef, struct rec_words *w)
+{
+	int f[18 + 4 * SIZE_BINS + 8 + EV_TIMES + EV_SIZES];
+	size_t n = 0;
+	const int *one[] = {
+		&ef->reads, &ef->writes, &ef->seq_reads, &ef->seq_writes, &ef->mem_na,
+		&ef->file_na, &ef->indep_reads, &ef->indep_writes, &ef->use_coll,
+		&ef->bytes_read, &ef->bytes_written, &ef->read_time, &ef->write_time,
+		&ef->meta_time, &ef->fast_bytes, &ef->slow_bytes, &ef->fast_time, &ef->slow_time,
+	};
+	for (size_t k = 0; k < sizeof(one) / sizeof(*one); k++)
+		f[n++] = *one[k];
+	for (int k = 0; k < SIZE_BINS; k++) {
+		f[n++] = ef->size_read[k];
+		f[n++] = ef->size_write[k];
+	}
+	for (int k = 0; k < 4; k++) {
+		f[n++] = ef->access[k];
+		f[n++] = ef->count[k];
+	}
+	for (size_t k = 0; k < ef->ntime; k++)
+		f[n++] = ef->time[k];
+	for (size_t k = 0; k < ef->nsize; k++)
+		f[n++] = ef->size[k];
+	return dfs_rec_words_init(w, ef->m) && dfs_rec_words_cover(w, f, n);
+}
+
 /* ---- one record ----------------------------------------------------------------- */
 
 struct tallies {
@@ -273,41 +305,42 @@ static void small_of(const struct ev_fields *ef, const double *x, const double *
 
 /* the histograms of a record as stored (-1: not kept) */
 static void read_bins(const struct ev_fields *ef, const unsigned char *rec, size_t len,
-                      double *r, double *w)
+                      const struct rec_words *w, double *rr, double *rw)
 {
+	const dfs_module *m = ef->m;
 	for (int k = 0; k < SIZE_BINS; k++) {
-		r[k] = raw(ef->m, rec, len, ef->size_read[k]);
-		w[k] = raw(ef->m, rec, len, ef->size_write[k]);
+		rr[k] = RAW(ef->size_read[k]);
+		rw[k] = RAW(ef->size_write[k]);
 	}
 }
 
 /* The measures of a record that are in `need` (bits of TALLIES); rr, rw
  * its histograms as read_bins reads them (NULL: read here). */
 static void record_tallies(const struct ev_fields *ef, const unsigned char *rec, size_t len,
-                           int64_t rank, const double *rr, const double *rw, unsigned need,
-                           struct tallies *t)
+                           const struct rec_words *w, int64_t rank, const double *rr,
+                           const double *rw, unsigned need, struct tallies *t)
 {
 	const dfs_module *m = ef->m;
 	memset(t, 0, sizeof(*t));
 	const unsigned smalls = 1u << T_SMALL_R | 1u << T_SMALL_W | 1u << T_SHARED_SMALL_R |
 	                        1u << T_SHARED_SMALL_W;
 	if (ef->small && (need & smalls)) {
-		double r[SIZE_BINS], w[SIZE_BINS], own_r[SIZE_BINS], own_w[SIZE_BINS];
+		double r[SIZE_BINS], wr[SIZE_BINS], own_r[SIZE_BINS], own_w[SIZE_BINS];
 		if (!rr) {
-			read_bins(ef, rec, len, own_r, own_w);
+			read_bins(ef, rec, len, w, own_r, own_w);
 			rr = own_r;
 			rw = own_w;
 		}
 		for (int k = 0; k < SIZE_BINS; k++) {
 			r[k] = rr[k] > 0 && rr[k] < INFINITY ? rr[k] : 0;
-			w[k] = rw[k] > 0 && rw[k] < INFINITY ? rw[k] : 0;
+			wr[k] = rw[k] > 0 && rw[k] < INFINITY ? rw[k] : 0;
 		}
 		double big = 0, little = 0;
 		if (ef->straddle >= 0) {
 			int s = ef->straddle;
 			for (int a = 0; a < 4; a++) {
-				double c = count_of(m, rec, len, ef->count[a]);
-				double size = raw(m, rec, len, ef->access[a]);
+				double c = COUNT(ef->count[a]);
+				double size = RAW(ef->access[a]);
 				if (c > 0 && size >= lower[s] && size <= upper[s]) {
 					if (size >= ef->small_bytes)
 						big += c;
@@ -316,8 +349,8 @@ static void record_tallies(const struct ev_fields *ef, const unsigned char *rec,
 				}
 			}
 		}
-		small_of(ef, r, w, big, little, &t->v[T_SMALL_R], &t->small_lo_r);
-		small_of(ef, w, r, big, little, &t->v[T_SMALL_W], &t->small_lo_w);
+		small_of(ef, r, wr, big, little, &t->v[T_SMALL_R], &t->small_lo_r);
+		small_of(ef, wr, r, big, little, &t->v[T_SMALL_W], &t->small_lo_w);
 		if (rank < 0) {
 			t->v[T_SHARED_SMALL_R] = t->v[T_SMALL_R];
 			t->v[T_SHARED_SMALL_W] = t->v[T_SMALL_W];
@@ -325,26 +358,26 @@ static void record_tallies(const struct ev_fields *ef, const unsigned char *rec,
 	}
 	if (ef->id == DFS_MOD_POSIX) {
 		if (need & 1u << T_MEM_NA)
-			t->v[T_MEM_NA] = count_of(m, rec, len, ef->mem_na);
+			t->v[T_MEM_NA] = COUNT(ef->mem_na);
 		if (need & 1u << T_FILE_NA)
-			t->v[T_FILE_NA] = count_of(m, rec, len, ef->file_na);
+			t->v[T_FILE_NA] = COUNT(ef->file_na);
 		if (need & 1u << T_RANDOM_R)
-			t->v[T_RANDOM_R] = fmax(0, count_of(m, rec, len, ef->reads) -
-			                              count_of(m, rec, len, ef->seq_reads));
+			t->v[T_RANDOM_R] = fmax(0, COUNT(ef->reads) -
+			                              COUNT(ef->seq_reads));
 		if (need & 1u << T_RANDOM_W)
-			t->v[T_RANDOM_W] = fmax(0, count_of(m, rec, len, ef->writes) -
-			                              count_of(m, rec, len, ef->seq_writes));
+			t->v[T_RANDOM_W] = fmax(0, COUNT(ef->writes) -
+			                              COUNT(ef->seq_writes));
 	}
 	if (need & 1u << T_INDEP_R)
-		t->v[T_INDEP_R] = count_of(m, rec, len, ef->indep_reads);
+		t->v[T_INDEP_R] = COUNT(ef->indep_reads);
 	if (need & 1u << T_INDEP_W)
-		t->v[T_INDEP_W] = count_of(m, rec, len, ef->indep_writes);
+		t->v[T_INDEP_W] = COUNT(ef->indep_writes);
 	if ((need & 1u << T_INDEP_DS) && ef->use_coll >= 0 &&
-	    count_of(m, rec, len, ef->use_coll) <= 0)
-		t->v[T_INDEP_DS] = count_of(m, rec, len, ef->reads) + count_of(m, rec, len, ef->writes);
+	    COUNT(ef->use_coll) <= 0)
+		t->v[T_INDEP_DS] = COUNT(ef->reads) + COUNT(ef->writes);
 	if (need & 1u << T_BYTES)
-		t->v[T_BYTES] = count_of(m, rec, len, ef->bytes_read) +
-		                count_of(m, rec, len, ef->bytes_written);
+		t->v[T_BYTES] = COUNT(ef->bytes_read) +
+		                COUNT(ef->bytes_written);
 }
 
 /* a counter of a record no run can have written (`first`: the first
@@ -368,8 +401,8 @@ static bool is_one_of(int f, int a, int b, int c, int d, int e)
  * counted from the same size by every module that has both); known only
  * when the histogram counts requests, none of them in the last, open bin. */
 static void check_bytes(const struct ev_fields *ef, struct io_facts *io,
-                        const unsigned char *rec, size_t len, int64_t rank,
-                        const double *rr, const double *rw)
+                        const unsigned char *rec, size_t len, const struct rec_words *w,
+                        int64_t rank, const double *rr, const double *rw)
 {
 	const dfs_module *m = ef->m;
 	bool reported = false;
@@ -391,7 +424,7 @@ static void check_bytes(const struct ev_fields *ef, struct io_facts *io,
 		/* (an empty histogram beside bytes may be one the module did not
 		 * fill: nothing is proved) */
 		known = known && requests > 0;
-		double bytes = raw(m, rec, len, fb);
+		double bytes = RAW(fb);
 		if (known && bytes > bound)
 			q_add(io, Q_BYTES, rec, rank, fb, bytes, bound, dir == 0 || !reported);
 		reported |= known && bytes > bound;
@@ -399,21 +432,16 @@ static void check_bytes(const struct ev_fields *ef, struct io_facts *io,
 }
 
 void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
-                         const unsigned char *rec, size_t len, bool again,
-                         const double rr[SIZE_BINS], const double rw[SIZE_BINS],
-                         double *sums)
+                         const unsigned char *rec, size_t len, const struct rec_words *w,
+                         bool again, double *sums)
 {
 	const dfs_module *m = ef->m;
 	int64_t rank;
 	memcpy(&rank, rec + 8, 8);
 	uint64_t id = dfs_facts_rec_id(rec);
 	struct evidence *ev = io->ev;
-	double own_r[SIZE_BINS], own_w[SIZE_BINS];
-	if (!rr) {
-		read_bins(ef, rec, len, own_r, own_w);
-		rr = own_r;
-		rw = own_w;
-	}
+	double rr[SIZE_BINS], rw[SIZE_BINS];
+	read_bins(ef, rec, len, w, rr, rw);
 	ev->multi |= again;
 	ev->multi_shared |= again && rank == -1;
 	/* data problems; those of the straggler rule's counters keep the
@@ -423,8 +451,8 @@ void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
 		q_add(io, Q_RANK, rec, rank, -1, (double)rank, 0, true);
 	for (size_t k = 0; k < ef->ntime; k++) {
 		int fk = ef->time[k];
-		double v = raw(m, rec, len, fk);
-		if (dfs_implausible_time(v)) {
+		double v = RAW(fk);
+		if (!(v >= 0 && v < INFINITY) && dfs_implausible_time(v)) {
 			q_add(io, Q_TIME, rec, rank, fk, v, 0, !any);
 			any = true;
 			if (is_one_of(fk, ef->read_time, ef->write_time, ef->meta_time, ef->fast_time,
@@ -437,8 +465,8 @@ void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
 	any = false;
 	for (size_t k = 0; k < ef->nsize; k++) {
 		int fk = ef->size[k];
-		double v = raw(m, rec, len, fk);
-		if (dfs_implausible_bytes(v, ef->nprocs)) {
+		double v = RAW(fk);
+		if (!(v >= 0 && v < INFINITY) && dfs_implausible_bytes(v, ef->nprocs)) {
 			q_add(io, Q_SIZE, rec, rank, fk, v, 0, !any);
 			any = true;
 			if (is_one_of(fk, ef->bytes_read, ef->bytes_written, ef->fast_bytes,
@@ -449,7 +477,7 @@ void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
 		}
 	}
 	if (ef->sizes)
-		check_bytes(ef, io, rec, len, rank, rr, rw);
+		check_bytes(ef, io, rec, len, w, rank, rr, rw);
 	/* the measures per file: of the small requests always (their sums are
 	 * the rules'), those summed per file always, the others while the
 	 * records are the files (once a file has several, their lists are
@@ -458,7 +486,7 @@ void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
 	const unsigned smalls = 1u << T_SMALL_R | 1u << T_SMALL_W | shared;
 	unsigned need = smalls | (ev->multi ? ef->sum_mask : ~0u);
 	struct tallies t;
-	record_tallies(ef, rec, len, rank, rr, rw, need, &t);
+	record_tallies(ef, rec, len, w, rank, rr, rw, need, &t);
 	for (int k = 0; k < TALLIES; k++)
 		if ((shared >> k & 1) ? !ev->multi_shared : !ev->multi)
 			dfs_top_add(&ev->top[k], id, rank, t.v[k]);
@@ -488,21 +516,21 @@ void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
 			ev->requests_w += rw[k] > 0 && rw[k] < INFINITY ? rw[k] : 0;
 		}
 	}
-	double tr = count_of(m, rec, len, ef->read_time), tw = count_of(m, rec, len, ef->write_time),
-	       tm = count_of(m, rec, len, ef->meta_time);
+	double tr = COUNT(ef->read_time), tw = COUNT(ef->write_time),
+	       tm = COUNT(ef->meta_time);
 	if (!bad_time)
 		dfs_top_add(&ev->top[T_TIME], id, rank, tr + tw + tm);
 	/* a shared record whose fastest and slowest ranks are far apart in
 	 * bytes or in time (of the inputs that are plausible) */
 	if (rank == -1 && (ef->fast_bytes >= 0 || ef->fast_time >= 0)) {
 		double share = 0;
-		double br = count_of(m, rec, len, ef->bytes_read), bw = count_of(m, rec, len, ef->bytes_written);
+		double br = COUNT(ef->bytes_read), bw = COUNT(ef->bytes_written);
 		if (!bad_size && br + bw > 0)
-			share = fabs(count_of(m, rec, len, ef->slow_bytes) -
-			             count_of(m, rec, len, ef->fast_bytes)) / (br + bw);
+			share = fabs(COUNT(ef->slow_bytes) -
+			             COUNT(ef->fast_bytes)) / (br + bw);
 		if (!bad_time && tr + tw + tm > 0) {
-			double ts = fabs(count_of(m, rec, len, ef->slow_time) -
-			                 count_of(m, rec, len, ef->fast_time)) / (tr + tw + tm);
+			double ts = fabs(COUNT(ef->slow_time) -
+			                 COUNT(ef->fast_time)) / (tr + tw + tm);
 			if (ts > share)
 				share = ts;
 		}
@@ -515,10 +543,9 @@ void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
 	}
 }
 
-void dfs_evidence_end(const struct facts *f, struct io_facts *io, const struct ev_fields *ef,
-                      const struct ev_file_sums *sums)
+void dfs_evidence_lists(struct evidence *ev, const struct ev_fields *ef,
+                        const struct ev_file_sums *sums)
 {
-	struct evidence *ev = io->ev;
 	for (int k = 0; k < TOPS; k++)
 		dfs_top_sort(&ev->top[k]);
 	/* the records are the files where no file has two of them (of the
@@ -560,6 +587,11 @@ void dfs_evidence_end(const struct facts *f, struct io_facts *io, const struct e
 		dfs_top_sort(&ev->top[ef->sum[js[x]]]);
 		ev->summed |= 1u << ef->sum[js[x]];
 	}
+}
+
+void dfs_evidence_end(const struct facts *f, struct io_facts *io)
+{
+	struct evidence *ev = io->ev;
 	if (ev->summed == (1u << TALLIES) - 1)
 		dfs_evidence_free(f, io);
 	double time = io->read_time + io->write_time + io->meta_time;
@@ -735,7 +767,7 @@ void dfs_evidence_sum_files(const struct facts *f, struct io_facts *io, unsigned
 		int64_t rank;
 		memcpy(&rank, rec + 8, 8);
 		struct tallies tl;
-		record_tallies(&ef, rec, len, rank, NULL, NULL, mask, &tl);
+		record_tallies(&ef, rec, len, NULL, rank, NULL, NULL, mask, &tl);
 		bool any = false;
 		for (size_t j = 0; j < k; j++)
 			any |= tl.v[which[j]] > 0;

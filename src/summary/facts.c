@@ -1217,6 +1217,7 @@ struct io_fields {
 static void io_fields(struct io_facts *io, struct io_fields *fl)
 {
 	const dfs_module *m = io->m;
+	memset(fl, -1, sizeof(*fl));   /* (every field -1: none) */
 	fl->bytes_read = field(m, "BYTES_READ");
 	fl->bytes_written = field(m, "BYTES_WRITTEN");
 	fl->read_time = field(m, "F_READ_TIME");
@@ -1403,11 +1404,14 @@ static void ev_pass_init(struct ev_pass *p, const struct facts *f, struct io_fac
 	}
 }
 
+static void ev_pass_lists(struct ev_pass *p);
+
 static void *ev_pass_run(void *arg)
 {
 	struct ev_pass *p = arg;
 	const dfs_summary_module *sm = p->sm;
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	struct rec_words words, *w = dfs_evidence_words(&p->ef, &words) ? &words : NULL;
 	FOR_SELECTED(sm, k, i) {
 		if (k + PREFETCH_AHEAD < sm->count) {
 			size_t j = sm->index ? sm->index[k + PREFETCH_AHEAD] : k + PREFETCH_AHEAD;
@@ -1416,7 +1420,8 @@ static void *ev_pass_run(void *arg)
 			else
 				dfs_record_prefetch(sm->records, j);
 		}
-		const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
+		const unsigned char *rec = w ? dfs_rec_words_get(w, sm->records, i, scratch)
+		                             : dfs_record_get(sm->records, i, scratch);
 		size_t len = dfs_record_size(sm->records, i);
 		size_t no = files_number(&p->ix, dfs_facts_rec_id(rec));
 		bool again = true;
@@ -1427,8 +1432,9 @@ static void *ev_pass_run(void *arg)
 			if (p->sums)
 				sums = &p->sums[no * p->ef.nsum];
 		}
-		dfs_evidence_record(&p->ef, &p->io, rec, len, again, NULL, NULL, sums);
+		dfs_evidence_record(&p->ef, &p->io, rec, len, w, again, sums);
 	}
+	ev_pass_lists(p);
 	return NULL;
 }
 
@@ -1444,7 +1450,23 @@ static uint64_t *unnamed_ids(const struct files *ix)
 	return ids;
 }
 
-/* the pass's numbers into the module's, its lists made, its memory let go */
+/* the pass's lists made (the files' from their sums), its memory let go */
+static void ev_pass_lists(struct ev_pass *p)
+{
+	struct ev_file_sums es = {p->sums, p->ef.nsum, p->cap, p->met, p->ix.names,
+	                          p->ix.nnames, unnamed_ids(&p->ix)};
+	if (p->ix.nun && !es.more_ids)
+		es.v = NULL;   /* (no memory: summed by a second pass) */
+	dfs_evidence_lists(p->io.ev, &p->ef, &es);
+	free((void *)es.more_ids);
+	dfs_scratch_free(p->ix.pool, p->sums);
+	p->sums = NULL;
+	free(p->met);
+	p->met = NULL;
+	files_free(&p->ix);
+}
+
+/* the pass's numbers into the module's */
 static void ev_pass_end(struct ev_pass *p, struct io_facts *io)
 {
 	io->small_reads += p->io.small_reads;
@@ -1454,20 +1476,84 @@ static void ev_pass_end(struct ev_pass *p, struct io_facts *io)
 	io->stragglers += p->io.stragglers;
 	if (p->io.straggler_worst > io->straggler_worst)
 		io->straggler_worst = p->io.straggler_worst;
-	struct ev_file_sums es = {p->sums, p->ef.nsum, p->cap, p->met, p->ix.names,
-	                          p->ix.nnames, unnamed_ids(&p->ix)};
-	if (p->ix.nun && !es.more_ids)
-		es.v = NULL;   /* (no memory: summed by a second pass) */
-	dfs_evidence_end(p->f, io, &p->ef, &es);
-	free((void *)es.more_ids);
-	dfs_scratch_free(p->ix.pool, p->sums);
-	free(p->met);
-	files_free(&p->ix);
+	dfs_evidence_end(p->f, io);
 }
 
 /* records of a module below which the evidence's pass is not worth a
  * thread of its own */
 #define EV_THREAD_MIN 16384
+
+/* The counters a module's facts sum over every record: each sum's
+ * place in io_facts and its field. */
+static size_t summed_counters(struct io_facts *io, const struct io_fields *fl,
+                              double **dst, int *fld)
+{
+	size_t n = 0;
+#define SUM(d, f) (dst[n] = &(d), fld[n++] = (f))
+	SUM(io->bytes_read, fl->bytes_read);
+	SUM(io->bytes_written, fl->bytes_written);
+	SUM(io->read_time, fl->read_time);
+	SUM(io->write_time, fl->write_time);
+	SUM(io->meta_time, fl->meta_time);
+	for (size_t o = 0; o < io->nops; o++)
+		SUM(io->ops[o], fl->op[o]);
+	for (int b = 0; b < SIZE_BINS; b++) {
+		SUM(io->size_read[b], fl->size_read[b]);
+		SUM(io->size_write[b], fl->size_write[b]);
+	}
+	SUM(io->reads, fl->reads);
+	SUM(io->writes, fl->writes);
+	SUM(io->seq_reads, fl->seq_reads);
+	SUM(io->seq_writes, fl->seq_writes);
+	SUM(io->consec_reads, fl->consec_reads);
+	SUM(io->consec_writes, fl->consec_writes);
+	SUM(io->mem_not_aligned, fl->mem_na);
+	SUM(io->file_not_aligned, fl->file_na);
+	SUM(io->indep_reads, fl->indep_reads);
+	SUM(io->indep_writes, fl->indep_writes);
+	SUM(io->coll_reads, fl->coll_reads);
+	SUM(io->coll_writes, fl->coll_writes);
+	SUM(io->nb_reads, fl->nb_reads);
+	SUM(io->nb_writes, fl->nb_writes);
+#undef SUM
+	return n;
+}
+
+#define SUMMED_MAX (5 + MAX_OPS + 2 * SIZE_BINS + 14)
+
+/* those sums of one record, counter by counter (a module whose records
+ * are not all words) */
+static void sum_counters(struct io_facts *io, const struct io_fields *fl,
+                         const unsigned char *rec, size_t len)
+{
+	double *dst[SUMMED_MAX];
+	int fld[SUMMED_MAX];
+	size_t n = summed_counters(io, fl, dst, fld);
+	for (size_t k = 0; k < n; k++)
+		*dst[k] += counter(io->m, rec, len, fld[k]);
+}
+
+/* Can every counter of the module the facts read be read from the
+ * record's words (rw set up)?  (io_fields is made of field indices.) */
+static bool words_cover(const struct io_fields *fl, struct rec_words *rw, const dfs_module *m)
+{
+	_Static_assert(sizeof(struct io_fields) % sizeof(int) == 0, "io_fields: ints only");
+	int all[sizeof(struct io_fields) / sizeof(int)];
+	memcpy(all, fl, sizeof(all));
+	return dfs_rec_words_init(rw, m) && dfs_rec_words_cover(rw, all, sizeof(all) / sizeof(int));
+}
+
+/* the sums of the words into their places */
+static void words_sums_put(struct io_facts *io, const struct io_fields *fl,
+                           const struct rec_words *rw, const struct word_sums *ws)
+{
+	double *dst[SUMMED_MAX];
+	int fld[SUMMED_MAX];
+	size_t n = summed_counters(io, fl, dst, fld);
+	for (size_t k = 0; k < n; k++)
+		*dst[k] = fld[k] < 0 ? 0 : ws->sum[io->m->fields[fld[k]].offset / 8];
+	(void)rw;
+}
 
 static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *files,
                       struct scratch_ranks *sr, struct common *cm)
@@ -1486,6 +1572,14 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 		memset(sr->meta, 0, sr->n * sizeof(double));
 	}
 	memset(cm, 0, sizeof(*cm));
+	/* (the counters of a record as its words read at once, when they
+	 * all are words) */
+	struct rec_words rwords, *rw = words_cover(&fl, &rwords, io->m) ? &rwords : NULL;
+	struct word_sums ws;
+	memset(&ws, 0, sizeof(ws));
+/* a counter of the record, a value as stored */
+#define CNT(x) (rw ? dfs_rec_count(rw, fl.x) : counter(m, rec, len, fl.x))
+#define VAL(x) (rw ? dfs_rec_raw(rw, fl.x) : value(m, rec, len, 0, fl.x))
 	struct ev_pass ep;
 	ev_pass_init(&ep, f, io, sm);
 	pthread_t ev_thread;
@@ -1500,61 +1594,36 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 			else
 				dfs_record_prefetch(sm->records, j);
 		}
-		const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
+		const unsigned char *rec = rw ? dfs_rec_words_get(rw, sm->records, i, scratch)
+		                              : dfs_record_get(sm->records, i, scratch);
 		size_t len = dfs_record_size(sm->records, i);
 		const dfs_module *m = io->m;
 		int64_t rank = rec_rank(rec);
-		double br = counter(m, rec, len, fl.bytes_read);
-		double bw = counter(m, rec, len, fl.bytes_written);
-		double tr = counter(m, rec, len, fl.read_time);
-		double tw = counter(m, rec, len, fl.write_time);
-		double tm = counter(m, rec, len, fl.meta_time);
+		if (rw)
+			dfs_word_sums_add(&ws, rw);
+		else
+			sum_counters(io, &fl, rec, len);
+		double br = CNT(bytes_read);
+		double bw = CNT(bytes_written);
+		double tr = CNT(read_time);
+		double tw = CNT(write_time);
+		double tm = CNT(meta_time);
 		io->records++;
-		io->bytes_read += br;
-		io->bytes_written += bw;
-		io->read_time += tr;
-		io->write_time += tw;
-		io->meta_time += tm;
-		for (size_t o = 0; o < io->nops; o++)
-			io->ops[o] += counter(m, rec, len, fl.op[o]);
-		/* (as stored: the evidence judges them too) */
-		double rr[SIZE_BINS], rw[SIZE_BINS];
-		for (int b = 0; b < SIZE_BINS; b++) {
-			rr[b] = value(m, rec, len, 0, fl.size_read[b]);
-			rw[b] = value(m, rec, len, 0, fl.size_write[b]);
-			io->size_read[b] += rr[b] > 0 && rr[b] < INFINITY ? rr[b] : 0;
-			io->size_write[b] += rw[b] > 0 && rw[b] < INFINITY ? rw[b] : 0;
-		}
+		double reads = CNT(reads);
+		double writes = CNT(writes);
 		uint64_t id = dfs_facts_rec_id(rec);
 		size_t no = files ? files_number(&files->ix, id) : SIZE_MAX;
 		for (int a = 0; a < 4; a++)
 			if (fl.access[a] >= 0)
-				common_add(cm, value(m, rec, len, 0, fl.access[a]),
-				           counter(m, rec, len, fl.count[a]));
-		double reads = counter(m, rec, len, fl.reads);
-		double writes = counter(m, rec, len, fl.writes);
-		io->reads += reads;
-		io->writes += writes;
-		io->seq_reads += counter(m, rec, len, fl.seq_reads);
-		io->seq_writes += counter(m, rec, len, fl.seq_writes);
-		io->consec_reads += counter(m, rec, len, fl.consec_reads);
-		io->consec_writes += counter(m, rec, len, fl.consec_writes);
-		io->mem_not_aligned += counter(m, rec, len, fl.mem_na);
-		io->file_not_aligned += counter(m, rec, len, fl.file_na);
-		io->indep_reads += counter(m, rec, len, fl.indep_reads);
-		io->indep_writes += counter(m, rec, len, fl.indep_writes);
-		io->coll_reads += counter(m, rec, len, fl.coll_reads);
-		io->coll_writes += counter(m, rec, len, fl.coll_writes);
-		io->nb_reads += counter(m, rec, len, fl.nb_reads);
-		io->nb_writes += counter(m, rec, len, fl.nb_writes);
+				common_add(cm, VAL(access[a]), CNT(count[a]));
 		if (fl.use_coll >= 0 && reads + writes > 0) {
 			io->datasets++;
-			if (counter(m, rec, len, fl.use_coll) <= 0) {
+			if (CNT(use_coll) <= 0) {
 				io->indep_datasets++;
 				io->indep_dataset_ops += reads + writes;
 			}
 		}
-		if (counter(m, rec, len, fl.use_mpiio) > 0)
+		if (CNT(use_mpiio) > 0)
 			io->mpiio_files++;
 		if (rank < 0) {
 			shared_r += tr;
@@ -1582,25 +1651,25 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 				f->shared_bytes += br + bw;
 				f->shared_time += tr + tw + tm;
 			}
-			double os = value(m, rec, len, 0, fl.open_start);
-			double ce = value(m, rec, len, 0, fl.close_end);
+			double os = VAL(open_start);
+			double ce = VAL(close_end);
 			interval(&f->tl_open[b], &f->tl_close[b], os, ce);
-			interval(&f->tl_rs[b], &f->tl_re[b], value(m, rec, len, 0, fl.read_start),
-			         value(m, rec, len, 0, fl.read_end));
-			interval(&f->tl_ws[b], &f->tl_we[b], value(m, rec, len, 0, fl.write_start),
-			         value(m, rec, len, 0, fl.write_end));
+			interval(&f->tl_rs[b], &f->tl_re[b], VAL(read_start), VAL(read_end));
+			interval(&f->tl_ws[b], &f->tl_we[b], VAL(write_start), VAL(write_end));
 			if (ce > f->tl_end)
 				f->tl_end = ce;
 		}
 		if (for_files) {
-			double size = fl.max_read < 0 ? -1 :
-			              fmax(counter(m, rec, len, fl.max_read),
-			                   counter(m, rec, len, fl.max_write)) + 1;
+			double size = fl.max_read < 0 ? -1 : fmax(CNT(max_read), CNT(max_write)) + 1;
 			/* (the per-file imbalance is POSIX's) */
 			file_add(f, files, id, no, br + bw, tr + tw + tm, size, rank,
 			         rank >= 0 && io->id == DFS_MOD_POSIX);
 		}
 	}
+#undef CNT
+#undef VAL
+	if (rw)
+		words_sums_put(io, &fl, rw, &ws);
 	/* the slowest rank: own time plus an even share of the shared files' */
 	double n = f->nprocs > 0 ? (double)f->nprocs : 1;
 	io->slow_read = shared_r / n;

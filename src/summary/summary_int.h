@@ -344,6 +344,41 @@ static inline uint64_t dfs_facts_rec_id(const unsigned char *rec)
 	return id;
 }
 
+/* words.c: a record's 8-byte words as numbers (an integer converted,
+ * or a double; cnt: those above 0 and finite, the others 0, as a count
+ * is read), and their sums over records (each word's in record order) */
+struct rec_words {
+	const dfs_module *m;
+	size_t nw;                                   /* words of a record; 0: none */
+	uint64_t f64[DFS_RECORD_MAX / 8 / 64 + 1];   /* bit per word: a double */
+	double raw[DFS_RECORD_MAX / 8];
+	double cnt[DFS_RECORD_MAX / 8];
+};
+struct word_sums {
+	double sum[DFS_RECORD_MAX / 8];
+};
+/* false when the module's records are not made of words */
+bool dfs_rec_words_init(struct rec_words *rw, const dfs_module *m);
+/* are the fields (-1: none) all words stored as integers or doubles,
+ * field f being word f? */
+bool dfs_rec_words_cover(const struct rec_words *rw, const int *fields, size_t n);
+/* the words of a record (of rw->m, unpacked) */
+void dfs_rec_words_read(struct rec_words *rw, const unsigned char *rec);
+/* record i of r (of rw->m) read so; the record (in scratch when packed) */
+const unsigned char *dfs_rec_words_get(struct rec_words *rw, const dfs_records *r, size_t i,
+                                       unsigned char *scratch);
+/* field f (covered; -1: none) of the record read, as stored or as a count */
+static inline double dfs_rec_raw(const struct rec_words *rw, int f)
+{
+	return f < 0 ? 0 : rw->raw[f];
+}
+static inline double dfs_rec_count(const struct rec_words *rw, int f)
+{
+	return f < 0 ? 0 : rw->cnt[f];
+}
+/* the counts of the record read added to the sums (zeroed at first) */
+void dfs_word_sums_add(struct word_sums *ws, const struct rec_words *rw);
+
 /* facts.c: learn everything in one pass per module, or (page false) only
  * what the insights need (no names, patterns, mount points, heat maps or
  * DXT densities); NULL without memory */
@@ -359,19 +394,24 @@ double dfs_facts_value(const dfs_module *m, const unsigned char *rec, size_t len
 
 /* evidence.c */
 void dfs_evidence_begin(struct ev_fields *ef, const struct facts *f, const dfs_module *m);
-/* a record of the module; `again`: its file was met before in it; rr, rw
- * its size histograms as stored; sums: its file's ef->nsum sums (set when
+/* can the module's records be given to dfs_evidence_record as words (w
+ * set up)? */
+bool dfs_evidence_words(const struct ev_fields *ef, struct rec_words *w);
+/* a record of the module; w: its words read (NULL: its counters are read
+ * from rec; see dfs_evidence_words); `again`: its file was met before in
+ * it; sums: its file's ef->nsum sums (set when
  * `again` is false, added to otherwise; NULL: not kept, the lists are
  * then summed by a second pass, for which facts.c may keep the record's
  * file number in io->ev->file_no) */
 void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
-                         const unsigned char *rec, size_t len, bool again,
-                         const double rr[SIZE_BINS], const double rw[SIZE_BINS],
-                         double *sums);
-/* once every record is in: the lists of files made from the sums (NULL:
- * none were kept) */
-void dfs_evidence_end(const struct facts *f, struct io_facts *io, const struct ev_fields *ef,
-                      const struct ev_file_sums *sums);
+                         const unsigned char *rec, size_t len, const struct rec_words *w,
+                         bool again, double *sums);
+/* once every record is in: the lists sorted, those of files made from
+ * the sums (NULL: none were kept); then, once the module's sums are
+ * made too, the end */
+void dfs_evidence_lists(struct evidence *ev, const struct ev_fields *ef,
+                        const struct ev_file_sums *sums);
+void dfs_evidence_end(const struct facts *f, struct io_facts *io);
 /* what evidence keeps of a module (the file numbers) */
 void dfs_evidence_free(const struct facts *f, struct io_facts *io);
 /* make top[t] of every tally t of `mask` a list of files, summed over
