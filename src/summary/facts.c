@@ -1342,6 +1342,21 @@ struct scratch_ranks {
 	size_t n;
 };
 
+/* What a loop over a module's selection reads soon, asked for at record
+ * k: the record twice PREFETCH_AHEAD ahead, and (ix: the lookups of its
+ * file do not follow the name table) the name of the one PREFETCH_AHEAD
+ * ahead, whose id is in the cache by then. */
+static inline void prefetch_ahead(const dfs_summary_module *sm, size_t k, struct files *ix)
+{
+	if (k + 2 * PREFETCH_AHEAD < sm->count)
+		dfs_record_prefetch(sm->records, sm->index ? sm->index[k + 2 * PREFETCH_AHEAD]
+		                                           : k + 2 * PREFETCH_AHEAD);
+	if (ix && k + PREFETCH_AHEAD < sm->count) {
+		size_t j = sm->index ? sm->index[k + PREFETCH_AHEAD] : k + PREFETCH_AHEAD;
+		files_prefetch(ix, dfs_record_word(sm->records, j, 0));
+	}
+}
+
 /* ---- the evidence's pass --------------------------------------------------------- */
 
 /* What the insights learn of each record (evidence.c) is gathered by a
@@ -1413,13 +1428,7 @@ static void *ev_pass_run(void *arg)
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	struct rec_words words, *w = dfs_evidence_words(&p->ef, &words) ? &words : NULL;
 	FOR_SELECTED(sm, k, i) {
-		if (k + PREFETCH_AHEAD < sm->count) {
-			size_t j = sm->index ? sm->index[k + PREFETCH_AHEAD] : k + PREFETCH_AHEAD;
-			if (files_scattered(&p->ix))
-				files_prefetch(&p->ix, dfs_record_word(sm->records, j, 0));
-			else
-				dfs_record_prefetch(sm->records, j);
-		}
+		prefetch_ahead(sm, k, files_scattered(&p->ix) ? &p->ix : NULL);
 		const unsigned char *rec = w ? dfs_rec_words_get(w, sm->records, i, scratch)
 		                             : dfs_record_get(sm->records, i, scratch);
 		size_t len = dfs_record_size(sm->records, i);
@@ -1586,14 +1595,7 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 	bool threaded = sm->count >= EV_THREAD_MIN && dfs_workers(2, 2) > 1 &&
 	                pthread_create(&ev_thread, NULL, ev_pass_run, &ep) == 0;
 	FOR_SELECTED(sm, k, i) {
-		if (k + PREFETCH_AHEAD < sm->count) {
-			size_t j = sm->index ? sm->index[k + PREFETCH_AHEAD] : k + PREFETCH_AHEAD;
-			/* (reading the id of a record ahead would wait for it) */
-			if (for_files && files_scattered(&files->ix))
-				files_prefetch(&files->ix, dfs_record_word(sm->records, j, 0));
-			else
-				dfs_record_prefetch(sm->records, j);
-		}
+		prefetch_ahead(sm, k, for_files && files_scattered(&files->ix) ? &files->ix : NULL);
 		const unsigned char *rec = rw ? dfs_rec_words_get(rw, sm->records, i, scratch)
 		                              : dfs_record_get(sm->records, i, scratch);
 		size_t len = dfs_record_size(sm->records, i);

@@ -364,7 +364,8 @@ bool dfs_rec_words_init(struct rec_words *rw, const dfs_module *m);
 bool dfs_rec_words_cover(const struct rec_words *rw, const int *fields, size_t n);
 /* the words of a record (of rw->m, unpacked) */
 void dfs_rec_words_read(struct rec_words *rw, const unsigned char *rec);
-/* record i of r (of rw->m) read so; the record (in scratch when packed) */
+/* record i of r (of rw->m) read so; where the record starts: of a packed
+ * one only its id and rank are there (in scratch), its counters are rw's */
 const unsigned char *dfs_rec_words_get(struct rec_words *rw, const dfs_records *r, size_t i,
                                        unsigned char *scratch);
 /* field f (covered; -1: none) of the record read, as stored or as a count */

@@ -47,19 +47,50 @@ bool dfs_rec_words_cover(const struct rec_words *rw, const int *fields, size_t n
 	return true;
 }
 
+/* word u as a number: stored as a double (isf), or an integer */
+static inline double number_of(uint64_t u, bool isf)
+{
+	double f, i = (double)(int64_t)u;
+	memcpy(&f, &u, 8);
+	return isf ? f : i;
+}
+
 static void read_words(struct rec_words *rw, const unsigned char *rec)
 {
 	for (size_t w = 0; w < rw->nw; w++) {
-		double d;
-		if (rw->f64[w / 64] >> (w % 64) & 1) {
-			memcpy(&d, rec + 8 * w, 8);
-		} else {
-			int64_t i;
-			memcpy(&i, rec + 8 * w, 8);
-			d = (double)i;
-		}
+		uint64_t u;
+		memcpy(&u, rec + 8 * w, 8);
+		double d = number_of(u, rw->f64[w / 64] >> (w % 64) & 1);
 		rw->raw[w] = d;
 		rw->cnt[w] = d > 0 && d < INFINITY ? d : 0;
+	}
+}
+
+/* the same of a packed record (bitmap at p, nb words of it): only its
+ * non-zero words are looked at; its id and rank unpacked into out */
+static void unpack_words(struct rec_words *rw, const unsigned char *p, size_t nb,
+                         unsigned char *out)
+{
+	memset(out, 0, 16);
+	memset(rw->raw, 0, rw->nw * sizeof(double));
+	memset(rw->cnt, 0, rw->nw * sizeof(double));
+	const unsigned char *v = p + nb * 8;
+	for (size_t b = 0; b < nb; b++) {
+		uint64_t bits;
+		memcpy(&bits, p + 8 * b, 8);
+		for (; bits; bits &= bits - 1) {
+			size_t w = b * 64 + (size_t)__builtin_ctzll(bits);
+			uint64_t u;
+			memcpy(&u, v, 8);
+			v += 8;
+			if (w >= rw->nw)
+				continue;
+			if (w < 2)
+				memcpy(out + 8 * w, &u, 8);
+			double d = number_of(u, rw->f64[b] >> (w % 64) & 1);
+			rw->raw[w] = d;
+			rw->cnt[w] = d > 0 && d < INFINITY ? d : 0;
+		}
 	}
 }
 
@@ -84,8 +115,8 @@ static void read_words_avx512(struct rec_words *rw, const unsigned char *rec)
 	}
 }
 
-/* the same of a packed record (bitmap at p, nb words of it), the
- * record itself unpacked into out on the way */
+/* the same of a packed record (bitmap at p, nb words of it), its id and
+ * rank (its first two words) unpacked into out on the way */
 __attribute__((target("avx512f,avx512dq")))
 static void unpack_words_avx512(struct rec_words *rw, const unsigned char *p, size_t nb,
                                 unsigned char *out)
@@ -109,12 +140,12 @@ static void unpack_words_avx512(struct rec_words *rw, const unsigned char *p, si
 		__mmask8 take = _mm512_cmp_pd_mask(d, zero, _CMP_GT_OQ) &
 		                _mm512_cmp_pd_mask(d, inf, _CMP_LT_OQ);
 		__m512d c = _mm512_maskz_mov_pd(take, d);
+		if (w == 0)
+			_mm512_mask_storeu_epi64((void *)out, (__mmask8)3, x);
 		if (lanes == 0xff) {
-			_mm512_storeu_si512((void *)(out + 8 * w), x);
 			_mm512_storeu_pd(rw->raw + w, d);
 			_mm512_storeu_pd(rw->cnt + w, c);
 		} else {
-			_mm512_mask_storeu_epi64((void *)(out + 8 * w), lanes, x);
 			_mm512_mask_storeu_pd(rw->raw + w, lanes, d);
 			_mm512_mask_storeu_pd(rw->cnt + w, lanes, c);
 		}
@@ -162,7 +193,11 @@ const unsigned char *dfs_rec_words_get(struct rec_words *rw, const dfs_records *
 		return scratch;
 	}
 #endif
-	const unsigned char *rec = dfs_record_get(r, i, scratch);
+	if (r->packed && r->module == rw->m) {
+		unpack_words(rw, dfs_record_packed(r, i), dfs_pack_bitmap_words(rw->m), scratch);
+		return scratch;
+	}
+	const unsigned char *rec = dfs_record(r, i);
 	dfs_rec_words_read(rw, rec);
 	return rec;
 }
