@@ -37,6 +37,8 @@ typedef struct dfs_file_row {
 	double read_time, write_time, meta_time;
 	double first_open;           /* earliest open (s after the job's start), 0: none */
 	double last_close;           /* latest close, 0: none */
+	uint32_t name;               /* 1 + its place in the log's name table,
+	                              * 0: not known */
 } dfs_file_row;
 
 typedef struct dfs_file_table {

@@ -414,6 +414,103 @@ static void test_file_table(void **state)
 	dfs_log_free(log);
 }
 
+/* A log of the records of random_posix (grouped by rank or not), half of
+ * its files named: each row of its files.csv is what a fresh accumulator
+ * fed only that file's records gives. */
+static void check_table_alone(size_t n, size_t files, int64_t nprocs, uint64_t seed,
+                              bool grouped)
+{
+	const dfs_module *m = dfs_module_get(DFS_MOD_POSIX);
+	unsigned char *recs = random_posix(n, files, nprocs, seed);
+	if (grouped)
+		group_by_rank(recs, n, m->record_size);
+	dfs_error err = {0};
+	dfs_buf out = DFS_BUF_INIT;
+	dfs_write_options opt = {DFS_COMP_ZLIB, 1, 1};
+	dfs_log_writer *lw = dfs_log_writer_buf(&out, &opt, &err);
+	assert_non_null(lw);
+	dfs_job job;
+	memset(&job, 0, sizeof(job));
+	job.nprocs = nprocs;
+	job.start_sec = 1000;
+	job.end_sec = 1100;
+	job.exe = (char *)"/bin/app";
+	job.metadata = (char *)"";
+	dfs_mount mounts[] = {{"/lus/a", "lustre", 6}};
+	assert_int_equal(dfs_log_writer_job(lw, &job, mounts, 1, &err), 0);
+	for (size_t k = 0; k < files; k += 2) {
+		char name[32];
+		int len = snprintf(name, sizeof(name), "/lus/a/f%zu", k);
+		assert_int_equal(dfs_log_writer_name(lw, 1000 + k, name, (size_t)len, &err), 0);
+	}
+	assert_int_equal(dfs_log_writer_module_begin(lw, DFS_MOD_POSIX, 0, &err), 0);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(dfs_log_writer_record(lw, recs + i * m->record_size,
+		                                       m->record_size, &err), 0);
+	assert_int_equal(dfs_log_writer_module_end(lw, &err), 0);
+	assert_int_equal(dfs_log_writer_finish(lw, 0, &err), 0);
+	dfs_log_writer_free(lw);
+	dfs_log *log = dfs_log_open_mem(out.data, out.len, "t", 0, &err);
+	assert_non_null(log);
+	dfs_buf_free(&out);
+	const dfs_records *r = dfs_log_records(log, DFS_MOD_POSIX);
+	dfs_file_table t;
+	assert_int_equal(dfs_file_table_build(log, r, NULL, r->count, NULL, &t, &err), 0);
+	assert_true(t.timed);
+	unsigned char *mine = malloc(n * m->record_size);
+	assert_non_null(mine);
+	size_t total = 0;
+	for (size_t k = 0; k < t.n; k++) {
+		const dfs_file_row *row = dfs_file_table_row(&t, k);
+		size_t c = 0;
+		bool shared = false;
+		int64_t seen[64];
+		size_t nseen = 0;
+		for (size_t i = 0; i < n; i++) {
+			const unsigned char *rec = recs + i * m->record_size;
+			uint64_t id;
+			memcpy(&id, rec, 8);
+			if (id != row->id)
+				continue;
+			memcpy(mine + c++ * m->record_size, rec, m->record_size);
+			int64_t rank = rank_of(rec);
+			bool dup = rank < 0;
+			shared |= rank < 0;
+			for (size_t x = 0; x < nseen; x++)
+				dup |= seen[x] == rank;
+			if (!dup && nseen < 64)
+				seen[nseen++] = rank;
+		}
+		total += c;
+		assert_int_equal(row->records, (int64_t)c);
+		dfs_accum *alone = dfs_accum_create(m, nprocs, &err);
+		assert_non_null(alone);
+		assert_int_equal(dfs_accum_inject(alone, m, mine, c, &err), 0);
+		dfs_derived_metrics want;
+		assert_int_equal(dfs_accum_emit(alone, &want, NULL, &err), 0);
+		dfs_accum_free(alone);
+		assert_int_equal(row->total_bytes, want.total_bytes);
+		assert_int_equal(row->bytes_read,
+		                 want.category_counters[DFS_ALL_FILES].total_read_volume_bytes);
+		assert_memory_equal(&row->time_by_slowest, &want.agg_time_by_slowest, sizeof(double));
+		assert_memory_equal(&row->perf_by_slowest, &want.agg_perf_by_slowest, sizeof(double));
+		assert_int_equal(row->ranks, shared ? nprocs : (int64_t)nseen);
+	}
+	assert_int_equal(total, n);
+	dfs_file_table_free(&t);
+	dfs_log_free(log);
+	free(mine);
+	free(recs);
+}
+
+static void test_table_alone(void **state)
+{
+	(void)state;
+	check_table_alone(400, 37, 6, 11, false);
+	check_table_alone(400, 37, 6, 12, true);
+	check_table_alone(50, 3, 2, 13, false);
+}
+
 static void test_untimed(void **state)
 {
 	(void)state;
@@ -701,6 +798,7 @@ int main(void)
 		cmocka_unit_test(test_accum_files_alone),
 		cmocka_unit_test(test_accum_files_misuse),
 		cmocka_unit_test(test_file_table),
+		cmocka_unit_test(test_table_alone),
 		cmocka_unit_test(test_untimed),
 		cmocka_unit_test(test_rank_table),
 		cmocka_unit_test(test_merge),
