@@ -1090,7 +1090,48 @@ struct lf_entry {
 	bool timed;
 	int64_t bytes_read, bytes_written, reads, writes, total_bytes;
 	double time_by_slowest, read_time, write_time, meta_time;
+	int64_t left_out;          /* implausible values not summed */
 };
+
+/* Numbers no run can have measured (the rules of the data-quality
+ * findings, docs/insights.md): bytes below zero; a time not finite, a
+ * nanosecond or more below zero (-1, "not kept", too), or above what the
+ * job's processes had (most: nprocs x run time, 0 when not known). */
+static bool bytes_plausible(int64_t b)
+{
+	return b >= 0;
+}
+
+static bool time_plausible(double t, double most)
+{
+	return isfinite(t) && t > -1e-9 && !(most > 0 && t > most);
+}
+
+/* A log's row of a file added to its entry, leaving out what is
+ * implausible (and counting it). */
+static void add_row_plausible(struct lf_entry *e, const dfs_file_row *row, bool timed,
+                              double most)
+{
+	bool br = bytes_plausible(row->bytes_read), bw = bytes_plausible(row->bytes_written);
+	if (br)
+		e->bytes_read = add_i(e->bytes_read, row->bytes_read);
+	if (bw)
+		e->bytes_written = add_i(e->bytes_written, row->bytes_written);
+	if (br && bw)
+		e->total_bytes = add_i(e->total_bytes, row->total_bytes);
+	e->left_out += !br + !bw + !(br && bw);
+	e->reads = add_i(e->reads, row->reads);
+	e->writes = add_i(e->writes, row->writes);
+	const double *t[4] = {&row->time_by_slowest, &row->read_time, &row->write_time,
+	                      &row->meta_time};
+	double *sum[4] = {&e->time_by_slowest, &e->read_time, &e->write_time, &e->meta_time};
+	for (int k = timed ? 0 : 1; k < 4; k++) {
+		if (time_plausible(*t[k], most))
+			*sum[k] += *t[k];
+		else
+			e->left_out++;
+	}
+}
 
 struct lf_error {
 	int module;                /* -1: the whole log */
@@ -1199,6 +1240,9 @@ int dfs_log_files_add(dfs_log_files *lf, const dfs_file_table *t)
 	if (map_init(&names, t->n, NULL))
 		return -1;
 	int module = t->records->module->id;
+	const dfs_job *job = dfs_log_job(t->log);
+	double most = job->nprocs > 0 && isfinite(job->run_time) && job->run_time > 0
+	              ? (double)job->nprocs * job->run_time : 0;
 	const char *last_mount = NULL;
 	uint32_t mount = 0, mount_len = 0, fs = 0, fs_len = 0;
 	int ret = 0;
@@ -1248,16 +1292,7 @@ int dfs_log_files_add(dfs_log_files *lf, const dfs_file_table *t)
 				.mount = mount, .mount_len = mount_len, .fs = fs, .fs_len = fs_len,
 				.module = module, .timed = t->timed};
 		}
-		struct lf_entry *e = &lf->e[x];
-		e->bytes_read = add_i(e->bytes_read, row->bytes_read);
-		e->bytes_written = add_i(e->bytes_written, row->bytes_written);
-		e->reads = add_i(e->reads, row->reads);
-		e->writes = add_i(e->writes, row->writes);
-		e->total_bytes = add_i(e->total_bytes, row->total_bytes);
-		e->time_by_slowest += row->time_by_slowest;
-		e->read_time += row->read_time;
-		e->write_time += row->write_time;
-		e->meta_time += row->meta_time;
+		add_row_plausible(&lf->e[x], row, t->timed, most);
 	}
 	map_free(&names);
 	return ret;
@@ -1274,7 +1309,7 @@ void dfs_log_files_get(const dfs_log_files *lf, size_t i, dfs_log_file *out)
 		.bytes_read = e->bytes_read, .bytes_written = e->bytes_written,
 		.reads = e->reads, .writes = e->writes, .total_bytes = e->total_bytes,
 		.time_by_slowest = e->time_by_slowest, .read_time = e->read_time,
-		.write_time = e->write_time, .meta_time = e->meta_time};
+		.write_time = e->write_time, .meta_time = e->meta_time, .left_out = e->left_out};
 }
 
 int dfs_log_files_put(dfs_log_files *lf, const dfs_log_file *f)
@@ -1300,7 +1335,7 @@ int dfs_log_files_put(dfs_log_files *lf, const dfs_log_file *f)
 		.bytes_read = f->bytes_read, .bytes_written = f->bytes_written,
 		.reads = f->reads, .writes = f->writes, .total_bytes = f->total_bytes,
 		.time_by_slowest = f->time_by_slowest, .read_time = f->read_time,
-		.write_time = f->write_time, .meta_time = f->meta_time};
+		.write_time = f->write_time, .meta_time = f->meta_time, .left_out = f->left_out};
 	return 0;
 }
 
@@ -1326,6 +1361,7 @@ struct fm_entry {
 	int64_t jobs;
 	int64_t bytes_read, bytes_written, reads, writes, total_bytes;
 	double time_by_slowest, read_time, write_time, meta_time;
+	int64_t left_out;           /* implausible values the logs had, not summed */
 	uint32_t first_log, last_log;
 };
 
@@ -1501,6 +1537,7 @@ int dfs_files_merge_add(dfs_files_merge *fm, const char *log, int64_t start,
 		e->read_time += le->read_time;
 		e->write_time += le->write_time;
 		e->meta_time += le->meta_time;
+		e->left_out += le->left_out;
 		/* the earliest start (the first of equals), the latest (the last) */
 		if (start < fm->logs[e->first_log].start)
 			e->first_log = at;
@@ -1515,7 +1552,7 @@ int dfs_files_merge_add(dfs_files_merge *fm, const char *log, int64_t start,
 static const char dir_header[] =
 	"module,file_name,jobs,bytes_read,bytes_written,reads,writes,total_bytes,"
 	"time_by_slowest,perf_by_slowest,read_time,write_time,meta_time,first_job,"
-	"first_start,last_job,last_start,mount_pt,fs_type,error\n";
+	"first_start,last_job,last_start,mount_pt,fs_type,error,left_out\n";
 
 static void add_text_field(dfs_buf *out, const dfs_buf *text, uint32_t off, uint32_t len)
 {
@@ -1580,7 +1617,9 @@ int dfs_files_merge_render(dfs_files_merge *fm, dfs_buf *out, dfs_error *err)
 		add_text_field(out, &fm->text, e->mount, e->mount_len);
 		dfs_buf_addc(out, ',');
 		add_text_field(out, &fm->text, e->fs, e->fs_len);
-		dfs_buf_adds(out, ",\n");
+		dfs_buf_addc(out, ',');
+		add_sep_i(out, e->left_out);
+		dfs_buf_addc(out, '\n');
 	}
 	free(order);
 	/* the logs, or modules of logs, left out: the log in first_job and
@@ -1595,7 +1634,7 @@ int dfs_files_merge_render(dfs_files_merge *fm, dfs_buf *out, dfs_error *err)
 		add_text_field(out, &fm->text, l->path, l->path_len);
 		dfs_buf_adds(out, ",,,,");
 		add_text_field(out, &fm->text, s->why, s->why_len);
-		dfs_buf_addc(out, '\n');
+		dfs_buf_adds(out, ",\n");
 	}
 	if (!dfs_buf_ok(out))
 		return merge_oom(err);

@@ -586,6 +586,47 @@ static dfs_log_files *files_of(dfs_log *log, int mod)
 	return lf;
 }
 
+/* Values no run can have measured are left out of a directory's sums,
+ * and counted: a negative time or byte count (-1 is "not kept"), a time
+ * above nprocs x run time. */
+static void test_merge_implausible(void **state)
+{
+	(void)state;
+	static const struct wrec bad[] = {
+		/* out.0: 100 bytes read, a read time of -5 s */
+		{0, 0, 100, 0, 1, 0, -5.0, 0, 0.25, 3.0, 9.0, 0},
+		/* out.0 again: bytes written "not kept", 2 s of reading */
+		{0, 1, 10, -1, 1, 0, 2.0, 0, 0.5, 3.0, 9.0, 0},
+		/* out.1: more metadata time than 4 processes x 100 s */
+		{0, 2, 7, 0, 1, 0, 1.0, 0, 401.0, 3.0, 9.0, 0},
+	};
+	static const int bad_file[] = {0, 0, 1};
+	struct wrec w[3];
+	fill_ids(w, bad, bad_file, 3);
+	dfs_log *log = write_log(4, 1000, DFS_MOD_POSIX, w, 3);
+	dfs_log_files *lf = files_of(log, DFS_MOD_POSIX);
+	dfs_error err = {0};
+	dfs_files_merge *fm = dfs_files_merge_new(0);
+	assert_int_equal(dfs_files_merge_add(fm, "a.darshan", 1000, lf, &err), 0);
+	dfs_buf out = DFS_BUF_INIT;
+	assert_int_equal(dfs_files_merge_render(fm, &out, &err), 0);
+	assert_true(dfs_buf_ok(&out));
+	/* out.0 (the log's row: its records summed): bytes read 110, its
+	 * bytes written (-1) and total left out; its read time (-3) too; time
+	 * by the slowest rank: rank 1's 2.5 (rank 0's -4.75 is not the
+	 * slowest): three values left out */
+	assert_non_null(strstr(out.data, "\nPOSIX,/lus/a/out.0,1,110,0,2,0,0,2.5,0,0,0,0.75,"));
+	assert_non_null(strstr(out.data, ",/lus/a,lustre,,3\n"));
+	/* out.1: its metadata time and the time by the slowest rank made of
+	 * it left out */
+	assert_non_null(strstr(out.data, "\nPOSIX,/lus/a/out.1,1,7,0,1,0,7,0,0,1,0,0,"));
+	assert_non_null(strstr(out.data, ",/lus/a,lustre,,2\n"));
+	dfs_buf_free(&out);
+	dfs_files_merge_free(fm);
+	dfs_log_files_free(lf);
+	dfs_log_free(log);
+}
+
 static void test_merge(void **state)
 {
 	(void)state;
@@ -611,14 +652,14 @@ static void test_merge(void **state)
 	char want[512];
 	assert_non_null(strstr(out.data, "\nPOSIX,/lus/a/out.1,1,0,4096,0,8,4096,6.5,"));
 	assert_non_null(strstr(out.data, ",/lus/a/out.0,2,"));
-	snprintf(want, sizeof(want), ",y/early.darshan,1000,x/late.darshan,2000,/lus/a,lustre,\n");
+	snprintf(want, sizeof(want), ",y/early.darshan,1000,x/late.darshan,2000,/lus/a,lustre,,0\n");
 	assert_non_null(strstr(out.data, want));
 	assert_non_null(strstr(out.data, "\nPOSIX,/lus/a/same,1,3,0,2,0,3,"));
 	/* what was left out, last */
 	assert_non_null(strstr(out.data, "\nSTDIO,,,,,,,,,,,,,x/late.darshan,,x/late.darshan,,,,"
-	                                 "STDIO: unable to inflate\n"));
+	                                 "STDIO: unable to inflate,\n"));
 	assert_non_null(strstr(out.data, "\n,,,,,,,,,,,,,z/bad.darshan,,z/bad.darshan,,,,"
-	                                 "truncated header\n"));
+	                                 "truncated header,\n"));
 	assert_int_equal(strncmp(out.data, "module,file_name,jobs,", 22), 0);
 	/* a log's files as a store would keep them and give them back */
 	dfs_log_files *copy = dfs_log_files_new();
@@ -802,6 +843,7 @@ int main(void)
 		cmocka_unit_test(test_untimed),
 		cmocka_unit_test(test_rank_table),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_merge_implausible),
 		cmocka_unit_test(test_view),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
