@@ -516,6 +516,45 @@ static void render_job_row(const struct job_summary *s, const char *rel, dfs_buf
 
 /* ---- the walk ------------------------------------------------------------------- */
 
+/* A directory of the walk kept open for the items of its logs, so that
+ * the workers look at each log by its name in it (the kernel walks one
+ * name, not the whole path): only for directories of many logs, so that
+ * the open ones stay few. */
+#define DIR_REF_MIN 16
+struct dir_ref {
+	atomic_int refs;
+	int fd;
+};
+
+static struct dir_ref *dir_ref_open(const char *path)
+{
+	struct dir_ref *d = malloc(sizeof(*d));
+	if (!d)
+		return NULL;
+	d->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (d->fd < 0) {
+		free(d);
+		return NULL;
+	}
+	atomic_init(&d->refs, 1);
+	return d;
+}
+
+static struct dir_ref *dir_ref_take(struct dir_ref *d)
+{
+	if (d)
+		atomic_fetch_add(&d->refs, 1);
+	return d;
+}
+
+static void dir_ref_put(struct dir_ref *d)
+{
+	if (d && atomic_fetch_sub(&d->refs, 1) == 1) {
+		close(d->fd);
+		free(d);
+	}
+}
+
 struct log_item {
 	char *rel;       /* path relative to the table's directory */
 	char *src;
@@ -533,6 +572,7 @@ struct log_item {
 	 * caller's to read: dfs_source_kind and dfs_may_access, as for the
 	 * others), so that the stats of a tree go in parallel */
 	bool unchecked;
+	struct dir_ref *dir;     /* its directory, open (NULL: none) */
 	/* what the index holds of this very file, when `stored` (in place:
 	 * the items move as the batch grows) */
 	bool stored;
@@ -892,8 +932,7 @@ static void stored_take(struct stored_dir *sd, dfs_index_log *out)
 	if (!sd->after)
 		sd->done = true;   /* (without memory: the rest stays as it is) */
 	if (out) {
-		*out = *l;
-		memset(l, 0, sizeof(*l));
+		dfs_index_log_move(out, l);
 	} else {
 		dfs_index_log_clear(l);
 	}
@@ -999,6 +1038,7 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 	}
 	if (n > 1)   /* (an empty directory has no array: qsort wants one) */
 		qsort(names, n, sizeof(char *), cmp_name);
+	struct dir_ref *dir = n >= DIR_REF_MIN && !w->oom ? dir_ref_open(src) : NULL;
 	/* the index's logs of this directory, beside its names (vpath less
 	 * its leading '/' is the directory's path below SOURCE) */
 	if (w->ix && !w->oom && !w->sd[depth])
@@ -1061,15 +1101,15 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 				it->src = path;
 				it->vpath = vp;
 				it->unchecked = defer;
+				it->dir = defer ? dir_ref_take(dir) : NULL;
 				if (!defer) {
 					dfs_src_id(&it->id, &st);
 					it->disk_bytes = dfs_stored_size(&st);
 				}
 				r = path = vp = NULL;
 				if (stored) {
-					it->stored_log = *stored;
+					dfs_index_log_move(&it->stored_log, stored);
 					it->stored = true;
-					memset(stored, 0, sizeof(*stored));
 				}
 			}
 		}
@@ -1086,6 +1126,7 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		free(sd->after);
 		sd->after = NULL;
 	}
+	dir_ref_put(dir);
 	closedir(d);
 	for (size_t i = 0; i < n; i++)
 		free(names[i] - 1);
@@ -1608,7 +1649,8 @@ static void summarize_item(struct pool *p, struct log_item *it)
 		struct stat st;
 		const char *name = strrchr(it->src, '/') + 1;
 		char *real = NULL;
-		int kind = dfs_source_kind(v, it->src, name, &st, p->chk, &real);
+		int kind = dfs_source_kind_at(v, it->dir ? it->dir->fd : -1, it->src, name, &st,
+		                              p->chk, &real);
 		bool reach = kind == N_LOGDIR &&
 		             dfs_may_access(p->who, real ? real : it->src, &st, 4);
 		free(real);
@@ -1725,6 +1767,8 @@ static void finish(struct walk *w)
 		free(it->rel);
 		free(it->src);
 		free(it->vpath);
+		dir_ref_put(it->dir);
+		it->dir = NULL;
 	}
 	b->n = 0;
 }
