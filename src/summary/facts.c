@@ -1419,8 +1419,6 @@ static void ev_pass_init(struct ev_pass *p, const struct facts *f, struct io_fac
 	}
 }
 
-static void ev_pass_lists(struct ev_pass *p);
-
 static void *ev_pass_run(void *arg)
 {
 	struct ev_pass *p = arg;
@@ -1443,7 +1441,6 @@ static void *ev_pass_run(void *arg)
 		}
 		dfs_evidence_record(&p->ef, &p->io, rec, len, w, again, sums);
 	}
-	ev_pass_lists(p);
 	return NULL;
 }
 
@@ -1475,9 +1472,11 @@ static void ev_pass_lists(struct ev_pass *p)
 	files_free(&p->ix);
 }
 
-/* the pass's numbers into the module's */
+/* the pass's lists made, its numbers into the module's (the lists on
+ * the caller's thread: the pass's is the busier) */
 static void ev_pass_end(struct ev_pass *p, struct io_facts *io)
 {
+	ev_pass_lists(p);
 	io->small_reads += p->io.small_reads;
 	io->small_writes += p->io.small_writes;
 	io->shared_small_reads += p->io.shared_small_reads;

@@ -895,7 +895,9 @@ struct stored_dir {
 	bool jobs_only;          /* read the jobs.csv rows, not the modules' */
 	size_t n, pos;
 	bool done;
-	char *after;             /* the name of the last one taken */
+	/* the name of the last one taken (a directory entry's: shorter than
+	 * 256 bytes), or "" */
+	char after[256];
 	dfs_index_log win[DFS_INDEX_WINDOW];
 };
 
@@ -913,11 +915,11 @@ static dfs_index_log *stored_peek(struct stored_dir *sd)
 		if (sd->done)
 			return NULL;
 		stored_clear(sd);
-		sd->n = dfs_index_dir(sd->ix, sd->dir, sd->after ? sd->after : "", sd->jobs_only,
+		sd->n = dfs_index_dir(sd->ix, sd->dir, sd->after, sd->jobs_only,
 		                      sd->insights_key, sd->win, DFS_INDEX_WINDOW);
 		sd->done = sd->n < DFS_INDEX_WINDOW;
 		/* (a window starts at the last name taken: taken already) */
-		if (sd->n && sd->after && strcmp(sd->win[0].name, sd->after) == 0)
+		if (sd->n && sd->after[0] && strcmp(sd->win[0].name, sd->after) == 0)
 			dfs_index_log_clear(&sd->win[sd->pos++]);
 	}
 	return &sd->win[sd->pos];
@@ -927,10 +929,11 @@ static dfs_index_log *stored_peek(struct stored_dir *sd)
 static void stored_take(struct stored_dir *sd, dfs_index_log *out)
 {
 	dfs_index_log *l = &sd->win[sd->pos++];
-	free(sd->after);
-	sd->after = strdup(l->name);
-	if (!sd->after)
-		sd->done = true;   /* (without memory: the rest stays as it is) */
+	size_t len = strlen(l->name);
+	if (len < sizeof(sd->after))
+		memcpy(sd->after, l->name, len + 1);
+	else
+		sd->done = true;   /* (no such name: the rest stays as it is) */
 	if (out) {
 		dfs_index_log_move(out, l);
 	} else {
@@ -1012,6 +1015,9 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		return;
 	char **names = NULL;
 	size_t n = 0, cap = 0;
+	/* the names one after the other in one buffer, each with the entry's
+	 * type just before it (names[i][-1]) */
+	dfs_buf text = DFS_BUF_INIT;
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
@@ -1027,15 +1033,17 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 			}
 			names = nn;
 		}
-		/* the entry's type just before its name (names[i][-1]) */
-		size_t len = strlen(de->d_name);
-		char *e = malloc(len + 2);
-		if (e) {
-			e[0] = (char)de->d_type;
-			memcpy(e + 1, de->d_name, len + 1);
-			names[n++] = e + 1;
-		}
+		/* (offsets until the text is whole: it moves as it grows) */
+		names[n++] = (char *)(uintptr_t)(text.len + 1);
+		dfs_buf_addc(&text, (char)de->d_type);
+		dfs_buf_add(&text, de->d_name, strlen(de->d_name) + 1);
 	}
+	if (!dfs_buf_ok(&text)) {
+		w->oom = true;
+		n = 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		names[i] = text.data + (uintptr_t)names[i];
 	if (n > 1)   /* (an empty directory has no array: qsort wants one) */
 		qsort(names, n, sizeof(char *), cmp_name);
 	struct dir_ref *dir = n >= DIR_REF_MIN && !w->oom ? dir_ref_open(src) : NULL;
@@ -1123,13 +1131,11 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		stored_end(sd, names, is_dir, n);
 	if (sd) {
 		stored_clear(sd);
-		free(sd->after);
-		sd->after = NULL;
+		sd->after[0] = '\0';
 	}
 	dir_ref_put(dir);
 	closedir(d);
-	for (size_t i = 0; i < n; i++)
-		free(names[i] - 1);
+	dfs_buf_free(&text);
 	free(names);
 	free(is_dir);
 }
