@@ -18,9 +18,11 @@
  * have of small requests ("up to"), and the known small ones given the
  * same way the least ("at least").
  *
- * Memory is the lists (a few KiB a module) and, when a finding names files
- * of a module whose files have several records each, one accumulator per
- * file that counts, for the time of one pass. */
+ * Memory is the lists (a few KiB a module) and, while the records are
+ * read, the sums of each file the lists of files are made of (at most
+ * EV_SUMS numbers a file, in recycled memory: facts.c); without memory
+ * for them, a second pass sums the lists a finding needs, one number a
+ * file and list. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -591,9 +593,6 @@ void dfs_evidence_lists(struct evidence *ev, const struct ev_fields *ef,
 
 void dfs_evidence_end(const struct facts *f, struct io_facts *io)
 {
-	struct evidence *ev = io->ev;
-	if (ev->summed == (1u << TALLIES) - 1)
-		dfs_evidence_free(f, io);
 	double time = io->read_time + io->write_time + io->meta_time;
 	io->ev->time_over_run = f->run_time > 0 && time > (double)f->nprocs * f->run_time;
 }
@@ -657,14 +656,6 @@ static double *unnamed_of(struct unnamed_sums *u, uint64_t id)
 		u->n++;
 	}
 	return &u->v[j * u->k];
-}
-
-void dfs_evidence_free(const struct facts *f, struct io_facts *io)
-{
-	if (io->ev && io->ev->file_no) {
-		dfs_scratch_free(f->in->scratch, io->ev->file_no);
-		io->ev->file_no = NULL;
-	}
 }
 
 /* the 8-byte words of a packed record that the tallies of `mask` read (0
@@ -736,15 +727,13 @@ void dfs_evidence_sum_files(const struct facts *f, struct io_facts *io, unsigned
 	for (int a = 0; a < TALLIES; a++)
 		if (mask >> a & 1)
 			which[k++] = a;
-	/* the sums of the named files lie by their place in the name table
-	 * (the file numbers of the first pass, else looked up) */
+	/* the sums of the named files lie by their place in the name table */
 	const dfs_log *log = f->in->log;
 	size_t nn = dfs_log_name_count(log);
 	const dfs_name *names = nn ? dfs_log_name_at(log, 0) : NULL;
 	double *sum = nn ? calloc(nn * k, sizeof(*sum)) : NULL;
 	struct unnamed_sums un = {.k = k};
 	bool oom = nn && !sum;
-	const uint32_t *file_no = io->ev->file_no;
 	struct ev_fields ef;
 	dfs_evidence_begin(&ef, f, io->m);
 	dfs_name_hint hint = DFS_NAME_HINT_INIT;
@@ -775,9 +764,7 @@ void dfs_evidence_sum_files(const struct facts *f, struct io_facts *io, unsigned
 			continue;
 		uint64_t id = dfs_facts_rec_id(rec);
 		size_t at = SIZE_MAX;
-		if (file_no)
-			at = file_no[n] < nn ? file_no[n] : SIZE_MAX;
-		else if (names) {
+		if (names) {
 			const dfs_name *nm = dfs_log_name_near(log, id, &hint);
 			at = nm && (size_t)(nm - names) < nn ? (size_t)(nm - names) : SIZE_MAX;
 		}

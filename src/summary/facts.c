@@ -2321,8 +2321,6 @@ void dfs_facts_free(struct facts *f)
 	free(f->traced);
 	free(f->dxt_files);
 	free(f->findings);
-	for (size_t i = 0; i < f->nio; i++)
-		dfs_evidence_free(f, &f->io[i]);
 	free(f->evidence);
 	free(f);
 }

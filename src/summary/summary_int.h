@@ -101,8 +101,6 @@ struct evidence {
 	bool multi_shared;   /* so has a shared (rank -1) record's file */
 	bool sums_lost;      /* a record's file had no sums (no memory): the
 	                      * lists it sums are made by a second pass */
-	uint32_t *file_no;   /* the file number of each selected record, for
-	                      * that pass (UINT32_MAX: none; a scratch block) */
 	unsigned summed;     /* bit t: top[t] holds files, summed */
 	struct q_facts q[Q_KINDS];
 	bool time_over_run;  /* its I/O time is above nprocs x run time */
@@ -402,8 +400,7 @@ bool dfs_evidence_words(const struct ev_fields *ef, struct rec_words *w);
  * from rec; see dfs_evidence_words); `again`: its file was met before in
  * it; sums: its file's ef->nsum sums (set when
  * `again` is false, added to otherwise; NULL: not kept, the lists are
- * then summed by a second pass, for which facts.c may keep the record's
- * file number in io->ev->file_no) */
+ * then summed by a second pass) */
 void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
                          const unsigned char *rec, size_t len, const struct rec_words *w,
                          bool again, double *sums);
@@ -413,8 +410,6 @@ void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
 void dfs_evidence_lists(struct evidence *ev, const struct ev_fields *ef,
                         const struct ev_file_sums *sums);
 void dfs_evidence_end(const struct facts *f, struct io_facts *io);
-/* what evidence keeps of a module (the file numbers) */
-void dfs_evidence_free(const struct facts *f, struct io_facts *io);
 /* make top[t] of every tally t of `mask` a list of files, summed over
  * their records (a second pass when a file has several records) */
 void dfs_evidence_sum_files(const struct facts *f, struct io_facts *io, unsigned mask);
