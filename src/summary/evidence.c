@@ -288,6 +288,17 @@ struct tallies {
 	double small_lo_r, small_lo_w;
 };
 
+/* fmax and fmin of counts (finite, never -0: a call each is not needed) */
+static inline double max_of(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+static inline double min_of(double a, double b)
+{
+	return a < b ? a : b;
+}
+
 /* the small requests of one direction: x of this direction per bin, y
  * of the other; known large and known small requests of the bin that
  * holds small_bytes (both directions) */
@@ -300,8 +311,8 @@ static void small_of(const struct ev_fields *ef, const double *x, const double *
 	*hi = *lo = full;
 	if (ef->straddle >= 0) {
 		int s = ef->straddle;
-		*hi += fmax(0, x[s] - fmax(0, big - y[s]));
-		*lo += fmin(x[s], fmax(0, little - y[s]));
+		*hi += max_of(0, x[s] - max_of(0, big - y[s]));
+		*lo += min_of(x[s], max_of(0, little - y[s]));
 	}
 }
 
@@ -364,10 +375,10 @@ static void record_tallies(const struct ev_fields *ef, const unsigned char *rec,
 		if (need & 1u << T_FILE_NA)
 			t->v[T_FILE_NA] = COUNT(ef->file_na);
 		if (need & 1u << T_RANDOM_R)
-			t->v[T_RANDOM_R] = fmax(0, COUNT(ef->reads) -
+			t->v[T_RANDOM_R] = max_of(0, COUNT(ef->reads) -
 			                              COUNT(ef->seq_reads));
 		if (need & 1u << T_RANDOM_W)
-			t->v[T_RANDOM_W] = fmax(0, COUNT(ef->writes) -
+			t->v[T_RANDOM_W] = max_of(0, COUNT(ef->writes) -
 			                              COUNT(ef->seq_writes));
 	}
 	if (need & 1u << T_INDEP_R)
