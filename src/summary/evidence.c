@@ -556,6 +556,105 @@ void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
 	}
 }
 
+/* the id of file k of the sums */
+static inline uint64_t sums_id(const struct ev_file_sums *sums, size_t k)
+{
+	return k < sums->nnames ? sums->names[k].id : sums->more_ids[k - sums->nnames];
+}
+
+/* The lists js[0..nj) (places in a file's sums) made of the sums of the
+ * files met, in the order of their numbers. */
+static void lists_walk(struct evidence *ev, const struct ev_fields *ef,
+                       const struct ev_file_sums *sums, const size_t *js, size_t nj)
+{
+	for (size_t w = 0; w < (sums->n + 63) / 64; w++)
+		for (uint64_t bits = sums->met[w]; bits; bits &= bits - 1) {
+			size_t k = w * 64 + (size_t)__builtin_ctzll(bits);
+			if (k >= sums->n)
+				break;
+			const double *row = &sums->v[k * sums->stride];
+			for (size_t x = 0; x < nj; x++) {
+				double v = row[js[x]];
+				struct top_list *tl = &ev->top[ef->sum[js[x]]];
+				if (!(v > 0))
+					continue;
+				if (tl->n == TOP_ABOUT && v < tl->it[0].v) {
+					tl->count++;   /* (below the least kept: not kept) */
+					continue;
+				}
+				dfs_top_add(tl, sums_id(sums, k), -1, v);
+			}
+		}
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang_analyzer__) && \
+    !defined(DFS_NO_AVX512)
+#include <immintrin.h>
+/* The same, a file's sums compared at once with what each list keeps
+ * (a file's sums are at most eight numbers): only a file that a list
+ * keeps is offered to it; the others are counted.  The lists come out
+ * the same: an offer below the least a full list keeps changes only its
+ * count.  false: not done here (no AVX-512). */
+__attribute__((target("avx512f")))
+static bool walk_avx512(struct evidence *ev, const struct ev_fields *ef,
+                        const struct ev_file_sums *sums, const size_t *js, size_t nj)
+{
+	__mmask8 lanes = (__mmask8)((1u << sums->stride) - 1), want = 0;
+	double thr[8] = {0};
+	struct top_list *tl[8] = {0};
+	for (size_t x = 0; x < nj; x++) {
+		want |= (__mmask8)(1u << js[x]);
+		tl[js[x]] = &ev->top[ef->sum[js[x]]];
+	}
+	__m512d t = _mm512_loadu_pd(thr), zero = _mm512_setzero_pd();
+	__m512i counted = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
+	for (size_t w = 0; w < (sums->n + 63) / 64; w++)
+		for (uint64_t bits = sums->met[w]; bits; bits &= bits - 1) {
+			size_t k = w * 64 + (size_t)__builtin_ctzll(bits);
+			if (k >= sums->n)
+				break;
+			__m512d v = _mm512_maskz_loadu_pd(lanes, &sums->v[k * sums->stride]);
+			__mmask8 pos = _mm512_mask_cmp_pd_mask(want, v, zero, _CMP_GT_OQ);
+			__mmask8 keep = _mm512_mask_cmp_pd_mask(pos, v, t, _CMP_GE_OQ);
+			counted = _mm512_mask_add_epi64(counted, (__mmask8)(pos & ~keep), counted, one);
+			if (!keep)
+				continue;
+			double vs[8];
+			_mm512_storeu_pd(vs, v);
+			for (unsigned m = keep; m; m &= m - 1) {
+				int j = __builtin_ctz(m);
+				dfs_top_add(tl[j], sums_id(sums, k), -1, vs[j]);
+				thr[j] = tl[j]->n == TOP_ABOUT ? tl[j]->it[0].v : 0;
+			}
+			t = _mm512_loadu_pd(thr);
+		}
+	int64_t c[8];
+	_mm512_storeu_si512((void *)c, counted);
+	for (size_t x = 0; x < nj; x++)
+		tl[js[x]]->count += (size_t)c[js[x]];
+	return true;
+}
+
+static bool lists_walk_avx512(struct evidence *ev, const struct ev_fields *ef,
+                              const struct ev_file_sums *sums, const size_t *js, size_t nj)
+{
+	if (sums->stride > 8 || !__builtin_cpu_supports("avx512f"))
+		return false;
+	return walk_avx512(ev, ef, sums, js, nj);
+}
+#else
+static bool lists_walk_avx512(struct evidence *ev, const struct ev_fields *ef,
+                              const struct ev_file_sums *sums, const size_t *js, size_t nj)
+{
+	(void)ev;
+	(void)ef;
+	(void)sums;
+	(void)js;
+	(void)nj;
+	return false;
+}
+#endif
+
 void dfs_evidence_lists(struct evidence *ev, const struct ev_fields *ef,
                         const struct ev_file_sums *sums)
 {
@@ -576,26 +675,8 @@ void dfs_evidence_lists(struct evidence *ev, const struct ev_fields *ef,
 		memset(&ev->top[ef->sum[j]], 0, sizeof(ev->top[0]));
 		js[nj++] = j;
 	}
-	for (size_t w = 0; nj && w < (sums->n + 63) / 64; w++)
-		for (uint64_t bits = sums->met[w]; bits; bits &= bits - 1) {
-			size_t k = w * 64 + (size_t)__builtin_ctzll(bits);
-			if (k >= sums->n)
-				break;
-			const double *row = &sums->v[k * sums->stride];
-			for (size_t x = 0; x < nj; x++) {
-				double v = row[js[x]];
-				struct top_list *tl = &ev->top[ef->sum[js[x]]];
-				if (!(v > 0))
-					continue;
-				if (tl->n == TOP_ABOUT && v < tl->it[0].v) {
-					tl->count++;   /* (below the least kept: not kept) */
-					continue;
-				}
-				dfs_top_add(tl, k < sums->nnames ? sums->names[k].id
-				                                 : sums->more_ids[k - sums->nnames],
-				            -1, v);
-			}
-		}
+	if (nj && !lists_walk_avx512(ev, ef, sums, js, nj))
+		lists_walk(ev, ef, sums, js, nj);
 	for (size_t x = 0; x < nj; x++) {
 		dfs_top_sort(&ev->top[ef->sum[js[x]]]);
 		ev->summed |= 1u << ef->sum[js[x]];

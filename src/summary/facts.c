@@ -1427,7 +1427,7 @@ static void *ev_pass_run(void *arg)
 	struct rec_words words, *w = dfs_evidence_words(&p->ef, &words) ? &words : NULL;
 	FOR_SELECTED(sm, k, i) {
 		prefetch_ahead(sm, k, files_scattered(&p->ix) ? &p->ix : NULL);
-		const unsigned char *rec = w ? dfs_rec_words_get(w, sm->records, i, scratch)
+		const unsigned char *rec = w ? dfs_rec_words_get(w, sm->records, i, scratch, NULL)
 		                             : dfs_record_get(sm->records, i, scratch);
 		size_t len = dfs_record_size(sm->records, i);
 		size_t no = files_number(&p->ix, dfs_facts_rec_id(rec));
@@ -1595,14 +1595,12 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 	                pthread_create(&ev_thread, NULL, ev_pass_run, &ep) == 0;
 	FOR_SELECTED(sm, k, i) {
 		prefetch_ahead(sm, k, for_files && files_scattered(&files->ix) ? &files->ix : NULL);
-		const unsigned char *rec = rw ? dfs_rec_words_get(rw, sm->records, i, scratch)
+		const unsigned char *rec = rw ? dfs_rec_words_get(rw, sm->records, i, scratch, &ws)
 		                              : dfs_record_get(sm->records, i, scratch);
 		size_t len = dfs_record_size(sm->records, i);
 		const dfs_module *m = io->m;
 		int64_t rank = rec_rank(rec);
-		if (rw)
-			dfs_word_sums_add(&ws, rw);
-		else
+		if (!rw)
 			sum_counters(io, &fl, rec, len);
 		double br = CNT(bytes_read);
 		double bw = CNT(bytes_written);

@@ -362,10 +362,12 @@ bool dfs_rec_words_init(struct rec_words *rw, const dfs_module *m);
 bool dfs_rec_words_cover(const struct rec_words *rw, const int *fields, size_t n);
 /* the words of a record (of rw->m, unpacked) */
 void dfs_rec_words_read(struct rec_words *rw, const unsigned char *rec);
-/* record i of r (of rw->m) read so; where the record starts: of a packed
- * one only its id and rank are there (in scratch), its counters are rw's */
+/* record i of r (of rw->m) read so, its counts added to ws (NULL: not
+ * summed); where the record starts: of a packed one only its id and rank
+ * are there (in scratch), its counters are rw's */
+struct word_sums;
 const unsigned char *dfs_rec_words_get(struct rec_words *rw, const dfs_records *r, size_t i,
-                                       unsigned char *scratch);
+                                       unsigned char *scratch, struct word_sums *ws);
 /* field f (covered; -1: none) of the record read, as stored or as a count */
 static inline double dfs_rec_raw(const struct rec_words *rw, int f)
 {

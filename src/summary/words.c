@@ -119,7 +119,7 @@ static void read_words_avx512(struct rec_words *rw, const unsigned char *rec)
  * rank (its first two words) unpacked into out on the way */
 __attribute__((target("avx512f,avx512dq")))
 static void unpack_words_avx512(struct rec_words *rw, const unsigned char *p, size_t nb,
-                                unsigned char *out)
+                                unsigned char *out, struct word_sums *ws)
 {
 	const __m512d zero = _mm512_setzero_pd(), inf = _mm512_set1_pd(INFINITY);
 	const unsigned char *v = p + nb * 8;
@@ -145,9 +145,15 @@ static void unpack_words_avx512(struct rec_words *rw, const unsigned char *p, si
 		if (lanes == 0xff) {
 			_mm512_storeu_pd(rw->raw + w, d);
 			_mm512_storeu_pd(rw->cnt + w, c);
+			if (ws)
+				_mm512_storeu_pd(ws->sum + w, _mm512_add_pd(_mm512_loadu_pd(ws->sum + w), c));
 		} else {
 			_mm512_mask_storeu_pd(rw->raw + w, lanes, d);
 			_mm512_mask_storeu_pd(rw->cnt + w, lanes, c);
+			if (ws)
+				_mm512_mask_storeu_pd(ws->sum + w, lanes,
+				                      _mm512_add_pd(_mm512_maskz_loadu_pd(lanes, ws->sum + w),
+				                                    c));
 		}
 	}
 }
@@ -184,21 +190,25 @@ void dfs_rec_words_read(struct rec_words *rw, const unsigned char *rec)
 }
 
 const unsigned char *dfs_rec_words_get(struct rec_words *rw, const dfs_records *r, size_t i,
-                                       unsigned char *scratch)
+                                       unsigned char *scratch, struct word_sums *ws)
 {
 #ifdef HAVE_WORDS_AVX512
 	if (r->packed && r->module == rw->m && has_avx512()) {
+		/* (the sums taken on the way, the numbers still in registers) */
 		unpack_words_avx512(rw, dfs_record_packed(r, i), dfs_pack_bitmap_words(rw->m),
-		                    scratch);
+		                    scratch, ws);
 		return scratch;
 	}
 #endif
+	const unsigned char *rec = scratch;
 	if (r->packed && r->module == rw->m) {
 		unpack_words(rw, dfs_record_packed(r, i), dfs_pack_bitmap_words(rw->m), scratch);
-		return scratch;
+	} else {
+		rec = dfs_record(r, i);
+		dfs_rec_words_read(rw, rec);
 	}
-	const unsigned char *rec = dfs_record(r, i);
-	dfs_rec_words_read(rw, rec);
+	if (ws)
+		dfs_word_sums_add(ws, rw);
 	return rec;
 }
 
