@@ -1553,14 +1553,13 @@ static bool words_cover(const struct io_fields *fl, struct rec_words *rw, const 
 
 /* the sums of the words into their places */
 static void words_sums_put(struct io_facts *io, const struct io_fields *fl,
-                           const struct rec_words *rw, const struct word_sums *ws)
+                           const struct word_sums *ws)
 {
 	double *dst[SUMMED_MAX];
 	int fld[SUMMED_MAX];
 	size_t n = summed_counters(io, fl, dst, fld);
 	for (size_t k = 0; k < n; k++)
 		*dst[k] = fld[k] < 0 ? 0 : ws->sum[io->m->fields[fld[k]].offset / 8];
-	(void)rw;
 }
 
 static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *files,
@@ -1668,7 +1667,7 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 #undef CNT
 #undef VAL
 	if (rw)
-		words_sums_put(io, &fl, rw, &ws);
+		words_sums_put(io, &fl, &ws);
 	/* the slowest rank: own time plus an even share of the shared files' */
 	double n = f->nprocs > 0 ? (double)f->nprocs : 1;
 	io->slow_read = shared_r / n;

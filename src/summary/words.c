@@ -204,7 +204,7 @@ const unsigned char *dfs_rec_words_get(struct rec_words *rw, const dfs_records *
 	if (r->packed && r->module == rw->m) {
 		unpack_words(rw, dfs_record_packed(r, i), dfs_pack_bitmap_words(rw->m), scratch);
 	} else {
-		rec = dfs_record(r, i);
+		rec = dfs_record_get(r, i, scratch);
 		dfs_rec_words_read(rw, rec);
 	}
 	if (ws)

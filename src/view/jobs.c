@@ -518,9 +518,11 @@ static void render_job_row(const struct job_summary *s, const char *rel, dfs_buf
 
 /* A directory of the walk kept open for the items of its logs, so that
  * the workers look at each log by its name in it (the kernel walks one
- * name, not the whole path): only for directories of many logs, so that
- * the open ones stay few. */
-#define DIR_REF_MIN 16
+ * name, not the whole path): only for directories of many entries, so
+ * that the open ones stay few (the two batches in flight hold at most
+ * 2 x BATCH / DIR_REF_MIN of them; one that cannot be opened is done
+ * without). */
+#define DIR_REF_MIN 64
 struct dir_ref {
 	atomic_int refs;
 	int fd;
