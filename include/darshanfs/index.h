@@ -90,7 +90,11 @@ typedef struct dfs_index_log {
 	dfs_finding_facts *findings;
 } dfs_index_log;
 
+/* Free what l holds and leave it empty (its rows past nrows, never
+ * read, are not cleared: an empty log costs no more than its fields). */
 void dfs_index_log_clear(dfs_index_log *l);
+/* *src moved into *dst (only what it uses is copied), src left empty. */
+void dfs_index_log_move(dfs_index_log *dst, dfs_index_log *src);
 
 typedef struct dfs_index dfs_index;
 

@@ -37,6 +37,8 @@ typedef struct dfs_file_row {
 	double read_time, write_time, meta_time;
 	double first_open;           /* earliest open (s after the job's start), 0: none */
 	double last_close;           /* latest close, 0: none */
+	uint32_t name;               /* 1 + its place in the log's name table,
+	                              * 0: not known */
 } dfs_file_row;
 
 typedef struct dfs_file_table {
@@ -120,6 +122,7 @@ typedef struct dfs_log_file {
 	bool timed;                  /* time_by_slowest is the accumulator's */
 	int64_t bytes_read, bytes_written, reads, writes, total_bytes;
 	double time_by_slowest, read_time, write_time, meta_time;
+	int64_t left_out;            /* implausible values not summed above */
 } dfs_log_file;
 void dfs_log_files_get(const dfs_log_files *lf, size_t i, dfs_log_file *out);
 /* Add an entry read back from a store (its name not yet in lf); 0 or -1

@@ -328,6 +328,22 @@ void dfs_accum_free(dfs_accum *a)
 	free(a);
 }
 
+int dfs_accum_time_words(const dfs_module *m, int *slowest, int *meta, int *read,
+                         int *write)
+{
+	const dfs_agg_table *t = m && m->accumulator ? dfs_agg_table_for(m->id) : NULL;
+	if (!t || t->n_int != m->n_int || t->n_float != m->n_float || m->record_size == 0 ||
+	    m->float_offset % 8 || t->f_slowest_rank_time < 0 || t->f_meta_time < 0 ||
+	    t->f_read_time < 0 || t->f_write_time < 0)
+		return -1;
+	int base = (int)(m->float_offset / 8);
+	*slowest = base + t->f_slowest_rank_time;
+	*meta = base + t->f_meta_time;
+	*read = base + t->f_read_time;
+	*write = base + t->f_write_time;
+	return 0;
+}
+
 int dfs_accum_track_files(dfs_accum *a)
 {
 	if (!a || !a->module || a->n_records)

@@ -10,5 +10,10 @@ struct dfs_scratch;
  * a view's) instead of fresh mappings; called before the first record,
  * and the pool must outlive the accumulator. */
 void dfs_accum_use_scratch(dfs_accum *a, struct dfs_scratch *pool);
+/* The 8-byte words of a record of m the accumulator times the record by
+ * (its shared time, its metadata, read and write times); -1 when m has
+ * no accumulator. */
+int dfs_accum_time_words(const dfs_module *m, int *slowest, int *meta, int *read,
+                         int *write);
 
 #endif

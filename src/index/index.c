@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -389,7 +390,27 @@ void dfs_index_log_clear(dfs_index_log *l)
 		free(l->findings[i].advice);
 	}
 	free(l->findings);
-	memset(l, 0, sizeof(*l));
+	/* (the rows past nrows are never read: left as they are) */
+	memset(l, 0, offsetof(dfs_index_log, rows));
+	l->jobs_row = NULL;
+	l->has_findings = false;
+	l->nfindings = 0;
+	l->findings = NULL;
+}
+
+void dfs_index_log_move(dfs_index_log *dst, dfs_index_log *src)
+{
+	memcpy(dst, src, offsetof(dfs_index_log, rows));
+	memcpy(dst->rows, src->rows, src->nrows * sizeof(src->rows[0]));
+	dst->jobs_row = src->jobs_row;
+	dst->has_findings = src->has_findings;
+	dst->nfindings = src->nfindings;
+	dst->findings = src->findings;
+	memset(src, 0, offsetof(dfs_index_log, rows));
+	src->jobs_row = NULL;
+	src->has_findings = false;
+	src->nfindings = 0;
+	src->findings = NULL;
 }
 
 /* "POSIX" -> its id, "POSIX+STDIO" -> the combined row; -2 unknown */
@@ -493,7 +514,11 @@ size_t dfs_index_dir(dfs_index *ix, const char *dir, const char *from, bool jobs
 			if (n == max)
 				break;
 			dfs_index_log *l = &out[n];
-			memset(l, 0, sizeof(*l));
+			memset(l, 0, offsetof(dfs_index_log, rows));
+			l->jobs_row = NULL;
+			l->has_findings = false;
+			l->nfindings = 0;
+			l->findings = NULL;
 			ids[n] = id;
 			l->name = col_text(s, 1);
 			l->id.dev = (uint64_t)sqlite3_column_int64(s, 2);

@@ -18,9 +18,11 @@
  * have of small requests ("up to"), and the known small ones given the
  * same way the least ("at least").
  *
- * Memory is the lists (a few KiB a module) and, when a finding names files
- * of a module whose files have several records each, one accumulator per
- * file that counts, for the time of one pass. */
+ * Memory is the lists (a few KiB a module) and, while the records are
+ * read, the sums of each file the lists of files are made of (at most
+ * EV_SUMS numbers a file, in recycled memory: facts.c); without memory
+ * for them, a second pass sums the lists a finding needs, one number a
+ * file and list. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,6 +132,11 @@ static inline double count_of(const dfs_module *m, const unsigned char *rec, siz
 	return d > 0 && d < INFINITY ? d : 0;
 }
 
+/* a field of the record: from its words when they were read (w), else
+ * from the record (m, rec, len in scope) */
+#define RAW(f) (w ? dfs_rec_raw(w, f) : raw(m, rec, len, f))
+#define COUNT(f) (w ? dfs_rec_count(w, f) : count_of(m, rec, len, f))
+
 /* the duration counters: the times of operations, not the timestamps
  * (relative to the job's start on each rank's clock) nor the variances */
 static bool is_duration(const char *name, size_t n)
@@ -225,6 +232,53 @@ void dfs_evidence_begin(struct ev_fields *ef, const struct facts *f, const dfs_m
 	while (ef->nfull < SIZE_BINS && upper[ef->nfull] < sb)
 		ef->nfull++;
 	ef->straddle = ef->nfull < SIZE_BINS && lower[ef->nfull] < sb ? ef->nfull : -1;
+	/* the tallies the rules of insights.c name this module's files by */
+	unsigned sums = 0;
+	if (ef->small)
+		sums |= 1u << T_SMALL_R | 1u << T_SMALL_W | 1u << T_SHARED_SMALL_R |
+		        1u << T_SHARED_SMALL_W;
+	if (m->id == DFS_MOD_POSIX)
+		sums |= 1u << T_MEM_NA | 1u << T_FILE_NA | 1u << T_RANDOM_R | 1u << T_RANDOM_W;
+	if (ef->indep_reads >= 0)
+		sums |= 1u << T_INDEP_R;
+	if (ef->indep_writes >= 0)
+		sums |= 1u << T_INDEP_W;
+	if (ef->use_coll >= 0)
+		sums |= 1u << T_INDEP_DS;
+	if (m->id == DFS_MOD_STDIO)
+		sums |= 1u << T_BYTES;
+	for (int t = 0; t < TALLIES && ef->nsum < EV_SUMS; t++)
+		if (sums >> t & 1) {
+			ef->sum[ef->nsum++] = t;
+			ef->sum_mask |= 1u << t;
+		}
+}
+
+bool dfs_evidence_words(const struct ev_fields *ef, struct rec_words *w)
+{
+	int f[18 + 4 * SIZE_BINS + 8 + EV_TIMES + EV_SIZES];
+	size_t n = 0;
+	const int *one[] = {
+		&ef->reads, &ef->writes, &ef->seq_reads, &ef->seq_writes, &ef->mem_na,
+		&ef->file_na, &ef->indep_reads, &ef->indep_writes, &ef->use_coll,
+		&ef->bytes_read, &ef->bytes_written, &ef->read_time, &ef->write_time,
+		&ef->meta_time, &ef->fast_bytes, &ef->slow_bytes, &ef->fast_time, &ef->slow_time,
+	};
+	for (size_t k = 0; k < sizeof(one) / sizeof(*one); k++)
+		f[n++] = *one[k];
+	for (int k = 0; k < SIZE_BINS; k++) {
+		f[n++] = ef->size_read[k];
+		f[n++] = ef->size_write[k];
+	}
+	for (int k = 0; k < 4; k++) {
+		f[n++] = ef->access[k];
+		f[n++] = ef->count[k];
+	}
+	for (size_t k = 0; k < ef->ntime; k++)
+		f[n++] = ef->time[k];
+	for (size_t k = 0; k < ef->nsize; k++)
+		f[n++] = ef->size[k];
+	return dfs_rec_words_init(w, ef->m) && dfs_rec_words_cover(w, f, n);
 }
 
 /* ---- one record ----------------------------------------------------------------- */
@@ -233,6 +287,17 @@ struct tallies {
 	double v[TALLIES];
 	double small_lo_r, small_lo_w;
 };
+
+/* fmax and fmin of counts (finite, never -0: a call each is not needed) */
+static inline double max_of(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+static inline double min_of(double a, double b)
+{
+	return a < b ? a : b;
+}
 
 /* the small requests of one direction: x of this direction per bin, y
  * of the other; known large and known small requests of the bin that
@@ -246,48 +311,49 @@ static void small_of(const struct ev_fields *ef, const double *x, const double *
 	*hi = *lo = full;
 	if (ef->straddle >= 0) {
 		int s = ef->straddle;
-		*hi += fmax(0, x[s] - fmax(0, big - y[s]));
-		*lo += fmin(x[s], fmax(0, little - y[s]));
+		*hi += max_of(0, x[s] - max_of(0, big - y[s]));
+		*lo += min_of(x[s], max_of(0, little - y[s]));
 	}
 }
 
 /* the histograms of a record as stored (-1: not kept) */
 static void read_bins(const struct ev_fields *ef, const unsigned char *rec, size_t len,
-                      double *r, double *w)
+                      const struct rec_words *w, double *rr, double *rw)
 {
+	const dfs_module *m = ef->m;
 	for (int k = 0; k < SIZE_BINS; k++) {
-		r[k] = raw(ef->m, rec, len, ef->size_read[k]);
-		w[k] = raw(ef->m, rec, len, ef->size_write[k]);
+		rr[k] = RAW(ef->size_read[k]);
+		rw[k] = RAW(ef->size_write[k]);
 	}
 }
 
 /* The measures of a record that are in `need` (bits of TALLIES); rr, rw
  * its histograms as read_bins reads them (NULL: read here). */
 static void record_tallies(const struct ev_fields *ef, const unsigned char *rec, size_t len,
-                           int64_t rank, const double *rr, const double *rw, unsigned need,
-                           struct tallies *t)
+                           const struct rec_words *w, int64_t rank, const double *rr,
+                           const double *rw, unsigned need, struct tallies *t)
 {
 	const dfs_module *m = ef->m;
 	memset(t, 0, sizeof(*t));
 	const unsigned smalls = 1u << T_SMALL_R | 1u << T_SMALL_W | 1u << T_SHARED_SMALL_R |
 	                        1u << T_SHARED_SMALL_W;
 	if (ef->small && (need & smalls)) {
-		double r[SIZE_BINS], w[SIZE_BINS], own_r[SIZE_BINS], own_w[SIZE_BINS];
+		double r[SIZE_BINS], wr[SIZE_BINS], own_r[SIZE_BINS], own_w[SIZE_BINS];
 		if (!rr) {
-			read_bins(ef, rec, len, own_r, own_w);
+			read_bins(ef, rec, len, w, own_r, own_w);
 			rr = own_r;
 			rw = own_w;
 		}
 		for (int k = 0; k < SIZE_BINS; k++) {
 			r[k] = rr[k] > 0 && rr[k] < INFINITY ? rr[k] : 0;
-			w[k] = rw[k] > 0 && rw[k] < INFINITY ? rw[k] : 0;
+			wr[k] = rw[k] > 0 && rw[k] < INFINITY ? rw[k] : 0;
 		}
 		double big = 0, little = 0;
 		if (ef->straddle >= 0) {
 			int s = ef->straddle;
 			for (int a = 0; a < 4; a++) {
-				double c = count_of(m, rec, len, ef->count[a]);
-				double size = raw(m, rec, len, ef->access[a]);
+				double c = COUNT(ef->count[a]);
+				double size = RAW(ef->access[a]);
 				if (c > 0 && size >= lower[s] && size <= upper[s]) {
 					if (size >= ef->small_bytes)
 						big += c;
@@ -296,8 +362,8 @@ static void record_tallies(const struct ev_fields *ef, const unsigned char *rec,
 				}
 			}
 		}
-		small_of(ef, r, w, big, little, &t->v[T_SMALL_R], &t->small_lo_r);
-		small_of(ef, w, r, big, little, &t->v[T_SMALL_W], &t->small_lo_w);
+		small_of(ef, r, wr, big, little, &t->v[T_SMALL_R], &t->small_lo_r);
+		small_of(ef, wr, r, big, little, &t->v[T_SMALL_W], &t->small_lo_w);
 		if (rank < 0) {
 			t->v[T_SHARED_SMALL_R] = t->v[T_SMALL_R];
 			t->v[T_SHARED_SMALL_W] = t->v[T_SMALL_W];
@@ -305,26 +371,26 @@ static void record_tallies(const struct ev_fields *ef, const unsigned char *rec,
 	}
 	if (ef->id == DFS_MOD_POSIX) {
 		if (need & 1u << T_MEM_NA)
-			t->v[T_MEM_NA] = count_of(m, rec, len, ef->mem_na);
+			t->v[T_MEM_NA] = COUNT(ef->mem_na);
 		if (need & 1u << T_FILE_NA)
-			t->v[T_FILE_NA] = count_of(m, rec, len, ef->file_na);
+			t->v[T_FILE_NA] = COUNT(ef->file_na);
 		if (need & 1u << T_RANDOM_R)
-			t->v[T_RANDOM_R] = fmax(0, count_of(m, rec, len, ef->reads) -
-			                              count_of(m, rec, len, ef->seq_reads));
+			t->v[T_RANDOM_R] = max_of(0, COUNT(ef->reads) -
+			                              COUNT(ef->seq_reads));
 		if (need & 1u << T_RANDOM_W)
-			t->v[T_RANDOM_W] = fmax(0, count_of(m, rec, len, ef->writes) -
-			                              count_of(m, rec, len, ef->seq_writes));
+			t->v[T_RANDOM_W] = max_of(0, COUNT(ef->writes) -
+			                              COUNT(ef->seq_writes));
 	}
 	if (need & 1u << T_INDEP_R)
-		t->v[T_INDEP_R] = count_of(m, rec, len, ef->indep_reads);
+		t->v[T_INDEP_R] = COUNT(ef->indep_reads);
 	if (need & 1u << T_INDEP_W)
-		t->v[T_INDEP_W] = count_of(m, rec, len, ef->indep_writes);
+		t->v[T_INDEP_W] = COUNT(ef->indep_writes);
 	if ((need & 1u << T_INDEP_DS) && ef->use_coll >= 0 &&
-	    count_of(m, rec, len, ef->use_coll) <= 0)
-		t->v[T_INDEP_DS] = count_of(m, rec, len, ef->reads) + count_of(m, rec, len, ef->writes);
+	    COUNT(ef->use_coll) <= 0)
+		t->v[T_INDEP_DS] = COUNT(ef->reads) + COUNT(ef->writes);
 	if (need & 1u << T_BYTES)
-		t->v[T_BYTES] = count_of(m, rec, len, ef->bytes_read) +
-		                count_of(m, rec, len, ef->bytes_written);
+		t->v[T_BYTES] = COUNT(ef->bytes_read) +
+		                COUNT(ef->bytes_written);
 }
 
 /* a counter of a record no run can have written (`first`: the first
@@ -348,8 +414,8 @@ static bool is_one_of(int f, int a, int b, int c, int d, int e)
  * counted from the same size by every module that has both); known only
  * when the histogram counts requests, none of them in the last, open bin. */
 static void check_bytes(const struct ev_fields *ef, struct io_facts *io,
-                        const unsigned char *rec, size_t len, int64_t rank,
-                        const double *rr, const double *rw)
+                        const unsigned char *rec, size_t len, const struct rec_words *w,
+                        int64_t rank, const double *rr, const double *rw)
 {
 	const dfs_module *m = ef->m;
 	bool reported = false;
@@ -371,7 +437,7 @@ static void check_bytes(const struct ev_fields *ef, struct io_facts *io,
 		/* (an empty histogram beside bytes may be one the module did not
 		 * fill: nothing is proved) */
 		known = known && requests > 0;
-		double bytes = raw(m, rec, len, fb);
+		double bytes = RAW(fb);
 		if (known && bytes > bound)
 			q_add(io, Q_BYTES, rec, rank, fb, bytes, bound, dir == 0 || !reported);
 		reported |= known && bytes > bound;
@@ -379,14 +445,16 @@ static void check_bytes(const struct ev_fields *ef, struct io_facts *io,
 }
 
 void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
-                         const unsigned char *rec, size_t len, bool again,
-                         const double rr[SIZE_BINS], const double rw[SIZE_BINS])
+                         const unsigned char *rec, size_t len, const struct rec_words *w,
+                         bool again, double *sums)
 {
 	const dfs_module *m = ef->m;
 	int64_t rank;
 	memcpy(&rank, rec + 8, 8);
 	uint64_t id = dfs_facts_rec_id(rec);
 	struct evidence *ev = io->ev;
+	double rr[SIZE_BINS], rw[SIZE_BINS];
+	read_bins(ef, rec, len, w, rr, rw);
 	ev->multi |= again;
 	ev->multi_shared |= again && rank == -1;
 	/* data problems; those of the straggler rule's counters keep the
@@ -396,8 +464,8 @@ void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
 		q_add(io, Q_RANK, rec, rank, -1, (double)rank, 0, true);
 	for (size_t k = 0; k < ef->ntime; k++) {
 		int fk = ef->time[k];
-		double v = raw(m, rec, len, fk);
-		if (dfs_implausible_time(v)) {
+		double v = RAW(fk);
+		if (!(v >= 0 && v < INFINITY) && dfs_implausible_time(v)) {
 			q_add(io, Q_TIME, rec, rank, fk, v, 0, !any);
 			any = true;
 			if (is_one_of(fk, ef->read_time, ef->write_time, ef->meta_time, ef->fast_time,
@@ -410,8 +478,8 @@ void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
 	any = false;
 	for (size_t k = 0; k < ef->nsize; k++) {
 		int fk = ef->size[k];
-		double v = raw(m, rec, len, fk);
-		if (dfs_implausible_bytes(v, ef->nprocs)) {
+		double v = RAW(fk);
+		if (!(v >= 0 && v < INFINITY) && dfs_implausible_bytes(v, ef->nprocs)) {
 			q_add(io, Q_SIZE, rec, rank, fk, v, 0, !any);
 			any = true;
 			if (is_one_of(fk, ef->bytes_read, ef->bytes_written, ef->fast_bytes,
@@ -422,18 +490,28 @@ void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
 		}
 	}
 	if (ef->sizes)
-		check_bytes(ef, io, rec, len, rank, rr, rw);
+		check_bytes(ef, io, rec, len, w, rank, rr, rw);
 	/* the measures per file: of the small requests always (their sums are
-	 * the rules'), the others while the records are the files (once a
-	 * file has several, the second pass sums them) */
+	 * the rules'), those summed per file always, the others while the
+	 * records are the files (once a file has several, their lists are
+	 * made from the sums, or by a second pass) */
 	const unsigned shared = 1u << T_SHARED_SMALL_R | 1u << T_SHARED_SMALL_W;
 	const unsigned smalls = 1u << T_SMALL_R | 1u << T_SMALL_W | shared;
-	unsigned need = smalls | (ev->multi ? 0 : ~0u);
+	unsigned need = smalls | (ev->multi ? ef->sum_mask : ~0u);
 	struct tallies t;
-	record_tallies(ef, rec, len, rank, rr, rw, need, &t);
+	record_tallies(ef, rec, len, w, rank, rr, rw, need, &t);
 	for (int k = 0; k < TALLIES; k++)
 		if ((shared >> k & 1) ? !ev->multi_shared : !ev->multi)
 			dfs_top_add(&ev->top[k], id, rank, t.v[k]);
+	if (!sums) {
+		ev->sums_lost |= ef->nsum > 0;
+	} else if (!again) {
+		for (size_t j = 0; j < ef->nsum; j++)
+			sums[j] = t.v[ef->sum[j]];
+	} else {
+		for (size_t j = 0; j < ef->nsum; j++)
+			sums[j] += t.v[ef->sum[j]];
+	}
 	io->small_reads += t.v[T_SMALL_R];
 	io->small_writes += t.v[T_SMALL_W];
 	io->shared_small_reads += t.v[T_SHARED_SMALL_R];
@@ -451,21 +529,21 @@ void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
 			ev->requests_w += rw[k] > 0 && rw[k] < INFINITY ? rw[k] : 0;
 		}
 	}
-	double tr = count_of(m, rec, len, ef->read_time), tw = count_of(m, rec, len, ef->write_time),
-	       tm = count_of(m, rec, len, ef->meta_time);
+	double tr = COUNT(ef->read_time), tw = COUNT(ef->write_time),
+	       tm = COUNT(ef->meta_time);
 	if (!bad_time)
 		dfs_top_add(&ev->top[T_TIME], id, rank, tr + tw + tm);
 	/* a shared record whose fastest and slowest ranks are far apart in
 	 * bytes or in time (of the inputs that are plausible) */
 	if (rank == -1 && (ef->fast_bytes >= 0 || ef->fast_time >= 0)) {
 		double share = 0;
-		double br = count_of(m, rec, len, ef->bytes_read), bw = count_of(m, rec, len, ef->bytes_written);
+		double br = COUNT(ef->bytes_read), bw = COUNT(ef->bytes_written);
 		if (!bad_size && br + bw > 0)
-			share = fabs(count_of(m, rec, len, ef->slow_bytes) -
-			             count_of(m, rec, len, ef->fast_bytes)) / (br + bw);
+			share = fabs(COUNT(ef->slow_bytes) -
+			             COUNT(ef->fast_bytes)) / (br + bw);
 		if (!bad_time && tr + tw + tm > 0) {
-			double ts = fabs(count_of(m, rec, len, ef->slow_time) -
-			                 count_of(m, rec, len, ef->fast_time)) / (tr + tw + tm);
+			double ts = fabs(COUNT(ef->slow_time) -
+			                 COUNT(ef->fast_time)) / (tr + tw + tm);
 			if (ts > share)
 				share = ts;
 		}
@@ -478,9 +556,108 @@ void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
 	}
 }
 
-void dfs_evidence_end(const struct facts *f, struct io_facts *io)
+/* the id of file k of the sums */
+static inline uint64_t sums_id(const struct ev_file_sums *sums, size_t k)
 {
-	struct evidence *ev = io->ev;
+	return k < sums->nnames ? sums->names[k].id : sums->more_ids[k - sums->nnames];
+}
+
+/* The lists js[0..nj) (places in a file's sums) made of the sums of the
+ * files met, in the order of their numbers. */
+static void lists_walk(struct evidence *ev, const struct ev_fields *ef,
+                       const struct ev_file_sums *sums, const size_t *js, size_t nj)
+{
+	for (size_t w = 0; w < (sums->n + 63) / 64; w++)
+		for (uint64_t bits = sums->met[w]; bits; bits &= bits - 1) {
+			size_t k = w * 64 + (size_t)__builtin_ctzll(bits);
+			if (k >= sums->n)
+				break;
+			const double *row = &sums->v[k * sums->stride];
+			for (size_t x = 0; x < nj; x++) {
+				double v = row[js[x]];
+				struct top_list *tl = &ev->top[ef->sum[js[x]]];
+				if (!(v > 0))
+					continue;
+				if (tl->n == TOP_ABOUT && v < tl->it[0].v) {
+					tl->count++;   /* (below the least kept: not kept) */
+					continue;
+				}
+				dfs_top_add(tl, sums_id(sums, k), -1, v);
+			}
+		}
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang_analyzer__) && \
+    !defined(DFS_NO_AVX512)
+#include <immintrin.h>
+/* The same, a file's sums compared at once with what each list keeps
+ * (a file's sums are at most eight numbers): only a file that a list
+ * keeps is offered to it; the others are counted.  The lists come out
+ * the same: an offer below the least a full list keeps changes only its
+ * count.  false: not done here (no AVX-512). */
+__attribute__((target("avx512f")))
+static bool walk_avx512(struct evidence *ev, const struct ev_fields *ef,
+                        const struct ev_file_sums *sums, const size_t *js, size_t nj)
+{
+	__mmask8 lanes = (__mmask8)((1u << sums->stride) - 1), want = 0;
+	double thr[8] = {0};
+	struct top_list *tl[8] = {0};
+	for (size_t x = 0; x < nj; x++) {
+		want |= (__mmask8)(1u << js[x]);
+		tl[js[x]] = &ev->top[ef->sum[js[x]]];
+	}
+	__m512d t = _mm512_loadu_pd(thr), zero = _mm512_setzero_pd();
+	__m512i counted = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
+	for (size_t w = 0; w < (sums->n + 63) / 64; w++)
+		for (uint64_t bits = sums->met[w]; bits; bits &= bits - 1) {
+			size_t k = w * 64 + (size_t)__builtin_ctzll(bits);
+			if (k >= sums->n)
+				break;
+			__m512d v = _mm512_maskz_loadu_pd(lanes, &sums->v[k * sums->stride]);
+			__mmask8 pos = _mm512_mask_cmp_pd_mask(want, v, zero, _CMP_GT_OQ);
+			__mmask8 keep = _mm512_mask_cmp_pd_mask(pos, v, t, _CMP_GE_OQ);
+			counted = _mm512_mask_add_epi64(counted, (__mmask8)(pos & ~keep), counted, one);
+			if (!keep)
+				continue;
+			double vs[8];
+			_mm512_storeu_pd(vs, v);
+			for (unsigned m = keep; m; m &= m - 1) {
+				int j = __builtin_ctz(m);
+				dfs_top_add(tl[j], sums_id(sums, k), -1, vs[j]);
+				thr[j] = tl[j]->n == TOP_ABOUT ? tl[j]->it[0].v : 0;
+			}
+			t = _mm512_loadu_pd(thr);
+		}
+	int64_t c[8];
+	_mm512_storeu_si512((void *)c, counted);
+	for (size_t x = 0; x < nj; x++)
+		tl[js[x]]->count += (size_t)c[js[x]];
+	return true;
+}
+
+static bool lists_walk_avx512(struct evidence *ev, const struct ev_fields *ef,
+                              const struct ev_file_sums *sums, const size_t *js, size_t nj)
+{
+	if (sums->stride > 8 || !__builtin_cpu_supports("avx512f"))
+		return false;
+	return walk_avx512(ev, ef, sums, js, nj);
+}
+#else
+static bool lists_walk_avx512(struct evidence *ev, const struct ev_fields *ef,
+                              const struct ev_file_sums *sums, const size_t *js, size_t nj)
+{
+	(void)ev;
+	(void)ef;
+	(void)sums;
+	(void)js;
+	(void)nj;
+	return false;
+}
+#endif
+
+void dfs_evidence_lists(struct evidence *ev, const struct ev_fields *ef,
+                        const struct ev_file_sums *sums)
+{
 	for (int k = 0; k < TOPS; k++)
 		dfs_top_sort(&ev->top[k]);
 	/* the records are the files where no file has two of them (of the
@@ -488,8 +665,26 @@ void dfs_evidence_end(const struct facts *f, struct io_facts *io)
 	const unsigned shared = 1u << T_SHARED_SMALL_R | 1u << T_SHARED_SMALL_W;
 	ev->summed = (ev->multi ? 0 : ((1u << TALLIES) - 1) & ~shared) |
 	             (ev->multi_shared ? 0 : shared);
-	if (ev->summed == (1u << TALLIES) - 1)
-		dfs_evidence_free(f, io);
+	/* the others from the sums per file, when every record's are in
+	 * (the same numbers, in the same order, as a second pass adds up:
+	 * the lists are the same), in one walk over the files met */
+	size_t js[EV_SUMS], nj = 0;
+	for (size_t j = 0; sums && sums->v && !ev->sums_lost && j < ef->nsum; j++) {
+		if (ev->summed >> ef->sum[j] & 1)
+			continue;
+		memset(&ev->top[ef->sum[j]], 0, sizeof(ev->top[0]));
+		js[nj++] = j;
+	}
+	if (nj && !lists_walk_avx512(ev, ef, sums, js, nj))
+		lists_walk(ev, ef, sums, js, nj);
+	for (size_t x = 0; x < nj; x++) {
+		dfs_top_sort(&ev->top[ef->sum[js[x]]]);
+		ev->summed |= 1u << ef->sum[js[x]];
+	}
+}
+
+void dfs_evidence_end(const struct facts *f, struct io_facts *io)
+{
 	double time = io->read_time + io->write_time + io->meta_time;
 	io->ev->time_over_run = f->run_time > 0 && time > (double)f->nprocs * f->run_time;
 }
@@ -553,14 +748,6 @@ static double *unnamed_of(struct unnamed_sums *u, uint64_t id)
 		u->n++;
 	}
 	return &u->v[j * u->k];
-}
-
-void dfs_evidence_free(const struct facts *f, struct io_facts *io)
-{
-	if (io->ev && io->ev->file_no) {
-		dfs_scratch_free(f->in->scratch, io->ev->file_no);
-		io->ev->file_no = NULL;
-	}
 }
 
 /* the 8-byte words of a packed record that the tallies of `mask` read (0
@@ -632,15 +819,13 @@ void dfs_evidence_sum_files(const struct facts *f, struct io_facts *io, unsigned
 	for (int a = 0; a < TALLIES; a++)
 		if (mask >> a & 1)
 			which[k++] = a;
-	/* the sums of the named files lie by their place in the name table
-	 * (the file numbers of the first pass, else looked up) */
+	/* the sums of the named files lie by their place in the name table */
 	const dfs_log *log = f->in->log;
 	size_t nn = dfs_log_name_count(log);
 	const dfs_name *names = nn ? dfs_log_name_at(log, 0) : NULL;
 	double *sum = nn ? calloc(nn * k, sizeof(*sum)) : NULL;
 	struct unnamed_sums un = {.k = k};
 	bool oom = nn && !sum;
-	const uint32_t *file_no = io->ev->file_no;
 	struct ev_fields ef;
 	dfs_evidence_begin(&ef, f, io->m);
 	dfs_name_hint hint = DFS_NAME_HINT_INIT;
@@ -663,7 +848,7 @@ void dfs_evidence_sum_files(const struct facts *f, struct io_facts *io, unsigned
 		int64_t rank;
 		memcpy(&rank, rec + 8, 8);
 		struct tallies tl;
-		record_tallies(&ef, rec, len, rank, NULL, NULL, mask, &tl);
+		record_tallies(&ef, rec, len, NULL, rank, NULL, NULL, mask, &tl);
 		bool any = false;
 		for (size_t j = 0; j < k; j++)
 			any |= tl.v[which[j]] > 0;
@@ -671,9 +856,7 @@ void dfs_evidence_sum_files(const struct facts *f, struct io_facts *io, unsigned
 			continue;
 		uint64_t id = dfs_facts_rec_id(rec);
 		size_t at = SIZE_MAX;
-		if (file_no)
-			at = file_no[n] < nn ? file_no[n] : SIZE_MAX;
-		else if (names) {
+		if (names) {
 			const dfs_name *nm = dfs_log_name_near(log, id, &hint);
 			at = nm && (size_t)(nm - names) < nn ? (size_t)(nm - names) : SIZE_MAX;
 		}

@@ -8,6 +8,7 @@
  * name), never by the number of rows; the arrays of files and records
  * live only while the facts are gathered. */
 #include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -726,7 +727,6 @@ struct file_sums {
 	size_t cap;             /* numbers the arrays have room for */
 	uint64_t *seen;         /* bit per file: met */
 	uint64_t *ranked;       /* bit: a record of one rank met, its bytes in rb */
-	uint64_t *in_module;    /* bit: met in the module being gathered */
 	double *rb;
 	struct rank_range *multi;
 	size_t multi_n, multi_cap;
@@ -796,7 +796,7 @@ static bool file_sums_room(struct file_sums *fs, size_t no)
 	size_t n = fs->cap * 2 > no + 64 ? fs->cap * 2 : no + 64;
 	dfs_scratch *pool = fs->ix.pool;
 	if (!bits_grow(&fs->seen, fs->cap, n) || !bits_grow(&fs->ranked, fs->cap, n) ||
-	    !bits_grow(&fs->in_module, fs->cap, n) || !doubles_grow(pool, &fs->rb, fs->cap, n))
+	    !doubles_grow(pool, &fs->rb, fs->cap, n))
 		return false;
 	if (fs->nn) {
 		void *t = dfs_scratch_realloc(pool, fs->tot, fs->cap * sizeof(*fs->tot),
@@ -957,17 +957,6 @@ static void file_add_named(struct facts *f, struct file_sums *fs, uint64_t id, s
 		p->time += t;
 		p->files += first;
 	}
-}
-
-/* Is file number `no` met again in the module being gathered (true also
- * when that cannot be known)? */
-static bool file_again(struct file_sums *fs, size_t no)
-{
-	if (no == SIZE_MAX || !file_sums_room(fs, no))
-		return true;
-	bool again = bit_get(fs->in_module, no);
-	bit_set(fs->in_module, no);
-	return again;
 }
 
 static struct chain *f_chain_of(const struct file_sums *fs)
@@ -1182,7 +1171,6 @@ static void file_sums_free(struct file_sums *fs)
 	files_free(&fs->ix);
 	free(fs->seen);
 	free(fs->ranked);
-	free(fs->in_module);
 	dfs_scratch_free(pool, fs->rb);
 	free(fs->multi);
 	free(fs->shared);
@@ -1229,6 +1217,7 @@ struct io_fields {
 static void io_fields(struct io_facts *io, struct io_fields *fl)
 {
 	const dfs_module *m = io->m;
+	memset(fl, -1, sizeof(*fl));   /* (every field -1: none) */
 	fl->bytes_read = field(m, "BYTES_READ");
 	fl->bytes_written = field(m, "BYTES_WRITTEN");
 	fl->read_time = field(m, "F_READ_TIME");
@@ -1353,6 +1342,226 @@ struct scratch_ranks {
 	size_t n;
 };
 
+/* What a loop over a module's selection reads soon, asked for at record
+ * k: the record twice PREFETCH_AHEAD ahead, and (ix: the lookups of its
+ * file do not follow the name table) the name of the one PREFETCH_AHEAD
+ * ahead, whose id is in the cache by then. */
+static inline void prefetch_ahead(const dfs_summary_module *sm, size_t k, struct files *ix)
+{
+	if (k + 2 * PREFETCH_AHEAD < sm->count)
+		dfs_record_prefetch(sm->records, sm->index ? sm->index[k + 2 * PREFETCH_AHEAD]
+		                                           : k + 2 * PREFETCH_AHEAD);
+	if (ix && k + PREFETCH_AHEAD < sm->count) {
+		size_t j = sm->index ? sm->index[k + PREFETCH_AHEAD] : k + PREFETCH_AHEAD;
+		files_prefetch(ix, dfs_record_word(sm->records, j, 0));
+	}
+}
+
+/* ---- the evidence's pass --------------------------------------------------------- */
+
+/* What the insights learn of each record (evidence.c) is gathered by a
+ * pass of its own over the module's records, on a thread of its own beside
+ * gather_io's when there are many: it numbers the files itself, marks
+ * those it met and keeps the sums of each (ev_fields.nsum numbers a file,
+ * in recycled memory that lives as long as the pass), into an io_facts of
+ * its own whose few numbers are added to the module's afterwards. */
+struct ev_pass {
+	const struct facts *f;
+	const dfs_summary_module *sm;
+	struct ev_fields ef;
+	struct io_facts io;     /* what evidence.c adds up, and the evidence */
+	struct files ix;        /* the file numbers */
+	size_t cap;             /* files the arrays have room for */
+	uint64_t *met;          /* bit per file: met in the module */
+	double *sums;           /* ef.nsum a file (NULL: none kept) */
+};
+
+/* room for file number no (false without memory) */
+static bool ev_room(struct ev_pass *p, size_t no)
+{
+	if (no < p->cap)
+		return true;
+	size_t n = p->cap * 2 > no + 64 ? p->cap * 2 : no + 64;
+	if (!bits_grow(&p->met, p->cap, n))
+		return false;
+	if (p->sums) {
+		double *g = dfs_scratch_realloc(p->ix.pool, p->sums,
+		                                p->cap * p->ef.nsum * sizeof(double),
+		                                n * p->ef.nsum * sizeof(double));
+		if (!g)
+			return false;
+		p->sums = g;
+	}
+	p->cap = n;
+	return true;
+}
+
+static void ev_pass_init(struct ev_pass *p, const struct facts *f, struct io_facts *io,
+                         const dfs_summary_module *sm)
+{
+	memset(p, 0, sizeof(*p));
+	p->f = f;
+	p->sm = sm;
+	dfs_evidence_begin(&p->ef, f, io->m);
+	p->io.id = io->id;
+	p->io.m = io->m;
+	p->io.ev = io->ev;
+	files_init(&p->ix, f->in->log, f->in->scratch, false);
+	size_t n = p->ix.nnames;
+	if (p->ef.nsum && n && n <= SIZE_MAX / sizeof(double) / EV_SUMS) {
+		p->sums = dfs_scratch_alloc(p->ix.pool, n * p->ef.nsum * sizeof(double));
+		if (p->sums)
+			dfs_scratch_prefault(p->sums, 0, n * p->ef.nsum * sizeof(double));
+	}
+	if (!ev_room(p, n ? n - 1 : 0)) {
+		dfs_scratch_free(p->ix.pool, p->sums);
+		p->sums = NULL;
+	}
+}
+
+static void *ev_pass_run(void *arg)
+{
+	struct ev_pass *p = arg;
+	const dfs_summary_module *sm = p->sm;
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	struct rec_words words, *w = dfs_evidence_words(&p->ef, &words) ? &words : NULL;
+	FOR_SELECTED(sm, k, i) {
+		prefetch_ahead(sm, k, files_scattered(&p->ix) ? &p->ix : NULL);
+		const unsigned char *rec = w ? dfs_rec_words_get(w, sm->records, i, scratch, NULL)
+		                             : dfs_record_get(sm->records, i, scratch);
+		size_t len = dfs_record_size(sm->records, i);
+		size_t no = files_number(&p->ix, dfs_facts_rec_id(rec));
+		bool again = true;
+		double *sums = NULL;
+		if (no != SIZE_MAX && ev_room(p, no)) {
+			again = bit_get(p->met, no);
+			bit_set(p->met, no);
+			if (p->sums)
+				sums = &p->sums[no * p->ef.nsum];
+		}
+		dfs_evidence_record(&p->ef, &p->io, rec, len, w, again, sums);
+	}
+	return NULL;
+}
+
+/* the ids of the files numbered after the names, in number order
+ * (malloc'd; NULL when there are none or without memory) */
+static uint64_t *unnamed_ids(const struct files *ix)
+{
+	const struct unnamed *u = &ix->un;
+	uint64_t *ids = ix->nun ? calloc(ix->nun, sizeof(*ids)) : NULL;
+	for (size_t k = 0; ids && k < u->cap; k++)
+		if (u->used[k] && u->at[k] && u->at[k] <= ix->nun)
+			ids[u->at[k] - 1] = u->id[k];
+	return ids;
+}
+
+/* the pass's lists made (the files' from their sums), its memory let go */
+static void ev_pass_lists(struct ev_pass *p)
+{
+	struct ev_file_sums es = {p->sums, p->ef.nsum, p->cap, p->met, p->ix.names,
+	                          p->ix.nnames, unnamed_ids(&p->ix)};
+	if (p->ix.nun && !es.more_ids)
+		es.v = NULL;   /* (no memory: summed by a second pass) */
+	dfs_evidence_lists(p->io.ev, &p->ef, &es);
+	free((void *)es.more_ids);
+	dfs_scratch_free(p->ix.pool, p->sums);
+	p->sums = NULL;
+	free(p->met);
+	p->met = NULL;
+	files_free(&p->ix);
+}
+
+/* the pass's lists made, its numbers into the module's (the lists on
+ * the caller's thread: the pass's is the busier) */
+static void ev_pass_end(struct ev_pass *p, struct io_facts *io)
+{
+	ev_pass_lists(p);
+	io->small_reads += p->io.small_reads;
+	io->small_writes += p->io.small_writes;
+	io->shared_small_reads += p->io.shared_small_reads;
+	io->shared_small_writes += p->io.shared_small_writes;
+	io->stragglers += p->io.stragglers;
+	if (p->io.straggler_worst > io->straggler_worst)
+		io->straggler_worst = p->io.straggler_worst;
+	dfs_evidence_end(p->f, io);
+}
+
+/* records of a module below which the evidence's pass is not worth a
+ * thread of its own */
+#define EV_THREAD_MIN 16384
+
+/* The counters a module's facts sum over every record: each sum's
+ * place in io_facts and its field. */
+static size_t summed_counters(struct io_facts *io, const struct io_fields *fl,
+                              double **dst, int *fld)
+{
+	size_t n = 0;
+#define SUM(d, f) (dst[n] = &(d), fld[n++] = (f))
+	SUM(io->bytes_read, fl->bytes_read);
+	SUM(io->bytes_written, fl->bytes_written);
+	SUM(io->read_time, fl->read_time);
+	SUM(io->write_time, fl->write_time);
+	SUM(io->meta_time, fl->meta_time);
+	for (size_t o = 0; o < io->nops; o++)
+		SUM(io->ops[o], fl->op[o]);
+	for (int b = 0; b < SIZE_BINS; b++) {
+		SUM(io->size_read[b], fl->size_read[b]);
+		SUM(io->size_write[b], fl->size_write[b]);
+	}
+	SUM(io->reads, fl->reads);
+	SUM(io->writes, fl->writes);
+	SUM(io->seq_reads, fl->seq_reads);
+	SUM(io->seq_writes, fl->seq_writes);
+	SUM(io->consec_reads, fl->consec_reads);
+	SUM(io->consec_writes, fl->consec_writes);
+	SUM(io->mem_not_aligned, fl->mem_na);
+	SUM(io->file_not_aligned, fl->file_na);
+	SUM(io->indep_reads, fl->indep_reads);
+	SUM(io->indep_writes, fl->indep_writes);
+	SUM(io->coll_reads, fl->coll_reads);
+	SUM(io->coll_writes, fl->coll_writes);
+	SUM(io->nb_reads, fl->nb_reads);
+	SUM(io->nb_writes, fl->nb_writes);
+#undef SUM
+	return n;
+}
+
+#define SUMMED_MAX (5 + MAX_OPS + 2 * SIZE_BINS + 14)
+
+/* those sums of one record, counter by counter (a module whose records
+ * are not all words) */
+static void sum_counters(struct io_facts *io, const struct io_fields *fl,
+                         const unsigned char *rec, size_t len)
+{
+	double *dst[SUMMED_MAX];
+	int fld[SUMMED_MAX];
+	size_t n = summed_counters(io, fl, dst, fld);
+	for (size_t k = 0; k < n; k++)
+		*dst[k] += counter(io->m, rec, len, fld[k]);
+}
+
+/* Can every counter of the module the facts read be read from the
+ * record's words (rw set up)?  (io_fields is made of field indices.) */
+static bool words_cover(const struct io_fields *fl, struct rec_words *rw, const dfs_module *m)
+{
+	_Static_assert(sizeof(struct io_fields) % sizeof(int) == 0, "io_fields: ints only");
+	int all[sizeof(struct io_fields) / sizeof(int)];
+	memcpy(all, fl, sizeof(all));
+	return dfs_rec_words_init(rw, m) && dfs_rec_words_cover(rw, all, sizeof(all) / sizeof(int));
+}
+
+/* the sums of the words into their places */
+static void words_sums_put(struct io_facts *io, const struct io_fields *fl,
+                           const struct word_sums *ws)
+{
+	double *dst[SUMMED_MAX];
+	int fld[SUMMED_MAX];
+	size_t n = summed_counters(io, fl, dst, fld);
+	for (size_t k = 0; k < n; k++)
+		*dst[k] = fld[k] < 0 ? 0 : ws->sum[io->m->fields[fld[k]].offset / 8];
+}
+
 static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *files,
                       struct scratch_ranks *sr, struct common *cm)
 {
@@ -1370,79 +1579,49 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 		memset(sr->meta, 0, sr->n * sizeof(double));
 	}
 	memset(cm, 0, sizeof(*cm));
-	struct ev_fields ef;
-	dfs_evidence_begin(&ef, f, io->m);
-	if (files)
-		memset(files->in_module, 0, (files->cap + 63) / 64 * sizeof(uint64_t));
-	io->ev->file_no = files && sm->count ? dfs_scratch_alloc(f->in->scratch,
-	                                                         sm->count * sizeof(uint32_t)) : NULL;
+	/* (the counters of a record as its words read at once, when they
+	 * all are words) */
+	struct rec_words rwords, *rw = words_cover(&fl, &rwords, io->m) ? &rwords : NULL;
+	struct word_sums ws;
+	memset(&ws, 0, sizeof(ws));
+/* a counter of the record, a value as stored */
+#define CNT(x) (rw ? dfs_rec_count(rw, fl.x) : counter(m, rec, len, fl.x))
+#define VAL(x) (rw ? dfs_rec_raw(rw, fl.x) : value(m, rec, len, 0, fl.x))
+	struct ev_pass ep;
+	ev_pass_init(&ep, f, io, sm);
+	pthread_t ev_thread;
+	bool threaded = sm->count >= EV_THREAD_MIN && dfs_workers(2, 2) > 1 &&
+	                pthread_create(&ev_thread, NULL, ev_pass_run, &ep) == 0;
 	FOR_SELECTED(sm, k, i) {
-		if (k + PREFETCH_AHEAD < sm->count) {
-			size_t j = sm->index ? sm->index[k + PREFETCH_AHEAD] : k + PREFETCH_AHEAD;
-			/* (reading the id of a record ahead would wait for it) */
-			if (for_files && files_scattered(&files->ix))
-				files_prefetch(&files->ix, dfs_record_word(sm->records, j, 0));
-			else
-				dfs_record_prefetch(sm->records, j);
-		}
-		const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
+		prefetch_ahead(sm, k, for_files && files_scattered(&files->ix) ? &files->ix : NULL);
+		const unsigned char *rec = rw ? dfs_rec_words_get(rw, sm->records, i, scratch, &ws)
+		                              : dfs_record_get(sm->records, i, scratch);
 		size_t len = dfs_record_size(sm->records, i);
 		const dfs_module *m = io->m;
 		int64_t rank = rec_rank(rec);
-		double br = counter(m, rec, len, fl.bytes_read);
-		double bw = counter(m, rec, len, fl.bytes_written);
-		double tr = counter(m, rec, len, fl.read_time);
-		double tw = counter(m, rec, len, fl.write_time);
-		double tm = counter(m, rec, len, fl.meta_time);
+		if (!rw)
+			sum_counters(io, &fl, rec, len);
+		double br = CNT(bytes_read);
+		double bw = CNT(bytes_written);
+		double tr = CNT(read_time);
+		double tw = CNT(write_time);
+		double tm = CNT(meta_time);
 		io->records++;
-		io->bytes_read += br;
-		io->bytes_written += bw;
-		io->read_time += tr;
-		io->write_time += tw;
-		io->meta_time += tm;
-		for (size_t o = 0; o < io->nops; o++)
-			io->ops[o] += counter(m, rec, len, fl.op[o]);
-		/* (as stored: the evidence judges them too) */
-		double rr[SIZE_BINS], rw[SIZE_BINS];
-		for (int b = 0; b < SIZE_BINS; b++) {
-			rr[b] = value(m, rec, len, 0, fl.size_read[b]);
-			rw[b] = value(m, rec, len, 0, fl.size_write[b]);
-			io->size_read[b] += rr[b] > 0 && rr[b] < INFINITY ? rr[b] : 0;
-			io->size_write[b] += rw[b] > 0 && rw[b] < INFINITY ? rw[b] : 0;
-		}
+		double reads = CNT(reads);
+		double writes = CNT(writes);
 		uint64_t id = dfs_facts_rec_id(rec);
 		size_t no = files ? files_number(&files->ix, id) : SIZE_MAX;
-		dfs_evidence_record(&ef, io, rec, len, !files || file_again(files, no), rr, rw);
-		if (io->ev->file_no)
-			io->ev->file_no[k] = no < UINT32_MAX ? (uint32_t)no : UINT32_MAX;
 		for (int a = 0; a < 4; a++)
 			if (fl.access[a] >= 0)
-				common_add(cm, value(m, rec, len, 0, fl.access[a]),
-				           counter(m, rec, len, fl.count[a]));
-		double reads = counter(m, rec, len, fl.reads);
-		double writes = counter(m, rec, len, fl.writes);
-		io->reads += reads;
-		io->writes += writes;
-		io->seq_reads += counter(m, rec, len, fl.seq_reads);
-		io->seq_writes += counter(m, rec, len, fl.seq_writes);
-		io->consec_reads += counter(m, rec, len, fl.consec_reads);
-		io->consec_writes += counter(m, rec, len, fl.consec_writes);
-		io->mem_not_aligned += counter(m, rec, len, fl.mem_na);
-		io->file_not_aligned += counter(m, rec, len, fl.file_na);
-		io->indep_reads += counter(m, rec, len, fl.indep_reads);
-		io->indep_writes += counter(m, rec, len, fl.indep_writes);
-		io->coll_reads += counter(m, rec, len, fl.coll_reads);
-		io->coll_writes += counter(m, rec, len, fl.coll_writes);
-		io->nb_reads += counter(m, rec, len, fl.nb_reads);
-		io->nb_writes += counter(m, rec, len, fl.nb_writes);
+				common_add(cm, VAL(access[a]), CNT(count[a]));
 		if (fl.use_coll >= 0 && reads + writes > 0) {
 			io->datasets++;
-			if (counter(m, rec, len, fl.use_coll) <= 0) {
+			if (CNT(use_coll) <= 0) {
 				io->indep_datasets++;
 				io->indep_dataset_ops += reads + writes;
 			}
 		}
-		if (counter(m, rec, len, fl.use_mpiio) > 0)
+		if (CNT(use_mpiio) > 0)
 			io->mpiio_files++;
 		if (rank < 0) {
 			shared_r += tr;
@@ -1470,25 +1649,25 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 				f->shared_bytes += br + bw;
 				f->shared_time += tr + tw + tm;
 			}
-			double os = value(m, rec, len, 0, fl.open_start);
-			double ce = value(m, rec, len, 0, fl.close_end);
+			double os = VAL(open_start);
+			double ce = VAL(close_end);
 			interval(&f->tl_open[b], &f->tl_close[b], os, ce);
-			interval(&f->tl_rs[b], &f->tl_re[b], value(m, rec, len, 0, fl.read_start),
-			         value(m, rec, len, 0, fl.read_end));
-			interval(&f->tl_ws[b], &f->tl_we[b], value(m, rec, len, 0, fl.write_start),
-			         value(m, rec, len, 0, fl.write_end));
+			interval(&f->tl_rs[b], &f->tl_re[b], VAL(read_start), VAL(read_end));
+			interval(&f->tl_ws[b], &f->tl_we[b], VAL(write_start), VAL(write_end));
 			if (ce > f->tl_end)
 				f->tl_end = ce;
 		}
 		if (for_files) {
-			double size = fl.max_read < 0 ? -1 :
-			              fmax(counter(m, rec, len, fl.max_read),
-			                   counter(m, rec, len, fl.max_write)) + 1;
+			double size = fl.max_read < 0 ? -1 : fmax(CNT(max_read), CNT(max_write)) + 1;
 			/* (the per-file imbalance is POSIX's) */
 			file_add(f, files, id, no, br + bw, tr + tw + tm, size, rank,
 			         rank >= 0 && io->id == DFS_MOD_POSIX);
 		}
 	}
+#undef CNT
+#undef VAL
+	if (rw)
+		words_sums_put(io, &fl, &ws);
 	/* the slowest rank: own time plus an even share of the shared files' */
 	double n = f->nprocs > 0 ? (double)f->nprocs : 1;
 	io->slow_read = shared_r / n;
@@ -1512,7 +1691,11 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 		dfs_top_add(&io->ev->meta_top, 0, (int64_t)r, sr->meta[r] + shared_m / n);
 	}
 	dfs_top_sort(&io->ev->meta_top);
-	dfs_evidence_end(f, io);
+	if (threaded)
+		pthread_join(ev_thread, NULL);
+	else
+		ev_pass_run(&ep);
+	ev_pass_end(&ep, io);
 	/* the four most common sizes */
 	for (size_t t = 0; t < 4; t++) {
 		size_t best = COMMON;
@@ -2135,8 +2318,6 @@ void dfs_facts_free(struct facts *f)
 	free(f->traced);
 	free(f->dxt_files);
 	free(f->findings);
-	for (size_t i = 0; i < f->nio; i++)
-		dfs_evidence_free(f, &f->io[i]);
 	free(f->evidence);
 	free(f);
 }

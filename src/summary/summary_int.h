@@ -96,11 +96,11 @@ struct evidence {
 	 * sums where the module has no READS/WRITES counters) */
 	double requests_r, requests_w;
 	struct top_list top[TOPS];
-	bool multi;          /* a file has several records (the sums per file
-	                      * are then made by a second pass) */
+	bool multi;          /* a file has several records (the lists are then
+	                      * made of the sums per file) */
 	bool multi_shared;   /* so has a shared (rank -1) record's file */
-	uint32_t *file_no;   /* the file number of each selected record, for
-	                      * that pass (UINT32_MAX: none; a scratch block) */
+	bool sums_lost;      /* a record's file had no sums (no memory): the
+	                      * lists it sums are made by a second pass */
 	unsigned summed;     /* bit t: top[t] holds files, summed */
 	struct q_facts q[Q_KINDS];
 	bool time_over_run;  /* its I/O time is above nprocs x run time */
@@ -112,6 +112,7 @@ struct evidence {
  * the module has none), found once per module. */
 #define EV_TIMES 8
 #define EV_SIZES 8
+#define EV_SUMS 8    /* tallies summed per file as the records are read */
 struct ev_fields {
 	const dfs_module *m;
 	int id;
@@ -126,6 +127,23 @@ struct ev_fields {
 	size_t ntime, nsize;
 	int64_t nprocs;
 	double small_bytes, stragglers;
+	/* the tallies a finding may name the module's files by, summed per
+	 * file during the pass (sum[j] is the j-th number of a file's sums) */
+	int sum[EV_SUMS];
+	size_t nsum;
+	unsigned sum_mask;
+};
+
+/* The per-file sums of a module's pass, for dfs_evidence_end: file k's
+ * sums at v[k * stride], for the files whose bit is set in `met`; the
+ * files below nnames are names[k], the others more_ids[k - nnames]. */
+struct ev_file_sums {
+	const double *v;
+	size_t stride, n;
+	const uint64_t *met;
+	const dfs_name *names;
+	size_t nnames;
+	const uint64_t *more_ids;
 };
 
 /* One file shown by name, ranked by its sums over the records of the
@@ -324,6 +342,44 @@ static inline uint64_t dfs_facts_rec_id(const unsigned char *rec)
 	return id;
 }
 
+/* words.c: a record's 8-byte words as numbers (an integer converted,
+ * or a double; cnt: those above 0 and finite, the others 0, as a count
+ * is read), and their sums over records (each word's in record order) */
+struct rec_words {
+	const dfs_module *m;
+	size_t nw;                                   /* words of a record; 0: none */
+	uint64_t f64[DFS_RECORD_MAX / 8 / 64 + 1];   /* bit per word: a double */
+	double raw[DFS_RECORD_MAX / 8];
+	double cnt[DFS_RECORD_MAX / 8];
+};
+struct word_sums {
+	double sum[DFS_RECORD_MAX / 8];
+};
+/* false when the module's records are not made of words */
+bool dfs_rec_words_init(struct rec_words *rw, const dfs_module *m);
+/* are the fields (-1: none) all words stored as integers or doubles,
+ * field f being word f? */
+bool dfs_rec_words_cover(const struct rec_words *rw, const int *fields, size_t n);
+/* the words of a record (of rw->m, unpacked) */
+void dfs_rec_words_read(struct rec_words *rw, const unsigned char *rec);
+/* record i of r (of rw->m) read so, its counts added to ws (NULL: not
+ * summed); where the record starts: of a packed one only its id and rank
+ * are there (in scratch), its counters are rw's */
+struct word_sums;
+const unsigned char *dfs_rec_words_get(struct rec_words *rw, const dfs_records *r, size_t i,
+                                       unsigned char *scratch, struct word_sums *ws);
+/* field f (covered; -1: none) of the record read, as stored or as a count */
+static inline double dfs_rec_raw(const struct rec_words *rw, int f)
+{
+	return f < 0 ? 0 : rw->raw[f];
+}
+static inline double dfs_rec_count(const struct rec_words *rw, int f)
+{
+	return f < 0 ? 0 : rw->cnt[f];
+}
+/* the counts of the record read added to the sums (zeroed at first) */
+void dfs_word_sums_add(struct word_sums *ws, const struct rec_words *rw);
+
 /* facts.c: learn everything in one pass per module, or (page false) only
  * what the insights need (no names, patterns, mount points, heat maps or
  * DXT densities); NULL without memory */
@@ -339,16 +395,23 @@ double dfs_facts_value(const dfs_module *m, const unsigned char *rec, size_t len
 
 /* evidence.c */
 void dfs_evidence_begin(struct ev_fields *ef, const struct facts *f, const dfs_module *m);
-/* a record of the module; `again`: its file was met before in it; rr, rw
- * its size histograms as stored (facts.c keeps its file number in
- * io->ev->file_no, allocated beforehand) */
+/* can the module's records be given to dfs_evidence_record as words (w
+ * set up)? */
+bool dfs_evidence_words(const struct ev_fields *ef, struct rec_words *w);
+/* a record of the module; w: its words read (NULL: its counters are read
+ * from rec; see dfs_evidence_words); `again`: its file was met before in
+ * it; sums: its file's ef->nsum sums (set when
+ * `again` is false, added to otherwise; NULL: not kept, the lists are
+ * then summed by a second pass) */
 void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
-                         const unsigned char *rec, size_t len, bool again,
-                         const double rr[SIZE_BINS], const double rw[SIZE_BINS]);
-/* once every record is in */
+                         const unsigned char *rec, size_t len, const struct rec_words *w,
+                         bool again, double *sums);
+/* once every record is in: the lists sorted, those of files made from
+ * the sums (NULL: none were kept); then, once the module's sums are
+ * made too, the end */
+void dfs_evidence_lists(struct evidence *ev, const struct ev_fields *ef,
+                        const struct ev_file_sums *sums);
 void dfs_evidence_end(const struct facts *f, struct io_facts *io);
-/* what evidence keeps of a module (the file numbers) */
-void dfs_evidence_free(const struct facts *f, struct io_facts *io);
 /* make top[t] of every tally t of `mask` a list of files, summed over
  * their records (a second pass when a file has several records) */
 void dfs_evidence_sum_files(const struct facts *f, struct io_facts *io, unsigned mask);

@@ -168,6 +168,44 @@ static void rec_numbers(const dfs_records *r, size_t i, const struct words *w,
 	n->close = word_f(r, i, w->w[R_CLOSE]);
 }
 
+/* The same from a record laid out whole (raw, or the words of w unpacked
+ * into a scratch record). */
+static inline int64_t word_at_i(const unsigned char *rec, int w)
+{
+	int64_t v = 0;
+	if (w >= 0)
+		memcpy(&v, rec + 8 * (size_t)w, 8);
+	return v;
+}
+
+static inline double word_at_f(const unsigned char *rec, int w)
+{
+	double v = 0.0;
+	if (w >= 0)
+		memcpy(&v, rec + 8 * (size_t)w, 8);
+	return v;
+}
+
+static void rec_numbers_at(const unsigned char *rec, const struct words *w,
+                           struct rec_numbers *n)
+{
+	n->bytes_read = word_at_i(rec, w->w[R_BYTES_READ]);
+	n->bytes_written = word_at_i(rec, w->w[R_BYTES_WRITTEN]);
+	n->reads = add_i(add_i(word_at_i(rec, w->w[R_READS]), word_at_i(rec, w->w[R_READS_2])),
+	                 word_at_i(rec, w->w[R_READS_3]));
+	n->writes = add_i(add_i(word_at_i(rec, w->w[R_WRITES]), word_at_i(rec, w->w[R_WRITES_2])),
+	                  word_at_i(rec, w->w[R_WRITES_3]));
+	n->read_time = word_at_f(rec, w->w[R_READ_TIME]);
+	n->write_time = word_at_f(rec, w->w[R_WRITE_TIME]);
+	n->meta_time = word_at_f(rec, w->w[R_META_TIME]);
+	n->open = word_at_f(rec, w->w[R_OPEN]);
+	n->close = word_at_f(rec, w->w[R_CLOSE]);
+}
+
+struct pair_time;
+/* room for more pairs (-1 without memory) */
+static int grow_pairs(struct pair_time **pt, size_t *cap);
+
 /* ---- a map from 64-bit keys (with a second word) to row numbers ----------- */
 
 struct slot {
@@ -327,67 +365,224 @@ static void add_numbers(dfs_file_row *row, const struct rec_numbers *n)
 }
 
 #define AHEAD 16   /* records between a slot's prefetch and its use */
+#define FAULT_ROWS 32768   /* rows faulted in at a time */
 
-/* Rows of a module with an accumulator: run over the records, it groups
- * them by file (in the order first seen) and gives each file's
- * time_by_slowest, perf_by_slowest and ranks; the counters are summed in
- * a second pass, file by file as it numbered them.  *rows_out NULL with
- * 0: no accumulator for this job (nprocs < 1): grouped without it. */
+/* What the accumulator would say of one file fed only its records
+ * (dfs_accum_track_files, §8.2-8.3 of the format document), worked out
+ * as the records come: the time of its shared records, of each (file,
+ * rank) pair (its first kept here, the others in a table), and the pair
+ * of the slowest rank. */
+struct file_time {
+	double shared, best, cur_io;
+	int64_t best_rank, cur_rank, nranks;
+	bool has_shared, has_best, has_cur;
+};
+
+/* §8.3 step 4's rule: the largest, the lowest rank of equals */
+static void weigh_pair(struct file_time *x, int64_t rank, double io_total)
+{
+	if (io_total > x->best || (x->has_best && io_total == x->best && rank < x->best_rank)) {
+		x->best = io_total;
+		x->best_rank = rank;
+		x->has_best = true;
+	}
+}
+
+struct pair_time {
+	uint32_t row;
+	int64_t rank;
+	double io_total;
+};
+
+static int grow_pairs(struct pair_time **pt, size_t *cap)
+{
+	size_t c = *cap ? *cap * 2 : 1024;
+	struct pair_time *g = realloc(*pt, c * sizeof(*g));
+	if (!g)
+		return -1;
+	*pt = g;
+	*cap = c;
+	return 0;
+}
+
+/* Rows of a module with an accumulator, in one pass: records grouped by
+ * record id (rows in the order first seen), each row's sums and time
+ * taken as its records come, in record order.  *t untouched with 0: no
+ * accumulator for this job (nprocs < 1, or none for the module). */
 static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *index,
                        size_t count, const struct words *w, dfs_file_table *t,
                        dfs_error *err)
 {
-	dfs_error why = {0};
-	dfs_accum *a = dfs_accum_create(r->module, dfs_log_job(log)->nprocs, &why);
-	if (!a)
-		return why.code == DFS_ERR_NOMEM ? dfs_error_set(err, DFS_ERR_NOMEM, "out of memory")
-		                                 : 0;
-	dfs_accum_use_scratch(a, t->pool);
-	dfs_derived_metrics dm;
-	/* (records of a log come grouped by rank: no table of pairs then) */
-	int track = dfs_accum_ranks_grouped(r, index, count) ? dfs_accum_track_files_grouped(a)
-	                                                     : dfs_accum_track_files(a);
-	if (track || dfs_accum_inject_records(a, r, index, count, err) ||
-	    dfs_accum_emit(a, &dm, NULL, err)) {
-		dfs_accum_free(a);
-		return -1;
-	}
-	size_t n = dfs_accum_file_count(a);
-	const uint32_t *file_of = dfs_accum_record_files(a);
-	dfs_file_row *rows = dfs_scratch_alloc(t->pool, (n ? n : 1) * sizeof(*rows));
-	if (!rows || (count && !file_of)) {
+	const dfs_module *m = r->module;
+	int64_t nprocs = dfs_log_job(log)->nprocs;
+	/* the words one record gives: the columns' and the accumulator's times */
+	enum { W_SLOWEST = R_ROLES, W_META, W_READ, W_WRITE, W_ALL };
+	int wi[W_ALL];
+	memcpy(wi, w->w, sizeof(w->w));
+	if (nprocs < 1 || dfs_accum_time_words(m, &wi[W_SLOWEST], &wi[W_META], &wi[W_READ],
+	                                       &wi[W_WRITE]))
+		return 0;
+	uint16_t words[W_ALL + 2];
+	size_t nw = 0;
+	words[nw++] = 0;
+	words[nw++] = 1;
+	for (int k = 0; k < W_ALL; k++)
+		if (wi[k] >= 0)
+			words[nw++] = (uint16_t)wi[k];
+	/* a file's row is found by the place of its id in the log's name
+	 * table (records mostly follow it: the lookups hit the cache), the
+	 * ids without a name in a table of their own */
+	size_t nnames = dfs_log_name_count(log);
+	const dfs_name *names = nnames ? dfs_log_name_at(log, 0) : NULL;
+	uint32_t *at = nnames && nnames < UINT32_MAX ? dfs_scratch_alloc(t->pool, nnames * 4) : NULL;
+	dfs_file_row *rows = dfs_scratch_alloc(t->pool, (count ? count : 1) * sizeof(*rows));
+	struct file_time *ft = dfs_scratch_alloc(t->pool, (count ? count : 1) * sizeof(*ft));
+	struct map files = {0}, pairs = {0};
+	struct pair_time *pt = NULL;
+	size_t npt = 0, pt_cap = 0;
+	if (!rows || !ft || (nnames && !at) || map_init(&files, 64, NULL) ||
+	    map_init(&pairs, 64, NULL)) {
 		dfs_scratch_free(t->pool, rows);
-		dfs_accum_free(a);
+		dfs_scratch_free(t->pool, ft);
+		dfs_scratch_free(t->pool, at);
+		map_free(&files);
+		map_free(&pairs);
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
-	dfs_scratch_prefault(rows, 0, n * sizeof(*rows));
-	/* files are numbered in the order first seen: the next new one is
-	 * the one numbered `seen` (so rows need no clearing beforehand) */
-	size_t seen = 0;
-	for (size_t k = 0; k < count; k++) {
-		if (k + AHEAD < count)
-			__builtin_prefetch(&rows[file_of[k + AHEAD]]);
+	if (at) {
+		dfs_scratch_prefault(at, 0, nnames * 4);
+		memset(at, 0, nnames * 4);
+	}
+	dfs_name_hint hint = DFS_NAME_HINT_INIT;
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	memset(scratch, 0, sizeof(scratch));
+	size_t n = 0, faulted = 0;
+	int ret = 0;
+	for (size_t k = 0; k < count && !ret; k++) {
+		/* the record twice as far ahead as the slot of its id (read from
+		 * the record, in the cache by then) */
+		if (k + 2 * AHEAD < count)
+			dfs_record_prefetch(r, index ? index[k + 2 * AHEAD] : k + 2 * AHEAD);
+		/* the name lookups of records in no order miss the cache: the
+		 * slot of record k + 24, the entry of k + 16, the name of k + 8
+		 * (log/hints.h) */
+		for (int stage = 0; stage < 3 && !dfs_name_hint_in_order(&hint); stage++) {
+			size_t d = (size_t)(3 - stage) * 8;
+			if (k + d < count)
+				dfs_log_name_prefetch(log, dfs_record_word(r, index ? index[k + d] : k + d, 0),
+				                      stage);
+		}
+		/* (and the place of the next new rows, to be written) */
+		if (n + 4 < faulted) {
+			__builtin_prefetch(&rows[n + 4], 1);
+			__builtin_prefetch((char *)&rows[n + 4] + 64, 1);
+			__builtin_prefetch(&ft[n + 4], 1);
+		}
 		size_t i = index ? index[k] : k;
-		dfs_file_row *row = &rows[file_of[k]];
-		if (file_of[k] == seen) {
+		const unsigned char *rec;
+		if (r->packed) {
+			dfs_record_unpack_words(r, i, words, nw, scratch);
+			rec = scratch;
+		} else {
+			rec = dfs_record(r, i);
+		}
+		uint64_t id;
+		int64_t rank;
+		memcpy(&id, rec, 8);
+		memcpy(&rank, rec + 8, 8);
+		uint32_t f;
+		bool created;
+		const dfs_name *nm = names ? dfs_log_name_near(log, id, &hint) : NULL;
+		if (nm && (size_t)(nm - names) < nnames) {
+			uint32_t *a = &at[nm - names];
+			created = *a == 0;
+			if (created)
+				*a = (uint32_t)n + 1;
+			f = *a - 1;
+		} else if (map_get(&files, id, 0, (uint32_t)n, &f, &created)) {
+			ret = -1;
+			break;
+		}
+		dfs_file_row *row = &rows[f];
+		struct file_time *x = &ft[f];
+		if (created && f == faulted) {
+			/* the next stretch of rows faulted in at once (new rows
+			 * are taken in order) */
+			size_t c = count - faulted < FAULT_ROWS ? count - faulted : FAULT_ROWS;
+			dfs_scratch_prefault(rows, faulted * sizeof(*rows), c * sizeof(*rows));
+			dfs_scratch_prefault(ft, faulted * sizeof(*ft), c * sizeof(*ft));
+			faulted += c;
+		}
+		if (created) {
 			memset(row, 0, sizeof(*row));
+			memset(x, 0, sizeof(*x));
+			row->id = id;
 			row->first = i;
-			seen++;
+			row->name = nm && (size_t)(nm - names) < nnames ? (uint32_t)(nm - names) + 1 : 0;
+			n++;
 		}
 		struct rec_numbers num;
-		rec_numbers(r, i, w, &num);
+		rec_numbers_at(rec, w, &num);
 		add_numbers(row, &num);
+		/* the record's time in its file alone (compute_metrics) */
+		if (rank < 0) {
+			x->shared += word_at_f(rec, wi[W_SLOWEST]);
+			x->has_shared = true;
+			continue;
+		}
+		double io = word_at_f(rec, wi[W_META]) + word_at_f(rec, wi[W_READ]) +
+		            word_at_f(rec, wi[W_WRITE]);
+		if (!x->has_cur) {
+			x->has_cur = true;
+			x->cur_rank = rank;
+			x->cur_io = 0.0;
+			x->nranks++;
+		}
+		if (x->cur_rank == rank) {
+			if (rank < nprocs)
+				x->cur_io += io;
+			continue;
+		}
+		uint32_t p;
+		if (map_get(&pairs, f, (uint64_t)rank, (uint32_t)npt, &p, &created) ||
+		    (created && npt == pt_cap && grow_pairs(&pt, &pt_cap))) {
+			ret = -1;
+			break;
+		}
+		if (created) {
+			pt[npt++] = (struct pair_time){f, rank, 0.0};
+			x->nranks++;
+		}
+		if (rank < nprocs)
+			pt[p].io_total += io;
 	}
+	map_free(&files);
+	map_free(&pairs);
+	dfs_scratch_free(t->pool, at);
+	if (ret) {
+		dfs_scratch_free(t->pool, rows);
+		dfs_scratch_free(t->pool, ft);
+		free(pt);
+		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	}
+	/* each file's slowest rank (the rule's result does not depend on the
+	 * order pairs are weighed in) */
+	for (size_t p = 0; p < npt; p++)
+		weigh_pair(&ft[pt[p].row], pt[p].rank, pt[p].io_total);
+	free(pt);
 	for (size_t f = 0; f < n; f++) {
-		dfs_file_metrics fm;
-		dfs_accum_file_metrics(a, f, &fm);
-		rows[f].id = fm.id;
-		rows[f].ranks = fm.ranks;
-		rows[f].time_by_slowest = fm.time_by_slowest;
-		rows[f].perf_by_slowest = fm.perf_by_slowest;
-		rows[f].total_bytes = add_i(rows[f].bytes_read, rows[f].bytes_written);
+		struct file_time *x = &ft[f];
+		if (x->has_cur)
+			weigh_pair(x, x->cur_rank, x->cur_io);
+		dfs_file_row *row = &rows[f];
+		row->total_bytes = add_i(row->bytes_read, row->bytes_written);
+		row->ranks = x->has_shared ? nprocs : x->nranks;
+		row->time_by_slowest = (x->has_best ? x->best : 0.0) + x->shared;
+		if (row->time_by_slowest != 0)
+			row->perf_by_slowest = ((double)row->total_bytes / 1048576.0) /
+			                       row->time_by_slowest;
 	}
-	dfs_accum_free(a);
+	dfs_scratch_free(t->pool, ft);
 	t->rows = rows;
 	t->n = n;
 	t->timed = true;
@@ -526,6 +721,19 @@ static void row_place(const dfs_file_table *t, const dfs_file_row *row,
                       dfs_name_hint *hint, dfs_record_place *pl)
 {
 	const dfs_module *m = t->records->module;
+	if (!m->place && row->name) {
+		/* (its name found when the rows were made) */
+		const dfs_name *nm = dfs_log_name_at(t->log, row->name - 1);
+		pl->name = nm->str;
+		pl->name_len = nm->len;
+		pl->has_name = true;
+		const dfs_mount *mt = nm->mount >= 0 ? dfs_log_mount(t->log, (size_t)nm->mount) : NULL;
+		pl->mount = mt ? mt->path : "UNKNOWN";
+		pl->mount_len = mt ? mt->path_len : 7;
+		pl->fs_type = mt ? mt->type : "UNKNOWN";
+		pl->fs_type_len = mt ? strlen(mt->type) : 7;
+		return;
+	}
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	const unsigned char *rec;
 	if (m->place) {
@@ -547,6 +755,14 @@ static inline void prefetch_names(const dfs_file_table *t, size_t k, size_t to)
 	/* the row itself (rows are in the order first seen) before that */
 	if (k + 32 < to)
 		__builtin_prefetch(&t->rows[t->order[k + 32]]);
+	if (!t->records->module->place && k + 16 < to && dfs_file_table_row(t, k + 16)->name) {
+		/* (rows that know their name: its entry, then its text) */
+		__builtin_prefetch(dfs_log_name_at(t->log, dfs_file_table_row(t, k + 16)->name - 1));
+		if (k + 8 < to && dfs_file_table_row(t, k + 8)->name)
+			__builtin_prefetch(
+				dfs_log_name_at(t->log, dfs_file_table_row(t, k + 8)->name - 1)->str);
+		return;
+	}
 	for (int stage = 0; stage < 3; stage++) {
 		size_t d = (size_t)(3 - stage) * 8;
 		if (k + d < to)
@@ -874,7 +1090,48 @@ struct lf_entry {
 	bool timed;
 	int64_t bytes_read, bytes_written, reads, writes, total_bytes;
 	double time_by_slowest, read_time, write_time, meta_time;
+	int64_t left_out;          /* implausible values not summed */
 };
+
+/* Numbers no run can have measured (the rules of the data-quality
+ * findings, docs/insights.md): bytes below zero; a time not finite, a
+ * nanosecond or more below zero (-1, "not kept", too), or above what the
+ * job's processes had (most: nprocs x run time, 0 when not known). */
+static bool bytes_plausible(int64_t b)
+{
+	return b >= 0;
+}
+
+static bool time_plausible(double t, double most)
+{
+	return isfinite(t) && t > -1e-9 && !(most > 0 && t > most);
+}
+
+/* A log's row of a file added to its entry, leaving out what is
+ * implausible (and counting it). */
+static void add_row_plausible(struct lf_entry *e, const dfs_file_row *row, bool timed,
+                              double most)
+{
+	bool br = bytes_plausible(row->bytes_read), bw = bytes_plausible(row->bytes_written);
+	if (br)
+		e->bytes_read = add_i(e->bytes_read, row->bytes_read);
+	if (bw)
+		e->bytes_written = add_i(e->bytes_written, row->bytes_written);
+	if (br && bw)
+		e->total_bytes = add_i(e->total_bytes, row->total_bytes);
+	e->left_out += !br + !bw + !(br && bw);
+	e->reads = add_i(e->reads, row->reads);
+	e->writes = add_i(e->writes, row->writes);
+	const double *t[4] = {&row->time_by_slowest, &row->read_time, &row->write_time,
+	                      &row->meta_time};
+	double *sum[4] = {&e->time_by_slowest, &e->read_time, &e->write_time, &e->meta_time};
+	for (int k = timed ? 0 : 1; k < 4; k++) {
+		if (time_plausible(*t[k], most))
+			*sum[k] += *t[k];
+		else
+			e->left_out++;
+	}
+}
 
 struct lf_error {
 	int module;                /* -1: the whole log */
@@ -983,6 +1240,9 @@ int dfs_log_files_add(dfs_log_files *lf, const dfs_file_table *t)
 	if (map_init(&names, t->n, NULL))
 		return -1;
 	int module = t->records->module->id;
+	const dfs_job *job = dfs_log_job(t->log);
+	double most = job->nprocs > 0 && isfinite(job->run_time) && job->run_time > 0
+	              ? (double)job->nprocs * job->run_time : 0;
 	const char *last_mount = NULL;
 	uint32_t mount = 0, mount_len = 0, fs = 0, fs_len = 0;
 	int ret = 0;
@@ -1032,16 +1292,7 @@ int dfs_log_files_add(dfs_log_files *lf, const dfs_file_table *t)
 				.mount = mount, .mount_len = mount_len, .fs = fs, .fs_len = fs_len,
 				.module = module, .timed = t->timed};
 		}
-		struct lf_entry *e = &lf->e[x];
-		e->bytes_read = add_i(e->bytes_read, row->bytes_read);
-		e->bytes_written = add_i(e->bytes_written, row->bytes_written);
-		e->reads = add_i(e->reads, row->reads);
-		e->writes = add_i(e->writes, row->writes);
-		e->total_bytes = add_i(e->total_bytes, row->total_bytes);
-		e->time_by_slowest += row->time_by_slowest;
-		e->read_time += row->read_time;
-		e->write_time += row->write_time;
-		e->meta_time += row->meta_time;
+		add_row_plausible(&lf->e[x], row, t->timed, most);
 	}
 	map_free(&names);
 	return ret;
@@ -1058,7 +1309,7 @@ void dfs_log_files_get(const dfs_log_files *lf, size_t i, dfs_log_file *out)
 		.bytes_read = e->bytes_read, .bytes_written = e->bytes_written,
 		.reads = e->reads, .writes = e->writes, .total_bytes = e->total_bytes,
 		.time_by_slowest = e->time_by_slowest, .read_time = e->read_time,
-		.write_time = e->write_time, .meta_time = e->meta_time};
+		.write_time = e->write_time, .meta_time = e->meta_time, .left_out = e->left_out};
 }
 
 int dfs_log_files_put(dfs_log_files *lf, const dfs_log_file *f)
@@ -1084,7 +1335,7 @@ int dfs_log_files_put(dfs_log_files *lf, const dfs_log_file *f)
 		.bytes_read = f->bytes_read, .bytes_written = f->bytes_written,
 		.reads = f->reads, .writes = f->writes, .total_bytes = f->total_bytes,
 		.time_by_slowest = f->time_by_slowest, .read_time = f->read_time,
-		.write_time = f->write_time, .meta_time = f->meta_time};
+		.write_time = f->write_time, .meta_time = f->meta_time, .left_out = f->left_out};
 	return 0;
 }
 
@@ -1110,6 +1361,7 @@ struct fm_entry {
 	int64_t jobs;
 	int64_t bytes_read, bytes_written, reads, writes, total_bytes;
 	double time_by_slowest, read_time, write_time, meta_time;
+	int64_t left_out;           /* implausible values the logs had, not summed */
 	uint32_t first_log, last_log;
 };
 
@@ -1285,6 +1537,7 @@ int dfs_files_merge_add(dfs_files_merge *fm, const char *log, int64_t start,
 		e->read_time += le->read_time;
 		e->write_time += le->write_time;
 		e->meta_time += le->meta_time;
+		e->left_out += le->left_out;
 		/* the earliest start (the first of equals), the latest (the last) */
 		if (start < fm->logs[e->first_log].start)
 			e->first_log = at;
@@ -1299,7 +1552,7 @@ int dfs_files_merge_add(dfs_files_merge *fm, const char *log, int64_t start,
 static const char dir_header[] =
 	"module,file_name,jobs,bytes_read,bytes_written,reads,writes,total_bytes,"
 	"time_by_slowest,perf_by_slowest,read_time,write_time,meta_time,first_job,"
-	"first_start,last_job,last_start,mount_pt,fs_type,error\n";
+	"first_start,last_job,last_start,mount_pt,fs_type,error,left_out\n";
 
 static void add_text_field(dfs_buf *out, const dfs_buf *text, uint32_t off, uint32_t len)
 {
@@ -1364,7 +1617,9 @@ int dfs_files_merge_render(dfs_files_merge *fm, dfs_buf *out, dfs_error *err)
 		add_text_field(out, &fm->text, e->mount, e->mount_len);
 		dfs_buf_addc(out, ',');
 		add_text_field(out, &fm->text, e->fs, e->fs_len);
-		dfs_buf_adds(out, ",\n");
+		dfs_buf_addc(out, ',');
+		add_sep_i(out, e->left_out);
+		dfs_buf_addc(out, '\n');
 	}
 	free(order);
 	/* the logs, or modules of logs, left out: the log in first_job and
@@ -1379,7 +1634,7 @@ int dfs_files_merge_render(dfs_files_merge *fm, dfs_buf *out, dfs_error *err)
 		add_text_field(out, &fm->text, l->path, l->path_len);
 		dfs_buf_adds(out, ",,,,");
 		add_text_field(out, &fm->text, s->why, s->why_len);
-		dfs_buf_addc(out, '\n');
+		dfs_buf_adds(out, ",\n");
 	}
 	if (!dfs_buf_ok(out))
 		return merge_oom(err);

@@ -516,6 +516,47 @@ static void render_job_row(const struct job_summary *s, const char *rel, dfs_buf
 
 /* ---- the walk ------------------------------------------------------------------- */
 
+/* A directory of the walk kept open for the items of its logs, so that
+ * the workers look at each log by its name in it (the kernel walks one
+ * name, not the whole path): only for directories of many entries, so
+ * that the open ones stay few (the two batches in flight hold at most
+ * 2 x BATCH / DIR_REF_MIN of them; one that cannot be opened is done
+ * without). */
+#define DIR_REF_MIN 64
+struct dir_ref {
+	atomic_int refs;
+	int fd;
+};
+
+static struct dir_ref *dir_ref_open(const char *path)
+{
+	struct dir_ref *d = malloc(sizeof(*d));
+	if (!d)
+		return NULL;
+	d->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (d->fd < 0) {
+		free(d);
+		return NULL;
+	}
+	atomic_init(&d->refs, 1);
+	return d;
+}
+
+static struct dir_ref *dir_ref_take(struct dir_ref *d)
+{
+	if (d)
+		atomic_fetch_add(&d->refs, 1);
+	return d;
+}
+
+static void dir_ref_put(struct dir_ref *d)
+{
+	if (d && atomic_fetch_sub(&d->refs, 1) == 1) {
+		close(d->fd);
+		free(d);
+	}
+}
+
 struct log_item {
 	char *rel;       /* path relative to the table's directory */
 	char *src;
@@ -533,6 +574,7 @@ struct log_item {
 	 * caller's to read: dfs_source_kind and dfs_may_access, as for the
 	 * others), so that the stats of a tree go in parallel */
 	bool unchecked;
+	struct dir_ref *dir;     /* its directory, open (NULL: none) */
 	/* what the index holds of this very file, when `stored` (in place:
 	 * the items move as the batch grows) */
 	bool stored;
@@ -855,7 +897,9 @@ struct stored_dir {
 	bool jobs_only;          /* read the jobs.csv rows, not the modules' */
 	size_t n, pos;
 	bool done;
-	char *after;             /* the name of the last one taken */
+	/* the name of the last one taken (a directory entry's: shorter than
+	 * 256 bytes), or "" */
+	char after[256];
 	dfs_index_log win[DFS_INDEX_WINDOW];
 };
 
@@ -873,11 +917,11 @@ static dfs_index_log *stored_peek(struct stored_dir *sd)
 		if (sd->done)
 			return NULL;
 		stored_clear(sd);
-		sd->n = dfs_index_dir(sd->ix, sd->dir, sd->after ? sd->after : "", sd->jobs_only,
+		sd->n = dfs_index_dir(sd->ix, sd->dir, sd->after, sd->jobs_only,
 		                      sd->insights_key, sd->win, DFS_INDEX_WINDOW);
 		sd->done = sd->n < DFS_INDEX_WINDOW;
 		/* (a window starts at the last name taken: taken already) */
-		if (sd->n && sd->after && strcmp(sd->win[0].name, sd->after) == 0)
+		if (sd->n && sd->after[0] && strcmp(sd->win[0].name, sd->after) == 0)
 			dfs_index_log_clear(&sd->win[sd->pos++]);
 	}
 	return &sd->win[sd->pos];
@@ -887,13 +931,13 @@ static dfs_index_log *stored_peek(struct stored_dir *sd)
 static void stored_take(struct stored_dir *sd, dfs_index_log *out)
 {
 	dfs_index_log *l = &sd->win[sd->pos++];
-	free(sd->after);
-	sd->after = strdup(l->name);
-	if (!sd->after)
-		sd->done = true;   /* (without memory: the rest stays as it is) */
+	size_t len = strlen(l->name);
+	if (len < sizeof(sd->after))
+		memcpy(sd->after, l->name, len + 1);
+	else
+		sd->done = true;   /* (no such name: the rest stays as it is) */
 	if (out) {
-		*out = *l;
-		memset(l, 0, sizeof(*l));
+		dfs_index_log_move(out, l);
 	} else {
 		dfs_index_log_clear(l);
 	}
@@ -973,6 +1017,9 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		return;
 	char **names = NULL;
 	size_t n = 0, cap = 0;
+	/* the names one after the other in one buffer, each with the entry's
+	 * type just before it (names[i][-1]) */
+	dfs_buf text = DFS_BUF_INIT;
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
@@ -988,17 +1035,20 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 			}
 			names = nn;
 		}
-		/* the entry's type just before its name (names[i][-1]) */
-		size_t len = strlen(de->d_name);
-		char *e = malloc(len + 2);
-		if (e) {
-			e[0] = (char)de->d_type;
-			memcpy(e + 1, de->d_name, len + 1);
-			names[n++] = e + 1;
-		}
+		/* (offsets until the text is whole: it moves as it grows) */
+		names[n++] = (char *)(uintptr_t)(text.len + 1);
+		dfs_buf_addc(&text, (char)de->d_type);
+		dfs_buf_add(&text, de->d_name, strlen(de->d_name) + 1);
 	}
+	if (!dfs_buf_ok(&text)) {
+		w->oom = true;
+		n = 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		names[i] = text.data + (uintptr_t)names[i];
 	if (n > 1)   /* (an empty directory has no array: qsort wants one) */
 		qsort(names, n, sizeof(char *), cmp_name);
+	struct dir_ref *dir = n >= DIR_REF_MIN && !w->oom ? dir_ref_open(src) : NULL;
 	/* the index's logs of this directory, beside its names (vpath less
 	 * its leading '/' is the directory's path below SOURCE) */
 	if (w->ix && !w->oom && !w->sd[depth])
@@ -1061,15 +1111,15 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 				it->src = path;
 				it->vpath = vp;
 				it->unchecked = defer;
+				it->dir = defer ? dir_ref_take(dir) : NULL;
 				if (!defer) {
 					dfs_src_id(&it->id, &st);
 					it->disk_bytes = dfs_stored_size(&st);
 				}
 				r = path = vp = NULL;
 				if (stored) {
-					it->stored_log = *stored;
+					dfs_index_log_move(&it->stored_log, stored);
 					it->stored = true;
-					memset(stored, 0, sizeof(*stored));
 				}
 			}
 		}
@@ -1083,12 +1133,11 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		stored_end(sd, names, is_dir, n);
 	if (sd) {
 		stored_clear(sd);
-		free(sd->after);
-		sd->after = NULL;
+		sd->after[0] = '\0';
 	}
+	dir_ref_put(dir);
 	closedir(d);
-	for (size_t i = 0; i < n; i++)
-		free(names[i] - 1);
+	dfs_buf_free(&text);
 	free(names);
 	free(is_dir);
 }
@@ -1608,7 +1657,8 @@ static void summarize_item(struct pool *p, struct log_item *it)
 		struct stat st;
 		const char *name = strrchr(it->src, '/') + 1;
 		char *real = NULL;
-		int kind = dfs_source_kind(v, it->src, name, &st, p->chk, &real);
+		int kind = dfs_source_kind_at(v, it->dir ? it->dir->fd : -1, it->src, name, &st,
+		                              p->chk, &real);
 		bool reach = kind == N_LOGDIR &&
 		             dfs_may_access(p->who, real ? real : it->src, &st, 4);
 		free(real);
@@ -1725,6 +1775,8 @@ static void finish(struct walk *w)
 		free(it->rel);
 		free(it->src);
 		free(it->vpath);
+		dir_ref_put(it->dir);
+		it->dir = NULL;
 	}
 	b->n = 0;
 }

@@ -3,8 +3,8 @@
  * alone.  Below every file that takes a path (tree, files, jobs, access,
  * write); it calls no other file of the view. */
 #include <errno.h>
-#include <limits.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -265,9 +265,18 @@ fail:
 int dfs_source_kind(const dfs_view *v, const char *path, const char *name,
                     struct stat *st, const struct path_check *chk, char **real)
 {
+	return dfs_source_kind_at(v, -1, path, name, st, chk, real);
+}
+
+int dfs_source_kind_at(const dfs_view *v, int dirfd, const char *path, const char *name,
+                       struct stat *st, const struct path_check *chk, char **real)
+{
 	if (real)
 		*real = NULL;
-	if (is_mount_path(v, path) || lstat(path, st) != 0 || on_mount(v, st))
+	/* (from the directory: the kernel walks one name, not the path) */
+	if (is_mount_path(v, path) ||
+	    (dirfd >= 0 ? fstatat(dirfd, name, st, AT_SYMLINK_NOFOLLOW) : lstat(path, st)) != 0 ||
+	    on_mount(v, st))
 		return -1;
 	if (S_ISDIR(st->st_mode))
 		return N_SRCDIR;

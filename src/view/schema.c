@@ -114,6 +114,7 @@ static const struct table_col files_cols[] = {
 	{"mount_pt", COL_TEXT, "mount point, as the first log with the file has it"},
 	{"fs_type", COL_TEXT, "its file system type"},
 	{"error", COL_TEXT, "on the row of a log or module left out, why"},
+	{"left_out", COL_INT, "values of the logs left out of the sums as implausible"},
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))

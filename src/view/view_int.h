@@ -727,6 +727,10 @@ void dfs_node_free(struct node *n);
 #define SOURCE_DENIED (-2)
 int dfs_source_kind(const dfs_view *v, const char *path, const char *name,
                     struct stat *st, const struct path_check *chk, char **real);
+/* The same of the entry `name` of the directory open at dirfd (-1: none),
+ * whose path is `path`. */
+int dfs_source_kind_at(const dfs_view *v, int dirfd, const char *path, const char *name,
+                       struct stat *st, const struct path_check *chk, char **real);
 char *dfs_path_join(const char *a, const char *b);
 
 /* ---- cache.c ----------------------------------------------------------------- */

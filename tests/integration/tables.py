@@ -273,9 +273,14 @@ def check_dir(mnt, d):
     logs = []
     for r in rows(os.path.join(base, "jobs.csv")):
         if not logs or logs[-1][0] != r["log"]:
-            logs.append((r["log"], r["start_time"], r["error"]))
+            # what the job's processes had (0: not known), the bound of a
+            # plausible time
+            nprocs = int(r["nprocs"]) if r["nprocs"] else 0
+            run = float(r["run_time"]) if r["run_time"] else 0.0
+            most = float(nprocs) * run if nprocs > 0 and run > 0 else 0.0
+            logs.append((r["log"], r["start_time"], r["error"], most))
     merged, order, skipped = {}, [], []
-    for rel, start, error in logs:
+    for rel, start, error, most in logs:
         logdir = os.path.join(base, rel)
         if error and not os.path.isdir(os.path.join(logdir)):
             skipped.append(("", rel))
@@ -296,15 +301,28 @@ def check_dir(mnt, d):
                 if k not in per:
                     per[k] = dict(bytes_read=0, bytes_written=0, reads=0, writes=0, total_bytes=0,
                                   time_by_slowest=0.0, read_time=0.0, write_time=0.0,
-                                  meta_time=0.0, mount_pt=r["mount_pt"], fs_type=r["fs_type"])
+                                  meta_time=0.0, mount_pt=r["mount_pt"], fs_type=r["fs_type"],
+                                  left_out=0)
                     porder.append(k)
                 p = per[k]
+                # what no run can have measured (bytes below 0; a time not
+                # finite, below -1 ns, above nprocs x run time) is left out
+                # of the sums, and counted
+                ok = {c: int(r[c]) >= 0 for c in ("bytes_read", "bytes_written")}
+                ok["total_bytes"] = ok["bytes_read"] and ok["bytes_written"]
+                ok["reads"] = ok["writes"] = True
                 for c in ("bytes_read", "bytes_written", "reads", "writes", "total_bytes"):
-                    p[c] = wrap(p[c] + int(r[c]))
-                if mod in TIMED:
-                    p["time_by_slowest"] += float(r["time_by_slowest"])
-                for c in ("read_time", "write_time", "meta_time"):
-                    p[c] += float(r[c])
+                    if ok[c]:
+                        p[c] = wrap(p[c] + int(r[c]))
+                    else:
+                        p["left_out"] += 1
+                for c in (("time_by_slowest",) if mod in TIMED else ()) + (
+                        "read_time", "write_time", "meta_time"):
+                    t = float(r[c])
+                    if math.isfinite(t) and t > -1e-9 and not (most > 0 and t > most):
+                        p[c] += t
+                    else:
+                        p["left_out"] += 1
             for k in porder:
                 p = per[k]
                 key = (mod, k)
@@ -315,13 +333,14 @@ def check_dir(mnt, d):
                                            time_by_slowest=0.0, read_time=0.0, write_time=0.0,
                                            meta_time=0.0, first=(rel, int(start)),
                                            last=(rel, int(start)), mount_pt=p["mount_pt"],
-                                           fs_type=p["fs_type"])
+                                           fs_type=p["fs_type"], left_out=0)
                     order.append(key)
                 m["jobs"] += 1
                 for c in ("bytes_read", "bytes_written", "reads", "writes", "total_bytes"):
                     m[c] = wrap(m[c] + p[c])
                 for c in ("time_by_slowest", "read_time", "write_time", "meta_time"):
                     m[c] += p[c]
+                m["left_out"] += p["left_out"]
                 if int(start) < m["first"][1]:
                     m["first"] = (rel, int(start))
                 if int(start) >= m["last"][1]:
@@ -339,7 +358,8 @@ def check_dir(mnt, d):
                          read_time=m["read_time"], write_time=m["write_time"],
                          meta_time=m["meta_time"], first_job=m["first"][0],
                          first_start=m["first"][1], last_job=m["last"][0], last_start=m["last"][1],
-                         mount_pt=m["mount_pt"], fs_type=m["fs_type"], error=""))
+                         mount_pt=m["mount_pt"], fs_type=m["fs_type"], error="",
+                         left_out=m["left_out"]))
     want.sort(key=lambda d: -d["total_bytes"])
     got = rows(os.path.join(base, "files.csv"))
     got_files = [g for g in got if g["file_name"] != "" or g["error"] == ""]
@@ -347,7 +367,7 @@ def check_dir(mnt, d):
     cols = ["module", "file_name", "jobs", "bytes_read", "bytes_written", "reads", "writes",
             "total_bytes", "time_by_slowest", "perf_by_slowest", "read_time", "write_time",
             "meta_time", "first_job", "first_start", "last_job", "last_start", "mount_pt",
-            "fs_type", "error"]
+            "fs_type", "error", "left_out"]
     compare("%s/files.csv" % (d or "."), want, got_files, cols)
     if sorted(got_skips) != sorted(skipped):
         err("%s/files.csv: logs left out %s, expected %s" % (d or ".", got_skips, skipped))

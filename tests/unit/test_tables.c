@@ -414,6 +414,103 @@ static void test_file_table(void **state)
 	dfs_log_free(log);
 }
 
+/* A log of the records of random_posix (grouped by rank or not), half of
+ * its files named: each row of its files.csv is what a fresh accumulator
+ * fed only that file's records gives. */
+static void check_table_alone(size_t n, size_t files, int64_t nprocs, uint64_t seed,
+                              bool grouped)
+{
+	const dfs_module *m = dfs_module_get(DFS_MOD_POSIX);
+	unsigned char *recs = random_posix(n, files, nprocs, seed);
+	if (grouped)
+		group_by_rank(recs, n, m->record_size);
+	dfs_error err = {0};
+	dfs_buf out = DFS_BUF_INIT;
+	dfs_write_options opt = {DFS_COMP_ZLIB, 1, 1};
+	dfs_log_writer *lw = dfs_log_writer_buf(&out, &opt, &err);
+	assert_non_null(lw);
+	dfs_job job;
+	memset(&job, 0, sizeof(job));
+	job.nprocs = nprocs;
+	job.start_sec = 1000;
+	job.end_sec = 1100;
+	job.exe = (char *)"/bin/app";
+	job.metadata = (char *)"";
+	dfs_mount mounts[] = {{"/lus/a", "lustre", 6}};
+	assert_int_equal(dfs_log_writer_job(lw, &job, mounts, 1, &err), 0);
+	for (size_t k = 0; k < files; k += 2) {
+		char name[32];
+		int len = snprintf(name, sizeof(name), "/lus/a/f%zu", k);
+		assert_int_equal(dfs_log_writer_name(lw, 1000 + k, name, (size_t)len, &err), 0);
+	}
+	assert_int_equal(dfs_log_writer_module_begin(lw, DFS_MOD_POSIX, 0, &err), 0);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(dfs_log_writer_record(lw, recs + i * m->record_size,
+		                                       m->record_size, &err), 0);
+	assert_int_equal(dfs_log_writer_module_end(lw, &err), 0);
+	assert_int_equal(dfs_log_writer_finish(lw, 0, &err), 0);
+	dfs_log_writer_free(lw);
+	dfs_log *log = dfs_log_open_mem(out.data, out.len, "t", 0, &err);
+	assert_non_null(log);
+	dfs_buf_free(&out);
+	const dfs_records *r = dfs_log_records(log, DFS_MOD_POSIX);
+	dfs_file_table t;
+	assert_int_equal(dfs_file_table_build(log, r, NULL, r->count, NULL, &t, &err), 0);
+	assert_true(t.timed);
+	unsigned char *mine = malloc(n * m->record_size);
+	assert_non_null(mine);
+	size_t total = 0;
+	for (size_t k = 0; k < t.n; k++) {
+		const dfs_file_row *row = dfs_file_table_row(&t, k);
+		size_t c = 0;
+		bool shared = false;
+		int64_t seen[64];
+		size_t nseen = 0;
+		for (size_t i = 0; i < n; i++) {
+			const unsigned char *rec = recs + i * m->record_size;
+			uint64_t id;
+			memcpy(&id, rec, 8);
+			if (id != row->id)
+				continue;
+			memcpy(mine + c++ * m->record_size, rec, m->record_size);
+			int64_t rank = rank_of(rec);
+			bool dup = rank < 0;
+			shared |= rank < 0;
+			for (size_t x = 0; x < nseen; x++)
+				dup |= seen[x] == rank;
+			if (!dup && nseen < 64)
+				seen[nseen++] = rank;
+		}
+		total += c;
+		assert_int_equal(row->records, (int64_t)c);
+		dfs_accum *alone = dfs_accum_create(m, nprocs, &err);
+		assert_non_null(alone);
+		assert_int_equal(dfs_accum_inject(alone, m, mine, c, &err), 0);
+		dfs_derived_metrics want;
+		assert_int_equal(dfs_accum_emit(alone, &want, NULL, &err), 0);
+		dfs_accum_free(alone);
+		assert_int_equal(row->total_bytes, want.total_bytes);
+		assert_int_equal(row->bytes_read,
+		                 want.category_counters[DFS_ALL_FILES].total_read_volume_bytes);
+		assert_memory_equal(&row->time_by_slowest, &want.agg_time_by_slowest, sizeof(double));
+		assert_memory_equal(&row->perf_by_slowest, &want.agg_perf_by_slowest, sizeof(double));
+		assert_int_equal(row->ranks, shared ? nprocs : (int64_t)nseen);
+	}
+	assert_int_equal(total, n);
+	dfs_file_table_free(&t);
+	dfs_log_free(log);
+	free(mine);
+	free(recs);
+}
+
+static void test_table_alone(void **state)
+{
+	(void)state;
+	check_table_alone(400, 37, 6, 11, false);
+	check_table_alone(400, 37, 6, 12, true);
+	check_table_alone(50, 3, 2, 13, false);
+}
+
 static void test_untimed(void **state)
 {
 	(void)state;
@@ -489,6 +586,47 @@ static dfs_log_files *files_of(dfs_log *log, int mod)
 	return lf;
 }
 
+/* Values no run can have measured are left out of a directory's sums,
+ * and counted: a negative time or byte count (-1 is "not kept"), a time
+ * above nprocs x run time. */
+static void test_merge_implausible(void **state)
+{
+	(void)state;
+	static const struct wrec bad[] = {
+		/* out.0: 100 bytes read, a read time of -5 s */
+		{0, 0, 100, 0, 1, 0, -5.0, 0, 0.25, 3.0, 9.0, 0},
+		/* out.0 again: bytes written "not kept", 2 s of reading */
+		{0, 1, 10, -1, 1, 0, 2.0, 0, 0.5, 3.0, 9.0, 0},
+		/* out.1: more metadata time than 4 processes x 100 s */
+		{0, 2, 7, 0, 1, 0, 1.0, 0, 401.0, 3.0, 9.0, 0},
+	};
+	static const int bad_file[] = {0, 0, 1};
+	struct wrec w[3];
+	fill_ids(w, bad, bad_file, 3);
+	dfs_log *log = write_log(4, 1000, DFS_MOD_POSIX, w, 3);
+	dfs_log_files *lf = files_of(log, DFS_MOD_POSIX);
+	dfs_error err = {0};
+	dfs_files_merge *fm = dfs_files_merge_new(0);
+	assert_int_equal(dfs_files_merge_add(fm, "a.darshan", 1000, lf, &err), 0);
+	dfs_buf out = DFS_BUF_INIT;
+	assert_int_equal(dfs_files_merge_render(fm, &out, &err), 0);
+	assert_true(dfs_buf_ok(&out));
+	/* out.0 (the log's row: its records summed): bytes read 110, its
+	 * bytes written (-1) and total left out; its read time (-3) too; time
+	 * by the slowest rank: rank 1's 2.5 (rank 0's -4.75 is not the
+	 * slowest): three values left out */
+	assert_non_null(strstr(out.data, "\nPOSIX,/lus/a/out.0,1,110,0,2,0,0,2.5,0,0,0,0.75,"));
+	assert_non_null(strstr(out.data, ",/lus/a,lustre,,3\n"));
+	/* out.1: its metadata time and the time by the slowest rank made of
+	 * it left out */
+	assert_non_null(strstr(out.data, "\nPOSIX,/lus/a/out.1,1,7,0,1,0,7,0,0,1,0,0,"));
+	assert_non_null(strstr(out.data, ",/lus/a,lustre,,2\n"));
+	dfs_buf_free(&out);
+	dfs_files_merge_free(fm);
+	dfs_log_files_free(lf);
+	dfs_log_free(log);
+}
+
 static void test_merge(void **state)
 {
 	(void)state;
@@ -514,14 +652,14 @@ static void test_merge(void **state)
 	char want[512];
 	assert_non_null(strstr(out.data, "\nPOSIX,/lus/a/out.1,1,0,4096,0,8,4096,6.5,"));
 	assert_non_null(strstr(out.data, ",/lus/a/out.0,2,"));
-	snprintf(want, sizeof(want), ",y/early.darshan,1000,x/late.darshan,2000,/lus/a,lustre,\n");
+	snprintf(want, sizeof(want), ",y/early.darshan,1000,x/late.darshan,2000,/lus/a,lustre,,0\n");
 	assert_non_null(strstr(out.data, want));
 	assert_non_null(strstr(out.data, "\nPOSIX,/lus/a/same,1,3,0,2,0,3,"));
 	/* what was left out, last */
 	assert_non_null(strstr(out.data, "\nSTDIO,,,,,,,,,,,,,x/late.darshan,,x/late.darshan,,,,"
-	                                 "STDIO: unable to inflate\n"));
+	                                 "STDIO: unable to inflate,\n"));
 	assert_non_null(strstr(out.data, "\n,,,,,,,,,,,,,z/bad.darshan,,z/bad.darshan,,,,"
-	                                 "truncated header\n"));
+	                                 "truncated header,\n"));
 	assert_int_equal(strncmp(out.data, "module,file_name,jobs,", 22), 0);
 	/* a log's files as a store would keep them and give them back */
 	dfs_log_files *copy = dfs_log_files_new();
@@ -701,9 +839,11 @@ int main(void)
 		cmocka_unit_test(test_accum_files_alone),
 		cmocka_unit_test(test_accum_files_misuse),
 		cmocka_unit_test(test_file_table),
+		cmocka_unit_test(test_table_alone),
 		cmocka_unit_test(test_untimed),
 		cmocka_unit_test(test_rank_table),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_merge_implausible),
 		cmocka_unit_test(test_view),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
