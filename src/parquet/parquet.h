@@ -100,6 +100,17 @@ void dfs_pq_bulk_str(dfs_pq *w, size_t col, const char *s, size_t len);
 void dfs_pq_bulk_null(dfs_pq *w, size_t col);
 void dfs_pq_bulk_rows(dfs_pq *w, size_t n);
 
+/* A table of `rows` rows filled a row group at a time, up to
+ * opt.threads groups at once: fill(g, first, n, arg) gives the rows
+ * [first, first + n) to `g`, a writer of the same columns (one per
+ * thread, the caller's `w` among them), through the calls above (the
+ * bulk ones too).  The groups are as long as the schema and options make
+ * them, never as the threads do, and go into the file in order: its bytes
+ * do not depend on the threads.  Only on a writer given no rows yet; then
+ * dfs_pq_finish.  0, or -1 (the writer has failed: see dfs_pq_finish). */
+typedef void (*dfs_pq_fill_fn)(dfs_pq *g, uint64_t first, size_t n, void *arg);
+int dfs_pq_fill_groups(dfs_pq *w, uint64_t rows, dfs_pq_fill_fn fill, void *arg);
+
 /* Rows completed so far. */
 uint64_t dfs_pq_rows(const dfs_pq *w);
 

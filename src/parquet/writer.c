@@ -89,6 +89,8 @@ struct dfs_pq {
 	 * kept from group to group: made once, not once a group */
 	struct scratch *scratch;
 	size_t nscratch;
+	bool part;                 /* one row group of a table filled in
+	                            * parallel: no magic, no footer */
 	bool failed;
 	dfs_error err;
 };
@@ -1158,7 +1160,7 @@ static void flush_group(dfs_pq *w)
 		encode_cols(&job, &w->scratch[0]);
 	}
 
-	if (w->out.len == 0) {
+	if (w->out.len == 0 && !w->part) {
 		dfs_buf_add(&w->out, "PAR1", 4);   /* the file opens with it */
 		if (w->opt.rows_hint > (uint64_t)g->rows) {
 			/* as many bytes a row as this group, and some room */
@@ -1200,6 +1202,262 @@ static void flush_group(dfs_pq *w)
 		fail(w, DFS_ERR_NOMEM, "out of memory");
 	w->group_rows = 0;
 	w->group_bytes = 0;
+}
+
+/* ---- row groups filled in parallel ------------------------------------ */
+
+/* Rows a group of a table filled by dfs_pq_fill_groups: the options'
+ * rows, fewer when that many rows of 8-byte values would pass the
+ * options' bytes.  Of the schema and options only, never of the threads,
+ * so that the groups, and the file, are the same on any machine. */
+static size_t fill_group_rows(const dfs_pq *w)
+{
+	size_t per_row = 8 * w->ncols, rows = w->opt.group_rows;
+	if (rows > w->opt.group_bytes / per_row)
+		rows = w->opt.group_bytes / per_row;
+	rows -= rows % 1024;
+	return rows ? rows : 1024;
+}
+
+/* A group encoded, waiting for its turn in the file: its bytes and what
+ * the footer says of it (offsets from the start of `bytes`). */
+struct parked {
+	dfs_buf bytes;
+	struct group g;
+	bool here;
+};
+
+struct fill_job {
+	dfs_pq *w;
+	dfs_pq_fill_fn fill;
+	void *arg;
+	uint64_t rows;
+	size_t group, ngroups, window;
+	atomic_size_t next;           /* the next group to fill */
+	pthread_mutex_t lock;
+	pthread_cond_t moved;         /* `done` moved on, or a failure */
+	size_t done;                  /* groups in the file so far */
+	struct parked *ready;         /* per group */
+	bool failed;
+	dfs_error err;
+};
+
+/* A group at the end of the file (lock held): its bytes, its chunks'
+ * offsets from the file's start; the group's chunks are the file's now. */
+static bool append_group(dfs_pq *w, const dfs_buf *bytes, struct group *grp)
+{
+	if (w->ngroups == w->groups_cap) {
+		size_t cap = w->groups_cap ? 2 * w->groups_cap : 8;
+		struct group *g = realloc(w->groups, cap * sizeof(*g));
+		if (!g)
+			return false;
+		w->groups = g;
+		w->groups_cap = cap;
+	}
+	if (w->out.len == 0) {
+		dfs_buf_add(&w->out, "PAR1", 4);
+		if (w->opt.rows_hint > (uint64_t)grp->rows) {
+			/* as many bytes a row as this group, and some room */
+			double total = (double)bytes->len / (double)grp->rows *
+			               (double)w->opt.rows_hint;
+			if (total < 1e12)
+				dfs_buf_reserve(&w->out, (size_t)(total * 1.1) + 65536);
+		}
+	}
+	int64_t base = (int64_t)w->out.len;
+	dfs_buf_add(&w->out, bytes->data, bytes->len);
+	if (!dfs_buf_ok(&w->out))
+		return false;
+	struct group *g = &w->groups[w->ngroups++];
+	*g = *grp;
+	memset(grp, 0, sizeof(*grp));
+	g->offset += base;
+	for (size_t i = 0; i < w->ncols; i++) {
+		g->chunks[i].offset += base;
+		g->chunks[i].data_offset += base;
+	}
+	w->rows += (uint64_t)g->rows;
+	return true;
+}
+
+static void group_free(const dfs_pq *w, struct group *g)
+{
+	if (!g->chunks)
+		return;
+	for (size_t c = 0; c < w->ncols; c++) {
+		free(g->chunks[c].smin);
+		free(g->chunks[c].smax);
+	}
+	free(g->chunks);
+	g->chunks = NULL;
+}
+
+static void fill_fail(struct fill_job *j, const dfs_error *err)
+{
+	if (!j->failed) {
+		j->failed = true;
+		j->err = *err;
+	}
+	pthread_cond_broadcast(&j->moved);
+}
+
+/* A writer of the columns of `w` that holds one group at a time. */
+static dfs_pq *new_part(const dfs_pq *w, size_t group, dfs_error *err)
+{
+	struct dfs_pq_column *cols = malloc(w->ncols * sizeof(*cols));
+	if (!cols) {
+		dfs_error_set(err, DFS_ERR_NOMEM, "parquet: out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < w->ncols; i++)
+		cols[i] = (struct dfs_pq_column){w->cols[i].name, w->cols[i].type,
+		                                 w->cols[i].optional};
+	struct dfs_pq_options o = w->opt;
+	o.threads = 1;
+	o.nkv = 0;
+	o.rows_hint = group;
+	dfs_pq *p = dfs_pq_new(cols, w->ncols, &o, err);
+	free(cols);
+	if (p) {
+		p->part = true;
+		p->opt.group_bytes = SIZE_MAX;
+	}
+	return p;
+}
+
+static void *fill_worker(void *arg)
+{
+	struct fill_job *j = arg;
+	dfs_pq *w = j->w, *p = NULL;
+	size_t g;
+	while ((g = atomic_fetch_add(&j->next, 1)) < j->ngroups) {
+		pthread_mutex_lock(&j->lock);
+		/* at most `window` groups ahead of the file: what waits its
+		 * turn stays a few groups whatever one slow group holds up */
+		while (!j->failed && g >= j->done + j->window)
+			pthread_cond_wait(&j->moved, &j->lock);
+		bool stop = j->failed;
+		pthread_mutex_unlock(&j->lock);
+		if (stop)
+			break;
+		uint64_t first = (uint64_t)g * j->group;
+		size_t n = (size_t)(j->rows - first < j->group ? j->rows - first : j->group);
+		if (!p) {
+			dfs_error err;
+			if (!(p = new_part(w, j->group, &err))) {
+				pthread_mutex_lock(&j->lock);
+				fill_fail(j, &err);
+				pthread_mutex_unlock(&j->lock);
+				break;
+			}
+		}
+		p->opt.group_rows = n;   /* the group is encoded once full */
+		p->rows = 0;
+		j->fill(p, first, n, j->arg);
+		if (!p->failed && (p->ngroups != 1 || p->cur != 0 || p->group_rows != 0))
+			fail(p, DFS_ERR_INVAL, "a row group not filled with its rows");
+		pthread_mutex_lock(&j->lock);
+		if (p->failed || j->failed) {
+			if (p->failed)
+				fill_fail(j, &p->err);
+			pthread_mutex_unlock(&j->lock);
+			break;
+		}
+		/* in the file when its turn has come, with those waiting after
+		 * it; else it waits its turn */
+		struct group grp = p->groups[0];
+		p->ngroups = 0;
+		bool ok = true;
+		if (g == j->done) {
+			ok = append_group(w, &p->out, &grp);
+			j->done++;
+			while (ok && j->done < j->ngroups && j->ready[j->done].here) {
+				struct parked *k = &j->ready[j->done];
+				ok = append_group(w, &k->bytes, &k->g);
+				dfs_buf_free(&k->bytes);
+				k->here = false;
+				j->done++;
+			}
+			dfs_buf_reset(&p->out);
+			pthread_cond_broadcast(&j->moved);
+		} else {
+			struct parked *k = &j->ready[g];
+			k->bytes = p->out;           /* the part takes a new buffer */
+			dfs_buf_init(&p->out);
+			k->g = grp;
+			k->here = true;
+			memset(&grp, 0, sizeof(grp));
+		}
+		group_free(w, &grp);   /* (nothing left when appended) */
+		if (!ok) {
+			dfs_error err;
+			dfs_error_set(&err, DFS_ERR_NOMEM, "parquet: out of memory");
+			fill_fail(j, &err);
+		}
+		pthread_mutex_unlock(&j->lock);
+	}
+	dfs_pq_free(p);
+	return NULL;
+}
+
+int dfs_pq_fill_groups(dfs_pq *w, uint64_t rows, dfs_pq_fill_fn fill, void *arg)
+{
+	if (w->failed)
+		return -1;
+	if (w->rows || w->cur || w->group_rows || w->ngroups)
+		return fail(w, DFS_ERR_INVAL, "groups filled after rows were given");
+	size_t group = fill_group_rows(w);
+	uint64_t ngroups = (rows + group - 1) / group;
+	size_t threads = w->opt.threads > 1 && ngroups > 1
+	                         ? dfs_workers(w->opt.threads, (size_t)ngroups) : 1;
+	if (threads > DFS_WORKERS_MAX)
+		threads = DFS_WORKERS_MAX;
+	if (threads <= 1) {
+		/* the same groups, filled here: their columns encoded on the
+		 * threads of the options */
+		size_t keep_rows = w->opt.group_rows, keep_bytes = w->opt.group_bytes;
+		w->opt.group_rows = group;
+		w->opt.group_bytes = SIZE_MAX;
+		for (uint64_t first = 0; first < rows && !w->failed; first += group) {
+			size_t n = (size_t)(rows - first < group ? rows - first : group);
+			fill(w, first, n, arg);
+			if (!w->failed && (w->rows != first + n || w->cur != 0))
+				fail(w, DFS_ERR_INVAL, "a row group not filled with its rows");
+		}
+		w->opt.group_rows = keep_rows;
+		w->opt.group_bytes = keep_bytes;
+		return w->failed ? -1 : 0;
+	}
+	struct fill_job j = {.w = w, .fill = fill, .arg = arg, .rows = rows, .group = group,
+	                     .ngroups = (size_t)ngroups, .window = 2 * threads};
+	atomic_init(&j.next, 0);
+	j.ready = calloc((size_t)ngroups, sizeof(*j.ready));
+	if (!j.ready || pthread_mutex_init(&j.lock, NULL) != 0) {
+		free(j.ready);
+		return fail(w, DFS_ERR_NOMEM, "out of memory");
+	}
+	if (pthread_cond_init(&j.moved, NULL) != 0) {
+		pthread_mutex_destroy(&j.lock);
+		free(j.ready);
+		return fail(w, DFS_ERR_NOMEM, "out of memory");
+	}
+	dfs_workers_run(threads, fill_worker, &j);
+	for (size_t g = 0; g < j.ngroups; g++)
+		if (j.ready[g].here) {
+			dfs_buf_free(&j.ready[g].bytes);
+			group_free(w, &j.ready[g].g);
+		}
+	free(j.ready);
+	pthread_cond_destroy(&j.moved);
+	pthread_mutex_destroy(&j.lock);
+	if (j.failed) {
+		w->failed = true;
+		w->err = j.err;
+		return -1;
+	}
+	if (j.done != j.ngroups)
+		return fail(w, DFS_ERR_INVAL, "a row group was never filled");
+	return 0;
 }
 
 /* ---- the footer ------------------------------------------------------- */
