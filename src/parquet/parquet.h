@@ -6,7 +6,8 @@
  * into a dictionary page (RLE_DICTIONARY: most Darshan counters hold a
  * handful of values, zero above all); row groups of a bounded number of
  * rows and bytes; min/max and null-count statistics per chunk; pages
- * GZIP-compressed (zlib) or not; the footer in Thrift's compact protocol
+ * compressed with ZSTD (libzstd) or GZIP (zlib), or not; the footer in
+ * Thrift's compact protocol
  * (thrift.c).  What every reader of the format reads: DuckDB, Arrow,
  * Spark, Polars, pandas.
  *
@@ -48,11 +49,13 @@ struct dfs_pq_column {
 	bool optional;    /* may hold nulls */
 };
 
-enum dfs_pq_codec { DFS_PQ_UNCOMPRESSED = 0, DFS_PQ_GZIP = 2 };
+/* (Parquet's numbers of the codecs) */
+enum dfs_pq_codec { DFS_PQ_UNCOMPRESSED = 0, DFS_PQ_GZIP = 2, DFS_PQ_ZSTD = 6 };
 
 struct dfs_pq_options {
 	enum dfs_pq_codec codec;
-	int level;              /* zlib level for GZIP, 1..9 (0: 1) */
+	int level;              /* level of GZIP (zlib, 1..9) or ZSTD (1..19);
+	                           0: 1 */
 	size_t group_rows;      /* rows per row group (0: 131072) */
 	size_t group_bytes;     /* a group also ends past this many bytes of
 	                           values (0: 64 MiB) */
@@ -69,7 +72,7 @@ struct dfs_pq_options {
 typedef struct dfs_pq dfs_pq;
 
 /* A writer of a table of `ncols` columns (the array and the names are
- * copied).  `opt` may be NULL for the defaults (GZIP level 1).  Returns
+ * copied).  `opt` may be NULL for the defaults (ZSTD level 1).  Returns
  * NULL with `err` set when out of memory or the schema is unusable
  * (no column, an empty or repeated name). */
 dfs_pq *dfs_pq_new(const struct dfs_pq_column *cols, size_t ncols,

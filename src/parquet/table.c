@@ -171,7 +171,7 @@ int dfs_pq_records(const dfs_log *log, const dfs_module *m, const dfs_records *r
 	static const char *const place[3] = {"file_name", "mount_pt", "fs_type"};
 	for (size_t k = 0; k < 3; k++)
 		cols[m->n_fields + k] = (struct dfs_pq_column){place[k], DFS_PQ_STRING, true};
-	struct dfs_pq_options o = {.codec = DFS_PQ_GZIP};
+	struct dfs_pq_options o = {.codec = DFS_PQ_ZSTD};
 	if (opt)
 		o = *opt;
 	if (!o.rows_hint && (!m->row_count || !m->record_size))

@@ -16,7 +16,9 @@
 #include <string.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <sys/mman.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "darshanfs/hash.h"
 #include "parquet/thrift.h"
@@ -144,8 +146,14 @@ dfs_pq *dfs_pq_new(const struct dfs_pq_column *cols, size_t ncols,
 	if (opt)
 		w->opt = *opt;
 	else
-		w->opt.codec = DFS_PQ_GZIP;
-	if (w->opt.level <= 0 || w->opt.level > 9)
+		w->opt.codec = DFS_PQ_ZSTD;
+	if (w->opt.codec != DFS_PQ_UNCOMPRESSED && w->opt.codec != DFS_PQ_GZIP &&
+	    w->opt.codec != DFS_PQ_ZSTD) {
+		dfs_pq_free(w);
+		dfs_error_set(err, DFS_ERR_INVAL, "parquet: an unknown codec");
+		return NULL;
+	}
+	if (w->opt.level <= 0 || w->opt.level > (w->opt.codec == DFS_PQ_ZSTD ? 19 : 9))
 		w->opt.level = 1;
 	if (w->opt.group_rows == 0)
 		w->opt.group_rows = 131072;
@@ -274,6 +282,21 @@ static void done(dfs_pq *w, size_t bytes)
 		flush_group(w);
 }
 
+/* Fault in the pages of a fresh buffer about to be written whole: one
+ * call costs several times less than a fault every 4 KiB (most of all
+ * on a virtual machine). */
+static void prefault(dfs_buf *b)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t start = ((uintptr_t)b->data + b->len + 4095) & ~(uintptr_t)4095;
+	uintptr_t end = ((uintptr_t)b->data + b->cap) & ~(uintptr_t)4095;
+	if (b->data && start + ((uintptr_t)1 << 20) < end)
+		madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+#else
+	(void)b;
+#endif
+}
+
 /* Room in an 8-byte column for the rows the group will have, when the
  * table's size is known: one allocation instead of a series of
  * reallocations, each copying the group so far. */
@@ -284,7 +307,8 @@ static void reserve_group(dfs_pq *w, struct col *c)
 	uint64_t rows = w->opt.rows_hint - w->rows;
 	if (rows > w->opt.group_rows)
 		rows = w->opt.group_rows;
-	dfs_buf_reserve(&c->vals, 8 * (size_t)rows);
+	if (c->vals.cap < 8 * (size_t)rows && dfs_buf_reserve(&c->vals, 8 * (size_t)rows))
+		prefault(&c->vals);
 }
 
 /* An 8-byte value at the end of the column's values, little-endian (the
@@ -559,6 +583,7 @@ void dfs_pq_null(dfs_pq *w)
 struct scratch {
 	z_stream zs;
 	bool zs_ready;
+	ZSTD_CCtx *zc;
 	dfs_buf page, comp, dcomp, dict;
 	uint32_t *idx, *lv, *slots, *offs;
 	size_t idx_cap, lv_cap, slots_cap, offs_cap;
@@ -568,6 +593,7 @@ static void scratch_free(struct scratch *s)
 {
 	if (s->zs_ready)
 		deflateEnd(&s->zs);
+	ZSTD_freeCCtx(s->zc);
 	dfs_buf_free(&s->page);
 	dfs_buf_free(&s->comp);
 	dfs_buf_free(&s->dcomp);
@@ -694,6 +720,28 @@ static dfs_status gzip(struct scratch *s, const dfs_buf *in, dfs_buf *out, int l
 	if (deflate(&s->zs, Z_FINISH) != Z_STREAM_END)
 		return DFS_ERR_IO;
 	out->len = bound - s->zs.avail_out;
+	return DFS_OK;
+}
+
+/* `in` compressed as one Zstandard frame (RFC 8878, what Parquet's ZSTD
+ * codec means) into `out`.  One thread's compression, of one version of
+ * the library at one level, gives the same bytes every time (a context
+ * used again is reset, and its tables sized by the page alone): what a
+ * twin told by its size before it is rendered again needs. */
+static dfs_status zstd(struct scratch *s, const dfs_buf *in, dfs_buf *out, int level)
+{
+	dfs_buf_reset(out);
+	size_t bound = ZSTD_compressBound(in->len);
+	if (!dfs_buf_reserve(out, bound))
+		return DFS_ERR_NOMEM;
+	if (!s->zc && !(s->zc = ZSTD_createCCtx()))
+		return DFS_ERR_NOMEM;
+	if (ZSTD_isError(ZSTD_CCtx_setParameter(s->zc, ZSTD_c_compressionLevel, level)))
+		return DFS_ERR_IO;
+	size_t n = ZSTD_compress2(s->zc, out->data, bound, in->data, in->len);
+	if (ZSTD_isError(n))
+		return DFS_ERR_IO;
+	out->len = n;
 	return DFS_OK;
 }
 
@@ -986,15 +1034,16 @@ static void chunk_stats(struct col *c, struct chunk *k, const char *vals, size_t
 	}
 }
 
-/* The column's group as one chunk in c->enc: a dictionary page when it
- * pays, then the data page (levels of an optional column behind their
- * 4-byte length, then the values or their dictionary indices). */
+/* The column's group as one chunk at the end of `enc`: a dictionary page
+ * when it pays, then the data page (levels of an optional column behind
+ * their 4-byte length, then the values or their dictionary indices); the
+ * chunk's data_offset from where it starts. */
 static dfs_status encode_col(const dfs_pq *w, struct col *c, struct scratch *s,
-                             int64_t rows)
+                             int64_t rows, dfs_buf *enc)
 {
 	struct chunk *k = &c->k;
 	memset(k, 0, sizeof(*k));
-	dfs_buf_reset(&c->enc);
+	size_t start = enc->len;
 	if (!dfs_buf_ok(&c->vals) || !dfs_buf_ok(&c->defs))
 		return DFS_ERR_NOMEM;
 	size_t nvals = (size_t)rows - (size_t)c->nulls;
@@ -1037,29 +1086,31 @@ static dfs_status encode_col(const dfs_pq *w, struct col *c, struct scratch *s,
 	 * chunk's, so both its pages are compressed or neither */
 	const dfs_buf *dbody = &s->dict, *body = &s->page;
 	k->codec = DFS_PQ_UNCOMPRESSED;
-	if (w->opt.codec == DFS_PQ_GZIP) {
-		dfs_status st = gzip(s, &s->page, &s->comp, w->opt.level);
+	if (w->opt.codec == DFS_PQ_GZIP || w->opt.codec == DFS_PQ_ZSTD) {
+		dfs_status (*pack)(struct scratch *, const dfs_buf *, dfs_buf *, int) =
+			w->opt.codec == DFS_PQ_GZIP ? gzip : zstd;
+		dfs_status st = pack(s, &s->page, &s->comp, w->opt.level);
 		if (st == DFS_OK && k->dict)
-			st = gzip(s, &s->dict, &s->dcomp, w->opt.level);
+			st = pack(s, &s->dict, &s->dcomp, w->opt.level);
 		if (st != DFS_OK)
 			return st;
 		size_t raw = s->page.len + (k->dict ? s->dict.len : 0);
 		size_t comp = s->comp.len + (k->dict ? s->dcomp.len : 0);
 		if (comp < raw - raw / 16) {
-			k->codec = DFS_PQ_GZIP;
+			k->codec = w->opt.codec;
 			dbody = &s->dcomp;
 			body = &s->comp;
 		}
 	}
 	dfs_status st;
 	if (k->dict) {
-		st = put_page(&c->enc, &s->dict, dbody, true, (int64_t)ndict, ENC_PLAIN,
+		st = put_page(enc, &s->dict, dbody, true, (int64_t)ndict, ENC_PLAIN,
 		              &k->uncompressed, &k->compressed);
 		if (st != DFS_OK)
 			return st;
 	}
-	k->data_offset = (int64_t)c->enc.len;
-	st = put_page(&c->enc, &s->page, body, false, rows,
+	k->data_offset = (int64_t)(enc->len - start);
+	st = put_page(enc, &s->page, body, false, rows,
 	              k->dict ? ENC_RLE_DICTIONARY : ENC_PLAIN,
 	              &k->uncompressed, &k->compressed);
 	if (st != DFS_OK)
@@ -1083,7 +1134,8 @@ static void encode_cols(struct group_job *j, struct scratch *s)
 	size_t i;
 	while ((i = atomic_fetch_add(&j->next, 1)) < j->w->ncols) {
 		struct col *c = &j->w->cols[i];
-		c->status = encode_col(j->w, c, s, j->rows);
+		dfs_buf_reset(&c->enc);
+		c->status = encode_col(j->w, c, s, j->rows, &c->enc);
 	}
 }
 
@@ -1142,9 +1194,24 @@ static void flush_group(dfs_pq *w)
 	w->ngroups++;
 	g->rows = (int64_t)w->group_rows;
 
+	/* a part's chunks go straight into its bytes, one after the other
+	 * (one thread): no copy */
+	int64_t *at = NULL;
+	if (w->part && !(at = malloc(w->ncols * sizeof(*at)))) {
+		fail(w, DFS_ERR_NOMEM, "out of memory");
+		return;
+	}
+	for (size_t i = 0; w->part && i < w->ncols; i++) {
+		at[i] = (int64_t)w->out.len;
+		w->cols[i].status = encode_col(w, &w->cols[i], &w->scratch[0], g->rows, &w->out);
+		if (w->cols[i].status != DFS_OK)
+			break;
+	}
 	struct group_job job = {.w = w, .rows = g->rows};
 	atomic_init(&job.next, 0);
-	if (threads > 1) {
+	if (w->part) {
+		/* (done above) */
+	} else if (threads > 1) {
 		pthread_t tid[DFS_WORKERS_MAX];
 		struct encoder enc[DFS_WORKERS_MAX];
 		size_t started = 0;
@@ -1172,22 +1239,24 @@ static void flush_group(dfs_pq *w)
 				dfs_buf_reserve(&w->out, (size_t)(total * 1.1) + 65536);
 		}
 	}
-	g->offset = (int64_t)w->out.len;
+	g->offset = at ? at[0] : (int64_t)w->out.len;
 	for (size_t i = 0; i < w->ncols; i++) {
 		struct col *c = &w->cols[i];
 		if (c->status != DFS_OK) {
+			free(at);
 			fail(w, c->status, c->status == DFS_ERR_NOMEM ? "out of memory"
 			                   : c->status == DFS_ERR_TOOBIG ? "a page over 2 GiB"
-			                   : "zlib could not compress a page");
+			                   : "a page could not be compressed");
 			return;
 		}
 		struct chunk *k = &g->chunks[i];
 		*k = c->k;
 		memset(&c->k, 0, sizeof(c->k));   /* its strings are the group's now */
-		int64_t base = (int64_t)w->out.len;
+		int64_t base = at ? at[i] : (int64_t)w->out.len;
 		k->offset = base;
 		k->data_offset += base;
-		dfs_buf_add(&w->out, c->enc.data, c->enc.len);
+		if (!at)
+			dfs_buf_add(&w->out, c->enc.data, c->enc.len);
 		g->uncompressed += k->uncompressed;
 		g->compressed += k->compressed;
 		dfs_buf_reset(&c->vals);
@@ -1198,6 +1267,7 @@ static void flush_group(dfs_pq *w)
 		c->minmax = false;
 		c->str_stats = true;
 	}
+	free(at);
 	if (!dfs_buf_ok(&w->out))
 		fail(w, DFS_ERR_NOMEM, "out of memory");
 	w->group_rows = 0;
@@ -1237,6 +1307,7 @@ struct fill_job {
 	pthread_mutex_t lock;
 	pthread_cond_t moved;         /* `done` moved on, or a failure */
 	size_t done;                  /* groups in the file so far */
+	atomic_size_t group_bytes;    /* of the last group encoded */
 	struct parked *ready;         /* per group */
 	bool failed;
 	dfs_error err;
@@ -1260,8 +1331,8 @@ static bool append_group(dfs_pq *w, const dfs_buf *bytes, struct group *grp)
 			/* as many bytes a row as this group, and some room */
 			double total = (double)bytes->len / (double)grp->rows *
 			               (double)w->opt.rows_hint;
-			if (total < 1e12)
-				dfs_buf_reserve(&w->out, (size_t)(total * 1.1) + 65536);
+			if (total < 1e12 && dfs_buf_reserve(&w->out, (size_t)(total * 1.1) + 65536))
+				prefault(&w->out);
 		}
 	}
 	int64_t base = (int64_t)w->out.len;
@@ -1353,6 +1424,10 @@ static void *fill_worker(void *arg)
 		}
 		p->opt.group_rows = n;   /* the group is encoded once full */
 		p->rows = 0;
+		/* room for the group's bytes at once, as many as the last */
+		size_t want = atomic_load(&j->group_bytes);
+		if (p->out.cap < want + want / 8 && dfs_buf_reserve(&p->out, want + want / 8))
+			prefault(&p->out);
 		j->fill(p, first, n, j->arg);
 		if (!p->failed && (p->ngroups != 1 || p->cur != 0 || p->group_rows != 0))
 			fail(p, DFS_ERR_INVAL, "a row group not filled with its rows");
@@ -1367,6 +1442,7 @@ static void *fill_worker(void *arg)
 		 * it; else it waits its turn */
 		struct group grp = p->groups[0];
 		p->ngroups = 0;
+		atomic_store(&j->group_bytes, p->out.len);
 		bool ok = true;
 		if (g == j->done) {
 			ok = append_group(w, &p->out, &grp);
@@ -1431,6 +1507,7 @@ int dfs_pq_fill_groups(dfs_pq *w, uint64_t rows, dfs_pq_fill_fn fill, void *arg)
 	struct fill_job j = {.w = w, .fill = fill, .arg = arg, .rows = rows, .group = group,
 	                     .ngroups = (size_t)ngroups, .window = 2 * threads};
 	atomic_init(&j.next, 0);
+	atomic_init(&j.group_bytes, 0);
 	j.ready = calloc((size_t)ngroups, sizeof(*j.ready));
 	if (!j.ready || pthread_mutex_init(&j.lock, NULL) != 0) {
 		free(j.ready);
