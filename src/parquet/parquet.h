@@ -59,8 +59,10 @@ struct dfs_pq_options {
 	size_t group_rows;      /* rows per row group (0: 131072) */
 	size_t group_bytes;     /* a group also ends past this many bytes of
 	                           values (0: 64 MiB) */
-	size_t threads;         /* encode a group's columns on up to this many
-	                           threads, the caller's among them (0: 1) */
+	size_t threads;         /* encode a group's columns, or fill and
+	                           encode whole groups (dfs_pq_fill_groups),
+	                           on up to this many threads, the caller's
+	                           among them (0: 1) */
 	uint64_t rows_hint;     /* the rows the table will have, when known
 	                           (0: unknown): memory is reserved for them */
 	/* key-value metadata of the footer, `nkv` pairs (may be 0) */
