@@ -102,7 +102,7 @@ static void packed_rows(dfs_pq *w, uint64_t first, size_t count, void *arg)
 	uint64_t **col = malloc(nf * sizeof(*col));
 	dfs_buf tmpb = DFS_BUF_INIT, *tmp = &tmpb;
 	if (!col) {
-		dfs_pq_null(w);   /* (makes the writer fail: a required miss) */
+		dfs_pq_null(w);   /* (a row left incomplete: the table fails) */
 		return;
 	}
 	dfs_name_hint hint = DFS_NAME_HINT_INIT;
