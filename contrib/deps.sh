@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # deps.sh - install the Debian packages darshanfs needs, if any is missing.
 #
-#   contrib/deps.sh build    compiler, meson, libfuse3, zlib, bzip2, SQLite,
+#   contrib/deps.sh build    compiler, meson, libfuse3, zlib, zstd, bzip2, SQLite,
 #                            docutils (rst2man: the manual pages)
 #   contrib/deps.sh test     build + cmocka and the clients the tests use
 #                            (sqlite3, miller, python3, pandas, setpriv, valgrind,
@@ -21,7 +21,7 @@
 set -euo pipefail
 
 dfs_packages() {
-	local build="gcc libc6-dev meson ninja-build pkg-config libfuse3-dev fuse3 zlib1g-dev libbz2-dev libisal-dev libsqlite3-dev python3-docutils"
+	local build="gcc libc6-dev meson ninja-build pkg-config libfuse3-dev fuse3 zlib1g-dev libzstd-dev libbz2-dev libisal-dev libsqlite3-dev python3-docutils"
 	case "${1:-build}" in
 	build) echo "$build" ;;
 	test) echo "$build libcmocka-dev sqlite3 miller python3 python3-pandas util-linux attr valgrind procps chromium libxml2-utils groff-base" ;;

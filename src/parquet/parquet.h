@@ -6,7 +6,8 @@
  * into a dictionary page (RLE_DICTIONARY: most Darshan counters hold a
  * handful of values, zero above all); row groups of a bounded number of
  * rows and bytes; min/max and null-count statistics per chunk; pages
- * GZIP-compressed (zlib) or not; the footer in Thrift's compact protocol
+ * compressed with ZSTD (libzstd) or GZIP (zlib), or not; the footer in
+ * Thrift's compact protocol
  * (thrift.c).  What every reader of the format reads: DuckDB, Arrow,
  * Spark, Polars, pandas.
  *
@@ -48,16 +49,20 @@ struct dfs_pq_column {
 	bool optional;    /* may hold nulls */
 };
 
-enum dfs_pq_codec { DFS_PQ_UNCOMPRESSED = 0, DFS_PQ_GZIP = 2 };
+/* (Parquet's numbers of the codecs) */
+enum dfs_pq_codec { DFS_PQ_UNCOMPRESSED = 0, DFS_PQ_GZIP = 2, DFS_PQ_ZSTD = 6 };
 
 struct dfs_pq_options {
 	enum dfs_pq_codec codec;
-	int level;              /* zlib level for GZIP, 1..9 (0: 1) */
+	int level;              /* level of GZIP (zlib, 1..9) or ZSTD (1..19);
+	                           0: 1 */
 	size_t group_rows;      /* rows per row group (0: 131072) */
 	size_t group_bytes;     /* a group also ends past this many bytes of
 	                           values (0: 64 MiB) */
-	size_t threads;         /* encode a group's columns on up to this many
-	                           threads, the caller's among them (0: 1) */
+	size_t threads;         /* encode a group's columns, or fill and
+	                           encode whole groups (dfs_pq_fill_groups),
+	                           on up to this many threads, the caller's
+	                           among them (0: 1) */
 	uint64_t rows_hint;     /* the rows the table will have, when known
 	                           (0: unknown): memory is reserved for them */
 	/* key-value metadata of the footer, `nkv` pairs (may be 0) */
@@ -69,7 +74,7 @@ struct dfs_pq_options {
 typedef struct dfs_pq dfs_pq;
 
 /* A writer of a table of `ncols` columns (the array and the names are
- * copied).  `opt` may be NULL for the defaults (GZIP level 1).  Returns
+ * copied).  `opt` may be NULL for the defaults (ZSTD level 1).  Returns
  * NULL with `err` set when out of memory or the schema is unusable
  * (no column, an empty or repeated name). */
 dfs_pq *dfs_pq_new(const struct dfs_pq_column *cols, size_t ncols,
@@ -99,6 +104,17 @@ uint64_t *dfs_pq_bulk(dfs_pq *w, size_t col, size_t n);
 void dfs_pq_bulk_str(dfs_pq *w, size_t col, const char *s, size_t len);
 void dfs_pq_bulk_null(dfs_pq *w, size_t col);
 void dfs_pq_bulk_rows(dfs_pq *w, size_t n);
+
+/* A table of `rows` rows filled a row group at a time, up to
+ * opt.threads groups at once: fill(g, first, n, arg) gives the rows
+ * [first, first + n) to `g`, a writer of the same columns (one per
+ * thread, the caller's `w` among them), through the calls above (the
+ * bulk ones too).  The groups are as long as the schema and options make
+ * them, never as the threads do, and go into the file in order: its bytes
+ * do not depend on the threads.  Only on a writer given no rows yet; then
+ * dfs_pq_finish.  0, or -1 (the writer has failed: see dfs_pq_finish). */
+typedef void (*dfs_pq_fill_fn)(dfs_pq *g, uint64_t first, size_t n, void *arg);
+int dfs_pq_fill_groups(dfs_pq *w, uint64_t rows, dfs_pq_fill_fn fill, void *arg);
 
 /* Rows completed so far. */
 uint64_t dfs_pq_rows(const dfs_pq *w);

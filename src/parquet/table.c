@@ -82,14 +82,27 @@ static void put_value(dfs_pq *w, const dfs_value *v, dfs_buf *tmp)
  * columns start as zeros and each record's non-zero words, listed by its
  * bitmap, land in their columns; most counters of most records are zero,
  * so most values cost nothing. */
-static void packed_rows(dfs_pq *w, const dfs_log *log, const dfs_module *m,
-                        const dfs_records *r, const size_t *index, size_t count,
-                        dfs_buf *tmp)
+struct packed_job {
+	const dfs_log *log;
+	const dfs_module *m;
+	const dfs_records *r;
+	const size_t *index;
+};
+
+/* The rows [first, first + count) (dfs_pq_fill_fn): a row group, on one
+ * of the threads filling them. */
+static void packed_rows(dfs_pq *w, uint64_t first, size_t count, void *arg)
 {
+	const struct packed_job *pj = arg;
+	const dfs_log *log = pj->log;
+	const dfs_module *m = pj->m;
+	const dfs_records *r = pj->r;
+	const size_t *index = pj->index;
 	size_t nf = m->n_fields, nb = dfs_pack_bitmap_words(m);
 	uint64_t **col = malloc(nf * sizeof(*col));
+	dfs_buf tmpb = DFS_BUF_INIT, *tmp = &tmpb;
 	if (!col) {
-		dfs_pq_null(w);   /* (makes the writer fail: a required miss) */
+		dfs_pq_null(w);   /* (a row left incomplete: the table fails) */
 		return;
 	}
 	dfs_name_hint hint = DFS_NAME_HINT_INIT;
@@ -101,7 +114,7 @@ static void packed_rows(dfs_pq *w, const dfs_log *log, const dfs_module *m,
 			if (!(col[f] = dfs_pq_bulk(w, f, n)))
 				goto done;
 		for (size_t j = 0; j < n; j++) {
-			size_t i = index ? index[k + j] : k + j;
+			size_t i = index ? index[first + k + j] : (size_t)first + k + j;
 			const unsigned char *p = dfs_record_packed(r, i);
 			const unsigned char *vals = p + nb * 8;
 			uint64_t id = 0;
@@ -131,6 +144,7 @@ static void packed_rows(dfs_pq *w, const dfs_log *log, const dfs_module *m,
 	}
 done:
 	free(col);
+	dfs_buf_free(tmp);
 }
 
 int dfs_pq_records(const dfs_log *log, const dfs_module *m, const dfs_records *r,
@@ -157,7 +171,7 @@ int dfs_pq_records(const dfs_log *log, const dfs_module *m, const dfs_records *r
 	static const char *const place[3] = {"file_name", "mount_pt", "fs_type"};
 	for (size_t k = 0; k < 3; k++)
 		cols[m->n_fields + k] = (struct dfs_pq_column){place[k], DFS_PQ_STRING, true};
-	struct dfs_pq_options o = {.codec = DFS_PQ_GZIP};
+	struct dfs_pq_options o = {.codec = DFS_PQ_ZSTD};
 	if (opt)
 		o = *opt;
 	if (!o.rows_hint && (!m->row_count || !m->record_size))
@@ -171,7 +185,9 @@ int dfs_pq_records(const dfs_log *log, const dfs_module *m, const dfs_records *r
 	dfs_buf tmp = DFS_BUF_INIT;
 	bool fixed = m->record_size && !m->row_count;
 	if (r->packed && m->words_only) {
-		packed_rows(w, log, m, r, index, count, &tmp);
+		/* a row a record: row groups filled on all threads at once */
+		struct packed_job pj = {log, m, r, index};
+		dfs_pq_fill_groups(w, count, packed_rows, &pj);
 		count = 0;
 	}
 	for (size_t k = 0; k < count; k++) {

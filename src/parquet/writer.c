@@ -16,7 +16,9 @@
 #include <string.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <sys/mman.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "darshanfs/hash.h"
 #include "parquet/thrift.h"
@@ -89,6 +91,8 @@ struct dfs_pq {
 	 * kept from group to group: made once, not once a group */
 	struct scratch *scratch;
 	size_t nscratch;
+	bool part;                 /* one row group of a table filled in
+	                            * parallel: no magic, no footer */
 	bool failed;
 	dfs_error err;
 };
@@ -142,8 +146,14 @@ dfs_pq *dfs_pq_new(const struct dfs_pq_column *cols, size_t ncols,
 	if (opt)
 		w->opt = *opt;
 	else
-		w->opt.codec = DFS_PQ_GZIP;
-	if (w->opt.level <= 0 || w->opt.level > 9)
+		w->opt.codec = DFS_PQ_ZSTD;
+	if (w->opt.codec != DFS_PQ_UNCOMPRESSED && w->opt.codec != DFS_PQ_GZIP &&
+	    w->opt.codec != DFS_PQ_ZSTD) {
+		dfs_pq_free(w);
+		dfs_error_set(err, DFS_ERR_INVAL, "parquet: an unknown codec");
+		return NULL;
+	}
+	if (w->opt.level <= 0 || w->opt.level > (w->opt.codec == DFS_PQ_ZSTD ? 19 : 9))
 		w->opt.level = 1;
 	if (w->opt.group_rows == 0)
 		w->opt.group_rows = 131072;
@@ -272,6 +282,21 @@ static void done(dfs_pq *w, size_t bytes)
 		flush_group(w);
 }
 
+/* Fault in the pages of a fresh buffer about to be written whole: one
+ * call costs several times less than a fault every 4 KiB (most of all
+ * on a virtual machine). */
+static void prefault(dfs_buf *b)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t start = ((uintptr_t)b->data + b->len + 4095) & ~(uintptr_t)4095;
+	uintptr_t end = ((uintptr_t)b->data + b->cap) & ~(uintptr_t)4095;
+	if (b->data && start + ((uintptr_t)1 << 20) < end)
+		madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+#else
+	(void)b;
+#endif
+}
+
 /* Room in an 8-byte column for the rows the group will have, when the
  * table's size is known: one allocation instead of a series of
  * reallocations, each copying the group so far. */
@@ -282,7 +307,8 @@ static void reserve_group(dfs_pq *w, struct col *c)
 	uint64_t rows = w->opt.rows_hint - w->rows;
 	if (rows > w->opt.group_rows)
 		rows = w->opt.group_rows;
-	dfs_buf_reserve(&c->vals, 8 * (size_t)rows);
+	if (c->vals.cap < 8 * (size_t)rows && dfs_buf_reserve(&c->vals, 8 * (size_t)rows))
+		prefault(&c->vals);
 }
 
 /* An 8-byte value at the end of the column's values, little-endian (the
@@ -557,6 +583,7 @@ void dfs_pq_null(dfs_pq *w)
 struct scratch {
 	z_stream zs;
 	bool zs_ready;
+	ZSTD_CCtx *zc;
 	dfs_buf page, comp, dcomp, dict;
 	uint32_t *idx, *lv, *slots, *offs;
 	size_t idx_cap, lv_cap, slots_cap, offs_cap;
@@ -566,6 +593,7 @@ static void scratch_free(struct scratch *s)
 {
 	if (s->zs_ready)
 		deflateEnd(&s->zs);
+	ZSTD_freeCCtx(s->zc);
 	dfs_buf_free(&s->page);
 	dfs_buf_free(&s->comp);
 	dfs_buf_free(&s->dcomp);
@@ -692,6 +720,28 @@ static dfs_status gzip(struct scratch *s, const dfs_buf *in, dfs_buf *out, int l
 	if (deflate(&s->zs, Z_FINISH) != Z_STREAM_END)
 		return DFS_ERR_IO;
 	out->len = bound - s->zs.avail_out;
+	return DFS_OK;
+}
+
+/* `in` compressed as one Zstandard frame (RFC 8878, what Parquet's ZSTD
+ * codec means) into `out`.  One thread's compression, of one version of
+ * the library at one level, gives the same bytes every time (a context
+ * used again is reset, and its tables sized by the page alone): what a
+ * twin told by its size before it is rendered again needs. */
+static dfs_status zstd(struct scratch *s, const dfs_buf *in, dfs_buf *out, int level)
+{
+	dfs_buf_reset(out);
+	size_t bound = ZSTD_compressBound(in->len);
+	if (!dfs_buf_reserve(out, bound))
+		return DFS_ERR_NOMEM;
+	if (!s->zc && !(s->zc = ZSTD_createCCtx()))
+		return DFS_ERR_NOMEM;
+	if (ZSTD_isError(ZSTD_CCtx_setParameter(s->zc, ZSTD_c_compressionLevel, level)))
+		return DFS_ERR_IO;
+	size_t n = ZSTD_compress2(s->zc, out->data, bound, in->data, in->len);
+	if (ZSTD_isError(n))
+		return DFS_ERR_IO;
+	out->len = n;
 	return DFS_OK;
 }
 
@@ -984,15 +1034,16 @@ static void chunk_stats(struct col *c, struct chunk *k, const char *vals, size_t
 	}
 }
 
-/* The column's group as one chunk in c->enc: a dictionary page when it
- * pays, then the data page (levels of an optional column behind their
- * 4-byte length, then the values or their dictionary indices). */
+/* The column's group as one chunk at the end of `enc`: a dictionary page
+ * when it pays, then the data page (levels of an optional column behind
+ * their 4-byte length, then the values or their dictionary indices); the
+ * chunk's data_offset from where it starts. */
 static dfs_status encode_col(const dfs_pq *w, struct col *c, struct scratch *s,
-                             int64_t rows)
+                             int64_t rows, dfs_buf *enc)
 {
 	struct chunk *k = &c->k;
 	memset(k, 0, sizeof(*k));
-	dfs_buf_reset(&c->enc);
+	size_t start = enc->len;
 	if (!dfs_buf_ok(&c->vals) || !dfs_buf_ok(&c->defs))
 		return DFS_ERR_NOMEM;
 	size_t nvals = (size_t)rows - (size_t)c->nulls;
@@ -1035,29 +1086,31 @@ static dfs_status encode_col(const dfs_pq *w, struct col *c, struct scratch *s,
 	 * chunk's, so both its pages are compressed or neither */
 	const dfs_buf *dbody = &s->dict, *body = &s->page;
 	k->codec = DFS_PQ_UNCOMPRESSED;
-	if (w->opt.codec == DFS_PQ_GZIP) {
-		dfs_status st = gzip(s, &s->page, &s->comp, w->opt.level);
+	if (w->opt.codec == DFS_PQ_GZIP || w->opt.codec == DFS_PQ_ZSTD) {
+		dfs_status (*pack)(struct scratch *, const dfs_buf *, dfs_buf *, int) =
+			w->opt.codec == DFS_PQ_GZIP ? gzip : zstd;
+		dfs_status st = pack(s, &s->page, &s->comp, w->opt.level);
 		if (st == DFS_OK && k->dict)
-			st = gzip(s, &s->dict, &s->dcomp, w->opt.level);
+			st = pack(s, &s->dict, &s->dcomp, w->opt.level);
 		if (st != DFS_OK)
 			return st;
 		size_t raw = s->page.len + (k->dict ? s->dict.len : 0);
 		size_t comp = s->comp.len + (k->dict ? s->dcomp.len : 0);
 		if (comp < raw - raw / 16) {
-			k->codec = DFS_PQ_GZIP;
+			k->codec = w->opt.codec;
 			dbody = &s->dcomp;
 			body = &s->comp;
 		}
 	}
 	dfs_status st;
 	if (k->dict) {
-		st = put_page(&c->enc, &s->dict, dbody, true, (int64_t)ndict, ENC_PLAIN,
+		st = put_page(enc, &s->dict, dbody, true, (int64_t)ndict, ENC_PLAIN,
 		              &k->uncompressed, &k->compressed);
 		if (st != DFS_OK)
 			return st;
 	}
-	k->data_offset = (int64_t)c->enc.len;
-	st = put_page(&c->enc, &s->page, body, false, rows,
+	k->data_offset = (int64_t)(enc->len - start);
+	st = put_page(enc, &s->page, body, false, rows,
 	              k->dict ? ENC_RLE_DICTIONARY : ENC_PLAIN,
 	              &k->uncompressed, &k->compressed);
 	if (st != DFS_OK)
@@ -1081,7 +1134,8 @@ static void encode_cols(struct group_job *j, struct scratch *s)
 	size_t i;
 	while ((i = atomic_fetch_add(&j->next, 1)) < j->w->ncols) {
 		struct col *c = &j->w->cols[i];
-		c->status = encode_col(j->w, c, s, j->rows);
+		dfs_buf_reset(&c->enc);
+		c->status = encode_col(j->w, c, s, j->rows, &c->enc);
 	}
 }
 
@@ -1140,9 +1194,24 @@ static void flush_group(dfs_pq *w)
 	w->ngroups++;
 	g->rows = (int64_t)w->group_rows;
 
+	/* a part's chunks go straight into its bytes, one after the other
+	 * (one thread): no copy */
+	int64_t *at = NULL;
+	if (w->part && !(at = malloc(w->ncols * sizeof(*at)))) {
+		fail(w, DFS_ERR_NOMEM, "out of memory");
+		return;
+	}
+	for (size_t i = 0; w->part && i < w->ncols; i++) {
+		at[i] = (int64_t)w->out.len;
+		w->cols[i].status = encode_col(w, &w->cols[i], &w->scratch[0], g->rows, &w->out);
+		if (w->cols[i].status != DFS_OK)
+			break;
+	}
 	struct group_job job = {.w = w, .rows = g->rows};
 	atomic_init(&job.next, 0);
-	if (threads > 1) {
+	if (w->part) {
+		/* (done above) */
+	} else if (threads > 1) {
 		pthread_t tid[DFS_WORKERS_MAX];
 		struct encoder enc[DFS_WORKERS_MAX];
 		size_t started = 0;
@@ -1158,7 +1227,7 @@ static void flush_group(dfs_pq *w)
 		encode_cols(&job, &w->scratch[0]);
 	}
 
-	if (w->out.len == 0) {
+	if (w->out.len == 0 && !w->part) {
 		dfs_buf_add(&w->out, "PAR1", 4);   /* the file opens with it */
 		if (w->opt.rows_hint > (uint64_t)g->rows) {
 			/* as many bytes a row as this group, and some room */
@@ -1170,22 +1239,24 @@ static void flush_group(dfs_pq *w)
 				dfs_buf_reserve(&w->out, (size_t)(total * 1.1) + 65536);
 		}
 	}
-	g->offset = (int64_t)w->out.len;
+	g->offset = at ? at[0] : (int64_t)w->out.len;
 	for (size_t i = 0; i < w->ncols; i++) {
 		struct col *c = &w->cols[i];
 		if (c->status != DFS_OK) {
+			free(at);
 			fail(w, c->status, c->status == DFS_ERR_NOMEM ? "out of memory"
 			                   : c->status == DFS_ERR_TOOBIG ? "a page over 2 GiB"
-			                   : "zlib could not compress a page");
+			                   : "a page could not be compressed");
 			return;
 		}
 		struct chunk *k = &g->chunks[i];
 		*k = c->k;
 		memset(&c->k, 0, sizeof(c->k));   /* its strings are the group's now */
-		int64_t base = (int64_t)w->out.len;
+		int64_t base = at ? at[i] : (int64_t)w->out.len;
 		k->offset = base;
 		k->data_offset += base;
-		dfs_buf_add(&w->out, c->enc.data, c->enc.len);
+		if (!at)
+			dfs_buf_add(&w->out, c->enc.data, c->enc.len);
 		g->uncompressed += k->uncompressed;
 		g->compressed += k->compressed;
 		dfs_buf_reset(&c->vals);
@@ -1196,10 +1267,274 @@ static void flush_group(dfs_pq *w)
 		c->minmax = false;
 		c->str_stats = true;
 	}
+	free(at);
 	if (!dfs_buf_ok(&w->out))
 		fail(w, DFS_ERR_NOMEM, "out of memory");
 	w->group_rows = 0;
 	w->group_bytes = 0;
+}
+
+/* ---- row groups filled in parallel ------------------------------------ */
+
+/* Rows a group of a table filled by dfs_pq_fill_groups: the options'
+ * rows, fewer when that many rows of 8-byte values would pass the
+ * options' bytes.  Of the schema and options only, never of the threads,
+ * so that the groups, and the file, are the same on any machine. */
+static size_t fill_group_rows(const dfs_pq *w)
+{
+	size_t per_row = 8 * w->ncols, rows = w->opt.group_rows;
+	if (rows > w->opt.group_bytes / per_row)
+		rows = w->opt.group_bytes / per_row;
+	rows -= rows % 1024;
+	return rows ? rows : 1024;
+}
+
+/* A group encoded, waiting for its turn in the file: its bytes and what
+ * the footer says of it (offsets from the start of `bytes`). */
+struct parked {
+	dfs_buf bytes;
+	struct group g;
+	bool here;
+};
+
+struct fill_job {
+	dfs_pq *w;
+	dfs_pq_fill_fn fill;
+	void *arg;
+	uint64_t rows;
+	size_t group, ngroups, window;
+	atomic_size_t next;           /* the next group to fill */
+	pthread_mutex_t lock;
+	pthread_cond_t moved;         /* `done` moved on, or a failure */
+	size_t done;                  /* groups in the file so far */
+	atomic_size_t group_bytes;    /* of the last group encoded */
+	struct parked *ready;         /* per group */
+	bool failed;
+	dfs_error err;
+};
+
+/* A group at the end of the file (lock held): its bytes, its chunks'
+ * offsets from the file's start; the group's chunks are the file's now. */
+static bool append_group(dfs_pq *w, const dfs_buf *bytes, struct group *grp)
+{
+	if (w->ngroups == w->groups_cap) {
+		size_t cap = w->groups_cap ? 2 * w->groups_cap : 8;
+		struct group *g = realloc(w->groups, cap * sizeof(*g));
+		if (!g)
+			return false;
+		w->groups = g;
+		w->groups_cap = cap;
+	}
+	if (w->out.len == 0) {
+		dfs_buf_add(&w->out, "PAR1", 4);
+		if (w->opt.rows_hint > (uint64_t)grp->rows) {
+			/* as many bytes a row as this group, and some room */
+			double total = (double)bytes->len / (double)grp->rows *
+			               (double)w->opt.rows_hint;
+			if (total < 1e12 && dfs_buf_reserve(&w->out, (size_t)(total * 1.1) + 65536))
+				prefault(&w->out);
+		}
+	}
+	int64_t base = (int64_t)w->out.len;
+	dfs_buf_add(&w->out, bytes->data, bytes->len);
+	if (!dfs_buf_ok(&w->out))
+		return false;
+	struct group *g = &w->groups[w->ngroups++];
+	*g = *grp;
+	memset(grp, 0, sizeof(*grp));
+	g->offset += base;
+	for (size_t i = 0; i < w->ncols; i++) {
+		g->chunks[i].offset += base;
+		g->chunks[i].data_offset += base;
+	}
+	w->rows += (uint64_t)g->rows;
+	return true;
+}
+
+static void group_free(const dfs_pq *w, struct group *g)
+{
+	if (!g->chunks)
+		return;
+	for (size_t c = 0; c < w->ncols; c++) {
+		free(g->chunks[c].smin);
+		free(g->chunks[c].smax);
+	}
+	free(g->chunks);
+	g->chunks = NULL;
+}
+
+static void fill_fail(struct fill_job *j, const dfs_error *err)
+{
+	if (!j->failed) {
+		j->failed = true;
+		j->err = *err;
+	}
+	pthread_cond_broadcast(&j->moved);
+}
+
+/* A writer of the columns of `w` that holds one group at a time. */
+static dfs_pq *new_part(const dfs_pq *w, size_t group, dfs_error *err)
+{
+	struct dfs_pq_column *cols = malloc(w->ncols * sizeof(*cols));
+	if (!cols) {
+		dfs_error_set(err, DFS_ERR_NOMEM, "parquet: out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < w->ncols; i++)
+		cols[i] = (struct dfs_pq_column){w->cols[i].name, w->cols[i].type,
+		                                 w->cols[i].optional};
+	struct dfs_pq_options o = w->opt;
+	o.threads = 1;
+	o.nkv = 0;
+	o.rows_hint = group;
+	dfs_pq *p = dfs_pq_new(cols, w->ncols, &o, err);
+	free(cols);
+	if (p) {
+		p->part = true;
+		p->opt.group_bytes = SIZE_MAX;
+	}
+	return p;
+}
+
+static void *fill_worker(void *arg)
+{
+	struct fill_job *j = arg;
+	dfs_pq *w = j->w, *p = NULL;
+	size_t g;
+	while ((g = atomic_fetch_add(&j->next, 1)) < j->ngroups) {
+		pthread_mutex_lock(&j->lock);
+		/* at most `window` groups ahead of the file: what waits its
+		 * turn stays a few groups whatever one slow group holds up */
+		while (!j->failed && g >= j->done + j->window)
+			pthread_cond_wait(&j->moved, &j->lock);
+		bool stop = j->failed;
+		pthread_mutex_unlock(&j->lock);
+		if (stop)
+			break;
+		uint64_t first = (uint64_t)g * j->group;
+		size_t n = (size_t)(j->rows - first < j->group ? j->rows - first : j->group);
+		if (!p) {
+			dfs_error err;
+			if (!(p = new_part(w, j->group, &err))) {
+				pthread_mutex_lock(&j->lock);
+				fill_fail(j, &err);
+				pthread_mutex_unlock(&j->lock);
+				break;
+			}
+		}
+		p->opt.group_rows = n;   /* the group is encoded once full */
+		p->rows = 0;
+		/* room for the group's bytes at once, as many as the last */
+		size_t want = atomic_load(&j->group_bytes);
+		if (p->out.cap < want + want / 8 && dfs_buf_reserve(&p->out, want + want / 8))
+			prefault(&p->out);
+		j->fill(p, first, n, j->arg);
+		if (!p->failed && (p->ngroups != 1 || p->cur != 0 || p->group_rows != 0))
+			fail(p, DFS_ERR_INVAL, "a row group not filled with its rows");
+		pthread_mutex_lock(&j->lock);
+		if (p->failed || j->failed) {
+			if (p->failed)
+				fill_fail(j, &p->err);
+			pthread_mutex_unlock(&j->lock);
+			break;
+		}
+		/* in the file when its turn has come, with those waiting after
+		 * it; else it waits its turn */
+		struct group grp = p->groups[0];
+		p->ngroups = 0;
+		atomic_store(&j->group_bytes, p->out.len);
+		bool ok = true;
+		if (g == j->done) {
+			ok = append_group(w, &p->out, &grp);
+			j->done++;
+			while (ok && j->done < j->ngroups && j->ready[j->done].here) {
+				struct parked *k = &j->ready[j->done];
+				ok = append_group(w, &k->bytes, &k->g);
+				dfs_buf_free(&k->bytes);
+				k->here = false;
+				j->done++;
+			}
+			dfs_buf_reset(&p->out);
+			pthread_cond_broadcast(&j->moved);
+		} else {
+			struct parked *k = &j->ready[g];
+			k->bytes = p->out;           /* the part takes a new buffer */
+			dfs_buf_init(&p->out);
+			k->g = grp;
+			k->here = true;
+			memset(&grp, 0, sizeof(grp));
+		}
+		group_free(w, &grp);   /* (nothing left when appended) */
+		if (!ok) {
+			dfs_error err;
+			dfs_error_set(&err, DFS_ERR_NOMEM, "parquet: out of memory");
+			fill_fail(j, &err);
+		}
+		pthread_mutex_unlock(&j->lock);
+	}
+	dfs_pq_free(p);
+	return NULL;
+}
+
+int dfs_pq_fill_groups(dfs_pq *w, uint64_t rows, dfs_pq_fill_fn fill, void *arg)
+{
+	if (w->failed)
+		return -1;
+	if (w->rows || w->cur || w->group_rows || w->ngroups)
+		return fail(w, DFS_ERR_INVAL, "groups filled after rows were given");
+	size_t group = fill_group_rows(w);
+	uint64_t ngroups = (rows + group - 1) / group;
+	size_t threads = w->opt.threads > 1 && ngroups > 1
+	                         ? dfs_workers(w->opt.threads, (size_t)ngroups) : 1;
+	if (threads > DFS_WORKERS_MAX)
+		threads = DFS_WORKERS_MAX;
+	if (threads <= 1) {
+		/* the same groups, filled here: their columns encoded on the
+		 * threads of the options */
+		size_t keep_rows = w->opt.group_rows, keep_bytes = w->opt.group_bytes;
+		w->opt.group_rows = group;
+		w->opt.group_bytes = SIZE_MAX;
+		for (uint64_t first = 0; first < rows && !w->failed; first += group) {
+			size_t n = (size_t)(rows - first < group ? rows - first : group);
+			fill(w, first, n, arg);
+			if (!w->failed && (w->rows != first + n || w->cur != 0))
+				fail(w, DFS_ERR_INVAL, "a row group not filled with its rows");
+		}
+		w->opt.group_rows = keep_rows;
+		w->opt.group_bytes = keep_bytes;
+		return w->failed ? -1 : 0;
+	}
+	struct fill_job j = {.w = w, .fill = fill, .arg = arg, .rows = rows, .group = group,
+	                     .ngroups = (size_t)ngroups, .window = 2 * threads};
+	atomic_init(&j.next, 0);
+	atomic_init(&j.group_bytes, 0);
+	j.ready = calloc((size_t)ngroups, sizeof(*j.ready));
+	if (!j.ready || pthread_mutex_init(&j.lock, NULL) != 0) {
+		free(j.ready);
+		return fail(w, DFS_ERR_NOMEM, "out of memory");
+	}
+	if (pthread_cond_init(&j.moved, NULL) != 0) {
+		pthread_mutex_destroy(&j.lock);
+		free(j.ready);
+		return fail(w, DFS_ERR_NOMEM, "out of memory");
+	}
+	dfs_workers_run(threads, fill_worker, &j);
+	for (size_t g = 0; g < j.ngroups; g++)
+		if (j.ready[g].here) {
+			dfs_buf_free(&j.ready[g].bytes);
+			group_free(w, &j.ready[g].g);
+		}
+	free(j.ready);
+	pthread_cond_destroy(&j.moved);
+	pthread_mutex_destroy(&j.lock);
+	if (j.failed) {
+		w->failed = true;
+		w->err = j.err;
+		return -1;
+	}
+	if (j.done != j.ngroups)
+		return fail(w, DFS_ERR_INVAL, "a row group was never filled");
+	return 0;
 }
 
 /* ---- the footer ------------------------------------------------------- */

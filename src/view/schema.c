@@ -265,7 +265,7 @@ int dfs_parquet_source(enum file_kind k)
 
 struct dfs_pq_options dfs_parquet_options(void)
 {
-	return (struct dfs_pq_options){.codec = DFS_PQ_GZIP, .level = 1,
+	return (struct dfs_pq_options){.codec = DFS_PQ_ZSTD, .level = 1,
 	                               .threads = dfs_workers(DFS_WORKERS_MAX, 64)};
 }
 

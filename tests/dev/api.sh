@@ -21,7 +21,7 @@ for h in $heads; do
 	rel=${h#../include/}
 	cp "$top/include/$rel" "$tmp/inc/$rel" || { echo "FAIL: $rel is installed but missing"; exit 1; }
 done
-libs=$(pkg-config --libs zlib bzip2 2>/dev/null || echo "-lz -lbz2")
+libs=$(pkg-config --libs zlib libzstd bzip2 2>/dev/null || echo "-lz -lzstd -lbz2")
 pkg-config --exists libisal 2>/dev/null && libs="$libs $(pkg-config --libs libisal)"
 "$cc" -std=c11 -Wall -Werror "${flags[@]}" -I"$tmp/inc" -o "$tmp/api" "$top/tests/dev/api_example.c" \
 	"$lib" $libs -lpthread -lm || { echo "FAIL: the example does not build with the installed headers alone"; exit 1; }

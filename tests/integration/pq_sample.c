@@ -211,6 +211,8 @@ int main(int argc, char **argv)
 		{"distinct", 100000, 0, 2, DFS_PQ_GZIP, 2},
 		{"distinct_groups", 60000, 30000, 1, DFS_PQ_GZIP, 2},
 		{"threads", 70000, 16384, 4, DFS_PQ_UNCOMPRESSED, 1},
+		{"zstd_few_values", 50000, 0, 2, DFS_PQ_ZSTD, 1},
+		{"zstd_distinct_groups", 60000, 30000, 2, DFS_PQ_ZSTD, 2},
 	};
 	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++)
 		if (write_case(argv[1], &specs[i]))

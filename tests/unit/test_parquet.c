@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -201,6 +202,98 @@ static void test_misuse(void **state)
 	assert_null(dfs_pq_new(noname, 1, NULL, &err));
 }
 
+/* ---- a table filled a row group at a time, on several threads ---- */
+
+static const struct dfs_pq_column four[] = {
+	{"id", DFS_PQ_UINT64, true}, {"kind", DFS_PQ_INT64, true},
+	{"time", DFS_PQ_DOUBLE, true}, {"name", DFS_PQ_STRING, true},
+};
+
+/* row i: an id of its own, one of 7 kinds, a time, a name of 100 or
+ * none */
+static void row_name(uint64_t i, char *s, size_t size)
+{
+	snprintf(s, size, "file-%u", (unsigned)(i % 100));
+}
+
+static void fill_rows(dfs_pq *g, uint64_t first, size_t n, void *arg)
+{
+	(void)arg;
+	uint64_t *id = dfs_pq_bulk(g, 0, n), *kind = dfs_pq_bulk(g, 1, n);
+	uint64_t *time = dfs_pq_bulk(g, 2, n);
+	assert_non_null(id);
+	for (size_t k = 0; k < n; k++) {
+		uint64_t i = first + k;
+		id[k] = i * 0x9e3779b97f4a7c15ULL;
+		kind[k] = i % 7;
+		double t = (double)i * 0.5;
+		memcpy(&time[k], &t, 8);
+		char s[32];
+		row_name(i, s, sizeof(s));
+		if (i % 5 == 0)
+			dfs_pq_bulk_null(g, 3);
+		else
+			dfs_pq_bulk_str(g, 3, s, strlen(s));
+	}
+	dfs_pq_bulk_rows(g, n);
+}
+
+static void fill_short(dfs_pq *g, uint64_t first, size_t n, void *arg)
+{
+	fill_rows(g, first, n - 1, arg);
+}
+
+/* The bytes do not depend on the threads nor on which group is done
+ * first, and are those of the same rows given one value at a time. */
+static void test_fill_groups(void **state)
+{
+	(void)state;
+	const uint64_t rows = 5 * 2048 + 333;
+	dfs_buf want = DFS_BUF_INIT;
+	dfs_error err;
+	struct dfs_pq_options o = {.codec = DFS_PQ_GZIP, .group_rows = 2048};
+	dfs_pq *w = dfs_pq_new(four, 4, &o, &err);
+	assert_non_null(w);
+	for (uint64_t i = 0; i < rows; i++) {
+		dfs_pq_u64(w, i * 0x9e3779b97f4a7c15ULL);
+		dfs_pq_i64(w, (int64_t)(i % 7));
+		dfs_pq_f64(w, (double)i * 0.5);
+		char s[32];
+		row_name(i, s, sizeof(s));
+		if (i % 5 == 0)
+			dfs_pq_null(w);
+		else
+			dfs_pq_str(w, s, strlen(s));
+	}
+	assert_int_equal(dfs_pq_finish(w, &want, &err), 0);
+	dfs_pq_free(w);
+
+	static const size_t threads[] = {1, 2, 3, 8, 2, 8};
+	for (size_t t = 0; t < sizeof(threads) / sizeof(threads[0]); t++) {
+		o.threads = threads[t];
+		o.rows_hint = t % 2 ? rows : 0;
+		w = dfs_pq_new(four, 4, &o, &err);
+		assert_non_null(w);
+		assert_int_equal(dfs_pq_fill_groups(w, rows, fill_rows, NULL), 0);
+		assert_int_equal(dfs_pq_rows(w), rows);
+		dfs_buf out = DFS_BUF_INIT;
+		assert_int_equal(dfs_pq_finish(w, &out, &err), 0);
+		dfs_pq_free(w);
+		assert_int_equal(out.len, want.len);
+		assert_memory_equal(out.data, want.data, want.len);
+		dfs_buf_free(&out);
+	}
+	dfs_buf_free(&want);
+
+	/* a group given fewer rows than its own fails the table */
+	for (size_t t = 1; t <= 2; t++) {
+		o.threads = t;
+		w = dfs_pq_new(four, 4, &o, &err);
+		assert_int_equal(dfs_pq_fill_groups(w, rows, fill_short, NULL), -1);
+		expect_refused(w, "not filled with its rows");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_compact_misuse),
 		cmocka_unit_test(test_frame),
 		cmocka_unit_test(test_misuse),
+		cmocka_unit_test(test_fill_groups),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
