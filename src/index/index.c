@@ -83,8 +83,9 @@ static const char *const stmt_sql[S_COUNT] = {
 	          " m.perf_by_slowest, m.error"
 	          " FROM logs l LEFT JOIN modules m ON m.log = l.id"
 	          " WHERE l.dir = ?1 AND l.name >= ?2 AND l.facts = ?3 ORDER BY l.name, m.seq",
+	/* (the rendered row stands for the job's columns: exe not copied) */
 	[S_DIR_JOBS] = "SELECT id, name, dev, ino, size, mtime_ns, ctime_ns, error,"
-	               " exe, jobid, uid, nprocs, start_time, end_time, run_time,"
+	               " NULL, jobid, uid, nprocs, start_time, end_time, run_time,"
 	               " modules, partial, insights_key, jobs_row"
 	               " FROM logs WHERE dir = ?1 AND name >= ?2 AND facts = ?3 ORDER BY name",
 	[S_FINDINGS] = "SELECT code, level, module, message, value, threshold, count, total,"
@@ -539,7 +540,7 @@ size_t dfs_index_dir(dfs_index *ix, const char *dir, const char *from, bool jobs
 			want[n] = insights_key && sqlite3_column_type(s, 17) != SQLITE_NULL &&
 			          (uint64_t)sqlite3_column_int64(s, 17) == insights_key;
 			n++;
-			if (!l->name || (!l->job.error && !l->job.exe)) {
+			if (!l->name || (!jobs_only && !l->job.error && !l->job.exe)) {
 				bad = SQLITE_NOMEM;
 				break;
 			}

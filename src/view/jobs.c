@@ -561,6 +561,7 @@ struct log_item {
 	char *rel;       /* path relative to the table's directory */
 	char *src;
 	char *vpath;
+	char *paths;     /* the one allocation the three above lie in */
 	const char *error;   /* not a log: a directory not walked, and why */
 	struct src_id id;    /* the version the walk judged the caller on */
 	uint64_t disk_bytes; /* what the log holds on disk (dfs_stored_size) */
@@ -800,6 +801,10 @@ struct pool {
 	struct log_item *items;
 	size_t n;
 	atomic_size_t next;
+	/* no directory of the view had a state when the walk began: none
+	 * changes a log's selections or names a filter in its row (a
+	 * write meanwhile makes the rendering stale: jobs_gens) */
+	bool no_dirs;
 };
 
 /* A batch of logs: gathered by the walk, then summarized by workers in
@@ -830,6 +835,7 @@ struct walk {
 	dfs_view *v;
 	struct gate gate;
 	struct text out;
+	bool no_dirs;            /* (see struct pool) */
 	dfs_files_merge *fm;     /* T_FILES: the files of the logs so far */
 	dfs_error err;           /* T_FILES: why the merge failed */
 	bool failed;
@@ -879,7 +885,7 @@ static struct log_item *add_item(struct walk *w)
 static void too_deep(struct walk *w, const char *rel)
 {
 	struct log_item *it = add_item(w);
-	if (it && !(it->rel = strdup(rel))) {
+	if (it && !(it->paths = it->rel = strdup(rel))) {
 		w->oom = true;
 		w->n--;
 	} else if (it) {
@@ -1065,10 +1071,32 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		sd->insights_key = w->table == T_INSIGHTS ? w->insights_key : 0;
 		sd->jobs_only = w->table == T_JOBS;
 	}
+	/* (the lengths of the three paths' directories, and whether a '/'
+	 * goes between each and the name) */
+	size_t l_src = strlen(src), l_rel = strlen(rel), l_vp = strlen(vpath);
+	bool s_src = !l_src || src[l_src - 1] != '/', s_rel = l_rel != 0,
+	     s_vp = !l_vp || vpath[l_vp - 1] != '/';
 	for (size_t i = 0; i < n; i++) {
-		char *path = dfs_path_join(src, names[i]);
-		char *r = *rel ? dfs_path_join(rel, names[i]) : strdup(names[i]);
-		char *vp = dfs_path_join(vpath, names[i]);
+		/* its source path, its path below the table's directory and
+		 * its path in the view, in one allocation (freed with the
+		 * first) */
+		size_t ln = strlen(names[i]);
+		size_t a = l_src + s_src + ln + 1, b = l_rel + s_rel + ln + 1;
+		char *path = w->oom ? NULL : malloc(a + b + l_vp + s_vp + ln + 1);
+		char *r = NULL, *vp = NULL;
+		if (path) {
+			r = path + a;
+			vp = r + b;
+			memcpy(path, src, l_src);
+			path[l_src] = '/';
+			memcpy(path + l_src + s_src, names[i], ln + 1);
+			memcpy(r, rel, l_rel);
+			r[l_rel] = '/';
+			memcpy(r + l_rel + s_rel, names[i], ln + 1);
+			memcpy(vp, vpath, l_vp);
+			vp[l_vp] = '/';
+			memcpy(vp + l_vp + s_vp, names[i], ln + 1);
+		}
 		struct stat st;
 		/* a file named like a log is looked at by the worker that
 		 * summarizes it (the stats of a tree then go in parallel) */
@@ -1110,6 +1138,7 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 				it->rel = r;
 				it->src = path;
 				it->vpath = vp;
+				it->paths = path;
 				it->unchecked = defer;
 				it->dir = defer ? dir_ref_take(dir) : NULL;
 				if (!defer) {
@@ -1126,8 +1155,6 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		if (stored)
 			dfs_index_log_clear(stored);
 		free(path);
-		free(r);
-		free(vp);
 	}
 	if (sd && !w->oom)
 		stored_end(sd, names, is_dir, n);
@@ -1435,7 +1462,7 @@ static int from_index(struct pool *p, struct log_item *it, struct node *n)
 		return -1;
 	dfs_view *v = p->v;
 	if (dfs_entry_own_filters(v, it->src, n->state) ||
-	    dfs_dir_filters_change(v, n->state, it->vpath, l->job.present, NULL))
+	    (!p->no_dirs && dfs_dir_filters_change(v, n->state, it->vpath, l->job.present, NULL)))
 		return -1;
 	if (insights) {
 		if (l->job.error)
@@ -1444,14 +1471,19 @@ static int from_index(struct pool *p, struct log_item *it, struct node *n)
 			render_findings(l->findings, l->nfindings, it->rel, &it->rows);
 		return 0;
 	}
-	pthread_mutex_lock(&v->lock);
-	bool dirs = dfs_dir_state_above(v, n->state, it->vpath);
-	pthread_mutex_unlock(&v->lock);
+	bool dirs = false;
+	if (!p->no_dirs) {
+		pthread_mutex_lock(&v->lock);
+		dirs = dfs_dir_state_above(v, n->state, it->vpath);
+		pthread_mutex_unlock(&v->lock);
+	}
 	struct entry none;
-	memset(&none, 0, sizeof(none));
-	none.src = it->src;
-	none.vpath = it->vpath;
-	none.state = n->state;
+	if (dirs) {
+		memset(&none, 0, sizeof(none));
+		none.src = it->src;
+		none.vpath = it->vpath;
+		none.state = n->state;
+	}
 	if (p->table == T_JOBS) {
 		if (!l->jobs_row)
 			return -1;
@@ -1772,9 +1804,7 @@ static void finish(struct walk *w)
 		} else if (!w->oom) {
 			text_add(&w->out, it->rows.data, it->rows.len);
 		}
-		free(it->rel);
-		free(it->src);
-		free(it->vpath);
+		free(it->paths);
 		dir_ref_put(it->dir);
 		it->dir = NULL;
 	}
@@ -1810,7 +1840,7 @@ static void flush(struct walk *w)
 	if (w->oom)
 		return;
 	b->pool = (struct pool){w->table, w->ix, w->insights_key, w->v, w->who, w->chk,
-	                        &w->gate, b->items, b->n, 0};
+	                        &w->gate, b->items, b->n, 0, w->no_dirs};
 	b->running = pthread_create(&b->thread, NULL, run_batch, &b->pool) == 0;
 	if (!b->running)
 		run_batch(&b->pool);
@@ -2015,10 +2045,11 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 	 * stale, never a stale one fresh) */
 	pthread_mutex_lock(&v->lock);
 	struct jobs_gens gens = jobs_gens_now(v, dfs_caller_state(v, who));
+	bool no_dirs = v->dirs == NULL;
 	pthread_mutex_unlock(&v->lock);
 	/* (the index holds no files: files.csv decodes what it sums) */
 	struct walk w = {.table = table, .who = who, .v = v,
-	                 .ix = table == T_FILES ? NULL : dfs_view_index(v)};
+	                 .ix = table == T_FILES ? NULL : dfs_view_index(v), .no_dirs = no_dirs};
 	struct access_check ac;
 	w.chk = dfs_access_check(v, who, &ac);
 	pthread_mutex_init(&w.gate.lock, NULL);
