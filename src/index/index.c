@@ -83,10 +83,11 @@ static const char *const stmt_sql[S_COUNT] = {
 	          " m.perf_by_slowest, m.error"
 	          " FROM logs l LEFT JOIN modules m ON m.log = l.id"
 	          " WHERE l.dir = ?1 AND l.name >= ?2 AND l.facts = ?3 ORDER BY l.name, m.seq",
-	/* (the rendered row stands for the job's columns: exe not copied) */
+	/* (the rendered row stands for the job's columns: of them only the
+	 * error and the modules present are read) */
 	[S_DIR_JOBS] = "SELECT id, name, dev, ino, size, mtime_ns, ctime_ns, error,"
-	               " NULL, jobid, uid, nprocs, start_time, end_time, run_time,"
-	               " modules, partial, insights_key, jobs_row"
+	               " NULL, NULL, NULL, NULL, NULL, NULL, NULL,"
+	               " modules, NULL, NULL, jobs_row"
 	               " FROM logs WHERE dir = ?1 AND name >= ?2 AND facts = ?3 ORDER BY name",
 	[S_FINDINGS] = "SELECT code, level, module, message, value, threshold, count, total,"
 	               " files, ranks, advice FROM findings WHERE log = ?1 ORDER BY seq",

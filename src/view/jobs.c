@@ -27,11 +27,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -719,6 +721,47 @@ static void text_add(struct text *t, const char *data, size_t len)
 		spill(t);
 }
 
+/* Pieces of text one after the other: once the text is in its file with
+ * nothing held, written from where they lie (a batch's rows are not
+ * copied into chunks first) */
+static void text_add_many(struct text *t, const struct iovec *iov, size_t n)
+{
+	size_t i = 0, skip = 0;   /* (skip: bytes of iov[i] written already) */
+	while (i < n && t->fd >= 0 && t->held == 0 && !t->oom) {
+		struct iovec v[IOV_MAX < 1024 ? IOV_MAX : 1024];
+		size_t k = 0;
+		for (size_t j = i; j < n && k < sizeof(v) / sizeof(v[0]); j++, k++) {
+			v[k].iov_base = (char *)iov[j].iov_base + (j == i ? skip : 0);
+			v[k].iov_len = iov[j].iov_len - (j == i ? skip : 0);
+		}
+		ssize_t got = writev(t->fd, v, (int)k);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			unspill(t);   /* (the rest into chunks, below) */
+			break;
+		}
+		t->in_file += (uint64_t)got;
+		for (size_t g = (size_t)got; g && i < n;) {
+			size_t left = iov[i].iov_len - skip;
+			if (g >= left) {
+				g -= left;
+				i++;
+				skip = 0;
+			} else {
+				skip += g;
+				g = 0;
+			}
+		}
+		while (i < n && iov[i].iov_len == skip) {
+			i++;
+			skip = 0;
+		}
+	}
+	for (; i < n; i++, skip = 0)
+		text_add(t, (const char *)iov[i].iov_base + skip, iov[i].iov_len - skip);
+}
+
 static void text_free(struct text *t)
 {
 	for (size_t i = 0; i < t->n; i++)
@@ -805,6 +848,8 @@ struct pool {
 	 * changes a log's selections or names a filter in its row (a
 	 * write meanwhile makes the rendering stale: jobs_gens) */
 	bool no_dirs;
+	/* nor had a log an entry (so none a filter of its own) */
+	bool no_entries;
 };
 
 /* A batch of logs: gathered by the walk, then summarized by workers in
@@ -835,7 +880,7 @@ struct walk {
 	dfs_view *v;
 	struct gate gate;
 	struct text out;
-	bool no_dirs;            /* (see struct pool) */
+	bool no_dirs, no_entries;   /* (see struct pool) */
 	dfs_files_merge *fm;     /* T_FILES: the files of the logs so far */
 	dfs_error err;           /* T_FILES: why the merge failed */
 	bool failed;
@@ -1461,7 +1506,7 @@ static int from_index(struct pool *p, struct log_item *it, struct node *n)
 	if (!it->stored || (insights && !l->job.error && !l->has_findings))
 		return -1;
 	dfs_view *v = p->v;
-	if (dfs_entry_own_filters(v, it->src, n->state) ||
+	if ((!p->no_entries && dfs_entry_own_filters(v, it->src, n->state)) ||
 	    (!p->no_dirs && dfs_dir_filters_change(v, n->state, it->vpath, l->job.present, NULL)))
 		return -1;
 	if (insights) {
@@ -1779,6 +1824,9 @@ static void finish(struct walk *w)
 		return;
 	if (w->ix)
 		dfs_index_commit(w->ix);
+	/* the rows of the batch, to go into the text at once */
+	struct iovec *rows = w->table == T_FILES ? NULL : malloc(b->n * sizeof(*rows));
+	size_t nrows = 0;
 	for (size_t i = 0; i < b->n; i++) {
 		struct log_item *it = &b->items[i];
 		if (it->stored)
@@ -1801,6 +1849,9 @@ static void finish(struct walk *w)
 			it->skip = NULL;
 		} else if (!dfs_buf_ok(&it->rows)) {
 			w->oom = true;
+		} else if (!w->oom && rows) {
+			rows[nrows].iov_base = it->rows.data;
+			rows[nrows++].iov_len = it->rows.len;
 		} else if (!w->oom) {
 			text_add(&w->out, it->rows.data, it->rows.len);
 		}
@@ -1808,6 +1859,9 @@ static void finish(struct walk *w)
 		dir_ref_put(it->dir);
 		it->dir = NULL;
 	}
+	if (!w->oom)
+		text_add_many(&w->out, rows, nrows);
+	free(rows);
 	b->n = 0;
 }
 
@@ -1840,7 +1894,7 @@ static void flush(struct walk *w)
 	if (w->oom)
 		return;
 	b->pool = (struct pool){w->table, w->ix, w->insights_key, w->v, w->who, w->chk,
-	                        &w->gate, b->items, b->n, 0, w->no_dirs};
+	                        &w->gate, b->items, b->n, 0, w->no_dirs, w->no_entries};
 	b->running = pthread_create(&b->thread, NULL, run_batch, &b->pool) == 0;
 	if (!b->running)
 		run_batch(&b->pool);
@@ -2045,11 +2099,12 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 	 * stale, never a stale one fresh) */
 	pthread_mutex_lock(&v->lock);
 	struct jobs_gens gens = jobs_gens_now(v, dfs_caller_state(v, who));
-	bool no_dirs = v->dirs == NULL;
+	bool no_dirs = v->dirs == NULL, no_entries = v->entries == 0;
 	pthread_mutex_unlock(&v->lock);
 	/* (the index holds no files: files.csv decodes what it sums) */
 	struct walk w = {.table = table, .who = who, .v = v,
-	                 .ix = table == T_FILES ? NULL : dfs_view_index(v), .no_dirs = no_dirs};
+	                 .ix = table == T_FILES ? NULL : dfs_view_index(v), .no_dirs = no_dirs,
+	                 .no_entries = no_entries};
 	struct access_check ac;
 	w.chk = dfs_access_check(v, who, &ac);
 	pthread_mutex_init(&w.gate.lock, NULL);
