@@ -727,6 +727,8 @@ static void text_add(struct text *t, const char *data, size_t len)
 static void text_add_many(struct text *t, const struct iovec *iov, size_t n)
 {
 	size_t i = 0, skip = 0;   /* (skip: bytes of iov[i] written already) */
+	if (t->fd >= 0 && t->held && !t->oom)
+		spill(t);   /* (what went into chunks since the last time) */
 	while (i < n && t->fd >= 0 && t->held == 0 && !t->oom) {
 		struct iovec v[IOV_MAX < 1024 ? IOV_MAX : 1024];
 		size_t k = 0;
