@@ -883,6 +883,8 @@ struct walk {
 	struct gate gate;
 	struct text out;
 	bool no_dirs, no_entries;   /* (see struct pool) */
+	/* a file of a directory, or of the top, is named *.darshan */
+	bool own_log_names;
 	dfs_files_merge *fm;     /* T_FILES: the files of the logs so far */
 	dfs_error err;           /* T_FILES: why the merge failed */
 	bool failed;
@@ -1075,9 +1077,14 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 	dfs_buf text = DFS_BUF_INIT;
 	struct dirent *de;
 	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
-		    strlen(de->d_name) >= 256 || dfs_file_def_by_name(LEVEL_DIR, de->d_name) ||
-		    (!strcmp(vpath, "/") && dfs_file_def_by_name(LEVEL_ROOT, de->d_name)))
+		size_t dl = strlen(de->d_name);
+		/* (a log's name is no name of a directory's own files, unless
+		 * one of those is named so: w->own_log_names) */
+		bool log_name = dl > 8 && !memcmp(de->d_name + dl - 8, ".darshan", 8) &&
+		                !w->own_log_names;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || dl >= 256 ||
+		    (!log_name && dfs_file_def_by_name(LEVEL_DIR, de->d_name)) ||
+		    (!log_name && !strcmp(vpath, "/") && dfs_file_def_by_name(LEVEL_ROOT, de->d_name)))
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;
@@ -1091,7 +1098,7 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		/* (offsets until the text is whole: it moves as it grows) */
 		names[n++] = (char *)(uintptr_t)(text.len + 1);
 		dfs_buf_addc(&text, (char)de->d_type);
-		dfs_buf_add(&text, de->d_name, strlen(de->d_name) + 1);
+		dfs_buf_add(&text, de->d_name, dl + 1);
 	}
 	if (!dfs_buf_ok(&text)) {
 		w->oom = true;
@@ -2113,6 +2120,12 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 	pthread_cond_init(&w.gate.room, NULL);
 	w.gate.cap = inflating_cap(v);
 	w.insights_key = insights_key(v);
+	for (int k = 0; k < F_KINDS; k++) {
+		size_t l = strlen(dfs_file_defs[k].name);
+		w.own_log_names |= (dfs_file_defs[k].level == LEVEL_DIR ||
+		                    dfs_file_defs[k].level == LEVEL_ROOT) &&
+		                   l >= 8 && !strcmp(dfs_file_defs[k].name + l - 8, ".darshan");
+	}
 	w.out.fd = -1;
 	w.out.spill_at = v->opt.cache_size / 8;
 	if (w.out.spill_at < SPILL_MIN)
