@@ -112,7 +112,8 @@ void dfs_index_close(dfs_index *ix);
  * "a/b"), with the current facts version, whose names are >= `from`,
  * in name order (byte order), at most `max` (and DFS_INDEX_WINDOW) of
  * them, into out[]: with their jobs.csv row only when `jobs_only` (the
- * module rows are not read), else with their module rows, and their
+ * module rows are not read, nor of the job more than its error and the
+ * modules present), else with their module rows, and their
  * findings when made with `insights_key` (0: none).  Returns how many
  * (0 on any failure). */
 #define DFS_INDEX_WINDOW 256

@@ -215,6 +215,11 @@ long dfs_content_read(dfs_content *c, char *buf, size_t len, uint64_t off,
 int dfs_content_pin(dfs_content *c, uint64_t off, size_t len, const char **data,
                     size_t *n, void **pin, dfs_error *err);
 void dfs_content_unpin(dfs_content *c, void *pin);
+/* The file the snapshot's bytes lie in (from offset 0, dfs_content_size
+ * of them), for a front end that moves them without a copy (splice): an
+ * open descriptor valid while a reference is held, or -1 when they lie
+ * in memory or are made as read. */
+int dfs_content_fd(const dfs_content *c);
 /* Another reference to a snapshot (each is given back with
  * dfs_content_release). */
 dfs_content *dfs_content_ref(dfs_content *c);

@@ -133,6 +133,12 @@ static void op_init(void *data, struct fuse_conn_info *conn)
 		conn->want |= FUSE_CAP_NO_OPENDIR_SUPPORT;
 		fs->no_opendir = true;
 	}
+	/* a table kept in a file goes from the page cache to the kernel's
+	 * request without a copy through the daemon (op_read) */
+	if (conn->capable & FUSE_CAP_SPLICE_WRITE)
+		conn->want |= FUSE_CAP_SPLICE_WRITE;
+	if (conn->capable & FUSE_CAP_SPLICE_MOVE)
+		conn->want |= FUSE_CAP_SPLICE_MOVE;
 }
 
 /* ---- names and attributes ------------------------------------------------------ */
@@ -844,6 +850,22 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		else
 			fuse_reply_buf(req, data, len);
 		dfs_content_unpin(c, pin);
+		dfs_content_release(c);
+		return;
+	}
+	int fd = dfs_content_fd(c);
+	if (fd >= 0) {
+		/* from its file, spliced when the kernel can (libfuse reads
+		 * it into a buffer of its own otherwise); c is held till the
+		 * reply is out */
+		uint64_t total = dfs_content_size(c);
+		size_t n = (uint64_t)off >= total ? 0 :
+		             total - (uint64_t)off < size ? (size_t)(total - (uint64_t)off) : size;
+		struct fuse_bufvec bv = FUSE_BUFVEC_INIT(n);
+		bv.buf[0].flags = FUSE_BUF_IS_FD | FUSE_BUF_FD_SEEK | FUSE_BUF_FD_RETRY;
+		bv.buf[0].fd = fd;
+		bv.buf[0].pos = off;
+		fuse_reply_data(req, &bv, FUSE_BUF_SPLICE_MOVE);
 		dfs_content_release(c);
 		return;
 	}

@@ -83,9 +83,11 @@ static const char *const stmt_sql[S_COUNT] = {
 	          " m.perf_by_slowest, m.error"
 	          " FROM logs l LEFT JOIN modules m ON m.log = l.id"
 	          " WHERE l.dir = ?1 AND l.name >= ?2 AND l.facts = ?3 ORDER BY l.name, m.seq",
+	/* (the rendered row stands for the job's columns: of them only the
+	 * error and the modules present are read) */
 	[S_DIR_JOBS] = "SELECT id, name, dev, ino, size, mtime_ns, ctime_ns, error,"
-	               " exe, jobid, uid, nprocs, start_time, end_time, run_time,"
-	               " modules, partial, insights_key, jobs_row"
+	               " NULL, NULL, NULL, NULL, NULL, NULL, NULL,"
+	               " modules, NULL, NULL, jobs_row"
 	               " FROM logs WHERE dir = ?1 AND name >= ?2 AND facts = ?3 ORDER BY name",
 	[S_FINDINGS] = "SELECT code, level, module, message, value, threshold, count, total,"
 	               " files, ranks, advice FROM findings WHERE log = ?1 ORDER BY seq",
@@ -527,6 +529,18 @@ size_t dfs_index_dir(dfs_index *ix, const char *dir, const char *from, bool jobs
 			l->id.mtime_ns = sqlite3_column_int64(s, 5);
 			l->id.ctime_ns = sqlite3_column_int64(s, 6);
 			l->job.error = col_text(s, 7);
+			l->job.present = (uint64_t)sqlite3_column_int64(s, 15);
+			if (jobs_only) {
+				/* (the columns the statement leaves NULL are not
+				 * asked for: a call each, for 100,000 logs) */
+				want[n++] = false;
+				if (!l->name) {
+					bad = SQLITE_NOMEM;
+					break;
+				}
+				l->jobs_row = col_text(s, 18);
+				continue;
+			}
 			l->job.exe = col_text(s, 8);
 			l->job.jobid = sqlite3_column_int64(s, 9);
 			l->job.uid = sqlite3_column_int64(s, 10);
@@ -534,7 +548,6 @@ size_t dfs_index_dir(dfs_index *ix, const char *dir, const char *from, bool jobs
 			l->job.start = sqlite3_column_int64(s, 12);
 			l->job.end = sqlite3_column_int64(s, 13);
 			l->job.run_time = sqlite3_column_double(s, 14);
-			l->job.present = (uint64_t)sqlite3_column_int64(s, 15);
 			l->job.partial = (uint64_t)sqlite3_column_int64(s, 16);
 			want[n] = insights_key && sqlite3_column_type(s, 17) != SQLITE_NULL &&
 			          (uint64_t)sqlite3_column_int64(s, 17) == insights_key;
@@ -542,10 +555,6 @@ size_t dfs_index_dir(dfs_index *ix, const char *dir, const char *from, bool jobs
 			if (!l->name || (!l->job.error && !l->job.exe)) {
 				bad = SQLITE_NOMEM;
 				break;
-			}
-			if (jobs_only) {
-				l->jobs_row = col_text(s, 18);
-				continue;
 			}
 		}
 		bad = read_row(s, &out[n - 1]);

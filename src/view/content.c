@@ -245,6 +245,11 @@ int dfs_content_pin(dfs_content *c, uint64_t off, size_t len, const char **data,
 	return 1;
 }
 
+int dfs_content_fd(const dfs_content *c)
+{
+	return c->in_file && !c->lazy ? c->fd : -1;
+}
+
 void dfs_content_unpin(dfs_content *c, void *pin)
 {
 	if (c->lazy && pin)

@@ -27,11 +27,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -561,6 +563,7 @@ struct log_item {
 	char *rel;       /* path relative to the table's directory */
 	char *src;
 	char *vpath;
+	char *paths;     /* the one allocation the three above lie in */
 	const char *error;   /* not a log: a directory not walked, and why */
 	struct src_id id;    /* the version the walk judged the caller on */
 	uint64_t disk_bytes; /* what the log holds on disk (dfs_stored_size) */
@@ -718,6 +721,49 @@ static void text_add(struct text *t, const char *data, size_t len)
 		spill(t);
 }
 
+/* Pieces of text one after the other: once the text is in its file with
+ * nothing held, written from where they lie (a batch's rows are not
+ * copied into chunks first) */
+static void text_add_many(struct text *t, const struct iovec *iov, size_t n)
+{
+	size_t i = 0, skip = 0;   /* (skip: bytes of iov[i] written already) */
+	if (t->fd >= 0 && t->held && !t->oom)
+		spill(t);   /* (what went into chunks since the last time) */
+	while (i < n && t->fd >= 0 && t->held == 0 && !t->oom) {
+		struct iovec v[IOV_MAX < 1024 ? IOV_MAX : 1024];
+		size_t k = 0;
+		for (size_t j = i; j < n && k < sizeof(v) / sizeof(v[0]); j++, k++) {
+			v[k].iov_base = (char *)iov[j].iov_base + (j == i ? skip : 0);
+			v[k].iov_len = iov[j].iov_len - (j == i ? skip : 0);
+		}
+		ssize_t got = writev(t->fd, v, (int)k);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			unspill(t);   /* (the rest into chunks, below) */
+			break;
+		}
+		t->in_file += (uint64_t)got;
+		for (size_t g = (size_t)got; g && i < n;) {
+			size_t left = iov[i].iov_len - skip;
+			if (g >= left) {
+				g -= left;
+				i++;
+				skip = 0;
+			} else {
+				skip += g;
+				g = 0;
+			}
+		}
+		while (i < n && iov[i].iov_len == skip) {
+			i++;
+			skip = 0;
+		}
+	}
+	for (; i < n; i++, skip = 0)
+		text_add(t, (const char *)iov[i].iov_base + skip, iov[i].iov_len - skip);
+}
+
 static void text_free(struct text *t)
 {
 	for (size_t i = 0; i < t->n; i++)
@@ -800,6 +846,12 @@ struct pool {
 	struct log_item *items;
 	size_t n;
 	atomic_size_t next;
+	/* no directory of the view had a state when the walk began: none
+	 * changes a log's selections or names a filter in its row (a
+	 * write meanwhile makes the rendering stale: jobs_gens) */
+	bool no_dirs;
+	/* nor had a log an entry (so none a filter of its own) */
+	bool no_entries;
 };
 
 /* A batch of logs: gathered by the walk, then summarized by workers in
@@ -830,6 +882,9 @@ struct walk {
 	dfs_view *v;
 	struct gate gate;
 	struct text out;
+	bool no_dirs, no_entries;   /* (see struct pool) */
+	/* a file of a directory, or of the top, is named *.darshan */
+	bool own_log_names;
 	dfs_files_merge *fm;     /* T_FILES: the files of the logs so far */
 	dfs_error err;           /* T_FILES: why the merge failed */
 	bool failed;
@@ -879,7 +934,7 @@ static struct log_item *add_item(struct walk *w)
 static void too_deep(struct walk *w, const char *rel)
 {
 	struct log_item *it = add_item(w);
-	if (it && !(it->rel = strdup(rel))) {
+	if (it && !(it->paths = it->rel = strdup(rel))) {
 		w->oom = true;
 		w->n--;
 	} else if (it) {
@@ -1022,9 +1077,14 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 	dfs_buf text = DFS_BUF_INIT;
 	struct dirent *de;
 	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
-		    strlen(de->d_name) >= 256 || dfs_file_def_by_name(LEVEL_DIR, de->d_name) ||
-		    (!strcmp(vpath, "/") && dfs_file_def_by_name(LEVEL_ROOT, de->d_name)))
+		size_t dl = strlen(de->d_name);
+		/* (a log's name is no name of a directory's own files, unless
+		 * one of those is named so: w->own_log_names) */
+		bool log_name = dl > 8 && !memcmp(de->d_name + dl - 8, ".darshan", 8) &&
+		                !w->own_log_names;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || dl >= 256 ||
+		    (!log_name && dfs_file_def_by_name(LEVEL_DIR, de->d_name)) ||
+		    (!log_name && !strcmp(vpath, "/") && dfs_file_def_by_name(LEVEL_ROOT, de->d_name)))
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;
@@ -1038,7 +1098,7 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		/* (offsets until the text is whole: it moves as it grows) */
 		names[n++] = (char *)(uintptr_t)(text.len + 1);
 		dfs_buf_addc(&text, (char)de->d_type);
-		dfs_buf_add(&text, de->d_name, strlen(de->d_name) + 1);
+		dfs_buf_add(&text, de->d_name, dl + 1);
 	}
 	if (!dfs_buf_ok(&text)) {
 		w->oom = true;
@@ -1065,10 +1125,32 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		sd->insights_key = w->table == T_INSIGHTS ? w->insights_key : 0;
 		sd->jobs_only = w->table == T_JOBS;
 	}
+	/* (the lengths of the three paths' directories, and whether a '/'
+	 * goes between each and the name) */
+	size_t l_src = strlen(src), l_rel = strlen(rel), l_vp = strlen(vpath);
+	bool s_src = !l_src || src[l_src - 1] != '/', s_rel = l_rel != 0,
+	     s_vp = !l_vp || vpath[l_vp - 1] != '/';
 	for (size_t i = 0; i < n; i++) {
-		char *path = dfs_path_join(src, names[i]);
-		char *r = *rel ? dfs_path_join(rel, names[i]) : strdup(names[i]);
-		char *vp = dfs_path_join(vpath, names[i]);
+		/* its source path, its path below the table's directory and
+		 * its path in the view, in one allocation (freed with the
+		 * first) */
+		size_t ln = strlen(names[i]);
+		size_t a = l_src + s_src + ln + 1, b = l_rel + s_rel + ln + 1;
+		char *path = w->oom ? NULL : malloc(a + b + l_vp + s_vp + ln + 1);
+		char *r = NULL, *vp = NULL;
+		if (path) {
+			r = path + a;
+			vp = r + b;
+			memcpy(path, src, l_src);
+			path[l_src] = '/';
+			memcpy(path + l_src + s_src, names[i], ln + 1);
+			memcpy(r, rel, l_rel);
+			r[l_rel] = '/';
+			memcpy(r + l_rel + s_rel, names[i], ln + 1);
+			memcpy(vp, vpath, l_vp);
+			vp[l_vp] = '/';
+			memcpy(vp + l_vp + s_vp, names[i], ln + 1);
+		}
 		struct stat st;
 		/* a file named like a log is looked at by the worker that
 		 * summarizes it (the stats of a tree then go in parallel) */
@@ -1110,6 +1192,7 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 				it->rel = r;
 				it->src = path;
 				it->vpath = vp;
+				it->paths = path;
 				it->unchecked = defer;
 				it->dir = defer ? dir_ref_take(dir) : NULL;
 				if (!defer) {
@@ -1126,8 +1209,6 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		if (stored)
 			dfs_index_log_clear(stored);
 		free(path);
-		free(r);
-		free(vp);
 	}
 	if (sd && !w->oom)
 		stored_end(sd, names, is_dir, n);
@@ -1434,8 +1515,8 @@ static int from_index(struct pool *p, struct log_item *it, struct node *n)
 	if (!it->stored || (insights && !l->job.error && !l->has_findings))
 		return -1;
 	dfs_view *v = p->v;
-	if (dfs_entry_own_filters(v, it->src, n->state) ||
-	    dfs_dir_filters_change(v, n->state, it->vpath, l->job.present, NULL))
+	if ((!p->no_entries && dfs_entry_own_filters(v, it->src, n->state)) ||
+	    (!p->no_dirs && dfs_dir_filters_change(v, n->state, it->vpath, l->job.present, NULL)))
 		return -1;
 	if (insights) {
 		if (l->job.error)
@@ -1444,14 +1525,19 @@ static int from_index(struct pool *p, struct log_item *it, struct node *n)
 			render_findings(l->findings, l->nfindings, it->rel, &it->rows);
 		return 0;
 	}
-	pthread_mutex_lock(&v->lock);
-	bool dirs = dfs_dir_state_above(v, n->state, it->vpath);
-	pthread_mutex_unlock(&v->lock);
+	bool dirs = false;
+	if (!p->no_dirs) {
+		pthread_mutex_lock(&v->lock);
+		dirs = dfs_dir_state_above(v, n->state, it->vpath);
+		pthread_mutex_unlock(&v->lock);
+	}
 	struct entry none;
-	memset(&none, 0, sizeof(none));
-	none.src = it->src;
-	none.vpath = it->vpath;
-	none.state = n->state;
+	if (dirs) {
+		memset(&none, 0, sizeof(none));
+		none.src = it->src;
+		none.vpath = it->vpath;
+		none.state = n->state;
+	}
 	if (p->table == T_JOBS) {
 		if (!l->jobs_row)
 			return -1;
@@ -1747,6 +1833,9 @@ static void finish(struct walk *w)
 		return;
 	if (w->ix)
 		dfs_index_commit(w->ix);
+	/* the rows of the batch, to go into the text at once */
+	struct iovec *rows = w->table == T_FILES ? NULL : malloc(b->n * sizeof(*rows));
+	size_t nrows = 0;
 	for (size_t i = 0; i < b->n; i++) {
 		struct log_item *it = &b->items[i];
 		if (it->stored)
@@ -1769,15 +1858,19 @@ static void finish(struct walk *w)
 			it->skip = NULL;
 		} else if (!dfs_buf_ok(&it->rows)) {
 			w->oom = true;
+		} else if (!w->oom && rows) {
+			rows[nrows].iov_base = it->rows.data;
+			rows[nrows++].iov_len = it->rows.len;
 		} else if (!w->oom) {
 			text_add(&w->out, it->rows.data, it->rows.len);
 		}
-		free(it->rel);
-		free(it->src);
-		free(it->vpath);
+		free(it->paths);
 		dir_ref_put(it->dir);
 		it->dir = NULL;
 	}
+	if (!w->oom)
+		text_add_many(&w->out, rows, nrows);
+	free(rows);
 	b->n = 0;
 }
 
@@ -1810,7 +1903,7 @@ static void flush(struct walk *w)
 	if (w->oom)
 		return;
 	b->pool = (struct pool){w->table, w->ix, w->insights_key, w->v, w->who, w->chk,
-	                        &w->gate, b->items, b->n, 0};
+	                        &w->gate, b->items, b->n, 0, w->no_dirs, w->no_entries};
 	b->running = pthread_create(&b->thread, NULL, run_batch, &b->pool) == 0;
 	if (!b->running)
 		run_batch(&b->pool);
@@ -2015,16 +2108,24 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 	 * stale, never a stale one fresh) */
 	pthread_mutex_lock(&v->lock);
 	struct jobs_gens gens = jobs_gens_now(v, dfs_caller_state(v, who));
+	bool no_dirs = v->dirs == NULL, no_entries = v->entries == 0;
 	pthread_mutex_unlock(&v->lock);
 	/* (the index holds no files: files.csv decodes what it sums) */
 	struct walk w = {.table = table, .who = who, .v = v,
-	                 .ix = table == T_FILES ? NULL : dfs_view_index(v)};
+	                 .ix = table == T_FILES ? NULL : dfs_view_index(v), .no_dirs = no_dirs,
+	                 .no_entries = no_entries};
 	struct access_check ac;
 	w.chk = dfs_access_check(v, who, &ac);
 	pthread_mutex_init(&w.gate.lock, NULL);
 	pthread_cond_init(&w.gate.room, NULL);
 	w.gate.cap = inflating_cap(v);
 	w.insights_key = insights_key(v);
+	for (int k = 0; k < F_KINDS; k++) {
+		size_t l = strlen(dfs_file_defs[k].name);
+		w.own_log_names |= (dfs_file_defs[k].level == LEVEL_DIR ||
+		                    dfs_file_defs[k].level == LEVEL_ROOT) &&
+		                   l >= 8 && !strcmp(dfs_file_defs[k].name + l - 8, ".darshan");
+	}
 	w.out.fd = -1;
 	w.out.spill_at = v->opt.cache_size / 8;
 	if (w.out.spill_at < SPILL_MIN)

@@ -89,7 +89,7 @@ const struct file_def *dfs_file_def_by_name(enum file_level level,
                                             const char *name)
 {
 	for (int k = 0; k < F_KINDS; k++)
-		if (dfs_file_defs[k].level == level &&
+		if (dfs_file_defs[k].level == level && dfs_file_defs[k].name[0] == name[0] &&
 		    strcmp(dfs_file_defs[k].name, name) == 0)
 			return &dfs_file_defs[k];
 	return NULL;

@@ -10,7 +10,8 @@
 #    Python read the index, typed, while it runs (mode 0600, WAL);
 #  - a directory filter makes only the logs below it decode, and the
 #    tables equal those of a mount without the index under the same
-#    filter; cleared, nothing decodes;
+#    filter; cleared, nothing decodes; a log's own filter decodes that
+#    log only, and its row names the filter;
 #  - a log touched is read again; one removed, or a directory removed,
 #    leaves the index;
 #  - a second mount of the same SOURCE shares the index;
@@ -146,6 +147,25 @@ read_tables "$MNT" "$TMP/cleared"
 same_tables plain "$TMP/cleared" "after the filter is cleared"
 [ "$(decodes "$MNT")" = "$d1" ] || fail "clearing 2025/10/filter decoded $(($(decodes "$MNT") - d1)) logs"
 say "ok: 2025/10/filter decodes the $below logs below it, no other; cleared, none"
+
+# ---- a log's own filter: that log is decoded, its row names the filter
+# (a walk that begins with no log known to the view skips the look for
+# one: the write makes the log known)
+one=$(cd "$SRC" && find 2025/11 -name '*.darshan' | sort | head -1)
+sleep 1.1   # the rendered tables are kept a second
+d0=$(decodes "$MNT")
+echo 'POSIX_BYTES_READ < 0' >"$MNT/$one/filter" || fail "the filter of $one is refused"
+t cat "$MNT/jobs.csv" >"$TMP/j.csv" || fail "jobs.csv with a log's filter"
+[ $(($(decodes "$MNT") - d0)) = 1 ] || fail "a log's filter made $(($(decodes "$MNT") - d0)) decodes, not 1"
+grep "^$one," "$TMP/j.csv" | grep -q 'POSIX_BYTES_READ < 0' ||
+	fail "the row of $one does not name its filter: $(grep "^$one," "$TMP/j.csv")"
+[ "$(grep -v "^$one," "$TMP/j.csv")" = "$(grep -v "^$one," "$REF/plain/jobs.csv")" ] ||
+	fail "a log's filter changed the rows of other logs"
+: >"$MNT/$one/filter"
+sleep 1.1
+t cat "$MNT/jobs.csv" >"$TMP/j.csv" || fail "jobs.csv after the log's filter is cleared"
+cmp -s "$TMP/j.csv" "$REF/plain/jobs.csv" || fail "jobs.csv after the log's filter is cleared differs"
+say "ok: a log's own filter decodes that log, its row names it; cleared, the rows are as before"
 
 # ---- a log changed, removed; a directory removed
 one=$(find "$SRC/2025/11" -name '*.darshan' | head -1)

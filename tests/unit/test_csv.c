@@ -138,6 +138,40 @@ static void test_quoting_bytes(void **state)
 	}
 }
 
+/* The same rule over long fields, which are looked at eight bytes at a
+ * time: each byte that asks for quotes, at every place of a 40-byte
+ * field, is found; a long field of plain ASCII or well-formed UTF-8 is
+ * left as it is. */
+static void test_quoting_long(void **state)
+{
+	(void)state;
+	static const char special[] = {',', '"', '\n', '\r', '\t', 0x01, 0x1f, 0x7f, (char)0xff,
+	                               (char)0x80, (char)0xc3};
+	char s[41];
+	for (size_t k = 0; k < sizeof(special); k++) {
+		for (size_t at = 0; at < 40; at++) {
+			memset(s, 'a' + (int)(at % 26), 40);
+			s[40] = '\0';
+			s[at] = special[k];
+			dfs_buf b = DFS_BUF_INIT;
+			dfs_csv_field(&b, s, 40);
+			if (b.len < 42 || b.data[0] != '"')
+				fail_msg("byte 0x%02x at %zu of 40 not quoted", (unsigned char)special[k], at);
+			dfs_buf_free(&b);
+		}
+	}
+	const char *plain[] = {"2025/11/03/user_a.out_id123456_11-03-1234-987654321.darshan",
+	                       "~!#$%&'()*+-./0123456789:;<=>?@[\\]^_`{|} x",
+	                       "caf\xc3\xa9 caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 long enough"};
+	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
+		dfs_buf b = DFS_BUF_INIT;
+		dfs_csv_field(&b, plain[i], strlen(plain[i]));
+		if (b.len != strlen(plain[i]) || memcmp(b.data, plain[i], b.len))
+			fail_msg("'%s' rendered as '%s'", plain[i], b.data);
+		dfs_buf_free(&b);
+	}
+}
+
 /* Render one record as a two-line CSV, import it, compare the bytes. */
 static void roundtrip_record(const dfs_log *log, const dfs_module *m,
                              const unsigned char *rec, const char *logname,
@@ -1135,6 +1169,7 @@ int main(void)
 		cmocka_unit_test(test_words_only),
 		cmocka_unit_test(test_quoting),
 		cmocka_unit_test(test_quoting_bytes),
+		cmocka_unit_test(test_quoting_long),
 		cmocka_unit_test(test_big_import),
 		cmocka_unit_test(test_rows_as_they_arrive),
 		cmocka_unit_test(test_rows_absent_columns),
