@@ -370,22 +370,24 @@ static void add_numbers(dfs_file_row *row, const struct rec_numbers *n)
 /* What the accumulator would say of one file fed only its records
  * (dfs_accum_track_files, §8.2-8.3 of the format document), worked out
  * as the records come: the time of its shared records, of each (file,
- * rank) pair (its first kept here, the others in a table), and the pair
- * of the slowest rank. */
-struct file_time {
-	double shared, best, cur_io;
-	int64_t best_rank, cur_rank, nranks;
-	bool has_shared, has_best, has_cur;
-};
+ * rank) pair (its first kept in the row, the others in a table), and the
+ * time of the slowest pair.  Only that time is a column, not the rank it
+ * belongs to: §8.3 step 4 (the largest, the lowest rank of equals) comes
+ * down to the largest time above 0, whatever order the pairs are weighed
+ * in.
+ *
+ * While the records come, a row keeps this in the columns worked out at
+ * the end (no second array to write beside the rows): */
+#define SHARED(row) ((row)->time_by_slowest)   /* the shared records' time */
+#define CUR_IO(row) ((row)->perf_by_slowest)   /* its first pair's, then the slowest */
+#define CUR_RANK(row) ((row)->total_bytes)     /* the rank of its first pair */
+#define NRANKS(row) ((row)->ranks)             /* pairs | HAS_SHARED */
+#define HAS_SHARED ((int64_t)1 << 62)
 
-/* §8.3 step 4's rule: the largest, the lowest rank of equals */
-static void weigh_pair(struct file_time *x, int64_t rank, double io_total)
+static inline void weigh_pair(dfs_file_row *row, double io_total)
 {
-	if (io_total > x->best || (x->has_best && io_total == x->best && rank < x->best_rank)) {
-		x->best = io_total;
-		x->best_rank = rank;
-		x->has_best = true;
-	}
+	if (io_total > CUR_IO(row))
+		CUR_IO(row) = io_total;
 }
 
 struct pair_time {
@@ -436,19 +438,20 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 	const dfs_name *names = nnames ? dfs_log_name_at(log, 0) : NULL;
 	uint32_t *at = nnames && nnames < UINT32_MAX ? dfs_scratch_alloc(t->pool, nnames * 4) : NULL;
 	dfs_file_row *rows = dfs_scratch_alloc(t->pool, (count ? count : 1) * sizeof(*rows));
-	struct file_time *ft = dfs_scratch_alloc(t->pool, (count ? count : 1) * sizeof(*ft));
 	struct map files = {0}, pairs = {0};
 	struct pair_time *pt = NULL;
 	size_t npt = 0, pt_cap = 0;
-	if (!rows || !ft || (nnames && !at) || map_init(&files, 64, NULL) ||
+	if (!rows || (nnames && !at) || map_init(&files, 64, NULL) ||
 	    map_init(&pairs, 64, NULL)) {
 		dfs_scratch_free(t->pool, rows);
-		dfs_scratch_free(t->pool, ft);
 		dfs_scratch_free(t->pool, at);
 		map_free(&files);
 		map_free(&pairs);
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
+	/* (both read and written in no order) */
+	dfs_scratch_huge(rows);
+	dfs_scratch_huge(at);
 	if (at) {
 		dfs_scratch_prefault(at, 0, nnames * 4);
 		memset(at, 0, nnames * 4);
@@ -476,7 +479,6 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		if (n + 4 < faulted) {
 			__builtin_prefetch(&rows[n + 4], 1);
 			__builtin_prefetch((char *)&rows[n + 4] + 64, 1);
-			__builtin_prefetch(&ft[n + 4], 1);
 		}
 		size_t i = index ? index[k] : k;
 		const unsigned char *rec;
@@ -504,18 +506,15 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 			break;
 		}
 		dfs_file_row *row = &rows[f];
-		struct file_time *x = &ft[f];
 		if (created && f == faulted) {
 			/* the next stretch of rows faulted in at once (new rows
 			 * are taken in order) */
 			size_t c = count - faulted < FAULT_ROWS ? count - faulted : FAULT_ROWS;
 			dfs_scratch_prefault(rows, faulted * sizeof(*rows), c * sizeof(*rows));
-			dfs_scratch_prefault(ft, faulted * sizeof(*ft), c * sizeof(*ft));
 			faulted += c;
 		}
 		if (created) {
 			memset(row, 0, sizeof(*row));
-			memset(x, 0, sizeof(*x));
 			row->id = id;
 			row->first = i;
 			row->name = nm && (size_t)(nm - names) < nnames ? (uint32_t)(nm - names) + 1 : 0;
@@ -526,21 +525,20 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		add_numbers(row, &num);
 		/* the record's time in its file alone (compute_metrics) */
 		if (rank < 0) {
-			x->shared += word_at_f(rec, wi[W_SLOWEST]);
-			x->has_shared = true;
+			SHARED(row) += word_at_f(rec, wi[W_SLOWEST]);
+			NRANKS(row) |= HAS_SHARED;
 			continue;
 		}
 		double io = word_at_f(rec, wi[W_META]) + word_at_f(rec, wi[W_READ]) +
 		            word_at_f(rec, wi[W_WRITE]);
-		if (!x->has_cur) {
-			x->has_cur = true;
-			x->cur_rank = rank;
-			x->cur_io = 0.0;
-			x->nranks++;
+		if ((NRANKS(row) & ~HAS_SHARED) == 0) {
+			/* (its first pair: CUR_IO is 0.0 from the memset) */
+			CUR_RANK(row) = rank;
+			NRANKS(row)++;
 		}
-		if (x->cur_rank == rank) {
+		if (CUR_RANK(row) == rank) {
 			if (rank < nprocs)
-				x->cur_io += io;
+				CUR_IO(row) += io;
 			continue;
 		}
 		uint32_t p;
@@ -551,7 +549,7 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		}
 		if (created) {
 			pt[npt++] = (struct pair_time){f, rank, 0.0};
-			x->nranks++;
+			NRANKS(row)++;
 		}
 		if (rank < nprocs)
 			pt[p].io_total += io;
@@ -561,28 +559,28 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 	dfs_scratch_free(t->pool, at);
 	if (ret) {
 		dfs_scratch_free(t->pool, rows);
-		dfs_scratch_free(t->pool, ft);
 		free(pt);
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
-	/* each file's slowest rank (the rule's result does not depend on the
-	 * order pairs are weighed in) */
+	/* each file's slowest pair: its first pair's time when above 0 (the
+	 * rule's start), then every other pair's weighed in */
+	for (size_t f = 0; f < n; f++)
+		if (!(CUR_IO(&rows[f]) > 0.0))
+			CUR_IO(&rows[f]) = 0.0;
 	for (size_t p = 0; p < npt; p++)
-		weigh_pair(&ft[pt[p].row], pt[p].rank, pt[p].io_total);
+		weigh_pair(&rows[pt[p].row], pt[p].io_total);
 	free(pt);
 	for (size_t f = 0; f < n; f++) {
-		struct file_time *x = &ft[f];
-		if (x->has_cur)
-			weigh_pair(x, x->cur_rank, x->cur_io);
 		dfs_file_row *row = &rows[f];
+		double slowest = CUR_IO(row);
+		row->time_by_slowest = slowest + SHARED(row);
+		row->ranks = NRANKS(row) & HAS_SHARED ? nprocs : NRANKS(row);
 		row->total_bytes = add_i(row->bytes_read, row->bytes_written);
-		row->ranks = x->has_shared ? nprocs : x->nranks;
-		row->time_by_slowest = (x->has_best ? x->best : 0.0) + x->shared;
+		row->perf_by_slowest = 0.0;
 		if (row->time_by_slowest != 0)
 			row->perf_by_slowest = ((double)row->total_bytes / 1048576.0) /
 			                       row->time_by_slowest;
 	}
-	dfs_scratch_free(t->pool, ft);
 	t->rows = rows;
 	t->n = n;
 	t->timed = true;
