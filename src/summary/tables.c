@@ -18,6 +18,8 @@
  * F_CLOSE_END_TIMESTAMP with darshan's own rules (the smallest positive
  * start, the largest end). */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -367,6 +369,45 @@ static void add_numbers(dfs_file_row *row, const struct rec_numbers *n)
 #define AHEAD 16   /* records between a slot's prefetch and its use */
 #define FAULT_ROWS 32768   /* rows faulted in at a time */
 
+/* A thread faulting in the rows ahead of the pass that fills them (a
+ * fresh page costs more than the pass's work on the rows it holds; on
+ * the other core it costs the pass nothing), a stretch at a time until
+ * the pass is over. */
+struct rows_fault {
+	void *rows;
+	size_t bytes;
+	atomic_bool over;
+	pthread_t tid;
+	bool running;
+};
+
+static void *rows_fault_run(void *arg)
+{
+	struct rows_fault *rf = arg;
+	size_t step = FAULT_ROWS * sizeof(dfs_file_row);
+	for (size_t at = 0; at < rf->bytes && !atomic_load(&rf->over); at += step)
+		dfs_scratch_prefault(rf->rows, at, rf->bytes - at < step ? rf->bytes - at : step);
+	return NULL;
+}
+
+static void rows_fault_start(struct rows_fault *rf, void *rows, size_t bytes)
+{
+	rf->rows = rows;
+	rf->bytes = bytes;
+	atomic_init(&rf->over, false);
+	/* (small tables are faulted in by the pass alone) */
+	rf->running = bytes >= 4 * FAULT_ROWS * sizeof(dfs_file_row) &&
+	              pthread_create(&rf->tid, NULL, rows_fault_run, rf) == 0;
+}
+
+static void rows_fault_end(struct rows_fault *rf)
+{
+	atomic_store(&rf->over, true);
+	if (rf->running)
+		pthread_join(rf->tid, NULL);
+	rf->running = false;
+}
+
 /* What the accumulator would say of one file fed only its records
  * (dfs_accum_track_files, §8.2-8.3 of the format document), worked out
  * as the records come: the time of its shared records, of each (file,
@@ -456,6 +497,8 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		dfs_scratch_prefault(at, 0, nnames * 4);
 		memset(at, 0, nnames * 4);
 	}
+	struct rows_fault rf;
+	rows_fault_start(&rf, rows, count * sizeof(*rows));
 	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	memset(scratch, 0, sizeof(scratch));
@@ -516,7 +559,7 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		if (created) {
 			memset(row, 0, sizeof(*row));
 			row->id = id;
-			row->first = i;
+			row->first = (uint32_t)i;
 			row->name = nm && (size_t)(nm - names) < nnames ? (uint32_t)(nm - names) + 1 : 0;
 			n++;
 		}
@@ -554,6 +597,7 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		if (rank < nprocs)
 			pt[p].io_total += io;
 	}
+	rows_fault_end(&rf);
 	map_free(&files);
 	map_free(&pairs);
 	dfs_scratch_free(t->pool, at);
@@ -621,7 +665,7 @@ static int group_plain(const dfs_log *log, const dfs_records *r, const size_t *i
 		if (created) {
 			memset(&rows[n], 0, sizeof(rows[n]));
 			rows[n].id = id;
-			rows[n].first = i;
+			rows[n].first = (uint32_t)i;
 			n++;
 		}
 		struct rec_numbers num;
@@ -666,8 +710,9 @@ int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
 	if (!r || !words_of(r->module, &w))
 		return dfs_error_set(err, DFS_ERR_UNSUPPORTED, "no per-file table for %s",
 		                     r ? r->module->name : "(none)");
-	if (count >= UINT32_MAX)
-		return dfs_error_set(err, DFS_ERR_TOOBIG, "too many records (%zu)", count);
+	/* (rows keep the place of their first record in 32 bits) */
+	if (count >= UINT32_MAX || r->count >= UINT32_MAX)
+		return dfs_error_set(err, DFS_ERR_TOOBIG, "too many records (%zu)", r->count);
 	out->log = log;
 	out->records = r;
 	out->pool = pool;
