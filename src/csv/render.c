@@ -11,10 +11,34 @@
 /* A field is quoted when it holds a comma, a quote, a control character
  * (line breaks among them) or bytes that are not UTF-8, so that every
  * reader finds the same fields. */
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+/* A byte of the 8 in w that is below 0x20, 0x7f, ',' or '"', or not
+ * ASCII (the test of each byte is exact: the subtraction only borrows
+ * out of a byte that is below the bound, and that byte is flagged). */
+static inline bool word_special(uint64_t w)
+{
+	uint64_t below = (w - ONES * 0x20) & ~w;
+	uint64_t del = w ^ (ONES * 0x7f), comma = w ^ (ONES * ','), quote = w ^ (ONES * '"');
+	uint64_t eq = ((del - ONES) & ~del) | ((comma - ONES) & ~comma) |
+	              ((quote - ONES) & ~quote);
+	return ((below | eq | w) & HIGHS) != 0;
+}
+
 static bool needs_quotes(const char *s, size_t len)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	for (size_t i = 0; i < len;) {
+	/* plain ASCII a word at a time; from the first word that holds
+	 * anything else, a byte at a time */
+	size_t i = 0;
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w;
+		memcpy(&w, u + i, 8);
+		if (word_special(w))
+			break;
+	}
+	for (; i < len;) {
 		unsigned char c = u[i];
 		if (c < 0x80) {
 			if (c < 0x20 || c == 0x7f || c == ',' || c == '"')

@@ -795,9 +795,13 @@ static void row_place(const dfs_file_table *t, const dfs_file_row *row,
  * and the name of k + 8 (log/hints.h). */
 static inline void prefetch_names(const dfs_file_table *t, size_t k, size_t to)
 {
-	/* the row itself (rows are in the order first seen) before that */
-	if (k + 32 < to)
-		__builtin_prefetch(&t->rows[t->order[k + 32]]);
+	/* the row itself (rows are in the order first seen: both its cache
+	 * lines) before that */
+	if (k + 32 < to) {
+		const dfs_file_row *ahead = dfs_file_table_row(t, k + 32);
+		__builtin_prefetch(ahead);
+		__builtin_prefetch((const char *)ahead + 64);
+	}
 	if (!t->records->module->place && k + 16 < to && dfs_file_table_row(t, k + 16)->name) {
 		/* (rows that know their name: its entry, then its text) */
 		__builtin_prefetch(dfs_log_name_at(t->log, dfs_file_table_row(t, k + 16)->name - 1));
