@@ -29,7 +29,9 @@ bool dfs_tables_module(const dfs_module *m);
 
 typedef struct dfs_file_row {
 	uint64_t id;
-	size_t first;                /* index in the records of its first record */
+	uint32_t first;              /* index in the records of its first record */
+	uint32_t name;               /* 1 + its place in the log's name table,
+	                              * 0: not known */
 	int64_t records;             /* selected records of the file */
 	int64_t ranks;               /* ranks with a record; nprocs when shared */
 	int64_t bytes_read, bytes_written, reads, writes, total_bytes;
@@ -37,9 +39,7 @@ typedef struct dfs_file_row {
 	double read_time, write_time, meta_time;
 	double first_open;           /* earliest open (s after the job's start), 0: none */
 	double last_close;           /* latest close, 0: none */
-	uint32_t name;               /* 1 + its place in the log's name table,
-	                              * 0: not known */
-} dfs_file_row;
+} dfs_file_row;                  /* (128 bytes: two cache lines) */
 
 typedef struct dfs_file_table {
 	const dfs_log *log;          /* borrowed, with the records */

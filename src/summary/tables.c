@@ -18,6 +18,8 @@
  * F_CLOSE_END_TIMESTAMP with darshan's own rules (the smallest positive
  * start, the largest end). */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -367,25 +369,66 @@ static void add_numbers(dfs_file_row *row, const struct rec_numbers *n)
 #define AHEAD 16   /* records between a slot's prefetch and its use */
 #define FAULT_ROWS 32768   /* rows faulted in at a time */
 
+/* A thread faulting in the rows ahead of the pass that fills them (a
+ * fresh page costs more than the pass's work on the rows it holds; on
+ * the other core it costs the pass nothing), a stretch at a time until
+ * the pass is over. */
+struct rows_fault {
+	void *rows;
+	size_t bytes;
+	atomic_bool over;
+	pthread_t tid;
+	bool running;
+};
+
+static void *rows_fault_run(void *arg)
+{
+	struct rows_fault *rf = arg;
+	size_t step = FAULT_ROWS * sizeof(dfs_file_row);
+	for (size_t at = 0; at < rf->bytes && !atomic_load(&rf->over); at += step)
+		dfs_scratch_prefault(rf->rows, at, rf->bytes - at < step ? rf->bytes - at : step);
+	return NULL;
+}
+
+static void rows_fault_start(struct rows_fault *rf, void *rows, size_t bytes)
+{
+	rf->rows = rows;
+	rf->bytes = bytes;
+	atomic_init(&rf->over, false);
+	/* (small tables are faulted in by the pass alone) */
+	rf->running = bytes >= 4 * FAULT_ROWS * sizeof(dfs_file_row) &&
+	              pthread_create(&rf->tid, NULL, rows_fault_run, rf) == 0;
+}
+
+static void rows_fault_end(struct rows_fault *rf)
+{
+	atomic_store(&rf->over, true);
+	if (rf->running)
+		pthread_join(rf->tid, NULL);
+	rf->running = false;
+}
+
 /* What the accumulator would say of one file fed only its records
  * (dfs_accum_track_files, §8.2-8.3 of the format document), worked out
  * as the records come: the time of its shared records, of each (file,
- * rank) pair (its first kept here, the others in a table), and the pair
- * of the slowest rank. */
-struct file_time {
-	double shared, best, cur_io;
-	int64_t best_rank, cur_rank, nranks;
-	bool has_shared, has_best, has_cur;
-};
+ * rank) pair (its first kept in the row, the others in a table), and the
+ * time of the slowest pair.  Only that time is a column, not the rank it
+ * belongs to: §8.3 step 4 (the largest, the lowest rank of equals) comes
+ * down to the largest time above 0, whatever order the pairs are weighed
+ * in.
+ *
+ * While the records come, a row keeps this in the columns worked out at
+ * the end (no second array to write beside the rows): */
+#define SHARED(row) ((row)->time_by_slowest)   /* the shared records' time */
+#define CUR_IO(row) ((row)->perf_by_slowest)   /* its first pair's, then the slowest */
+#define CUR_RANK(row) ((row)->total_bytes)     /* the rank of its first pair */
+#define NRANKS(row) ((row)->ranks)             /* pairs | HAS_SHARED */
+#define HAS_SHARED ((int64_t)1 << 62)
 
-/* §8.3 step 4's rule: the largest, the lowest rank of equals */
-static void weigh_pair(struct file_time *x, int64_t rank, double io_total)
+static inline void weigh_pair(dfs_file_row *row, double io_total)
 {
-	if (io_total > x->best || (x->has_best && io_total == x->best && rank < x->best_rank)) {
-		x->best = io_total;
-		x->best_rank = rank;
-		x->has_best = true;
-	}
+	if (io_total > CUR_IO(row))
+		CUR_IO(row) = io_total;
 }
 
 struct pair_time {
@@ -436,23 +479,26 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 	const dfs_name *names = nnames ? dfs_log_name_at(log, 0) : NULL;
 	uint32_t *at = nnames && nnames < UINT32_MAX ? dfs_scratch_alloc(t->pool, nnames * 4) : NULL;
 	dfs_file_row *rows = dfs_scratch_alloc(t->pool, (count ? count : 1) * sizeof(*rows));
-	struct file_time *ft = dfs_scratch_alloc(t->pool, (count ? count : 1) * sizeof(*ft));
 	struct map files = {0}, pairs = {0};
 	struct pair_time *pt = NULL;
 	size_t npt = 0, pt_cap = 0;
-	if (!rows || !ft || (nnames && !at) || map_init(&files, 64, NULL) ||
+	if (!rows || (nnames && !at) || map_init(&files, 64, NULL) ||
 	    map_init(&pairs, 64, NULL)) {
 		dfs_scratch_free(t->pool, rows);
-		dfs_scratch_free(t->pool, ft);
 		dfs_scratch_free(t->pool, at);
 		map_free(&files);
 		map_free(&pairs);
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
+	/* (both read and written in no order) */
+	dfs_scratch_huge(rows);
+	dfs_scratch_huge(at);
 	if (at) {
 		dfs_scratch_prefault(at, 0, nnames * 4);
 		memset(at, 0, nnames * 4);
 	}
+	struct rows_fault rf;
+	rows_fault_start(&rf, rows, count * sizeof(*rows));
 	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	memset(scratch, 0, sizeof(scratch));
@@ -476,7 +522,6 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		if (n + 4 < faulted) {
 			__builtin_prefetch(&rows[n + 4], 1);
 			__builtin_prefetch((char *)&rows[n + 4] + 64, 1);
-			__builtin_prefetch(&ft[n + 4], 1);
 		}
 		size_t i = index ? index[k] : k;
 		const unsigned char *rec;
@@ -504,20 +549,17 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 			break;
 		}
 		dfs_file_row *row = &rows[f];
-		struct file_time *x = &ft[f];
 		if (created && f == faulted) {
 			/* the next stretch of rows faulted in at once (new rows
 			 * are taken in order) */
 			size_t c = count - faulted < FAULT_ROWS ? count - faulted : FAULT_ROWS;
 			dfs_scratch_prefault(rows, faulted * sizeof(*rows), c * sizeof(*rows));
-			dfs_scratch_prefault(ft, faulted * sizeof(*ft), c * sizeof(*ft));
 			faulted += c;
 		}
 		if (created) {
 			memset(row, 0, sizeof(*row));
-			memset(x, 0, sizeof(*x));
 			row->id = id;
-			row->first = i;
+			row->first = (uint32_t)i;
 			row->name = nm && (size_t)(nm - names) < nnames ? (uint32_t)(nm - names) + 1 : 0;
 			n++;
 		}
@@ -526,21 +568,20 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		add_numbers(row, &num);
 		/* the record's time in its file alone (compute_metrics) */
 		if (rank < 0) {
-			x->shared += word_at_f(rec, wi[W_SLOWEST]);
-			x->has_shared = true;
+			SHARED(row) += word_at_f(rec, wi[W_SLOWEST]);
+			NRANKS(row) |= HAS_SHARED;
 			continue;
 		}
 		double io = word_at_f(rec, wi[W_META]) + word_at_f(rec, wi[W_READ]) +
 		            word_at_f(rec, wi[W_WRITE]);
-		if (!x->has_cur) {
-			x->has_cur = true;
-			x->cur_rank = rank;
-			x->cur_io = 0.0;
-			x->nranks++;
+		if ((NRANKS(row) & ~HAS_SHARED) == 0) {
+			/* (its first pair: CUR_IO is 0.0 from the memset) */
+			CUR_RANK(row) = rank;
+			NRANKS(row)++;
 		}
-		if (x->cur_rank == rank) {
+		if (CUR_RANK(row) == rank) {
 			if (rank < nprocs)
-				x->cur_io += io;
+				CUR_IO(row) += io;
 			continue;
 		}
 		uint32_t p;
@@ -551,38 +592,39 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		}
 		if (created) {
 			pt[npt++] = (struct pair_time){f, rank, 0.0};
-			x->nranks++;
+			NRANKS(row)++;
 		}
 		if (rank < nprocs)
 			pt[p].io_total += io;
 	}
+	rows_fault_end(&rf);
 	map_free(&files);
 	map_free(&pairs);
 	dfs_scratch_free(t->pool, at);
 	if (ret) {
 		dfs_scratch_free(t->pool, rows);
-		dfs_scratch_free(t->pool, ft);
 		free(pt);
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
-	/* each file's slowest rank (the rule's result does not depend on the
-	 * order pairs are weighed in) */
+	/* each file's slowest pair: its first pair's time when above 0 (the
+	 * rule's start), then every other pair's weighed in */
+	for (size_t f = 0; f < n; f++)
+		if (!(CUR_IO(&rows[f]) > 0.0))
+			CUR_IO(&rows[f]) = 0.0;
 	for (size_t p = 0; p < npt; p++)
-		weigh_pair(&ft[pt[p].row], pt[p].rank, pt[p].io_total);
+		weigh_pair(&rows[pt[p].row], pt[p].io_total);
 	free(pt);
 	for (size_t f = 0; f < n; f++) {
-		struct file_time *x = &ft[f];
-		if (x->has_cur)
-			weigh_pair(x, x->cur_rank, x->cur_io);
 		dfs_file_row *row = &rows[f];
+		double slowest = CUR_IO(row);
+		row->time_by_slowest = slowest + SHARED(row);
+		row->ranks = NRANKS(row) & HAS_SHARED ? nprocs : NRANKS(row);
 		row->total_bytes = add_i(row->bytes_read, row->bytes_written);
-		row->ranks = x->has_shared ? nprocs : x->nranks;
-		row->time_by_slowest = (x->has_best ? x->best : 0.0) + x->shared;
+		row->perf_by_slowest = 0.0;
 		if (row->time_by_slowest != 0)
 			row->perf_by_slowest = ((double)row->total_bytes / 1048576.0) /
 			                       row->time_by_slowest;
 	}
-	dfs_scratch_free(t->pool, ft);
 	t->rows = rows;
 	t->n = n;
 	t->timed = true;
@@ -623,7 +665,7 @@ static int group_plain(const dfs_log *log, const dfs_records *r, const size_t *i
 		if (created) {
 			memset(&rows[n], 0, sizeof(rows[n]));
 			rows[n].id = id;
-			rows[n].first = i;
+			rows[n].first = (uint32_t)i;
 			n++;
 		}
 		struct rec_numbers num;
@@ -668,8 +710,9 @@ int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
 	if (!r || !words_of(r->module, &w))
 		return dfs_error_set(err, DFS_ERR_UNSUPPORTED, "no per-file table for %s",
 		                     r ? r->module->name : "(none)");
-	if (count >= UINT32_MAX)
-		return dfs_error_set(err, DFS_ERR_TOOBIG, "too many records (%zu)", count);
+	/* (rows keep the place of their first record in 32 bits) */
+	if (count >= UINT32_MAX || r->count >= UINT32_MAX)
+		return dfs_error_set(err, DFS_ERR_TOOBIG, "too many records (%zu)", r->count);
 	out->log = log;
 	out->records = r;
 	out->pool = pool;
@@ -752,9 +795,13 @@ static void row_place(const dfs_file_table *t, const dfs_file_row *row,
  * and the name of k + 8 (log/hints.h). */
 static inline void prefetch_names(const dfs_file_table *t, size_t k, size_t to)
 {
-	/* the row itself (rows are in the order first seen) before that */
-	if (k + 32 < to)
-		__builtin_prefetch(&t->rows[t->order[k + 32]]);
+	/* the row itself (rows are in the order first seen: both its cache
+	 * lines) before that */
+	if (k + 32 < to) {
+		const dfs_file_row *ahead = dfs_file_table_row(t, k + 32);
+		__builtin_prefetch(ahead);
+		__builtin_prefetch((const char *)ahead + 64);
+	}
 	if (!t->records->module->place && k + 16 < to && dfs_file_table_row(t, k + 16)->name) {
 		/* (rows that know their name: its entry, then its text) */
 		__builtin_prefetch(dfs_log_name_at(t->log, dfs_file_table_row(t, k + 16)->name - 1));

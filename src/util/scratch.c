@@ -157,6 +157,16 @@ void dfs_scratch_prefault(void *p, size_t from, size_t size)
 #endif
 }
 
+void dfs_scratch_huge(void *p)
+{
+#ifdef MADV_HUGEPAGE
+	if (p && header_of(p)->size != 0)
+		madvise(header_of(p), header_of(p)->size, MADV_HUGEPAGE);
+#else
+	(void)p;
+#endif
+}
+
 void dfs_scratch_free(dfs_scratch *pool, void *p)
 {
 	if (!p)

@@ -172,6 +172,35 @@ static void test_quoting_long(void **state)
 	}
 }
 
+/* The scan for what needs quotes goes a word at a time: every byte
+ * value at every place of a name (either side of the word boundaries,
+ * and in the tail shorter than a word) is judged as a byte alone is. */
+static void test_quoting_every_byte_everywhere(void **state)
+{
+	(void)state;
+	char s[27];
+	for (size_t at = 0; at < sizeof(s) - 1; at++) {
+		for (int c = 0; c < 256; c++) {
+			memset(s, 'a', sizeof(s) - 1);
+			s[sizeof(s) - 1] = '\0';
+			s[at] = (char)c;
+			size_t len = c == 0 ? at : sizeof(s) - 1;
+			if (len == 0)
+				continue;
+			/* (alone, a byte of 0x80 and up is not UTF-8) */
+			bool special = c == 0 ? false : c < 0x20 || c == 0x7f || c == ',' || c == '"' ||
+			                                c >= 0x80;
+			dfs_buf b = DFS_BUF_INIT;
+			dfs_csv_field(&b, s, len);
+			bool quoted = b.len >= 2 && b.data[0] == '"';
+			if (quoted != special)
+				fail_msg("byte 0x%02x at %zu: %s", (unsigned)c, at,
+				         quoted ? "quoted" : "not quoted");
+			dfs_buf_free(&b);
+		}
+	}
+}
+
 /* Render one record as a two-line CSV, import it, compare the bytes. */
 static void roundtrip_record(const dfs_log *log, const dfs_module *m,
                              const unsigned char *rec, const char *logname,
@@ -1170,6 +1199,7 @@ int main(void)
 		cmocka_unit_test(test_quoting),
 		cmocka_unit_test(test_quoting_bytes),
 		cmocka_unit_test(test_quoting_long),
+		cmocka_unit_test(test_quoting_every_byte_everywhere),
 		cmocka_unit_test(test_big_import),
 		cmocka_unit_test(test_rows_as_they_arrive),
 		cmocka_unit_test(test_rows_absent_columns),
