@@ -180,7 +180,7 @@ size_t dfs_caller_groups(const dfs_caller *who, const gid_t **groups);
 int dfs_view_access(dfs_view *v, const char *path, const dfs_caller *who,
                     dfs_error *err);
 
-/* dfs_view_stat_prefill and dfs_view_open_file for a caller (above). */
+/* dfs_view_stat_prefill for a caller (above). */
 int dfs_view_stat_as(dfs_view *v, const char *path, const dfs_caller *who,
                      dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err);
 
@@ -236,7 +236,8 @@ dfs_write *dfs_view_open_write(dfs_view *v, const char *path, bool truncate,
  * saw (after an import, `cat filter` shows a comment that is no text of
  * the filter: `>>` then starts a new expression). */
 void dfs_write_set_append(dfs_write *w);
-/* The same for a caller (whose filter it writes: see "Whose filters"). */
+/* dfs_view_open_write for a caller (whose filter it writes: see "Whose
+ * filters"). */
 dfs_write *dfs_view_open_write_as(dfs_view *v, const char *path,
                                   const dfs_caller *who, bool truncate,
                                   dfs_error *err);

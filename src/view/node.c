@@ -364,7 +364,7 @@ int dfs_resolve_checked(dfs_view *v, const char *path, struct node *n,
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
 	}
 	const char *p = path;
-	size_t vlen = 0;
+	size_t depth = 0;          /* components resolved so far */
 	while (*p) {
 		while (*p == '/')
 			p++;
@@ -380,13 +380,13 @@ int dfs_resolve_checked(dfs_view *v, const char *path, struct node *n,
 		name[len] = '\0';
 		/* the files of the mount's root, whatever it is (a source
 		 * directory, or the log of a one-log mount) */
-		const struct file_def *root = vlen == 0 ? dfs_file_def_by_name(LEVEL_ROOT, name)
-		                                        : NULL;
+		const struct file_def *root = depth == 0 ? dfs_file_def_by_name(LEVEL_ROOT, name)
+		                                         : NULL;
 		if (root) {
 			n->kind = N_FILE;
 			n->file = root->kind;
 			p += len;
-			vlen++;
+			depth++;
 			continue;
 		}
 		switch (n->kind) {
@@ -471,7 +471,7 @@ int dfs_resolve_checked(dfs_view *v, const char *path, struct node *n,
 			goto enoent;
 		}
 		p += len;
-		vlen++;
+		depth++;
 	}
 	return 0;
 enoent:
