@@ -447,7 +447,7 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		dfs_scratch_free(t->pool, at);
 		map_free(&files);
 		map_free(&pairs);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	if (at) {
 		dfs_scratch_prefault(at, 0, nnames * 4);
@@ -563,7 +563,7 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		dfs_scratch_free(t->pool, rows);
 		dfs_scratch_free(t->pool, ft);
 		free(pt);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	/* each file's slowest rank (the rule's result does not depend on the
 	 * order pairs are weighed in) */
@@ -604,7 +604,7 @@ static int group_plain(const dfs_log *log, const dfs_records *r, const size_t *i
 		free(shared);
 		map_free(&files);
 		map_free(&pairs);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	size_t n = 0;
 	int ret = 0;
@@ -645,7 +645,7 @@ static int group_plain(const dfs_log *log, const dfs_records *r, const size_t *i
 	if (ret) {
 		dfs_scratch_free(t->pool, rows);
 		free(shared);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	for (size_t f = 0; f < n; f++) {
 		if (shared[f])
@@ -690,7 +690,7 @@ int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
 	free(key);
 	if (ret) {
 		dfs_file_table_free(out);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	return 0;
 }
@@ -1009,7 +1009,7 @@ int dfs_rank_table_build(const dfs_log *log, const dfs_records *r,
 	dfs_scratch_free(pool, ids);
 	if (ret) {
 		free(rows);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	qsort(rows, n, sizeof(*rows), cmp_rank);
 	for (size_t k = 0; k < n; k++)

@@ -79,7 +79,7 @@ static int write_file(dfs_view *v, const char *rel, const char *text,
 {
 	char *path = view_path(rel);
 	if (!path)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	dfs_write *w = dfs_view_open_write(v, path, true, err);
 	int ret = -1;
 	if (w) {
@@ -168,7 +168,7 @@ static int print_file(dfs_view *v, const char *rel, dfs_error *err)
 {
 	char *path = view_path(rel);
 	if (!path)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	dfs_content *c = dfs_view_open_file(v, path, err);
 	free(path);
 	if (!c)
@@ -288,7 +288,7 @@ static int list_tree(dfs_view *v, const char *path, size_t top, dfs_error *err)
 	for (size_t i = 0; i < x.n && ret == 0; i++) {
 		char *sub = child_of(path, x.names[i]);
 		if (!sub) {
-			ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			ret = dfs_error_nomem(err);
 			break;
 		}
 		/* "/" lists as "x", "/a/b" as "a/b/x" less its "/a/b/" */

@@ -183,7 +183,7 @@ struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err)
 		if (v->entries >= v->table_size * 3 / 8 && grow_table(v)) {
 			pthread_mutex_unlock(&v->lock);
 			freed_free(v, &freed);
-			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			dfs_error_nomem(err);
 			return NULL;
 		}
 	}
@@ -193,7 +193,7 @@ struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err)
 		e = entry_new(n);
 		if (!e) {
 			pthread_mutex_unlock(&v->lock);
-			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			dfs_error_nomem(err);
 			return NULL;
 		}
 		e->hnext = v->table[h];
@@ -265,7 +265,7 @@ int dfs_node_state(dfs_view *v, struct node *n, const dfs_caller *who,
 			struct state_gens *u = realloc(v->users, cap * sizeof(*u));
 			if (!u) {
 				pthread_mutex_unlock(&v->lock);
-				return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+				return dfs_error_nomem(err);
 			}
 			v->users = u;
 			v->users_cap = cap;
@@ -951,7 +951,7 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 		if (!l) {
 			if (fd >= 0)
 				close(fd);
-			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			dfs_error_nomem(err);
 			return NULL;
 		}
 		dfs_error lerr = {0};
@@ -1159,7 +1159,7 @@ dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
 	dfs_view *v = calloc(1, sizeof(*v));
 	if (!v || !(v->source = realpath(source, NULL))) {
 		free(v);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	v->single = S_ISREG(st.st_mode);
@@ -1205,7 +1205,7 @@ dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
 	v->opt.index_path = NULL;
 	if (grow_table(v)) {
 		dfs_view_free(v);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	if (v->single) {

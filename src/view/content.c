@@ -54,7 +54,7 @@ dfs_content *dfs_content_from_bufs(dfs_view *v, dfs_buf *b, size_t n,
 		free(ch);
 		for (size_t i = 0; i < n; i++)
 			dfs_buf_free(&b[i]);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	atomic_init(&c->refs, 1);
@@ -87,7 +87,7 @@ dfs_content *dfs_content_from_file(dfs_view *v, int fd, uint64_t size, dfs_error
 	dfs_content *c = calloc(1, sizeof(*c));
 	if (!c) {
 		close(fd);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	atomic_init(&c->refs, 1);

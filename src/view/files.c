@@ -255,7 +255,7 @@ static int render_filtered(dfs_view *v, struct entry *e, struct loaded *l,
 	dfs_export *x = calloc(1, sizeof(*x));
 	dfs_buf meta = DFS_BUF_INIT;
 	if (!x)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	/* DXT records cut to their selected segments, as the log stores them */
 	dfs_records plain[DFS_MOD_KNOWN];
 	memset(plain, 0, sizeof(plain));
@@ -277,7 +277,7 @@ static int render_filtered(dfs_view *v, struct entry *e, struct loaded *l,
 		xm->rows = s->records != &lm->records ? s->records : NULL;
 		if (s->trimmed) {
 			if (dfs_selection_plain(s, &plain[id])) {
-				dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+				dfs_error_nomem(err);
 				goto out;
 			}
 			xm->rows = &plain[id];
@@ -289,7 +289,7 @@ static int render_filtered(dfs_view *v, struct entry *e, struct loaded *l,
 	render_provenance(v, e, l->log, &meta);
 	x->metadata = meta.data;
 	ret = dfs_buf_ok(&meta) ? dfs_log_export(l->log, e->src, x, out, err)
-	                        : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	                        : dfs_error_nomem(err);
 out:
 	for (int id = 0; id < DFS_MOD_KNOWN; id++)
 		if (plain[id].module)
@@ -514,7 +514,7 @@ static dfs_content *render_table(dfs_view *v, const dfs_file_table *ft,
 	atomic_init(&j.next, 0);
 	j.out = calloc(j.chunks + 1, sizeof(dfs_buf));
 	if (!j.out) {
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	if (ft)
@@ -529,7 +529,7 @@ static dfs_content *render_table(dfs_view *v, const dfs_file_table *ft,
 	if (ok)
 		content = dfs_content_from_bufs(v, j.out, j.chunks + 1, err);
 	else
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 	for (size_t c = 0; c <= j.chunks; c++)
 		dfs_buf_free(&j.out[c]);
 	free(j.out);
@@ -561,7 +561,7 @@ static dfs_content *lazy_ranks(dfs_view *v, dfs_rank_table *t, dfs_error *err)
 		free(own);
 		dfs_rank_table_free(t);
 		dfs_buf_free(&head);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	*own = *t;
@@ -691,7 +691,7 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 {
 	struct loaded_mod *lmod = n->module >= 0 ? dfs_loaded_mod(l, n->module) : NULL;
 	if (n->module >= 0 && !lmod) {
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	struct content_cache *cache = lmod ? &lmod->files : &l->log_files;
@@ -856,7 +856,7 @@ dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
 	char *text = dfs_dir_filter_text(v, n->state, n->dir_vpath,
 	                                 n->file == F_DIR_FILTER_ERROR);
 	if (!text) {
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	dfs_buf b = DFS_BUF_INIT;

@@ -2103,7 +2103,7 @@ dfs_content *dfs_dir_summary_content(dfs_view *v, const struct node *n,
 	if (got < 0 || (size_t)got != len) {
 		free(text);
 		if (got >= 0 || !text)
-			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			dfs_error_nomem(err);
 		return NULL;
 	}
 	const char *title = strcmp(n->dir_vpath, "/") ? n->dir_vpath : v->source;

@@ -842,7 +842,7 @@ dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
 		free(c);
 		free(z);
 		dfs_buf_free(&head);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	z->m = m;
@@ -865,7 +865,7 @@ dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
 		z->log = NULL;
 		lazy_free(z);
 		free(c);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	measure(z, row_len);
@@ -888,7 +888,7 @@ dfs_content *dfs_lazy_table(const struct dfs_lazy_rows *t, const char *head,
 		free(z);
 		if (t->free)
 			t->free(t->ctx);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	z->is_table = true;
@@ -903,7 +903,7 @@ dfs_content *dfs_lazy_table(const struct dfs_lazy_rows *t, const char *head,
 	if (!z->batch_off) {
 		lazy_free(z);
 		free(c);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	measure(z, NULL);

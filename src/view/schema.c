@@ -362,7 +362,7 @@ dfs_content *dfs_parquet_twin(dfs_view *v, dfs_content *csv, enum file_kind csv_
 	char *text = malloc(size ? (size_t)size : 1);
 	if (!text || size > SIZE_MAX / 2) {
 		free(text);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	for (uint64_t off = 0; off < size;) {
@@ -379,7 +379,7 @@ dfs_content *dfs_parquet_twin(dfs_view *v, dfs_content *csv, enum file_kind csv_
 	struct dfs_pq_column *types = calloc(DFS_RECORD_MAX, sizeof(*types));
 	if (!types) {
 		free(text);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	size_t nt = twin_types(csv_kind, module, keep, types, DFS_RECORD_MAX);

@@ -60,7 +60,7 @@ static void accumulate(struct selection *s, const dfs_module *m, const dfs_job *
 	if (!a || !s->summary || inject_selection(a, m, s, &err) ||
 	    dfs_accum_emit(a, &s->dm, s->summary, &err)) {
 		if (err.code == DFS_OK)
-			dfs_error_set(&err, DFS_ERR_NOMEM, "out of memory");
+			dfs_error_nomem(&err);
 		/* (the selection itself stays usable: records.csv, the page) */
 		s->accum_status = err.code;
 		s->accum_error = strdup(err.msg);
@@ -338,7 +338,7 @@ static int trim_rows(struct selection *s, const dfs_log *log, const dfs_module *
 nomem:
 	free(keep);
 	dfs_import_release(set);
-	return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	return dfs_error_nomem(err);
 }
 
 /* ---- modules that follow the selection of their files --------------------------- */
@@ -545,7 +545,7 @@ static int follow_leaders(dfs_view *v, struct entry *e, struct loaded *l, int id
 	if (!keep || (id == DFS_MOD_HEATMAP ? follow_layers(v, e, l, s, keep)
 	                                    : follow_files(v, e, l, id, s, keep)) < 0) {
 		free(keep);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	size_t n = 0;
 	for (size_t k = 0; k < s->count; k++)
@@ -642,7 +642,7 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 		s->index = dfs_scratch_alloc(s->pool, (rows ? rows : 1) * sizeof(size_t));
 		if (!s->index) {
 			dfs_error err;
-			dfs_error_set(&err, DFS_ERR_NOMEM, "out of memory");
+			dfs_error_nomem(&err);
 			sel_fail(s, &err);
 			dfs_dir_filters_release(dirs, nd);
 			return s;

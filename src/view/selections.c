@@ -406,7 +406,7 @@ dfs_content *dfs_selections_content(dfs_view *v, const struct node *n,
 	list_free(&l);
 	if (oom) {
 		dfs_buf_free(&b);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	return dfs_content_from_buf(v, &b, err);
@@ -531,7 +531,7 @@ int dfs_view_selection_as(dfs_view *v, const char *path, const dfs_caller *who,
 		item_line(&l.item[i], &b);
 	}
 	if (ret == 0 && (l.oom || !(*text = dfs_buf_detach(&b, NULL))))
-		ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		ret = dfs_error_nomem(err);
 	list_free(&l);
 	dfs_node_free(&n);
 	dfs_buf_free(&b);

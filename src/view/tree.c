@@ -349,7 +349,7 @@ static int list_source_dir(const dfs_view *v, const struct node *n,
 			continue;
 		char *path = dfs_path_join(n->src, de->d_name);
 		if (!path) {
-			ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			ret = dfs_error_nomem(err);
 			break;
 		}
 		struct stat st;

@@ -177,7 +177,7 @@ static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
 	if (copy)
 		dfs_drop_inherited(copy);
 	if (!copy)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	if (n->file == F_LOG_FILTER) {
 		dfs_filter *compiled[DFS_MOD_SLOTS];
 		if (compile_log_filter(e, text, len, compiled, err)) {
@@ -191,7 +191,7 @@ static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
 				dfs_filter_free(compiled[id]);
 			free(copy);
 			dfs_filters_freed(after);
-			return e->mod ? -1 : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			return e->mod ? -1 : dfs_error_nomem(err);
 		}
 		for (int id = 0; id < DFS_MOD_KNOWN; id++) {
 			dfs_filter_free(e->mod[id].log_filter);
@@ -205,7 +205,7 @@ static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
 		struct module_state *ms = dfs_entry_mod(e, n->module);
 		if (!ms) {
 			free(copy);
-			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			return dfs_error_nomem(err);
 		}
 		dfs_filter *f = dfs_filter_compile_module(dfs_module_get(n->module), text,
 		                                       len, false, err);
@@ -255,7 +255,7 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 		                     rows, rows * m->record_size, m->name, limit);
 	struct import_set *set = malloc(sizeof(*set));
 	if (!set)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	atomic_init(&set->refs, 1);
 	dfs_records_init(&set->recs, m, m->version);
 	/* each import replaces the previous one: reuse its memory warm */
@@ -274,7 +274,7 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 	struct module_state *ms = dfs_entry_mod(e, n->module);
 	if (!ms) {
 		dfs_import_release(set);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	dfs_entry_set_import(v, e, ms, set);
 	size_t before = dfs_filter_memory(ms->filter);
@@ -628,7 +628,7 @@ dfs_write *dfs_view_open_write_as(dfs_view *v, const char *path,
 {
 	dfs_write *w = calloc(1, sizeof(*w));
 	if (!w) {
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	w->v = v;
@@ -720,7 +720,7 @@ static int reserve_pieces(dfs_write *w, dfs_error *err)
 	size_t cap = w->cap_pieces ? w->cap_pieces * 2 : 8;
 	struct piece *p = realloc(w->pieces, cap * sizeof(*p));
 	if (!p)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	w->pieces = p;
 	w->cap_pieces = cap;
 	return 0;
@@ -741,7 +741,7 @@ static int cut_pieces(dfs_write *w, uint64_t from, uint64_t to, dfs_error *err)
 			p = &w->pieces[i];
 			char *tail = malloc((size_t)(end - to));
 			if (!tail)
-				return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+				return dfs_error_nomem(err);
 			memcpy(tail, p->data + (to - p->off), (size_t)(end - to));
 			memmove(p + 2, p + 1, (w->npieces - i - 1) * sizeof(*p));
 			p[1] = (struct piece){to, (size_t)(end - to), tail};
@@ -782,7 +782,7 @@ static int add_piece(dfs_write *w, const char *data, size_t len, uint64_t off,
 		return -1;
 	char *copy = malloc(len ? len : 1);
 	if (!copy)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	memcpy(copy, data, len);
 	size_t i = 0;
 	while (i < w->npieces && w->pieces[i].off < off)
@@ -827,7 +827,7 @@ static int place(dfs_write *w, const char *data, size_t len, uint64_t off,
 		/* (a filter's hole, 64 KiB at most, is zeros) */
 		if (off > w->text.len &&
 		    !dfs_buf_add_zeros(&w->text, (size_t)off - w->text.len))
-			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			return dfs_error_nomem(err);
 		/* copied once: over the bytes it replaces, then appended */
 		size_t over = w->text.len - (size_t)off < len ? w->text.len - (size_t)off : len;
 		if (over)
@@ -837,7 +837,7 @@ static int place(dfs_write *w, const char *data, size_t len, uint64_t off,
 		absorb_pieces(w);
 	}
 	if (!dfs_buf_ok(&w->text))
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	if (off + len > w->size)
 		w->size = off + len;
 	if (w->text.len > w->size)
@@ -936,7 +936,7 @@ int dfs_write_truncate(dfs_write *w, uint64_t size, dfs_error *err)
 		w->text.data[size] = '\0';
 	} else if (!w->import && size > w->text.len &&
 	           !dfs_buf_add_zeros(&w->text, (size_t)size - w->text.len)) {
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	/* an import's longer size is a hole, until written (see place) */
 	if (w->import && cut_pieces(w, size, UINT64_MAX, err)) {
@@ -1055,7 +1055,7 @@ dfs_write *dfs_view_open_deferred(dfs_view *v, const char *dir,
 	dfs_buf_printf(&path, "%s/records.csv", strcmp(dir, "/") ? dir : "");
 	if (!dfs_buf_ok(&path)) {
 		dfs_buf_free(&path);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	dfs_write *w = dfs_view_open_write_as(v, path.data, who, true, err);
