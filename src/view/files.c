@@ -1,10 +1,10 @@
 /* files.c - what each generated file holds (the snapshots themselves:
- * content.c).
+ * snapshot.c).
  *
  * Generated text is built once per generation of the log's filters and
  * cached; an open handle keeps a reference to the snapshot it opened, so
  * it reads the same bytes whatever happens to the filters meanwhile.
- * Called by tree.c; the files of a directory come from jobs.c, a log's
+ * Called by read.c; the files of a directory come from jobs.c, a log's
  * summary files from summary.c, the rows of files.csv and ranks.csv from
  * the summary layer's tables (darshanfs/tables.h). */
 #include <stdint.h>

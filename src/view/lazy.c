@@ -18,8 +18,8 @@
  *
  * A snapshot reads the same bytes for its whole life: nothing it renders
  * from changes (the log is immutable, the selection is its own copy).
- * content.c reads and frees it through the operations set here
- * (lazy_ops): lazy.c is above content.c and below the cache. */
+ * snapshot.c reads and frees it through the operations set here
+ * (lazy_ops): lazy.c is above snapshot.c and below the cache. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -817,7 +817,7 @@ static size_t lazy_log_memory(const dfs_content *c)
 	return c->lazy && c->lazy->log ? dfs_log_memory(c->lazy->log) : 0;
 }
 
-/* how content.c reads, pins and frees a lazy snapshot */
+/* how snapshot.c reads, pins and frees a lazy snapshot */
 static const struct content_ops lazy_ops = {
 	.read = lazy_read,
 	.pin = lazy_pin,

@@ -12,7 +12,7 @@
  * And the Parquet twins of every CSV table of the tree: each column's
  * type, and the twin made from its CSV (src/parquet).
  *
- * Near the bottom of the view: it calls content.c only. */
+ * Near the bottom of the view: it calls snapshot.c only. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -19,7 +19,7 @@
  * can tell a subset without parsing the file.
  *
  * Above levels.c, select.c, cache.c and dirs.c, whose state it reads;
- * below tree.c (the files) and write.c (the clearing). */
+ * below read.c (the files) and write.c (the clearing). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * the object files):
  *
  *   write.c    write sessions on filter files and records.csv
- *   tree.c     attributes, listings and opening of the nodes of the tree
+ *   read.c     attributes, listings and opening of the nodes of the tree
  *   selections.c  the root's list of every filter and import in force
  *              (and clearing them all), the selection attribute of a file
  *   files.c    the content of each generated file of a log
@@ -22,13 +22,13 @@
  *              while a log decodes
  *   dirs.c     directory filters (apply to every log below a directory)
  *   schema.c   the columns and types of a directory's tables
- *   content.c  snapshots: the text of a generated file, shared by
+ *   snapshot.c  snapshots: the text of a generated file, shared by
  *              reference
  *   import.c   rows written into records.csv, shared by reference
  *
  * Each kind of object has one file that makes and frees it: the view,
  * its entries and decoded logs (cache.c), selections (select.c), job
- * summaries and the jobs.csv cache (jobs.c), snapshots (content.c; lazy
+ * summaries and the jobs.csv cache (jobs.c), snapshots (snapshot.c; lazy
  * ones with lazy.c), import sets (import.c), directory filters (dirs.c),
  * nodes (node.c).  Where a lower file holds an object of a higher one
  * (a decoded log holds selections, an entry its job summary, the view
@@ -347,10 +347,10 @@ struct dfs_view {
 	pthread_cond_t retry_cond;
 	bool retry_wanted, retry_running, closing;
 	atomic_ullong decodes;
-	/* numbers the big snapshots the view makes (content.c): their
+	/* numbers the big snapshots the view makes (snapshot.c): their
 	 * serials, unique among the view's */
 	atomic_ullong next_serial;
-	/* what a snapshot the cache keeps tells its view (content.c calls
+	/* what a snapshot the cache keeps tells its view (snapshot.c calls
 	 * them, cache.c sets them): a reader let go of it, or the last
 	 * reference to one the cache had dropped freed `bytes` */
 	void (*reader_gone)(struct dfs_view *v);
@@ -482,7 +482,7 @@ struct dfs_content {
 	int fd;
 };
 
-/* What content.c does to a snapshot made elsewhere (lazy.c sets them
+/* What snapshot.c does to a snapshot made elsewhere (lazy.c sets them
  * with c->lazy): read, pin and free it and count its memory, without
  * calling up into the file that made it. */
 struct content_ops {
@@ -511,7 +511,7 @@ void dfs_import_release(struct import_set *s);
 /* Bytes a set holds (its rows and their indexes); 0 for NULL. */
 size_t dfs_import_memory(const struct import_set *s);
 
-/* ---- content.c --------------------------------------------------------------- */
+/* ---- snapshot.c --------------------------------------------------------------- */
 
 /* Bytes a snapshot holds (text, or what a lazy one renders into
  * and indexes; not the log a lazy one refers to). */

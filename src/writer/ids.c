@@ -1,5 +1,5 @@
 /* ids.c - sets of record ids, and the ids a set of records uses: what
- * decides which name-table entries a written selection keeps (select.c,
+ * decides which name-table entries a written selection keeps (whole_log.c,
  * export.c). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* content.c - snapshots (dfs_content): the text of a generated file in
+/* snapshot.c - snapshots (dfs_content): the text of a generated file in
  * chunks (or in a file of its own, for the tables of a big tree),
  * reference-counted, read and pinned by the FUSE front end.
  *

@@ -1,4 +1,4 @@
-/* dxt.c - a plot per traced file, LOG/summary/dxt/<record id>.svg: the
+/* dxt_plot.c - a plot per traced file, LOG/summary/dxt/<record id>.svg: the
  * offsets against time of the file's selected DXT segments (DXT_POSIX and
  * DXT_MPIIO apart, reads and writes), the durations of its requests, and
  * their numbers.  Like every plot it bins (offset x time cells, duration

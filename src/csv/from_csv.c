@@ -1,4 +1,4 @@
-/* parse.c - CSV text back into binary records (the repacker).
+/* from_csv.c - CSV text back into binary records (the repacker).
  *
  * RFC 4180 fields: separated by commas, rows by LF or CRLF, fields may be
  * quoted with '"' (a doubled quote inside stands for one).  Every row is

@@ -1,4 +1,4 @@
-/* tree.c - the virtual tree as the front end sees it: the attributes
+/* read.c - the virtual tree as the front end sees it: the attributes
  * (owner, mode, size) of every node, listing directories and opening a
  * generated file, for paths that node.c resolves.  Listing never decodes
  * a log: a log directory is listed from the log's header alone.  The top

@@ -1,4 +1,4 @@
-/* test_views.c - two views in one process keep to themselves.
+/* test_view_isolation.c - two views in one process keep to themselves.
  *
  * A view owns what its work recycles and waits for: the scratch blocks
  * of its selections, accumulators and imports, and the helper threads

@@ -1,4 +1,4 @@
-/* render.c - records, mounts and names as CSV text. */
+/* to_csv.c - records, mounts and names as CSV text. */
 #include <string.h>
 
 #include "darshanfs/csv.h"

@@ -1,4 +1,4 @@
-/* select.c - writing whole logs: a description of every part
+/* whole_log.c - writing whole logs: a description of every part
  * (dfs_log_write), or the selected records of an opened log
  * (dfs_log_write_selection: a selection rewritten as a 3.41 log; the
  * filesystem's filtered.darshan keeps the source's format: export.c).
