@@ -9,7 +9,7 @@
  * memory and helper threads, and freeing one waits for nothing of another
  * (a snapshot must be released before its view is freed).
  *
- * Reading: dfs_view_open_file() returns a snapshot (dfs_content) of the
+ * Reading: dfs_view_open_file() returns a snapshot (dfs_snapshot) of the
  * file for the current selection; every read of that handle is served from
  * the snapshot, whatever filters change meanwhile.
  *
@@ -78,7 +78,7 @@ typedef struct dfs_node_stat {
 	int64_t mtime_sec, mtime_nsec;
 	int64_t ctime_sec, ctime_nsec;
 	/* files: the serial of the snapshot whose size this is (what
-	 * dfs_content_serial() of an open right now returns); dirs: 0 */
+	 * dfs_snapshot_serial() of an open right now returns); dirs: 0 */
 	uint64_t serial;
 	/* dirs: the listing depends on who lists it, so one listing must
 	 * not serve every reader (a front end keeps none of it).  Only on a
@@ -198,30 +198,30 @@ int dfs_view_readdir_as(dfs_view *v, const char *path, const dfs_caller *who,
 
 /* ---- reading ---------------------------------------------------------------- */
 
-typedef struct dfs_content dfs_content;
+typedef struct dfs_snapshot dfs_snapshot;
 
-dfs_content *dfs_view_open_file(dfs_view *v, const char *path, dfs_error *err);
-dfs_content *dfs_view_open_file_as(dfs_view *v, const char *path,
+dfs_snapshot *dfs_view_open_file(dfs_view *v, const char *path, dfs_error *err);
+dfs_snapshot *dfs_view_open_file_as(dfs_view *v, const char *path,
                                    const dfs_caller *who, dfs_error *err);
-uint64_t dfs_content_size(const dfs_content *c);
+uint64_t dfs_snapshot_size(const dfs_snapshot *c);
 /* Copy up to `len` bytes at `off`; returns the count (0 at the end) or -1
  * with err set. */
-long dfs_content_read(dfs_content *c, char *buf, size_t len, uint64_t off,
+long dfs_snapshot_read(dfs_snapshot *c, char *buf, size_t len, uint64_t off,
                       dfs_error *err);
 /* The bytes at `off` where they lie, when the next `len` of them (or all
  * up to the end) lie together: 1 with *data, *n and a pin to give back
- * with dfs_content_unpin (the bytes stay put until then); 0 when they do
- * not (copy them with dfs_content_read); -1 with err set. */
-int dfs_content_pin(dfs_content *c, uint64_t off, size_t len, const char **data,
+ * with dfs_snapshot_unpin (the bytes stay put until then); 0 when they do
+ * not (copy them with dfs_snapshot_read); -1 with err set. */
+int dfs_snapshot_pin(dfs_snapshot *c, uint64_t off, size_t len, const char **data,
                     size_t *n, void **pin, dfs_error *err);
-void dfs_content_unpin(dfs_content *c, void *pin);
+void dfs_snapshot_unpin(dfs_snapshot *c, void *pin);
 /* Another reference to a snapshot (each is given back with
- * dfs_content_release). */
-dfs_content *dfs_content_ref(dfs_content *c);
-void dfs_content_release(dfs_content *c);
+ * dfs_snapshot_release). */
+dfs_snapshot *dfs_snapshot_ref(dfs_snapshot *c);
+void dfs_snapshot_release(dfs_snapshot *c);
 /* A number that identifies this snapshot: two opens that get the same
  * serial read the same bytes (a front end may keep cached pages). */
-uint64_t dfs_content_serial(const dfs_content *c);
+uint64_t dfs_snapshot_serial(const dfs_snapshot *c);
 
 /* ---- writing ---------------------------------------------------------------- */
 

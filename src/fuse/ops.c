@@ -18,7 +18,7 @@
 #define XATTR_SELECTION "user.darshanfs.selection"
 
 struct handle {
-	dfs_content *content;    /* the snapshot being read */
+	dfs_snapshot *content;    /* the snapshot being read */
 	dfs_write *write;        /* write session */
 	fuse_ino_t temp;         /* or a temporary file's (temps.c) */
 	struct handle *prev, *next;   /* fs->handles */
@@ -31,7 +31,7 @@ static void handle_free(struct dfs_fs *fs, struct handle *h)
 	if (h->temp)
 		dfs_temp_release(&fs->temps, h->temp);
 	dfs_write_free(h->write);
-	dfs_content_release(h->content);
+	dfs_snapshot_release(h->content);
 	free(h);
 }
 
@@ -227,17 +227,17 @@ static void reply_pinned(fuse_req_t req, struct dfs_fs *fs, const char *path,
 {
 	dfs_error err = {0};
 	struct caller cl;
-	dfs_content *c = dfs_view_open_file_as(fs->view, path, caller_of(req, path, &cl),
+	dfs_snapshot *c = dfs_view_open_file_as(fs->view, path, caller_of(req, path, &cl),
 	                                       &err);
 	if (!c) {
 		fuse_reply_err(req, errno_of(fs, &err));
 		return;
 	}
-	st->size = dfs_content_size(c);
-	st->serial = dfs_content_serial(c);
+	st->size = dfs_snapshot_size(c);
+	st->serial = dfs_snapshot_serial(c);
 	struct dfs_inode *n = dfs_inode_ref(&fs->inodes, path, st, fuse_req_ctx(req)->pid);
 	if (!n) {
-		dfs_content_release(c);
+		dfs_snapshot_release(c);
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
@@ -396,7 +396,7 @@ static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	}
 	struct handle *h = fi && fi->fh ? (struct handle *)(uintptr_t)fi->fh : NULL;
 	if (h && h->content) {
-		st.size = dfs_content_size(h->content);
+		st.size = dfs_snapshot_size(h->content);
 		pending = false;
 	}
 	dfs_error err = {0};
@@ -777,7 +777,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 			 * moves with the writes, the page cache is not this
 			 * snapshot's */
 			direct = true;
-		} else if (dfs_content_serial(h->content) != serial) {
+		} else if (dfs_snapshot_serial(h->content) != serial) {
 			/* changed since the lookup: the kernel looks up again,
 			 * and that lookup keeps the snapshot it tells of */
 			dfs_inode_mark(&fs->inodes, ino, DFS_MARK_PIN, pid);
@@ -833,27 +833,27 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	dfs_error err = {0};
 	/* where the bytes lie together, they go out from there; the release
 	 * may run as soon as the reply is out: the snapshot is ours till then */
-	dfs_content *c = dfs_content_ref(h->content);
+	dfs_snapshot *c = dfs_snapshot_ref(h->content);
 	const char *data;
 	size_t len;
 	void *pin;
-	int r = dfs_content_pin(c, (uint64_t)off, size, &data, &len, &pin, &err);
+	int r = dfs_snapshot_pin(c, (uint64_t)off, size, &data, &len, &pin, &err);
 	if (r != 0) {
 		if (r < 0)
 			fuse_reply_err(req, errno_of(fs_of(req), &err));
 		else
 			fuse_reply_buf(req, data, len);
-		dfs_content_unpin(c, pin);
-		dfs_content_release(c);
+		dfs_snapshot_unpin(c, pin);
+		dfs_snapshot_release(c);
 		return;
 	}
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	char *buf = malloc(size ? size : 1);
 	if (!buf) {
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	long n = dfs_content_read(h->content, buf, size, (uint64_t)off, &err);
+	long n = dfs_snapshot_read(h->content, buf, size, (uint64_t)off, &err);
 	if (n < 0)
 		fuse_reply_err(req, errno_of(fs_of(req), &err));
 	else

@@ -137,26 +137,26 @@ static bool is_dir(dfs_view *v, const char *rel)
 /* Write the bytes of c into f, from where they lie when a piece lies
  * together (records.csv's batches, a rendered text), else copied out.
  * 0, or -1 with err set (a failed write is told as "what: reason"). */
-static int write_content(dfs_content *c, FILE *f, const char *what, dfs_error *err)
+static int write_content(dfs_snapshot *c, FILE *f, const char *what, dfs_error *err)
 {
 	char buf[1 << 16];
-	uint64_t off = 0, size = dfs_content_size(c);
+	uint64_t off = 0, size = dfs_snapshot_size(c);
 	while (off < size) {
 		const char *data;
 		size_t n;
 		void *pin;
-		int r = dfs_content_pin(c, off, sizeof(buf), &data, &n, &pin, err);
+		int r = dfs_snapshot_pin(c, off, sizeof(buf), &data, &n, &pin, err);
 		if (r < 0)
 			return -1;
 		if (r == 0) {
-			long got = dfs_content_read(c, buf, sizeof(buf), off, err);
+			long got = dfs_snapshot_read(c, buf, sizeof(buf), off, err);
 			if (got <= 0)
 				return got < 0 ? -1 : 0;
 			data = buf;
 			n = (size_t)got;
 		}
 		bool ok = fwrite(data, 1, n, f) == n;
-		dfs_content_unpin(c, pin);
+		dfs_snapshot_unpin(c, pin);
 		if (!ok)
 			return dfs_error_set(err, DFS_ERR_IO, "%s: %s", what, strerror(errno));
 		off += n;
@@ -169,12 +169,12 @@ static int print_file(dfs_view *v, const char *rel, dfs_error *err)
 	char *path = view_path(rel);
 	if (!path)
 		return dfs_error_nomem(err);
-	dfs_content *c = dfs_view_open_file(v, path, err);
+	dfs_snapshot *c = dfs_view_open_file(v, path, err);
 	free(path);
 	if (!c)
 		return -1;
 	int ret = write_content(c, stdout, "write error", err);
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	return ret;
 }
 
@@ -220,18 +220,18 @@ static char *child_of(const char *path, const char *name)
 
 static int copy_out(dfs_view *v, const char *path, const char *out, dfs_error *err)
 {
-	dfs_content *c = dfs_view_open_file(v, path, err);
+	dfs_snapshot *c = dfs_view_open_file(v, path, err);
 	if (!c)
 		return -1;
 	FILE *f = fopen(out, "wb");
 	if (!f) {
-		dfs_content_release(c);
+		dfs_snapshot_release(c);
 		return dfs_error_set(err, DFS_ERR_IO, "%s: %s", out, strerror(errno));
 	}
 	int ret = write_content(c, f, out, err);
 	if (fclose(f) != 0 && ret == 0)
 		ret = dfs_error_set(err, DFS_ERR_IO, "%s: %s", out, strerror(errno));
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	return ret;
 }
 

@@ -450,10 +450,10 @@ struct module_state *dfs_entry_mod(struct entry *e, int id)
 
 /* ---- decoded logs -------------------------------------------------------------- */
 
-static void content_cache_clear(struct content_cache *c)
+static void snapshot_cache_clear(struct snapshot_cache *c)
 {
 	for (int k = 0; k < F_KINDS; k++) {
-		dfs_content_uncache(c->file[k]);
+		dfs_snapshot_uncache(c->file[k]);
 		c->file[k] = NULL;
 	}
 }
@@ -461,7 +461,7 @@ static void content_cache_clear(struct content_cache *c)
 /* Does a reader hold a rendering of this cache (a reference besides the
  * cache's own: an open file, a snapshot pinned for an open, a helper
  * rendering ahead of a reader)? */
-static bool content_cache_read(const struct content_cache *c)
+static bool snapshot_cache_read(const struct snapshot_cache *c)
 {
 	for (int k = 0; k < F_KINDS; k++)
 		if (c->file[k] && atomic_load(&c->file[k]->refs) > 1)
@@ -474,10 +474,10 @@ static bool content_cache_read(const struct content_cache *c)
  * decode it again beside them.  (entry locked) */
 static bool loaded_read(const struct loaded *l)
 {
-	if (content_cache_read(&l->log_files))
+	if (snapshot_cache_read(&l->log_files))
 		return true;
 	for (int id = 0; id < DFS_MOD_SLOTS; id++)
-		if (l->mod[id] && content_cache_read(&l->mod[id]->files))
+		if (l->mod[id] && snapshot_cache_read(&l->mod[id]->files))
 			return true;
 	return false;
 }
@@ -497,9 +497,9 @@ static void loaded_clear_derived(dfs_view *v, struct loaded *l)
 		struct selection *s = &l->mod[id]->sel;
 		if (s->clear)
 			s->clear(s);
-		content_cache_clear(&l->mod[id]->files);
+		snapshot_cache_clear(&l->mod[id]->files);
 	}
-	content_cache_clear(&l->log_files);
+	snapshot_cache_clear(&l->log_files);
 	l->combined_ready = false;
 }
 
@@ -1127,17 +1127,17 @@ void dfs_entry_account(dfs_view *v, struct entry *e, long delta)
 	pthread_mutex_unlock(&v->lock);
 }
 
-void dfs_entry_keep_content(dfs_view *v, struct entry *e, dfs_content **slot,
-                            dfs_content *c)
+void dfs_entry_keep_content(dfs_view *v, struct entry *e, dfs_snapshot **slot,
+                            dfs_snapshot *c)
 {
 	if (*slot) {
-		dfs_entry_account(v, e, -(long)dfs_content_memory(*slot));
-		dfs_content_uncache(*slot);
+		dfs_entry_account(v, e, -(long)dfs_snapshot_memory(*slot));
+		dfs_snapshot_uncache(*slot);
 	}
 	c->view = v;
 	atomic_store(&c->cached, true);
-	*slot = dfs_content_ref(c);
-	dfs_entry_account(v, e, (long)dfs_content_memory(c));
+	*slot = dfs_snapshot_ref(c);
+	dfs_entry_account(v, e, (long)dfs_snapshot_memory(c));
 }
 
 /* ---- the view ------------------------------------------------------------------ */

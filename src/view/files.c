@@ -505,7 +505,7 @@ static void *table_worker(void *arg)
 /* The text of a table: its header, then its rows rendered in chunks on
  * every core, each chunk a piece of the snapshot (never copied into
  * one). */
-static dfs_content *render_table(dfs_view *v, const dfs_file_table *ft,
+static dfs_snapshot *render_table(dfs_view *v, const dfs_file_table *ft,
                                  const dfs_rank_table *rt, dfs_error *err)
 {
 	size_t rows = ft ? ft->n : rt->n;
@@ -525,9 +525,9 @@ static dfs_content *render_table(dfs_view *v, const dfs_file_table *ft,
 	bool ok = true;
 	for (size_t c = 0; c <= j.chunks; c++)
 		ok &= dfs_buf_ok(&j.out[c]);
-	dfs_content *content = NULL;
+	dfs_snapshot *content = NULL;
 	if (ok)
-		content = dfs_content_from_bufs(v, j.out, j.chunks + 1, err);
+		content = dfs_snapshot_from_bufs(v, j.out, j.chunks + 1, err);
 	else
 		dfs_error_nomem(err);
 	for (size_t c = 0; c <= j.chunks; c++)
@@ -552,7 +552,7 @@ static void rank_table_gone(void *ctx)
 }
 
 /* ranks.csv of t (taken over) rendered on demand */
-static dfs_content *lazy_ranks(dfs_view *v, dfs_rank_table *t, dfs_error *err)
+static dfs_snapshot *lazy_ranks(dfs_view *v, dfs_rank_table *t, dfs_error *err)
 {
 	dfs_rank_table *own = malloc(sizeof(*own));
 	dfs_buf head = DFS_BUF_INIT;
@@ -567,14 +567,14 @@ static dfs_content *lazy_ranks(dfs_view *v, dfs_rank_table *t, dfs_error *err)
 	*own = *t;
 	struct dfs_lazy_rows rows = {own, own->n, rank_rows, rank_table_gone,
 	                             sizeof(*own) + own->n * sizeof(own->rows[0]), 1024};
-	dfs_content *c = dfs_lazy_table(&rows, head.data, &v->helpers, err);
+	dfs_snapshot *c = dfs_lazy_table(&rows, head.data, &v->helpers, err);
 	dfs_buf_free(&head);
 	return c;
 }
 
 /* files.csv or ranks.csv of a module's selection: a module that cannot
  * be read fails (EIO) like its records.csv */
-static dfs_content *table_content(dfs_view *v, struct entry *e, struct loaded *l,
+static dfs_snapshot *table_content(dfs_view *v, struct entry *e, struct loaded *l,
                                   const struct node *n, dfs_error *err)
 {
 	struct selection *s = dfs_selection(v, e, l, n->module);
@@ -582,7 +582,7 @@ static dfs_content *table_content(dfs_view *v, struct entry *e, struct loaded *l
 		dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
 		return NULL;
 	}
-	dfs_content *c = NULL;
+	dfs_snapshot *c = NULL;
 	if (n->file == F_FILES_CSV) {
 		dfs_file_table t;
 		if (dfs_file_table_build(l->log, s->records, s->index, s->count, &v->scratch,
@@ -686,7 +686,7 @@ static bool records_size_known(const struct loaded *l, int module,
 
 /* The content of a generated file of a loaded log, from its cache or
  * rendered (and cached). */
-static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *l,
+static dfs_snapshot *loaded_content(dfs_view *v, struct entry *e, struct loaded *l,
                                    const struct node *n, dfs_error *err)
 {
 	struct loaded_mod *lmod = n->module >= 0 ? dfs_loaded_mod(l, n->module) : NULL;
@@ -694,20 +694,20 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 		dfs_error_nomem(err);
 		return NULL;
 	}
-	struct content_cache *cache = lmod ? &lmod->files : &l->log_files;
+	struct snapshot_cache *cache = lmod ? &lmod->files : &l->log_files;
 	if (cache->file[n->file])
-		return dfs_content_ref(cache->file[n->file]);
-	dfs_content *c;
+		return dfs_snapshot_ref(cache->file[n->file]);
+	dfs_snapshot *c;
 	int twin = dfs_parquet_source(n->file);
 	if (twin >= 0 && n->file != F_RECORDS_PARQUET) {
 		/* made from the CSV (itself kept, as if read) */
 		struct node cn = *n;
 		cn.file = (enum file_kind)twin;
-		dfs_content *csv = loaded_content(v, e, l, &cn, err);
+		dfs_snapshot *csv = loaded_content(v, e, l, &cn, err);
 		if (!csv)
 			return NULL;
 		c = dfs_parquet_twin(v, csv, cn.file, n->module, err);
-		dfs_content_release(csv);
+		dfs_snapshot_release(csv);
 	} else if (n->file == F_RECORDS) {
 		struct selection *s = dfs_selection(v, e, l, n->module);
 		if (s->status != DFS_OK) {
@@ -741,7 +741,7 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 			dfs_buf_free(&b);
 			return NULL;
 		}
-		c = dfs_content_from_buf(v, &b, err);
+		c = dfs_snapshot_from_buf(v, &b, err);
 	}
 	if (!c)
 		return NULL;
@@ -749,18 +749,18 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 	return c;
 }
 
-dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
+dfs_snapshot *dfs_file_content(dfs_view *v, struct entry *e,
                               const struct node *n, dfs_error *err)
 {
 	dfs_buf b = DFS_BUF_INIT;
 	if (render_light(v, e, n, &b))
-		return dfs_content_from_buf(v, &b, err);
+		return dfs_snapshot_from_buf(v, &b, err);
 	if (n->file == F_ERROR) {
 		dfs_error ignored;
 		struct loaded *l = e->peek_status == DFS_OK ? dfs_entry_load(v, e, &ignored)
 		                                            : NULL;
 		render_error(e, l ? l : e->loaded, &b);
-		return dfs_content_from_buf(v, &b, err);
+		return dfs_snapshot_from_buf(v, &b, err);
 	}
 	struct loaded *l = dfs_entry_load(v, e, err);
 	if (!l)
@@ -813,7 +813,7 @@ static bool offer_prefill(dfs_view *v, struct entry *e, const struct node *n,
 int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
                   dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err)
 {
-	dfs_content *c;
+	dfs_snapshot *c;
 	if (n->file == F_RECORDS && n->module >= 0) {
 		/* records.csv: often known without rendering it (the lookup
 		 * before `cp x records.csv` need not render the rows about to be
@@ -837,13 +837,13 @@ int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
 		return -1;
 	st->size = c->size;
 	st->serial = c->serial;
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	return 0;
 }
 
 /* the tables (jobs.csv, modules.csv, insights.csv, files.csv), schema.json,
  * summary.html, filter and filter.error of a source directory */
-dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
+dfs_snapshot *dfs_dir_file_content(dfs_view *v, const struct node *n,
                                   const dfs_caller *who, dfs_error *err)
 {
 	if (n->file == F_JOBS || n->file == F_MODULES || n->file == F_DIR_INSIGHTS ||
@@ -868,5 +868,5 @@ dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
 		dfs_render_inherited(lv, nl, &b);
 		dfs_levels_free(lv, nl);
 	}
-	return dfs_content_from_buf(v, &b, err);
+	return dfs_snapshot_from_buf(v, &b, err);
 }

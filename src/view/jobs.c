@@ -734,12 +734,12 @@ static void text_free(struct text *t)
 }
 
 /* The snapshot of the text (which is gone from t) */
-static dfs_content *text_content(dfs_view *v, struct text *t, dfs_error *err)
+static dfs_snapshot *text_content(dfs_view *v, struct text *t, dfs_error *err)
 {
 	if (t->fd >= 0)
 		spill(t);
 	if (t->fd < 0) {
-		dfs_content *c = dfs_content_from_bufs(v, t->chunk, t->n, err);
+		dfs_snapshot *c = dfs_snapshot_from_bufs(v, t->chunk, t->n, err);
 		text_free(t);
 		return c;
 	}
@@ -747,7 +747,7 @@ static dfs_content *text_content(dfs_view *v, struct text *t, dfs_error *err)
 	uint64_t size = t->in_file;
 	t->fd = -1;
 	text_free(t);
-	return dfs_content_from_file(v, fd, size, err);
+	return dfs_snapshot_from_file(v, fd, size, err);
 }
 
 struct stored_dir;
@@ -1831,7 +1831,7 @@ struct jobs_cache {
 		uint64_t who;           /* caller_key of whom it was made for */
 		struct jobs_gens gens;
 		struct timespec made;
-		dfs_content *content;
+		dfs_snapshot *content;
 		size_t bytes;           /* counted in the cache */
 	} slot[CACHE_SLOTS];
 	size_t next;
@@ -1873,15 +1873,15 @@ static void slot_clear(dfs_view *v, struct jobs_cache *jc, size_t i)
 {
 	free(jc->slot[i].vpath);
 	jc->slot[i].vpath = NULL;
-	dfs_content_release(jc->slot[i].content);
+	dfs_snapshot_release(jc->slot[i].content);
 	jc->slot[i].content = NULL;
 	dfs_view_account_jobs(v, -(long)jc->slot[i].bytes);
 	jc->slot[i].bytes = 0;
 }
 
-static dfs_content *cache_find(dfs_view *v, const char *vpath, uint64_t who)
+static dfs_snapshot *cache_find(dfs_view *v, const char *vpath, uint64_t who)
 {
-	dfs_content *c = NULL;
+	dfs_snapshot *c = NULL;
 	pthread_mutex_lock(&v->lock);
 	struct jobs_cache *jc = v->jobs;
 	for (size_t i = 0; jc && i < CACHE_SLOTS; i++) {
@@ -1891,7 +1891,7 @@ static dfs_content *cache_find(dfs_view *v, const char *vpath, uint64_t who)
 			/* stale: its text need not wait for the slot's reuse */
 			slot_clear(v, jc, i);
 		} else if (!c && !strcmp(jc->slot[i].vpath, vpath) && jc->slot[i].who == who) {
-			c = dfs_content_ref(jc->slot[i].content);
+			c = dfs_snapshot_ref(jc->slot[i].content);
 		}
 	}
 	pthread_mutex_unlock(&v->lock);
@@ -1921,7 +1921,7 @@ static struct jobs_gens jobs_gens_now(dfs_view *v, uint64_t state)
 }
 
 static void cache_store(dfs_view *v, const char *vpath, uint64_t who,
-                        struct jobs_gens gens, dfs_content *c)
+                        struct jobs_gens gens, dfs_snapshot *c)
 {
 	pthread_mutex_lock(&v->lock);
 	if (!v->jobs) {
@@ -1937,8 +1937,8 @@ static void cache_store(dfs_view *v, const char *vpath, uint64_t who,
 		jc->slot[i].who = who;
 		jc->slot[i].gens = gens;
 		clock_gettime(CLOCK_MONOTONIC, &jc->slot[i].made);
-		jc->slot[i].content = dfs_content_ref(c);
-		jc->slot[i].bytes = dfs_content_memory(c);
+		jc->slot[i].content = dfs_snapshot_ref(c);
+		jc->slot[i].bytes = dfs_snapshot_memory(c);
 		dfs_view_account_jobs(v, (long)jc->slot[i].bytes);
 	}
 	pthread_mutex_unlock(&v->lock);
@@ -1955,7 +1955,7 @@ static void jobs_cache_free(dfs_view *v)
 		return;
 	for (size_t i = 0; i < CACHE_SLOTS; i++) {
 		free(jc->slot[i].vpath);
-		dfs_content_release(jc->slot[i].content);
+		dfs_snapshot_release(jc->slot[i].content);
 	}
 	free(jc);
 	v->jobs = NULL;
@@ -1978,14 +1978,14 @@ static bool spill_place(const dfs_view *v, char *dir, size_t size)
 	return true;
 }
 
-dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
+dfs_snapshot *dfs_jobs_content(dfs_view *v, const struct node *n,
                               const dfs_caller *who, dfs_error *err)
 {
 	int twin = dfs_parquet_source(n->file);
 	if (twin >= 0) {
 		/* a table's Parquet twin, made from its CSV and kept like it */
 		uint64_t key = caller_key(v, who) ^ ((uint64_t)1 << 5) ^ ((uint64_t)twin << 6);
-		dfs_content *c = cache_find(v, n->dir_vpath, key);
+		dfs_snapshot *c = cache_find(v, n->dir_vpath, key);
 		if (c)
 			return c;
 		pthread_mutex_lock(&v->lock);
@@ -1993,11 +1993,11 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 		pthread_mutex_unlock(&v->lock);
 		struct node cn = *n;
 		cn.file = (enum file_kind)twin;
-		dfs_content *csv = dfs_jobs_content(v, &cn, who, err);
+		dfs_snapshot *csv = dfs_jobs_content(v, &cn, who, err);
 		if (!csv)
 			return NULL;
 		c = dfs_parquet_twin(v, csv, cn.file, -1, err);
-		dfs_content_release(csv);
+		dfs_snapshot_release(csv);
 		if (c)
 			cache_store(v, n->dir_vpath, key, gens, c);
 		return c;
@@ -2008,7 +2008,7 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 	/* the tables of a directory share the cache: their keys differ in
 	 * their second and third bits */
 	uint64_t key = caller_key(v, who) ^ ((uint64_t)table << 1);
-	dfs_content *c = cache_find(v, n->dir_vpath, key);
+	dfs_snapshot *c = cache_find(v, n->dir_vpath, key);
 	if (c)
 		return c;
 	/* (read before the walk: a write meanwhile leaves the rendering
@@ -2071,7 +2071,7 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 			ret = dfs_files_merge_render(w.fm, &out, err);
 		dfs_files_merge_free(w.fm);
 		text_free(&w.out);
-		c = ret == 0 ? dfs_content_from_buf(v, &out, err) : NULL;
+		c = ret == 0 ? dfs_snapshot_from_buf(v, &out, err) : NULL;
 		if (ret)
 			dfs_buf_free(&out);
 	} else if (w.oom || w.out.oom) {
@@ -2088,18 +2088,18 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 
 /* summary.html of a source directory: the summary renderer's page of
  * its modules.csv (the caller's) */
-dfs_content *dfs_dir_summary_content(dfs_view *v, const struct node *n,
+dfs_snapshot *dfs_dir_summary_content(dfs_view *v, const struct node *n,
                                      const dfs_caller *who, dfs_error *err)
 {
 	struct node jobs = *n;
 	jobs.file = F_MODULES;
-	dfs_content *c = dfs_jobs_content(v, &jobs, who, err);
+	dfs_snapshot *c = dfs_jobs_content(v, &jobs, who, err);
 	if (!c)
 		return NULL;
-	size_t len = (size_t)dfs_content_size(c);
+	size_t len = (size_t)dfs_snapshot_size(c);
 	char *text = malloc(len ? len : 1);
-	long got = text ? dfs_content_read(c, text, len, 0, err) : -1;
-	dfs_content_release(c);
+	long got = text ? dfs_snapshot_read(c, text, len, 0, err) : -1;
+	dfs_snapshot_release(c);
 	if (got < 0 || (size_t)got != len) {
 		free(text);
 		if (got >= 0 || !text)
@@ -2114,5 +2114,5 @@ dfs_content *dfs_dir_summary_content(dfs_view *v, const struct node *n,
 		dfs_buf_free(&out);
 		return NULL;
 	}
-	return dfs_content_from_buf(v, &out, err);
+	return dfs_snapshot_from_buf(v, &out, err);
 }

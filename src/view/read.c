@@ -109,18 +109,18 @@ static void node_stat(const dfs_view *v, const struct node *n,
 static int dir_file_stat(dfs_view *v, const struct node *n, const dfs_caller *who,
                          dfs_node_stat *st, dfs_error *err)
 {
-	dfs_content *c = dfs_dir_file_content(v, n, who, err);
+	dfs_snapshot *c = dfs_dir_file_content(v, n, who, err);
 	if (!c)
 		return -1;
 	st->size = c->size;
 	st->serial = c->serial;
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	return 0;
 }
 
 /* A file of the root: selections.c's, or the Parquet twin of
  * selections.csv */
-static dfs_content *root_content(dfs_view *v, const struct node *n,
+static dfs_snapshot *root_content(dfs_view *v, const struct node *n,
                                  const dfs_caller *who, dfs_error *err)
 {
 	int twin = dfs_parquet_source(n->file);
@@ -128,11 +128,11 @@ static dfs_content *root_content(dfs_view *v, const struct node *n,
 		return dfs_selections_content(v, n, who, err);
 	struct node cn = *n;
 	cn.file = (enum file_kind)twin;
-	dfs_content *csv = dfs_selections_content(v, &cn, who, err);
+	dfs_snapshot *csv = dfs_selections_content(v, &cn, who, err);
 	if (!csv)
 		return NULL;
-	dfs_content *c = dfs_parquet_twin(v, csv, cn.file, -1, err);
-	dfs_content_release(csv);
+	dfs_snapshot *c = dfs_parquet_twin(v, csv, cn.file, -1, err);
+	dfs_snapshot_release(csv);
 	return c;
 }
 
@@ -141,12 +141,12 @@ static dfs_content *root_content(dfs_view *v, const struct node *n,
 static int root_file_stat(dfs_view *v, const struct node *n, const dfs_caller *who,
                           dfs_node_stat *st, dfs_error *err)
 {
-	dfs_content *c = root_content(v, n, who, err);
+	dfs_snapshot *c = root_content(v, n, who, err);
 	if (!c)
 		return -1;
 	st->size = c->size;
 	st->serial = c->serial;
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	return 0;
 }
 
@@ -509,12 +509,12 @@ static int list_dxt_dir(dfs_view *v, const struct node *n, const dfs_caller *who
 
 /* ---- opening -------------------------------------------------------------- */
 
-dfs_content *dfs_view_open_file(dfs_view *v, const char *path, dfs_error *err)
+dfs_snapshot *dfs_view_open_file(dfs_view *v, const char *path, dfs_error *err)
 {
 	return dfs_view_open_file_as(v, path, NULL, err);
 }
 
-dfs_content *dfs_view_open_file_as(dfs_view *v, const char *path,
+dfs_snapshot *dfs_view_open_file_as(dfs_view *v, const char *path,
                                    const dfs_caller *who, dfs_error *err)
 {
 	dfs_node_stat st;
@@ -533,17 +533,17 @@ dfs_content *dfs_view_open_file_as(dfs_view *v, const char *path,
 		return NULL;
 	}
 	if (n.kind == N_FILE && dfs_file_defs[n.file].level == LEVEL_DIR) {
-		dfs_content *c = dfs_dir_file_content(v, &n, who, err);
+		dfs_snapshot *c = dfs_dir_file_content(v, &n, who, err);
 		dfs_node_free(&n);
 		return c;
 	}
 	if (n.kind == N_FILE && dfs_file_defs[n.file].level == LEVEL_ROOT) {
-		dfs_content *c = root_content(v, &n, who, err);
+		dfs_snapshot *c = root_content(v, &n, who, err);
 		dfs_node_free(&n);
 		return c;
 	}
 	struct entry *e = dfs_entry_for(v, &n, who, err);
-	dfs_content *c = NULL;
+	dfs_snapshot *c = NULL;
 	/* (a file told from the header alone tells of the version the
 	 * caller's check approved too) */
 	if (e && !(dfs_entry_peek(v, e, &n.st, err) && err->code == DFS_ERR_ACCESS))

@@ -380,7 +380,7 @@ static uint64_t root_state(dfs_view *v, const dfs_caller *who)
 	return dfs_caller_state(v, who);
 }
 
-dfs_content *dfs_selections_content(dfs_view *v, const struct node *n,
+dfs_snapshot *dfs_selections_content(dfs_view *v, const struct node *n,
                                     const dfs_caller *who, dfs_error *err)
 {
 	uint64_t state = root_state(v, who);
@@ -391,7 +391,7 @@ dfs_content *dfs_selections_content(dfs_view *v, const struct node *n,
 		if (g && g->selections_error)
 			dfs_buf_printf(&b, "%s\n", g->selections_error);
 		pthread_mutex_unlock(&v->lock);
-		return dfs_content_from_buf(v, &b, err);
+		return dfs_snapshot_from_buf(v, &b, err);
 	}
 	struct sel_list l = {0};
 	collect_dirs(v, state, "/", &l);
@@ -409,7 +409,7 @@ dfs_content *dfs_selections_content(dfs_view *v, const struct node *n,
 		dfs_error_nomem(err);
 		return NULL;
 	}
-	return dfs_content_from_buf(v, &b, err);
+	return dfs_snapshot_from_buf(v, &b, err);
 }
 
 /* ---- clearing ------------------------------------------------------------------ */

@@ -35,7 +35,7 @@
  * the jobs.csv cache, a snapshot its lazy part, a cached snapshot its
  * view), it frees or tells it through a function pointer the owner set
  * when it made the object (selection.clear, entry.summary_free,
- * dfs_view.jobs_free, dfs_content.ops, dfs_view.reader_gone/freed), never
+ * dfs_view.jobs_free, dfs_snapshot.ops, dfs_view.reader_gone/freed), never
  * by calling up.
  *
  * Whose state (a view with per_user, view.h "Whose filters"): filters,
@@ -148,8 +148,8 @@ struct file_def {
 
 /* ---- a log entry -------------------------------------------------------------- */
 
-struct content_cache {
-	dfs_content *file[F_KINDS];
+struct snapshot_cache {
+	dfs_snapshot *file[F_KINDS];
 };
 
 /* The selection of one module and what the accumulator made of it. */
@@ -208,7 +208,7 @@ struct module_state {
  * the 64 slots; all of them inline took 50 KB a log). */
 struct loaded_mod {
 	struct selection sel;
-	struct content_cache files;
+	struct snapshot_cache files;
 	/* bytes of each record's records.csv row, 0 until measured (while
 	 * the log decoded, or when first asked): the size of a selection's
 	 * records.csv without measuring again */
@@ -230,7 +230,7 @@ struct loaded {
 	size_t uncounted;             /* slots made since the last count */
 	uint64_t gen;                 /* generation the caches belong to */
 	struct loaded_mod *mod[DFS_MOD_SLOTS];
-	struct content_cache log_files;
+	struct snapshot_cache log_files;
 	dfs_derived_metrics combined;   /* POSIX+STDIO */
 	bool combined_ready;
 	/* what the file names give summary.html, kept from its first render
@@ -455,20 +455,20 @@ struct path_check {
 
 /* A snapshot: the text in one or more chunks (never concatenated), or
  * records.csv rendered on demand. */
-struct content_chunk {
+struct snapshot_chunk {
 	char *data;
 	size_t len;
 	uint64_t off;                 /* of its first byte in the file */
 };
 
-struct dfs_content {
+struct dfs_snapshot {
 	atomic_long refs;
 	uint64_t serial;
 	uint64_t size;
 	size_t nchunks;
-	struct content_chunk *chunks;
+	struct snapshot_chunk *chunks;
 	struct lazy_csv *lazy;        /* records.csv rendered on demand (lazy.c) */
-	const struct content_ops *ops;   /* how to read and free `lazy` */
+	const struct snapshot_ops *ops;   /* how to read and free `lazy` */
 	/* a rendering a log's cache keeps (dfs_entry_keep_content): the view
 	 * it counts in, and whether the cache still holds its reference.
 	 * When a reader lets go and only the cache's reference is left, the
@@ -485,20 +485,20 @@ struct dfs_content {
 /* What snapshot.c does to a snapshot made elsewhere (lazy.c sets them
  * with c->lazy): read, pin and free it and count its memory, without
  * calling up into the file that made it. */
-struct content_ops {
-	long (*read)(dfs_content *c, char *buf, size_t len, uint64_t off,
+struct snapshot_ops {
+	long (*read)(dfs_snapshot *c, char *buf, size_t len, uint64_t off,
 	             dfs_error *err);
-	int (*pin)(dfs_content *c, uint64_t off, size_t len, const char **data,
+	int (*pin)(dfs_snapshot *c, uint64_t off, size_t len, const char **data,
 	           size_t *n, void **pin, dfs_error *err);
-	void (*unpin)(dfs_content *c, void *pin);
+	void (*unpin)(dfs_snapshot *c, void *pin);
 	void (*free)(struct lazy_csv *z);
 	/* only the cache holds the snapshot now: what it keeps only for
 	 * its readers (the rendered batches) may go */
-	void (*idle)(dfs_content *c);
+	void (*idle)(dfs_snapshot *c);
 	/* memory the snapshot holds, its rendering buffers included */
-	size_t (*memory)(const dfs_content *c);
+	size_t (*memory)(const dfs_snapshot *c);
 	/* the bytes of the decoded log it refers to */
-	size_t (*log_memory)(const dfs_content *c);
+	size_t (*log_memory)(const dfs_snapshot *c);
 };
 
 /* ==== the files, from the bottom up (see the top of this file) ==== */
@@ -515,18 +515,18 @@ size_t dfs_import_memory(const struct import_set *s);
 
 /* Bytes a snapshot holds (text, or what a lazy one renders into
  * and indexes; not the log a lazy one refers to). */
-size_t dfs_content_memory(const dfs_content *c);
+size_t dfs_snapshot_memory(const dfs_snapshot *c);
 /* The cache's own reference let go (no notice to the view: the
  * eviction that calls it counts what it frees). */
-void dfs_content_uncache(dfs_content *c);
-dfs_content *dfs_content_from_buf(dfs_view *v, dfs_buf *b, dfs_error *err);
+void dfs_snapshot_uncache(dfs_snapshot *c);
+dfs_snapshot *dfs_snapshot_from_buf(dfs_view *v, dfs_buf *b, dfs_error *err);
 /* Take the text of `n` buffers in order (they are emptied); a big one is
  * numbered by v. */
-dfs_content *dfs_content_from_bufs(dfs_view *v, dfs_buf *b, size_t n,
+dfs_snapshot *dfs_snapshot_from_bufs(dfs_view *v, dfs_buf *b, size_t n,
                                    dfs_error *err);
 /* The text of `size` bytes in the (unlinked) file fd, which the snapshot
  * closes when it goes (also on failure). */
-dfs_content *dfs_content_from_file(dfs_view *v, int fd, uint64_t size, dfs_error *err);
+dfs_snapshot *dfs_snapshot_from_file(dfs_view *v, int fd, uint64_t size, dfs_error *err);
 
 /* ---- schema.c ---------------------------------------------------------------- */
 
@@ -547,7 +547,7 @@ void dfs_table_header(enum file_kind k, dfs_buf *out);
 bool dfs_module_has_bytes_col(int id);
 /* schema.json: every table's columns and types, as DuckDB, pandas/Dask
  * and Spark name them. */
-dfs_content *dfs_schema_content(dfs_view *v, dfs_error *err);
+dfs_snapshot *dfs_schema_content(dfs_view *v, dfs_error *err);
 /* The CSV table whose Parquet twin file kind k is (-1: k is none). */
 int dfs_parquet_source(enum file_kind k);
 /* How the tree writes Parquet (GZIP pages, on all cores). */
@@ -558,7 +558,7 @@ struct dfs_pq_options dfs_parquet_options(void);
  * 8601 times TIMESTAMP, text STRING; an empty cell a null).  A cell not
  * of its column's type fails it (EIO): the types are declared, never
  * guessed. */
-dfs_content *dfs_parquet_twin(dfs_view *v, dfs_content *csv, enum file_kind csv_kind,
+dfs_snapshot *dfs_parquet_twin(dfs_view *v, dfs_snapshot *csv, enum file_kind csv_kind,
                               int module, dfs_error *err);
 
 /* ---- dirs.c ------------------------------------------------------------------ */
@@ -636,7 +636,7 @@ void dfs_drop_inherited(char *text);
  * of r, may be NULL) gives the rows' lengths when known and receives
  * them otherwise.  `rows` (may be NULL) is the import set r belongs to,
  * which the snapshot then keeps a reference to. */
-dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
+dfs_snapshot *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
                               const dfs_records *r, struct import_set *rows,
                               const size_t *index, size_t count,
                               uint32_t *row_len, struct dfs_helpers *helpers,
@@ -656,7 +656,7 @@ struct dfs_lazy_rows {
 };
 /* A snapshot of header `head` and the rows of t (which it takes over,
  * freed even when it fails). */
-dfs_content *dfs_lazy_table(const struct dfs_lazy_rows *t, const char *head,
+dfs_snapshot *dfs_lazy_table(const struct dfs_lazy_rows *t, const char *head,
                             struct dfs_helpers *helpers, dfs_error *err);
 /* The helpers of a view: none running yet / all gone (destroyed, with
  * the buffers they kept). */
@@ -780,8 +780,8 @@ void dfs_entry_account(dfs_view *v, struct entry *e, long delta);
 /* Keep rendering c in *slot of e's decoded log (which takes a reference
  * of its own) and count its bytes: every cached rendering goes through
  * here, so cache_size sees them all. */
-void dfs_entry_keep_content(dfs_view *v, struct entry *e, dfs_content **slot,
-                            dfs_content *c);
+void dfs_entry_keep_content(dfs_view *v, struct entry *e, dfs_snapshot **slot,
+                            dfs_snapshot *c);
 /* Account memory that stays with the decoded log whatever the filters. */
 void dfs_entry_account_kept(dfs_view *v, struct entry *e, long delta);
 /* Keep s (of `bytes`) as e's job summary in place of the one it had, and
@@ -921,8 +921,8 @@ bool dfs_is_summary_file(enum file_kind k);
 /* The content of summary file `want` of a loaded log; the other summary
  * files, rendered in the same pass, are put in `cache` where it has none
  * (and accounted to the entry). */
-dfs_content *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *l,
-                                  struct content_cache *cache, enum file_kind want,
+dfs_snapshot *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *l,
+                                  struct snapshot_cache *cache, enum file_kind want,
                                   dfs_error *err);
 /* The rows of a log's insights.csv, each line led by `rel` (CSV-quoted)
  * and a comma: the log's rows of its directories' insights.csv (entry
@@ -932,7 +932,7 @@ void dfs_insight_rows(dfs_view *v, struct entry *e, const char *rel, dfs_buf *ou
 /* LOG/summary/dxt/ID.svg of a loaded log (rendered each time it is
  * asked, not cached: there may be a million); NULL with DFS_ERR_NOENT
  * when the selection has no segment of the file. */
-dfs_content *dfs_dxt_file_content(dfs_view *v, struct entry *e, struct loaded *l,
+dfs_snapshot *dfs_dxt_file_content(dfs_view *v, struct entry *e, struct loaded *l,
                                   uint64_t id, dfs_error *err);
 /* The record ids of the files LOG/summary/dxt/ lists (malloc'd). */
 int dfs_dxt_file_ids(dfs_view *v, struct entry *e, struct loaded *l, uint64_t **ids,
@@ -943,17 +943,17 @@ int dfs_dxt_file_ids(dfs_view *v, struct entry *e, struct loaded *l, uint64_t **
 /* A table of a source directory, for the caller: jobs.csv, modules.csv,
  * insights.csv, or files.csv (every (module, file name) of the logs
  * below that the caller may read, summed over them) */
-dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
+dfs_snapshot *dfs_jobs_content(dfs_view *v, const struct node *n,
                               const dfs_caller *who, dfs_error *err);
 /* summary.html of a source directory, from its modules.csv for the caller */
-dfs_content *dfs_dir_summary_content(dfs_view *v, const struct node *n,
+dfs_snapshot *dfs_dir_summary_content(dfs_view *v, const struct node *n,
                                      const dfs_caller *who, dfs_error *err);
 
 /* ---- files.c ----------------------------------------------------------------- */
 
 /* Content of a generated file for a node (entry locked, log loaded as
  * needed). */
-dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
+dfs_snapshot *dfs_file_content(dfs_view *v, struct entry *e,
                               const struct node *n, dfs_error *err);
 /* Size and serial of a generated file (entry locked): what
  * dfs_file_content would give, without rendering records.csv when its
@@ -962,7 +962,7 @@ int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
                   dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err);
 /* Content of jobs.csv, files.csv, filter or filter.error of a source
  * directory. */
-dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
+dfs_snapshot *dfs_dir_file_content(dfs_view *v, const struct node *n,
                                   const dfs_caller *who,
                                   dfs_error *err);
 
@@ -970,7 +970,7 @@ dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
 
 /* The content of a root file (selections, selections.csv,
  * selections.error) for the caller. */
-dfs_content *dfs_selections_content(dfs_view *v, const struct node *n,
+dfs_snapshot *dfs_selections_content(dfs_view *v, const struct node *n,
                                     const dfs_caller *who, dfs_error *err);
 /* Remove every filter and import of a state: directory filters, log and
  * module filters, imported rows.  Returns how many were in force. */

@@ -100,18 +100,18 @@ static char *slurp_as(dfs_view *v, const char *path, const dfs_caller *who,
                       size_t *len)
 {
 	dfs_error err = {0};
-	dfs_content *c = dfs_view_open_file_as(v, path, who, &err);
+	dfs_snapshot *c = dfs_view_open_file_as(v, path, who, &err);
 	if (!c)
 		fail_msg("%s: %s", path, err.msg);
-	size_t size = dfs_content_size(c);
+	size_t size = dfs_snapshot_size(c);
 	char *buf = malloc(size + 1);
 	size_t off = 0;
 	long n;
-	while ((n = dfs_content_read(c, buf + off, 4096, off, &err)) > 0)
+	while ((n = dfs_snapshot_read(c, buf + off, 4096, off, &err)) > 0)
 		off += (size_t)n;
 	assert_int_equal(off, size);
 	buf[off] = '\0';
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	if (len)
 		*len = off;
 	return buf;

@@ -719,19 +719,19 @@ static void synth_log(const char *path, uint64_t seed, size_t records)
 
 static char *view_read(dfs_view *v, const char *path, size_t *len, dfs_error *err)
 {
-	dfs_content *c = dfs_view_open_file(v, path, err);
+	dfs_snapshot *c = dfs_view_open_file(v, path, err);
 	if (!c)
 		return NULL;
-	size_t size = (size_t)dfs_content_size(c);
+	size_t size = (size_t)dfs_snapshot_size(c);
 	char *text = malloc(size + 1);
 	assert_non_null(text);
 	size_t done = 0;
 	long n = 0;
-	while (done < size && (n = dfs_content_read(c, text + done, size - done, done, err)) > 0)
+	while (done < size && (n = dfs_snapshot_read(c, text + done, size - done, done, err)) > 0)
 		done += (size_t)n;
 	assert_int_equal(done, size);
 	text[size] = '\0';
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	*len = size;
 	return text;
 }

@@ -110,19 +110,19 @@ static size_t count_lines(const char *s);
 static char *slurp(dfs_view *v, const char *path, size_t *len)
 {
 	dfs_error err = {0};
-	dfs_content *c = dfs_view_open_file(v, path, &err);
+	dfs_snapshot *c = dfs_view_open_file(v, path, &err);
 	if (!c)
 		return NULL;
-	size_t size = dfs_content_size(c);
+	size_t size = dfs_snapshot_size(c);
 	char *buf = malloc(size + 1);
 	size_t off = 0;
 	long n;
 	/* odd chunk sizes catch offset mistakes */
-	while ((n = dfs_content_read(c, buf + off, off % 2 ? 777 : 4093, off, &err)) > 0)
+	while ((n = dfs_snapshot_read(c, buf + off, off % 2 ? 777 : 4093, off, &err)) > 0)
 		off += (size_t)n;
 	assert_int_equal(off, size);
 	buf[off] = '\0';
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	*len = off;
 	return buf;
 }
@@ -427,18 +427,18 @@ static void test_filter_write(void **state)
 	size_t len;
 	char *all = slurp(fx->v, path, &len);
 	dfs_error err = {0};
-	dfs_content *snapshot = dfs_view_open_file(fx->v, path, &err);
+	dfs_snapshot *snapshot = dfs_view_open_file(fx->v, path, &err);
 	assert_non_null(snapshot);
 	assert_int_equal(write_text(fx->v, fpath, "STDIO_BYTES_WRITTEN > 20000000\n", &err), 0);
 	char *some = slurp(fx->v, path, &len);
 	assert_string_not_equal(all, some);
 	/* the handle opened before the write still reads the old generation */
-	char *old = malloc(dfs_content_size(snapshot) + 1);
-	long n = dfs_content_read(snapshot, old, dfs_content_size(snapshot) + 10, 0, &err);
+	char *old = malloc(dfs_snapshot_size(snapshot) + 1);
+	long n = dfs_snapshot_read(snapshot, old, dfs_snapshot_size(snapshot) + 10, 0, &err);
 	old[n] = '\0';
 	assert_string_equal(old, all);
 	free(old);
-	dfs_content_release(snapshot);
+	dfs_snapshot_release(snapshot);
 	/* refused writes change nothing and explain why */
 	const char *bad[] = {"rank ==", "STDIO_NOPE > 1", "(rank == 0", "\x01\x02garbage",
 	                     "rank == 'x'"};
@@ -603,7 +603,7 @@ static void test_import_equals_filter(void **state)
 	}
 	free(selected);
 	assert_int_equal(write_text(fx->v, rec, many, &err), 0);
-	dfs_content *snap = dfs_view_open_file(fx->v, rec, &err);
+	dfs_snapshot *snap = dfs_view_open_file(fx->v, rec, &err);
 	assert_non_null(snap);
 	/* the header and the last row (twice is refused: one record) */
 	const char *last = many + rlen - 1;
@@ -620,12 +620,12 @@ static void test_import_equals_filter(void **state)
 	assert_int_equal(write_text(fx->v, rec, fewer, &err), 0);
 	char *now = slurp(fx->v, rec, &len);
 	assert_string_equal(now, fewer);
-	size_t slen = (size_t)dfs_content_size(snap);
+	size_t slen = (size_t)dfs_snapshot_size(snap);
 	char *old = malloc(slen + 1);
-	assert_int_equal(dfs_content_read(snap, old, slen, 0, &err), (long)slen);
+	assert_int_equal(dfs_snapshot_read(snap, old, slen, 0, &err), (long)slen);
 	old[slen] = '\0';
 	assert_string_equal(old, many);
-	dfs_content_release(snap);
+	dfs_snapshot_release(snap);
 	free(old);
 	free(now);
 	free(fewer);
@@ -768,17 +768,17 @@ static void test_import_checked_per_line(void **state)
 static char *slurp_as(dfs_view *v, const char *path, const dfs_caller *who)
 {
 	dfs_error err = {0};
-	dfs_content *c = dfs_view_open_file_as(v, path, who, &err);
+	dfs_snapshot *c = dfs_view_open_file_as(v, path, who, &err);
 	if (!c)
 		fail_msg("%s: %s", path, err.msg);
-	size_t size = dfs_content_size(c), off = 0;
+	size_t size = dfs_snapshot_size(c), off = 0;
 	char *buf = malloc(size + 1);
 	long n;
-	while ((n = dfs_content_read(c, buf + off, size - off, off, &err)) > 0)
+	while ((n = dfs_snapshot_read(c, buf + off, size - off, off, &err)) > 0)
 		off += (size_t)n;
 	assert_int_equal(off, size);
 	buf[size] = '\0';
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	return buf;
 }
 
@@ -916,10 +916,10 @@ static void test_per_user_filters(void **state)
 }
 
 /* The snapshot `who` gets of path right now (a reference to release). */
-static dfs_content *open_as(dfs_view *v, const char *path, const dfs_caller *who)
+static dfs_snapshot *open_as(dfs_view *v, const char *path, const dfs_caller *who)
 {
 	dfs_error err = {0};
-	dfs_content *c = dfs_view_open_file_as(v, path, who, &err);
+	dfs_snapshot *c = dfs_view_open_file_as(v, path, who, &err);
 	if (!c)
 		fail_msg("%s: %s", path, err.msg);
 	return c;
@@ -958,7 +958,7 @@ static void test_per_user_generations(void **state)
 	assert_int_equal(write_as(v, lf, &b, "rank >= 0\n"), 0);
 	char *all = slurp_as(v, rec, NULL);
 	char *dm_all = slurp_as(v, dm, NULL);
-	dfs_content *dm0[NOTHERS], *jobs0[NOTHERS];
+	dfs_snapshot *dm0[NOTHERS], *jobs0[NOTHERS];
 	char *dm_text[NOTHERS], *jobs_text[NOTHERS];
 	dfs_node_stat rec0[NOTHERS];
 	for (size_t i = 0; i < NOTHERS; i++) {
@@ -986,11 +986,11 @@ static void test_per_user_generations(void **state)
 		/* a jobs.csv is kept a second: checked first, while it is */
 		bool kept = seconds_since(&made) < 0.5;
 		for (size_t i = 0; i < NOTHERS; i++) {
-			dfs_content *j = open_as(v, jobs, others[i]);
+			dfs_snapshot *j = open_as(v, jobs, others[i]);
 			if (kept && j != jobs0[i])
 				fail_msg("after a's write of %s, %s jobs.csv was rendered again",
 				         writes[w][0], whose[i]);
-			dfs_content_release(j);
+			dfs_snapshot_release(j);
 			char *t = slurp_as(v, jobs, others[i]);
 			assert_string_equal(t, jobs_text[i]);
 			free(t);
@@ -998,11 +998,11 @@ static void test_per_user_generations(void **state)
 		if (!kept)
 			printf("(slow: jobs.csv's second was up, its reuse not checked)\n");
 		for (size_t i = 0; i < NOTHERS; i++) {
-			dfs_content *d = open_as(v, dm, others[i]);
+			dfs_snapshot *d = open_as(v, dm, others[i]);
 			if (d != dm0[i])
 				fail_msg("after a's write of %s, %s derived_metrics was "
 				         "rendered again", writes[w][0], whose[i]);
-			dfs_content_release(d);
+			dfs_snapshot_release(d);
 			char *t = slurp_as(v, dm, others[i]);
 			assert_string_equal(t, dm_text[i]);
 			free(t);
@@ -1040,13 +1040,13 @@ static void test_per_user_generations(void **state)
 	free(jc);
 	free(rc);
 	/* and b's are still what they were */
-	dfs_content *d = open_as(v, dm, &b);
+	dfs_snapshot *d = open_as(v, dm, &b);
 	assert_ptr_equal(d, dm0[0]);
-	dfs_content_release(d);
+	dfs_snapshot_release(d);
 
 	for (size_t i = 0; i < NOTHERS; i++) {
-		dfs_content_release(dm0[i]);
-		dfs_content_release(jobs0[i]);
+		dfs_snapshot_release(dm0[i]);
+		dfs_snapshot_release(jobs0[i]);
 		free(dm_text[i]);
 		free(jobs_text[i]);
 	}
@@ -1216,15 +1216,15 @@ static void check_records_stat(dfs_view *v, const char *dir, const char *what)
 	dfs_node_stat st;
 	dfs_error err = {0};
 	assert_int_equal(dfs_view_stat(v, path, &st, &err), 0);
-	dfs_content *c = dfs_view_open_file(v, path, &err);
+	dfs_snapshot *c = dfs_view_open_file(v, path, &err);
 	assert_non_null(c);
-	if (dfs_content_size(c) != st.size || dfs_content_serial(c) != st.serial)
+	if (dfs_snapshot_size(c) != st.size || dfs_snapshot_serial(c) != st.serial)
 		fail_msg("%s %s: stat says %llu bytes (serial %llx), the snapshot has %llu "
 		         "(serial %llx)", dir, what, (unsigned long long)st.size,
 		         (unsigned long long)st.serial,
-		         (unsigned long long)dfs_content_size(c),
-		         (unsigned long long)dfs_content_serial(c));
-	dfs_content_release(c);
+		         (unsigned long long)dfs_snapshot_size(c),
+		         (unsigned long long)dfs_snapshot_serial(c));
+	dfs_snapshot_release(c);
 }
 
 static void test_records_size_without_render(void **state)
