@@ -99,23 +99,23 @@ static struct entry *entry_find(dfs_view *v, const char *src, uint64_t state)
 static void entry_free(struct entry *e);
 static void lru_unlink(dfs_view *v, struct entry *e);
 static void sum_unlink(dfs_view *v, struct entry *e);
-static bool loaded_read(const struct loaded *l);
-static void loaded_free(struct loaded *l);
+static bool decoded_read(const struct decoded_log *l);
+static void decoded_free(struct decoded_log *l);
 static bool count_freed(dfs_view *v, size_t bytes);
 static void trim(dfs_view *v);
 
 /* Decoded logs taken out of the cache, to free without view->lock */
 struct freed_list {
-	struct loaded **l;
+	struct decoded_log **l;
 	size_t n, cap;
 	bool trim;                    /* then hand the memory back */
 };
 
-static bool freed_add(struct freed_list *f, struct loaded *l)
+static bool freed_add(struct freed_list *f, struct decoded_log *l)
 {
 	if (f->n == f->cap) {
 		size_t cap = f->cap ? f->cap * 2 : 64;
-		struct loaded **grown = realloc(f->l, cap * sizeof(*grown));
+		struct decoded_log **grown = realloc(f->l, cap * sizeof(*grown));
 		if (!grown)
 			return false;
 		f->l = grown;
@@ -128,7 +128,7 @@ static bool freed_add(struct freed_list *f, struct loaded *l)
 static void freed_free(dfs_view *v, struct freed_list *f)
 {
 	for (size_t i = 0; i < f->n; i++)
-		loaded_free(f->l[i]);
+		decoded_free(f->l[i]);
 	free(f->l);
 	if (f->trim)
 		trim(v);
@@ -148,16 +148,16 @@ static void forget_gone(dfs_view *v, struct freed_list *freed)
 			struct entry *e = *p;
 			if (e->users || stat(e->src, &st) == 0 ||
 			    (errno != ENOENT && errno != ENOTDIR) ||
-			    (e->loaded && (loaded_read(e->loaded) ||
-			                   !freed_add(freed, e->loaded)))) {
+			    (e->decoded && (decoded_read(e->decoded) ||
+			                   !freed_add(freed, e->decoded)))) {
 				p = &e->hnext;
 				continue;
 			}
 			*p = e->hnext;
-			if (e->loaded) {
-				v->cached_bytes -= e->loaded->bytes;
-				freed->trim |= count_freed(v, e->loaded->bytes);
-				e->loaded = NULL;
+			if (e->decoded) {
+				v->cached_bytes -= e->decoded->bytes;
+				freed->trim |= count_freed(v, e->decoded->bytes);
+				e->decoded = NULL;
 			}
 			/* (entry_free frees the summary, the imports and the
 			 * filters) */
@@ -287,7 +287,7 @@ int dfs_node_state(dfs_view *v, struct node *n, const dfs_caller *who,
 	return 0;
 }
 
-static void loaded_count(dfs_view *v, struct entry *e);
+static void decoded_count(dfs_view *v, struct entry *e);
 
 void dfs_entry_expect(struct entry *e, const struct src_id *id)
 {
@@ -301,7 +301,7 @@ void dfs_entry_put(dfs_view *v, struct entry *e)
 {
 	e->expect = e->expect_refused = false;
 	/* what the decoded log grew by on the way, untold */
-	loaded_count(v, e);
+	decoded_count(v, e);
 	pthread_mutex_unlock(&e->lock);
 	pthread_mutex_lock(&v->lock);
 	e->users--;
@@ -472,7 +472,7 @@ static bool snapshot_cache_read(const struct snapshot_cache *c)
 /* Is the decoded log being read right now?  Then eviction would free
  * nothing (the readers hold what they read) and the next open would
  * decode it again beside them.  (entry locked) */
-static bool loaded_read(const struct loaded *l)
+static bool decoded_read(const struct decoded_log *l)
 {
 	if (snapshot_cache_read(&l->log_files))
 		return true;
@@ -482,7 +482,7 @@ static bool loaded_read(const struct loaded *l)
 	return false;
 }
 
-static void loaded_clear_derived(dfs_view *v, struct loaded *l)
+static void decoded_clear_derived(dfs_view *v, struct decoded_log *l)
 {
 	if (v && l->content_bytes) {
 		pthread_mutex_lock(&v->lock);
@@ -503,7 +503,7 @@ static void loaded_clear_derived(dfs_view *v, struct loaded *l)
 	l->combined_ready = false;
 }
 
-struct loaded_mod *dfs_loaded_mod(struct loaded *l, int id)
+struct decoded_mod *dfs_decoded_mod(struct decoded_log *l, int id)
 {
 	if (!l->mod[id] && (l->mod[id] = calloc(1, sizeof(*l->mod[id]))))
 		l->uncounted += sizeof(*l->mod[id]);
@@ -513,9 +513,9 @@ struct loaded_mod *dfs_loaded_mod(struct loaded *l, int id)
 /* Count what the decoded log of e took since it was last counted: the
  * module slots made when first asked for, an index its log built when
  * first asked for (entry locked). */
-static void loaded_count(dfs_view *v, struct entry *e)
+static void decoded_count(dfs_view *v, struct entry *e)
 {
-	struct loaded *l = e->loaded;
+	struct decoded_log *l = e->decoded;
 	if (!l)
 		return;
 	size_t add = l->uncounted, log = l->log ? dfs_log_memory(l->log) : 0;
@@ -532,11 +532,11 @@ static void loaded_count(dfs_view *v, struct entry *e)
 	pthread_mutex_unlock(&v->lock);
 }
 
-static void loaded_free(struct loaded *l)
+static void decoded_free(struct decoded_log *l)
 {
 	if (!l)
 		return;
-	loaded_clear_derived(NULL, l);
+	decoded_clear_derived(NULL, l);
 	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
 		if (l->mod[id])
 			free(l->mod[id]->row_len);
@@ -553,8 +553,8 @@ static void entry_moved(dfs_view *v, struct entry *e)
 {
 	e->gen++;
 	clock_gettime(CLOCK_REALTIME, &e->changed);
-	if (e->loaded)
-		loaded_clear_derived(v, e->loaded);
+	if (e->decoded)
+		decoded_clear_derived(v, e->decoded);
 }
 
 void dfs_entry_bump(dfs_view *v, struct entry *e)
@@ -590,15 +590,15 @@ void dfs_entry_forget_plain(dfs_view *v, const char *src, uint64_t state)
 	struct entry *e = *p;
 	if (!e || e->users || e->mod || e->log_filter_text || e->log_filter_error ||
 	    e->errors_seen.tv_sec || e->import_bytes ||
-	    (e->loaded && (loaded_read(e->loaded) || !e->loaded->log ||
-	                   e->loaded->module_errors))) {
+	    (e->decoded && (decoded_read(e->decoded) || !e->decoded->log ||
+	                   e->decoded->module_errors))) {
 		pthread_mutex_unlock(&v->lock);
 		return;
 	}
 	*p = e->hnext;
 	size_t bytes = e->summary_bytes;
-	if (e->loaded)
-		bytes += e->loaded->bytes;
+	if (e->decoded)
+		bytes += e->decoded->bytes;
 	v->cached_bytes -= bytes;
 	bool do_trim = count_freed(v, bytes);
 	lru_unlink(v, e);
@@ -726,7 +726,7 @@ void dfs_view_memory_freed(dfs_view *v, size_t bytes)
  * idle logs are over the budget, not to make room for a log being read
  * or decoded), and rendered jobs.csv files once their second is up (a
  * second from now for those younger).  Kept:
- * `keep` (may be NULL), logs being read (see loaded_read: their bytes
+ * `keep` (may be NULL), logs being read (see decoded_read: their bytes
  * stay counted, so the others go first), entries another thread is
  * working on and imported rows (a selection, not a cache).  Victims are
  * locked with trylock only: lock order forbids waiting. */
@@ -739,7 +739,7 @@ static void evict(dfs_view *v, struct entry *keep, size_t room)
 	bool trimming = false, busy = false, more = true;
 	size_t jobs_left = 0;
 	while (more) {
-		struct loaded *victims[EVICT_BATCH];
+		struct decoded_log *victims[EVICT_BATCH];
 		struct job_summary *sums[EVICT_BATCH];
 		void (*sum_free[EVICT_BATCH])(struct job_summary *s);
 		size_t n = 0, ns = 0;
@@ -753,20 +753,20 @@ static void evict(dfs_view *v, struct entry *keep, size_t room)
 		struct entry *c = v->lru_tail;
 		while (c && v->cached_bytes > budget && n < EVICT_BATCH) {
 			struct entry *prev = c->lru_prev;
-			if (c->loaded && c != keep && pthread_mutex_trylock(&c->lock) == 0) {
-				if (!loaded_read(c->loaded)) {
-					victims[n++] = c->loaded;
-					v->cached_bytes -= c->loaded->bytes;
-					trimming |= count_freed(v, c->loaded->bytes);
-					c->loaded = NULL;
+			if (c->decoded && c != keep && pthread_mutex_trylock(&c->lock) == 0) {
+				if (!decoded_read(c->decoded)) {
+					victims[n++] = c->decoded;
+					v->cached_bytes -= c->decoded->bytes;
+					trimming |= count_freed(v, c->decoded->bytes);
+					c->decoded = NULL;
 					lru_unlink(v, c);
 				} else {
-					pinned += c->loaded->bytes;
+					pinned += c->decoded->bytes;
 				}
 				pthread_mutex_unlock(&c->lock);
-			} else if (c->loaded) {
+			} else if (c->decoded) {
 				busy |= c != keep;
-				pinned += c->loaded->bytes;
+				pinned += c->decoded->bytes;
 			}
 			c = prev;
 		}
@@ -797,7 +797,7 @@ static void evict(dfs_view *v, struct entry *keep, size_t room)
 			jobs_left = v->jobs_expire(v);
 		pthread_mutex_unlock(&v->lock);
 		for (size_t i = 0; i < n; i++)
-			loaded_free(victims[i]);
+			decoded_free(victims[i]);
 		for (size_t i = 0; i < ns; i++)
 			sum_free[i](sums[i]);
 	}
@@ -881,8 +881,8 @@ static void view_freed(dfs_view *v, size_t bytes)
 
 /* The decoded log of another state's entry of the same source, when it
  * holds the version st describes: states share decoded logs (read only),
- * each makes its own selections of it.  (view->lock held; e->loaded and
- * loaded_id of an entry change only under it.)  Its bytes count in the
+ * each makes its own selections of it.  (view->lock held; e->decoded and
+ * decoded_id of an entry change only under it.)  Its bytes count in the
  * cache of each entry that holds it: the budget errs on the safe side. */
 static const dfs_log *shared_log(dfs_view *v, const struct entry *e,
                                  const struct stat *st)
@@ -894,19 +894,19 @@ static const dfs_log *shared_log(dfs_view *v, const struct entry *e,
 		                                             : v->users[k - 2].state;
 		const struct entry *o = state == e->state ? NULL
 		                                          : entry_find(v, e->src, state);
-		if (o && o->loaded && o->loaded->log &&
-		    dfs_src_same(&o->loaded_id, st))
-			return dfs_log_ref(o->loaded->log);
+		if (o && o->decoded && o->decoded->log &&
+		    dfs_src_same(&o->decoded_id, st))
+			return dfs_log_ref(o->decoded->log);
 	}
 	return NULL;
 }
 
-struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
+struct decoded_log *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
 {
 	return dfs_entry_load_prefill(v, e, -1, NULL, err);
 }
 
-struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
+struct decoded_log *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
                                       const dfs_view_prefill *pf, dfs_error *err)
 {
 	struct stat st;
@@ -914,40 +914,40 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 	/* with an expectation, the version approved is decoded, from the
 	 * descriptor of the very file judged; the one kept serves when it
 	 * is that version */
-	if (e->expect && !(e->loaded && dfs_src_id_same(&e->loaded_id, &e->expect_id))) {
+	if (e->expect && !(e->decoded && dfs_src_id_same(&e->decoded_id, &e->expect_id))) {
 		if ((fd = open_log(v, e, &st, err)) < 0)
 			return NULL;
 	} else if (e->expect) {
-		st.st_dev = e->loaded_id.dev;   /* (the same version: kept) */
-		st.st_ino = e->loaded_id.ino;
-		st.st_size = e->loaded_id.size;
-		st.st_mtim = e->loaded_id.mtime;
-		st.st_ctim = e->loaded_id.ctime;
+		st.st_dev = e->decoded_id.dev;   /* (the same version: kept) */
+		st.st_ino = e->decoded_id.ino;
+		st.st_size = e->decoded_id.size;
+		st.st_mtim = e->decoded_id.mtime;
+		st.st_ctim = e->decoded_id.ctime;
 	} else if (stat(e->src, &st) != 0) {
 		dfs_error_set(err, errno == ENOENT ? DFS_ERR_NOENT : DFS_ERR_IO, "%s: %s",
 		              entry_label(v, e), strerror(errno));
 		return NULL;
 	}
-	if (e->loaded && !dfs_src_same(&e->loaded_id, &st)) {
+	if (e->decoded && !dfs_src_same(&e->decoded_id, &st)) {
 		/* (detached under view->lock: other states' entries look at it
 		 * there, see shared_log) */
 		pthread_mutex_lock(&v->lock);
-		struct loaded *old = e->loaded;
+		struct decoded_log *old = e->decoded;
 		v->cached_bytes -= old->bytes;
 		lru_unlink(v, e);
-		e->loaded = NULL;
+		e->decoded = NULL;
 		/* every state's jobs.csv may show the log */
 		v->source_gen++;
 		pthread_mutex_unlock(&v->lock);
-		loaded_free(old);
+		decoded_free(old);
 		entry_moved(v, e);
 	}
-	if (!e->loaded) {
+	if (!e->decoded) {
 		/* make room first: a decoded log takes at least its file size, so
 		 * logs about to be evicted anyway need not sit beside it while it
 		 * decodes (the peak of memory) */
 		evict(v, e, (size_t)st.st_size);
-		struct loaded *l = calloc(1, sizeof(*l));
+		struct decoded_log *l = calloc(1, sizeof(*l));
 		if (!l) {
 			if (fd >= 0)
 				close(fd);
@@ -981,7 +981,7 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 				l->module_errors = true;
 			/* the slots of the modules it has (others when asked) */
 			if (lm->present)
-				dfs_loaded_mod(l, id);
+				dfs_decoded_mod(l, id);
 			if (row_len[id] && l->mod[id])
 				l->mod[id]->row_len = row_len[id];
 			else
@@ -995,8 +995,8 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 			clock_gettime(CLOCK_REALTIME, &e->errors_seen);
 		pthread_mutex_lock(&v->lock);
 		l->dir_gen = dfs_state_dir_gen(v, e->state);
-		e->loaded = l;
-		dfs_src_id(&e->loaded_id, &st);
+		e->decoded = l;
+		dfs_src_id(&e->decoded_id, &st);
 		v->cached_bytes += l->bytes;
 		lru_front(v, e);
 		pthread_mutex_unlock(&v->lock);
@@ -1015,14 +1015,14 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 	}
 	if (fd >= 0)
 		close(fd);
-	struct loaded *l = e->loaded;
+	struct decoded_log *l = e->decoded;
 	/* the state's directory filters changed since the selections were
 	 * made (another state's apply to other entries) */
 	pthread_mutex_lock(&v->lock);
 	uint64_t dir_gen = dfs_state_dir_gen(v, e->state);
 	pthread_mutex_unlock(&v->lock);
 	if (l->dir_gen != dir_gen) {
-		loaded_clear_derived(v, l);
+		decoded_clear_derived(v, l);
 		l->dir_gen = dir_gen;
 	}
 	if (!l->log) {
@@ -1034,10 +1034,10 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 
 void dfs_entry_account_kept(dfs_view *v, struct entry *e, long delta)
 {
-	if (!e->loaded)
+	if (!e->decoded)
 		return;
 	pthread_mutex_lock(&v->lock);
-	e->loaded->bytes += (size_t)delta;
+	e->decoded->bytes += (size_t)delta;
 	v->cached_bytes += (size_t)delta;
 	pthread_mutex_unlock(&v->lock);
 }
@@ -1115,14 +1115,14 @@ void dfs_view_jobs_kept(dfs_view *v)
 	retry_later(v);
 }
 
-/* Account memory added to a loaded log after decoding (rendered files). */
+/* Account memory added to a decoded log after decoding (rendered files). */
 void dfs_entry_account(dfs_view *v, struct entry *e, long delta)
 {
-	if (!e->loaded)
+	if (!e->decoded)
 		return;
 	pthread_mutex_lock(&v->lock);
-	e->loaded->bytes += (size_t)delta;
-	e->loaded->content_bytes += (size_t)delta;
+	e->decoded->bytes += (size_t)delta;
+	e->decoded->content_bytes += (size_t)delta;
 	v->cached_bytes += (size_t)delta;
 	pthread_mutex_unlock(&v->lock);
 }
@@ -1221,7 +1221,7 @@ dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
 
 static void entry_free(struct entry *e)
 {
-	loaded_free(e->loaded);
+	decoded_free(e->decoded);
 	free(e->peek_error);
 	free(e->log_filter_text);
 	free(e->log_filter_error);

@@ -130,7 +130,7 @@ static void render_json(dfs_view *v, const struct entry *e, int module,
 	dfs_buf_free(&json);
 }
 
-static void render_log_derived(dfs_view *v, struct entry *e, struct loaded *l,
+static void render_log_derived(dfs_view *v, struct entry *e, struct decoded_log *l,
                                dfs_buf *out)
 {
 	bool posix = false, stdio = false;
@@ -249,7 +249,7 @@ static void render_provenance(dfs_view *v, const struct entry *e,
  * filters left out, its metadata naming the filters (writer.h,
  * dfs_log_export).  A module the log cannot decode is copied as it is
  * when no filter applies to it, and fails the file when one does. */
-static int render_filtered(dfs_view *v, struct entry *e, struct loaded *l,
+static int render_filtered(dfs_view *v, struct entry *e, struct decoded_log *l,
                            dfs_buf *out, dfs_error *err)
 {
 	dfs_export *x = calloc(1, sizeof(*x));
@@ -299,7 +299,7 @@ out:
 	return ret;
 }
 
-static void render_error(const struct entry *e, const struct loaded *l,
+static void render_error(const struct entry *e, const struct decoded_log *l,
                          dfs_buf *out)
 {
 	if (e->peek_status != DFS_OK) {
@@ -385,7 +385,7 @@ static bool render_light(dfs_view *v, struct entry *e, const struct node *n,
 	}
 }
 
-static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
+static int render_heavy(dfs_view *v, struct entry *e, struct decoded_log *l,
                         const struct node *n, dfs_buf *out, dfs_error *err)
 {
 	const dfs_log *log = l->log;
@@ -574,7 +574,7 @@ static dfs_snapshot *lazy_ranks(dfs_view *v, dfs_rank_table *t, dfs_error *err)
 
 /* files.csv or ranks.csv of a module's selection: a module that cannot
  * be read fails (EIO) like its records.csv */
-static dfs_snapshot *table_content(dfs_view *v, struct entry *e, struct loaded *l,
+static dfs_snapshot *table_content(dfs_view *v, struct entry *e, struct decoded_log *l,
                                   const struct node *n, dfs_error *err)
 {
 	struct selection *s = dfs_selection(v, e, l, n->module);
@@ -627,15 +627,15 @@ static uint64_t serial_of(const struct entry *e, uint64_t dir_gen, int module,
 
 /* (the directory filters of the selection's own generation: two
  * selections made with different filters never share a serial) */
-static uint64_t records_serial(const struct entry *e, const struct loaded *l,
+static uint64_t records_serial(const struct entry *e, const struct decoded_log *l,
                                int module)
 {
-	const struct loaded_mod *lm = l->mod[module];
+	const struct decoded_mod *lm = l->mod[module];
 	uint64_t dir_gen = lm && lm->sel.ready ? lm->sel.dir_gen : l->dir_gen;
-	return serial_of(e, dir_gen, module, &e->loaded_id);
+	return serial_of(e, dir_gen, module, &e->decoded_id);
 }
 
-static uint64_t table_serial(const struct entry *e, const struct loaded *l,
+static uint64_t table_serial(const struct entry *e, const struct decoded_log *l,
                              int module, enum file_kind k)
 {
 	uint64_t h = records_serial(e, l, module);
@@ -645,13 +645,13 @@ static uint64_t table_serial(const struct entry *e, const struct loaded *l,
 
 /* The row lengths to fill while rendering s, when its rows are the log's
  * own records (not imported ones). */
-static uint32_t *records_row_len(dfs_view *v, struct entry *e, struct loaded *l,
+static uint32_t *records_row_len(dfs_view *v, struct entry *e, struct decoded_log *l,
                                  int module, const struct selection *s)
 {
 	const dfs_records *own = dfs_log_records(l->log, module);
 	if (!own || s->records != own || own->count == 0)
 		return NULL;
-	struct loaded_mod *lmod = dfs_loaded_mod(l, module);
+	struct decoded_mod *lmod = dfs_decoded_mod(l, module);
 	if (!lmod)
 		return NULL;
 	if (!lmod->row_len) {
@@ -664,7 +664,7 @@ static uint32_t *records_row_len(dfs_view *v, struct entry *e, struct loaded *l,
 
 /* Size of records.csv from the rows' lengths, when every selected row
  * has been measured; false otherwise. */
-static bool records_size_known(const struct loaded *l, int module,
+static bool records_size_known(const struct decoded_log *l, int module,
                                const struct selection *s, uint64_t *size)
 {
 	const uint32_t *len = l->mod[module] ? l->mod[module]->row_len : NULL;
@@ -684,12 +684,12 @@ static bool records_size_known(const struct loaded *l, int module,
 	return true;
 }
 
-/* The content of a generated file of a loaded log, from its cache or
+/* The content of a generated file of a decoded log, from its cache or
  * rendered (and cached). */
-static dfs_snapshot *loaded_content(dfs_view *v, struct entry *e, struct loaded *l,
+static dfs_snapshot *decoded_content(dfs_view *v, struct entry *e, struct decoded_log *l,
                                    const struct node *n, dfs_error *err)
 {
-	struct loaded_mod *lmod = n->module >= 0 ? dfs_loaded_mod(l, n->module) : NULL;
+	struct decoded_mod *lmod = n->module >= 0 ? dfs_decoded_mod(l, n->module) : NULL;
 	if (n->module >= 0 && !lmod) {
 		dfs_error_nomem(err);
 		return NULL;
@@ -703,7 +703,7 @@ static dfs_snapshot *loaded_content(dfs_view *v, struct entry *e, struct loaded 
 		/* made from the CSV (itself kept, as if read) */
 		struct node cn = *n;
 		cn.file = (enum file_kind)twin;
-		dfs_snapshot *csv = loaded_content(v, e, l, &cn, err);
+		dfs_snapshot *csv = decoded_content(v, e, l, &cn, err);
 		if (!csv)
 			return NULL;
 		c = dfs_parquet_twin(v, csv, cn.file, n->module, err);
@@ -757,17 +757,17 @@ dfs_snapshot *dfs_file_content(dfs_view *v, struct entry *e,
 		return dfs_snapshot_from_buf(v, &b, err);
 	if (n->file == F_ERROR) {
 		dfs_error ignored;
-		struct loaded *l = e->peek_status == DFS_OK ? dfs_entry_load(v, e, &ignored)
+		struct decoded_log *l = e->peek_status == DFS_OK ? dfs_entry_load(v, e, &ignored)
 		                                            : NULL;
-		render_error(e, l ? l : e->loaded, &b);
+		render_error(e, l ? l : e->decoded, &b);
 		return dfs_snapshot_from_buf(v, &b, err);
 	}
-	struct loaded *l = dfs_entry_load(v, e, err);
+	struct decoded_log *l = dfs_entry_load(v, e, err);
 	if (!l)
 		return NULL;
 	if (n->file == F_DXT_FILE)
 		return dfs_dxt_file_content(v, e, l, n->record, err);
-	return loaded_content(v, e, l, n, err);
+	return decoded_content(v, e, l, n, err);
 }
 
 /* Will records.csv of module `id` show every record of the log (no
@@ -795,7 +795,7 @@ static bool offer_prefill(dfs_view *v, struct entry *e, const struct node *n,
                           const dfs_node_stat *st, const dfs_view_prefill *pf)
 {
 	struct stat fst;
-	if (!pf || n->file != F_RECORDS || n->module < 0 || e->loaded ||
+	if (!pf || n->file != F_RECORDS || n->module < 0 || e->decoded ||
 	    (uint64_t)e->peek_id.size < DFS_PREFILL_MIN_BYTES ||
 	    !shows_every_record(v, e, n->module) || stat(e->src, &fst) != 0)
 		return false;
@@ -818,7 +818,7 @@ int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
 		/* records.csv: often known without rendering it (the lookup
 		 * before `cp x records.csv` need not render the rows about to be
 		 * replaced) */
-		struct loaded *l = offer_prefill(v, e, n, st, pf)
+		struct decoded_log *l = offer_prefill(v, e, n, st, pf)
 		                       ? dfs_entry_load_prefill(v, e, n->module, pf, err)
 		                       : dfs_entry_load(v, e, err);
 		if (!l)
@@ -829,7 +829,7 @@ int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
 			st->serial = records_serial(e, l, n->module);
 			return 0;
 		}
-		c = loaded_content(v, e, l, n, err);
+		c = decoded_content(v, e, l, n, err);
 	} else {
 		c = dfs_file_content(v, e, n, err);
 	}

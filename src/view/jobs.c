@@ -173,10 +173,10 @@ static struct job_summary *summarize(dfs_view *v, struct entry *e,
 	if (!s)
 		return NULL;
 	dfs_error err = {0};
-	struct loaded *l = dfs_entry_load(v, e, &err);
+	struct decoded_log *l = dfs_entry_load(v, e, &err);
 	s->gen = e->gen;
 	s->dir_gen = dir_gen;
-	s->src = e->loaded_id;
+	s->src = e->decoded_id;
 	if (!l) {
 		s->job.error = strdup(err.msg[0] ? err.msg : "unreadable log");
 		s->transient = err.code != DFS_ERR_FORMAT && err.code != DFS_ERR_UNSUPPORTED;
@@ -1552,7 +1552,7 @@ static bool judged_out(const struct entry *e, const struct src_id *id)
 /* The log's files, for its job summary: each module with per-file
  * records, from its selection (entry locked); a module that cannot be
  * read is named with why. */
-static struct files_ref *log_files(dfs_view *v, struct entry *e, struct loaded *l)
+static struct files_ref *log_files(dfs_view *v, struct entry *e, struct decoded_log *l)
 {
 	struct files_ref *f = malloc(sizeof(*f));
 	dfs_log_files *lf = dfs_log_files_new();
@@ -1617,7 +1617,7 @@ static void files_item(struct pool *p, struct log_item *it)
 	if (s && !s->job.error && !s->files) {
 		size_t limit = dfs_log_inflate_limit(it->disk_bytes);
 		inflating(p->gate, limit, true);
-		struct loaded *l = dfs_entry_load(v, e, &err);
+		struct decoded_log *l = dfs_entry_load(v, e, &err);
 		if (!l) {
 			it->skip = strdup(err.msg[0] ? err.msg : "unreadable log");
 		} else if ((s->files = log_files(v, e, l))) {

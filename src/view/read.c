@@ -189,7 +189,7 @@ static bool file_exists(const struct entry *e, int module, enum file_kind k)
 	if (fd->level == LEVEL_LOG) {
 		if (k == F_ERROR)
 			return e->peek_status != DFS_OK || e->damaged ||
-			       (e->loaded && (!e->loaded->log || e->loaded->module_errors));
+			       (e->decoded && (!e->decoded->log || e->decoded->module_errors));
 		return e->peek_status == DFS_OK;
 	}
 	const dfs_module *m = dfs_module_get(module);
@@ -283,7 +283,7 @@ int dfs_view_stat_as(dfs_view *v, const char *path, const dfs_caller *who,
 	           ((n.module >= 0 && !dfs_entry_has_module(e, n.module)) ||
 	            !file_exists(e, n.module, n.file))) {
 		/* ERROR appears once decoding found a problem */
-		if (n.file == F_ERROR && !e->loaded)
+		if (n.file == F_ERROR && !e->decoded)
 			dfs_entry_load(v, e, err);
 		if (!file_exists(e, n.module, n.file))
 			ret = not_found(err, path);
@@ -483,7 +483,7 @@ static int list_dxt_dir(dfs_view *v, const struct node *n, const dfs_caller *who
 	uint64_t *ids = NULL;
 	size_t count = 0;
 	int ret = 0;
-	struct loaded *l = NULL;
+	struct decoded_log *l = NULL;
 	if (dfs_entry_peek(v, e, &n->st, err) || !has_dxt(e)) {
 		ret = -1;
 		if (err->code == DFS_OK)

@@ -382,7 +382,7 @@ static bool follows(dfs_view *v, struct entry *e, int id)
 
 /* The selection of module id, when it leads (it is in the log and does
  * not follow); NULL when it does not lead.  -1 when memory ran out. */
-static int leader(dfs_view *v, struct entry *e, struct loaded *l, int id,
+static int leader(dfs_view *v, struct entry *e, struct decoded_log *l, int id,
                   int follower, struct selection **out)
 {
 	*out = NULL;
@@ -416,7 +416,7 @@ static int order_by_id(const void *a, const void *b)
 
 /* LUSTRE and DXT: keep[k] for the selected records whose file (record id)
  * has a record selected in a module that leads. */
-static int follow_files(dfs_view *v, struct entry *e, struct loaded *l, int id,
+static int follow_files(dfs_view *v, struct entry *e, struct decoded_log *l, int id,
                         const struct selection *s, bool *keep)
 {
 	struct by_id *ids = malloc((s->count ? s->count : 1) * sizeof(*ids));
@@ -466,7 +466,7 @@ static int order_ranks(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int layer_ranks(dfs_view *v, struct entry *e, struct loaded *l, int lid,
+static int layer_ranks(dfs_view *v, struct entry *e, struct decoded_log *l, int lid,
                        struct layer_ranks *lr)
 {
 	lr->done = true;
@@ -510,7 +510,7 @@ static int heatmap_layer(const dfs_log *log, uint64_t rid)
 /* HEATMAP: its records are a layer's bins on one rank, not a file's; keep
  * the record of a layer and rank when that layer's module leads and has a
  * record of that rank, or a shared one (rank -1), selected. */
-static int follow_layers(dfs_view *v, struct entry *e, struct loaded *l,
+static int follow_layers(dfs_view *v, struct entry *e, struct decoded_log *l,
                          const struct selection *s, bool *keep)
 {
 	struct layer_ranks lr[DFS_MOD_KNOWN];
@@ -538,7 +538,7 @@ static int follow_layers(dfs_view *v, struct entry *e, struct loaded *l,
 
 /* Keep of a following module's selection only the records that follow a
  * leader's (s->index holds the selection). */
-static int follow_leaders(dfs_view *v, struct entry *e, struct loaded *l, int id,
+static int follow_leaders(dfs_view *v, struct entry *e, struct decoded_log *l, int id,
                           struct selection *s, dfs_error *err)
 {
 	bool *keep = calloc(s->count ? s->count : 1, sizeof(bool));
@@ -573,12 +573,12 @@ int dfs_selection_plain(const struct selection *s, dfs_records *out)
 	return 0;
 }
 
-struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
+struct selection *dfs_selection(dfs_view *v, struct entry *e, struct decoded_log *l,
                                 int id)
 {
 	/* what callers get without memory for the slot: they look at the
 	 * status before anything else */
-	struct loaded_mod *lmod = dfs_loaded_mod(l, id);
+	struct decoded_mod *lmod = dfs_decoded_mod(l, id);
 	if (!lmod)
 		return &v->no_memory;
 	struct selection *s = &lmod->sel;
@@ -674,7 +674,7 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 }
 
 struct selection *dfs_selection_metrics(dfs_view *v, struct entry *e,
-                                        struct loaded *l, int id)
+                                        struct decoded_log *l, int id)
 {
 	struct selection *s = dfs_selection(v, e, l, id);
 	const dfs_module *m = dfs_module_get(id);
@@ -696,7 +696,7 @@ const char *dfs_selection_metrics_error(const struct selection *s)
 }
 
 const dfs_derived_metrics *dfs_combined_metrics(dfs_view *v, struct entry *e,
-                                                struct loaded *l)
+                                                struct decoded_log *l)
 {
 	if (l->combined_ready)
 		return &l->combined;

@@ -164,7 +164,7 @@ static void collect_counts(dfs_view *v, struct entry *e, struct sel_list *l,
 {
 	dfs_error err = {0};
 	struct stat st;
-	struct loaded *ld = NULL;
+	struct decoded_log *ld = NULL;
 	if (stat(e->src, &st) != 0)
 		dfs_error_set(&err, DFS_ERR_NOENT, "the log is gone from SOURCE");
 	else if (dfs_entry_peek(v, e, &st, &err) == 0)

@@ -34,7 +34,7 @@ static void add_filters(dfs_view *v, struct entry *e, int id, dfs_buf *all)
  * with their derived metrics when `metrics` (the page shows them, the
  * insights do not use them); `filters` receives the text that
  * in->filters points to. */
-static void build_input(dfs_view *v, struct entry *e, struct loaded *l,
+static void build_input(dfs_view *v, struct entry *e, struct decoded_log *l,
                         dfs_summary_input *in, dfs_buf *filters, bool metrics)
 {
 	memset(in, 0, sizeof(*in));
@@ -82,7 +82,7 @@ bool dfs_is_summary_file(enum file_kind k)
 	       dfs_plot_of_file(k) >= 0;
 }
 
-dfs_snapshot *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *l,
+dfs_snapshot *dfs_summary_contents(dfs_view *v, struct entry *e, struct decoded_log *l,
                                   struct snapshot_cache *cache, enum file_kind want,
                                   dfs_error *err)
 {
@@ -137,7 +137,7 @@ dfs_snapshot *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *
 void dfs_insight_rows(dfs_view *v, struct entry *e, const char *rel, dfs_buf *out)
 {
 	dfs_error err = {0};
-	struct loaded *l = dfs_entry_load(v, e, &err);
+	struct decoded_log *l = dfs_entry_load(v, e, &err);
 	if (l) {
 		dfs_summary_input in;
 		dfs_buf filters = DFS_BUF_INIT;
@@ -154,7 +154,7 @@ void dfs_insight_rows(dfs_view *v, struct entry *e, const char *rel, dfs_buf *ou
 	dfs_buf_adds(out, DFS_INSIGHTS_EMPTY_TAIL);
 }
 
-dfs_snapshot *dfs_dxt_file_content(dfs_view *v, struct entry *e, struct loaded *l,
+dfs_snapshot *dfs_dxt_file_content(dfs_view *v, struct entry *e, struct decoded_log *l,
                                   uint64_t id, dfs_error *err)
 {
 	dfs_summary_input in;
@@ -169,7 +169,7 @@ dfs_snapshot *dfs_dxt_file_content(dfs_view *v, struct entry *e, struct loaded *
 	return dfs_snapshot_from_buf(v, &out, err);
 }
 
-int dfs_dxt_file_ids(dfs_view *v, struct entry *e, struct loaded *l, uint64_t **ids,
+int dfs_dxt_file_ids(dfs_view *v, struct entry *e, struct decoded_log *l, uint64_t **ids,
                      size_t *n, dfs_error *err)
 {
 	dfs_summary_input in;

@@ -203,10 +203,10 @@ struct module_state {
 	struct timespec written;      /* when the filter or import was installed */
 };
 
-/* What a loaded log holds for one module slot: made for the modules the
+/* What a decoded log holds for one module slot: made for the modules the
  * log has when it loads, for others when first asked (a log uses a few of
  * the 64 slots; all of them inline took 50 KB a log). */
-struct loaded_mod {
+struct decoded_mod {
 	struct selection sel;
 	struct snapshot_cache files;
 	/* bytes of each record's records.csv row, 0 until measured (while
@@ -215,7 +215,7 @@ struct loaded_mod {
 	uint32_t *row_len;
 };
 
-struct loaded {
+struct decoded_log {
 	dfs_log *log;                 /* NULL when decoding failed */
 	uint64_t dir_gen;             /* the entry's state's directory filters
 	                               * the caches used (state_gens) */
@@ -229,7 +229,7 @@ struct loaded {
 	                               * first asked for) */
 	size_t uncounted;             /* slots made since the last count */
 	uint64_t gen;                 /* generation the caches belong to */
-	struct loaded_mod *mod[DFS_MOD_SLOTS];
+	struct decoded_mod *mod[DFS_MOD_SLOTS];
 	struct snapshot_cache log_files;
 	dfs_derived_metrics combined;   /* POSIX+STDIO */
 	bool combined_ready;
@@ -324,8 +324,8 @@ struct entry {
 	struct src_id expect_id;
 
 	/* decoded form, NULL when evicted */
-	struct loaded *loaded;
-	struct src_id loaded_id;      /* the version decoded */
+	struct decoded_log *decoded;
+	struct src_id decoded_id;      /* the version decoded */
 	struct entry *lru_prev, *lru_next;   /* while it has a decoded log */
 	struct entry *sum_prev, *sum_next;   /* while it has a summary */
 };
@@ -750,7 +750,7 @@ bool dfs_src_id_same(const struct src_id *a, const struct src_id *b);
 
 /* Slot id of l, made (empty) when first asked; NULL without
  * memory. */
-struct loaded_mod *dfs_loaded_mod(struct loaded *l, int id);
+struct decoded_mod *dfs_decoded_mod(struct decoded_log *l, int id);
 
 /* The entries of a state's, each marked in use (not locked): lock one
  * with dfs_entry_lock, give each back with dfs_entry_put; free the
@@ -768,10 +768,10 @@ int dfs_entry_peek(dfs_view *v, struct entry *e, const struct stat *st,
                    dfs_error *err);
 /* The decoded log, loading it if needed; NULL if the log cannot be read
  * (then err says why). */
-struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err);
+struct decoded_log *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err);
 /* The same, rendering records.csv of `module` for pf->store as the log
  * decodes (see dfs_view_prefill). */
-struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
+struct decoded_log *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
                                       const dfs_view_prefill *pf, dfs_error *err);
 /* logs smaller than this are not offered for a prefill */
 #define DFS_PREFILL_MIN_BYTES ((uint64_t)8 << 20)
@@ -833,18 +833,18 @@ struct module_state *dfs_entry_mod(struct entry *e, int id);
 /* ---- select.c ---------------------------------------------------------------- */
 
 /* The selection of module `id`, computed if needed (entry locked). */
-struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
+struct selection *dfs_selection(dfs_view *v, struct entry *e, struct decoded_log *l,
                                 int id);
 /* The same, with the accumulator's results (derived metrics, summation
  * record) computed if the module has an accumulator. */
 struct selection *dfs_selection_metrics(dfs_view *v, struct entry *e,
-                                        struct loaded *l, int id);
+                                        struct decoded_log *l, int id);
 /* Why a selection has no derived metrics (its error, or the accumulator's);
  * NULL when it has them. */
 const char *dfs_selection_metrics_error(const struct selection *s);
 /* The combined POSIX+STDIO derived metrics (entry locked). */
 const dfs_derived_metrics *dfs_combined_metrics(dfs_view *v, struct entry *e,
-                                                struct loaded *l);
+                                                struct decoded_log *l);
 /* A selection's cut records (s->trimmed) as the log stores such records,
  * for the export; -1 out of memory. */
 int dfs_selection_plain(const struct selection *s, dfs_records *out);
@@ -915,13 +915,13 @@ struct entry *dfs_entry_for(dfs_view *v, const struct node *n, const dfs_caller 
 /* ---- summary.c --------------------------------------------------------------- */
 
 /* The plot a file kind shows (-1: none); summary.html,
- * insights.txt, insights.csv or a plot of a loaded log (entry locked). */
+ * insights.txt, insights.csv or a plot of a decoded log (entry locked). */
 int dfs_plot_of_file(enum file_kind k);
 bool dfs_is_summary_file(enum file_kind k);
-/* The content of summary file `want` of a loaded log; the other summary
+/* The content of summary file `want` of a decoded log; the other summary
  * files, rendered in the same pass, are put in `cache` where it has none
  * (and accounted to the entry). */
-dfs_snapshot *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *l,
+dfs_snapshot *dfs_summary_contents(dfs_view *v, struct entry *e, struct decoded_log *l,
                                   struct snapshot_cache *cache, enum file_kind want,
                                   dfs_error *err);
 /* The rows of a log's insights.csv, each line led by `rel` (CSV-quoted)
@@ -929,13 +929,13 @@ dfs_snapshot *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *
  * locked; a log that cannot be read gets a row that says why). */
 void dfs_insight_rows(dfs_view *v, struct entry *e, const char *rel, dfs_buf *out);
 
-/* LOG/summary/dxt/ID.svg of a loaded log (rendered each time it is
+/* LOG/summary/dxt/ID.svg of a decoded log (rendered each time it is
  * asked, not cached: there may be a million); NULL with DFS_ERR_NOENT
  * when the selection has no segment of the file. */
-dfs_snapshot *dfs_dxt_file_content(dfs_view *v, struct entry *e, struct loaded *l,
+dfs_snapshot *dfs_dxt_file_content(dfs_view *v, struct entry *e, struct decoded_log *l,
                                   uint64_t id, dfs_error *err);
 /* The record ids of the files LOG/summary/dxt/ lists (malloc'd). */
-int dfs_dxt_file_ids(dfs_view *v, struct entry *e, struct loaded *l, uint64_t **ids,
+int dfs_dxt_file_ids(dfs_view *v, struct entry *e, struct decoded_log *l, uint64_t **ids,
                      size_t *n, dfs_error *err);
 
 /* ---- jobs.c ------------------------------------------------------------------ */
@@ -951,7 +951,7 @@ dfs_snapshot *dfs_dir_summary_content(dfs_view *v, const struct node *n,
 
 /* ---- files.c ----------------------------------------------------------------- */
 
-/* Content of a generated file for a node (entry locked, log loaded as
+/* Content of a generated file for a node (entry locked, log decoded as
  * needed). */
 dfs_snapshot *dfs_file_content(dfs_view *v, struct entry *e,
                               const struct node *n, dfs_error *err);

@@ -234,7 +234,7 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
                           const char *data, size_t len, dfs_csv_rows *checked,
                           dfs_error *err)
 {
-	struct loaded *l = dfs_entry_load(v, e, err);
+	struct decoded_log *l = dfs_entry_load(v, e, err);
 	if (!l)
 		return -1;
 	const dfs_module *m = dfs_module_get(n->module);
