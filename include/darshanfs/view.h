@@ -311,7 +311,7 @@ uint64_t dfs_view_decode_count(dfs_view *v);
  *   cached_bytes  bytes of decoded logs and of everything cached with
  *                 them (rendered text, row lengths, selections' row
  *                 indexes and cut records, summation records), of the
- *                 job summaries jobs.csv and insights.csv keep of each
+ *                 job digests jobs.csv and insights.csv keep of each
  *                 log and of rendered jobs.csv files (kept a second),
  *                 and of imported rows: what cache_size bounds, but for
  *                 the logs being read (kept while a reader holds a

@@ -188,7 +188,7 @@ void dfs_csv_record(const dfs_log *log, const dfs_module *m,
 	}
 }
 
-void dfs_csv_summary(const dfs_log *log, const dfs_module *m,
+void dfs_csv_summation(const dfs_log *log, const dfs_module *m,
                      const unsigned char *rec, size_t len, dfs_buf *out)
 {
 	uint64_t id = 0;

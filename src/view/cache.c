@@ -13,7 +13,7 @@
  * batches (malloc_trim).
  *
  * Counted too: what jobs.c keeps of each log for jobs.csv and
- * insights.csv (job summaries, in an LRU list of their own, evicted
+ * insights.csv (job digests, in an LRU list of their own, evicted
  * after the decoded logs and only when they and the idle logs are over
  * the budget), the rendered jobs.csv files (dropped when their second is
  * up) and imported rows (a selection like a filter: never evicted).
@@ -24,7 +24,7 @@
  * table is keyed by (source path, state).
  *
  * Below the files that select and render: what they hang on an entry or
- * a decoded log (selections, job summaries, the jobs.csv cache) is freed
+ * a decoded log (selections, job digests, the jobs.csv cache) is freed
  * here through the function each of them set with it (view_int.h). */
 #include <errno.h>
 #include <fcntl.h>
@@ -98,7 +98,7 @@ static struct entry *entry_find(dfs_view *v, const char *src, uint64_t state)
 
 static void entry_free(struct entry *e);
 static void lru_unlink(dfs_view *v, struct entry *e);
-static void sum_unlink(dfs_view *v, struct entry *e);
+static void digest_unlink(dfs_view *v, struct entry *e);
 static bool decoded_read(const struct decoded_log *l);
 static void decoded_free(struct decoded_log *l);
 static bool count_freed(dfs_view *v, size_t bytes);
@@ -159,12 +159,12 @@ static void forget_gone(dfs_view *v, struct freed_list *freed)
 				freed->trim |= count_freed(v, e->decoded->bytes);
 				e->decoded = NULL;
 			}
-			/* (entry_free frees the summary, the imports and the
+			/* (entry_free frees the digest, the imports and the
 			 * filters) */
-			v->cached_bytes -= e->summary_bytes + e->import_bytes;
+			v->cached_bytes -= e->digest_bytes + e->import_bytes;
 			dfs_state_uncharge_filters(v, e->state, e->filter_bytes);
 			lru_unlink(v, e);
-			sum_unlink(v, e);
+			digest_unlink(v, e);
 			entry_free(e);
 			v->entries--;
 		}
@@ -596,13 +596,13 @@ void dfs_entry_forget_plain(dfs_view *v, const char *src, uint64_t state)
 		return;
 	}
 	*p = e->hnext;
-	size_t bytes = e->summary_bytes;
+	size_t bytes = e->digest_bytes;
 	if (e->decoded)
 		bytes += e->decoded->bytes;
 	v->cached_bytes -= bytes;
 	bool do_trim = count_freed(v, bytes);
 	lru_unlink(v, e);
-	sum_unlink(v, e);
+	digest_unlink(v, e);
 	v->entries--;
 	pthread_mutex_unlock(&v->lock);
 	entry_free(e);
@@ -635,21 +635,21 @@ struct dfs_index *dfs_view_index(dfs_view *v)
 }
 
 /* The two LRU lists, most recent first: the entries with a decoded log
- * (lru_*) and those with a job summary (sum_*).  (view->lock held) */
+ * (lru_*) and those with a job digest (digest_*).  (view->lock held) */
 static struct entry **link_prev(struct entry *e, bool sum)
 {
-	return sum ? &e->sum_prev : &e->lru_prev;
+	return sum ? &e->digest_prev : &e->lru_prev;
 }
 
 static struct entry **link_next(struct entry *e, bool sum)
 {
-	return sum ? &e->sum_next : &e->lru_next;
+	return sum ? &e->digest_next : &e->lru_next;
 }
 
 static void list_unlink(dfs_view *v, struct entry *e, bool sum)
 {
-	struct entry **head = sum ? &v->sum_head : &v->lru_head;
-	struct entry **tail = sum ? &v->sum_tail : &v->lru_tail;
+	struct entry **head = sum ? &v->digest_head : &v->lru_head;
+	struct entry **tail = sum ? &v->digest_tail : &v->lru_tail;
 	struct entry *prev = *link_prev(e, sum), *next = *link_next(e, sum);
 	if (prev)
 		*link_next(prev, sum) = next;
@@ -664,8 +664,8 @@ static void list_unlink(dfs_view *v, struct entry *e, bool sum)
 
 static void list_front(dfs_view *v, struct entry *e, bool sum)
 {
-	struct entry **head = sum ? &v->sum_head : &v->lru_head;
-	struct entry **tail = sum ? &v->sum_tail : &v->lru_tail;
+	struct entry **head = sum ? &v->digest_head : &v->lru_head;
+	struct entry **tail = sum ? &v->digest_tail : &v->lru_tail;
 	list_unlink(v, e, sum);
 	*link_next(e, sum) = *head;
 	if (*head)
@@ -685,7 +685,7 @@ static void lru_front(dfs_view *v, struct entry *e)
 	list_front(v, e, false);
 }
 
-static void sum_unlink(dfs_view *v, struct entry *e)
+static void digest_unlink(dfs_view *v, struct entry *e)
 {
 	list_unlink(v, e, true);
 }
@@ -721,7 +721,7 @@ void dfs_view_memory_freed(dfs_view *v, size_t bytes)
 
 /* Evict until the budget holds with `room` bytes to spare: the decoded
  * logs least recently used first, then, when that was not enough, the
- * job summaries (small, and what jobs.csv is made of: the logs of a
+ * job digests (small, and what jobs.csv is made of: the logs of a
  * tree need not be decoded again for it; they go only when they and the
  * idle logs are over the budget, not to make room for a log being read
  * or decoded), and rendered jobs.csv files once their second is up (a
@@ -740,13 +740,13 @@ static void evict(dfs_view *v, struct entry *keep, size_t room)
 	size_t jobs_left = 0;
 	while (more) {
 		struct decoded_log *victims[EVICT_BATCH];
-		struct job_summary *sums[EVICT_BATCH];
-		void (*sum_free[EVICT_BATCH])(struct job_summary *s);
+		struct job_digest *sums[EVICT_BATCH];
+		void (*digest_frees[EVICT_BATCH])(struct job_digest *s);
 		size_t n = 0, ns = 0;
 		pthread_mutex_lock(&v->lock);
 		size_t budget = v->opt.cache_size > room ? v->opt.cache_size - room : 0;
 		/* decoded logs that stay (kept, read, busy): they do not push
-		 * out the summaries, nor does a rendered jobs.csv (it goes in
+		 * out the digests, nor does a rendered jobs.csv (it goes in
 		 * a second anyway, and without them the next one would decode
 		 * every log again) */
 		size_t pinned = 0;
@@ -770,21 +770,21 @@ static void evict(dfs_view *v, struct entry *keep, size_t room)
 			}
 			c = prev;
 		}
-		/* the summaries, when every log was looked at */
+		/* the digests, when every log was looked at */
 		size_t limit = v->opt.cache_size + pinned + v->jobs_bytes;
-		for (c = n < EVICT_BATCH ? v->sum_tail : NULL;
+		for (c = n < EVICT_BATCH ? v->digest_tail : NULL;
 		     c && v->cached_bytes > limit && ns < EVICT_BATCH;) {
-			struct entry *prev = c->sum_prev;
-			if (c->summary && c != keep && pthread_mutex_trylock(&c->lock) == 0) {
-				sums[ns] = c->summary;
-				sum_free[ns++] = c->summary_free;
-				v->cached_bytes -= c->summary_bytes;
-				trimming |= count_freed(v, c->summary_bytes);
-				c->summary = NULL;
-				c->summary_bytes = 0;
-				sum_unlink(v, c);
+			struct entry *prev = c->digest_prev;
+			if (c->digest && c != keep && pthread_mutex_trylock(&c->lock) == 0) {
+				sums[ns] = c->digest;
+				digest_frees[ns++] = c->digest_free;
+				v->cached_bytes -= c->digest_bytes;
+				trimming |= count_freed(v, c->digest_bytes);
+				c->digest = NULL;
+				c->digest_bytes = 0;
+				digest_unlink(v, c);
 				pthread_mutex_unlock(&c->lock);
-			} else if (c->summary && c != keep) {
+			} else if (c->digest && c != keep) {
 				busy = true;
 			}
 			c = prev;
@@ -799,7 +799,7 @@ static void evict(dfs_view *v, struct entry *keep, size_t room)
 		for (size_t i = 0; i < n; i++)
 			decoded_free(victims[i]);
 		for (size_t i = 0; i < ns; i++)
-			sum_free[i](sums[i]);
+			digest_frees[i](sums[i]);
 	}
 	if (trimming)
 		trim(v);
@@ -1042,21 +1042,21 @@ void dfs_entry_account_kept(dfs_view *v, struct entry *e, long delta)
 	pthread_mutex_unlock(&v->lock);
 }
 
-void dfs_entry_keep_summary(dfs_view *v, struct entry *e, struct job_summary *s,
-                            size_t bytes, void (*free_fn)(struct job_summary *s))
+void dfs_entry_keep_digest(dfs_view *v, struct entry *e, struct job_digest *s,
+                            size_t bytes, void (*free_fn)(struct job_digest *s))
 {
-	struct job_summary *old = e->summary;
-	void (*old_free)(struct job_summary *s) = e->summary_free;
+	struct job_digest *old = e->digest;
+	void (*old_free)(struct job_digest *s) = e->digest_free;
 	pthread_mutex_lock(&v->lock);
 	v->cached_bytes += bytes;
-	v->cached_bytes -= e->summary_bytes;
-	e->summary = s;
-	e->summary_bytes = s ? bytes : 0;
-	e->summary_free = free_fn;
+	v->cached_bytes -= e->digest_bytes;
+	e->digest = s;
+	e->digest_bytes = s ? bytes : 0;
+	e->digest_free = free_fn;
 	if (s)
 		list_front(v, e, true);
 	else
-		sum_unlink(v, e);
+		digest_unlink(v, e);
 	bool over = v->cached_bytes > v->opt.cache_size;
 	pthread_mutex_unlock(&v->lock);
 	if (old)
@@ -1071,20 +1071,20 @@ void dfs_entry_keep_summary(dfs_view *v, struct entry *e, struct job_summary *s,
 		retry_later(v);
 }
 
-void dfs_entry_touch_summary(dfs_view *v, struct entry *e)
+void dfs_entry_touch_digest(dfs_view *v, struct entry *e)
 {
 	pthread_mutex_lock(&v->lock);
-	if (e->summary)
+	if (e->digest)
 		list_front(v, e, true);
 	pthread_mutex_unlock(&v->lock);
 }
 
-void dfs_entry_account_summary(dfs_view *v, struct entry *e, long delta)
+void dfs_entry_account_digest(dfs_view *v, struct entry *e, long delta)
 {
-	if (!e->summary)
+	if (!e->digest)
 		return;
 	pthread_mutex_lock(&v->lock);
-	e->summary_bytes += (size_t)delta;
+	e->digest_bytes += (size_t)delta;
 	v->cached_bytes += (size_t)delta;
 	pthread_mutex_unlock(&v->lock);
 }
@@ -1234,8 +1234,8 @@ static void entry_free(struct entry *e)
 		dfs_import_release(ms->imported);
 	}
 	free(e->mod);
-	if (e->summary)
-		e->summary_free(e->summary);
+	if (e->digest)
+		e->digest_free(e->digest);
 	pthread_mutex_destroy(&e->lock);
 	free(e->src);
 	free(e->vpath);

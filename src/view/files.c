@@ -419,12 +419,12 @@ static int render_heavy(dfs_view *v, struct entry *e, struct decoded_log *l,
 			break;
 		case F_TOTAL:
 			/* darshan-parser's lines, then (comments) the filters */
-			dfs_render_total(m, s->summary, out);
+			dfs_render_total(m, s->summation, out);
 			render_filters(v, e, n->module, out);
 			break;
 		case F_TOTAL_CSV:
 			dfs_csv_header(m, out);
-			dfs_csv_summary(log, m, s->summary, m->record_size, out);
+			dfs_csv_summation(log, m, s->summation, m->record_size, out);
 			break;
 		default:
 			return dfs_error_set(err, DFS_ERR_NOENT, "no such file");

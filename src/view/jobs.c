@@ -15,7 +15,7 @@
  * without opening it; the others are summarized through the LRU cache (a
  * tree of 100,000 logs never needs them all decoded at once), and what an
  * unfiltered one gives goes into the index (its entry is then forgotten,
- * if the walk made it).  Each log's summary is kept in its entry until the
+ * if the walk made it).  Each log's digest is kept in its entry until the
  * log file or a filter changes, or the cache evicts it (counted in
  * cache_size, after the decoded logs).  The text goes to a file beside
  * the index past an eighth of cache_size.  A rendered table is reused for
@@ -65,7 +65,7 @@ struct job_row {
 };
 
 /* A log's files for a directory's files.csv (tables.h), shared by the
- * job summary that keeps it and the renderings that merge it. */
+ * job digest that keeps it and the renderings that merge it. */
 struct files_ref {
 	atomic_int refs;
 	dfs_log_files *lf;
@@ -86,9 +86,9 @@ static void files_release(struct files_ref *f)
 	}
 }
 
-/* What the tables show of one log (the summaries of every log of a tree
+/* What the tables show of one log (the digests of every log of a tree
  * are kept, so only that). */
-struct job_summary {
+struct job_digest {
 	uint64_t gen, dir_gen;
 	struct src_id src;          /* the version of the log summarized */
 	/* made of a passing failure (no memory, a read error): never kept in
@@ -123,7 +123,7 @@ static void row_metrics(dfs_module_facts *r, const dfs_derived_metrics *dm)
 	r->perf_by_slowest = dm->agg_perf_by_slowest;
 }
 
-static void job_summary_free(struct job_summary *s)
+static void job_digest_free(struct job_digest *s)
 {
 	if (!s)
 		return;
@@ -140,13 +140,13 @@ static void job_summary_free(struct job_summary *s)
 	free(s);
 }
 
-/* What a summary holds, counted in the cache (strings with their NUL) */
+/* What a digest holds, counted in the cache (strings with their NUL) */
 static size_t str_bytes(const char *t)
 {
 	return t ? strlen(t) + 1 : 0;
 }
 
-static size_t job_summary_bytes(const struct job_summary *s)
+static size_t job_digest_bytes(const struct job_digest *s)
 {
 	size_t n = sizeof(*s) + s->nrows * sizeof(s->rows[0]) + str_bytes(s->job.error) +
 	           str_bytes(s->job.exe) + str_bytes(s->filters) + str_bytes(s->insights) +
@@ -166,10 +166,10 @@ static char *filters_of(dfs_buf *b)
 
 /* ---- one log ------------------------------------------------------------------ */
 
-static struct job_summary *summarize(dfs_view *v, struct entry *e,
+static struct job_digest *summarize(dfs_view *v, struct entry *e,
                                      uint64_t dir_gen)
 {
-	struct job_summary *s = calloc(1, sizeof(*s) + MAX_ROWS * sizeof(s->rows[0]));
+	struct job_digest *s = calloc(1, sizeof(*s) + MAX_ROWS * sizeof(s->rows[0]));
 	if (!s)
 		return NULL;
 	dfs_error err = {0};
@@ -247,7 +247,7 @@ static struct job_summary *summarize(dfs_view *v, struct entry *e,
 	dfs_buf b = DFS_BUF_INIT;
 	dfs_filters_line_job(v, e, rows, &b);
 	s->filters = filters_of(&b);
-	struct job_summary *fit = realloc(s, sizeof(*s) + s->nrows * sizeof(s->rows[0]));
+	struct job_digest *fit = realloc(s, sizeof(*s) + s->nrows * sizeof(s->rows[0]));
 	return fit ? fit : s;
 }
 
@@ -268,7 +268,7 @@ static const char *row_module_name(int module)
 }
 
 /* modules.csv rows of a log */
-static void render_module_rows(const struct job_summary *s, const char *rel, dfs_buf *out)
+static void render_module_rows(const struct job_digest *s, const char *rel, dfs_buf *out)
 {
 	const dfs_job_facts *j = &s->job;
 	if (j->error) {
@@ -399,7 +399,7 @@ static void add_seconds(dfs_buf *out, double t)
 }
 
 /* the row of jobs.csv of a log */
-static void render_job_row(const struct job_summary *s, const char *rel, dfs_buf *out)
+static void render_job_row(const struct job_digest *s, const char *rel, dfs_buf *out)
 {
 	const dfs_job_facts *j = &s->job;
 	dfs_csv_field(out, rel, strlen(rel));
@@ -1142,11 +1142,11 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 	free(is_dir);
 }
 
-/* insights.csv rows of a log, kept with its summary (entry locked) */
+/* insights.csv rows of a log, kept with its digest (entry locked) */
 static void render_insights(dfs_view *v, struct entry *e, const char *rel,
                             dfs_buf *out)
 {
-	struct job_summary *s = e->summary;
+	struct job_digest *s = e->digest;
 	if (!s || !s->insights || strcmp(s->insights_rel, rel) != 0) {
 		dfs_buf b = DFS_BUF_INIT;
 		dfs_insight_rows(v, e, rel, &b);
@@ -1165,11 +1165,11 @@ static void render_insights(dfs_view *v, struct entry *e, const char *rel,
 		if (!s->insights_rel) {
 			free(s->insights);
 			s->insights = NULL;
-			dfs_entry_account_summary(v, e, -(long)before);
+			dfs_entry_account_digest(v, e, -(long)before);
 			dfs_insight_rows(v, e, rel, out);
 			return;
 		}
-		dfs_entry_account_summary(v, e, (long)(str_bytes(s->insights) +
+		dfs_entry_account_digest(v, e, (long)(str_bytes(s->insights) +
 		                                       str_bytes(s->insights_rel)) -
 		                                (long)before);
 	}
@@ -1184,7 +1184,7 @@ static void insight_error(const char *rel, const char *error, dfs_buf *out)
 	dfs_buf_adds(out, DFS_INSIGHTS_EMPTY_TAIL);
 }
 
-static void render(enum table t, const struct job_summary *s, const char *rel,
+static void render(enum table t, const struct job_digest *s, const char *rel,
                    dfs_buf *out)
 {
 	if (t == T_JOBS)
@@ -1373,7 +1373,7 @@ static void split_vpath(const char *vpath, char *dir, size_t size, const char **
  * not made of a passing failure (entry locked). */
 static bool index_store(struct pool *p, struct entry *e, struct log_item *it)
 {
-	struct job_summary *s = e->summary;
+	struct job_digest *s = e->digest;
 	bool insights = p->table == T_INSIGHTS;
 	if (!s || s->transient || (it->stored && !insights) ||
 	    (it->stored && it->stored_log.has_findings))
@@ -1474,7 +1474,7 @@ static int from_index(struct pool *p, struct log_item *it, struct node *n)
 		dfs_buf_addc(&it->rows, '\n');
 		return 0;
 	}
-	struct job_summary *s = calloc(1, sizeof(*s) + MAX_ROWS * sizeof(s->rows[0]));
+	struct job_digest *s = calloc(1, sizeof(*s) + MAX_ROWS * sizeof(s->rows[0]));
 	if (!s)
 		return -1;
 	s->job = l->job;
@@ -1504,13 +1504,13 @@ static int from_index(struct pool *p, struct log_item *it, struct node *n)
 	return 0;
 }
 
-/* The entry's job summary made fresh (kept) or touched, the log decoded
+/* The entry's job digest made fresh (kept) or touched, the log decoded
  * through the pool's gate when it must be (entry locked).  A caller
  * judged on the walk's version it->id of the log reads that version's
- * summary, or none (see entry.expect): returns whether the caller is
- * judged so, and then its row is the caller's only when the summary is of
+ * digest, or none (see entry.expect): returns whether the caller is
+ * judged so, and then its row is the caller's only when the digest is of
  * that version (judged_out). */
-static bool fresh_summary(struct pool *p, struct entry *e, const struct log_item *it)
+static bool fresh_digest(struct pool *p, struct entry *e, const struct log_item *it)
 {
 	dfs_view *v = p->v;
 	pthread_mutex_lock(&v->lock);
@@ -1520,21 +1520,21 @@ static bool fresh_summary(struct pool *p, struct entry *e, const struct log_item
 	if (judged)
 		dfs_entry_expect(e, &it->id);
 	struct stat st;
-	bool fresh = e->summary && e->summary->gen == e->gen &&
-	             e->summary->dir_gen == dir_gen &&
-	             (judged ? dfs_src_id_same(&e->summary->src, &it->id)
-	                     : stat(e->src, &st) == 0 && dfs_src_same(&e->summary->src, &st));
+	bool fresh = e->digest && e->digest->gen == e->gen &&
+	             e->digest->dir_gen == dir_gen &&
+	             (judged ? dfs_src_id_same(&e->digest->src, &it->id)
+	                     : stat(e->src, &st) == 0 && dfs_src_same(&e->digest->src, &st));
 	if (!fresh) {
 		size_t limit = dfs_log_inflate_limit(it->disk_bytes);
 		inflating(p->gate, limit, true);
-		struct job_summary *s = summarize(v, e, dir_gen);
+		struct job_digest *s = summarize(v, e, dir_gen);
 		inflating(p->gate, limit, false);
 		if (s && e->expect_refused)
-			job_summary_free(s);   /* of no version: the file moved */
+			job_digest_free(s);   /* of no version: the file moved */
 		else if (s)
-			dfs_entry_keep_summary(v, e, s, job_summary_bytes(s), job_summary_free);
+			dfs_entry_keep_digest(v, e, s, job_digest_bytes(s), job_digest_free);
 	} else {
-		dfs_entry_touch_summary(v, e);
+		dfs_entry_touch_digest(v, e);
 	}
 	return judged;
 }
@@ -1543,13 +1543,13 @@ static bool fresh_summary(struct pool *p, struct entry *e, const struct log_item
  * as for what the caller may not read. */
 static bool judged_out(const struct entry *e, const struct src_id *id)
 {
-	return e->expect_refused || !e->summary || e->summary->src.dev != id->dev ||
-	       e->summary->src.ino != id->ino;
+	return e->expect_refused || !e->digest || e->digest->src.dev != id->dev ||
+	       e->digest->src.ino != id->ino;
 }
 
 /* ---- files.csv ---------------------------------------------------------------- */
 
-/* The log's files, for its job summary: each module with per-file
+/* The log's files, for its job digest: each module with per-file
  * records, from its selection (entry locked); a module that cannot be
  * read is named with why. */
 static struct files_ref *log_files(dfs_view *v, struct entry *e, struct decoded_log *l)
@@ -1609,11 +1609,11 @@ static void files_item(struct pool *p, struct log_item *it)
 		it->skip = strdup(err.msg[0] ? err.msg : "unreadable log");
 		return;
 	}
-	if (fresh_summary(p, e, it) && judged_out(e, &it->id)) {
+	if (fresh_digest(p, e, it) && judged_out(e, &it->id)) {
 		dfs_entry_put(v, e);
 		return;   /* no row */
 	}
-	struct job_summary *s = e->summary;
+	struct job_digest *s = e->digest;
 	if (s && !s->job.error && !s->files) {
 		size_t limit = dfs_log_inflate_limit(it->disk_bytes);
 		inflating(p->gate, limit, true);
@@ -1621,7 +1621,7 @@ static void files_item(struct pool *p, struct log_item *it)
 		if (!l) {
 			it->skip = strdup(err.msg[0] ? err.msg : "unreadable log");
 		} else if ((s->files = log_files(v, e, l))) {
-			dfs_entry_account_summary(v, e, (long)(sizeof(*s->files) +
+			dfs_entry_account_digest(v, e, (long)(sizeof(*s->files) +
 			                                       dfs_log_files_memory(s->files->lf)));
 		}
 		inflating(p->gate, limit, false);
@@ -1648,7 +1648,7 @@ static void summarize_item(struct pool *p, struct log_item *it)
 		return;
 	}
 	if (it->error) {
-		struct job_summary s = {0};
+		struct job_digest s = {0};
 		s.job.error = (char *)it->error;
 		render(p->table, &s, it->rel, &it->rows);
 		return;
@@ -1703,16 +1703,16 @@ static void summarize_item(struct pool *p, struct log_item *it)
 		return;
 	}
 	if (!e) {
-		struct job_summary s = {0};
+		struct job_digest s = {0};
 		s.job.error = err.msg;
 		render(p->table, &s, it->rel, &it->rows);
 		return;
 	}
-	bool judged = fresh_summary(p, e, it);
+	bool judged = fresh_digest(p, e, it);
 	if (!e->expect_refused && insights)
 		render_insights(v, e, it->rel, &it->rows);
-	else if (!e->expect_refused && e->summary)
-		render(p->table, e->summary, it->rel, &it->rows);
+	else if (!e->expect_refused && e->digest)
+		render(p->table, e->digest, it->rel, &it->rows);
 	/* replaced after the walk judged it: no row, as for what the
 	 * caller may not read */
 	if (judged && judged_out(e, &it->id))

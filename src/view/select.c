@@ -27,7 +27,7 @@ static void selection_clear(struct selection *s)
 {
 	dfs_scratch_free(s->pool, s->index);
 	dfs_import_release(s->trimmed);
-	free(s->summary);
+	free(s->summation);
 	for (size_t i = 0; i < s->n_warnings; i++)
 		free(s->warnings[i]);
 	free(s->warnings);
@@ -56,9 +56,9 @@ static void accumulate(struct selection *s, const dfs_module *m, const dfs_job *
 	dfs_error err = {0};
 	dfs_accum *a = dfs_accum_create(m, job->nprocs, &err);
 	dfs_accum_use_scratch(a, s->pool);
-	s->summary = calloc(1, m->record_size);
-	if (!a || !s->summary || inject_selection(a, m, s, &err) ||
-	    dfs_accum_emit(a, &s->dm, s->summary, &err)) {
+	s->summation = calloc(1, m->record_size);
+	if (!a || !s->summation || inject_selection(a, m, s, &err) ||
+	    dfs_accum_emit(a, &s->dm, s->summation, &err)) {
 		if (err.code == DFS_OK)
 			dfs_error_nomem(&err);
 		/* (the selection itself stays usable: records.csv, the page) */

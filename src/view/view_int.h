@@ -28,13 +28,13 @@
  *
  * Each kind of object has one file that makes and frees it: the view,
  * its entries and decoded logs (cache.c), selections (select.c), job
- * summaries and the jobs.csv cache (jobs.c), snapshots (snapshot.c; lazy
+ * digests and the jobs.csv cache (jobs.c), snapshots (snapshot.c; lazy
  * ones with lazy.c), import sets (import.c), directory filters (dirs.c),
  * nodes (node.c).  Where a lower file holds an object of a higher one
- * (a decoded log holds selections, an entry its job summary, the view
+ * (a decoded log holds selections, an entry its job digest, the view
  * the jobs.csv cache, a snapshot its lazy part, a cached snapshot its
  * view), it frees or tells it through a function pointer the owner set
- * when it made the object (selection.clear, entry.summary_free,
+ * when it made the object (selection.clear, entry.digest_free,
  * dfs_view.jobs_free, dfs_snapshot.ops, dfs_view.reader_gone/freed), never
  * by calling up.
  *
@@ -54,7 +54,7 @@
  * What a write invalidates is its state's only: each state that writes
  * has its own generations (struct state_gens: one bumped by its
  * directory filters, one by its every accepted write), and the caches
- * made for a state (selections, job summaries, jobs.csv, serials) are
+ * made for a state (selections, job digests, jobs.csv, serials) are
  * checked against that state's, so one user's writes on a shared mount
  * make no other user's files be computed again.  STATE_CLEAN has none:
  * nothing is written to it, its generations stay 0.
@@ -80,7 +80,7 @@
 #include "parquet/parquet.h"
 #include "util/scratch.h"
 
-struct job_summary;
+struct job_digest;
 
 /* The helper threads that render records.csv batches ahead of readers
  * (lazy.c), counted by the view whose snapshots they render, so that
@@ -172,7 +172,7 @@ struct selection {
 	bool accumulated;
 	bool accumulate_tried;
 	dfs_derived_metrics dm;
-	unsigned char *summary;       /* summation record */
+	unsigned char *summation;       /* summation record */
 	char **warnings;
 	size_t n_warnings, warnings_total;
 	dfs_status status;            /* DFS_OK or why the module is unusable */
@@ -301,12 +301,12 @@ struct entry {
 	struct module_state *mod;     /* DFS_MOD_KNOWN slots, NULL until used */
 
 	/* what jobs.csv shows for this log, NULL until computed, and how to
-	 * free it (set by jobs.c through dfs_entry_keep_summary; the cache
+	 * free it (set by jobs.c through dfs_entry_keep_digest; the cache
 	 * frees it with the entry, or evicts it after the decoded logs when
 	 * over the budget: the view has an LRU list of each) */
-	struct job_summary *summary;
-	size_t summary_bytes;         /* counted in the cache */
-	void (*summary_free)(struct job_summary *s);
+	struct job_digest *digest;
+	size_t digest_bytes;         /* counted in the cache */
+	void (*digest_free)(struct job_digest *s);
 	/* bytes of the imported rows of its module states: counted in the
 	 * cache, never evicted (they are a selection, like a filter) */
 	size_t import_bytes;
@@ -327,7 +327,7 @@ struct entry {
 	struct decoded_log *decoded;
 	struct src_id decoded_id;      /* the version decoded */
 	struct entry *lru_prev, *lru_next;   /* while it has a decoded log */
-	struct entry *sum_prev, *sum_next;   /* while it has a summary */
+	struct entry *digest_prev, *digest_next;   /* while it has a digest */
 };
 
 struct dfs_view {
@@ -338,7 +338,7 @@ struct dfs_view {
 	struct entry **table;
 	size_t table_size, entries;
 	struct entry *lru_head, *lru_tail;   /* most recent first */
-	struct entry *sum_head, *sum_tail;   /* the job summaries, the same */
+	struct entry *digest_head, *digest_tail;   /* the job digests, the same */
 	size_t cached_bytes;
 	size_t untrimmed;             /* bytes freed since the last trim */
 	/* an eviction that met a log another thread held, or a log kept over
@@ -784,15 +784,15 @@ void dfs_entry_keep_content(dfs_view *v, struct entry *e, dfs_snapshot **slot,
                             dfs_snapshot *c);
 /* Account memory that stays with the decoded log whatever the filters. */
 void dfs_entry_account_kept(dfs_view *v, struct entry *e, long delta);
-/* Keep s (of `bytes`) as e's job summary in place of the one it had, and
+/* Keep s (of `bytes`) as e's job digest in place of the one it had, and
  * count it; free_fn frees it (entry locked).  Over the budget, job
- * summaries go after the decoded logs, least recently used first. */
-void dfs_entry_keep_summary(dfs_view *v, struct entry *e, struct job_summary *s,
-                            size_t bytes, void (*free_fn)(struct job_summary *s));
-/* e's job summary was used: the last to go (entry locked). */
-void dfs_entry_touch_summary(dfs_view *v, struct entry *e);
-/* Bytes added to (or taken from) e's job summary (entry locked). */
-void dfs_entry_account_summary(dfs_view *v, struct entry *e, long delta);
+ * digests go after the decoded logs, least recently used first. */
+void dfs_entry_keep_digest(dfs_view *v, struct entry *e, struct job_digest *s,
+                            size_t bytes, void (*free_fn)(struct job_digest *s));
+/* e's job digest was used: the last to go (entry locked). */
+void dfs_entry_touch_digest(dfs_view *v, struct entry *e);
+/* Bytes added to (or taken from) e's job digest (entry locked). */
+void dfs_entry_account_digest(dfs_view *v, struct entry *e, long delta);
 /* `bytes` of memory freed: handed back to the system now when they are
  * a MiB or more (the view's recycled blocks too). */
 void dfs_view_memory_freed(dfs_view *v, size_t bytes);
