@@ -432,14 +432,14 @@ bool dfs_entry_has_module(const struct entry *e, int id)
 	return m && ((e->present >> id) & 1);
 }
 
-const struct module_state *dfs_entry_mod_get(const struct entry *e, int id)
+const struct module_state *dfs_entry_mod_find(const struct entry *e, int id)
 {
 	if (!e->mod || id < 0 || id >= DFS_MOD_KNOWN)
 		return NULL;
 	return &e->mod[id];
 }
 
-struct module_state *dfs_entry_mod(struct entry *e, int id)
+struct module_state *dfs_entry_mod_make(struct entry *e, int id)
 {
 	if (id < 0 || id >= DFS_MOD_KNOWN)
 		return NULL;

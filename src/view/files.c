@@ -354,7 +354,7 @@ static bool render_light(dfs_view *v, struct entry *e, const struct node *n,
 		add_text_line(out, e->log_filter_error);
 		return true;
 	case F_FILTER: {
-		const struct module_state *ms = dfs_entry_mod_get(e, n->module);
+		const struct module_state *ms = dfs_entry_mod_find(e, n->module);
 		if (ms && ms->imported) {
 			/* (imported rows are the selection whatever lies above) */
 			dfs_buf_printf(out, "# imported: %zu rows\n", ms->imported->recs.count);
@@ -370,7 +370,7 @@ static bool render_light(dfs_view *v, struct entry *e, const struct node *n,
 		return true;
 	}
 	case F_FILTER_ERROR: {
-		const struct module_state *ms = dfs_entry_mod_get(e, n->module);
+		const struct module_state *ms = dfs_entry_mod_find(e, n->module);
 		if (ms)
 			add_text_line(out, ms->error_text);
 		return true;
@@ -716,7 +716,7 @@ static dfs_snapshot *decoded_content(dfs_view *v, struct entry *e, struct decode
 		}
 		/* rendered on demand; a snapshot of imported rows keeps them
 		 * (the next import replaces them) */
-		const struct module_state *ms = dfs_entry_mod_get(e, n->module);
+		const struct module_state *ms = dfs_entry_mod_find(e, n->module);
 		struct import_set *rows = ms && ms->imported &&
 		                          s->records == &ms->imported->recs ? ms->imported
 		                                                            : s->trimmed;
@@ -774,7 +774,7 @@ dfs_snapshot *dfs_file_content(dfs_view *v, struct entry *e,
  * filter of any kind, no imported rows)?  (entry locked) */
 static bool shows_every_record(dfs_view *v, struct entry *e, int id)
 {
-	const struct module_state *ms = dfs_entry_mod_get(e, id);
+	const struct module_state *ms = dfs_entry_mod_find(e, id);
 	if (ms && (ms->imported ||
 	           (ms->filter && !dfs_filter_matches_all(ms->filter)) ||
 	           (ms->log_filter && !dfs_filter_matches_all(ms->log_filter))))

@@ -367,7 +367,7 @@ static bool follows(dfs_view *v, struct entry *e, int id)
 {
 	if (!may_follow(id))
 		return false;
-	const struct module_state *ms = dfs_entry_mod_get(e, id);
+	const struct module_state *ms = dfs_entry_mod_find(e, id);
 	if (ms && follows_filter(id, ms->log_filter))
 		return true;
 	struct dir_compiled *dirs[MAX_DIR_FILTERS];
@@ -588,7 +588,7 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct decoded_log
 	s->clear = selection_clear;
 	s->pool = &v->scratch;
 	const dfs_log_module *lm = dfs_log_get_module(l->log, id);
-	const struct module_state *ms = dfs_entry_mod_get(e, id);
+	const struct module_state *ms = dfs_entry_mod_find(e, id);
 	static const struct module_state none;
 	if (!ms)
 		ms = &none;

@@ -187,7 +187,7 @@ static void collect_counts(dfs_view *v, struct entry *e, struct sel_list *l,
 		 * those whose imported rows are their selection) */
 		for (int id = 0; id < DFS_MOD_KNOWN; id++) {
 			const dfs_log_module *lm = dfs_log_get_module(ld->log, id);
-			const struct module_state *ms = dfs_entry_mod_get(e, id);
+			const struct module_state *ms = dfs_entry_mod_find(e, id);
 			if (!lm->present || !lm->module || lm->status != DFS_OK ||
 			    (ms && ms->imported))
 				continue;
@@ -205,7 +205,7 @@ static void collect_entry(dfs_view *v, struct entry *e, struct sel_list *l,
 	if (e->log_filter_text && *e->log_filter_text)
 		add(l, SL_LOG, e->vpath, -1, e->log_filter_text, 0, &e->log_filter_written);
 	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
-		const struct module_state *ms = dfs_entry_mod_get(e, id);
+		const struct module_state *ms = dfs_entry_mod_find(e, id);
 		if (ms && ms->imported)
 			add(l, SL_IMPORT, e->vpath, id, NULL, ms->imported->recs.count,
 			    &ms->written);

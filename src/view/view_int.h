@@ -825,10 +825,10 @@ bool dfs_entry_own_filters(dfs_view *v, const char *src, uint64_t state);
 struct dfs_index *dfs_view_index(dfs_view *v);
 /* Modules that get a directory, from the header. */
 bool dfs_entry_has_module(const struct entry *e, int id);
-/* Filter state of a module: NULL if it never had any (entry_mod_get), or
- * created on demand (entry_mod, NULL only when out of memory). */
-const struct module_state *dfs_entry_mod_get(const struct entry *e, int id);
-struct module_state *dfs_entry_mod(struct entry *e, int id);
+/* Filter state of a module: NULL if it never had any (entry_mod_find), or
+ * created on demand (entry_mod_make, NULL only when out of memory). */
+const struct module_state *dfs_entry_mod_find(const struct entry *e, int id);
+struct module_state *dfs_entry_mod_make(struct entry *e, int id);
 
 /* ---- select.c ---------------------------------------------------------------- */
 

@@ -88,7 +88,7 @@ static bool is_import(const struct node *n)
 static void set_error_text(struct entry *e, const struct node *n, const char *msg)
 {
 	struct module_state *ms = n->file == F_LOG_FILTER ? NULL
-	                                                  : dfs_entry_mod(e, n->module);
+	                                                  : dfs_entry_mod_make(e, n->module);
 	char **slot = n->file == F_LOG_FILTER ? &e->log_filter_error
 	                                      : ms ? &ms->error_text : NULL;
 	if (!slot)
@@ -145,7 +145,7 @@ static size_t filter_bytes(const struct entry *e, const struct node *n)
 			f[id] = e->mod ? e->mod[id].log_filter : NULL;
 		return dfs_filter_set_memory(f, DFS_MOD_KNOWN);
 	}
-	const struct module_state *ms = dfs_entry_mod_get(e, n->module);
+	const struct module_state *ms = dfs_entry_mod_find(e, n->module);
 	return ms ? dfs_filter_memory(ms->filter) : 0;
 }
 
@@ -186,7 +186,7 @@ static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
 		}
 		size_t before = filter_bytes(e, n),
 		       after = dfs_filter_set_memory(compiled, DFS_MOD_KNOWN);
-		if (!dfs_entry_mod(e, 0) || charge(v, e, before, after, true, err)) {
+		if (!dfs_entry_mod_make(e, 0) || charge(v, e, before, after, true, err)) {
 			for (int id = 0; id < DFS_MOD_SLOTS; id++)
 				dfs_filter_free(compiled[id]);
 			free(copy);
@@ -202,7 +202,7 @@ static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
 		e->log_filter_text = copy;
 		clock_gettime(CLOCK_REALTIME, &e->log_filter_written);
 	} else {
-		struct module_state *ms = dfs_entry_mod(e, n->module);
+		struct module_state *ms = dfs_entry_mod_make(e, n->module);
 		if (!ms) {
 			free(copy);
 			return dfs_error_nomem(err);
@@ -271,7 +271,7 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 		free(set);
 		return -1;
 	}
-	struct module_state *ms = dfs_entry_mod(e, n->module);
+	struct module_state *ms = dfs_entry_mod_make(e, n->module);
 	if (!ms) {
 		dfs_import_release(set);
 		return dfs_error_nomem(err);
@@ -688,7 +688,7 @@ dfs_write *dfs_view_open_write_as(dfs_view *v, const char *path,
 	if (ret == 0 && w->n.file == F_LOG_FILTER)
 		w->check_weight += (unsigned)__builtin_popcountll(present_modules(e));
 	if (ret == 0 && !truncate && !w->import) {
-		const struct module_state *ms = dfs_entry_mod_get(e, w->n.module);
+		const struct module_state *ms = dfs_entry_mod_find(e, w->n.module);
 		const char *cur = w->n.file == F_LOG_FILTER ? e->log_filter_text
 		                                            : ms ? ms->filter_text : NULL;
 		if (cur && *cur) {
