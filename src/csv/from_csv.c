@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "darshanfs/csv.h"
-#include "darshanfs/format.h"
+#include "csv/csv.h"
+#include "util/format.h"
 #include "util/bytes.h"
 
 /* ---- tokenizer ----------------------------------------------------------------- */

@@ -1,8 +1,8 @@
 /* to_csv.c - records, mounts and names as CSV text. */
 #include <string.h>
 
-#include "darshanfs/csv.h"
-#include "darshanfs/format.h"
+#include "csv/csv.h"
+#include "util/format.h"
 #include "log/hints.h"
 #include "util/utf8.h"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "darshanfs/format.h"
+#include "util/format.h"
 #include "darshanfs/module.h"
 #include "util/scratch.h"
 #include "util/slab.h"

@@ -23,8 +23,8 @@
 
 #include "accum/accum_int.h"
 #include "darshanfs/accum.h"
-#include "darshanfs/csv.h"
-#include "darshanfs/format.h"
+#include "csv/csv.h"
+#include "util/format.h"
 #include "darshanfs/hash.h"
 #include "darshanfs/tables.h"
 #include "log/hints.h"

@@ -34,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "darshanfs/filter.h"
+#include "filter/filter.h"
 #include "darshanfs/index.h"
 #include "util/scratch.h"
 #include "darshanfs/hash.h"

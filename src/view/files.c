@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "darshanfs/csv.h"
+#include "csv/csv.h"
 #include "darshanfs/hash.h"
 #include "darshanfs/report.h"
 #include "darshanfs/tables.h"

@@ -35,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "darshanfs/csv.h"
+#include "csv/csv.h"
 #include "darshanfs/hash.h"
 #include "darshanfs/index.h"
 #include "darshanfs/summary.h"

@@ -24,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "darshanfs/csv.h"
+#include "csv/csv.h"
 #include "log/hints.h"
 #include "util/workers.h"
 #include "view/view_int.h"

@@ -26,7 +26,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "darshanfs/csv.h"
+#include "csv/csv.h"
 #include "view/view_int.h"
 
 enum sel_level { SL_DIR, SL_LOG, SL_MODULE, SL_IMPORT };

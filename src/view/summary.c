@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshanfs/csv.h"
+#include "csv/csv.h"
 #include "darshanfs/summary.h"
 #include "view/view_int.h"
 

@@ -73,7 +73,7 @@
 
 #include "darshanfs/accum.h"
 #include "darshanfs/buf.h"
-#include "darshanfs/filter.h"
+#include "filter/filter.h"
 #include "darshanfs/log.h"
 #include "darshanfs/summary.h"
 #include "darshanfs/view.h"

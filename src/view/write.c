@@ -27,7 +27,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "darshanfs/csv.h"
+#include "csv/csv.h"
 #include "view/view_int.h"
 
 /* Bytes of an import written past the end of its text (out of order,

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "darshanfs/filter.h"
+#include "filter/filter.h"
 
 static const char *const exprs[] = {
 	"POSIX_BYTES_READ > 1GiB and rank != -1",

@@ -14,9 +14,9 @@
 #include <cmocka.h>
 
 #include "common/shared.h"
-#include "darshanfs/csv.h"
+#include "csv/csv.h"
 #include "darshanfs/log.h"
-#include "darshanfs/format.h"
+#include "util/format.h"
 #include "darshanfs/writer.h"
 
 /* dfs_parse_double agrees bit for bit with strtod on decimals of every

@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include "darshanfs/filter.h"
+#include "filter/filter.h"
 
 /* Built with a sanitizer whose regexec wrapper ignores REG_STARTEND and
  * reads the subject up to a NUL (gcc or clang spelling). */

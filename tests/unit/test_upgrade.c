@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "darshanfs/buf.h"
-#include "darshanfs/filter.h"
+#include "filter/filter.h"
 #include "darshanfs/module.h"
 #include "log/region.h"
 
