@@ -13,6 +13,7 @@
 #include "csv/csv.h"
 #include "util/format.h"
 #include "util/bytes.h"
+#include "module/pack.h"
 
 /* ---- tokenizer ----------------------------------------------------------------- */
 

@@ -5,6 +5,7 @@
 #include "util/format.h"
 #include "log/hints.h"
 #include "util/utf8.h"
+#include "module/pack.h"
 
 #define ZERO_FIELDS 128   /* bytes of zero_fields (below) */
 

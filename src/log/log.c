@@ -23,6 +23,7 @@
 #include "log/relay.h"
 #include "module/tables.h"
 #include "util/bytes.h"
+#include "module/pack.h"
 
 #define MAGIC_NR 6567223ULL
 #define HEADER_SIZE_341 1328

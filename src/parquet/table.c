@@ -9,6 +9,7 @@
 #include "log/hints.h"
 #include "parquet/parquet.h"
 #include "util/utf8.h"
+#include "module/pack.h"
 
 /* Text for a STRING column: as it is when it is UTF-8, else with every
  * byte that is not part of a well-formed character written as \xNN (the

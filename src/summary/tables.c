@@ -29,6 +29,7 @@
 #include "darshanfs/tables.h"
 #include "log/hints.h"
 #include "util/scratch.h"
+#include "module/pack.h"
 
 /* ---- the counters behind the columns ------------------------------------- */
 

@@ -28,6 +28,7 @@
 #include "log/hints.h"
 #include "util/workers.h"
 #include "view/view_int.h"
+#include "module/pack.h"
 
 #define LAZY_ROWS 4096      /* rows of a batch (about 2 MiB of POSIX text) */
 #define LAZY_SLOTS 8        /* batches kept rendered */

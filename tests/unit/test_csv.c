@@ -18,6 +18,7 @@
 #include "darshanfs/log.h"
 #include "util/format.h"
 #include "darshanfs/writer.h"
+#include "module/pack.h"
 
 /* dfs_parse_double agrees bit for bit with strtod on decimals of every
  * shape: those its fast path takes and those it leaves to strtod. */

@@ -18,6 +18,7 @@
 #include "filter/filter.h"
 #include "darshanfs/module.h"
 #include "log/region.h"
+#include "module/pack.h"
 
 /* ---- decompression ------------------------------------------------------------- */
 
