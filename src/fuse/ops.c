@@ -227,7 +227,7 @@ static void reply_pinned(fuse_req_t req, struct dfs_fs *fs, const char *path,
 {
 	dfs_error err = {0};
 	struct caller cl;
-	dfs_snapshot *c = dfs_view_open_file_as(fs->view, path, caller_of(req, path, &cl),
+	dfs_snapshot *c = dfs_view_open_file(fs->view, path, caller_of(req, path, &cl),
 	                                       &err);
 	if (!c) {
 		fuse_reply_err(req, errno_of(fs, &err));
@@ -329,7 +329,7 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	 * snapshot it tells of along (see fs.h) */
 	bool pin = dfs_inode_marked(&fs->inodes, path, DFS_MARK_PIN, fuse_req_ctx(req)->pid);
 	struct caller cl;
-	int r = dfs_view_stat_as(fs->view, path, caller_of(req, path, &cl), &st,
+	int r = dfs_view_stat(fs->view, path, caller_of(req, path, &cl), &st,
 	                         fs->se && fs->prefill && !pin ? &pf : NULL, &err);
 	if (!x.replied) {
 		if (r)
@@ -403,7 +403,7 @@ static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	struct caller cl;
 	/* a pending file's size: waits while its log decodes */
 	if ((ino == FUSE_ROOT_ID || st.is_dir || pending) &&
-	    dfs_view_stat_as(fs->view, path, caller_of(req, path, &cl), &st, NULL,
+	    dfs_view_stat(fs->view, path, caller_of(req, path, &cl), &st, NULL,
 	                     &err)) {
 		free(path);
 		fuse_reply_err(req, errno_of(fs, &err));
@@ -505,7 +505,7 @@ static void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		uint64_t size = (uint64_t)attr->st_size;
 		int ret = h && h->write
 		                  ? dfs_write_truncate(h->write, size, &err)
-		                  : dfs_view_truncate_as(fs->view, path,
+		                  : dfs_view_truncate(fs->view, path,
 		                                         caller_of(req, path, &cl), size, &err);
 		/* the readers' inode keeps its snapshot's size: the change
 		 * makes a new snapshot, which the next lookup finds */
@@ -563,7 +563,7 @@ static struct dfs_dirlist *list_dir(struct dfs_fs *fs, fuse_ino_t ino,
 	dfs_error err = {0};
 	list_one(dl, ".", &(dfs_node_stat){.is_dir = true});
 	list_one(dl, "..", &(dfs_node_stat){.is_dir = true});
-	int ret = dfs_view_readdir_as(fs->view, path, who, list_one, dl, &err);
+	int ret = dfs_view_readdir(fs->view, path, who, list_one, dl, &err);
 	dl->dir_hash = dfs_fnv1a(0, path, strlen(path));
 	free(path);
 	if (ret) {
@@ -755,7 +755,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 			e = ESTALE;
 		} else {
 			dfs_inode_unmark(&fs->inodes, path, DFS_MARK_WRITER, pid);
-			if (!(h->write = dfs_view_open_write_as(fs->view, path,
+			if (!(h->write = dfs_view_open_write(fs->view, path,
 			                                        caller_of(req, path, &cl),
 			                                        fi->flags & O_TRUNC, &err)))
 				e = errno_of(fs, &err);
@@ -768,7 +768,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		if (!writer)
 			h->content = dfs_inode_pinned(&fs->inodes, ino);
 		if (!h->content)
-			h->content = dfs_view_open_file_as(fs->view, path,
+			h->content = dfs_view_open_file(fs->view, path,
 			                                   caller_of(req, path, &cl), &err);
 		if (!h->content) {
 			e = errno_of(fs, &err);
@@ -938,7 +938,7 @@ static void getxattr_selection(fuse_req_t req, fuse_ino_t ino, size_t size)
 	dfs_error err = {0};
 	struct caller cl;
 	char *text = NULL;
-	int r = dfs_view_selection_as(fs->view, path, caller_of(req, path, &cl), &text,
+	int r = dfs_view_selection(fs->view, path, caller_of(req, path, &cl), &text,
 	                              &err);
 	free(path);
 	if (r < 0)

@@ -91,7 +91,7 @@ static void node_stat(const dfs_view *v, const struct node *n,
 		st->is_dir = true;
 		st->mode = dir_mode(&n->st);
 		/* summary/dxt lists the plots of the caller's selection (see
-		 * dfs_view_readdir_as): with a selection per user, each
+		 * dfs_view_readdir): with a selection per user, each
 		 * user's listing is their own */
 		st->per_reader = n->kind == N_DXTDIR && v->opt.per_user;
 		break;
@@ -227,19 +227,7 @@ static void settled_mtime(dfs_node_stat *st)
 	}
 }
 
-int dfs_view_stat(dfs_view *v, const char *path, dfs_node_stat *st,
-                  dfs_error *err)
-{
-	return dfs_view_stat_prefill(v, path, st, NULL, err);
-}
-
-int dfs_view_stat_prefill(dfs_view *v, const char *path, dfs_node_stat *st,
-                          const dfs_view_prefill *pf, dfs_error *err)
-{
-	return dfs_view_stat_as(v, path, NULL, st, pf, err);
-}
-
-int dfs_view_stat_as(dfs_view *v, const char *path, const dfs_caller *who,
+int dfs_view_stat(dfs_view *v, const char *path, const dfs_caller *who,
                      dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err)
 {
 	struct node n;
@@ -509,17 +497,12 @@ static int list_dxt_dir(dfs_view *v, const struct node *n, const dfs_caller *who
 
 /* ---- opening -------------------------------------------------------------- */
 
-dfs_snapshot *dfs_view_open_file(dfs_view *v, const char *path, dfs_error *err)
-{
-	return dfs_view_open_file_as(v, path, NULL, err);
-}
-
-dfs_snapshot *dfs_view_open_file_as(dfs_view *v, const char *path,
+dfs_snapshot *dfs_view_open_file(dfs_view *v, const char *path,
                                    const dfs_caller *who, dfs_error *err)
 {
 	dfs_node_stat st;
 	/* the stat checks existence of the file in this log */
-	if (dfs_view_stat_as(v, path, who, &st, NULL, err))
+	if (dfs_view_stat(v, path, who, &st, NULL, err))
 		return NULL;
 	if (st.is_dir) {
 		dfs_error_set(err, DFS_ERR_INVAL, "%s: is a directory", path);
@@ -554,13 +537,7 @@ dfs_snapshot *dfs_view_open_file_as(dfs_view *v, const char *path,
 	return c;
 }
 
-int dfs_view_readdir(dfs_view *v, const char *path, dfs_view_filler fill,
-                     void *ctx, dfs_error *err)
-{
-	return dfs_view_readdir_as(v, path, NULL, fill, ctx, err);
-}
-
-int dfs_view_readdir_as(dfs_view *v, const char *path, const dfs_caller *who,
+int dfs_view_readdir(dfs_view *v, const char *path, const dfs_caller *who,
                         dfs_view_filler fill, void *ctx, dfs_error *err)
 {
 	struct node n;

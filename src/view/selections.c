@@ -484,7 +484,7 @@ bool dfs_view_has_selection(dfs_view *v, const char *path)
 	return has;
 }
 
-int dfs_view_selection_as(dfs_view *v, const char *path, const dfs_caller *who,
+int dfs_view_selection(dfs_view *v, const char *path, const dfs_caller *who,
                           char **text, dfs_error *err)
 {
 	*text = NULL;

@@ -614,15 +614,9 @@ static int install(dfs_write *w, dfs_error *err)
 	return ret;
 }
 
-dfs_write *dfs_view_open_write(dfs_view *v, const char *path, bool truncate,
-                               dfs_error *err)
-{
-	return dfs_view_open_write_as(v, path, NULL, truncate, err);
-}
-
 /* A session writes the state of its caller (view_int.h): the owner's, or
  * a user's own, made by their first write. */
-dfs_write *dfs_view_open_write_as(dfs_view *v, const char *path,
+dfs_write *dfs_view_open_write(dfs_view *v, const char *path,
                                   const dfs_caller *who, bool truncate,
                                   dfs_error *err)
 {
@@ -988,16 +982,10 @@ void dfs_write_free(dfs_write *w)
 	free(w);
 }
 
-int dfs_view_truncate(dfs_view *v, const char *path, uint64_t size,
-                      dfs_error *err)
-{
-	return dfs_view_truncate_as(v, path, NULL, size, err);
-}
-
-int dfs_view_truncate_as(dfs_view *v, const char *path, const dfs_caller *who,
+int dfs_view_truncate(dfs_view *v, const char *path, const dfs_caller *who,
                          uint64_t size, dfs_error *err)
 {
-	dfs_write *w = dfs_view_open_write_as(v, path, who, size == 0, err);
+	dfs_write *w = dfs_view_open_write(v, path, who, size == 0, err);
 	if (!w)
 		return -1;
 	int ret = dfs_write_truncate(w, size, err);
@@ -1058,7 +1046,7 @@ dfs_write *dfs_view_open_deferred(dfs_view *v, const char *dir,
 		dfs_error_nomem(err);
 		return NULL;
 	}
-	dfs_write *w = dfs_view_open_write_as(v, path.data, who, true, err);
+	dfs_write *w = dfs_view_open_write(v, path.data, who, true, err);
 	dfs_buf_free(&path);
 	if (w && !w->import) {
 		dfs_write_free(w);

@@ -236,7 +236,7 @@ static size_t cached(dfs_view *v)
 static dfs_snapshot *open_file(dfs_view *v, const char *path)
 {
 	dfs_error err = {0};
-	dfs_snapshot *c = dfs_view_open_file(v, path, &err);
+	dfs_snapshot *c = dfs_view_open_file(v, path, NULL, &err);
 	if (!c)
 		fail_msg("%s: %s", path, err.msg);
 	return c;
@@ -297,7 +297,7 @@ static void test_stat_only_goes(void **state)
 	dfs_view *v = one_log_view(SMALL_LOG, &opt, dir, sizeof(dir));
 	dfs_error err = {0};
 	dfs_node_stat st;
-	assert_int_equal(dfs_view_stat(v, "/a.darshan/POSIX/records.csv", &st, &err), 0);
+	assert_int_equal(dfs_view_stat(v, "/a.darshan/POSIX/records.csv", NULL, &st, NULL, &err), 0);
 	assert_int_equal(dfs_view_decode_count(v), 1);
 	/* polled, not timed: the eviction comes about a second later */
 	for (int i = 0; i < 200 && cached(v) != 0; i++)
@@ -328,7 +328,7 @@ static void test_selection_counted(void **state)
 	records--;   /* the header */
 	dfs_snapshot_release(c);
 	assert_true(records > 1000);
-	dfs_write *w = dfs_view_open_write(v, "/a.darshan/POSIX/filter", true, &err);
+	dfs_write *w = dfs_view_open_write(v, "/a.darshan/POSIX/filter", NULL, true, &err);
 	assert_non_null(w);
 	const char *f = "POSIX_BYTES_READ > 0\n";
 	assert_int_equal(dfs_write_data(w, f, strlen(f), 0, &err), 0);
@@ -362,7 +362,7 @@ static void test_gone_logs_forgotten(void **state)
 		/* a stat knows the log; a read now and then decodes it */
 		dfs_node_stat st;
 		snprintf(path, sizeof(path), "/log%d.darshan", i);
-		assert_int_equal(dfs_view_stat(v, path, &st, &err), 0);
+		assert_int_equal(dfs_view_stat(v, path, NULL, &st, NULL, &err), 0);
 		if (i % 100 == 0) {
 			snprintf(path, sizeof(path), "/log%d.darshan/header.txt", i);
 			dfs_snapshot_release(open_file(v, path));
@@ -398,7 +398,7 @@ static size_t count_lines(dfs_view *v, const char *path)
 static void write_text(dfs_view *v, const char *path, const char *text)
 {
 	dfs_error err = {0};
-	dfs_write *w = dfs_view_open_write(v, path, true, &err);
+	dfs_write *w = dfs_view_open_write(v, path, NULL, true, &err);
 	if (!w)
 		fail_msg("%s: %s", path, err.msg);
 	assert_int_equal(dfs_write_data(w, text, strlen(text), 0, &err), 0);
@@ -669,7 +669,7 @@ static void test_import_counted(void **state)
 		assert_non_null(end);
 		end++;
 	}
-	dfs_write *w = dfs_view_open_write(v, path, true, &err);
+	dfs_write *w = dfs_view_open_write(v, path, NULL, true, &err);
 	assert_non_null(w);
 	assert_int_equal(dfs_write_data(w, text, (size_t)(end - text), 0, &err), 0);
 	assert_int_equal(dfs_write_flush(w, &err), 0);

@@ -37,7 +37,7 @@ static const struct {
 static char *slurp(dfs_view *v, const char *path)
 {
 	dfs_error err = {0};
-	dfs_snapshot *c = dfs_view_open_file(v, path, &err);
+	dfs_snapshot *c = dfs_view_open_file(v, path, NULL, &err);
 	if (!c)
 		return NULL;
 	size_t size = dfs_snapshot_size(c);
@@ -52,7 +52,7 @@ static char *slurp(dfs_view *v, const char *path)
 static int set_filter(dfs_view *v, const char *path, const char *text)
 {
 	dfs_error err = {0};
-	dfs_write *w = dfs_view_open_write(v, path, true, &err);
+	dfs_write *w = dfs_view_open_write(v, path, NULL, true, &err);
 	if (!w)
 		return -1;
 	int ret = dfs_write_data(w, text, strlen(text), 0, &err);

@@ -77,7 +77,7 @@ static void remove_source(const char *dir)
 static void set_filter(dfs_view *v, const char *text)
 {
 	dfs_error err = {0};
-	dfs_write *w = dfs_view_open_write(v, "/x.darshan/POSIX/filter", true, &err);
+	dfs_write *w = dfs_view_open_write(v, "/x.darshan/POSIX/filter", NULL, true, &err);
 	if (!w)
 		fail_msg("filter: %s", err.msg);
 	assert_int_equal(dfs_write_data(w, text, strlen(text), 0, &err), 0);
@@ -105,7 +105,7 @@ static void read_content(dfs_snapshot *c, char *buf, size_t len)
 static char *read_all(dfs_view *v, const char *path, size_t *len)
 {
 	dfs_error err = {0};
-	dfs_snapshot *c = dfs_view_open_file(v, path, &err);
+	dfs_snapshot *c = dfs_view_open_file(v, path, NULL, &err);
 	if (!c)
 		fail_msg("%s: %s", path, err.msg);
 	size_t size = (size_t)dfs_snapshot_size(c);
@@ -192,7 +192,7 @@ static void test_two_views(void **state)
 	size_t blen;
 	char *btext = read_all(b, "/x.darshan/POSIX/records.csv", &blen);
 	assert_true(blen > (size_t)4 << 20);
-	dfs_snapshot *bc = dfs_view_open_file(b, "/x.darshan/POSIX/records.csv", &err);
+	dfs_snapshot *bc = dfs_view_open_file(b, "/x.darshan/POSIX/records.csv", NULL, &err);
 	assert_non_null(bc);
 	char head[65536];
 	assert_int_equal(dfs_snapshot_read(bc, head, sizeof(head), 0, &err),
@@ -272,7 +272,7 @@ static void test_spare_buffers(void **state)
 	assert_non_null(v);
 	const char *path = "/x.darshan/POSIX/records.csv";
 	set_filter(v, "rank < 2\n");
-	dfs_snapshot *c = dfs_view_open_file(v, path, &err);
+	dfs_snapshot *c = dfs_view_open_file(v, path, NULL, &err);
 	assert_non_null(c);
 	size_t len = (size_t)dfs_snapshot_size(c);
 	assert_true(len > (size_t)4 << 20);   /* several batches */
@@ -299,7 +299,7 @@ static void test_spare_buffers(void **state)
 
 	/* another selection renders its first batch into one of them */
 	set_filter(v, "rank < 3\n");
-	c = dfs_view_open_file(v, path, &err);
+	c = dfs_view_open_file(v, path, NULL, &err);
 	assert_non_null(c);
 	const char *data;
 	size_t got;
@@ -369,7 +369,7 @@ static void test_no_process(void **state)
 	memset(&opt, 0, sizeof(opt));
 	dfs_view *v = dfs_view_new(dir, &opt, &err);
 	assert_non_null(v);
-	assert_null(dfs_view_open_file(v, "/x.darshan/POSIX/derived_metrics", &err));
+	assert_null(dfs_view_open_file(v, "/x.darshan/POSIX/derived_metrics", NULL, &err));
 	assert_non_null(strstr(err.msg, "not positive"));
 	size_t len;
 	char *text = read_all(v, "/x.darshan/POSIX/records.csv", &len);
