@@ -293,10 +293,6 @@ int dfs_view_selection(dfs_view *v, const char *path, const dfs_caller *who,
                        char **text, dfs_error *err);
 bool dfs_view_has_selection(dfs_view *v, const char *path);
 
-/* Number of logs fully decoded so far (tests check that listing parses
- * nothing). */
-uint64_t dfs_view_decode_count(dfs_view *v);
-
 /* What the view holds (tests and benchmarks check the bounds):
  *   cached_bytes  bytes of decoded logs and of everything cached with
  *                 them (rendered text, row lengths, selections' row

@@ -11,6 +11,7 @@
 
 #include "darshanfs.h"
 #include "fuse/fs.h"
+#include "view/probe.h"
 
 #define XATTR_DECODES "user.darshanfs.decodes"
 #define XATTR_CACHED "user.darshanfs.cached"   /* bytes counted against cache_size */

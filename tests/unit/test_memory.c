@@ -27,6 +27,7 @@
 #include "darshanfs/view.h"
 #include "util/scratch.h"
 #include "util/slab.h"
+#include "view/probe.h"
 
 static void test_fixed_buffer(void **state)
 {

@@ -22,6 +22,7 @@
 
 #include "common/shared.h"
 #include "darshanfs/view.h"
+#include "view/probe.h"
 
 static const char *const logs[] = {
 	"mpi-io-test-x86_64-3.5.0.darshan",
