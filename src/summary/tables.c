@@ -26,7 +26,7 @@
 #include "csv/csv.h"
 #include "util/format.h"
 #include "darshanfs/hash.h"
-#include "darshanfs/tables.h"
+#include "summary/tables.h"
 #include "log/hints.h"
 #include "util/scratch.h"
 #include "module/pack.h"

@@ -35,7 +35,7 @@
 #include <unistd.h>
 
 #include "filter/filter.h"
-#include "darshanfs/index.h"
+#include "index/index.h"
 #include "util/scratch.h"
 #include "darshanfs/hash.h"
 #include "view/view_int.h"

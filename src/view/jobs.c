@@ -37,9 +37,9 @@
 
 #include "csv/csv.h"
 #include "darshanfs/hash.h"
-#include "darshanfs/index.h"
+#include "index/index.h"
 #include "darshanfs/summary.h"
-#include "darshanfs/tables.h"
+#include "summary/tables.h"
 #include "util/workers.h"
 #include "view/view_int.h"
 

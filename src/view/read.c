@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "darshanfs/tables.h"
+#include "summary/tables.h"
 #include "view/view_int.h"
 
 static int not_found(dfs_error *err, const char *path)

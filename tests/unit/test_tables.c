@@ -19,7 +19,7 @@
 #include "darshanfs/accum.h"
 #include "darshanfs/hash.h"
 #include "darshanfs/log.h"
-#include "darshanfs/tables.h"
+#include "summary/tables.h"
 #include "darshanfs/view.h"
 #include "darshanfs/writer.h"
 #include <fcntl.h>
