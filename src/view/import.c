@@ -8,7 +8,7 @@
  * other file of it. */
 #include <stdlib.h>
 
-#include "view/view_int.h"
+#include "view/import.h"
 
 struct import_set *dfs_import_ref(struct import_set *s)
 {

@@ -27,7 +27,7 @@
 #include "csv/csv.h"
 #include "log/hints.h"
 #include "util/workers.h"
-#include "view/view_int.h"
+#include "view/lazy.h"
 #include "module/pack.h"
 
 #define LAZY_ROWS 4096      /* rows of a batch (about 2 MiB of POSIX text) */

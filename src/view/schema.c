@@ -20,7 +20,7 @@
 
 #include "darshanfs/module.h"
 #include "util/workers.h"
-#include "view/view_int.h"
+#include "view/schema.h"
 
 /* the columns of jobs.csv before and after its per-module bytes */
 static const struct table_col jobs_head[] = {

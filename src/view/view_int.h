@@ -1,11 +1,18 @@
-/* view_int.h - internals shared by the files of the view layer.
+/* view_int.h - the view's own objects (the view, its entries, decoded
+ * logs, selections, filter states) and the calls between the files of
+ * the view layer that use them.
  *
- * The files, each calling only the ones below it in this list (no file
+ * The files in the order a reader meets them, from the installed calls
+ * (view.h) down; each calls only files below it in this list (no file
  * both calls and is called by another: tests/dev/layers.sh checks it from
- * the object files):
+ * the object files).  A file whose declarations have a header of their
+ * own names it; the others are declared here, which includes those
+ * headers.  The view is made and freed in cache.c (dfs_view_new).
  *
- *   write.c    write sessions on filter files and records.csv
- *   read.c     attributes, listings and opening of the nodes of the tree
+ *   read.c     the reading calls: attributes, listings and opening of
+ *              the nodes of the tree
+ *   write.c    the writing calls: write sessions on filter files and
+ *              records.csv
  *   selections.c  the root's list of every filter and import in force
  *              (and clearing them all), the selection attribute of a file
  *   files.c    the content of each generated file of a log
@@ -18,13 +25,16 @@
  *   cache.c    the view and its entries, one per log: its filters (kept
  *              while the log exists) and its decoded form (LRU cache)
  *   node.c     paths -> nodes; the files each level of the tree holds
- *   lazy.c     records.csv rendered on demand; row lengths measured
- *              while a log decodes
+ *              (node.h)
  *   dirs.c     directory filters (apply to every log below a directory)
- *   schema.c   the columns and types of a directory's tables
- *   snapshot.c  snapshots: the text of a generated file, shared by
- *              reference
+ *   lazy.c     records.csv rendered on demand; row lengths measured
+ *              while a log decodes (lazy.h)
+ *   schema.c   the columns and types of a directory's tables, the
+ *              Parquet twins (schema.h)
+ *   snapshot.c snapshots: the text of a generated file, shared by
+ *              reference (snapshot.h)
  *   import.c   rows written into records.csv, shared by reference
+ *              (import.h)
  *
  * Each kind of object has one file that makes and frees it: the view,
  * its entries and decoded logs (cache.c), selections (select.c), job
@@ -79,72 +89,13 @@
 #include "darshanfs/view.h"
 #include "parquet/parquet.h"
 #include "util/scratch.h"
+#include "view/import.h"
+#include "view/lazy.h"
+#include "view/node.h"
+#include "view/schema.h"
+#include "view/snapshot.h"
 
 struct job_digest;
-
-/* The helper threads that render records.csv batches ahead of readers
- * (lazy.c), counted by the view whose snapshots they render, so that
- * the view's teardown waits for its own helpers and no other view's.
- * With them, the buffers batches are rendered into, kept when a snapshot
- * no longer needs them for the view's next one: a tree read file after
- * file then renders into the same warm memory instead of faulting in
- * megabytes of fresh pages for each file. */
-#define DFS_SPARE_BUFS 8
-struct dfs_helpers {
-	pthread_mutex_t lock;         /* with `done` (docs/locks.md) */
-	pthread_cond_t done;
-	size_t running;
-	dfs_buf spare[DFS_SPARE_BUFS];
-	size_t nspare, spare_bytes;
-};
-
-enum node_kind { N_SRCDIR, N_LOGDIR, N_MODDIR, N_FILE, N_SUMDIR, N_DXTDIR };
-
-/* Every generated or writable file of the tree. */
-enum file_kind {
-	/* in a source directory */
-	F_JOBS, F_DIR_FILTER, F_DIR_FILTER_ERROR, F_DIR_INSIGHTS, F_DIR_SUMMARY,
-	/* in a log directory */
-	F_HEADER, F_MOUNTS, F_NAMES, F_LOG_FILTER, F_LOG_FILTER_ERROR,
-	F_LOG_DERIVED, F_FILTERED, F_ERROR,
-	/* in a module directory */
-	F_RECORDS, F_FILTER, F_FILTER_ERROR, F_DERIVED, F_DERIVED_JSON, F_TOTAL,
-	F_TOTAL_CSV, F_PARTIAL,
-	/* in a log directory: the job at a glance (summary.c) */
-	F_SUMMARY, F_INSIGHTS, F_INSIGHTS_CSV,
-	/* in LOG/summary/: one per plot of darshanfs/summary.h */
-	F_PLOT_FIRST, F_PLOT_LAST = F_PLOT_FIRST + 15,
-	/* in LOG/summary/dxt/: the plot of one traced file, <record id>.svg */
-	F_DXT_FILE,
-	/* at the root of the mount only: every filter and import in force
-	 * (selections.c) */
-	F_SELECTIONS, F_SELECTIONS_CSV, F_SELECTIONS_ERROR,
-	/* which file, which rank: in a module directory (modules with
-	 * per-file records), and a source directory's files of every log */
-	F_FILES_CSV, F_RANKS_CSV, F_DIR_FILES,
-	/* in a source directory: the per-(log, module) rows, the tables'
-	 * types (schema.c) */
-	F_MODULES, F_DIR_SCHEMA,
-	/* the Parquet twins of the CSV tables (schema.c: dfs_parquet_twin):
-	 * of a log, of a module, of a source directory, of the root */
-	F_MOUNTS_PARQUET, F_NAMES_PARQUET, F_INSIGHTS_PARQUET,
-	F_RECORDS_PARQUET, F_TOTAL_PARQUET, F_FILES_PARQUET, F_RANKS_PARQUET,
-	F_JOBS_PARQUET, F_MODULES_PARQUET, F_DIR_INSIGHTS_PARQUET, F_DIR_FILES_PARQUET,
-	F_SELECTIONS_PARQUET,
-	F_KINDS
-};
-
-enum file_level { LEVEL_DIR, LEVEL_LOG, LEVEL_MODULE, LEVEL_SUMMARY, LEVEL_DXT,
-                  LEVEL_ROOT };
-
-struct file_def {
-	const char *name;
-	enum file_kind kind;
-	enum file_level level;
-	bool writable;
-	bool needs_accumulator;     /* only in modules with an accumulator */
-	bool selection;             /* depends on the filters */
-};
 
 /* ---- a log entry -------------------------------------------------------------- */
 
@@ -184,14 +135,6 @@ struct selection {
 	/* frees what the fields point to and empties it (set by select.c
 	 * when it fills the selection; the cache calls it) */
 	void (*clear)(struct selection *s);
-};
-
-/* Rows written into records.csv.  The module's state holds one reference
- * and every records.csv snapshot rendered from them another: the next
- * import replaces the set while a reader may still be reading the old. */
-struct import_set {
-	atomic_int refs;
-	dfs_records recs;
 };
 
 struct module_state {
@@ -428,138 +371,7 @@ struct dirstate {
 	struct dirstate *next;
 };
 
-/* ---- nodes ------------------------------------------------------------------ */
-
-struct node {
-	enum node_kind kind;
-	enum file_kind file;
-	int module;                   /* -1 outside a module */
-	uint64_t record;              /* F_DXT_FILE: the file's record id */
-	char *src;                    /* source dir or log file */
-	char *log_vpath;              /* the log's directory in the view */
-	char *dir_vpath;              /* the source directory in the view */
-	struct stat st;               /* of src */
-	uint64_t state;               /* whose filters it shows (STATE_BASE) */
-	char *real;                   /* a log reached through a link: the
-	                               * canonical path it leads to (NULL
-	                               * otherwise) */
-};
-
-/* Who may search what, asked while a path is resolved (access.c makes
- * one for a caller): search(ctx, dir) is 0 when the caller may search
- * the directory `dir` (canonical, on disk), nonzero when not. */
-struct path_check {
-	int (*search)(void *ctx, const char *dir);
-	void *ctx;
-};
-
-/* A snapshot: the text in one or more chunks (never concatenated), or
- * records.csv rendered on demand. */
-struct snapshot_chunk {
-	char *data;
-	size_t len;
-	uint64_t off;                 /* of its first byte in the file */
-};
-
-struct dfs_snapshot {
-	atomic_long refs;
-	uint64_t serial;
-	uint64_t size;
-	size_t nchunks;
-	struct snapshot_chunk *chunks;
-	struct lazy_csv *lazy;        /* records.csv rendered on demand (lazy.c) */
-	const struct snapshot_ops *ops;   /* how to read and free `lazy` */
-	/* a rendering a log's cache keeps (dfs_entry_keep_content): the view
-	 * it counts in, and whether the cache still holds its reference.
-	 * When a reader lets go and only the cache's reference is left, the
-	 * view may evict; when a reader drops the last reference, the view
-	 * learns what was freed (see cache.c). */
-	struct dfs_view *view;
-	atomic_bool cached;
-	/* the text lies in file fd (unlinked, closed with the snapshot)
-	 * instead of chunks: a directory's table too big to hold */
-	bool in_file;
-	int fd;
-};
-
-/* What snapshot.c does to a snapshot made elsewhere (lazy.c sets them
- * with c->lazy): read, pin and free it and count its memory, without
- * calling up into the file that made it. */
-struct snapshot_ops {
-	long (*read)(dfs_snapshot *c, char *buf, size_t len, uint64_t off,
-	             dfs_error *err);
-	int (*pin)(dfs_snapshot *c, uint64_t off, size_t len, const char **data,
-	           size_t *n, void **pin, dfs_error *err);
-	void (*unpin)(dfs_snapshot *c, void *pin);
-	void (*free)(struct lazy_csv *z);
-	/* only the cache holds the snapshot now: what it keeps only for
-	 * its readers (the rendered batches) may go */
-	void (*idle)(dfs_snapshot *c);
-	/* memory the snapshot holds, its rendering buffers included */
-	size_t (*memory)(const dfs_snapshot *c);
-	/* the bytes of the decoded log it refers to */
-	size_t (*log_memory)(const dfs_snapshot *c);
-};
-
 /* ==== the files, from the bottom up (see the top of this file) ==== */
-
-/* ---- import.c ---------------------------------------------------------------- */
-
-/* Another reference to s; dropping the last frees the rows. */
-struct import_set *dfs_import_ref(struct import_set *s);
-void dfs_import_release(struct import_set *s);
-/* Bytes a set holds (its rows and their indexes); 0 for NULL. */
-size_t dfs_import_memory(const struct import_set *s);
-
-/* ---- snapshot.c --------------------------------------------------------------- */
-
-/* Bytes a snapshot holds (text, or what a lazy one renders into
- * and indexes; not the log a lazy one refers to). */
-size_t dfs_snapshot_memory(const dfs_snapshot *c);
-/* The cache's own reference let go (no notice to the view: the
- * eviction that calls it counts what it frees). */
-void dfs_snapshot_uncache(dfs_snapshot *c);
-dfs_snapshot *dfs_snapshot_from_buf(dfs_view *v, dfs_buf *b, dfs_error *err);
-/* Take the text of `n` buffers in order (they are emptied); a big one is
- * numbered by v. */
-dfs_snapshot *dfs_snapshot_from_bufs(dfs_view *v, dfs_buf *b, size_t n,
-                                   dfs_error *err);
-/* The text of `size` bytes in the (unlinked) file fd, which the snapshot
- * closes when it goes (also on failure). */
-dfs_snapshot *dfs_snapshot_from_file(dfs_view *v, int fd, uint64_t size, dfs_error *err);
-
-/* ---- schema.c ---------------------------------------------------------------- */
-
-/* A column of a directory's table: one type in every directory. */
-enum col_type { COL_TEXT, COL_INT, COL_REAL };
-struct table_col {
-	char name[32];
-	enum col_type type;
-	const char *about;
-};
-#define MAX_TABLE_COLS 64
-/* The columns of F_JOBS, F_MODULES or F_DIR_INSIGHTS, in order (at most
- * max); 0 for another kind. */
-size_t dfs_table_columns(enum file_kind k, struct table_col *cols, size_t max);
-/* Its header line. */
-void dfs_table_header(enum file_kind k, dfs_buf *out);
-/* Has jobs.csv a bytes column for module id (one with an accumulator)? */
-bool dfs_module_has_bytes_col(int id);
-/* schema.json: every table's columns and types, as DuckDB, pandas/Dask
- * and Spark name them. */
-dfs_snapshot *dfs_schema_content(dfs_view *v, dfs_error *err);
-/* The CSV table whose Parquet twin file kind k is (-1: k is none). */
-int dfs_parquet_source(enum file_kind k);
-/* How the tree writes Parquet (GZIP pages, on all cores). */
-struct dfs_pq_options dfs_parquet_options(void);
-/* The Parquet twin of `csv`, the content of a CSV table of kind
- * csv_kind (of module `module` for the module's tables): the same rows
- * and columns, typed (counters INT64, record ids UINT64, times DOUBLE, ISO
- * 8601 times TIMESTAMP, text STRING; an empty cell a null).  A cell not
- * of its column's type fails it (EIO): the types are declared, never
- * guessed. */
-dfs_snapshot *dfs_parquet_twin(dfs_view *v, dfs_snapshot *csv, enum file_kind csv_kind,
-                              int module, dfs_error *err);
 
 /* ---- dirs.c ------------------------------------------------------------------ */
 
@@ -628,110 +440,6 @@ void dfs_dirs_free(dfs_view *v);
  * (comments: what is read can be written back); a text written is kept
  * without them (in place). */
 void dfs_drop_inherited(char *text);
-
-/* ---- lazy.c ------------------------------------------------------------------ */
-
-/* records.csv of `count` records of `r` (record index[k], or k
- * when index is NULL), a snapshot rendered on demand; row_len (per record
- * of r, may be NULL) gives the rows' lengths when known and receives
- * them otherwise.  `rows` (may be NULL) is the import set r belongs to,
- * which the snapshot then keeps a reference to. */
-dfs_snapshot *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
-                              const dfs_records *r, struct import_set *rows,
-                              const size_t *index, size_t count,
-                              uint32_t *row_len, struct dfs_helpers *helpers,
-                              dfs_error *err);
-/* A table rendered on demand the same way (ranks.csv of many ranks): its
- * rows [from, to) appended by render (from any thread, at once), each
- * batch's length measured by rendering it once first; the snapshot owns
- * ctx (free, may be NULL) and counts `memory` bytes for it.  row_room:
- * the most a row asks of its buffer past the text (dfs_csv_row_room). */
-struct dfs_lazy_rows {
-	void *ctx;
-	size_t rows;
-	void (*render)(const void *ctx, size_t from, size_t to, dfs_buf *out);
-	void (*free)(void *ctx);
-	size_t memory;
-	size_t row_room;
-};
-/* A snapshot of header `head` and the rows of t (which it takes over,
- * freed even when it fails). */
-dfs_snapshot *dfs_lazy_table(const struct dfs_lazy_rows *t, const char *head,
-                            struct dfs_helpers *helpers, dfs_error *err);
-/* The helpers of a view: none running yet / all gone (destroyed, with
- * the buffers they kept). */
-void dfs_helpers_init(struct dfs_helpers *h);
-void dfs_helpers_destroy(struct dfs_helpers *h);
-/* Free the spare buffers (memory goes back to the system). */
-void dfs_helpers_trim(struct dfs_helpers *h);
-/* Wait until no helper thread of the snapshots made with `h` runs (view
- * teardown: each holds a snapshot, and through it a log). */
-void dfs_lazy_wait_idle(struct dfs_helpers *h);
-/* The records.csv row lengths of a log's records, measured while
- * the log decodes (dfs_log_open_observed with the observer init gives),
- * and for a prefill (dfs_view_prefill) the text of one module's
- * records.csv, rendered instead of measured and handed out in order. */
-struct fill_run;
-#define DFS_FILL_POOL 8
-#define DFS_FILL_PAGE 4096   /* the text is stored in whole pages of this size */
-struct dfs_row_lens {
-	pthread_mutex_t lock;
-	uint32_t *len[DFS_MOD_SLOTS];
-	size_t cap[DFS_MOD_SLOTS];
-	size_t seen[DFS_MOD_SLOTS];   /* rows measured so far */
-	bool missed[DFS_MOD_SLOTS];   /* some rows were not shown */
-	/* the prefill: the module whose rows are rendered (-1: none) */
-	int fill_module;
-	const dfs_view_prefill *fill;
-	bool fill_stopped;
-	size_t fill_rows;             /* rows whose text is in order so far */
-	uint64_t stored;              /* bytes handed to the store */
-	char carry[DFS_FILL_PAGE];    /* the text after those, not stored yet */
-	size_t carry_len;
-	struct fill_run *ahead;       /* runs rendered before their turn */
-	dfs_buf pool[DFS_FILL_POOL]; /* buffers to render runs into */
-	size_t npool;
-};
-/* Measure while the log decodes; render and store records.csv of
- * `module` when pf is not NULL. */
-void dfs_row_lens_init(struct dfs_row_lens *rl, dfs_log_observer *obs,
-                       int module, const dfs_view_prefill *pf);
-/* Move the lengths of every module measured whole into the empty slots
- * of row_len (free the rest); returns the bytes moved. */
-size_t dfs_row_lens_take(struct dfs_row_lens *rl, const dfs_log *log,
-                         uint32_t *row_len[DFS_MOD_SLOTS]);
-/* Rows [from, to) of a selection as records.csv lines (see above). */
-void dfs_render_rows(const dfs_log *log, const dfs_module *m, const dfs_records *r,
-                     const size_t *index, size_t from, size_t to,
-                     dfs_buf *out);
-
-/* ---- node.c ------------------------------------------------------------------ */
-
-extern const struct file_def dfs_file_defs[F_KINDS];
-const struct file_def *dfs_file_def_by_name(enum file_level level,
-                                            const char *name);
-int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err);
-/* The same, asking chk (may be NULL) before each directory on the way is
- * searched, those a link leads through included: a refusal is
- * DFS_ERR_ACCESS, as the kernel's EACCES comes before it looks further. */
-int dfs_resolve_checked(dfs_view *v, const char *path, struct node *n,
-                        const struct path_check *chk, dfs_error *err);
-void dfs_node_free(struct node *n);
-/* What a source entry is in the view: N_SRCDIR, N_LOGDIR or -1 (hidden:
- * also a link to a log outside SOURCE when the view says nofollow_outside,
- * and anything of the view's own mount), or SOURCE_DENIED: a link that
- * leads through a directory chk refuses.  Links are followed a component
- * at a time, never into the view's mount; *real (may be NULL) gets the
- * canonical path a link leads to (NULL for others), *st is of what the
- * entry is (a link's target). */
-#define SOURCE_DENIED (-2)
-int dfs_source_kind(const dfs_view *v, const char *path, const char *name,
-                    struct stat *st, const struct path_check *chk, char **real);
-/* The same of the entry `name` of the directory open at dirfd (-1: none),
- * whose path is `path`. */
-int dfs_source_kind_at(const dfs_view *v, int dirfd, const char *path, const char *name,
-                       struct stat *st, const struct path_check *chk, char **real);
-char *dfs_path_join(const char *a, const char *b);
 
 /* ---- cache.c ----------------------------------------------------------------- */
 
