@@ -5,9 +5,9 @@
  * The budget (cache_size) bounds the logs nobody reads.  A log being read
  * stays while a reader holds one of its cached renderings (its bytes stay
  * counted, so the other logs go first), and goes as soon as the last
- * reader lets go when the cache is over budget (view_reader_gone);
+ * reader lets go when the cache is over budget (dfs_cache_reader_gone);
  * what a reader holds after its log left the cache is freed with its last
- * reference (view_freed).  A log kept over budget with no reader
+ * reference (dfs_cache_freed).  A log kept over budget with no reader
  * (decoded for a stat, or busy when its reader let go) is tried again a
  * second later (retry_later).  Freed memory goes back to the system in
  * batches (malloc_trim).
@@ -39,7 +39,6 @@
 #include "util/scratch.h"
 #include "darshanfs/hash.h"
 #include "view/view_int.h"
-#include "view/probe.h"
 
 static size_t hash_key(const char *s, uint64_t state)
 {
@@ -862,7 +861,7 @@ static void retry_later(dfs_view *v)
 	pthread_mutex_unlock(&v->lock);
 }
 
-static void view_reader_gone(dfs_view *v)
+void dfs_cache_reader_gone(dfs_view *v)
 {
 	pthread_mutex_lock(&v->lock);
 	bool over = v->cached_bytes > v->opt.cache_size;
@@ -871,7 +870,7 @@ static void view_reader_gone(dfs_view *v)
 		evict(v, NULL, 0);
 }
 
-static void view_freed(dfs_view *v, size_t bytes)
+void dfs_cache_freed(dfs_view *v, size_t bytes)
 {
 	pthread_mutex_lock(&v->lock);
 	bool trimming = count_freed(v, bytes);
@@ -1112,7 +1111,7 @@ void dfs_view_account_jobs(dfs_view *v, long delta)
 
 void dfs_view_jobs_kept(dfs_view *v)
 {
-	view_reader_gone(v);
+	dfs_cache_reader_gone(v);
 	retry_later(v);
 }
 
@@ -1141,85 +1140,6 @@ void dfs_entry_keep_content(dfs_view *v, struct entry *e, dfs_snapshot **slot,
 	dfs_entry_account(v, e, (long)dfs_snapshot_memory(c));
 }
 
-/* ---- the view ------------------------------------------------------------------ */
-
-dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
-                       dfs_error *err)
-{
-	struct stat st;
-	if (stat(source, &st) != 0) {
-		dfs_error_set(err, errno == ENOENT ? DFS_ERR_NOENT : DFS_ERR_IO, "%s: %s",
-		              source, strerror(errno));
-		return NULL;
-	}
-	if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
-		dfs_error_set(err, DFS_ERR_INVAL,
-		              "%s: not a directory or a Darshan log", source);
-		return NULL;
-	}
-	dfs_view *v = calloc(1, sizeof(*v));
-	if (!v || !(v->source = realpath(source, NULL))) {
-		free(v);
-		dfs_error_nomem(err);
-		return NULL;
-	}
-	v->single = S_ISREG(st.st_mode);
-	if (opt)
-		v->opt = *opt;
-	if (!v->opt.cache_size)
-		v->opt.cache_size = DFS_VIEW_DEFAULT_CACHE;
-	if (!v->opt.import_limit)
-		v->opt.import_limit = DFS_VIEW_DEFAULT_IMPORT_LIMIT;
-	if (!v->opt.import_memory)
-		v->opt.import_memory = v->opt.import_limit > SIZE_MAX / 2 ? SIZE_MAX
-		                       : 2 * v->opt.import_limit;
-	if (!v->opt.filter_memory)
-		v->opt.filter_memory = v->opt.cache_size / 16 > DFS_VIEW_MIN_FILTER_MEMORY
-		                       ? v->opt.cache_size / 16 : DFS_VIEW_MIN_FILTER_MEMORY;
-	if (v->opt.thresholds) {
-		v->thresholds = *v->opt.thresholds;
-		v->thresholds_set = true;
-		v->opt.thresholds = NULL;
-	}
-	v->base.state = STATE_BASE;
-	pthread_mutex_init(&v->lock, NULL);
-	pthread_cond_init(&v->retry_cond, NULL);
-	dfs_scratch_init(&v->scratch);
-	dfs_helpers_init(&v->helpers);
-	v->no_memory = (struct selection){
-		.ready = true, .status = DFS_ERR_NOMEM, .error = (char *)"out of memory",
-	};
-	v->reader_gone = view_reader_gone;
-	v->freed = view_freed;
-	pthread_mutex_init(&v->index_lock, NULL);
-	if (v->opt.index_path && !v->single) {
-		/* tried now, so that what is wrong with it is told before a
-		 * front end goes to the background, then closed: it opens again
-		 * when first needed (a process must not carry a database
-		 * connection across a fork) */
-		dfs_index *ix = dfs_index_open(v->opt.index_path, v->opt.notice,
-		                               v->opt.notice_ctx);
-		if (ix)
-			v->index_path = strdup(v->opt.index_path);
-		dfs_index_close(ix);
-	}
-	v->opt.index_path = NULL;
-	if (grow_table(v)) {
-		dfs_view_free(v);
-		dfs_error_nomem(err);
-		return NULL;
-	}
-	if (v->single) {
-		/* check it is a log now, so a mount of garbage fails early */
-		dfs_log_header h;
-		if (dfs_log_peek(v->source, &h, err)) {
-			dfs_view_free(v);
-			return NULL;
-		}
-	}
-	return v;
-}
-
 static void entry_free(struct entry *e)
 {
 	decoded_free(e->decoded);
@@ -1243,13 +1163,15 @@ static void entry_free(struct entry *e)
 	free(e);
 }
 
-void dfs_view_free(dfs_view *v)
+/* ---- made and freed with the view (view.c) ------------------------------------ */
+
+int dfs_entries_init(dfs_view *v)
 {
-	if (!v)
-		return;
-	/* records.csv helpers still rendering hold snapshots: let them end
-	 * (this view's only: another view's go on) */
-	dfs_lazy_wait_idle(&v->helpers);
+	return grow_table(v);
+}
+
+void dfs_entries_free(dfs_view *v)
+{
 	pthread_mutex_lock(&v->lock);
 	v->closing = true;
 	pthread_cond_broadcast(&v->retry_cond);
@@ -1265,51 +1187,6 @@ void dfs_view_free(dfs_view *v)
 		}
 	}
 	free(v->table);
-	/* (the states' texts first: they are freed with the directory filters) */
-	dfs_dirs_free(v);
-	free(v->users);
-	if (v->jobs)
-		v->jobs_free(v);
-	pthread_cond_destroy(&v->retry_cond);
-	pthread_mutex_destroy(&v->lock);
-	dfs_helpers_destroy(&v->helpers);
-	dfs_index_close(v->index);
-	free(v->index_path);
-	pthread_mutex_destroy(&v->index_lock);
-	/* last: every block of the pool came back with what held it */
-	dfs_scratch_destroy(&v->scratch);
-	if (v->perms)
-		v->perms_free(v);
-	free(v->mount_path);
-	free(v->source);
-	free(v);
-}
-
-int dfs_view_set_mount(dfs_view *v, const char *mountpoint, const dev_t *dev)
-{
-	char *p = strdup(mountpoint);
-	if (!p)
-		return -1;
-	free(v->mount_path);
-	v->mount_path = p;
-	v->mount_dev_known = dev != NULL;
-	if (dev)
-		v->mount_dev = *dev;
-	return 0;
-}
-
-uint64_t dfs_view_decode_count(dfs_view *v)
-{
-	return atomic_load(&v->decodes);
-}
-
-void dfs_view_memory_get(dfs_view *v, dfs_view_memory *m)
-{
-	pthread_mutex_lock(&v->lock);
-	m->cached_bytes = v->cached_bytes;
-	m->entries = v->entries;
-	m->logs_cached = 0;
-	for (const struct entry *e = v->lru_head; e; e = e->lru_next)
-		m->logs_cached++;
-	pthread_mutex_unlock(&v->lock);
+	v->table = NULL;
+	v->table_size = 0;
 }

@@ -1898,11 +1898,8 @@ static dfs_snapshot *cache_find(dfs_view *v, const char *vpath, uint64_t who)
 	return c;
 }
 
-static void jobs_cache_free(dfs_view *v);
-
-/* Drop the files older than their second; the bytes of those left.
- * (the cache calls it through v->jobs_expire, view->lock held) */
-static size_t jobs_cache_expire(dfs_view *v)
+/* (the cache calls it through v->jobs_expire, which view.c sets) */
+size_t dfs_jobs_cache_expire(dfs_view *v)
 {
 	struct jobs_cache *jc = v->jobs;
 	size_t left = 0;
@@ -1926,8 +1923,6 @@ static void cache_store(dfs_view *v, const char *vpath, uint64_t who,
 	pthread_mutex_lock(&v->lock);
 	if (!v->jobs) {
 		v->jobs = calloc(1, sizeof(*v->jobs));
-		v->jobs_free = jobs_cache_free;
-		v->jobs_expire = jobs_cache_expire;
 	}
 	struct jobs_cache *jc = v->jobs;
 	if (jc) {
@@ -1947,8 +1942,7 @@ static void cache_store(dfs_view *v, const char *vpath, uint64_t who,
 	dfs_view_jobs_kept(v);
 }
 
-/* (the view's teardown calls it through v->jobs_free) */
-static void jobs_cache_free(dfs_view *v)
+void dfs_jobs_cache_free(dfs_view *v)
 {
 	struct jobs_cache *jc = v->jobs;
 	if (!jc)

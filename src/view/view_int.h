@@ -7,8 +7,11 @@
  * both calls and is called by another: tests/dev/layers.sh checks it from
  * the object files).  A file whose declarations have a header of their
  * own names it; the others are declared here, which includes those
- * headers.  The view is made and freed in cache.c (dfs_view_new).
+ * headers.
  *
+ *   view.c     the view made and freed (dfs_view_new, dfs_view_free):
+ *              what each file below keeps of it, and the calls a lower
+ *              file makes to a higher one through a pointer set here
  *   read.c     the reading calls: attributes, listings and opening of
  *              the nodes of the tree
  *   write.c    the writing calls: write sessions on filter files and
@@ -36,8 +39,8 @@
  *   import.c   rows written into records.csv, shared by reference
  *              (import.h)
  *
- * Each kind of object has one file that makes and frees it: the view,
- * its entries and decoded logs (cache.c), selections (select.c), job
+ * Each kind of object has one file that makes and frees it: the view
+ * (view.c), its entries and decoded logs (cache.c), selections (select.c), job
  * digests and the jobs.csv cache (jobs.c), snapshots (snapshot.c; lazy
  * ones with lazy.c), import sets (import.c), directory filters (dirs.c),
  * nodes (node.c).  Where a lower file holds an object of a higher one
@@ -45,8 +48,8 @@
  * the jobs.csv cache, a snapshot its lazy part, a cached snapshot its
  * view), it frees or tells it through a function pointer the owner set
  * when it made the object (selection.clear, entry.digest_free,
- * dfs_view.jobs_free, dfs_snapshot.ops, dfs_view.reader_gone/freed), never
- * by calling up.
+ * dfs_snapshot.ops) or view.c set when it made the view
+ * (dfs_view.reader_gone/freed, jobs_expire), never by calling up.
  *
  * Whose state (a view with per_user, view.h "Whose filters"): filters,
  * imports and everything made from them belong to a state, named by a
@@ -294,8 +297,9 @@ struct dfs_view {
 	 * serials, unique among the view's */
 	atomic_ullong next_serial;
 	/* what a snapshot the cache keeps tells its view (snapshot.c calls
-	 * them, cache.c sets them): a reader let go of it, or the last
-	 * reference to one the cache had dropped freed `bytes` */
+	 * them; view.c sets them to cache.c's dfs_cache_reader_gone and
+	 * dfs_cache_freed): a reader let go of it, or the last reference to
+	 * one the cache had dropped freed `bytes` */
 	void (*reader_gone)(struct dfs_view *v);
 	void (*freed)(struct dfs_view *v, size_t bytes);
 	/* directory filters (view->lock) */
@@ -304,9 +308,9 @@ struct dfs_view {
 	 * jobs.csv may show it (view->lock) */
 	uint64_t source_gen;
 	struct jobs_cache *jobs;      /* recently rendered jobs.csv files */
-	void (*jobs_free)(struct dfs_view *v);   /* set with jobs (jobs.c) */
 	/* drop the rendered jobs.csv files older than their second; the
-	 * bytes of those left (view->lock held; set with jobs, jobs.c) */
+	 * bytes of those left (cache.c calls it, view->lock held; view.c
+	 * sets it to jobs.c's dfs_jobs_cache_expire) */
 	size_t (*jobs_expire)(struct dfs_view *v);
 	size_t jobs_bytes;            /* of cached_bytes, theirs */
 	/* the generations of the owner's state (STATE_BASE) and of each user
@@ -331,9 +335,8 @@ struct dfs_view {
 	dev_t mount_dev;
 	bool mount_dev_known;
 	/* the attributes of directories, for the checks of callers' access
-	 * (access.c makes and frees it, the teardown calls perms_free) */
+	 * (access.c makes it, dfs_access_free frees it) */
 	struct perm_cache *perms;
-	void (*perms_free)(struct dfs_view *v);
 	/* what the write sessions in progress hold (view->lock; write.c) */
 	size_t session_bytes;
 	/* the persistent index (opt.index_path), opened when first needed
@@ -442,6 +445,16 @@ void dfs_dirs_free(dfs_view *v);
 void dfs_drop_inherited(char *text);
 
 /* ---- cache.c ----------------------------------------------------------------- */
+
+/* The entry table of a new view (0, or -1 without memory) / every entry
+ * freed, after the retry thread ended (the view's teardown). */
+int dfs_entries_init(dfs_view *v);
+void dfs_entries_free(dfs_view *v);
+/* What a snapshot the cache keeps tells the view (dfs_view.reader_gone,
+ * .freed): a reader let go (evict when over the budget), or the last
+ * reference to one the cache no longer held freed `bytes`. */
+void dfs_cache_reader_gone(dfs_view *v);
+void dfs_cache_freed(dfs_view *v, size_t bytes);
 
 /* The state n shows to `who` (a read; `writing`: a write, which
  * gives a user a state of their own).  Sets n->state; -1 without memory. */
@@ -589,6 +602,9 @@ void dfs_filters_line_job(dfs_view *v, const struct entry *e, uint64_t modules,
 
 /* ---- access.c ---------------------------------------------------------------- */
 
+/* Free what the checks keep of the view (its teardown). */
+void dfs_access_free(dfs_view *v);
+
 /* May the caller do `want` (4 read, 1 search) to the source
  * file at path (stat st), judged by its owner, group, mode bits and access
  * ACL?  A NULL caller and uid 0 may do anything. */
@@ -647,6 +663,12 @@ int dfs_dxt_file_ids(dfs_view *v, struct entry *e, struct decoded_log *l, uint64
                      size_t *n, dfs_error *err);
 
 /* ---- jobs.c ------------------------------------------------------------------ */
+
+/* The rendered jobs.csv files the view keeps a second: drop those older
+ * than their second and return the bytes of those left (view->lock
+ * held) / free them all (the view's teardown). */
+size_t dfs_jobs_cache_expire(dfs_view *v);
+void dfs_jobs_cache_free(dfs_view *v);
 
 /* A table of a source directory, for the caller: jobs.csv, modules.csv,
  * insights.csv, or files.csv (every (module, file name) of the logs
