@@ -25,6 +25,7 @@
 #include "darshanfs/hash.h"
 
 #include "view/view_int.h"
+#include "view/access.h"
 
 /* The access ACL as Linux keeps it in system.posix_acl_access: a 4-byte
  * version (2), then entries of tag (2 bytes), permission bits (2), id (4),

@@ -20,6 +20,13 @@
 #include "darshanfs/writer.h"
 #include "util/workers.h"
 #include "view/view_int.h"
+#include "view/schema.h"
+#include "view/dirs.h"
+#include "view/files.h"
+#include "view/jobs.h"
+#include "view/levels.h"
+#include "view/select.h"
+#include "view/summary.h"
 
 /* ---- generators --------------------------------------------------------------- */
 

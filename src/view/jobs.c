@@ -42,6 +42,13 @@
 #include "summary/tables.h"
 #include "util/workers.h"
 #include "view/view_int.h"
+#include "view/schema.h"
+#include "view/access.h"
+#include "view/dirs.h"
+#include "view/jobs.h"
+#include "view/levels.h"
+#include "view/select.h"
+#include "view/summary.h"
 
 #define COMBINED DFS_FACTS_COMBINED
 #define MAX_ROWS DFS_FACTS_MAX_ROWS

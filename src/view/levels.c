@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "view/view_int.h"
+#include "view/dirs.h"
+#include "view/levels.h"
 
 static char *one_line(const char *text)
 {

@@ -13,6 +13,11 @@
 
 #include "summary/tables.h"
 #include "view/view_int.h"
+#include "view/schema.h"
+#include "view/access.h"
+#include "view/files.h"
+#include "view/selections.h"
+#include "view/summary.h"
 
 static int not_found(dfs_error *err, const char *path)
 {

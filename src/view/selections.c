@@ -28,6 +28,10 @@
 
 #include "csv/csv.h"
 #include "view/view_int.h"
+#include "view/dirs.h"
+#include "view/levels.h"
+#include "view/select.h"
+#include "view/selections.h"
 
 enum sel_level { SL_DIR, SL_LOG, SL_MODULE, SL_IMPORT };
 

@@ -7,6 +7,9 @@
 #include "csv/csv.h"
 #include "darshanfs/summary.h"
 #include "view/view_int.h"
+#include "view/levels.h"
+#include "view/select.h"
+#include "view/summary.h"
 
 /* The plot a file kind shows, -1 when it is no plot. */
 int dfs_plot_of_file(enum file_kind k)

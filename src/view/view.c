@@ -13,6 +13,9 @@
 #include "util/scratch.h"
 #include "view/probe.h"
 #include "view/view_int.h"
+#include "view/access.h"
+#include "view/dirs.h"
+#include "view/jobs.h"
 
 dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
                        dfs_error *err)

@@ -1,13 +1,13 @@
 /* view_int.h - the view's own objects (the view, its entries, decoded
- * logs, selections, filter states) and the calls between the files of
- * the view layer that use them.
+ * logs, selections, filter states) and the calls of cache.c, which keeps
+ * them.
  *
- * The files in the order a reader meets them, from the installed calls
- * (view.h) down; each calls only files below it in this list (no file
- * both calls and is called by another: tests/dev/layers.sh checks it from
- * the object files).  A file whose declarations have a header of their
- * own names it; the others are declared here, which includes those
- * headers.
+ * The files of the view layer in the order a reader meets them, from the
+ * installed calls (view.h) down; each calls only files listed below it
+ * (tests/dev/layers.sh checks it from the object files).  view.c, read.c
+ * and write.c implement view.h; cache.c is declared here; every other
+ * file X.c declares its calls in X.h, which a file that calls it
+ * includes.
  *
  *   view.c     the view made and freed (dfs_view_new, dfs_view_free):
  *              what each file below keeps of it, and the calls a lower
@@ -25,25 +25,23 @@
  *   access.c   may a caller read a source file (ACLs)
  *   levels.c   the filters behind a selection, level by level, as text
  *   select.c   filters -> selection -> accumulator results
- *   cache.c    the view and its entries, one per log: its filters (kept
- *              while the log exists) and its decoded form (LRU cache)
+ *   cache.c    the view's entries, one per log: its filters (kept while
+ *              the log exists) and its decoded form (LRU cache)
  *   node.c     paths -> nodes; the files each level of the tree holds
- *              (node.h)
  *   dirs.c     directory filters (apply to every log below a directory)
  *   lazy.c     records.csv rendered on demand; row lengths measured
- *              while a log decodes (lazy.h)
+ *              while a log decodes
  *   schema.c   the columns and types of a directory's tables, the
- *              Parquet twins (schema.h)
+ *              Parquet twins
  *   snapshot.c snapshots: the text of a generated file, shared by
- *              reference (snapshot.h)
+ *              reference
  *   import.c   rows written into records.csv, shared by reference
- *              (import.h)
  *
  * Each kind of object has one file that makes and frees it: the view
- * (view.c), its entries and decoded logs (cache.c), selections (select.c), job
- * digests and the jobs.csv cache (jobs.c), snapshots (snapshot.c; lazy
- * ones with lazy.c), import sets (import.c), directory filters (dirs.c),
- * nodes (node.c).  Where a lower file holds an object of a higher one
+ * (view.c), its entries and decoded logs (cache.c), selections
+ * (select.c), job digests and the jobs.csv cache (jobs.c), snapshots
+ * (snapshot.c; lazy ones with lazy.c), import sets (import.c), directory
+ * filters (dirs.c), nodes (node.c).  Where a lower file holds an object of a higher one
  * (a decoded log holds selections, an entry its job digest, the view
  * the jobs.csv cache, a snapshot its lazy part, a cached snapshot its
  * view), it frees or tells it through a function pointer the owner set
@@ -95,7 +93,6 @@
 #include "view/import.h"
 #include "view/lazy.h"
 #include "view/node.h"
-#include "view/schema.h"
 #include "view/snapshot.h"
 
 struct job_digest;
@@ -374,76 +371,6 @@ struct dirstate {
 	struct dirstate *next;
 };
 
-/* ==== the files, from the bottom up (see the top of this file) ==== */
-
-/* ---- dirs.c ------------------------------------------------------------------ */
-
-#define MAX_DIR_FILTERS 32   /* directory filters applied to one log */
-/* Compiled filters of the directories above a log (its vpath), for module
- * id; references to release with dfs_dir_filters_release.  Returns the
- * count (at most `max`); *gen (when not NULL) the generation of the
- * state's directory filters they are, read with them. */
-size_t dfs_dir_filters_acquire(dfs_view *v, uint64_t state, uint64_t *gen,
-                               const char *log_vpath, int id,
-                               struct dir_compiled **out, size_t max);
-void dfs_dir_filters_release(struct dir_compiled **c, size_t n);
-/* Is `text` a valid directory filter, and would it fit what the state's
- * filters may take in place of the directory's?  0, or -1 with err;
- * *compiled: the bytes its compilation took. */
-int dfs_dir_filter_check(dfs_view *v, uint64_t state, const char *vpath,
-                         const char *text, size_t len, size_t *compiled,
-                         dfs_error *err);
-/* Install the filter of a directory (view->lock is taken inside). */
-int dfs_dir_filter_install(dfs_view *v, uint64_t state, const char *vpath,
-                           const char *text,
-                           size_t len, dfs_error *err);
-void dfs_dir_filter_set_error(dfs_view *v, uint64_t state, const char *vpath,
-                              const char *msg);
-/* Has the state a directory filter at or above vpath?  (view->lock held) */
-bool dfs_dir_state_above(dfs_view *v, uint64_t state, const char *vpath);
-/* Can the directory filters of `state` above a log change the selection
- * of one of its modules in the bit mask `modules` (one that does not
- * match every record of it)?  *gen (when not NULL) gets the state's
- * directory generation they are, read with them.  Takes view->lock. */
-bool dfs_dir_filters_change(dfs_view *v, uint64_t state, const char *log_vpath,
-                            uint64_t modules, uint64_t *gen);
-/* The directories above a log that have a filter, and their texts (each
- * malloc'd), from the top down; returns the count (at most max). */
-size_t dfs_dir_filters_above(dfs_view *v, uint64_t state, const char *log_vpath,
-                             char **dirs,
-                             char **texts, size_t max);
-/* Text of the filter / filter.error of a directory (malloc'd, "" if none). */
-char *dfs_dir_filter_text(dfs_view *v, uint64_t state, const char *vpath,
-                          bool error);
-/* The generations of a state: NULL for one that never wrote (STATE_CLEAN,
- * a user without a state of their own), whose generations are 0.  Every
- * write is of a state that has them (dfs_node_state made them).
- * (view->lock held) */
-struct state_gens *dfs_state_gens(dfs_view *v, uint64_t state);
-uint64_t dfs_state_dir_gen(dfs_view *v, uint64_t state);
-/* A state's compiled filters take `after` bytes where they took `before`
- * (the filter a write replaces): counted in the cache, never evicted, and
- * refused with err when they would pass what one user's filters may take
- * (opt.filter_memory); without commit, only whether it would be.  0 or -1
- * (view->lock held). */
-int dfs_state_charge_filters(dfs_view *v, uint64_t state, size_t before,
-                             size_t after, bool commit, dfs_error *err);
-void dfs_state_uncharge_filters(dfs_view *v, uint64_t state, size_t bytes);
-/* Memory of filters freed: handed back to the system when it is much
- * (a compiled regular expression may take megabytes in small blocks). */
-void dfs_filters_freed(size_t bytes);
-uint64_t dfs_state_change_gen(dfs_view *v, uint64_t state);
-/* Remove every directory filter of a state (their filter.error texts
- * stay); returns how many were in force. */
-int dfs_dir_filters_clear(dfs_view *v, uint64_t state);
-/* Free every directory filter (the view's teardown), and the states'
- * selections_error texts. */
-void dfs_dirs_free(dfs_view *v);
-/* A filter file shows what the levels above it add as "# from ..." lines
- * (comments: what is read can be written back); a text written is kept
- * without them (in place). */
-void dfs_drop_inherited(char *text);
-
 /* ---- cache.c ----------------------------------------------------------------- */
 
 /* The entry table of a new view (0, or -1 without memory) / every entry
@@ -550,162 +477,5 @@ bool dfs_entry_has_module(const struct entry *e, int id);
  * created on demand (entry_mod_make, NULL only when out of memory). */
 const struct module_state *dfs_entry_mod_find(const struct entry *e, int id);
 struct module_state *dfs_entry_mod_make(struct entry *e, int id);
-
-/* ---- select.c ---------------------------------------------------------------- */
-
-/* The selection of module `id`, computed if needed (entry locked). */
-struct selection *dfs_selection(dfs_view *v, struct entry *e, struct decoded_log *l,
-                                int id);
-/* The same, with the accumulator's results (derived metrics, summation
- * record) computed if the module has an accumulator. */
-struct selection *dfs_selection_metrics(dfs_view *v, struct entry *e,
-                                        struct decoded_log *l, int id);
-/* Why a selection has no derived metrics (its error, or the accumulator's);
- * NULL when it has them. */
-const char *dfs_selection_metrics_error(const struct selection *s);
-/* The combined POSIX+STDIO derived metrics (entry locked). */
-const dfs_derived_metrics *dfs_combined_metrics(dfs_view *v, struct entry *e,
-                                                struct decoded_log *l);
-/* A selection's cut records (s->trimmed) as the log stores such records,
- * for the export; -1 out of memory. */
-int dfs_selection_plain(const struct selection *s, dfs_records *out);
-
-/* ---- levels.c ---------------------------------------------------------------- */
-
-/* The filters that made a module's selection, one per level from the top
- * down: directory filters, the log's, the module's (or its imported rows).
- * `file` is the filter file (relative to the mount), `text` its expression
- * on one line; an import has `rows` instead. */
-struct level {
-	char *file, *text;
-	bool imported;
-	size_t rows;
-};
-#define MAX_LEVELS (MAX_DIR_FILTERS + 2)
-size_t dfs_filter_levels(dfs_view *v, const struct entry *e, int module,
-                         struct level *lv);
-size_t dfs_dir_levels_above(dfs_view *v, uint64_t state, const char *vpath,
-                            struct level *lv);
-void dfs_level_add(struct level *lv, size_t *n, const char *vpath,
-                   const char *name, const char *text, size_t rows);
-void dfs_levels_free(struct level *lv, size_t n);
-void dfs_render_inherited(const struct level *lv, size_t n, dfs_buf *out);
-/* The filters that make module's selection (-1: the POSIX+STDIO one),
- * on one line: "2026/filter: rank == 0; x.darshan/POSIX/filter: ..." ("" if
- * none; an import: "x.darshan/POSIX/records.csv: 2 rows imported"). */
-void dfs_filters_line(dfs_view *v, const struct entry *e, int module,
-                      dfs_buf *out);
-/* The filters of a job's rows, of the modules in the bit mask, each
- * level once (jobs.csv's filters). */
-void dfs_filters_line_job(dfs_view *v, const struct entry *e, uint64_t modules,
-                          dfs_buf *out);
-
-/* ---- access.c ---------------------------------------------------------------- */
-
-/* Free what the checks keep of the view (its teardown). */
-void dfs_access_free(dfs_view *v);
-
-/* May the caller do `want` (4 read, 1 search) to the source
- * file at path (stat st), judged by its owner, group, mode bits and access
- * ACL?  A NULL caller and uid 0 may do anything. */
-bool dfs_may_access(const dfs_caller *who, const char *path,
-                    const struct stat *st, unsigned want);
-/* A path_check of who's search permission (NULL for a caller who sees
- * all: none, or uid 0), kept in ac; the directories above SOURCE are not
- * asked (see dfs_view_access). */
-struct access_check {
-	struct path_check chk;
-	dfs_view *v;
-	const dfs_caller *who;
-};
-const struct path_check *dfs_access_check(dfs_view *v, const dfs_caller *who,
-                                          struct access_check *ac);
-/* dfs_resolve for `who` on a view with check_access: what it may not
- * reach on disk is DFS_ERR_ACCESS (see dfs_view_access); `listing`: to
- * list the node (read permission on the directory or log).  Without
- * check_access, or for a caller who sees all, dfs_resolve. */
-int dfs_resolve_as(dfs_view *v, const char *path, const dfs_caller *who,
-                   bool listing, struct node *n, dfs_error *err);
-/* Is who's access judged on this view (check_access, a caller who does
- * not see all)? */
-bool dfs_access_judged(const dfs_view *v, const dfs_caller *who);
-/* dfs_entry_get for a node dfs_resolve_as gave `who`: a judged caller's
- * entry reads only the version of the log its check approved (n->st;
- * see entry.expect): a file swapped in on the way after the check is
- * refused, DFS_ERR_ACCESS, never read. */
-struct entry *dfs_entry_for(dfs_view *v, const struct node *n, const dfs_caller *who,
-                            dfs_error *err);
-
-/* ---- summary.c --------------------------------------------------------------- */
-
-/* The plot a file kind shows (-1: none); summary.html,
- * insights.txt, insights.csv or a plot of a decoded log (entry locked). */
-int dfs_plot_of_file(enum file_kind k);
-bool dfs_is_summary_file(enum file_kind k);
-/* The content of summary file `want` of a decoded log; the other summary
- * files, rendered in the same pass, are put in `cache` where it has none
- * (and accounted to the entry). */
-dfs_snapshot *dfs_summary_contents(dfs_view *v, struct entry *e, struct decoded_log *l,
-                                  struct snapshot_cache *cache, enum file_kind want,
-                                  dfs_error *err);
-/* The rows of a log's insights.csv, each line led by `rel` (CSV-quoted)
- * and a comma: the log's rows of its directories' insights.csv (entry
- * locked; a log that cannot be read gets a row that says why). */
-void dfs_insight_rows(dfs_view *v, struct entry *e, const char *rel, dfs_buf *out);
-
-/* LOG/summary/dxt/ID.svg of a decoded log (rendered each time it is
- * asked, not cached: there may be a million); NULL with DFS_ERR_NOENT
- * when the selection has no segment of the file. */
-dfs_snapshot *dfs_dxt_file_content(dfs_view *v, struct entry *e, struct decoded_log *l,
-                                  uint64_t id, dfs_error *err);
-/* The record ids of the files LOG/summary/dxt/ lists (malloc'd). */
-int dfs_dxt_file_ids(dfs_view *v, struct entry *e, struct decoded_log *l, uint64_t **ids,
-                     size_t *n, dfs_error *err);
-
-/* ---- jobs.c ------------------------------------------------------------------ */
-
-/* The rendered jobs.csv files the view keeps a second: drop those older
- * than their second and return the bytes of those left (view->lock
- * held) / free them all (the view's teardown). */
-size_t dfs_jobs_cache_expire(dfs_view *v);
-void dfs_jobs_cache_free(dfs_view *v);
-
-/* A table of a source directory, for the caller: jobs.csv, modules.csv,
- * insights.csv, or files.csv (every (module, file name) of the logs
- * below that the caller may read, summed over them) */
-dfs_snapshot *dfs_jobs_content(dfs_view *v, const struct node *n,
-                              const dfs_caller *who, dfs_error *err);
-/* summary.html of a source directory, from its modules.csv for the caller */
-dfs_snapshot *dfs_dir_summary_content(dfs_view *v, const struct node *n,
-                                     const dfs_caller *who, dfs_error *err);
-
-/* ---- files.c ----------------------------------------------------------------- */
-
-/* Content of a generated file for a node (entry locked, log decoded as
- * needed). */
-dfs_snapshot *dfs_file_content(dfs_view *v, struct entry *e,
-                              const struct node *n, dfs_error *err);
-/* Size and serial of a generated file (entry locked): what
- * dfs_file_content would give, without rendering records.csv when its
- * rows' lengths are known. */
-int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
-                  dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err);
-/* Content of jobs.csv, files.csv, filter or filter.error of a source
- * directory. */
-dfs_snapshot *dfs_dir_file_content(dfs_view *v, const struct node *n,
-                                  const dfs_caller *who,
-                                  dfs_error *err);
-
-/* ---- selections.c ------------------------------------------------------------ */
-
-/* The content of a root file (selections, selections.csv,
- * selections.error) for the caller. */
-dfs_snapshot *dfs_selections_content(dfs_view *v, const struct node *n,
-                                    const dfs_caller *who, dfs_error *err);
-/* Remove every filter and import of a state: directory filters, log and
- * module filters, imported rows.  Returns how many were in force. */
-size_t dfs_selections_clear(dfs_view *v, uint64_t state);
-/* Record why a write to `selections` was refused (NULL: it was not). */
-void dfs_selections_set_error(dfs_view *v, uint64_t state, const char *msg);
 
 #endif

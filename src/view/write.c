@@ -29,6 +29,10 @@
 
 #include "csv/csv.h"
 #include "view/view_int.h"
+#include "view/schema.h"
+#include "view/access.h"
+#include "view/dirs.h"
+#include "view/selections.h"
 
 /* Bytes of an import written past the end of its text (out of order,
  * leaving a hole before them), kept apart until the text reaches them: a
