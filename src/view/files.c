@@ -6,7 +6,7 @@
  * it reads the same bytes whatever happens to the filters meanwhile.
  * Called by read.c; the files of a directory come from jobs.c, a log's
  * summary files from summary.c, the rows of files.csv and ranks.csv from
- * the summary layer's tables (summary/tables.h). */
+ * the summary layer's tables (summary/files_ranks.h). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +16,7 @@
 #include "csv/csv.h"
 #include "darshanfs/hash.h"
 #include "darshanfs/report.h"
-#include "summary/tables.h"
+#include "summary/files_ranks.h"
 #include "darshanfs/writer.h"
 #include "util/workers.h"
 #include "view/view_int.h"

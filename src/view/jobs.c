@@ -39,7 +39,7 @@
 #include "darshanfs/hash.h"
 #include "index/index.h"
 #include "darshanfs/summary.h"
-#include "summary/tables.h"
+#include "summary/files_ranks.h"
 #include "util/workers.h"
 #include "view/view_int.h"
 #include "view/schema.h"

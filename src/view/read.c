@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "summary/tables.h"
+#include "summary/files_ranks.h"
 #include "view/view_int.h"
 #include "view/schema.h"
 #include "view/access.h"

@@ -19,7 +19,7 @@
 #include "darshanfs/accum.h"
 #include "darshanfs/hash.h"
 #include "darshanfs/log.h"
-#include "summary/tables.h"
+#include "summary/files_ranks.h"
 #include "darshanfs/view.h"
 #include "darshanfs/writer.h"
 #include <fcntl.h>

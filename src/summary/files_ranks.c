@@ -1,5 +1,5 @@
-/* tables.c - files.csv and ranks.csv of a module's selection, and the
- * per-log and merged rows of a directory's files.csv (tables.h).
+/* files_ranks.c - files.csv and ranks.csv of a module's selection, and the
+ * per-log and merged rows of a directory's files.csv (files_ranks.h).
  *
  * Both tables are one pass over the selected records, reading only the
  * counters their columns need (a packed record gives each word without
@@ -26,7 +26,7 @@
 #include "csv/csv.h"
 #include "util/format.h"
 #include "darshanfs/hash.h"
-#include "summary/tables.h"
+#include "summary/files_ranks.h"
 #include "log/hints.h"
 #include "util/scratch.h"
 #include "module/pack.h"
