@@ -34,6 +34,9 @@ typedef struct dfs_error {
 int dfs_error_set(dfs_error *err, dfs_status code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* dfs_error_nomem(err): returns -1. */
+int dfs_error_nomem(dfs_error *err);
+
 /* Prefix the existing message with "prefix: ". */
 void dfs_error_prefix(dfs_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

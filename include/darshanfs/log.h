@@ -73,7 +73,7 @@ dfs_log *dfs_log_open(const char *path, unsigned flags, dfs_error *err);
  * core that would otherwise wait (the records.csv row lengths, say).
  * `records` is called with runs of the records of each module held
  * packed: `run` holds run->count records of module run->module (read
- * them with dfs_record_get or dfs_record_packed; valid during the call),
+ * them with dfs_record_get; valid during the call),
  * record k being the module's record first + k; together the runs are
  * the module's records once each.  The runs are shown on a helper
  * thread while the main one inflates, and on the main one too when the

@@ -9,7 +9,7 @@
  * memory and helper threads, and freeing one waits for nothing of another
  * (a snapshot must be released before its view is freed).
  *
- * Reading: dfs_view_open_file() returns a snapshot (dfs_content) of the
+ * Reading: dfs_view_open_file() returns a snapshot (dfs_snapshot) of the
  * file for the current selection; every read of that handle is served from
  * the snapshot, whatever filters change meanwhile.
  *
@@ -41,8 +41,8 @@ typedef struct dfs_view_options {
 	uid_t owner;
 	/* thresholds of the insights (copied; NULL: the defaults) */
 	const dfs_insight_thresholds *thresholds;
-	/* the calls for a caller (the _as ones) give it only what it may
-	 * reach on disk (see dfs_view_access) */
+	/* the calls give a caller only what it may reach on disk (see
+	 * dfs_view_access; a NULL caller reaches everything) */
 	bool check_access;
 	/* seconds the mode, owner and ACL of a directory are trusted by
 	 * those checks once looked at (as long as a kernel keeps the
@@ -78,7 +78,7 @@ typedef struct dfs_node_stat {
 	int64_t mtime_sec, mtime_nsec;
 	int64_t ctime_sec, ctime_nsec;
 	/* files: the serial of the snapshot whose size this is (what
-	 * dfs_content_serial() of an open right now returns); dirs: 0 */
+	 * dfs_snapshot_serial() of an open right now returns); dirs: 0 */
 	uint64_t serial;
 	/* dirs: the listing depends on who lists it, so one listing must
 	 * not serve every reader (a front end keeps none of it).  Only on a
@@ -103,16 +103,16 @@ void dfs_view_free(dfs_view *v);
 int dfs_view_set_mount(dfs_view *v, const char *mountpoint, const dev_t *dev);
 
 /* Paths are absolute within the view: "/", "/2026/x.darshan/POSIX".
- * A directory's modification time moves whenever its listing changes, so
+ * Every call that takes a path takes the caller too (`who`, see "Who
+ * asks" below): NULL is the owner, who sees every log.
+ *
+ * dfs_view_stat: the attributes of the node at path.  A directory's modification time moves whenever its listing changes, so
  * a listing may be kept until it does: a log directory's is at least the
  * moment a decoding found the log damaged (it then lists ERROR), and a
  * time within the last two seconds is told as the present moment (a
  * source on a file system with whole-second times could otherwise change
  * twice in the same second). */
-int dfs_view_stat(dfs_view *v, const char *path, dfs_node_stat *st,
-                  dfs_error *err);
-
-/* A stat that may fill a cache while it works.  Learning the size of a
+/* A stat may fill a cache while it works (pf not NULL).  Learning the size of a
  * big log's records.csv means decoding the log and measuring every row;
  * when the file shows every record of its module, the rows can as well be
  * rendered as they decode and their text handed out, so that a reader
@@ -124,7 +124,7 @@ int dfs_view_stat(dfs_view *v, const char *path, dfs_node_stat *st,
  *                    whole 4 KiB pages but the last; data NULL: forget
  *                    what was given (the rows were decoded again).  A
  *                    nonzero return stops the storing (the stat goes on);
- * and *st is complete when the call returns, as from dfs_view_stat.  The
+ * and *st is complete when the call returns, as without pf.  The
  * snapshot's bytes are exactly what an open of that serial reads; when
  * the final serial is another, what was stored belongs to none. */
 typedef struct dfs_view_prefill {
@@ -132,9 +132,6 @@ typedef struct dfs_view_prefill {
 	int (*store)(void *ctx, uint64_t off, const char *data, size_t len);
 	void *ctx;
 } dfs_view_prefill;
-
-int dfs_view_stat_prefill(dfs_view *v, const char *path, dfs_node_stat *st,
-                          const dfs_view_prefill *pf, dfs_error *err);
 
 /* Who asks.  A file that sums up many logs (jobs.csv, insights.csv,
  * summary.html of a directory) shows a caller only the logs it may read
@@ -162,9 +159,8 @@ size_t dfs_caller_groups(const dfs_caller *who, const gid_t **groups);
 /* Whose filters.  On a view made with per_user, each user (uid) has the
  * filters and imports of their own: what one writes, only they see; a
  * user may write the filter of every directory and log they may read.
- * The calls that take a caller (the _as ones) read and write that user's
- * state; those without one, and every call on a single-user view, the
- * owner's.  A user who never wrote anything sees every record and costs
+ * The calls read and write the caller's state; for a NULL caller, and
+ * for every call on a single-user view, the owner's.  A user who never wrote anything sees every record and costs
  * nothing; what users wrote is kept until the view is freed. */
 
 /* May the caller open the file at path (or look up the node there)?
@@ -180,71 +176,68 @@ size_t dfs_caller_groups(const dfs_caller *who, const gid_t **groups);
 int dfs_view_access(dfs_view *v, const char *path, const dfs_caller *who,
                     dfs_error *err);
 
-/* dfs_view_stat_prefill and dfs_view_open_file for a caller (above). */
-int dfs_view_stat_as(dfs_view *v, const char *path, const dfs_caller *who,
-                     dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err);
+/* The attributes of path for the caller (above); pf: NULL, or the
+ * prefill above. */
+int dfs_view_stat(dfs_view *v, const char *path, const dfs_caller *who,
+                  dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err);
 
 /* List a directory; `fill` gets each name with its type and mode (sizes
- * are not computed: listing never decodes a log). */
+ * are not computed: listing never decodes a log).  On a view with
+ * per_user states, LOG/summary/dxt lists the files of the caller's
+ * selection (NULL: the owner's); the stat of such a directory says
+ * per_reader. */
 typedef int (*dfs_view_filler)(void *ctx, const char *name,
                                const dfs_node_stat *st);
-int dfs_view_readdir(dfs_view *v, const char *path, dfs_view_filler fill,
-                     void *ctx, dfs_error *err);
-/* The same for a caller: on a view with per_user states, LOG/summary/dxt
- * lists the files of the caller's selection (NULL: the shared state's);
- * the stat of such a directory says per_reader. */
-int dfs_view_readdir_as(dfs_view *v, const char *path, const dfs_caller *who,
-                        dfs_view_filler fill, void *ctx, dfs_error *err);
+int dfs_view_readdir(dfs_view *v, const char *path, const dfs_caller *who,
+                     dfs_view_filler fill, void *ctx, dfs_error *err);
 
 /* ---- reading ---------------------------------------------------------------- */
 
-typedef struct dfs_content dfs_content;
+typedef struct dfs_snapshot dfs_snapshot;
 
-dfs_content *dfs_view_open_file(dfs_view *v, const char *path, dfs_error *err);
-dfs_content *dfs_view_open_file_as(dfs_view *v, const char *path,
-                                   const dfs_caller *who, dfs_error *err);
-uint64_t dfs_content_size(const dfs_content *c);
+dfs_snapshot *dfs_view_open_file(dfs_view *v, const char *path,
+                                 const dfs_caller *who, dfs_error *err);
+uint64_t dfs_snapshot_size(const dfs_snapshot *c);
 /* Copy up to `len` bytes at `off`; returns the count (0 at the end) or -1
  * with err set. */
-long dfs_content_read(dfs_content *c, char *buf, size_t len, uint64_t off,
+long dfs_snapshot_read(dfs_snapshot *c, char *buf, size_t len, uint64_t off,
                       dfs_error *err);
 /* The bytes at `off` where they lie, when the next `len` of them (or all
  * up to the end) lie together: 1 with *data, *n and a pin to give back
- * with dfs_content_unpin (the bytes stay put until then); 0 when they do
- * not (copy them with dfs_content_read); -1 with err set. */
-int dfs_content_pin(dfs_content *c, uint64_t off, size_t len, const char **data,
+ * with dfs_snapshot_unpin (the bytes stay put until then); 0 when they do
+ * not (copy them with dfs_snapshot_read); -1 with err set. */
+int dfs_snapshot_pin(dfs_snapshot *c, uint64_t off, size_t len, const char **data,
                     size_t *n, void **pin, dfs_error *err);
-void dfs_content_unpin(dfs_content *c, void *pin);
-/* The file the snapshot's bytes lie in (from offset 0, dfs_content_size
+void dfs_snapshot_unpin(dfs_snapshot *c, void *pin);
+/* The file the snapshot's bytes lie in (from offset 0, dfs_snapshot_size
  * of them), for a front end that moves them without a copy (splice): an
  * open descriptor valid while a reference is held, or -1 when they lie
  * in memory or are made as read. */
-int dfs_content_fd(const dfs_content *c);
+int dfs_snapshot_fd(const dfs_snapshot *c);
 /* Another reference to a snapshot (each is given back with
- * dfs_content_release). */
-dfs_content *dfs_content_ref(dfs_content *c);
-void dfs_content_release(dfs_content *c);
+ * dfs_snapshot_release). */
+dfs_snapshot *dfs_snapshot_ref(dfs_snapshot *c);
+void dfs_snapshot_release(dfs_snapshot *c);
 /* A number that identifies this snapshot: two opens that get the same
  * serial read the same bytes (a front end may keep cached pages). */
-uint64_t dfs_content_serial(const dfs_content *c);
+uint64_t dfs_snapshot_serial(const dfs_snapshot *c);
 
 /* ---- writing ---------------------------------------------------------------- */
 
 typedef struct dfs_write dfs_write;
 
-/* `truncate`: the file was opened with O_TRUNC (the session starts empty);
- * otherwise it starts with the current text (so >> appends). */
-dfs_write *dfs_view_open_write(dfs_view *v, const char *path, bool truncate,
+/* A write session of the caller (whose filter it writes: see "Whose
+ * filters").  `truncate`: the file was opened with O_TRUNC (the session
+ * starts empty); otherwise it starts with the current text (so >>
+ * appends). */
+dfs_write *dfs_view_open_write(dfs_view *v, const char *path,
+                               const dfs_caller *who, bool truncate,
                                dfs_error *err);
 /* The file was opened with O_APPEND: every write of a filter goes to the
  * end of its text, whatever offset the caller computed from the size it
  * saw (after an import, `cat filter` shows a comment that is no text of
  * the filter: `>>` then starts a new expression). */
 void dfs_write_set_append(dfs_write *w);
-/* The same for a caller (whose filter it writes: see "Whose filters"). */
-dfs_write *dfs_view_open_write_as(dfs_view *v, const char *path,
-                                  const dfs_caller *who, bool truncate,
-                                  dfs_error *err);
 /* Returns -1 with DFS_ERR_INVAL when the text so far cannot be (the
  * beginning of) a valid expression: text ending with a newline must be
  * valid whole, other text only the beginning of a valid one (nothing
@@ -278,10 +271,8 @@ size_t dfs_write_size(const dfs_write *w);
 size_t dfs_write_read(const dfs_write *w, char *buf, size_t size, uint64_t off);
 
 /* truncate(2) of a writable file without an open handle */
-int dfs_view_truncate(dfs_view *v, const char *path, uint64_t size,
-                      dfs_error *err);
-int dfs_view_truncate_as(dfs_view *v, const char *path, const dfs_caller *who,
-                         uint64_t size, dfs_error *err);
+int dfs_view_truncate(dfs_view *v, const char *path, const dfs_caller *who,
+                      uint64_t size, dfs_error *err);
 
 /* Is the path a writable file (filter, records.csv, selections)? */
 bool dfs_view_is_writable(dfs_view *v, const char *path);
@@ -296,26 +287,22 @@ bool dfs_view_is_writable(dfs_view *v, const char *path);
  * Every file whose content is made from a selection (records.csv,
  * derived_metrics*, total*, filtered.darshan, summary.html, the plots,
  * insights*, jobs.csv, the selections files) tells which filters made it:
- * dfs_view_selection_as gives them for the caller, on one line as the
+ * dfs_view_selection gives them for the caller, on one line as the
  * filters column of jobs.csv says them ("a/filter: rank == 0;
  * x.darshan/POSIX/records.csv: 2 rows imported", "" when none) -- a
  * directory's files every filter touching a log below it.  1 with *text
  * (malloc'd), 0 when the file is none of those (*text NULL), -1 with
  * err.  Decodes nothing.  dfs_view_has_selection says whether a path
  * has one, without computing it. */
-int dfs_view_selection_as(dfs_view *v, const char *path, const dfs_caller *who,
-                          char **text, dfs_error *err);
+int dfs_view_selection(dfs_view *v, const char *path, const dfs_caller *who,
+                       char **text, dfs_error *err);
 bool dfs_view_has_selection(dfs_view *v, const char *path);
-
-/* Number of logs fully decoded so far (tests check that listing parses
- * nothing). */
-uint64_t dfs_view_decode_count(dfs_view *v);
 
 /* What the view holds (tests and benchmarks check the bounds):
  *   cached_bytes  bytes of decoded logs and of everything cached with
  *                 them (rendered text, row lengths, selections' row
  *                 indexes and cut records, summation records), of the
- *                 job summaries jobs.csv and insights.csv keep of each
+ *                 job digests jobs.csv and insights.csv keep of each
  *                 log and of rendered jobs.csv files (kept a second),
  *                 and of imported rows: what cache_size bounds, but for
  *                 the logs being read (kept while a reader holds a

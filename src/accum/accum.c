@@ -51,6 +51,7 @@
 #include "accum/aggregate.h"
 #include "darshanfs/accum.h"
 #include "util/scratch.h"
+#include "module/pack.h"
 
 #define MAX_WARNINGS 16
 #define PREFETCH_AHEAD 16 /* records between a slot prefetch and its use */

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "darshanfs/filter.h"
+#include "filter/filter.h"
 #include "darshanfs/log.h"
 #include "filter/filter_int.h"
 #include "log/hints.h"

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "darshanfs/error.h"
-#include "darshanfs/filter.h"
+#include "filter/filter.h"
 #include "filter/rx.h"
 
 /* ---- values ---------------------------------------------------------- */

@@ -194,7 +194,7 @@ static int parse_double(struct lexer *lx, size_t start, size_t end, double *out)
 	size_t len = end - start;
 	char *buf = len < sizeof(small) ? small : malloc(len + 1);
 	if (!buf)
-		return dfs_error_set(lx->err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(lx->err);
 	memcpy(buf, lx->s + start, len);
 	buf[len] = '\0';
 	locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);

@@ -62,7 +62,7 @@ static int parse_or(struct parser *p, struct opnd *o);
 
 static int nomem(struct parser *p)
 {
-	return dfs_error_set(p->lx.err, DFS_ERR_NOMEM, "out of memory");
+	return dfs_error_nomem(p->lx.err);
 }
 
 /* arr, or arr grown to hold `need` elements of `size` bytes; NULL (with

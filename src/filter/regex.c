@@ -250,7 +250,7 @@ static int refused(const struct lexer *lx, size_t off, int rc)
 {
 	switch (rc) {
 	case RX_ENOMEM:
-		return dfs_error_set(lx->err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(lx->err);
 	case RX_ETOOBIG:
 		return dfs_flt_fail(lx, off, DFS_ERR_INVAL, "regular expression too "
 		                    "complex: its automaton would have more than "
@@ -297,7 +297,7 @@ int dfs_flt_regex(const struct lexer *lx, size_t off, const char *pattern,
 	struct dfs_regex *r = malloc(sizeof(*r) + len + 1);
 	if (!r) {
 		dfs_rx_free(rx);
-		return dfs_error_set(lx->err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(lx->err);
 	}
 	r->rx = rx;
 	atomic_init(&r->refs, 1);

@@ -59,7 +59,7 @@ struct dfs_inode {
 	bool pending;            /* a file whose size the lookup did not tell:
 	                          * st.size is not known yet */
 	bool writer;             /* opened for writing only (see above) */
-	dfs_content *pin;        /* the snapshot opens get (see above) */
+	dfs_snapshot *pin;        /* the snapshot opens get (see above) */
 	uint64_t pin_until_ns;   /* until then */
 	struct dfs_inode *by_ino, *by_key;
 	struct dfs_inode *pinned_next;   /* dfs_inodes.pinned, while pin is set */
@@ -198,8 +198,8 @@ bool dfs_inode_marked(struct dfs_inodes *t, const char *path, int kind, pid_t pi
 void dfs_inode_unmark(struct dfs_inodes *t, const char *path, int kind, pid_t pid);
 /* Keep snapshot c (the caller's reference) for the opens of ino in the
  * next second; and a reference to it for such an open (NULL if none). */
-void dfs_inode_pin(struct dfs_inodes *t, fuse_ino_t ino, dfs_content *c);
-dfs_content *dfs_inode_pinned(struct dfs_inodes *t, fuse_ino_t ino);
+void dfs_inode_pin(struct dfs_inodes *t, fuse_ino_t ino, dfs_snapshot *c);
+dfs_snapshot *dfs_inode_pinned(struct dfs_inodes *t, fuse_ino_t ino);
 /* Let go of the pins kept their second.  A pinned snapshot counts as a
  * reader of its log for the cache (cache_size does not bound it): this
  * runs at every release, so a pin outlives its second only while nothing

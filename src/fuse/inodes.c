@@ -79,7 +79,7 @@ void dfs_inodes_free(struct dfs_inodes *t)
 		for (struct dfs_inode *n = t->ino_table[i], *next; n; n = next) {
 			next = n->by_ino;
 			dirlist_unref(n->listing);
-			dfs_content_release(n->pin);
+			dfs_snapshot_release(n->pin);
 			free(n->path);
 			free(n);
 		}
@@ -326,12 +326,12 @@ static void pinned_unlink(struct dfs_inodes *t, struct dfs_inode *n)
 		}
 }
 
-void dfs_inode_pin(struct dfs_inodes *t, fuse_ino_t ino, dfs_content *c)
+void dfs_inode_pin(struct dfs_inodes *t, fuse_ino_t ino, dfs_snapshot *c)
 {
 	pthread_mutex_lock(&t->lock);
 	struct dfs_inode *n = find_ino(t, ino);
-	dfs_content *old = c;
-	if (n && dfs_content_serial(c) == n->serial) {
+	dfs_snapshot *old = c;
+	if (n && dfs_snapshot_serial(c) == n->serial) {
 		old = n->pin;
 		if (!old) {
 			n->pinned_next = t->pinned;
@@ -341,12 +341,12 @@ void dfs_inode_pin(struct dfs_inodes *t, fuse_ino_t ino, dfs_content *c)
 		n->pin_until_ns = now_ns() + REDIRECT_NS;
 	}
 	pthread_mutex_unlock(&t->lock);
-	dfs_content_release(old);
+	dfs_snapshot_release(old);
 }
 
 void dfs_inodes_expire_pins(struct dfs_inodes *t)
 {
-	dfs_content *gone[16];
+	dfs_snapshot *gone[16];
 	size_t n = 0;
 	uint64_t now = now_ns();
 	pthread_mutex_lock(&t->lock);
@@ -364,12 +364,12 @@ void dfs_inodes_expire_pins(struct dfs_inodes *t)
 	pthread_mutex_unlock(&t->lock);
 	/* (a release may let the view evict: not under the table's lock) */
 	for (size_t i = 0; i < n; i++)
-		dfs_content_release(gone[i]);
+		dfs_snapshot_release(gone[i]);
 }
 
-dfs_content *dfs_inode_pinned(struct dfs_inodes *t, fuse_ino_t ino)
+dfs_snapshot *dfs_inode_pinned(struct dfs_inodes *t, fuse_ino_t ino)
 {
-	dfs_content *c = NULL, *old = NULL;
+	dfs_snapshot *c = NULL, *old = NULL;
 	pthread_mutex_lock(&t->lock);
 	struct dfs_inode *n = find_ino(t, ino);
 	if (n && n->pin && n->pin_until_ns <= now_ns()) {
@@ -377,10 +377,10 @@ dfs_content *dfs_inode_pinned(struct dfs_inodes *t, fuse_ino_t ino)
 		n->pin = NULL;
 		pinned_unlink(t, n);
 	} else if (n && n->pin) {
-		c = dfs_content_ref(n->pin);
+		c = dfs_snapshot_ref(n->pin);
 	}
 	pthread_mutex_unlock(&t->lock);
-	dfs_content_release(old);
+	dfs_snapshot_release(old);
 	return c;
 }
 
@@ -442,7 +442,7 @@ static void unlink_from(struct dfs_inode **head, struct dfs_inode *n, bool by_in
 
 void dfs_inode_forget(struct dfs_inodes *t, fuse_ino_t ino, uint64_t nl)
 {
-	dfs_content *pin = NULL;
+	dfs_snapshot *pin = NULL;
 	pthread_mutex_lock(&t->lock);
 	struct dfs_inode *n = find_ino(t, ino);
 	if (n && ino != FUSE_ROOT_ID) {
@@ -462,5 +462,5 @@ void dfs_inode_forget(struct dfs_inodes *t, fuse_ino_t ino, uint64_t nl)
 		}
 	}
 	pthread_mutex_unlock(&t->lock);
-	dfs_content_release(pin);
+	dfs_snapshot_release(pin);
 }

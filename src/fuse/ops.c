@@ -11,6 +11,7 @@
 
 #include "darshanfs.h"
 #include "fuse/fs.h"
+#include "view/probe.h"
 
 #define XATTR_DECODES "user.darshanfs.decodes"
 #define XATTR_CACHED "user.darshanfs.cached"   /* bytes counted against cache_size */
@@ -18,7 +19,7 @@
 #define XATTR_SELECTION "user.darshanfs.selection"
 
 struct handle {
-	dfs_content *content;    /* the snapshot being read */
+	dfs_snapshot *content;    /* the snapshot being read */
 	dfs_write *write;        /* write session */
 	fuse_ino_t temp;         /* or a temporary file's (temps.c) */
 	struct handle *prev, *next;   /* fs->handles */
@@ -31,7 +32,7 @@ static void handle_free(struct dfs_fs *fs, struct handle *h)
 	if (h->temp)
 		dfs_temp_release(&fs->temps, h->temp);
 	dfs_write_free(h->write);
-	dfs_content_release(h->content);
+	dfs_snapshot_release(h->content);
 	free(h);
 }
 
@@ -233,17 +234,17 @@ static void reply_pinned(fuse_req_t req, struct dfs_fs *fs, const char *path,
 {
 	dfs_error err = {0};
 	struct caller cl;
-	dfs_content *c = dfs_view_open_file_as(fs->view, path, caller_of(req, path, &cl),
+	dfs_snapshot *c = dfs_view_open_file(fs->view, path, caller_of(req, path, &cl),
 	                                       &err);
 	if (!c) {
 		fuse_reply_err(req, errno_of(fs, &err));
 		return;
 	}
-	st->size = dfs_content_size(c);
-	st->serial = dfs_content_serial(c);
+	st->size = dfs_snapshot_size(c);
+	st->serial = dfs_snapshot_serial(c);
 	struct dfs_inode *n = dfs_inode_ref(&fs->inodes, path, st, fuse_req_ctx(req)->pid);
 	if (!n) {
-		dfs_content_release(c);
+		dfs_snapshot_release(c);
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
@@ -335,7 +336,7 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	 * snapshot it tells of along (see fs.h) */
 	bool pin = dfs_inode_marked(&fs->inodes, path, DFS_MARK_PIN, fuse_req_ctx(req)->pid);
 	struct caller cl;
-	int r = dfs_view_stat_as(fs->view, path, caller_of(req, path, &cl), &st,
+	int r = dfs_view_stat(fs->view, path, caller_of(req, path, &cl), &st,
 	                         fs->se && fs->prefill && !pin ? &pf : NULL, &err);
 	if (!x.replied) {
 		if (r)
@@ -402,14 +403,14 @@ static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	}
 	struct handle *h = fi && fi->fh ? (struct handle *)(uintptr_t)fi->fh : NULL;
 	if (h && h->content) {
-		st.size = dfs_content_size(h->content);
+		st.size = dfs_snapshot_size(h->content);
 		pending = false;
 	}
 	dfs_error err = {0};
 	struct caller cl;
 	/* a pending file's size: waits while its log decodes */
 	if ((ino == FUSE_ROOT_ID || st.is_dir || pending) &&
-	    dfs_view_stat_as(fs->view, path, caller_of(req, path, &cl), &st, NULL,
+	    dfs_view_stat(fs->view, path, caller_of(req, path, &cl), &st, NULL,
 	                     &err)) {
 		free(path);
 		fuse_reply_err(req, errno_of(fs, &err));
@@ -511,7 +512,7 @@ static void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		uint64_t size = (uint64_t)attr->st_size;
 		int ret = h && h->write
 		                  ? dfs_write_truncate(h->write, size, &err)
-		                  : dfs_view_truncate_as(fs->view, path,
+		                  : dfs_view_truncate(fs->view, path,
 		                                         caller_of(req, path, &cl), size, &err);
 		/* the readers' inode keeps its snapshot's size: the change
 		 * makes a new snapshot, which the next lookup finds */
@@ -569,7 +570,7 @@ static struct dfs_dirlist *list_dir(struct dfs_fs *fs, fuse_ino_t ino,
 	dfs_error err = {0};
 	list_one(dl, ".", &(dfs_node_stat){.is_dir = true});
 	list_one(dl, "..", &(dfs_node_stat){.is_dir = true});
-	int ret = dfs_view_readdir_as(fs->view, path, who, list_one, dl, &err);
+	int ret = dfs_view_readdir(fs->view, path, who, list_one, dl, &err);
 	dl->dir_hash = dfs_fnv1a(0, path, strlen(path));
 	free(path);
 	if (ret) {
@@ -761,7 +762,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 			e = ESTALE;
 		} else {
 			dfs_inode_unmark(&fs->inodes, path, DFS_MARK_WRITER, pid);
-			if (!(h->write = dfs_view_open_write_as(fs->view, path,
+			if (!(h->write = dfs_view_open_write(fs->view, path,
 			                                        caller_of(req, path, &cl),
 			                                        fi->flags & O_TRUNC, &err)))
 				e = errno_of(fs, &err);
@@ -774,7 +775,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		if (!writer)
 			h->content = dfs_inode_pinned(&fs->inodes, ino);
 		if (!h->content)
-			h->content = dfs_view_open_file_as(fs->view, path,
+			h->content = dfs_view_open_file(fs->view, path,
 			                                   caller_of(req, path, &cl), &err);
 		if (!h->content) {
 			e = errno_of(fs, &err);
@@ -783,7 +784,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 			 * moves with the writes, the page cache is not this
 			 * snapshot's */
 			direct = true;
-		} else if (dfs_content_serial(h->content) != serial) {
+		} else if (dfs_snapshot_serial(h->content) != serial) {
 			/* changed since the lookup: the kernel looks up again,
 			 * and that lookup keeps the snapshot it tells of */
 			dfs_inode_mark(&fs->inodes, ino, DFS_MARK_PIN, pid);
@@ -839,26 +840,26 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	dfs_error err = {0};
 	/* where the bytes lie together, they go out from there; the release
 	 * may run as soon as the reply is out: the snapshot is ours till then */
-	dfs_content *c = dfs_content_ref(h->content);
+	dfs_snapshot *c = dfs_snapshot_ref(h->content);
 	const char *data;
 	size_t len;
 	void *pin;
-	int r = dfs_content_pin(c, (uint64_t)off, size, &data, &len, &pin, &err);
+	int r = dfs_snapshot_pin(c, (uint64_t)off, size, &data, &len, &pin, &err);
 	if (r != 0) {
 		if (r < 0)
 			fuse_reply_err(req, errno_of(fs_of(req), &err));
 		else
 			fuse_reply_buf(req, data, len);
-		dfs_content_unpin(c, pin);
-		dfs_content_release(c);
+		dfs_snapshot_unpin(c, pin);
+		dfs_snapshot_release(c);
 		return;
 	}
-	int fd = dfs_content_fd(c);
+	int fd = dfs_snapshot_fd(c);
 	if (fd >= 0) {
 		/* from its file, spliced when the kernel can (libfuse reads
 		 * it into a buffer of its own otherwise); c is held till the
 		 * reply is out */
-		uint64_t total = dfs_content_size(c);
+		uint64_t total = dfs_snapshot_size(c);
 		size_t n = (uint64_t)off >= total ? 0 :
 		             total - (uint64_t)off < size ? (size_t)(total - (uint64_t)off) : size;
 		struct fuse_bufvec bv = FUSE_BUFVEC_INIT(n);
@@ -866,16 +867,16 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		bv.buf[0].fd = fd;
 		bv.buf[0].pos = off;
 		fuse_reply_data(req, &bv, FUSE_BUF_SPLICE_MOVE);
-		dfs_content_release(c);
+		dfs_snapshot_release(c);
 		return;
 	}
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	char *buf = malloc(size ? size : 1);
 	if (!buf) {
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	long n = dfs_content_read(h->content, buf, size, (uint64_t)off, &err);
+	long n = dfs_snapshot_read(h->content, buf, size, (uint64_t)off, &err);
 	if (n < 0)
 		fuse_reply_err(req, errno_of(fs_of(req), &err));
 	else
@@ -960,7 +961,7 @@ static void getxattr_selection(fuse_req_t req, fuse_ino_t ino, size_t size)
 	dfs_error err = {0};
 	struct caller cl;
 	char *text = NULL;
-	int r = dfs_view_selection_as(fs->view, path, caller_of(req, path, &cl), &text,
+	int r = dfs_view_selection(fs->view, path, caller_of(req, path, &cl), &text,
 	                              &err);
 	free(path);
 	if (r < 0)

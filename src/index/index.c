@@ -1,5 +1,5 @@
 /* index.c - the persistent index: the facts of each log of SOURCE, kept
- * in an SQLite database between mounts (include/darshanfs/index.h;
+ * in an SQLite database between mounts (src/index/index.h;
  * docs/index.md gives the schema).
  *
  * One connection, used under the index's own lock; WAL mode, so readers
@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "darshanfs/index.h"
+#include "index/index.h"
 #include "darshanfs/module.h"
 
 /* "DFSI": what PRAGMA application_id says of our files */

@@ -23,6 +23,7 @@
 #include "log/relay.h"
 #include "module/tables.h"
 #include "util/bytes.h"
+#include "module/pack.h"
 
 #define MAGIC_NR 6567223ULL
 #define HEADER_SIZE_341 1328
@@ -133,7 +134,7 @@ static int load_region(const struct source *src, const dfs_log_header *h,
 		return -1;
 	unsigned char *raw = malloc(r.len ? r.len : 1);
 	if (!raw)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	int ret = read_at(src, r.off, r.len, raw, err);
 	if (ret == 0)
 		ret = dfs_region_inflate(h->comp_type, raw, r.len, limit, stop_after,
@@ -361,13 +362,13 @@ static int parse_mounts(dfs_log *log, const char *text, dfs_error *err)
 	size_t exe_len = nl ? (size_t)(nl - text) : 0;
 	log->job.exe = strndup(text, exe_len);
 	if (!log->job.exe)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	if (count == 0)
 		return 0;
 	log->mounts = calloc(count, sizeof(*log->mounts));
 	log->mount_text = malloc(strlen(text) + 2 * count + 1);
 	if (!log->mounts || !log->mount_text)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	char *store = log->mount_text;
 	const char *p = text;
 	for (size_t i = 0; i < count; i++) {
@@ -454,7 +455,7 @@ static int parse_job(dfs_log *log, const struct source *src, dfs_error *err)
 	dfs_buf_free(&b);
 	if (!j->metadata || !text) {
 		free(text);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	int ret = parse_mounts(log, text, err);
 	free(text);
@@ -652,7 +653,7 @@ static int build_names(dfs_log *log, dfs_buf *table, size_t *memory,
 	log->name_arena = counted ? malloc(b.len + n + 1) : NULL;
 	if (!log->names || !log->name_index || (counted && !log->name_arena)) {
 		dfs_buf_free(&b);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	log->name_mask = cap - 1;
 	char *arena = log->name_arena;
@@ -790,7 +791,7 @@ static int make_slots(dfs_log *log, dfs_error *err)
 			log->slot[id] = (uint8_t)++n;
 	log->mods = calloc(n ? n : 1, sizeof(*log->mods));
 	if (!log->mods)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	log->memory += n * sizeof(*log->mods);
 	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
 		if (!log->slot[id])
@@ -915,7 +916,7 @@ static dfs_log *open_source(const struct source *src, const char *label,
 {
 	dfs_log *log = calloc(1, sizeof(*log));
 	if (!log) {
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	atomic_init(&log->refs, 1);
@@ -925,7 +926,7 @@ static dfs_log *open_source(const struct source *src, const char *label,
 	log->stored_size = src->stored;
 	log->memory = sizeof(*log);
 	if (!log->label) {
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		goto fail;
 	}
 	log->inflate_left = inflate_budget(src->stored);

@@ -274,7 +274,7 @@ static int inflate_isal(struct input *in, struct target *t, dfs_error *err)
 {
 	struct inflate_state *st = malloc(sizeof(*st));
 	if (!st)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	size_t pos = 0;           /* region offset of st->next_in */
 	int ret = isal_start(st, in, 0, err);
 	while (ret == 0) {
@@ -496,7 +496,7 @@ int dfs_region_stream(int comp_type, const unsigned char *data, size_t len,
 	if (!t.win || (!data && !in.buf)) {
 		free(t.win);
 		free(in.buf);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	int ret = run(comp_type, &in, &t, err);
 	if (ret == 0)

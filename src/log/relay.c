@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "log/relay.h"
+#include "module/pack.h"
 
 void dfs_relay_init(dfs_relay *r, const dfs_log *log, const dfs_log_observer *obs)
 {

@@ -35,7 +35,7 @@ static int decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 	if (len >= HDR) {
 		unsigned char *h = dfs_records_append(out, HDR);
 		if (!h)
-			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			return dfs_error_nomem(err);
 		dfs_copy8(h, d, sw);
 		dfs_copy8(h + 8, d + 8, sw);
 		dfs_copy8(h + 16, d + 16, sw);
@@ -48,7 +48,7 @@ static int decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 	while (len - pos >= PERF) {
 		unsigned char *r = dfs_records_append(out, PERF);
 		if (!r)
-			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			return dfs_error_nomem(err);
 		for (size_t k = 0; k < NODE_OFF / 8; k++)
 			dfs_copy8(r + 8 * k, d + pos + 8 * k, sw);
 		memcpy(r + NODE_OFF, d + pos + NODE_OFF, 128);

@@ -7,7 +7,7 @@
  * byte-swapped logs upstream reverses each 16-byte uuid as a whole. */
 #include <string.h>
 
-#include "darshanfs/format.h"
+#include "util/format.h"
 #include "module/tables.h"
 #include "util/bytes.h"
 

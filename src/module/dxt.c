@@ -60,11 +60,11 @@ static int decode_common(const dfs_decode_in *in, dfs_records *out,
 	for (size_t p = 0; stored_record(in, p, seg_in, &n); p += FIXED + seg_in * n)
 		total += FIXED + SEG * n;
 	if (dfs_records_reserve(out, total))
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	while (stored_record(in, pos, seg_in, &n)) {
 		unsigned char *rec = dfs_records_append(out, FIXED + SEG * n);
 		if (!rec)
-			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			return dfs_error_nomem(err);
 		const unsigned char *s = d + pos;
 		dfs_copy8(rec, s, sw);
 		dfs_copy8(rec + 8, s + 8, sw);

@@ -64,7 +64,7 @@ static int decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 		}
 		unsigned char *r = dfs_records_append(out, FIXED + 16 * (size_t)out_n);
 		if (!r)
-			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			return dfs_error_nomem(err);
 		dfs_copy8(r, s, sw);
 		dfs_copy8(r + 8, s + 8, sw);
 		dfs_copy8(r + 16, s + 16, sw);

@@ -63,7 +63,7 @@ static int emit(dfs_records *out, const unsigned char *base, bool sw,
 	size_t len = FIXED + COMP * (size_t)keep + 8 * (size_t)stripes;
 	unsigned char *r = dfs_records_append(out, len);
 	if (!r)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	dfs_copy8(r, base, sw);
 	dfs_copy8(r + 8, base + 8, sw);
 	dfs_store_i64(r + 16, keep);

@@ -36,7 +36,7 @@ static int decode(const dfs_decode_in *in, dfs_records *out, dfs_error *err)
 		size_t size = 88 + 8 * slots;
 		unsigned char *r = dfs_records_append(out, size);
 		if (!r)
-			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			return dfs_error_nomem(err);
 		for (size_t k = 0; k < size / 8; k++)
 			dfs_copy8(r + 8 * k, d + pos + 8 * k, in->swap);
 		dfs_decode_stored(in, pos, size);

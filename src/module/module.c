@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "darshanfs/format.h"
+#include "util/format.h"
 #include "darshanfs/module.h"
 #include "util/scratch.h"
 #include "util/slab.h"
@@ -243,7 +243,7 @@ int dfs_decode_fixed(const dfs_decode_in *in, dfs_records *out,
 	size_t n = in->len / stored_size;
 	size_t size = out->module->record_size;
 	if (n && !(out->data = malloc(n * size)))
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	out->cap = n * size;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char *dst = out->data + out->count * size;

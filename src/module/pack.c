@@ -11,6 +11,7 @@
 
 #include "darshanfs/module.h"
 #include "util/slab.h"
+#include "module/pack.h"
 
 static size_t words_of(const dfs_module *m)
 {

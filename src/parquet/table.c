@@ -9,6 +9,7 @@
 #include "log/hints.h"
 #include "parquet/parquet.h"
 #include "util/utf8.h"
+#include "module/pack.h"
 
 /* Text for a STRING column: as it is when it is UTF-8, else with every
  * byte that is not part of a well-formed character written as \xNN (the
@@ -158,7 +159,7 @@ int dfs_pq_records(const dfs_log *log, const dfs_module *m, const dfs_records *r
 	dfs_pq *w = NULL;
 	int rc = -1;
 	if (!cols || !v || !scratch) {
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		goto done;
 	}
 	for (size_t f = 0; f < m->n_fields; f++) {
@@ -486,7 +487,7 @@ int dfs_pq_from_csv(const char *csv, size_t len, const struct dfs_pq_column *typ
 	rc = dfs_pq_finish(w, out, err);
 	goto done;
 nomem:
-	dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	dfs_error_nomem(err);
 done:
 	dfs_pq_free(w);
 	free(cols);

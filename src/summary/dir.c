@@ -270,7 +270,7 @@ int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
 				cap = cap ? cap * 2 : 256;
 				struct job *nj = realloc(jobs, cap * sizeof(*jobs));
 				if (!nj) {
-					ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+					ret = dfs_error_nomem(err);
 					goto out;
 				}
 				jobs = nj;
@@ -283,7 +283,7 @@ int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
 				n--;
 				free(j->log);
 				free(j->exe);
-				ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+				ret = dfs_error_nomem(err);
 				goto out;
 			}
 			j->jobid = strtoll(f[C_JOBID], NULL, 10);
@@ -421,7 +421,7 @@ int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
 	                  "file's slowest rank. Sizes in binary units (1 KiB = 1024 B), rates in "
 	                  "MiB/s.</p>\n</body>\n</html>\n");
 	if (!dfs_buf_ok(out))
-		ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		ret = dfs_error_nomem(err);
 out:
 	for (size_t i = 0; i < n; i++) {
 		free(jobs[i].log);

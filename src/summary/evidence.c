@@ -31,6 +31,7 @@
 #include "log/hints.h"
 #include "summary/summary_int.h"
 #include "util/scratch.h"
+#include "module/pack.h"
 
 /* the bins' edges: bin k holds lower[k] .. upper[k] bytes */
 static const double upper[SIZE_BINS] = {

@@ -19,6 +19,7 @@
 #include "summary/summary_int.h"
 #include "util/scratch.h"
 #include "util/workers.h"
+#include "module/pack.h"
 
 /* ---- the files of a selection ------------------------------------------------- */
 

@@ -475,10 +475,10 @@ int dfs_summary_svg(const dfs_summary_input *in, int plot, dfs_buf *out,
 		return dfs_error_set(err, DFS_ERR_NOENT, "no such plot");
 	struct facts *f = dfs_facts_new(in, true);
 	if (!f)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	svg_of(f, plot, out);
 	dfs_facts_free(f);
-	return dfs_buf_ok(out) ? 0 : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	return dfs_buf_ok(out) ? 0 : dfs_error_nomem(err);
 }
 
 /* ---- the page --------------------------------------------------------------- */
@@ -1211,10 +1211,10 @@ int dfs_summary_html(const dfs_summary_input *in, dfs_buf *out, dfs_error *err)
 {
 	struct facts *f = dfs_facts_new(in, true);
 	if (!f)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	html_of(f, out);
 	dfs_facts_free(f);
-	return dfs_buf_ok(out) ? 0 : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	return dfs_buf_ok(out) ? 0 : dfs_error_nomem(err);
 }
 
 int dfs_summary_render_all(const dfs_summary_input *in, dfs_buf *html,
@@ -1223,7 +1223,7 @@ int dfs_summary_render_all(const dfs_summary_input *in, dfs_buf *html,
 {
 	struct facts *f = dfs_facts_new(in, true);
 	if (!f)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	bool ok = true;
 	html_of(f, html);
 	ok = ok && dfs_buf_ok(html);
@@ -1235,5 +1235,5 @@ int dfs_summary_render_all(const dfs_summary_input *in, dfs_buf *html,
 	dfs_insights_csv_of(f, NULL, true, csv);
 	ok = ok && dfs_buf_ok(txt) && dfs_buf_ok(csv);
 	dfs_facts_free(f);
-	return ok ? 0 : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	return ok ? 0 : dfs_error_nomem(err);
 }

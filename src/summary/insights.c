@@ -139,7 +139,7 @@ int dfs_insight_thresholds_load(dfs_insight_thresholds *t, const char *path,
 	bool bad = ferror(f);
 	fclose(f);
 	if (!text)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	if (bad || n > 65536 || memchr(text, '\0', n)) {
 		free(text);
 		return dfs_error_set(err, DFS_ERR_INVAL, "%s: %s", path,
@@ -848,10 +848,10 @@ int dfs_insights_text(const dfs_summary_input *in, dfs_buf *out, dfs_error *err)
 {
 	struct facts *fa = dfs_facts_new(in, false);
 	if (!fa)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	dfs_insights_text_of(fa, out);
 	dfs_facts_free(fa);
-	return dfs_buf_ok(out) ? 0 : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	return dfs_buf_ok(out) ? 0 : dfs_error_nomem(err);
 }
 
 static void csv_field(dfs_buf *out, const char *s)
@@ -975,8 +975,8 @@ int dfs_insights_csv(const dfs_summary_input *in, const char *log, bool header,
 {
 	struct facts *fa = dfs_facts_new(in, false);
 	if (!fa)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	dfs_insights_csv_of(fa, log, header, out);
 	dfs_facts_free(fa);
-	return dfs_buf_ok(out) ? 0 : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	return dfs_buf_ok(out) ? 0 : dfs_error_nomem(err);
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "summary/summary_int.h"
+#include "module/pack.h"
 
 bool dfs_rec_words_init(struct rec_words *rw, const dfs_module *m)
 {

@@ -79,8 +79,8 @@ static int write_file(dfs_view *v, const char *rel, const char *text,
 {
 	char *path = view_path(rel);
 	if (!path)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-	dfs_write *w = dfs_view_open_write(v, path, true, err);
+		return dfs_error_nomem(err);
+	dfs_write *w = dfs_view_open_write(v, path, NULL, true, err);
 	int ret = -1;
 	if (w) {
 		ret = dfs_write_data(w, text, strlen(text), 0, err);
@@ -104,7 +104,7 @@ static char *filter_beside(dfs_view *v, const char *rel)
 	dfs_error err;
 	for (;;) {
 		char *slash = strrchr(path, '/');
-		if (!dfs_view_stat(v, path, &st, &err) && st.is_dir) {
+		if (!dfs_view_stat(v, path, NULL, &st, NULL, &err) && st.is_dir) {
 			size_t n = strlen(path);
 			char *f = malloc(n + 8);
 			if (f)
@@ -129,7 +129,7 @@ static bool is_dir(dfs_view *v, const char *rel)
 	char *path = view_path(rel);
 	dfs_node_stat st;
 	dfs_error err = {0};
-	bool dir = path && dfs_view_stat(v, path, &st, &err) == 0 && st.is_dir;
+	bool dir = path && dfs_view_stat(v, path, NULL, &st, NULL, &err) == 0 && st.is_dir;
 	free(path);
 	return dir;
 }
@@ -137,26 +137,26 @@ static bool is_dir(dfs_view *v, const char *rel)
 /* Write the bytes of c into f, from where they lie when a piece lies
  * together (records.csv's batches, a rendered text), else copied out.
  * 0, or -1 with err set (a failed write is told as "what: reason"). */
-static int write_content(dfs_content *c, FILE *f, const char *what, dfs_error *err)
+static int write_content(dfs_snapshot *c, FILE *f, const char *what, dfs_error *err)
 {
 	char buf[1 << 16];
-	uint64_t off = 0, size = dfs_content_size(c);
+	uint64_t off = 0, size = dfs_snapshot_size(c);
 	while (off < size) {
 		const char *data;
 		size_t n;
 		void *pin;
-		int r = dfs_content_pin(c, off, sizeof(buf), &data, &n, &pin, err);
+		int r = dfs_snapshot_pin(c, off, sizeof(buf), &data, &n, &pin, err);
 		if (r < 0)
 			return -1;
 		if (r == 0) {
-			long got = dfs_content_read(c, buf, sizeof(buf), off, err);
+			long got = dfs_snapshot_read(c, buf, sizeof(buf), off, err);
 			if (got <= 0)
 				return got < 0 ? -1 : 0;
 			data = buf;
 			n = (size_t)got;
 		}
 		bool ok = fwrite(data, 1, n, f) == n;
-		dfs_content_unpin(c, pin);
+		dfs_snapshot_unpin(c, pin);
 		if (!ok)
 			return dfs_error_set(err, DFS_ERR_IO, "%s: %s", what, strerror(errno));
 		off += n;
@@ -168,13 +168,13 @@ static int print_file(dfs_view *v, const char *rel, dfs_error *err)
 {
 	char *path = view_path(rel);
 	if (!path)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-	dfs_content *c = dfs_view_open_file(v, path, err);
+		return dfs_error_nomem(err);
+	dfs_snapshot *c = dfs_view_open_file(v, path, NULL, err);
 	free(path);
 	if (!c)
 		return -1;
 	int ret = write_content(c, stdout, "write error", err);
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	return ret;
 }
 
@@ -220,18 +220,18 @@ static char *child_of(const char *path, const char *name)
 
 static int copy_out(dfs_view *v, const char *path, const char *out, dfs_error *err)
 {
-	dfs_content *c = dfs_view_open_file(v, path, err);
+	dfs_snapshot *c = dfs_view_open_file(v, path, NULL, err);
 	if (!c)
 		return -1;
 	FILE *f = fopen(out, "wb");
 	if (!f) {
-		dfs_content_release(c);
+		dfs_snapshot_release(c);
 		return dfs_error_set(err, DFS_ERR_IO, "%s: %s", out, strerror(errno));
 	}
 	int ret = write_content(c, f, out, err);
 	if (fclose(f) != 0 && ret == 0)
 		ret = dfs_error_set(err, DFS_ERR_IO, "%s: %s", out, strerror(errno));
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	return ret;
 }
 
@@ -245,7 +245,7 @@ static int extract(dfs_view *v, const char *path, const char *out, int *failed)
 	}
 	struct extract x = {v, NULL, NULL, 0, 0};
 	dfs_error err = {0};
-	if (dfs_view_readdir(v, path, collect, &x, &err)) {
+	if (dfs_view_readdir(v, path, NULL, collect, &x, &err)) {
 		fprintf(stderr, "darshanfs-cat: %s\n", err.msg);
 		(*failed)++;
 		return 0;
@@ -282,13 +282,13 @@ static int list_one(void *ctx, const char *name, const dfs_node_stat *st)
 static int list_tree(dfs_view *v, const char *path, size_t top, dfs_error *err)
 {
 	struct extract x = {v, NULL, NULL, 0, 0};
-	if (dfs_view_readdir(v, path, collect, &x, err))
+	if (dfs_view_readdir(v, path, NULL, collect, &x, err))
 		return -1;
 	int ret = 0;
 	for (size_t i = 0; i < x.n && ret == 0; i++) {
 		char *sub = child_of(path, x.names[i]);
 		if (!sub) {
-			ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			ret = dfs_error_nomem(err);
 			break;
 		}
 		/* "/" lists as "x", "/a/b" as "a/b/x" less its "/a/b/" */
@@ -443,7 +443,7 @@ static int run(int argc, char **argv, const char **writes)
 			if (recursive)
 				r = list_tree(v, path, strlen(path), &err);
 			else
-				r = dfs_view_readdir(v, path, list_one, NULL, &err);
+				r = dfs_view_readdir(v, path, NULL, list_one, NULL, &err);
 			free(path);
 		} else if ((r = print_file(v, rel, &err)) != 0 && is_dir(v, rel)) {
 			fprintf(stderr, "darshanfs-cat: %s: is a directory (list it with "

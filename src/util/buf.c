@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "darshanfs/buf.h"
-#include "darshanfs/format.h"
+#include "util/format.h"
 
 void dfs_buf_init(dfs_buf *b)
 {

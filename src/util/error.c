@@ -18,6 +18,11 @@ int dfs_error_set(dfs_error *err, dfs_status code, const char *fmt, ...)
 	return -1;
 }
 
+int dfs_error_nomem(dfs_error *err)
+{
+	return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+}
+
 void dfs_error_prefix(dfs_error *err, const char *fmt, ...)
 {
 	if (!err)

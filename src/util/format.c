@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshanfs/format.h"
+#include "util/format.h"
 #include "util/dtoa.h"
 
 static const char digits2[201] =

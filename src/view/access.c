@@ -25,6 +25,7 @@
 #include "darshanfs/hash.h"
 
 #include "view/view_int.h"
+#include "view/access.h"
 
 /* The access ACL as Linux keeps it in system.posix_acl_access: a 4-byte
  * version (2), then entries of tag (2 bytes), permission bits (2), id (4),
@@ -213,9 +214,10 @@ static void perm_clear(struct perm_cache *pc)
 	pc->count = 0;
 }
 
-/* (the view's teardown calls it through v->perms_free) */
-static void perms_free(dfs_view *v)
+void dfs_access_free(dfs_view *v)
 {
+	if (!v->perms)
+		return;
 	perm_clear(v->perms);
 	pthread_mutex_destroy(&v->perms->lock);
 	free(v->perms);
@@ -229,7 +231,6 @@ static struct perm_cache *perms_of(dfs_view *v)
 	pthread_mutex_lock(&v->lock);
 	if (!v->perms && (v->perms = calloc(1, sizeof(*v->perms)))) {
 		pthread_mutex_init(&v->perms->lock, NULL);
-		v->perms_free = perms_free;
 	}
 	struct perm_cache *pc = v->perms;
 	pthread_mutex_unlock(&v->lock);

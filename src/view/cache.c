@@ -5,15 +5,15 @@
  * The budget (cache_size) bounds the logs nobody reads.  A log being read
  * stays while a reader holds one of its cached renderings (its bytes stay
  * counted, so the other logs go first), and goes as soon as the last
- * reader lets go when the cache is over budget (view_reader_gone);
+ * reader lets go when the cache is over budget (dfs_cache_reader_gone);
  * what a reader holds after its log left the cache is freed with its last
- * reference (view_freed).  A log kept over budget with no reader
+ * reference (dfs_cache_freed).  A log kept over budget with no reader
  * (decoded for a stat, or busy when its reader let go) is tried again a
  * second later (retry_later).  Freed memory goes back to the system in
  * batches (malloc_trim).
  *
  * Counted too: what jobs.c keeps of each log for jobs.csv and
- * insights.csv (job summaries, in an LRU list of their own, evicted
+ * insights.csv (job digests, in an LRU list of their own, evicted
  * after the decoded logs and only when they and the idle logs are over
  * the budget), the rendered jobs.csv files (dropped when their second is
  * up) and imported rows (a selection like a filter: never evicted).
@@ -24,7 +24,7 @@
  * table is keyed by (source path, state).
  *
  * Below the files that select and render: what they hang on an entry or
- * a decoded log (selections, job summaries, the jobs.csv cache) is freed
+ * a decoded log (selections, job digests, the jobs.csv cache) is freed
  * here through the function each of them set with it (view_int.h). */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,11 +34,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "darshanfs/filter.h"
-#include "darshanfs/index.h"
+#include "filter/filter.h"
+#include "index/index.h"
 #include "util/scratch.h"
 #include "darshanfs/hash.h"
 #include "view/view_int.h"
+#include "view/dirs.h"
 
 static size_t hash_key(const char *s, uint64_t state)
 {
@@ -98,24 +99,24 @@ static struct entry *entry_find(dfs_view *v, const char *src, uint64_t state)
 
 static void entry_free(struct entry *e);
 static void lru_unlink(dfs_view *v, struct entry *e);
-static void sum_unlink(dfs_view *v, struct entry *e);
-static bool loaded_read(const struct loaded *l);
-static void loaded_free(struct loaded *l);
+static void digest_unlink(dfs_view *v, struct entry *e);
+static bool decoded_read(const struct decoded_log *l);
+static void decoded_free(struct decoded_log *l);
 static bool count_freed(dfs_view *v, size_t bytes);
 static void trim(dfs_view *v);
 
 /* Decoded logs taken out of the cache, to free without view->lock */
 struct freed_list {
-	struct loaded **l;
+	struct decoded_log **l;
 	size_t n, cap;
 	bool trim;                    /* then hand the memory back */
 };
 
-static bool freed_add(struct freed_list *f, struct loaded *l)
+static bool freed_add(struct freed_list *f, struct decoded_log *l)
 {
 	if (f->n == f->cap) {
 		size_t cap = f->cap ? f->cap * 2 : 64;
-		struct loaded **grown = realloc(f->l, cap * sizeof(*grown));
+		struct decoded_log **grown = realloc(f->l, cap * sizeof(*grown));
 		if (!grown)
 			return false;
 		f->l = grown;
@@ -128,7 +129,7 @@ static bool freed_add(struct freed_list *f, struct loaded *l)
 static void freed_free(dfs_view *v, struct freed_list *f)
 {
 	for (size_t i = 0; i < f->n; i++)
-		loaded_free(f->l[i]);
+		decoded_free(f->l[i]);
 	free(f->l);
 	if (f->trim)
 		trim(v);
@@ -148,23 +149,23 @@ static void forget_gone(dfs_view *v, struct freed_list *freed)
 			struct entry *e = *p;
 			if (e->users || stat(e->src, &st) == 0 ||
 			    (errno != ENOENT && errno != ENOTDIR) ||
-			    (e->loaded && (loaded_read(e->loaded) ||
-			                   !freed_add(freed, e->loaded)))) {
+			    (e->decoded && (decoded_read(e->decoded) ||
+			                   !freed_add(freed, e->decoded)))) {
 				p = &e->hnext;
 				continue;
 			}
 			*p = e->hnext;
-			if (e->loaded) {
-				v->cached_bytes -= e->loaded->bytes;
-				freed->trim |= count_freed(v, e->loaded->bytes);
-				e->loaded = NULL;
+			if (e->decoded) {
+				v->cached_bytes -= e->decoded->bytes;
+				freed->trim |= count_freed(v, e->decoded->bytes);
+				e->decoded = NULL;
 			}
-			/* (entry_free frees the summary, the imports and the
+			/* (entry_free frees the digest, the imports and the
 			 * filters) */
-			v->cached_bytes -= e->summary_bytes + e->import_bytes;
+			v->cached_bytes -= e->digest_bytes + e->import_bytes;
 			dfs_state_uncharge_filters(v, e->state, e->filter_bytes);
 			lru_unlink(v, e);
-			sum_unlink(v, e);
+			digest_unlink(v, e);
 			entry_free(e);
 			v->entries--;
 		}
@@ -183,7 +184,7 @@ struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err)
 		if (v->entries >= v->table_size * 3 / 8 && grow_table(v)) {
 			pthread_mutex_unlock(&v->lock);
 			freed_free(v, &freed);
-			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			dfs_error_nomem(err);
 			return NULL;
 		}
 	}
@@ -193,7 +194,7 @@ struct entry *dfs_entry_get(dfs_view *v, const struct node *n, dfs_error *err)
 		e = entry_new(n);
 		if (!e) {
 			pthread_mutex_unlock(&v->lock);
-			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			dfs_error_nomem(err);
 			return NULL;
 		}
 		e->hnext = v->table[h];
@@ -265,7 +266,7 @@ int dfs_node_state(dfs_view *v, struct node *n, const dfs_caller *who,
 			struct state_gens *u = realloc(v->users, cap * sizeof(*u));
 			if (!u) {
 				pthread_mutex_unlock(&v->lock);
-				return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+				return dfs_error_nomem(err);
 			}
 			v->users = u;
 			v->users_cap = cap;
@@ -287,7 +288,7 @@ int dfs_node_state(dfs_view *v, struct node *n, const dfs_caller *who,
 	return 0;
 }
 
-static void loaded_count(dfs_view *v, struct entry *e);
+static void decoded_count(dfs_view *v, struct entry *e);
 
 void dfs_entry_expect(struct entry *e, const struct src_id *id)
 {
@@ -301,7 +302,7 @@ void dfs_entry_put(dfs_view *v, struct entry *e)
 {
 	e->expect = e->expect_refused = false;
 	/* what the decoded log grew by on the way, untold */
-	loaded_count(v, e);
+	decoded_count(v, e);
 	pthread_mutex_unlock(&e->lock);
 	pthread_mutex_lock(&v->lock);
 	e->users--;
@@ -432,14 +433,14 @@ bool dfs_entry_has_module(const struct entry *e, int id)
 	return m && ((e->present >> id) & 1);
 }
 
-const struct module_state *dfs_entry_mod_get(const struct entry *e, int id)
+const struct module_state *dfs_entry_mod_find(const struct entry *e, int id)
 {
 	if (!e->mod || id < 0 || id >= DFS_MOD_KNOWN)
 		return NULL;
 	return &e->mod[id];
 }
 
-struct module_state *dfs_entry_mod(struct entry *e, int id)
+struct module_state *dfs_entry_mod_make(struct entry *e, int id)
 {
 	if (id < 0 || id >= DFS_MOD_KNOWN)
 		return NULL;
@@ -450,10 +451,10 @@ struct module_state *dfs_entry_mod(struct entry *e, int id)
 
 /* ---- decoded logs -------------------------------------------------------------- */
 
-static void content_cache_clear(struct content_cache *c)
+static void snapshot_cache_clear(struct snapshot_cache *c)
 {
 	for (int k = 0; k < F_KINDS; k++) {
-		dfs_content_uncache(c->file[k]);
+		dfs_snapshot_uncache(c->file[k]);
 		c->file[k] = NULL;
 	}
 }
@@ -461,7 +462,7 @@ static void content_cache_clear(struct content_cache *c)
 /* Does a reader hold a rendering of this cache (a reference besides the
  * cache's own: an open file, a snapshot pinned for an open, a helper
  * rendering ahead of a reader)? */
-static bool content_cache_read(const struct content_cache *c)
+static bool snapshot_cache_read(const struct snapshot_cache *c)
 {
 	for (int k = 0; k < F_KINDS; k++)
 		if (c->file[k] && atomic_load(&c->file[k]->refs) > 1)
@@ -472,17 +473,17 @@ static bool content_cache_read(const struct content_cache *c)
 /* Is the decoded log being read right now?  Then eviction would free
  * nothing (the readers hold what they read) and the next open would
  * decode it again beside them.  (entry locked) */
-static bool loaded_read(const struct loaded *l)
+static bool decoded_read(const struct decoded_log *l)
 {
-	if (content_cache_read(&l->log_files))
+	if (snapshot_cache_read(&l->log_files))
 		return true;
 	for (int id = 0; id < DFS_MOD_SLOTS; id++)
-		if (l->mod[id] && content_cache_read(&l->mod[id]->files))
+		if (l->mod[id] && snapshot_cache_read(&l->mod[id]->files))
 			return true;
 	return false;
 }
 
-static void loaded_clear_derived(dfs_view *v, struct loaded *l)
+static void decoded_clear_derived(dfs_view *v, struct decoded_log *l)
 {
 	if (v && l->content_bytes) {
 		pthread_mutex_lock(&v->lock);
@@ -497,13 +498,13 @@ static void loaded_clear_derived(dfs_view *v, struct loaded *l)
 		struct selection *s = &l->mod[id]->sel;
 		if (s->clear)
 			s->clear(s);
-		content_cache_clear(&l->mod[id]->files);
+		snapshot_cache_clear(&l->mod[id]->files);
 	}
-	content_cache_clear(&l->log_files);
+	snapshot_cache_clear(&l->log_files);
 	l->combined_ready = false;
 }
 
-struct loaded_mod *dfs_loaded_mod(struct loaded *l, int id)
+struct decoded_mod *dfs_decoded_mod(struct decoded_log *l, int id)
 {
 	if (!l->mod[id] && (l->mod[id] = calloc(1, sizeof(*l->mod[id]))))
 		l->uncounted += sizeof(*l->mod[id]);
@@ -513,9 +514,9 @@ struct loaded_mod *dfs_loaded_mod(struct loaded *l, int id)
 /* Count what the decoded log of e took since it was last counted: the
  * module slots made when first asked for, an index its log built when
  * first asked for (entry locked). */
-static void loaded_count(dfs_view *v, struct entry *e)
+static void decoded_count(dfs_view *v, struct entry *e)
 {
-	struct loaded *l = e->loaded;
+	struct decoded_log *l = e->decoded;
 	if (!l)
 		return;
 	size_t add = l->uncounted, log = l->log ? dfs_log_memory(l->log) : 0;
@@ -532,11 +533,11 @@ static void loaded_count(dfs_view *v, struct entry *e)
 	pthread_mutex_unlock(&v->lock);
 }
 
-static void loaded_free(struct loaded *l)
+static void decoded_free(struct decoded_log *l)
 {
 	if (!l)
 		return;
-	loaded_clear_derived(NULL, l);
+	decoded_clear_derived(NULL, l);
 	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
 		if (l->mod[id])
 			free(l->mod[id]->row_len);
@@ -553,8 +554,8 @@ static void entry_moved(dfs_view *v, struct entry *e)
 {
 	e->gen++;
 	clock_gettime(CLOCK_REALTIME, &e->changed);
-	if (e->loaded)
-		loaded_clear_derived(v, e->loaded);
+	if (e->decoded)
+		decoded_clear_derived(v, e->decoded);
 }
 
 void dfs_entry_bump(dfs_view *v, struct entry *e)
@@ -590,19 +591,19 @@ void dfs_entry_forget_plain(dfs_view *v, const char *src, uint64_t state)
 	struct entry *e = *p;
 	if (!e || e->users || e->mod || e->log_filter_text || e->log_filter_error ||
 	    e->errors_seen.tv_sec || e->import_bytes ||
-	    (e->loaded && (loaded_read(e->loaded) || !e->loaded->log ||
-	                   e->loaded->module_errors))) {
+	    (e->decoded && (decoded_read(e->decoded) || !e->decoded->log ||
+	                   e->decoded->module_errors))) {
 		pthread_mutex_unlock(&v->lock);
 		return;
 	}
 	*p = e->hnext;
-	size_t bytes = e->summary_bytes;
-	if (e->loaded)
-		bytes += e->loaded->bytes;
+	size_t bytes = e->digest_bytes;
+	if (e->decoded)
+		bytes += e->decoded->bytes;
 	v->cached_bytes -= bytes;
 	bool do_trim = count_freed(v, bytes);
 	lru_unlink(v, e);
-	sum_unlink(v, e);
+	digest_unlink(v, e);
 	v->entries--;
 	pthread_mutex_unlock(&v->lock);
 	entry_free(e);
@@ -635,21 +636,21 @@ struct dfs_index *dfs_view_index(dfs_view *v)
 }
 
 /* The two LRU lists, most recent first: the entries with a decoded log
- * (lru_*) and those with a job summary (sum_*).  (view->lock held) */
+ * (lru_*) and those with a job digest (digest_*).  (view->lock held) */
 static struct entry **link_prev(struct entry *e, bool sum)
 {
-	return sum ? &e->sum_prev : &e->lru_prev;
+	return sum ? &e->digest_prev : &e->lru_prev;
 }
 
 static struct entry **link_next(struct entry *e, bool sum)
 {
-	return sum ? &e->sum_next : &e->lru_next;
+	return sum ? &e->digest_next : &e->lru_next;
 }
 
 static void list_unlink(dfs_view *v, struct entry *e, bool sum)
 {
-	struct entry **head = sum ? &v->sum_head : &v->lru_head;
-	struct entry **tail = sum ? &v->sum_tail : &v->lru_tail;
+	struct entry **head = sum ? &v->digest_head : &v->lru_head;
+	struct entry **tail = sum ? &v->digest_tail : &v->lru_tail;
 	struct entry *prev = *link_prev(e, sum), *next = *link_next(e, sum);
 	if (prev)
 		*link_next(prev, sum) = next;
@@ -664,8 +665,8 @@ static void list_unlink(dfs_view *v, struct entry *e, bool sum)
 
 static void list_front(dfs_view *v, struct entry *e, bool sum)
 {
-	struct entry **head = sum ? &v->sum_head : &v->lru_head;
-	struct entry **tail = sum ? &v->sum_tail : &v->lru_tail;
+	struct entry **head = sum ? &v->digest_head : &v->lru_head;
+	struct entry **tail = sum ? &v->digest_tail : &v->lru_tail;
 	list_unlink(v, e, sum);
 	*link_next(e, sum) = *head;
 	if (*head)
@@ -685,7 +686,7 @@ static void lru_front(dfs_view *v, struct entry *e)
 	list_front(v, e, false);
 }
 
-static void sum_unlink(dfs_view *v, struct entry *e)
+static void digest_unlink(dfs_view *v, struct entry *e)
 {
 	list_unlink(v, e, true);
 }
@@ -721,12 +722,12 @@ void dfs_view_memory_freed(dfs_view *v, size_t bytes)
 
 /* Evict until the budget holds with `room` bytes to spare: the decoded
  * logs least recently used first, then, when that was not enough, the
- * job summaries (small, and what jobs.csv is made of: the logs of a
+ * job digests (small, and what jobs.csv is made of: the logs of a
  * tree need not be decoded again for it; they go only when they and the
  * idle logs are over the budget, not to make room for a log being read
  * or decoded), and rendered jobs.csv files once their second is up (a
  * second from now for those younger).  Kept:
- * `keep` (may be NULL), logs being read (see loaded_read: their bytes
+ * `keep` (may be NULL), logs being read (see decoded_read: their bytes
  * stay counted, so the others go first), entries another thread is
  * working on and imported rows (a selection, not a cache).  Victims are
  * locked with trylock only: lock order forbids waiting. */
@@ -739,52 +740,52 @@ static void evict(dfs_view *v, struct entry *keep, size_t room)
 	bool trimming = false, busy = false, more = true;
 	size_t jobs_left = 0;
 	while (more) {
-		struct loaded *victims[EVICT_BATCH];
-		struct job_summary *sums[EVICT_BATCH];
-		void (*sum_free[EVICT_BATCH])(struct job_summary *s);
+		struct decoded_log *victims[EVICT_BATCH];
+		struct job_digest *sums[EVICT_BATCH];
+		void (*digest_frees[EVICT_BATCH])(struct job_digest *s);
 		size_t n = 0, ns = 0;
 		pthread_mutex_lock(&v->lock);
 		size_t budget = v->opt.cache_size > room ? v->opt.cache_size - room : 0;
 		/* decoded logs that stay (kept, read, busy): they do not push
-		 * out the summaries, nor does a rendered jobs.csv (it goes in
+		 * out the digests, nor does a rendered jobs.csv (it goes in
 		 * a second anyway, and without them the next one would decode
 		 * every log again) */
 		size_t pinned = 0;
 		struct entry *c = v->lru_tail;
 		while (c && v->cached_bytes > budget && n < EVICT_BATCH) {
 			struct entry *prev = c->lru_prev;
-			if (c->loaded && c != keep && pthread_mutex_trylock(&c->lock) == 0) {
-				if (!loaded_read(c->loaded)) {
-					victims[n++] = c->loaded;
-					v->cached_bytes -= c->loaded->bytes;
-					trimming |= count_freed(v, c->loaded->bytes);
-					c->loaded = NULL;
+			if (c->decoded && c != keep && pthread_mutex_trylock(&c->lock) == 0) {
+				if (!decoded_read(c->decoded)) {
+					victims[n++] = c->decoded;
+					v->cached_bytes -= c->decoded->bytes;
+					trimming |= count_freed(v, c->decoded->bytes);
+					c->decoded = NULL;
 					lru_unlink(v, c);
 				} else {
-					pinned += c->loaded->bytes;
+					pinned += c->decoded->bytes;
 				}
 				pthread_mutex_unlock(&c->lock);
-			} else if (c->loaded) {
+			} else if (c->decoded) {
 				busy |= c != keep;
-				pinned += c->loaded->bytes;
+				pinned += c->decoded->bytes;
 			}
 			c = prev;
 		}
-		/* the summaries, when every log was looked at */
+		/* the digests, when every log was looked at */
 		size_t limit = v->opt.cache_size + pinned + v->jobs_bytes;
-		for (c = n < EVICT_BATCH ? v->sum_tail : NULL;
+		for (c = n < EVICT_BATCH ? v->digest_tail : NULL;
 		     c && v->cached_bytes > limit && ns < EVICT_BATCH;) {
-			struct entry *prev = c->sum_prev;
-			if (c->summary && c != keep && pthread_mutex_trylock(&c->lock) == 0) {
-				sums[ns] = c->summary;
-				sum_free[ns++] = c->summary_free;
-				v->cached_bytes -= c->summary_bytes;
-				trimming |= count_freed(v, c->summary_bytes);
-				c->summary = NULL;
-				c->summary_bytes = 0;
-				sum_unlink(v, c);
+			struct entry *prev = c->digest_prev;
+			if (c->digest && c != keep && pthread_mutex_trylock(&c->lock) == 0) {
+				sums[ns] = c->digest;
+				digest_frees[ns++] = c->digest_free;
+				v->cached_bytes -= c->digest_bytes;
+				trimming |= count_freed(v, c->digest_bytes);
+				c->digest = NULL;
+				c->digest_bytes = 0;
+				digest_unlink(v, c);
 				pthread_mutex_unlock(&c->lock);
-			} else if (c->summary && c != keep) {
+			} else if (c->digest && c != keep) {
 				busy = true;
 			}
 			c = prev;
@@ -797,9 +798,9 @@ static void evict(dfs_view *v, struct entry *keep, size_t room)
 			jobs_left = v->jobs_expire(v);
 		pthread_mutex_unlock(&v->lock);
 		for (size_t i = 0; i < n; i++)
-			loaded_free(victims[i]);
+			decoded_free(victims[i]);
 		for (size_t i = 0; i < ns; i++)
-			sum_free[i](sums[i]);
+			digest_frees[i](sums[i]);
 	}
 	if (trimming)
 		trim(v);
@@ -861,7 +862,7 @@ static void retry_later(dfs_view *v)
 	pthread_mutex_unlock(&v->lock);
 }
 
-static void view_reader_gone(dfs_view *v)
+void dfs_cache_reader_gone(dfs_view *v)
 {
 	pthread_mutex_lock(&v->lock);
 	bool over = v->cached_bytes > v->opt.cache_size;
@@ -870,7 +871,7 @@ static void view_reader_gone(dfs_view *v)
 		evict(v, NULL, 0);
 }
 
-static void view_freed(dfs_view *v, size_t bytes)
+void dfs_cache_freed(dfs_view *v, size_t bytes)
 {
 	pthread_mutex_lock(&v->lock);
 	bool trimming = count_freed(v, bytes);
@@ -881,8 +882,8 @@ static void view_freed(dfs_view *v, size_t bytes)
 
 /* The decoded log of another state's entry of the same source, when it
  * holds the version st describes: states share decoded logs (read only),
- * each makes its own selections of it.  (view->lock held; e->loaded and
- * loaded_id of an entry change only under it.)  Its bytes count in the
+ * each makes its own selections of it.  (view->lock held; e->decoded and
+ * decoded_id of an entry change only under it.)  Its bytes count in the
  * cache of each entry that holds it: the budget errs on the safe side. */
 static const dfs_log *shared_log(dfs_view *v, const struct entry *e,
                                  const struct stat *st)
@@ -894,19 +895,19 @@ static const dfs_log *shared_log(dfs_view *v, const struct entry *e,
 		                                             : v->users[k - 2].state;
 		const struct entry *o = state == e->state ? NULL
 		                                          : entry_find(v, e->src, state);
-		if (o && o->loaded && o->loaded->log &&
-		    dfs_src_same(&o->loaded_id, st))
-			return dfs_log_ref(o->loaded->log);
+		if (o && o->decoded && o->decoded->log &&
+		    dfs_src_same(&o->decoded_id, st))
+			return dfs_log_ref(o->decoded->log);
 	}
 	return NULL;
 }
 
-struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
+struct decoded_log *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
 {
 	return dfs_entry_load_prefill(v, e, -1, NULL, err);
 }
 
-struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
+struct decoded_log *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
                                       const dfs_view_prefill *pf, dfs_error *err)
 {
 	struct stat st;
@@ -914,44 +915,44 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 	/* with an expectation, the version approved is decoded, from the
 	 * descriptor of the very file judged; the one kept serves when it
 	 * is that version */
-	if (e->expect && !(e->loaded && dfs_src_id_same(&e->loaded_id, &e->expect_id))) {
+	if (e->expect && !(e->decoded && dfs_src_id_same(&e->decoded_id, &e->expect_id))) {
 		if ((fd = open_log(v, e, &st, err)) < 0)
 			return NULL;
 	} else if (e->expect) {
-		st.st_dev = e->loaded_id.dev;   /* (the same version: kept) */
-		st.st_ino = e->loaded_id.ino;
-		st.st_size = e->loaded_id.size;
-		st.st_mtim = e->loaded_id.mtime;
-		st.st_ctim = e->loaded_id.ctime;
+		st.st_dev = e->decoded_id.dev;   /* (the same version: kept) */
+		st.st_ino = e->decoded_id.ino;
+		st.st_size = e->decoded_id.size;
+		st.st_mtim = e->decoded_id.mtime;
+		st.st_ctim = e->decoded_id.ctime;
 	} else if (stat(e->src, &st) != 0) {
 		dfs_error_set(err, errno == ENOENT ? DFS_ERR_NOENT : DFS_ERR_IO, "%s: %s",
 		              entry_label(v, e), strerror(errno));
 		return NULL;
 	}
-	if (e->loaded && !dfs_src_same(&e->loaded_id, &st)) {
+	if (e->decoded && !dfs_src_same(&e->decoded_id, &st)) {
 		/* (detached under view->lock: other states' entries look at it
 		 * there, see shared_log) */
 		pthread_mutex_lock(&v->lock);
-		struct loaded *old = e->loaded;
+		struct decoded_log *old = e->decoded;
 		v->cached_bytes -= old->bytes;
 		lru_unlink(v, e);
-		e->loaded = NULL;
+		e->decoded = NULL;
 		/* every state's jobs.csv may show the log */
 		v->source_gen++;
 		pthread_mutex_unlock(&v->lock);
-		loaded_free(old);
+		decoded_free(old);
 		entry_moved(v, e);
 	}
-	if (!e->loaded) {
+	if (!e->decoded) {
 		/* make room first: a decoded log takes at least its file size, so
 		 * logs about to be evicted anyway need not sit beside it while it
 		 * decodes (the peak of memory) */
 		evict(v, e, (size_t)st.st_size);
-		struct loaded *l = calloc(1, sizeof(*l));
+		struct decoded_log *l = calloc(1, sizeof(*l));
 		if (!l) {
 			if (fd >= 0)
 				close(fd);
-			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			dfs_error_nomem(err);
 			return NULL;
 		}
 		dfs_error lerr = {0};
@@ -981,7 +982,7 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 				l->module_errors = true;
 			/* the slots of the modules it has (others when asked) */
 			if (lm->present)
-				dfs_loaded_mod(l, id);
+				dfs_decoded_mod(l, id);
 			if (row_len[id] && l->mod[id])
 				l->mod[id]->row_len = row_len[id];
 			else
@@ -995,8 +996,8 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 			clock_gettime(CLOCK_REALTIME, &e->errors_seen);
 		pthread_mutex_lock(&v->lock);
 		l->dir_gen = dfs_state_dir_gen(v, e->state);
-		e->loaded = l;
-		dfs_src_id(&e->loaded_id, &st);
+		e->decoded = l;
+		dfs_src_id(&e->decoded_id, &st);
 		v->cached_bytes += l->bytes;
 		lru_front(v, e);
 		pthread_mutex_unlock(&v->lock);
@@ -1015,14 +1016,14 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 	}
 	if (fd >= 0)
 		close(fd);
-	struct loaded *l = e->loaded;
+	struct decoded_log *l = e->decoded;
 	/* the state's directory filters changed since the selections were
 	 * made (another state's apply to other entries) */
 	pthread_mutex_lock(&v->lock);
 	uint64_t dir_gen = dfs_state_dir_gen(v, e->state);
 	pthread_mutex_unlock(&v->lock);
 	if (l->dir_gen != dir_gen) {
-		loaded_clear_derived(v, l);
+		decoded_clear_derived(v, l);
 		l->dir_gen = dir_gen;
 	}
 	if (!l->log) {
@@ -1034,29 +1035,29 @@ struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
 
 void dfs_entry_account_kept(dfs_view *v, struct entry *e, long delta)
 {
-	if (!e->loaded)
+	if (!e->decoded)
 		return;
 	pthread_mutex_lock(&v->lock);
-	e->loaded->bytes += (size_t)delta;
+	e->decoded->bytes += (size_t)delta;
 	v->cached_bytes += (size_t)delta;
 	pthread_mutex_unlock(&v->lock);
 }
 
-void dfs_entry_keep_summary(dfs_view *v, struct entry *e, struct job_summary *s,
-                            size_t bytes, void (*free_fn)(struct job_summary *s))
+void dfs_entry_keep_digest(dfs_view *v, struct entry *e, struct job_digest *s,
+                            size_t bytes, void (*free_fn)(struct job_digest *s))
 {
-	struct job_summary *old = e->summary;
-	void (*old_free)(struct job_summary *s) = e->summary_free;
+	struct job_digest *old = e->digest;
+	void (*old_free)(struct job_digest *s) = e->digest_free;
 	pthread_mutex_lock(&v->lock);
 	v->cached_bytes += bytes;
-	v->cached_bytes -= e->summary_bytes;
-	e->summary = s;
-	e->summary_bytes = s ? bytes : 0;
-	e->summary_free = free_fn;
+	v->cached_bytes -= e->digest_bytes;
+	e->digest = s;
+	e->digest_bytes = s ? bytes : 0;
+	e->digest_free = free_fn;
 	if (s)
 		list_front(v, e, true);
 	else
-		sum_unlink(v, e);
+		digest_unlink(v, e);
 	bool over = v->cached_bytes > v->opt.cache_size;
 	pthread_mutex_unlock(&v->lock);
 	if (old)
@@ -1071,20 +1072,20 @@ void dfs_entry_keep_summary(dfs_view *v, struct entry *e, struct job_summary *s,
 		retry_later(v);
 }
 
-void dfs_entry_touch_summary(dfs_view *v, struct entry *e)
+void dfs_entry_touch_digest(dfs_view *v, struct entry *e)
 {
 	pthread_mutex_lock(&v->lock);
-	if (e->summary)
+	if (e->digest)
 		list_front(v, e, true);
 	pthread_mutex_unlock(&v->lock);
 }
 
-void dfs_entry_account_summary(dfs_view *v, struct entry *e, long delta)
+void dfs_entry_account_digest(dfs_view *v, struct entry *e, long delta)
 {
-	if (!e->summary)
+	if (!e->digest)
 		return;
 	pthread_mutex_lock(&v->lock);
-	e->summary_bytes += (size_t)delta;
+	e->digest_bytes += (size_t)delta;
 	v->cached_bytes += (size_t)delta;
 	pthread_mutex_unlock(&v->lock);
 }
@@ -1111,117 +1112,38 @@ void dfs_view_account_jobs(dfs_view *v, long delta)
 
 void dfs_view_jobs_kept(dfs_view *v)
 {
-	view_reader_gone(v);
+	dfs_cache_reader_gone(v);
 	retry_later(v);
 }
 
-/* Account memory added to a loaded log after decoding (rendered files). */
+/* Account memory added to a decoded log after decoding (rendered files). */
 void dfs_entry_account(dfs_view *v, struct entry *e, long delta)
 {
-	if (!e->loaded)
+	if (!e->decoded)
 		return;
 	pthread_mutex_lock(&v->lock);
-	e->loaded->bytes += (size_t)delta;
-	e->loaded->content_bytes += (size_t)delta;
+	e->decoded->bytes += (size_t)delta;
+	e->decoded->content_bytes += (size_t)delta;
 	v->cached_bytes += (size_t)delta;
 	pthread_mutex_unlock(&v->lock);
 }
 
-void dfs_entry_keep_content(dfs_view *v, struct entry *e, dfs_content **slot,
-                            dfs_content *c)
+void dfs_entry_keep_content(dfs_view *v, struct entry *e, dfs_snapshot **slot,
+                            dfs_snapshot *c)
 {
 	if (*slot) {
-		dfs_entry_account(v, e, -(long)dfs_content_memory(*slot));
-		dfs_content_uncache(*slot);
+		dfs_entry_account(v, e, -(long)dfs_snapshot_memory(*slot));
+		dfs_snapshot_uncache(*slot);
 	}
 	c->view = v;
 	atomic_store(&c->cached, true);
-	*slot = dfs_content_ref(c);
-	dfs_entry_account(v, e, (long)dfs_content_memory(c));
-}
-
-/* ---- the view ------------------------------------------------------------------ */
-
-dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
-                       dfs_error *err)
-{
-	struct stat st;
-	if (stat(source, &st) != 0) {
-		dfs_error_set(err, errno == ENOENT ? DFS_ERR_NOENT : DFS_ERR_IO, "%s: %s",
-		              source, strerror(errno));
-		return NULL;
-	}
-	if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
-		dfs_error_set(err, DFS_ERR_INVAL,
-		              "%s: not a directory or a Darshan log", source);
-		return NULL;
-	}
-	dfs_view *v = calloc(1, sizeof(*v));
-	if (!v || !(v->source = realpath(source, NULL))) {
-		free(v);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-		return NULL;
-	}
-	v->single = S_ISREG(st.st_mode);
-	if (opt)
-		v->opt = *opt;
-	if (!v->opt.cache_size)
-		v->opt.cache_size = DFS_VIEW_DEFAULT_CACHE;
-	if (!v->opt.import_limit)
-		v->opt.import_limit = DFS_VIEW_DEFAULT_IMPORT_LIMIT;
-	if (!v->opt.import_memory)
-		v->opt.import_memory = v->opt.import_limit > SIZE_MAX / 2 ? SIZE_MAX
-		                       : 2 * v->opt.import_limit;
-	if (!v->opt.filter_memory)
-		v->opt.filter_memory = v->opt.cache_size / 16 > DFS_VIEW_MIN_FILTER_MEMORY
-		                       ? v->opt.cache_size / 16 : DFS_VIEW_MIN_FILTER_MEMORY;
-	if (v->opt.thresholds) {
-		v->thresholds = *v->opt.thresholds;
-		v->thresholds_set = true;
-		v->opt.thresholds = NULL;
-	}
-	v->base.state = STATE_BASE;
-	pthread_mutex_init(&v->lock, NULL);
-	pthread_cond_init(&v->retry_cond, NULL);
-	dfs_scratch_init(&v->scratch);
-	dfs_helpers_init(&v->helpers);
-	v->no_memory = (struct selection){
-		.ready = true, .status = DFS_ERR_NOMEM, .error = (char *)"out of memory",
-	};
-	v->reader_gone = view_reader_gone;
-	v->freed = view_freed;
-	pthread_mutex_init(&v->index_lock, NULL);
-	if (v->opt.index_path && !v->single) {
-		/* tried now, so that what is wrong with it is told before a
-		 * front end goes to the background, then closed: it opens again
-		 * when first needed (a process must not carry a database
-		 * connection across a fork) */
-		dfs_index *ix = dfs_index_open(v->opt.index_path, v->opt.notice,
-		                               v->opt.notice_ctx);
-		if (ix)
-			v->index_path = strdup(v->opt.index_path);
-		dfs_index_close(ix);
-	}
-	v->opt.index_path = NULL;
-	if (grow_table(v)) {
-		dfs_view_free(v);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
-		return NULL;
-	}
-	if (v->single) {
-		/* check it is a log now, so a mount of garbage fails early */
-		dfs_log_header h;
-		if (dfs_log_peek(v->source, &h, err)) {
-			dfs_view_free(v);
-			return NULL;
-		}
-	}
-	return v;
+	*slot = dfs_snapshot_ref(c);
+	dfs_entry_account(v, e, (long)dfs_snapshot_memory(c));
 }
 
 static void entry_free(struct entry *e)
 {
-	loaded_free(e->loaded);
+	decoded_free(e->decoded);
 	free(e->peek_error);
 	free(e->log_filter_text);
 	free(e->log_filter_error);
@@ -1234,21 +1156,23 @@ static void entry_free(struct entry *e)
 		dfs_import_release(ms->imported);
 	}
 	free(e->mod);
-	if (e->summary)
-		e->summary_free(e->summary);
+	if (e->digest)
+		e->digest_free(e->digest);
 	pthread_mutex_destroy(&e->lock);
 	free(e->src);
 	free(e->vpath);
 	free(e);
 }
 
-void dfs_view_free(dfs_view *v)
+/* ---- made and freed with the view (view.c) ------------------------------------ */
+
+int dfs_entries_init(dfs_view *v)
 {
-	if (!v)
-		return;
-	/* records.csv helpers still rendering hold snapshots: let them end
-	 * (this view's only: another view's go on) */
-	dfs_lazy_wait_idle(&v->helpers);
+	return grow_table(v);
+}
+
+void dfs_entries_free(dfs_view *v)
+{
 	pthread_mutex_lock(&v->lock);
 	v->closing = true;
 	pthread_cond_broadcast(&v->retry_cond);
@@ -1264,51 +1188,6 @@ void dfs_view_free(dfs_view *v)
 		}
 	}
 	free(v->table);
-	/* (the states' texts first: they are freed with the directory filters) */
-	dfs_dirs_free(v);
-	free(v->users);
-	if (v->jobs)
-		v->jobs_free(v);
-	pthread_cond_destroy(&v->retry_cond);
-	pthread_mutex_destroy(&v->lock);
-	dfs_helpers_destroy(&v->helpers);
-	dfs_index_close(v->index);
-	free(v->index_path);
-	pthread_mutex_destroy(&v->index_lock);
-	/* last: every block of the pool came back with what held it */
-	dfs_scratch_destroy(&v->scratch);
-	if (v->perms)
-		v->perms_free(v);
-	free(v->mount_path);
-	free(v->source);
-	free(v);
-}
-
-int dfs_view_set_mount(dfs_view *v, const char *mountpoint, const dev_t *dev)
-{
-	char *p = strdup(mountpoint);
-	if (!p)
-		return -1;
-	free(v->mount_path);
-	v->mount_path = p;
-	v->mount_dev_known = dev != NULL;
-	if (dev)
-		v->mount_dev = *dev;
-	return 0;
-}
-
-uint64_t dfs_view_decode_count(dfs_view *v)
-{
-	return atomic_load(&v->decodes);
-}
-
-void dfs_view_memory_get(dfs_view *v, dfs_view_memory *m)
-{
-	pthread_mutex_lock(&v->lock);
-	m->cached_bytes = v->cached_bytes;
-	m->entries = v->entries;
-	m->logs_cached = 0;
-	for (const struct entry *e = v->lru_head; e; e = e->lru_next)
-		m->logs_cached++;
-	pthread_mutex_unlock(&v->lock);
+	v->table = NULL;
+	v->table_size = 0;
 }

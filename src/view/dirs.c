@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "view/view_int.h"
+#include "view/dirs.h"
 
 static void compiled_unref(struct dir_compiled *c)
 {
@@ -150,7 +151,7 @@ static struct dir_compiled *compile_all(const char *text, size_t len,
 	struct dir_compiled *c = calloc(1, sizeof(*c));
 	if (!c || !(c->text = malloc(len + 1))) {
 		free(c);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	atomic_init(&c->refs, 1);
@@ -223,7 +224,7 @@ int dfs_dir_filter_install(dfs_view *v, uint64_t state, const char *vpath,
 		dfs_drop_inherited(copy);
 	if (!copy) {
 		compiled_unref(c);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	pthread_mutex_lock(&v->lock);
 	/* (a writing state has its generations: see dfs_node_state) */
@@ -233,7 +234,7 @@ int dfs_dir_filter_install(dfs_view *v, uint64_t state, const char *vpath,
 		pthread_mutex_unlock(&v->lock);
 		compiled_unref(c);
 		free(copy);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	size_t old_bytes = d->bytes;
 	if (dfs_state_charge_filters(v, state, old_bytes, bytes, true, err)) {
@@ -363,7 +364,7 @@ int dfs_state_charge_filters(dfs_view *v, uint64_t state, size_t before,
 	struct state_gens *g = dfs_state_gens(v, state);
 	size_t now = g ? g->filter_bytes : 0;
 	if (!g)   /* (every writing state has its generations) */
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	if (after > before && now - before + after > v->opt.filter_memory) {
 		char who[48];
 		if (state == STATE_BASE)

@@ -1,25 +1,32 @@
 /* files.c - what each generated file holds (the snapshots themselves:
- * content.c).
+ * snapshot.c).
  *
  * Generated text is built once per generation of the log's filters and
  * cached; an open handle keeps a reference to the snapshot it opened, so
  * it reads the same bytes whatever happens to the filters meanwhile.
- * Called by tree.c; the files of a directory come from jobs.c, a log's
+ * Called by read.c; the files of a directory come from jobs.c, a log's
  * summary files from summary.c, the rows of files.csv and ranks.csv from
- * the summary layer's tables (darshanfs/tables.h). */
+ * the summary layer's tables (summary/files_ranks.h). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
-#include "darshanfs/csv.h"
+#include "csv/csv.h"
 #include "darshanfs/hash.h"
 #include "darshanfs/report.h"
-#include "darshanfs/tables.h"
+#include "summary/files_ranks.h"
 #include "darshanfs/writer.h"
 #include "util/workers.h"
 #include "view/view_int.h"
+#include "view/schema.h"
+#include "view/dirs.h"
+#include "view/files.h"
+#include "view/jobs.h"
+#include "view/levels.h"
+#include "view/select.h"
+#include "view/summary.h"
 
 /* ---- generators --------------------------------------------------------------- */
 
@@ -130,7 +137,7 @@ static void render_json(dfs_view *v, const struct entry *e, int module,
 	dfs_buf_free(&json);
 }
 
-static void render_log_derived(dfs_view *v, struct entry *e, struct loaded *l,
+static void render_log_derived(dfs_view *v, struct entry *e, struct decoded_log *l,
                                dfs_buf *out)
 {
 	bool posix = false, stdio = false;
@@ -249,13 +256,13 @@ static void render_provenance(dfs_view *v, const struct entry *e,
  * filters left out, its metadata naming the filters (writer.h,
  * dfs_log_export).  A module the log cannot decode is copied as it is
  * when no filter applies to it, and fails the file when one does. */
-static int render_filtered(dfs_view *v, struct entry *e, struct loaded *l,
+static int render_filtered(dfs_view *v, struct entry *e, struct decoded_log *l,
                            dfs_buf *out, dfs_error *err)
 {
 	dfs_export *x = calloc(1, sizeof(*x));
 	dfs_buf meta = DFS_BUF_INIT;
 	if (!x)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	/* DXT records cut to their selected segments, as the log stores them */
 	dfs_records plain[DFS_MOD_KNOWN];
 	memset(plain, 0, sizeof(plain));
@@ -277,7 +284,7 @@ static int render_filtered(dfs_view *v, struct entry *e, struct loaded *l,
 		xm->rows = s->records != &lm->records ? s->records : NULL;
 		if (s->trimmed) {
 			if (dfs_selection_plain(s, &plain[id])) {
-				dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+				dfs_error_nomem(err);
 				goto out;
 			}
 			xm->rows = &plain[id];
@@ -289,7 +296,7 @@ static int render_filtered(dfs_view *v, struct entry *e, struct loaded *l,
 	render_provenance(v, e, l->log, &meta);
 	x->metadata = meta.data;
 	ret = dfs_buf_ok(&meta) ? dfs_log_export(l->log, e->src, x, out, err)
-	                        : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	                        : dfs_error_nomem(err);
 out:
 	for (int id = 0; id < DFS_MOD_KNOWN; id++)
 		if (plain[id].module)
@@ -299,7 +306,7 @@ out:
 	return ret;
 }
 
-static void render_error(const struct entry *e, const struct loaded *l,
+static void render_error(const struct entry *e, const struct decoded_log *l,
                          dfs_buf *out)
 {
 	if (e->peek_status != DFS_OK) {
@@ -354,7 +361,7 @@ static bool render_light(dfs_view *v, struct entry *e, const struct node *n,
 		add_text_line(out, e->log_filter_error);
 		return true;
 	case F_FILTER: {
-		const struct module_state *ms = dfs_entry_mod_get(e, n->module);
+		const struct module_state *ms = dfs_entry_mod_find(e, n->module);
 		if (ms && ms->imported) {
 			/* (imported rows are the selection whatever lies above) */
 			dfs_buf_printf(out, "# imported: %zu rows\n", ms->imported->recs.count);
@@ -370,7 +377,7 @@ static bool render_light(dfs_view *v, struct entry *e, const struct node *n,
 		return true;
 	}
 	case F_FILTER_ERROR: {
-		const struct module_state *ms = dfs_entry_mod_get(e, n->module);
+		const struct module_state *ms = dfs_entry_mod_find(e, n->module);
 		if (ms)
 			add_text_line(out, ms->error_text);
 		return true;
@@ -385,7 +392,7 @@ static bool render_light(dfs_view *v, struct entry *e, const struct node *n,
 	}
 }
 
-static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
+static int render_heavy(dfs_view *v, struct entry *e, struct decoded_log *l,
                         const struct node *n, dfs_buf *out, dfs_error *err)
 {
 	const dfs_log *log = l->log;
@@ -419,12 +426,12 @@ static int render_heavy(dfs_view *v, struct entry *e, struct loaded *l,
 			break;
 		case F_TOTAL:
 			/* darshan-parser's lines, then (comments) the filters */
-			dfs_render_total(m, s->summary, out);
+			dfs_render_total(m, s->summation, out);
 			render_filters(v, e, n->module, out);
 			break;
 		case F_TOTAL_CSV:
 			dfs_csv_header(m, out);
-			dfs_csv_summary(log, m, s->summary, m->record_size, out);
+			dfs_csv_summation(log, m, s->summation, m->record_size, out);
 			break;
 		default:
 			return dfs_error_set(err, DFS_ERR_NOENT, "no such file");
@@ -505,7 +512,7 @@ static void *table_worker(void *arg)
 /* The text of a table: its header, then its rows rendered in chunks on
  * every core, each chunk a piece of the snapshot (never copied into
  * one). */
-static dfs_content *render_table(dfs_view *v, const dfs_file_table *ft,
+static dfs_snapshot *render_table(dfs_view *v, const dfs_file_table *ft,
                                  const dfs_rank_table *rt, dfs_error *err)
 {
 	size_t rows = ft ? ft->n : rt->n;
@@ -514,7 +521,7 @@ static dfs_content *render_table(dfs_view *v, const dfs_file_table *ft,
 	atomic_init(&j.next, 0);
 	j.out = calloc(j.chunks + 1, sizeof(dfs_buf));
 	if (!j.out) {
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	if (ft)
@@ -525,11 +532,11 @@ static dfs_content *render_table(dfs_view *v, const dfs_file_table *ft,
 	bool ok = true;
 	for (size_t c = 0; c <= j.chunks; c++)
 		ok &= dfs_buf_ok(&j.out[c]);
-	dfs_content *content = NULL;
+	dfs_snapshot *content = NULL;
 	if (ok)
-		content = dfs_content_from_bufs(v, j.out, j.chunks + 1, err);
+		content = dfs_snapshot_from_bufs(v, j.out, j.chunks + 1, err);
 	else
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 	for (size_t c = 0; c <= j.chunks; c++)
 		dfs_buf_free(&j.out[c]);
 	free(j.out);
@@ -552,7 +559,7 @@ static void rank_table_gone(void *ctx)
 }
 
 /* ranks.csv of t (taken over) rendered on demand */
-static dfs_content *lazy_ranks(dfs_view *v, dfs_rank_table *t, dfs_error *err)
+static dfs_snapshot *lazy_ranks(dfs_view *v, dfs_rank_table *t, dfs_error *err)
 {
 	dfs_rank_table *own = malloc(sizeof(*own));
 	dfs_buf head = DFS_BUF_INIT;
@@ -561,20 +568,20 @@ static dfs_content *lazy_ranks(dfs_view *v, dfs_rank_table *t, dfs_error *err)
 		free(own);
 		dfs_rank_table_free(t);
 		dfs_buf_free(&head);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	*own = *t;
 	struct dfs_lazy_rows rows = {own, own->n, rank_rows, rank_table_gone,
 	                             sizeof(*own) + own->n * sizeof(own->rows[0]), 1024};
-	dfs_content *c = dfs_lazy_table(&rows, head.data, &v->helpers, err);
+	dfs_snapshot *c = dfs_lazy_table(&rows, head.data, &v->helpers, err);
 	dfs_buf_free(&head);
 	return c;
 }
 
 /* files.csv or ranks.csv of a module's selection: a module that cannot
  * be read fails (EIO) like its records.csv */
-static dfs_content *table_content(dfs_view *v, struct entry *e, struct loaded *l,
+static dfs_snapshot *table_content(dfs_view *v, struct entry *e, struct decoded_log *l,
                                   const struct node *n, dfs_error *err)
 {
 	struct selection *s = dfs_selection(v, e, l, n->module);
@@ -582,7 +589,7 @@ static dfs_content *table_content(dfs_view *v, struct entry *e, struct loaded *l
 		dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
 		return NULL;
 	}
-	dfs_content *c = NULL;
+	dfs_snapshot *c = NULL;
 	if (n->file == F_FILES_CSV) {
 		dfs_file_table t;
 		if (dfs_file_table_build(l->log, s->records, s->index, s->count, &v->scratch,
@@ -627,15 +634,15 @@ static uint64_t serial_of(const struct entry *e, uint64_t dir_gen, int module,
 
 /* (the directory filters of the selection's own generation: two
  * selections made with different filters never share a serial) */
-static uint64_t records_serial(const struct entry *e, const struct loaded *l,
+static uint64_t records_serial(const struct entry *e, const struct decoded_log *l,
                                int module)
 {
-	const struct loaded_mod *lm = l->mod[module];
+	const struct decoded_mod *lm = l->mod[module];
 	uint64_t dir_gen = lm && lm->sel.ready ? lm->sel.dir_gen : l->dir_gen;
-	return serial_of(e, dir_gen, module, &e->loaded_id);
+	return serial_of(e, dir_gen, module, &e->decoded_id);
 }
 
-static uint64_t table_serial(const struct entry *e, const struct loaded *l,
+static uint64_t table_serial(const struct entry *e, const struct decoded_log *l,
                              int module, enum file_kind k)
 {
 	uint64_t h = records_serial(e, l, module);
@@ -645,13 +652,13 @@ static uint64_t table_serial(const struct entry *e, const struct loaded *l,
 
 /* The row lengths to fill while rendering s, when its rows are the log's
  * own records (not imported ones). */
-static uint32_t *records_row_len(dfs_view *v, struct entry *e, struct loaded *l,
+static uint32_t *records_row_len(dfs_view *v, struct entry *e, struct decoded_log *l,
                                  int module, const struct selection *s)
 {
 	const dfs_records *own = dfs_log_records(l->log, module);
 	if (!own || s->records != own || own->count == 0)
 		return NULL;
-	struct loaded_mod *lmod = dfs_loaded_mod(l, module);
+	struct decoded_mod *lmod = dfs_decoded_mod(l, module);
 	if (!lmod)
 		return NULL;
 	if (!lmod->row_len) {
@@ -664,7 +671,7 @@ static uint32_t *records_row_len(dfs_view *v, struct entry *e, struct loaded *l,
 
 /* Size of records.csv from the rows' lengths, when every selected row
  * has been measured; false otherwise. */
-static bool records_size_known(const struct loaded *l, int module,
+static bool records_size_known(const struct decoded_log *l, int module,
                                const struct selection *s, uint64_t *size)
 {
 	const uint32_t *len = l->mod[module] ? l->mod[module]->row_len : NULL;
@@ -684,30 +691,30 @@ static bool records_size_known(const struct loaded *l, int module,
 	return true;
 }
 
-/* The content of a generated file of a loaded log, from its cache or
+/* The content of a generated file of a decoded log, from its cache or
  * rendered (and cached). */
-static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *l,
+static dfs_snapshot *decoded_content(dfs_view *v, struct entry *e, struct decoded_log *l,
                                    const struct node *n, dfs_error *err)
 {
-	struct loaded_mod *lmod = n->module >= 0 ? dfs_loaded_mod(l, n->module) : NULL;
+	struct decoded_mod *lmod = n->module >= 0 ? dfs_decoded_mod(l, n->module) : NULL;
 	if (n->module >= 0 && !lmod) {
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
-	struct content_cache *cache = lmod ? &lmod->files : &l->log_files;
+	struct snapshot_cache *cache = lmod ? &lmod->files : &l->log_files;
 	if (cache->file[n->file])
-		return dfs_content_ref(cache->file[n->file]);
-	dfs_content *c;
+		return dfs_snapshot_ref(cache->file[n->file]);
+	dfs_snapshot *c;
 	int twin = dfs_parquet_source(n->file);
 	if (twin >= 0 && n->file != F_RECORDS_PARQUET) {
 		/* made from the CSV (itself kept, as if read) */
 		struct node cn = *n;
 		cn.file = (enum file_kind)twin;
-		dfs_content *csv = loaded_content(v, e, l, &cn, err);
+		dfs_snapshot *csv = decoded_content(v, e, l, &cn, err);
 		if (!csv)
 			return NULL;
 		c = dfs_parquet_twin(v, csv, cn.file, n->module, err);
-		dfs_content_release(csv);
+		dfs_snapshot_release(csv);
 	} else if (n->file == F_RECORDS) {
 		struct selection *s = dfs_selection(v, e, l, n->module);
 		if (s->status != DFS_OK) {
@@ -716,7 +723,7 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 		}
 		/* rendered on demand; a snapshot of imported rows keeps them
 		 * (the next import replaces them) */
-		const struct module_state *ms = dfs_entry_mod_get(e, n->module);
+		const struct module_state *ms = dfs_entry_mod_find(e, n->module);
 		struct import_set *rows = ms && ms->imported &&
 		                          s->records == &ms->imported->recs ? ms->imported
 		                                                            : s->trimmed;
@@ -741,7 +748,7 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 			dfs_buf_free(&b);
 			return NULL;
 		}
-		c = dfs_content_from_buf(v, &b, err);
+		c = dfs_snapshot_from_buf(v, &b, err);
 	}
 	if (!c)
 		return NULL;
@@ -749,32 +756,32 @@ static dfs_content *loaded_content(dfs_view *v, struct entry *e, struct loaded *
 	return c;
 }
 
-dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
+dfs_snapshot *dfs_file_content(dfs_view *v, struct entry *e,
                               const struct node *n, dfs_error *err)
 {
 	dfs_buf b = DFS_BUF_INIT;
 	if (render_light(v, e, n, &b))
-		return dfs_content_from_buf(v, &b, err);
+		return dfs_snapshot_from_buf(v, &b, err);
 	if (n->file == F_ERROR) {
 		dfs_error ignored;
-		struct loaded *l = e->peek_status == DFS_OK ? dfs_entry_load(v, e, &ignored)
+		struct decoded_log *l = e->peek_status == DFS_OK ? dfs_entry_load(v, e, &ignored)
 		                                            : NULL;
-		render_error(e, l ? l : e->loaded, &b);
-		return dfs_content_from_buf(v, &b, err);
+		render_error(e, l ? l : e->decoded, &b);
+		return dfs_snapshot_from_buf(v, &b, err);
 	}
-	struct loaded *l = dfs_entry_load(v, e, err);
+	struct decoded_log *l = dfs_entry_load(v, e, err);
 	if (!l)
 		return NULL;
 	if (n->file == F_DXT_FILE)
 		return dfs_dxt_file_content(v, e, l, n->record, err);
-	return loaded_content(v, e, l, n, err);
+	return decoded_content(v, e, l, n, err);
 }
 
 /* Will records.csv of module `id` show every record of the log (no
  * filter of any kind, no imported rows)?  (entry locked) */
 static bool shows_every_record(dfs_view *v, struct entry *e, int id)
 {
-	const struct module_state *ms = dfs_entry_mod_get(e, id);
+	const struct module_state *ms = dfs_entry_mod_find(e, id);
 	if (ms && (ms->imported ||
 	           (ms->filter && !dfs_filter_matches_all(ms->filter)) ||
 	           (ms->log_filter && !dfs_filter_matches_all(ms->log_filter))))
@@ -795,7 +802,7 @@ static bool offer_prefill(dfs_view *v, struct entry *e, const struct node *n,
                           const dfs_node_stat *st, const dfs_view_prefill *pf)
 {
 	struct stat fst;
-	if (!pf || n->file != F_RECORDS || n->module < 0 || e->loaded ||
+	if (!pf || n->file != F_RECORDS || n->module < 0 || e->decoded ||
 	    (uint64_t)e->peek_id.size < DFS_PREFILL_MIN_BYTES ||
 	    !shows_every_record(v, e, n->module) || stat(e->src, &fst) != 0)
 		return false;
@@ -813,12 +820,12 @@ static bool offer_prefill(dfs_view *v, struct entry *e, const struct node *n,
 int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
                   dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err)
 {
-	dfs_content *c;
+	dfs_snapshot *c;
 	if (n->file == F_RECORDS && n->module >= 0) {
 		/* records.csv: often known without rendering it (the lookup
 		 * before `cp x records.csv` need not render the rows about to be
 		 * replaced) */
-		struct loaded *l = offer_prefill(v, e, n, st, pf)
+		struct decoded_log *l = offer_prefill(v, e, n, st, pf)
 		                       ? dfs_entry_load_prefill(v, e, n->module, pf, err)
 		                       : dfs_entry_load(v, e, err);
 		if (!l)
@@ -829,7 +836,7 @@ int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
 			st->serial = records_serial(e, l, n->module);
 			return 0;
 		}
-		c = loaded_content(v, e, l, n, err);
+		c = decoded_content(v, e, l, n, err);
 	} else {
 		c = dfs_file_content(v, e, n, err);
 	}
@@ -837,13 +844,13 @@ int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
 		return -1;
 	st->size = c->size;
 	st->serial = c->serial;
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	return 0;
 }
 
 /* the tables (jobs.csv, modules.csv, insights.csv, files.csv), schema.json,
  * summary.html, filter and filter.error of a source directory */
-dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
+dfs_snapshot *dfs_dir_file_content(dfs_view *v, const struct node *n,
                                   const dfs_caller *who, dfs_error *err)
 {
 	if (n->file == F_JOBS || n->file == F_MODULES || n->file == F_DIR_INSIGHTS ||
@@ -856,7 +863,7 @@ dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
 	char *text = dfs_dir_filter_text(v, n->state, n->dir_vpath,
 	                                 n->file == F_DIR_FILTER_ERROR);
 	if (!text) {
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	dfs_buf b = DFS_BUF_INIT;
@@ -868,5 +875,5 @@ dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
 		dfs_render_inherited(lv, nl, &b);
 		dfs_levels_free(lv, nl);
 	}
-	return dfs_content_from_buf(v, &b, err);
+	return dfs_snapshot_from_buf(v, &b, err);
 }

@@ -4,11 +4,11 @@
  * selection holds it).  Every records.csv snapshot showing a set holds
  * another reference, so the next import can replace the set while a
  * reader is still reading the old.  The last reference frees the rows,
- * whoever holds it.  The bottom of the view with content.c: it calls no
+ * whoever holds it.  The bottom of the view with snapshot.c: it calls no
  * other file of it. */
 #include <stdlib.h>
 
-#include "view/view_int.h"
+#include "view/import.h"
 
 struct import_set *dfs_import_ref(struct import_set *s)
 {

@@ -15,7 +15,7 @@
  * without opening it; the others are summarized through the LRU cache (a
  * tree of 100,000 logs never needs them all decoded at once), and what an
  * unfiltered one gives goes into the index (its entry is then forgotten,
- * if the walk made it).  Each log's summary is kept in its entry until the
+ * if the walk made it).  Each log's digest is kept in its entry until the
  * log file or a filter changes, or the cache evicts it (counted in
  * cache_size, after the decoded logs).  The text goes to a file beside
  * the index past an eighth of cache_size.  A rendered table is reused for
@@ -37,13 +37,20 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "darshanfs/csv.h"
+#include "csv/csv.h"
 #include "darshanfs/hash.h"
-#include "darshanfs/index.h"
+#include "index/index.h"
 #include "darshanfs/summary.h"
-#include "darshanfs/tables.h"
+#include "summary/files_ranks.h"
 #include "util/workers.h"
 #include "view/view_int.h"
+#include "view/schema.h"
+#include "view/access.h"
+#include "view/dirs.h"
+#include "view/jobs.h"
+#include "view/levels.h"
+#include "view/select.h"
+#include "view/summary.h"
 
 #define COMBINED DFS_FACTS_COMBINED
 #define MAX_ROWS DFS_FACTS_MAX_ROWS
@@ -67,7 +74,7 @@ struct job_row {
 };
 
 /* A log's files for a directory's files.csv (tables.h), shared by the
- * job summary that keeps it and the renderings that merge it. */
+ * job digest that keeps it and the renderings that merge it. */
 struct files_ref {
 	atomic_int refs;
 	dfs_log_files *lf;
@@ -88,9 +95,9 @@ static void files_release(struct files_ref *f)
 	}
 }
 
-/* What the tables show of one log (the summaries of every log of a tree
+/* What the tables show of one log (the digests of every log of a tree
  * are kept, so only that). */
-struct job_summary {
+struct job_digest {
 	uint64_t gen, dir_gen;
 	struct src_id src;          /* the version of the log summarized */
 	/* made of a passing failure (no memory, a read error): never kept in
@@ -125,7 +132,7 @@ static void row_metrics(dfs_module_facts *r, const dfs_derived_metrics *dm)
 	r->perf_by_slowest = dm->agg_perf_by_slowest;
 }
 
-static void job_summary_free(struct job_summary *s)
+static void job_digest_free(struct job_digest *s)
 {
 	if (!s)
 		return;
@@ -142,13 +149,13 @@ static void job_summary_free(struct job_summary *s)
 	free(s);
 }
 
-/* What a summary holds, counted in the cache (strings with their NUL) */
+/* What a digest holds, counted in the cache (strings with their NUL) */
 static size_t str_bytes(const char *t)
 {
 	return t ? strlen(t) + 1 : 0;
 }
 
-static size_t job_summary_bytes(const struct job_summary *s)
+static size_t job_digest_bytes(const struct job_digest *s)
 {
 	size_t n = sizeof(*s) + s->nrows * sizeof(s->rows[0]) + str_bytes(s->job.error) +
 	           str_bytes(s->job.exe) + str_bytes(s->filters) + str_bytes(s->insights) +
@@ -168,17 +175,17 @@ static char *filters_of(dfs_buf *b)
 
 /* ---- one log ------------------------------------------------------------------ */
 
-static struct job_summary *summarize(dfs_view *v, struct entry *e,
+static struct job_digest *summarize(dfs_view *v, struct entry *e,
                                      uint64_t dir_gen)
 {
-	struct job_summary *s = calloc(1, sizeof(*s) + MAX_ROWS * sizeof(s->rows[0]));
+	struct job_digest *s = calloc(1, sizeof(*s) + MAX_ROWS * sizeof(s->rows[0]));
 	if (!s)
 		return NULL;
 	dfs_error err = {0};
-	struct loaded *l = dfs_entry_load(v, e, &err);
+	struct decoded_log *l = dfs_entry_load(v, e, &err);
 	s->gen = e->gen;
 	s->dir_gen = dir_gen;
-	s->src = e->loaded_id;
+	s->src = e->decoded_id;
 	if (!l) {
 		s->job.error = strdup(err.msg[0] ? err.msg : "unreadable log");
 		s->transient = err.code != DFS_ERR_FORMAT && err.code != DFS_ERR_UNSUPPORTED;
@@ -249,7 +256,7 @@ static struct job_summary *summarize(dfs_view *v, struct entry *e,
 	dfs_buf b = DFS_BUF_INIT;
 	dfs_filters_line_job(v, e, rows, &b);
 	s->filters = filters_of(&b);
-	struct job_summary *fit = realloc(s, sizeof(*s) + s->nrows * sizeof(s->rows[0]));
+	struct job_digest *fit = realloc(s, sizeof(*s) + s->nrows * sizeof(s->rows[0]));
 	return fit ? fit : s;
 }
 
@@ -270,7 +277,7 @@ static const char *row_module_name(int module)
 }
 
 /* modules.csv rows of a log */
-static void render_module_rows(const struct job_summary *s, const char *rel, dfs_buf *out)
+static void render_module_rows(const struct job_digest *s, const char *rel, dfs_buf *out)
 {
 	const dfs_job_facts *j = &s->job;
 	if (j->error) {
@@ -401,7 +408,7 @@ static void add_seconds(dfs_buf *out, double t)
 }
 
 /* the row of jobs.csv of a log */
-static void render_job_row(const struct job_summary *s, const char *rel, dfs_buf *out)
+static void render_job_row(const struct job_digest *s, const char *rel, dfs_buf *out)
 {
 	const dfs_job_facts *j = &s->job;
 	dfs_csv_field(out, rel, strlen(rel));
@@ -780,12 +787,12 @@ static void text_free(struct text *t)
 }
 
 /* The snapshot of the text (which is gone from t) */
-static dfs_content *text_content(dfs_view *v, struct text *t, dfs_error *err)
+static dfs_snapshot *text_content(dfs_view *v, struct text *t, dfs_error *err)
 {
 	if (t->fd >= 0)
 		spill(t);
 	if (t->fd < 0) {
-		dfs_content *c = dfs_content_from_bufs(v, t->chunk, t->n, err);
+		dfs_snapshot *c = dfs_snapshot_from_bufs(v, t->chunk, t->n, err);
 		text_free(t);
 		return c;
 	}
@@ -793,7 +800,7 @@ static dfs_content *text_content(dfs_view *v, struct text *t, dfs_error *err)
 	uint64_t size = t->in_file;
 	t->fd = -1;
 	text_free(t);
-	return dfs_content_from_file(v, fd, size, err);
+	return dfs_snapshot_from_file(v, fd, size, err);
 }
 
 struct stored_dir;
@@ -1223,11 +1230,11 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 	free(is_dir);
 }
 
-/* insights.csv rows of a log, kept with its summary (entry locked) */
+/* insights.csv rows of a log, kept with its digest (entry locked) */
 static void render_insights(dfs_view *v, struct entry *e, const char *rel,
                             dfs_buf *out)
 {
-	struct job_summary *s = e->summary;
+	struct job_digest *s = e->digest;
 	if (!s || !s->insights || strcmp(s->insights_rel, rel) != 0) {
 		dfs_buf b = DFS_BUF_INIT;
 		dfs_insight_rows(v, e, rel, &b);
@@ -1246,11 +1253,11 @@ static void render_insights(dfs_view *v, struct entry *e, const char *rel,
 		if (!s->insights_rel) {
 			free(s->insights);
 			s->insights = NULL;
-			dfs_entry_account_summary(v, e, -(long)before);
+			dfs_entry_account_digest(v, e, -(long)before);
 			dfs_insight_rows(v, e, rel, out);
 			return;
 		}
-		dfs_entry_account_summary(v, e, (long)(str_bytes(s->insights) +
+		dfs_entry_account_digest(v, e, (long)(str_bytes(s->insights) +
 		                                       str_bytes(s->insights_rel)) -
 		                                (long)before);
 	}
@@ -1265,7 +1272,7 @@ static void insight_error(const char *rel, const char *error, dfs_buf *out)
 	dfs_buf_adds(out, DFS_INSIGHTS_EMPTY_TAIL);
 }
 
-static void render(enum table t, const struct job_summary *s, const char *rel,
+static void render(enum table t, const struct job_digest *s, const char *rel,
                    dfs_buf *out)
 {
 	if (t == T_JOBS)
@@ -1454,7 +1461,7 @@ static void split_vpath(const char *vpath, char *dir, size_t size, const char **
  * not made of a passing failure (entry locked). */
 static bool index_store(struct pool *p, struct entry *e, struct log_item *it)
 {
-	struct job_summary *s = e->summary;
+	struct job_digest *s = e->digest;
 	bool insights = p->table == T_INSIGHTS;
 	if (!s || s->transient || (it->stored && !insights) ||
 	    (it->stored && it->stored_log.has_findings))
@@ -1560,7 +1567,7 @@ static int from_index(struct pool *p, struct log_item *it, struct node *n)
 		dfs_buf_addc(&it->rows, '\n');
 		return 0;
 	}
-	struct job_summary *s = calloc(1, sizeof(*s) + MAX_ROWS * sizeof(s->rows[0]));
+	struct job_digest *s = calloc(1, sizeof(*s) + MAX_ROWS * sizeof(s->rows[0]));
 	if (!s)
 		return -1;
 	s->job = l->job;
@@ -1590,13 +1597,13 @@ static int from_index(struct pool *p, struct log_item *it, struct node *n)
 	return 0;
 }
 
-/* The entry's job summary made fresh (kept) or touched, the log decoded
+/* The entry's job digest made fresh (kept) or touched, the log decoded
  * through the pool's gate when it must be (entry locked).  A caller
  * judged on the walk's version it->id of the log reads that version's
- * summary, or none (see entry.expect): returns whether the caller is
- * judged so, and then its row is the caller's only when the summary is of
+ * digest, or none (see entry.expect): returns whether the caller is
+ * judged so, and then its row is the caller's only when the digest is of
  * that version (judged_out). */
-static bool fresh_summary(struct pool *p, struct entry *e, const struct log_item *it)
+static bool fresh_digest(struct pool *p, struct entry *e, const struct log_item *it)
 {
 	dfs_view *v = p->v;
 	pthread_mutex_lock(&v->lock);
@@ -1606,21 +1613,21 @@ static bool fresh_summary(struct pool *p, struct entry *e, const struct log_item
 	if (judged)
 		dfs_entry_expect(e, &it->id);
 	struct stat st;
-	bool fresh = e->summary && e->summary->gen == e->gen &&
-	             e->summary->dir_gen == dir_gen &&
-	             (judged ? dfs_src_id_same(&e->summary->src, &it->id)
-	                     : stat(e->src, &st) == 0 && dfs_src_same(&e->summary->src, &st));
+	bool fresh = e->digest && e->digest->gen == e->gen &&
+	             e->digest->dir_gen == dir_gen &&
+	             (judged ? dfs_src_id_same(&e->digest->src, &it->id)
+	                     : stat(e->src, &st) == 0 && dfs_src_same(&e->digest->src, &st));
 	if (!fresh) {
 		size_t limit = dfs_log_inflate_limit(it->disk_bytes);
 		inflating(p->gate, limit, true);
-		struct job_summary *s = summarize(v, e, dir_gen);
+		struct job_digest *s = summarize(v, e, dir_gen);
 		inflating(p->gate, limit, false);
 		if (s && e->expect_refused)
-			job_summary_free(s);   /* of no version: the file moved */
+			job_digest_free(s);   /* of no version: the file moved */
 		else if (s)
-			dfs_entry_keep_summary(v, e, s, job_summary_bytes(s), job_summary_free);
+			dfs_entry_keep_digest(v, e, s, job_digest_bytes(s), job_digest_free);
 	} else {
-		dfs_entry_touch_summary(v, e);
+		dfs_entry_touch_digest(v, e);
 	}
 	return judged;
 }
@@ -1629,16 +1636,16 @@ static bool fresh_summary(struct pool *p, struct entry *e, const struct log_item
  * as for what the caller may not read. */
 static bool judged_out(const struct entry *e, const struct src_id *id)
 {
-	return e->expect_refused || !e->summary || e->summary->src.dev != id->dev ||
-	       e->summary->src.ino != id->ino;
+	return e->expect_refused || !e->digest || e->digest->src.dev != id->dev ||
+	       e->digest->src.ino != id->ino;
 }
 
 /* ---- files.csv ---------------------------------------------------------------- */
 
-/* The log's files, for its job summary: each module with per-file
+/* The log's files, for its job digest: each module with per-file
  * records, from its selection (entry locked); a module that cannot be
  * read is named with why. */
-static struct files_ref *log_files(dfs_view *v, struct entry *e, struct loaded *l)
+static struct files_ref *log_files(dfs_view *v, struct entry *e, struct decoded_log *l)
 {
 	struct files_ref *f = malloc(sizeof(*f));
 	dfs_log_files *lf = dfs_log_files_new();
@@ -1695,19 +1702,19 @@ static void files_item(struct pool *p, struct log_item *it)
 		it->skip = strdup(err.msg[0] ? err.msg : "unreadable log");
 		return;
 	}
-	if (fresh_summary(p, e, it) && judged_out(e, &it->id)) {
+	if (fresh_digest(p, e, it) && judged_out(e, &it->id)) {
 		dfs_entry_put(v, e);
 		return;   /* no row */
 	}
-	struct job_summary *s = e->summary;
+	struct job_digest *s = e->digest;
 	if (s && !s->job.error && !s->files) {
 		size_t limit = dfs_log_inflate_limit(it->disk_bytes);
 		inflating(p->gate, limit, true);
-		struct loaded *l = dfs_entry_load(v, e, &err);
+		struct decoded_log *l = dfs_entry_load(v, e, &err);
 		if (!l) {
 			it->skip = strdup(err.msg[0] ? err.msg : "unreadable log");
 		} else if ((s->files = log_files(v, e, l))) {
-			dfs_entry_account_summary(v, e, (long)(sizeof(*s->files) +
+			dfs_entry_account_digest(v, e, (long)(sizeof(*s->files) +
 			                                       dfs_log_files_memory(s->files->lf)));
 		}
 		inflating(p->gate, limit, false);
@@ -1734,7 +1741,7 @@ static void summarize_item(struct pool *p, struct log_item *it)
 		return;
 	}
 	if (it->error) {
-		struct job_summary s = {0};
+		struct job_digest s = {0};
 		s.job.error = (char *)it->error;
 		render(p->table, &s, it->rel, &it->rows);
 		return;
@@ -1789,16 +1796,16 @@ static void summarize_item(struct pool *p, struct log_item *it)
 		return;
 	}
 	if (!e) {
-		struct job_summary s = {0};
+		struct job_digest s = {0};
 		s.job.error = err.msg;
 		render(p->table, &s, it->rel, &it->rows);
 		return;
 	}
-	bool judged = fresh_summary(p, e, it);
+	bool judged = fresh_digest(p, e, it);
 	if (!e->expect_refused && insights)
 		render_insights(v, e, it->rel, &it->rows);
-	else if (!e->expect_refused && e->summary)
-		render(p->table, e->summary, it->rel, &it->rows);
+	else if (!e->expect_refused && e->digest)
+		render(p->table, e->digest, it->rel, &it->rows);
 	/* replaced after the walk judged it: no row, as for what the
 	 * caller may not read */
 	if (judged && judged_out(e, &it->id))
@@ -1924,7 +1931,7 @@ struct jobs_cache {
 		uint64_t who;           /* caller_key of whom it was made for */
 		struct jobs_gens gens;
 		struct timespec made;
-		dfs_content *content;
+		dfs_snapshot *content;
 		size_t bytes;           /* counted in the cache */
 	} slot[CACHE_SLOTS];
 	size_t next;
@@ -1966,15 +1973,15 @@ static void slot_clear(dfs_view *v, struct jobs_cache *jc, size_t i)
 {
 	free(jc->slot[i].vpath);
 	jc->slot[i].vpath = NULL;
-	dfs_content_release(jc->slot[i].content);
+	dfs_snapshot_release(jc->slot[i].content);
 	jc->slot[i].content = NULL;
 	dfs_view_account_jobs(v, -(long)jc->slot[i].bytes);
 	jc->slot[i].bytes = 0;
 }
 
-static dfs_content *cache_find(dfs_view *v, const char *vpath, uint64_t who)
+static dfs_snapshot *cache_find(dfs_view *v, const char *vpath, uint64_t who)
 {
-	dfs_content *c = NULL;
+	dfs_snapshot *c = NULL;
 	pthread_mutex_lock(&v->lock);
 	struct jobs_cache *jc = v->jobs;
 	for (size_t i = 0; jc && i < CACHE_SLOTS; i++) {
@@ -1984,18 +1991,15 @@ static dfs_content *cache_find(dfs_view *v, const char *vpath, uint64_t who)
 			/* stale: its text need not wait for the slot's reuse */
 			slot_clear(v, jc, i);
 		} else if (!c && !strcmp(jc->slot[i].vpath, vpath) && jc->slot[i].who == who) {
-			c = dfs_content_ref(jc->slot[i].content);
+			c = dfs_snapshot_ref(jc->slot[i].content);
 		}
 	}
 	pthread_mutex_unlock(&v->lock);
 	return c;
 }
 
-static void jobs_cache_free(dfs_view *v);
-
-/* Drop the files older than their second; the bytes of those left.
- * (the cache calls it through v->jobs_expire, view->lock held) */
-static size_t jobs_cache_expire(dfs_view *v)
+/* (the cache calls it through v->jobs_expire, which view.c sets) */
+size_t dfs_jobs_cache_expire(dfs_view *v)
 {
 	struct jobs_cache *jc = v->jobs;
 	size_t left = 0;
@@ -2014,13 +2018,11 @@ static struct jobs_gens jobs_gens_now(dfs_view *v, uint64_t state)
 }
 
 static void cache_store(dfs_view *v, const char *vpath, uint64_t who,
-                        struct jobs_gens gens, dfs_content *c)
+                        struct jobs_gens gens, dfs_snapshot *c)
 {
 	pthread_mutex_lock(&v->lock);
 	if (!v->jobs) {
 		v->jobs = calloc(1, sizeof(*v->jobs));
-		v->jobs_free = jobs_cache_free;
-		v->jobs_expire = jobs_cache_expire;
 	}
 	struct jobs_cache *jc = v->jobs;
 	if (jc) {
@@ -2030,8 +2032,8 @@ static void cache_store(dfs_view *v, const char *vpath, uint64_t who,
 		jc->slot[i].who = who;
 		jc->slot[i].gens = gens;
 		clock_gettime(CLOCK_MONOTONIC, &jc->slot[i].made);
-		jc->slot[i].content = dfs_content_ref(c);
-		jc->slot[i].bytes = dfs_content_memory(c);
+		jc->slot[i].content = dfs_snapshot_ref(c);
+		jc->slot[i].bytes = dfs_snapshot_memory(c);
 		dfs_view_account_jobs(v, (long)jc->slot[i].bytes);
 	}
 	pthread_mutex_unlock(&v->lock);
@@ -2040,15 +2042,14 @@ static void cache_store(dfs_view *v, const char *vpath, uint64_t who,
 	dfs_view_jobs_kept(v);
 }
 
-/* (the view's teardown calls it through v->jobs_free) */
-static void jobs_cache_free(dfs_view *v)
+void dfs_jobs_cache_free(dfs_view *v)
 {
 	struct jobs_cache *jc = v->jobs;
 	if (!jc)
 		return;
 	for (size_t i = 0; i < CACHE_SLOTS; i++) {
 		free(jc->slot[i].vpath);
-		dfs_content_release(jc->slot[i].content);
+		dfs_snapshot_release(jc->slot[i].content);
 	}
 	free(jc);
 	v->jobs = NULL;
@@ -2071,14 +2072,14 @@ static bool spill_place(const dfs_view *v, char *dir, size_t size)
 	return true;
 }
 
-dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
+dfs_snapshot *dfs_jobs_content(dfs_view *v, const struct node *n,
                               const dfs_caller *who, dfs_error *err)
 {
 	int twin = dfs_parquet_source(n->file);
 	if (twin >= 0) {
 		/* a table's Parquet twin, made from its CSV and kept like it */
 		uint64_t key = caller_key(v, who) ^ ((uint64_t)1 << 5) ^ ((uint64_t)twin << 6);
-		dfs_content *c = cache_find(v, n->dir_vpath, key);
+		dfs_snapshot *c = cache_find(v, n->dir_vpath, key);
 		if (c)
 			return c;
 		pthread_mutex_lock(&v->lock);
@@ -2086,11 +2087,11 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 		pthread_mutex_unlock(&v->lock);
 		struct node cn = *n;
 		cn.file = (enum file_kind)twin;
-		dfs_content *csv = dfs_jobs_content(v, &cn, who, err);
+		dfs_snapshot *csv = dfs_jobs_content(v, &cn, who, err);
 		if (!csv)
 			return NULL;
 		c = dfs_parquet_twin(v, csv, cn.file, -1, err);
-		dfs_content_release(csv);
+		dfs_snapshot_release(csv);
 		if (c)
 			cache_store(v, n->dir_vpath, key, gens, c);
 		return c;
@@ -2101,7 +2102,7 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 	/* the tables of a directory share the cache: their keys differ in
 	 * their second and third bits */
 	uint64_t key = caller_key(v, who) ^ ((uint64_t)table << 1);
-	dfs_content *c = cache_find(v, n->dir_vpath, key);
+	dfs_snapshot *c = cache_find(v, n->dir_vpath, key);
 	if (c)
 		return c;
 	/* (read before the walk: a write meanwhile leaves the rendering
@@ -2172,7 +2173,7 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 			ret = dfs_files_merge_render(w.fm, &out, err);
 		dfs_files_merge_free(w.fm);
 		text_free(&w.out);
-		c = ret == 0 ? dfs_content_from_buf(v, &out, err) : NULL;
+		c = ret == 0 ? dfs_snapshot_from_buf(v, &out, err) : NULL;
 		if (ret)
 			dfs_buf_free(&out);
 	} else if (w.oom || w.out.oom) {
@@ -2189,22 +2190,22 @@ dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
 
 /* summary.html of a source directory: the summary renderer's page of
  * its modules.csv (the caller's) */
-dfs_content *dfs_dir_summary_content(dfs_view *v, const struct node *n,
+dfs_snapshot *dfs_dir_summary_content(dfs_view *v, const struct node *n,
                                      const dfs_caller *who, dfs_error *err)
 {
 	struct node jobs = *n;
 	jobs.file = F_MODULES;
-	dfs_content *c = dfs_jobs_content(v, &jobs, who, err);
+	dfs_snapshot *c = dfs_jobs_content(v, &jobs, who, err);
 	if (!c)
 		return NULL;
-	size_t len = (size_t)dfs_content_size(c);
+	size_t len = (size_t)dfs_snapshot_size(c);
 	char *text = malloc(len ? len : 1);
-	long got = text ? dfs_content_read(c, text, len, 0, err) : -1;
-	dfs_content_release(c);
+	long got = text ? dfs_snapshot_read(c, text, len, 0, err) : -1;
+	dfs_snapshot_release(c);
 	if (got < 0 || (size_t)got != len) {
 		free(text);
 		if (got >= 0 || !text)
-			dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			dfs_error_nomem(err);
 		return NULL;
 	}
 	const char *title = strcmp(n->dir_vpath, "/") ? n->dir_vpath : v->source;
@@ -2215,5 +2216,5 @@ dfs_content *dfs_dir_summary_content(dfs_view *v, const struct node *n,
 		dfs_buf_free(&out);
 		return NULL;
 	}
-	return dfs_content_from_buf(v, &out, err);
+	return dfs_snapshot_from_buf(v, &out, err);
 }

@@ -18,16 +18,17 @@
  *
  * A snapshot reads the same bytes for its whole life: nothing it renders
  * from changes (the log is immutable, the selection is its own copy).
- * content.c reads and frees it through the operations set here
- * (lazy_ops): lazy.c is above content.c and below the cache. */
+ * snapshot.c reads and frees it through the operations set here
+ * (lazy_ops): lazy.c is above snapshot.c and below the cache. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "darshanfs/csv.h"
+#include "csv/csv.h"
 #include "log/hints.h"
 #include "util/workers.h"
-#include "view/view_int.h"
+#include "view/lazy.h"
+#include "module/pack.h"
 
 #define LAZY_ROWS 4096      /* rows of a batch (about 2 MiB of POSIX text) */
 #define LAZY_SLOTS 8        /* batches kept rendered */
@@ -554,7 +555,7 @@ static struct slot *victim(struct lazy_csv *z, size_t keep)
 }
 
 struct ahead_arg {
-	dfs_content *c;
+	dfs_snapshot *c;
 	struct slot *s;
 	size_t batch;
 };
@@ -590,7 +591,7 @@ static void *ahead_worker(void *arg)
 	/* (the snapshot may go with the release: its group first) */
 	struct dfs_helpers *h = a->c->lazy->helpers;
 	render_slot(a->c->lazy, a->s, a->batch);
-	dfs_content_release(a->c);
+	dfs_snapshot_release(a->c);
 	free(a);
 	pthread_mutex_lock(&h->lock);
 	if (--h->running == 0)
@@ -608,7 +609,7 @@ void dfs_lazy_wait_idle(struct dfs_helpers *h)
 }
 
 /* Start rendering the batches after `b` on helper threads (lock held). */
-static void render_ahead(dfs_content *c, size_t b)
+static void render_ahead(dfs_snapshot *c, size_t b)
 {
 	struct lazy_csv *z = c->lazy;
 	for (size_t d = 1; d <= LAZY_AHEAD && b + d < z->nbatches; d++) {
@@ -618,7 +619,7 @@ static void render_ahead(dfs_content *c, size_t b)
 		struct ahead_arg *a = s ? malloc(sizeof(*a)) : NULL;
 		if (!a)
 			return;
-		*a = (struct ahead_arg){dfs_content_ref(c), s, b + d};
+		*a = (struct ahead_arg){dfs_snapshot_ref(c), s, b + d};
 		s->state = SLOT_RENDERING;
 		s->batch = b + d;
 		pthread_attr_t attr;
@@ -648,7 +649,7 @@ static void render_ahead(dfs_content *c, size_t b)
 
 /* The slot holding batch `b`, rendered and pinned; NULL when it could not
  * be rendered. */
-static struct slot *acquire(dfs_content *c, size_t b)
+static struct slot *acquire(dfs_snapshot *c, size_t b)
 {
 	struct lazy_csv *z = c->lazy;
 	pthread_mutex_lock(&z->lock);
@@ -709,7 +710,7 @@ static size_t batch_of(const struct lazy_csv *z, uint64_t pos)
 	return lo;
 }
 
-static int lazy_pin(dfs_content *c, uint64_t off, size_t len,
+static int lazy_pin(dfs_snapshot *c, uint64_t off, size_t len,
                     const char **data, size_t *n, void **pin, dfs_error *err)
 {
 	struct lazy_csv *z = c->lazy;
@@ -732,12 +733,12 @@ static int lazy_pin(dfs_content *c, uint64_t off, size_t len,
 	return 1;
 }
 
-static void lazy_unpin(dfs_content *c, void *pin)
+static void lazy_unpin(dfs_snapshot *c, void *pin)
 {
 	unpin(c->lazy, pin);
 }
 
-static long lazy_read(dfs_content *c, char *buf, size_t len, uint64_t off,
+static long lazy_read(dfs_snapshot *c, char *buf, size_t len, uint64_t off,
                       dfs_error *err)
 {
 	struct lazy_csv *z = c->lazy;
@@ -788,7 +789,7 @@ static void lazy_free(struct lazy_csv *z)
 /* No reader left: the rendered batches go to the view's spares (a
  * reader that comes back renders again what it reads).  (The memory
  * counted for the snapshot stays what it may hold again.) */
-static void lazy_idle(dfs_content *c)
+static void lazy_idle(dfs_snapshot *c)
 {
 	struct lazy_csv *z = c->lazy;
 	pthread_mutex_lock(&z->lock);
@@ -802,7 +803,7 @@ static void lazy_idle(dfs_content *c)
 	pthread_mutex_unlock(&z->lock);
 }
 
-static size_t lazy_memory(const dfs_content *c)
+static size_t lazy_memory(const dfs_snapshot *c)
 {
 	const struct lazy_csv *z = c->lazy;
 	size_t batch = z->nbatches ? (size_t)(c->size / z->nbatches) : 0;
@@ -812,13 +813,13 @@ static size_t lazy_memory(const dfs_content *c)
 	       (LAZY_SLOTS < z->nbatches ? LAZY_SLOTS : z->nbatches) * batch;
 }
 
-static size_t lazy_log_memory(const dfs_content *c)
+static size_t lazy_log_memory(const dfs_snapshot *c)
 {
 	return c->lazy && c->lazy->log ? dfs_log_memory(c->lazy->log) : 0;
 }
 
-/* how content.c reads, pins and frees a lazy snapshot */
-static const struct content_ops lazy_ops = {
+/* how snapshot.c reads, pins and frees a lazy snapshot */
+static const struct snapshot_ops lazy_ops = {
 	.read = lazy_read,
 	.pin = lazy_pin,
 	.unpin = lazy_unpin,
@@ -828,13 +829,13 @@ static const struct content_ops lazy_ops = {
 	.log_memory = lazy_log_memory,
 };
 
-dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
+dfs_snapshot *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
                               const dfs_records *r, struct import_set *rows,
                               const size_t *index, size_t count,
                               uint32_t *row_len, struct dfs_helpers *helpers,
                               dfs_error *err)
 {
-	dfs_content *c = calloc(1, sizeof(*c));
+	dfs_snapshot *c = calloc(1, sizeof(*c));
 	struct lazy_csv *z = calloc(1, sizeof(*z));
 	dfs_buf head = DFS_BUF_INIT;
 	dfs_csv_header(m, &head);
@@ -842,7 +843,7 @@ dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
 		free(c);
 		free(z);
 		dfs_buf_free(&head);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	z->m = m;
@@ -865,7 +866,7 @@ dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
 		z->log = NULL;
 		lazy_free(z);
 		free(c);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	measure(z, row_len);
@@ -878,17 +879,17 @@ dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
 	return c;   /* its serial is set by the caller */
 }
 
-dfs_content *dfs_lazy_table(const struct dfs_lazy_rows *t, const char *head,
+dfs_snapshot *dfs_lazy_table(const struct dfs_lazy_rows *t, const char *head,
                             struct dfs_helpers *helpers, dfs_error *err)
 {
-	dfs_content *c = calloc(1, sizeof(*c));
+	dfs_snapshot *c = calloc(1, sizeof(*c));
 	struct lazy_csv *z = calloc(1, sizeof(*z));
 	if (!c || !z || !(z->head = strdup(head))) {
 		free(c);
 		free(z);
 		if (t->free)
 			t->free(t->ctx);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	z->is_table = true;
@@ -903,7 +904,7 @@ dfs_content *dfs_lazy_table(const struct dfs_lazy_rows *t, const char *head,
 	if (!z->batch_off) {
 		lazy_free(z);
 		free(c);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	measure(z, NULL);

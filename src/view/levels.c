@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "view/view_int.h"
+#include "view/dirs.h"
+#include "view/levels.h"
 
 static char *one_line(const char *text)
 {
@@ -50,7 +52,7 @@ static const char *module_dir(int id)
 size_t dfs_filter_levels(dfs_view *v, const struct entry *e, int module,
                          struct level *lv)
 {
-	const struct module_state *ims = dfs_entry_mod_get(e, module);
+	const struct module_state *ims = dfs_entry_mod_find(e, module);
 	size_t n = 0;
 	if (ims && ims->imported) {
 		/* imported rows are the selection, whatever lies above */

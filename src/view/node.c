@@ -348,7 +348,7 @@ int dfs_resolve_checked(dfs_view *v, const char *path, struct node *n,
 		return not_found(err, path);
 	n->src = strdup(v->source);
 	if (!n->src)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	if (stat(n->src, &n->st) != 0) {
 		dfs_error_set(err, DFS_ERR_IO, "%s: %s", n->src, strerror(errno));
 		dfs_node_free(n);
@@ -357,14 +357,14 @@ int dfs_resolve_checked(dfs_view *v, const char *path, struct node *n,
 	n->kind = v->single ? N_LOGDIR : N_SRCDIR;
 	if (!v->single && !(n->dir_vpath = strdup("/"))) {
 		dfs_node_free(n);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	if (v->single && !(n->log_vpath = strdup("/"))) {
 		dfs_node_free(n);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	const char *p = path;
-	size_t vlen = 0;
+	size_t depth = 0;          /* components resolved so far */
 	while (*p) {
 		while (*p == '/')
 			p++;
@@ -380,13 +380,13 @@ int dfs_resolve_checked(dfs_view *v, const char *path, struct node *n,
 		name[len] = '\0';
 		/* the files of the mount's root, whatever it is (a source
 		 * directory, or the log of a one-log mount) */
-		const struct file_def *root = vlen == 0 ? dfs_file_def_by_name(LEVEL_ROOT, name)
-		                                        : NULL;
+		const struct file_def *root = depth == 0 ? dfs_file_def_by_name(LEVEL_ROOT, name)
+		                                         : NULL;
 		if (root) {
 			n->kind = N_FILE;
 			n->file = root->kind;
 			p += len;
-			vlen++;
+			depth++;
 			continue;
 		}
 		switch (n->kind) {
@@ -471,7 +471,7 @@ int dfs_resolve_checked(dfs_view *v, const char *path, struct node *n,
 			goto enoent;
 		}
 		p += len;
-		vlen++;
+		depth++;
 	}
 	return 0;
 enoent:
@@ -482,5 +482,5 @@ denied:
 	return dfs_error_set(err, DFS_ERR_ACCESS, "%s: permission denied", path);
 nomem:
 	dfs_node_free(n);
-	return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	return dfs_error_nomem(err);
 }

@@ -12,7 +12,7 @@
  * And the Parquet twins of every CSV table of the tree: each column's
  * type, and the twin made from its CSV (src/parquet).
  *
- * Near the bottom of the view: it calls content.c only. */
+ * Near the bottom of the view: it calls snapshot.c only. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@
 
 #include "darshanfs/module.h"
 #include "util/workers.h"
-#include "view/view_int.h"
+#include "view/schema.h"
 
 /* the columns of jobs.csv before and after its per-module bytes */
 static const struct table_col jobs_head[] = {
@@ -228,7 +228,7 @@ static void table_json(dfs_buf *out, const char *file, enum file_kind k, bool la
 	dfs_buf_adds(out, last ? "\"\n    }\n" : "\"\n    },\n");
 }
 
-dfs_content *dfs_schema_content(dfs_view *v, dfs_error *err)
+dfs_snapshot *dfs_schema_content(dfs_view *v, dfs_error *err)
 {
 	dfs_buf out = DFS_BUF_INIT;
 	dfs_buf_adds(&out, "{\n  \"format\": \"darshanfs table schema 1\",\n"
@@ -239,7 +239,7 @@ dfs_content *dfs_schema_content(dfs_view *v, dfs_error *err)
 	table_json(&out, "insights.csv", F_DIR_INSIGHTS, false);
 	table_json(&out, "files.csv", F_DIR_FILES, true);
 	dfs_buf_adds(&out, "  }\n}\n");
-	return dfs_content_from_buf(v, &out, err);
+	return dfs_snapshot_from_buf(v, &out, err);
 }
 
 /* ---- the Parquet twins ---------------------------------------------------- */
@@ -355,18 +355,18 @@ static size_t twin_types(enum file_kind csv, int module, struct table_col *keep,
 	return nc;
 }
 
-dfs_content *dfs_parquet_twin(dfs_view *v, dfs_content *csv, enum file_kind csv_kind,
+dfs_snapshot *dfs_parquet_twin(dfs_view *v, dfs_snapshot *csv, enum file_kind csv_kind,
                               int module, dfs_error *err)
 {
-	uint64_t size = dfs_content_size(csv);
+	uint64_t size = dfs_snapshot_size(csv);
 	char *text = malloc(size ? (size_t)size : 1);
 	if (!text || size > SIZE_MAX / 2) {
 		free(text);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	for (uint64_t off = 0; off < size;) {
-		long got = dfs_content_read(csv, text + off, (size_t)(size - off), off, err);
+		long got = dfs_snapshot_read(csv, text + off, (size_t)(size - off), off, err);
 		if (got <= 0) {
 			free(text);
 			if (got == 0)
@@ -379,7 +379,7 @@ dfs_content *dfs_parquet_twin(dfs_view *v, dfs_content *csv, enum file_kind csv_
 	struct dfs_pq_column *types = calloc(DFS_RECORD_MAX, sizeof(*types));
 	if (!types) {
 		free(text);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	size_t nt = twin_types(csv_kind, module, keep, types, DFS_RECORD_MAX);
@@ -396,5 +396,5 @@ dfs_content *dfs_parquet_twin(dfs_view *v, dfs_content *csv, enum file_kind csv_
 		dfs_buf_free(&pq);
 		return NULL;
 	}
-	return dfs_content_from_buf(v, &pq, err);
+	return dfs_snapshot_from_buf(v, &pq, err);
 }

@@ -19,6 +19,9 @@
 #include "log/hints.h"
 #include "util/scratch.h"
 #include "view/view_int.h"
+#include "view/dirs.h"
+#include "view/select.h"
+#include "module/pack.h"
 
 /* ---- selections ------------------------------------------------------------------ */
 
@@ -27,7 +30,7 @@ static void selection_clear(struct selection *s)
 {
 	dfs_scratch_free(s->pool, s->index);
 	dfs_import_release(s->trimmed);
-	free(s->summary);
+	free(s->summation);
 	for (size_t i = 0; i < s->n_warnings; i++)
 		free(s->warnings[i]);
 	free(s->warnings);
@@ -56,11 +59,11 @@ static void accumulate(struct selection *s, const dfs_module *m, const dfs_job *
 	dfs_error err = {0};
 	dfs_accum *a = dfs_accum_create(m, job->nprocs, &err);
 	dfs_accum_use_scratch(a, s->pool);
-	s->summary = calloc(1, m->record_size);
-	if (!a || !s->summary || inject_selection(a, m, s, &err) ||
-	    dfs_accum_emit(a, &s->dm, s->summary, &err)) {
+	s->summation = calloc(1, m->record_size);
+	if (!a || !s->summation || inject_selection(a, m, s, &err) ||
+	    dfs_accum_emit(a, &s->dm, s->summation, &err)) {
 		if (err.code == DFS_OK)
-			dfs_error_set(&err, DFS_ERR_NOMEM, "out of memory");
+			dfs_error_nomem(&err);
 		/* (the selection itself stays usable: records.csv, the page) */
 		s->accum_status = err.code;
 		s->accum_error = strdup(err.msg);
@@ -338,7 +341,7 @@ static int trim_rows(struct selection *s, const dfs_log *log, const dfs_module *
 nomem:
 	free(keep);
 	dfs_import_release(set);
-	return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	return dfs_error_nomem(err);
 }
 
 /* ---- modules that follow the selection of their files --------------------------- */
@@ -367,7 +370,7 @@ static bool follows(dfs_view *v, struct entry *e, int id)
 {
 	if (!may_follow(id))
 		return false;
-	const struct module_state *ms = dfs_entry_mod_get(e, id);
+	const struct module_state *ms = dfs_entry_mod_find(e, id);
 	if (ms && follows_filter(id, ms->log_filter))
 		return true;
 	struct dir_compiled *dirs[MAX_DIR_FILTERS];
@@ -382,7 +385,7 @@ static bool follows(dfs_view *v, struct entry *e, int id)
 
 /* The selection of module id, when it leads (it is in the log and does
  * not follow); NULL when it does not lead.  -1 when memory ran out. */
-static int leader(dfs_view *v, struct entry *e, struct loaded *l, int id,
+static int leader(dfs_view *v, struct entry *e, struct decoded_log *l, int id,
                   int follower, struct selection **out)
 {
 	*out = NULL;
@@ -416,7 +419,7 @@ static int order_by_id(const void *a, const void *b)
 
 /* LUSTRE and DXT: keep[k] for the selected records whose file (record id)
  * has a record selected in a module that leads. */
-static int follow_files(dfs_view *v, struct entry *e, struct loaded *l, int id,
+static int follow_files(dfs_view *v, struct entry *e, struct decoded_log *l, int id,
                         const struct selection *s, bool *keep)
 {
 	struct by_id *ids = malloc((s->count ? s->count : 1) * sizeof(*ids));
@@ -466,7 +469,7 @@ static int order_ranks(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int layer_ranks(dfs_view *v, struct entry *e, struct loaded *l, int lid,
+static int layer_ranks(dfs_view *v, struct entry *e, struct decoded_log *l, int lid,
                        struct layer_ranks *lr)
 {
 	lr->done = true;
@@ -510,7 +513,7 @@ static int heatmap_layer(const dfs_log *log, uint64_t rid)
 /* HEATMAP: its records are a layer's bins on one rank, not a file's; keep
  * the record of a layer and rank when that layer's module leads and has a
  * record of that rank, or a shared one (rank -1), selected. */
-static int follow_layers(dfs_view *v, struct entry *e, struct loaded *l,
+static int follow_layers(dfs_view *v, struct entry *e, struct decoded_log *l,
                          const struct selection *s, bool *keep)
 {
 	struct layer_ranks lr[DFS_MOD_KNOWN];
@@ -538,14 +541,14 @@ static int follow_layers(dfs_view *v, struct entry *e, struct loaded *l,
 
 /* Keep of a following module's selection only the records that follow a
  * leader's (s->index holds the selection). */
-static int follow_leaders(dfs_view *v, struct entry *e, struct loaded *l, int id,
+static int follow_leaders(dfs_view *v, struct entry *e, struct decoded_log *l, int id,
                           struct selection *s, dfs_error *err)
 {
 	bool *keep = calloc(s->count ? s->count : 1, sizeof(bool));
 	if (!keep || (id == DFS_MOD_HEATMAP ? follow_layers(v, e, l, s, keep)
 	                                    : follow_files(v, e, l, id, s, keep)) < 0) {
 		free(keep);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	size_t n = 0;
 	for (size_t k = 0; k < s->count; k++)
@@ -573,12 +576,12 @@ int dfs_selection_plain(const struct selection *s, dfs_records *out)
 	return 0;
 }
 
-struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
+struct selection *dfs_selection(dfs_view *v, struct entry *e, struct decoded_log *l,
                                 int id)
 {
 	/* what callers get without memory for the slot: they look at the
 	 * status before anything else */
-	struct loaded_mod *lmod = dfs_loaded_mod(l, id);
+	struct decoded_mod *lmod = dfs_decoded_mod(l, id);
 	if (!lmod)
 		return &v->no_memory;
 	struct selection *s = &lmod->sel;
@@ -588,7 +591,7 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 	s->clear = selection_clear;
 	s->pool = &v->scratch;
 	const dfs_log_module *lm = dfs_log_get_module(l->log, id);
-	const struct module_state *ms = dfs_entry_mod_get(e, id);
+	const struct module_state *ms = dfs_entry_mod_find(e, id);
 	static const struct module_state none;
 	if (!ms)
 		ms = &none;
@@ -642,7 +645,7 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 		s->index = dfs_scratch_alloc(s->pool, (rows ? rows : 1) * sizeof(size_t));
 		if (!s->index) {
 			dfs_error err;
-			dfs_error_set(&err, DFS_ERR_NOMEM, "out of memory");
+			dfs_error_nomem(&err);
 			sel_fail(s, &err);
 			dfs_dir_filters_release(dirs, nd);
 			return s;
@@ -674,7 +677,7 @@ struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
 }
 
 struct selection *dfs_selection_metrics(dfs_view *v, struct entry *e,
-                                        struct loaded *l, int id)
+                                        struct decoded_log *l, int id)
 {
 	struct selection *s = dfs_selection(v, e, l, id);
 	const dfs_module *m = dfs_module_get(id);
@@ -696,7 +699,7 @@ const char *dfs_selection_metrics_error(const struct selection *s)
 }
 
 const dfs_derived_metrics *dfs_combined_metrics(dfs_view *v, struct entry *e,
-                                                struct loaded *l)
+                                                struct decoded_log *l)
 {
 	if (l->combined_ready)
 		return &l->combined;

@@ -19,15 +19,19 @@
  * can tell a subset without parsing the file.
  *
  * Above levels.c, select.c, cache.c and dirs.c, whose state it reads;
- * below tree.c (the files) and write.c (the clearing). */
+ * below read.c (the files) and write.c (the clearing). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
-#include "darshanfs/csv.h"
+#include "csv/csv.h"
 #include "view/view_int.h"
+#include "view/dirs.h"
+#include "view/levels.h"
+#include "view/select.h"
+#include "view/selections.h"
 
 enum sel_level { SL_DIR, SL_LOG, SL_MODULE, SL_IMPORT };
 
@@ -164,7 +168,7 @@ static void collect_counts(dfs_view *v, struct entry *e, struct sel_list *l,
 {
 	dfs_error err = {0};
 	struct stat st;
-	struct loaded *ld = NULL;
+	struct decoded_log *ld = NULL;
 	if (stat(e->src, &st) != 0)
 		dfs_error_set(&err, DFS_ERR_NOENT, "the log is gone from SOURCE");
 	else if (dfs_entry_peek(v, e, &st, &err) == 0)
@@ -187,7 +191,7 @@ static void collect_counts(dfs_view *v, struct entry *e, struct sel_list *l,
 		 * those whose imported rows are their selection) */
 		for (int id = 0; id < DFS_MOD_KNOWN; id++) {
 			const dfs_log_module *lm = dfs_log_get_module(ld->log, id);
-			const struct module_state *ms = dfs_entry_mod_get(e, id);
+			const struct module_state *ms = dfs_entry_mod_find(e, id);
 			if (!lm->present || !lm->module || lm->status != DFS_OK ||
 			    (ms && ms->imported))
 				continue;
@@ -205,7 +209,7 @@ static void collect_entry(dfs_view *v, struct entry *e, struct sel_list *l,
 	if (e->log_filter_text && *e->log_filter_text)
 		add(l, SL_LOG, e->vpath, -1, e->log_filter_text, 0, &e->log_filter_written);
 	for (int id = 0; id < DFS_MOD_KNOWN; id++) {
-		const struct module_state *ms = dfs_entry_mod_get(e, id);
+		const struct module_state *ms = dfs_entry_mod_find(e, id);
 		if (ms && ms->imported)
 			add(l, SL_IMPORT, e->vpath, id, NULL, ms->imported->recs.count,
 			    &ms->written);
@@ -380,7 +384,7 @@ static uint64_t root_state(dfs_view *v, const dfs_caller *who)
 	return dfs_caller_state(v, who);
 }
 
-dfs_content *dfs_selections_content(dfs_view *v, const struct node *n,
+dfs_snapshot *dfs_selections_content(dfs_view *v, const struct node *n,
                                     const dfs_caller *who, dfs_error *err)
 {
 	uint64_t state = root_state(v, who);
@@ -391,7 +395,7 @@ dfs_content *dfs_selections_content(dfs_view *v, const struct node *n,
 		if (g && g->selections_error)
 			dfs_buf_printf(&b, "%s\n", g->selections_error);
 		pthread_mutex_unlock(&v->lock);
-		return dfs_content_from_buf(v, &b, err);
+		return dfs_snapshot_from_buf(v, &b, err);
 	}
 	struct sel_list l = {0};
 	collect_dirs(v, state, "/", &l);
@@ -406,10 +410,10 @@ dfs_content *dfs_selections_content(dfs_view *v, const struct node *n,
 	list_free(&l);
 	if (oom) {
 		dfs_buf_free(&b);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
-	return dfs_content_from_buf(v, &b, err);
+	return dfs_snapshot_from_buf(v, &b, err);
 }
 
 /* ---- clearing ------------------------------------------------------------------ */
@@ -484,7 +488,7 @@ bool dfs_view_has_selection(dfs_view *v, const char *path)
 	return has;
 }
 
-int dfs_view_selection_as(dfs_view *v, const char *path, const dfs_caller *who,
+int dfs_view_selection(dfs_view *v, const char *path, const dfs_caller *who,
                           char **text, dfs_error *err)
 {
 	*text = NULL;
@@ -531,7 +535,7 @@ int dfs_view_selection_as(dfs_view *v, const char *path, const dfs_caller *who,
 		item_line(&l.item[i], &b);
 	}
 	if (ret == 0 && (l.oom || !(*text = dfs_buf_detach(&b, NULL))))
-		ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		ret = dfs_error_nomem(err);
 	list_free(&l);
 	dfs_node_free(&n);
 	dfs_buf_free(&b);

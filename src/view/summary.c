@@ -4,9 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshanfs/csv.h"
+#include "csv/csv.h"
 #include "darshanfs/summary.h"
 #include "view/view_int.h"
+#include "view/levels.h"
+#include "view/select.h"
+#include "view/summary.h"
 
 /* The plot a file kind shows, -1 when it is no plot. */
 int dfs_plot_of_file(enum file_kind k)
@@ -34,7 +37,7 @@ static void add_filters(dfs_view *v, struct entry *e, int id, dfs_buf *all)
  * with their derived metrics when `metrics` (the page shows them, the
  * insights do not use them); `filters` receives the text that
  * in->filters points to. */
-static void build_input(dfs_view *v, struct entry *e, struct loaded *l,
+static void build_input(dfs_view *v, struct entry *e, struct decoded_log *l,
                         dfs_summary_input *in, dfs_buf *filters, bool metrics)
 {
 	memset(in, 0, sizeof(*in));
@@ -82,8 +85,8 @@ bool dfs_is_summary_file(enum file_kind k)
 	       dfs_plot_of_file(k) >= 0;
 }
 
-dfs_content *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *l,
-                                  struct content_cache *cache, enum file_kind want,
+dfs_snapshot *dfs_summary_contents(dfs_view *v, struct entry *e, struct decoded_log *l,
+                                  struct snapshot_cache *cache, enum file_kind want,
                                   dfs_error *err)
 {
 	dfs_summary_input in;
@@ -112,14 +115,14 @@ dfs_content *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *l
 	size_t grown = dfs_summary_names_memory(l->names);
 	if (grown > names_bytes)
 		l->uncounted += grown - names_bytes;
-	dfs_content *got = NULL;
+	dfs_snapshot *got = NULL;
 	for (int i = 0; i < NTEXT; i++) {
 		if (ret) {
 			dfs_buf_free(&text[i]);
 			continue;
 		}
 		dfs_error ignored = {0};
-		dfs_content *c = dfs_content_from_buf(v, &text[i], kind[i] == want ? err : &ignored);
+		dfs_snapshot *c = dfs_snapshot_from_buf(v, &text[i], kind[i] == want ? err : &ignored);
 		if (!c)
 			continue;
 		if (kind[i] == want) {
@@ -128,7 +131,7 @@ dfs_content *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *l
 			/* counted and evictable as every rendering a log keeps */
 			if (!cache->file[kind[i]])
 				dfs_entry_keep_content(v, e, &cache->file[kind[i]], c);
-			dfs_content_release(c);
+			dfs_snapshot_release(c);
 		}
 	}
 	return got;
@@ -137,7 +140,7 @@ dfs_content *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *l
 void dfs_insight_rows(dfs_view *v, struct entry *e, const char *rel, dfs_buf *out)
 {
 	dfs_error err = {0};
-	struct loaded *l = dfs_entry_load(v, e, &err);
+	struct decoded_log *l = dfs_entry_load(v, e, &err);
 	if (l) {
 		dfs_summary_input in;
 		dfs_buf filters = DFS_BUF_INIT;
@@ -154,7 +157,7 @@ void dfs_insight_rows(dfs_view *v, struct entry *e, const char *rel, dfs_buf *ou
 	dfs_buf_adds(out, DFS_INSIGHTS_EMPTY_TAIL);
 }
 
-dfs_content *dfs_dxt_file_content(dfs_view *v, struct entry *e, struct loaded *l,
+dfs_snapshot *dfs_dxt_file_content(dfs_view *v, struct entry *e, struct decoded_log *l,
                                   uint64_t id, dfs_error *err)
 {
 	dfs_summary_input in;
@@ -166,10 +169,10 @@ dfs_content *dfs_dxt_file_content(dfs_view *v, struct entry *e, struct loaded *l
 		dfs_buf_free(&out);
 		return NULL;
 	}
-	return dfs_content_from_buf(v, &out, err);
+	return dfs_snapshot_from_buf(v, &out, err);
 }
 
-int dfs_dxt_file_ids(dfs_view *v, struct entry *e, struct loaded *l, uint64_t **ids,
+int dfs_dxt_file_ids(dfs_view *v, struct entry *e, struct decoded_log *l, uint64_t **ids,
                      size_t *n, dfs_error *err)
 {
 	dfs_summary_input in;

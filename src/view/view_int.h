@@ -1,11 +1,21 @@
-/* view_int.h - internals shared by the files of the view layer.
+/* view_int.h - the view's own objects (the view, its entries, decoded
+ * logs, selections, filter states) and the calls of cache.c, which keeps
+ * them.
  *
- * The files, each calling only the ones below it in this list (no file
- * both calls and is called by another: tests/dev/layers.sh checks it from
- * the object files):
+ * The files of the view layer in the order a reader meets them, from the
+ * installed calls (view.h) down; each calls only files listed below it
+ * (tests/dev/layers.sh checks it from the object files).  view.c, read.c
+ * and write.c implement view.h; cache.c is declared here; every other
+ * file X.c declares its calls in X.h, which a file that calls it
+ * includes.
  *
- *   write.c    write sessions on filter files and records.csv
- *   tree.c     attributes, listings and opening of the nodes of the tree
+ *   view.c     the view made and freed (dfs_view_new, dfs_view_free):
+ *              what each file below keeps of it, and the calls a lower
+ *              file makes to a higher one through a pointer set here
+ *   read.c     the reading calls: attributes, listings and opening of
+ *              the nodes of the tree
+ *   write.c    the writing calls: write sessions on filter files and
+ *              records.csv
  *   selections.c  the root's list of every filter and import in force
  *              (and clearing them all), the selection attribute of a file
  *   files.c    the content of each generated file of a log
@@ -15,28 +25,29 @@
  *   access.c   may a caller read a source file (ACLs)
  *   levels.c   the filters behind a selection, level by level, as text
  *   select.c   filters -> selection -> accumulator results
- *   cache.c    the view and its entries, one per log: its filters (kept
- *              while the log exists) and its decoded form (LRU cache)
+ *   cache.c    the view's entries, one per log: its filters (kept while
+ *              the log exists) and its decoded form (LRU cache)
  *   node.c     paths -> nodes; the files each level of the tree holds
+ *   dirs.c     directory filters (apply to every log below a directory)
  *   lazy.c     records.csv rendered on demand; row lengths measured
  *              while a log decodes
- *   dirs.c     directory filters (apply to every log below a directory)
- *   schema.c   the columns and types of a directory's tables
- *   content.c  snapshots: the text of a generated file, shared by
+ *   schema.c   the columns and types of a directory's tables, the
+ *              Parquet twins
+ *   snapshot.c snapshots: the text of a generated file, shared by
  *              reference
  *   import.c   rows written into records.csv, shared by reference
  *
- * Each kind of object has one file that makes and frees it: the view,
- * its entries and decoded logs (cache.c), selections (select.c), job
- * summaries and the jobs.csv cache (jobs.c), snapshots (content.c; lazy
- * ones with lazy.c), import sets (import.c), directory filters (dirs.c),
- * nodes (node.c).  Where a lower file holds an object of a higher one
- * (a decoded log holds selections, an entry its job summary, the view
+ * Each kind of object has one file that makes and frees it: the view
+ * (view.c), its entries and decoded logs (cache.c), selections
+ * (select.c), job digests and the jobs.csv cache (jobs.c), snapshots
+ * (snapshot.c; lazy ones with lazy.c), import sets (import.c), directory
+ * filters (dirs.c), nodes (node.c).  Where a lower file holds an object of a higher one
+ * (a decoded log holds selections, an entry its job digest, the view
  * the jobs.csv cache, a snapshot its lazy part, a cached snapshot its
  * view), it frees or tells it through a function pointer the owner set
- * when it made the object (selection.clear, entry.summary_free,
- * dfs_view.jobs_free, dfs_content.ops, dfs_view.reader_gone/freed), never
- * by calling up.
+ * when it made the object (selection.clear, entry.digest_free,
+ * dfs_snapshot.ops) or view.c set when it made the view
+ * (dfs_view.reader_gone/freed, jobs_expire), never by calling up.
  *
  * Whose state (a view with per_user, view.h "Whose filters"): filters,
  * imports and everything made from them belong to a state, named by a
@@ -54,7 +65,7 @@
  * What a write invalidates is its state's only: each state that writes
  * has its own generations (struct state_gens: one bumped by its
  * directory filters, one by its every accepted write), and the caches
- * made for a state (selections, job summaries, jobs.csv, serials) are
+ * made for a state (selections, job digests, jobs.csv, serials) are
  * checked against that state's, so one user's writes on a shared mount
  * make no other user's files be computed again.  STATE_CLEAN has none:
  * nothing is written to it, its generations stay 0.
@@ -73,83 +84,23 @@
 
 #include "darshanfs/accum.h"
 #include "darshanfs/buf.h"
-#include "darshanfs/filter.h"
+#include "filter/filter.h"
 #include "darshanfs/log.h"
 #include "darshanfs/summary.h"
 #include "darshanfs/view.h"
 #include "parquet/parquet.h"
 #include "util/scratch.h"
+#include "view/import.h"
+#include "view/lazy.h"
+#include "view/node.h"
+#include "view/snapshot.h"
 
-struct job_summary;
-
-/* The helper threads that render records.csv batches ahead of readers
- * (lazy.c), counted by the view whose snapshots they render, so that
- * the view's teardown waits for its own helpers and no other view's.
- * With them, the buffers batches are rendered into, kept when a snapshot
- * no longer needs them for the view's next one: a tree read file after
- * file then renders into the same warm memory instead of faulting in
- * megabytes of fresh pages for each file. */
-#define DFS_SPARE_BUFS 8
-struct dfs_helpers {
-	pthread_mutex_t lock;         /* with `done` (docs/locks.md) */
-	pthread_cond_t done;
-	size_t running;
-	dfs_buf spare[DFS_SPARE_BUFS];
-	size_t nspare, spare_bytes;
-};
-
-enum node_kind { N_SRCDIR, N_LOGDIR, N_MODDIR, N_FILE, N_SUMDIR, N_DXTDIR };
-
-/* Every generated or writable file of the tree. */
-enum file_kind {
-	/* in a source directory */
-	F_JOBS, F_DIR_FILTER, F_DIR_FILTER_ERROR, F_DIR_INSIGHTS, F_DIR_SUMMARY,
-	/* in a log directory */
-	F_HEADER, F_MOUNTS, F_NAMES, F_LOG_FILTER, F_LOG_FILTER_ERROR,
-	F_LOG_DERIVED, F_FILTERED, F_ERROR,
-	/* in a module directory */
-	F_RECORDS, F_FILTER, F_FILTER_ERROR, F_DERIVED, F_DERIVED_JSON, F_TOTAL,
-	F_TOTAL_CSV, F_PARTIAL,
-	/* in a log directory: the job at a glance (summary.c) */
-	F_SUMMARY, F_INSIGHTS, F_INSIGHTS_CSV,
-	/* in LOG/summary/: one per plot of darshanfs/summary.h */
-	F_PLOT_FIRST, F_PLOT_LAST = F_PLOT_FIRST + 15,
-	/* in LOG/summary/dxt/: the plot of one traced file, <record id>.svg */
-	F_DXT_FILE,
-	/* at the root of the mount only: every filter and import in force
-	 * (selections.c) */
-	F_SELECTIONS, F_SELECTIONS_CSV, F_SELECTIONS_ERROR,
-	/* which file, which rank: in a module directory (modules with
-	 * per-file records), and a source directory's files of every log */
-	F_FILES_CSV, F_RANKS_CSV, F_DIR_FILES,
-	/* in a source directory: the per-(log, module) rows, the tables'
-	 * types (schema.c) */
-	F_MODULES, F_DIR_SCHEMA,
-	/* the Parquet twins of the CSV tables (schema.c: dfs_parquet_twin):
-	 * of a log, of a module, of a source directory, of the root */
-	F_MOUNTS_PARQUET, F_NAMES_PARQUET, F_INSIGHTS_PARQUET,
-	F_RECORDS_PARQUET, F_TOTAL_PARQUET, F_FILES_PARQUET, F_RANKS_PARQUET,
-	F_JOBS_PARQUET, F_MODULES_PARQUET, F_DIR_INSIGHTS_PARQUET, F_DIR_FILES_PARQUET,
-	F_SELECTIONS_PARQUET,
-	F_KINDS
-};
-
-enum file_level { LEVEL_DIR, LEVEL_LOG, LEVEL_MODULE, LEVEL_SUMMARY, LEVEL_DXT,
-                  LEVEL_ROOT };
-
-struct file_def {
-	const char *name;
-	enum file_kind kind;
-	enum file_level level;
-	bool writable;
-	bool needs_accumulator;     /* only in modules with an accumulator */
-	bool selection;             /* depends on the filters */
-};
+struct job_digest;
 
 /* ---- a log entry -------------------------------------------------------------- */
 
-struct content_cache {
-	dfs_content *file[F_KINDS];
+struct snapshot_cache {
+	dfs_snapshot *file[F_KINDS];
 };
 
 /* The selection of one module and what the accumulator made of it. */
@@ -172,7 +123,7 @@ struct selection {
 	bool accumulated;
 	bool accumulate_tried;
 	dfs_derived_metrics dm;
-	unsigned char *summary;       /* summation record */
+	unsigned char *summation;       /* summation record */
 	char **warnings;
 	size_t n_warnings, warnings_total;
 	dfs_status status;            /* DFS_OK or why the module is unusable */
@@ -186,14 +137,6 @@ struct selection {
 	void (*clear)(struct selection *s);
 };
 
-/* Rows written into records.csv.  The module's state holds one reference
- * and every records.csv snapshot rendered from them another: the next
- * import replaces the set while a reader may still be reading the old. */
-struct import_set {
-	atomic_int refs;
-	dfs_records recs;
-};
-
 struct module_state {
 	char *filter_text;            /* active module filter ("" = all) */
 	dfs_filter *filter;           /* compiled, NULL = all */
@@ -203,19 +146,19 @@ struct module_state {
 	struct timespec written;      /* when the filter or import was installed */
 };
 
-/* What a loaded log holds for one module slot: made for the modules the
+/* What a decoded log holds for one module slot: made for the modules the
  * log has when it loads, for others when first asked (a log uses a few of
  * the 64 slots; all of them inline took 50 KB a log). */
-struct loaded_mod {
+struct decoded_mod {
 	struct selection sel;
-	struct content_cache files;
+	struct snapshot_cache files;
 	/* bytes of each record's records.csv row, 0 until measured (while
 	 * the log decoded, or when first asked): the size of a selection's
 	 * records.csv without measuring again */
 	uint32_t *row_len;
 };
 
-struct loaded {
+struct decoded_log {
 	dfs_log *log;                 /* NULL when decoding failed */
 	uint64_t dir_gen;             /* the entry's state's directory filters
 	                               * the caches used (state_gens) */
@@ -229,8 +172,8 @@ struct loaded {
 	                               * first asked for) */
 	size_t uncounted;             /* slots made since the last count */
 	uint64_t gen;                 /* generation the caches belong to */
-	struct loaded_mod *mod[DFS_MOD_SLOTS];
-	struct content_cache log_files;
+	struct decoded_mod *mod[DFS_MOD_SLOTS];
+	struct snapshot_cache log_files;
 	dfs_derived_metrics combined;   /* POSIX+STDIO */
 	bool combined_ready;
 	/* what the file names give summary.html, kept from its first render
@@ -301,12 +244,12 @@ struct entry {
 	struct module_state *mod;     /* DFS_MOD_KNOWN slots, NULL until used */
 
 	/* what jobs.csv shows for this log, NULL until computed, and how to
-	 * free it (set by jobs.c through dfs_entry_keep_summary; the cache
+	 * free it (set by jobs.c through dfs_entry_keep_digest; the cache
 	 * frees it with the entry, or evicts it after the decoded logs when
 	 * over the budget: the view has an LRU list of each) */
-	struct job_summary *summary;
-	size_t summary_bytes;         /* counted in the cache */
-	void (*summary_free)(struct job_summary *s);
+	struct job_digest *digest;
+	size_t digest_bytes;         /* counted in the cache */
+	void (*digest_free)(struct job_digest *s);
 	/* bytes of the imported rows of its module states: counted in the
 	 * cache, never evicted (they are a selection, like a filter) */
 	size_t import_bytes;
@@ -324,10 +267,10 @@ struct entry {
 	struct src_id expect_id;
 
 	/* decoded form, NULL when evicted */
-	struct loaded *loaded;
-	struct src_id loaded_id;      /* the version decoded */
+	struct decoded_log *decoded;
+	struct src_id decoded_id;      /* the version decoded */
 	struct entry *lru_prev, *lru_next;   /* while it has a decoded log */
-	struct entry *sum_prev, *sum_next;   /* while it has a summary */
+	struct entry *digest_prev, *digest_next;   /* while it has a digest */
 };
 
 struct dfs_view {
@@ -338,7 +281,7 @@ struct dfs_view {
 	struct entry **table;
 	size_t table_size, entries;
 	struct entry *lru_head, *lru_tail;   /* most recent first */
-	struct entry *sum_head, *sum_tail;   /* the job summaries, the same */
+	struct entry *digest_head, *digest_tail;   /* the job digests, the same */
 	size_t cached_bytes;
 	size_t untrimmed;             /* bytes freed since the last trim */
 	/* an eviction that met a log another thread held, or a log kept over
@@ -347,12 +290,13 @@ struct dfs_view {
 	pthread_cond_t retry_cond;
 	bool retry_wanted, retry_running, closing;
 	atomic_ullong decodes;
-	/* numbers the big snapshots the view makes (content.c): their
+	/* numbers the big snapshots the view makes (snapshot.c): their
 	 * serials, unique among the view's */
 	atomic_ullong next_serial;
-	/* what a snapshot the cache keeps tells its view (content.c calls
-	 * them, cache.c sets them): a reader let go of it, or the last
-	 * reference to one the cache had dropped freed `bytes` */
+	/* what a snapshot the cache keeps tells its view (snapshot.c calls
+	 * them; view.c sets them to cache.c's dfs_cache_reader_gone and
+	 * dfs_cache_freed): a reader let go of it, or the last reference to
+	 * one the cache had dropped freed `bytes` */
 	void (*reader_gone)(struct dfs_view *v);
 	void (*freed)(struct dfs_view *v, size_t bytes);
 	/* directory filters (view->lock) */
@@ -361,9 +305,9 @@ struct dfs_view {
 	 * jobs.csv may show it (view->lock) */
 	uint64_t source_gen;
 	struct jobs_cache *jobs;      /* recently rendered jobs.csv files */
-	void (*jobs_free)(struct dfs_view *v);   /* set with jobs (jobs.c) */
 	/* drop the rendered jobs.csv files older than their second; the
-	 * bytes of those left (view->lock held; set with jobs, jobs.c) */
+	 * bytes of those left (cache.c calls it, view->lock held; view.c
+	 * sets it to jobs.c's dfs_jobs_cache_expire) */
 	size_t (*jobs_expire)(struct dfs_view *v);
 	size_t jobs_bytes;            /* of cached_bytes, theirs */
 	/* the generations of the owner's state (STATE_BASE) and of each user
@@ -388,9 +332,8 @@ struct dfs_view {
 	dev_t mount_dev;
 	bool mount_dev_known;
 	/* the attributes of directories, for the checks of callers' access
-	 * (access.c makes and frees it, the teardown calls perms_free) */
+	 * (access.c makes it, dfs_access_free frees it) */
 	struct perm_cache *perms;
-	void (*perms_free)(struct dfs_view *v);
 	/* what the write sessions in progress hold (view->lock; write.c) */
 	size_t session_bytes;
 	/* the persistent index (opt.index_path), opened when first needed
@@ -428,312 +371,17 @@ struct dirstate {
 	struct dirstate *next;
 };
 
-/* ---- nodes ------------------------------------------------------------------ */
-
-struct node {
-	enum node_kind kind;
-	enum file_kind file;
-	int module;                   /* -1 outside a module */
-	uint64_t record;              /* F_DXT_FILE: the file's record id */
-	char *src;                    /* source dir or log file */
-	char *log_vpath;              /* the log's directory in the view */
-	char *dir_vpath;              /* the source directory in the view */
-	struct stat st;               /* of src */
-	uint64_t state;               /* whose filters it shows (STATE_BASE) */
-	char *real;                   /* a log reached through a link: the
-	                               * canonical path it leads to (NULL
-	                               * otherwise) */
-};
-
-/* Who may search what, asked while a path is resolved (access.c makes
- * one for a caller): search(ctx, dir) is 0 when the caller may search
- * the directory `dir` (canonical, on disk), nonzero when not. */
-struct path_check {
-	int (*search)(void *ctx, const char *dir);
-	void *ctx;
-};
-
-/* A snapshot: the text in one or more chunks (never concatenated), or
- * records.csv rendered on demand. */
-struct content_chunk {
-	char *data;
-	size_t len;
-	uint64_t off;                 /* of its first byte in the file */
-};
-
-struct dfs_content {
-	atomic_long refs;
-	uint64_t serial;
-	uint64_t size;
-	size_t nchunks;
-	struct content_chunk *chunks;
-	struct lazy_csv *lazy;        /* records.csv rendered on demand (lazy.c) */
-	const struct content_ops *ops;   /* how to read and free `lazy` */
-	/* a rendering a log's cache keeps (dfs_entry_keep_content): the view
-	 * it counts in, and whether the cache still holds its reference.
-	 * When a reader lets go and only the cache's reference is left, the
-	 * view may evict; when a reader drops the last reference, the view
-	 * learns what was freed (see cache.c). */
-	struct dfs_view *view;
-	atomic_bool cached;
-	/* the text lies in file fd (unlinked, closed with the snapshot)
-	 * instead of chunks: a directory's table too big to hold */
-	bool in_file;
-	int fd;
-};
-
-/* What content.c does to a snapshot made elsewhere (lazy.c sets them
- * with c->lazy): read, pin and free it and count its memory, without
- * calling up into the file that made it. */
-struct content_ops {
-	long (*read)(dfs_content *c, char *buf, size_t len, uint64_t off,
-	             dfs_error *err);
-	int (*pin)(dfs_content *c, uint64_t off, size_t len, const char **data,
-	           size_t *n, void **pin, dfs_error *err);
-	void (*unpin)(dfs_content *c, void *pin);
-	void (*free)(struct lazy_csv *z);
-	/* only the cache holds the snapshot now: what it keeps only for
-	 * its readers (the rendered batches) may go */
-	void (*idle)(dfs_content *c);
-	/* memory the snapshot holds, its rendering buffers included */
-	size_t (*memory)(const dfs_content *c);
-	/* the bytes of the decoded log it refers to */
-	size_t (*log_memory)(const dfs_content *c);
-};
-
-/* ==== the files, from the bottom up (see the top of this file) ==== */
-
-/* ---- import.c ---------------------------------------------------------------- */
-
-/* Another reference to s; dropping the last frees the rows. */
-struct import_set *dfs_import_ref(struct import_set *s);
-void dfs_import_release(struct import_set *s);
-/* Bytes a set holds (its rows and their indexes); 0 for NULL. */
-size_t dfs_import_memory(const struct import_set *s);
-
-/* ---- content.c --------------------------------------------------------------- */
-
-/* Bytes a snapshot holds (text, or what a lazy one renders into
- * and indexes; not the log a lazy one refers to). */
-size_t dfs_content_memory(const dfs_content *c);
-/* The cache's own reference let go (no notice to the view: the
- * eviction that calls it counts what it frees). */
-void dfs_content_uncache(dfs_content *c);
-dfs_content *dfs_content_from_buf(dfs_view *v, dfs_buf *b, dfs_error *err);
-/* Take the text of `n` buffers in order (they are emptied); a big one is
- * numbered by v. */
-dfs_content *dfs_content_from_bufs(dfs_view *v, dfs_buf *b, size_t n,
-                                   dfs_error *err);
-/* The text of `size` bytes in the (unlinked) file fd, which the snapshot
- * closes when it goes (also on failure). */
-dfs_content *dfs_content_from_file(dfs_view *v, int fd, uint64_t size, dfs_error *err);
-
-/* ---- schema.c ---------------------------------------------------------------- */
-
-/* A column of a directory's table: one type in every directory. */
-enum col_type { COL_TEXT, COL_INT, COL_REAL };
-struct table_col {
-	char name[32];
-	enum col_type type;
-	const char *about;
-};
-#define MAX_TABLE_COLS 64
-/* The columns of F_JOBS, F_MODULES or F_DIR_INSIGHTS, in order (at most
- * max); 0 for another kind. */
-size_t dfs_table_columns(enum file_kind k, struct table_col *cols, size_t max);
-/* Its header line. */
-void dfs_table_header(enum file_kind k, dfs_buf *out);
-/* Has jobs.csv a bytes column for module id (one with an accumulator)? */
-bool dfs_module_has_bytes_col(int id);
-/* schema.json: every table's columns and types, as DuckDB, pandas/Dask
- * and Spark name them. */
-dfs_content *dfs_schema_content(dfs_view *v, dfs_error *err);
-/* The CSV table whose Parquet twin file kind k is (-1: k is none). */
-int dfs_parquet_source(enum file_kind k);
-/* How the tree writes Parquet (GZIP pages, on all cores). */
-struct dfs_pq_options dfs_parquet_options(void);
-/* The Parquet twin of `csv`, the content of a CSV table of kind
- * csv_kind (of module `module` for the module's tables): the same rows
- * and columns, typed (counters INT64, record ids UINT64, times DOUBLE, ISO
- * 8601 times TIMESTAMP, text STRING; an empty cell a null).  A cell not
- * of its column's type fails it (EIO): the types are declared, never
- * guessed. */
-dfs_content *dfs_parquet_twin(dfs_view *v, dfs_content *csv, enum file_kind csv_kind,
-                              int module, dfs_error *err);
-
-/* ---- dirs.c ------------------------------------------------------------------ */
-
-#define MAX_DIR_FILTERS 32   /* directory filters applied to one log */
-/* Compiled filters of the directories above a log (its vpath), for module
- * id; references to release with dfs_dir_filters_release.  Returns the
- * count (at most `max`); *gen (when not NULL) the generation of the
- * state's directory filters they are, read with them. */
-size_t dfs_dir_filters_acquire(dfs_view *v, uint64_t state, uint64_t *gen,
-                               const char *log_vpath, int id,
-                               struct dir_compiled **out, size_t max);
-void dfs_dir_filters_release(struct dir_compiled **c, size_t n);
-/* Is `text` a valid directory filter, and would it fit what the state's
- * filters may take in place of the directory's?  0, or -1 with err;
- * *compiled: the bytes its compilation took. */
-int dfs_dir_filter_check(dfs_view *v, uint64_t state, const char *vpath,
-                         const char *text, size_t len, size_t *compiled,
-                         dfs_error *err);
-/* Install the filter of a directory (view->lock is taken inside). */
-int dfs_dir_filter_install(dfs_view *v, uint64_t state, const char *vpath,
-                           const char *text,
-                           size_t len, dfs_error *err);
-void dfs_dir_filter_set_error(dfs_view *v, uint64_t state, const char *vpath,
-                              const char *msg);
-/* Has the state a directory filter at or above vpath?  (view->lock held) */
-bool dfs_dir_state_above(dfs_view *v, uint64_t state, const char *vpath);
-/* Can the directory filters of `state` above a log change the selection
- * of one of its modules in the bit mask `modules` (one that does not
- * match every record of it)?  *gen (when not NULL) gets the state's
- * directory generation they are, read with them.  Takes view->lock. */
-bool dfs_dir_filters_change(dfs_view *v, uint64_t state, const char *log_vpath,
-                            uint64_t modules, uint64_t *gen);
-/* The directories above a log that have a filter, and their texts (each
- * malloc'd), from the top down; returns the count (at most max). */
-size_t dfs_dir_filters_above(dfs_view *v, uint64_t state, const char *log_vpath,
-                             char **dirs,
-                             char **texts, size_t max);
-/* Text of the filter / filter.error of a directory (malloc'd, "" if none). */
-char *dfs_dir_filter_text(dfs_view *v, uint64_t state, const char *vpath,
-                          bool error);
-/* The generations of a state: NULL for one that never wrote (STATE_CLEAN,
- * a user without a state of their own), whose generations are 0.  Every
- * write is of a state that has them (dfs_node_state made them).
- * (view->lock held) */
-struct state_gens *dfs_state_gens(dfs_view *v, uint64_t state);
-uint64_t dfs_state_dir_gen(dfs_view *v, uint64_t state);
-/* A state's compiled filters take `after` bytes where they took `before`
- * (the filter a write replaces): counted in the cache, never evicted, and
- * refused with err when they would pass what one user's filters may take
- * (opt.filter_memory); without commit, only whether it would be.  0 or -1
- * (view->lock held). */
-int dfs_state_charge_filters(dfs_view *v, uint64_t state, size_t before,
-                             size_t after, bool commit, dfs_error *err);
-void dfs_state_uncharge_filters(dfs_view *v, uint64_t state, size_t bytes);
-/* Memory of filters freed: handed back to the system when it is much
- * (a compiled regular expression may take megabytes in small blocks). */
-void dfs_filters_freed(size_t bytes);
-uint64_t dfs_state_change_gen(dfs_view *v, uint64_t state);
-/* Remove every directory filter of a state (their filter.error texts
- * stay); returns how many were in force. */
-int dfs_dir_filters_clear(dfs_view *v, uint64_t state);
-/* Free every directory filter (the view's teardown), and the states'
- * selections_error texts. */
-void dfs_dirs_free(dfs_view *v);
-/* A filter file shows what the levels above it add as "# from ..." lines
- * (comments: what is read can be written back); a text written is kept
- * without them (in place). */
-void dfs_drop_inherited(char *text);
-
-/* ---- lazy.c ------------------------------------------------------------------ */
-
-/* records.csv of `count` records of `r` (record index[k], or k
- * when index is NULL), a snapshot rendered on demand; row_len (per record
- * of r, may be NULL) gives the rows' lengths when known and receives
- * them otherwise.  `rows` (may be NULL) is the import set r belongs to,
- * which the snapshot then keeps a reference to. */
-dfs_content *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
-                              const dfs_records *r, struct import_set *rows,
-                              const size_t *index, size_t count,
-                              uint32_t *row_len, struct dfs_helpers *helpers,
-                              dfs_error *err);
-/* A table rendered on demand the same way (ranks.csv of many ranks): its
- * rows [from, to) appended by render (from any thread, at once), each
- * batch's length measured by rendering it once first; the snapshot owns
- * ctx (free, may be NULL) and counts `memory` bytes for it.  row_room:
- * the most a row asks of its buffer past the text (dfs_csv_row_room). */
-struct dfs_lazy_rows {
-	void *ctx;
-	size_t rows;
-	void (*render)(const void *ctx, size_t from, size_t to, dfs_buf *out);
-	void (*free)(void *ctx);
-	size_t memory;
-	size_t row_room;
-};
-/* A snapshot of header `head` and the rows of t (which it takes over,
- * freed even when it fails). */
-dfs_content *dfs_lazy_table(const struct dfs_lazy_rows *t, const char *head,
-                            struct dfs_helpers *helpers, dfs_error *err);
-/* The helpers of a view: none running yet / all gone (destroyed, with
- * the buffers they kept). */
-void dfs_helpers_init(struct dfs_helpers *h);
-void dfs_helpers_destroy(struct dfs_helpers *h);
-/* Free the spare buffers (memory goes back to the system). */
-void dfs_helpers_trim(struct dfs_helpers *h);
-/* Wait until no helper thread of the snapshots made with `h` runs (view
- * teardown: each holds a snapshot, and through it a log). */
-void dfs_lazy_wait_idle(struct dfs_helpers *h);
-/* The records.csv row lengths of a log's records, measured while
- * the log decodes (dfs_log_open_observed with the observer init gives),
- * and for a prefill (dfs_view_prefill) the text of one module's
- * records.csv, rendered instead of measured and handed out in order. */
-struct fill_run;
-#define DFS_FILL_POOL 8
-#define DFS_FILL_PAGE 4096   /* the text is stored in whole pages of this size */
-struct dfs_row_lens {
-	pthread_mutex_t lock;
-	uint32_t *len[DFS_MOD_SLOTS];
-	size_t cap[DFS_MOD_SLOTS];
-	size_t seen[DFS_MOD_SLOTS];   /* rows measured so far */
-	bool missed[DFS_MOD_SLOTS];   /* some rows were not shown */
-	/* the prefill: the module whose rows are rendered (-1: none) */
-	int fill_module;
-	const dfs_view_prefill *fill;
-	bool fill_stopped;
-	size_t fill_rows;             /* rows whose text is in order so far */
-	uint64_t stored;              /* bytes handed to the store */
-	char carry[DFS_FILL_PAGE];    /* the text after those, not stored yet */
-	size_t carry_len;
-	struct fill_run *ahead;       /* runs rendered before their turn */
-	dfs_buf pool[DFS_FILL_POOL]; /* buffers to render runs into */
-	size_t npool;
-};
-/* Measure while the log decodes; render and store records.csv of
- * `module` when pf is not NULL. */
-void dfs_row_lens_init(struct dfs_row_lens *rl, dfs_log_observer *obs,
-                       int module, const dfs_view_prefill *pf);
-/* Move the lengths of every module measured whole into the empty slots
- * of row_len (free the rest); returns the bytes moved. */
-size_t dfs_row_lens_take(struct dfs_row_lens *rl, const dfs_log *log,
-                         uint32_t *row_len[DFS_MOD_SLOTS]);
-/* Rows [from, to) of a selection as records.csv lines (see above). */
-void dfs_render_rows(const dfs_log *log, const dfs_module *m, const dfs_records *r,
-                     const size_t *index, size_t from, size_t to,
-                     dfs_buf *out);
-
-/* ---- node.c ------------------------------------------------------------------ */
-
-extern const struct file_def dfs_file_defs[F_KINDS];
-const struct file_def *dfs_file_def_by_name(enum file_level level,
-                                            const char *name);
-int dfs_resolve(dfs_view *v, const char *path, struct node *n, dfs_error *err);
-/* The same, asking chk (may be NULL) before each directory on the way is
- * searched, those a link leads through included: a refusal is
- * DFS_ERR_ACCESS, as the kernel's EACCES comes before it looks further. */
-int dfs_resolve_checked(dfs_view *v, const char *path, struct node *n,
-                        const struct path_check *chk, dfs_error *err);
-void dfs_node_free(struct node *n);
-/* What a source entry is in the view: N_SRCDIR, N_LOGDIR or -1 (hidden:
- * also a link to a log outside SOURCE when the view says nofollow_outside,
- * and anything of the view's own mount), or SOURCE_DENIED: a link that
- * leads through a directory chk refuses.  Links are followed a component
- * at a time, never into the view's mount; *real (may be NULL) gets the
- * canonical path a link leads to (NULL for others), *st is of what the
- * entry is (a link's target). */
-#define SOURCE_DENIED (-2)
-int dfs_source_kind(const dfs_view *v, const char *path, const char *name,
-                    struct stat *st, const struct path_check *chk, char **real);
-/* The same of the entry `name` of the directory open at dirfd (-1: none),
- * whose path is `path`. */
-int dfs_source_kind_at(const dfs_view *v, int dirfd, const char *path, const char *name,
-                       struct stat *st, const struct path_check *chk, char **real);
-char *dfs_path_join(const char *a, const char *b);
-
 /* ---- cache.c ----------------------------------------------------------------- */
+
+/* The entry table of a new view (0, or -1 without memory) / every entry
+ * freed, after the retry thread ended (the view's teardown). */
+int dfs_entries_init(dfs_view *v);
+void dfs_entries_free(dfs_view *v);
+/* What a snapshot the cache keeps tells the view (dfs_view.reader_gone,
+ * .freed): a reader let go (evict when over the budget), or the last
+ * reference to one the cache no longer held freed `bytes`. */
+void dfs_cache_reader_gone(dfs_view *v);
+void dfs_cache_freed(dfs_view *v, size_t bytes);
 
 /* The state n shows to `who` (a read; `writing`: a write, which
  * gives a user a state of their own).  Sets n->state; -1 without memory. */
@@ -750,7 +398,7 @@ bool dfs_src_id_same(const struct src_id *a, const struct src_id *b);
 
 /* Slot id of l, made (empty) when first asked; NULL without
  * memory. */
-struct loaded_mod *dfs_loaded_mod(struct loaded *l, int id);
+struct decoded_mod *dfs_decoded_mod(struct decoded_log *l, int id);
 
 /* The entries of a state's, each marked in use (not locked): lock one
  * with dfs_entry_lock, give each back with dfs_entry_put; free the
@@ -768,10 +416,10 @@ int dfs_entry_peek(dfs_view *v, struct entry *e, const struct stat *st,
                    dfs_error *err);
 /* The decoded log, loading it if needed; NULL if the log cannot be read
  * (then err says why). */
-struct loaded *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err);
+struct decoded_log *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err);
 /* The same, rendering records.csv of `module` for pf->store as the log
  * decodes (see dfs_view_prefill). */
-struct loaded *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
+struct decoded_log *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
                                       const dfs_view_prefill *pf, dfs_error *err);
 /* logs smaller than this are not offered for a prefill */
 #define DFS_PREFILL_MIN_BYTES ((uint64_t)8 << 20)
@@ -780,19 +428,19 @@ void dfs_entry_account(dfs_view *v, struct entry *e, long delta);
 /* Keep rendering c in *slot of e's decoded log (which takes a reference
  * of its own) and count its bytes: every cached rendering goes through
  * here, so cache_size sees them all. */
-void dfs_entry_keep_content(dfs_view *v, struct entry *e, dfs_content **slot,
-                            dfs_content *c);
+void dfs_entry_keep_content(dfs_view *v, struct entry *e, dfs_snapshot **slot,
+                            dfs_snapshot *c);
 /* Account memory that stays with the decoded log whatever the filters. */
 void dfs_entry_account_kept(dfs_view *v, struct entry *e, long delta);
-/* Keep s (of `bytes`) as e's job summary in place of the one it had, and
+/* Keep s (of `bytes`) as e's job digest in place of the one it had, and
  * count it; free_fn frees it (entry locked).  Over the budget, job
- * summaries go after the decoded logs, least recently used first. */
-void dfs_entry_keep_summary(dfs_view *v, struct entry *e, struct job_summary *s,
-                            size_t bytes, void (*free_fn)(struct job_summary *s));
-/* e's job summary was used: the last to go (entry locked). */
-void dfs_entry_touch_summary(dfs_view *v, struct entry *e);
-/* Bytes added to (or taken from) e's job summary (entry locked). */
-void dfs_entry_account_summary(dfs_view *v, struct entry *e, long delta);
+ * digests go after the decoded logs, least recently used first. */
+void dfs_entry_keep_digest(dfs_view *v, struct entry *e, struct job_digest *s,
+                            size_t bytes, void (*free_fn)(struct job_digest *s));
+/* e's job digest was used: the last to go (entry locked). */
+void dfs_entry_touch_digest(dfs_view *v, struct entry *e);
+/* Bytes added to (or taken from) e's job digest (entry locked). */
+void dfs_entry_account_digest(dfs_view *v, struct entry *e, long delta);
 /* `bytes` of memory freed: handed back to the system now when they are
  * a MiB or more (the view's recycled blocks too). */
 void dfs_view_memory_freed(dfs_view *v, size_t bytes);
@@ -825,157 +473,9 @@ bool dfs_entry_own_filters(dfs_view *v, const char *src, uint64_t state);
 struct dfs_index *dfs_view_index(dfs_view *v);
 /* Modules that get a directory, from the header. */
 bool dfs_entry_has_module(const struct entry *e, int id);
-/* Filter state of a module: NULL if it never had any (entry_mod_get), or
- * created on demand (entry_mod, NULL only when out of memory). */
-const struct module_state *dfs_entry_mod_get(const struct entry *e, int id);
-struct module_state *dfs_entry_mod(struct entry *e, int id);
-
-/* ---- select.c ---------------------------------------------------------------- */
-
-/* The selection of module `id`, computed if needed (entry locked). */
-struct selection *dfs_selection(dfs_view *v, struct entry *e, struct loaded *l,
-                                int id);
-/* The same, with the accumulator's results (derived metrics, summation
- * record) computed if the module has an accumulator. */
-struct selection *dfs_selection_metrics(dfs_view *v, struct entry *e,
-                                        struct loaded *l, int id);
-/* Why a selection has no derived metrics (its error, or the accumulator's);
- * NULL when it has them. */
-const char *dfs_selection_metrics_error(const struct selection *s);
-/* The combined POSIX+STDIO derived metrics (entry locked). */
-const dfs_derived_metrics *dfs_combined_metrics(dfs_view *v, struct entry *e,
-                                                struct loaded *l);
-/* A selection's cut records (s->trimmed) as the log stores such records,
- * for the export; -1 out of memory. */
-int dfs_selection_plain(const struct selection *s, dfs_records *out);
-
-/* ---- levels.c ---------------------------------------------------------------- */
-
-/* The filters that made a module's selection, one per level from the top
- * down: directory filters, the log's, the module's (or its imported rows).
- * `file` is the filter file (relative to the mount), `text` its expression
- * on one line; an import has `rows` instead. */
-struct level {
-	char *file, *text;
-	bool imported;
-	size_t rows;
-};
-#define MAX_LEVELS (MAX_DIR_FILTERS + 2)
-size_t dfs_filter_levels(dfs_view *v, const struct entry *e, int module,
-                         struct level *lv);
-size_t dfs_dir_levels_above(dfs_view *v, uint64_t state, const char *vpath,
-                            struct level *lv);
-void dfs_level_add(struct level *lv, size_t *n, const char *vpath,
-                   const char *name, const char *text, size_t rows);
-void dfs_levels_free(struct level *lv, size_t n);
-void dfs_render_inherited(const struct level *lv, size_t n, dfs_buf *out);
-/* The filters that make module's selection (-1: the POSIX+STDIO one),
- * on one line: "2026/filter: rank == 0; x.darshan/POSIX/filter: ..." ("" if
- * none; an import: "x.darshan/POSIX/records.csv: 2 rows imported"). */
-void dfs_filters_line(dfs_view *v, const struct entry *e, int module,
-                      dfs_buf *out);
-/* The filters of a job's rows, of the modules in the bit mask, each
- * level once (jobs.csv's filters). */
-void dfs_filters_line_job(dfs_view *v, const struct entry *e, uint64_t modules,
-                          dfs_buf *out);
-
-/* ---- access.c ---------------------------------------------------------------- */
-
-/* May the caller do `want` (4 read, 1 search) to the source
- * file at path (stat st), judged by its owner, group, mode bits and access
- * ACL?  A NULL caller and uid 0 may do anything. */
-bool dfs_may_access(const dfs_caller *who, const char *path,
-                    const struct stat *st, unsigned want);
-/* A path_check of who's search permission (NULL for a caller who sees
- * all: none, or uid 0), kept in ac; the directories above SOURCE are not
- * asked (see dfs_view_access). */
-struct access_check {
-	struct path_check chk;
-	dfs_view *v;
-	const dfs_caller *who;
-};
-const struct path_check *dfs_access_check(dfs_view *v, const dfs_caller *who,
-                                          struct access_check *ac);
-/* dfs_resolve for `who` on a view with check_access: what it may not
- * reach on disk is DFS_ERR_ACCESS (see dfs_view_access); `listing`: to
- * list the node (read permission on the directory or log).  Without
- * check_access, or for a caller who sees all, dfs_resolve. */
-int dfs_resolve_as(dfs_view *v, const char *path, const dfs_caller *who,
-                   bool listing, struct node *n, dfs_error *err);
-/* Is who's access judged on this view (check_access, a caller who does
- * not see all)? */
-bool dfs_access_judged(const dfs_view *v, const dfs_caller *who);
-/* dfs_entry_get for a node dfs_resolve_as gave `who`: a judged caller's
- * entry reads only the version of the log its check approved (n->st;
- * see entry.expect): a file swapped in on the way after the check is
- * refused, DFS_ERR_ACCESS, never read. */
-struct entry *dfs_entry_for(dfs_view *v, const struct node *n, const dfs_caller *who,
-                            dfs_error *err);
-
-/* ---- summary.c --------------------------------------------------------------- */
-
-/* The plot a file kind shows (-1: none); summary.html,
- * insights.txt, insights.csv or a plot of a loaded log (entry locked). */
-int dfs_plot_of_file(enum file_kind k);
-bool dfs_is_summary_file(enum file_kind k);
-/* The content of summary file `want` of a loaded log; the other summary
- * files, rendered in the same pass, are put in `cache` where it has none
- * (and accounted to the entry). */
-dfs_content *dfs_summary_contents(dfs_view *v, struct entry *e, struct loaded *l,
-                                  struct content_cache *cache, enum file_kind want,
-                                  dfs_error *err);
-/* The rows of a log's insights.csv, each line led by `rel` (CSV-quoted)
- * and a comma: the log's rows of its directories' insights.csv (entry
- * locked; a log that cannot be read gets a row that says why). */
-void dfs_insight_rows(dfs_view *v, struct entry *e, const char *rel, dfs_buf *out);
-
-/* LOG/summary/dxt/ID.svg of a loaded log (rendered each time it is
- * asked, not cached: there may be a million); NULL with DFS_ERR_NOENT
- * when the selection has no segment of the file. */
-dfs_content *dfs_dxt_file_content(dfs_view *v, struct entry *e, struct loaded *l,
-                                  uint64_t id, dfs_error *err);
-/* The record ids of the files LOG/summary/dxt/ lists (malloc'd). */
-int dfs_dxt_file_ids(dfs_view *v, struct entry *e, struct loaded *l, uint64_t **ids,
-                     size_t *n, dfs_error *err);
-
-/* ---- jobs.c ------------------------------------------------------------------ */
-
-/* A table of a source directory, for the caller: jobs.csv, modules.csv,
- * insights.csv, or files.csv (every (module, file name) of the logs
- * below that the caller may read, summed over them) */
-dfs_content *dfs_jobs_content(dfs_view *v, const struct node *n,
-                              const dfs_caller *who, dfs_error *err);
-/* summary.html of a source directory, from its modules.csv for the caller */
-dfs_content *dfs_dir_summary_content(dfs_view *v, const struct node *n,
-                                     const dfs_caller *who, dfs_error *err);
-
-/* ---- files.c ----------------------------------------------------------------- */
-
-/* Content of a generated file for a node (entry locked, log loaded as
- * needed). */
-dfs_content *dfs_file_content(dfs_view *v, struct entry *e,
-                              const struct node *n, dfs_error *err);
-/* Size and serial of a generated file (entry locked): what
- * dfs_file_content would give, without rendering records.csv when its
- * rows' lengths are known. */
-int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
-                  dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err);
-/* Content of jobs.csv, files.csv, filter or filter.error of a source
- * directory. */
-dfs_content *dfs_dir_file_content(dfs_view *v, const struct node *n,
-                                  const dfs_caller *who,
-                                  dfs_error *err);
-
-/* ---- selections.c ------------------------------------------------------------ */
-
-/* The content of a root file (selections, selections.csv,
- * selections.error) for the caller. */
-dfs_content *dfs_selections_content(dfs_view *v, const struct node *n,
-                                    const dfs_caller *who, dfs_error *err);
-/* Remove every filter and import of a state: directory filters, log and
- * module filters, imported rows.  Returns how many were in force. */
-size_t dfs_selections_clear(dfs_view *v, uint64_t state);
-/* Record why a write to `selections` was refused (NULL: it was not). */
-void dfs_selections_set_error(dfs_view *v, uint64_t state, const char *msg);
+/* Filter state of a module: NULL if it never had any (entry_mod_find), or
+ * created on demand (entry_mod_make, NULL only when out of memory). */
+const struct module_state *dfs_entry_mod_find(const struct entry *e, int id);
+struct module_state *dfs_entry_mod_make(struct entry *e, int id);
 
 #endif

@@ -27,8 +27,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "darshanfs/csv.h"
+#include "csv/csv.h"
 #include "view/view_int.h"
+#include "view/schema.h"
+#include "view/access.h"
+#include "view/dirs.h"
+#include "view/selections.h"
 
 /* Bytes of an import written past the end of its text (out of order,
  * leaving a hole before them), kept apart until the text reaches them: a
@@ -88,7 +92,7 @@ static bool is_import(const struct node *n)
 static void set_error_text(struct entry *e, const struct node *n, const char *msg)
 {
 	struct module_state *ms = n->file == F_LOG_FILTER ? NULL
-	                                                  : dfs_entry_mod(e, n->module);
+	                                                  : dfs_entry_mod_make(e, n->module);
 	char **slot = n->file == F_LOG_FILTER ? &e->log_filter_error
 	                                      : ms ? &ms->error_text : NULL;
 	if (!slot)
@@ -145,7 +149,7 @@ static size_t filter_bytes(const struct entry *e, const struct node *n)
 			f[id] = e->mod ? e->mod[id].log_filter : NULL;
 		return dfs_filter_set_memory(f, DFS_MOD_KNOWN);
 	}
-	const struct module_state *ms = dfs_entry_mod_get(e, n->module);
+	const struct module_state *ms = dfs_entry_mod_find(e, n->module);
 	return ms ? dfs_filter_memory(ms->filter) : 0;
 }
 
@@ -177,7 +181,7 @@ static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
 	if (copy)
 		dfs_drop_inherited(copy);
 	if (!copy)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	if (n->file == F_LOG_FILTER) {
 		dfs_filter *compiled[DFS_MOD_SLOTS];
 		if (compile_log_filter(e, text, len, compiled, err)) {
@@ -186,12 +190,12 @@ static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
 		}
 		size_t before = filter_bytes(e, n),
 		       after = dfs_filter_set_memory(compiled, DFS_MOD_KNOWN);
-		if (!dfs_entry_mod(e, 0) || charge(v, e, before, after, true, err)) {
+		if (!dfs_entry_mod_make(e, 0) || charge(v, e, before, after, true, err)) {
 			for (int id = 0; id < DFS_MOD_SLOTS; id++)
 				dfs_filter_free(compiled[id]);
 			free(copy);
 			dfs_filters_freed(after);
-			return e->mod ? -1 : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			return e->mod ? -1 : dfs_error_nomem(err);
 		}
 		for (int id = 0; id < DFS_MOD_KNOWN; id++) {
 			dfs_filter_free(e->mod[id].log_filter);
@@ -202,10 +206,10 @@ static int install_filter(dfs_view *v, struct entry *e, const struct node *n,
 		e->log_filter_text = copy;
 		clock_gettime(CLOCK_REALTIME, &e->log_filter_written);
 	} else {
-		struct module_state *ms = dfs_entry_mod(e, n->module);
+		struct module_state *ms = dfs_entry_mod_make(e, n->module);
 		if (!ms) {
 			free(copy);
-			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			return dfs_error_nomem(err);
 		}
 		dfs_filter *f = dfs_filter_compile_module(dfs_module_get(n->module), text,
 		                                       len, false, err);
@@ -234,7 +238,7 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
                           const char *data, size_t len, dfs_csv_rows *checked,
                           dfs_error *err)
 {
-	struct loaded *l = dfs_entry_load(v, e, err);
+	struct decoded_log *l = dfs_entry_load(v, e, err);
 	if (!l)
 		return -1;
 	const dfs_module *m = dfs_module_get(n->module);
@@ -255,7 +259,7 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 		                     rows, rows * m->record_size, m->name, limit);
 	struct import_set *set = malloc(sizeof(*set));
 	if (!set)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	atomic_init(&set->refs, 1);
 	dfs_records_init(&set->recs, m, m->version);
 	/* each import replaces the previous one: reuse its memory warm */
@@ -271,10 +275,10 @@ static int install_import(dfs_view *v, struct entry *e, const struct node *n,
 		free(set);
 		return -1;
 	}
-	struct module_state *ms = dfs_entry_mod(e, n->module);
+	struct module_state *ms = dfs_entry_mod_make(e, n->module);
 	if (!ms) {
 		dfs_import_release(set);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	dfs_entry_set_import(v, e, ms, set);
 	size_t before = dfs_filter_memory(ms->filter);
@@ -614,21 +618,15 @@ static int install(dfs_write *w, dfs_error *err)
 	return ret;
 }
 
-dfs_write *dfs_view_open_write(dfs_view *v, const char *path, bool truncate,
-                               dfs_error *err)
-{
-	return dfs_view_open_write_as(v, path, NULL, truncate, err);
-}
-
 /* A session writes the state of its caller (view_int.h): the owner's, or
  * a user's own, made by their first write. */
-dfs_write *dfs_view_open_write_as(dfs_view *v, const char *path,
+dfs_write *dfs_view_open_write(dfs_view *v, const char *path,
                                   const dfs_caller *who, bool truncate,
                                   dfs_error *err)
 {
 	dfs_write *w = calloc(1, sizeof(*w));
 	if (!w) {
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	w->v = v;
@@ -688,7 +686,7 @@ dfs_write *dfs_view_open_write_as(dfs_view *v, const char *path,
 	if (ret == 0 && w->n.file == F_LOG_FILTER)
 		w->check_weight += (unsigned)__builtin_popcountll(present_modules(e));
 	if (ret == 0 && !truncate && !w->import) {
-		const struct module_state *ms = dfs_entry_mod_get(e, w->n.module);
+		const struct module_state *ms = dfs_entry_mod_find(e, w->n.module);
 		const char *cur = w->n.file == F_LOG_FILTER ? e->log_filter_text
 		                                            : ms ? ms->filter_text : NULL;
 		if (cur && *cur) {
@@ -720,7 +718,7 @@ static int reserve_pieces(dfs_write *w, dfs_error *err)
 	size_t cap = w->cap_pieces ? w->cap_pieces * 2 : 8;
 	struct piece *p = realloc(w->pieces, cap * sizeof(*p));
 	if (!p)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	w->pieces = p;
 	w->cap_pieces = cap;
 	return 0;
@@ -741,7 +739,7 @@ static int cut_pieces(dfs_write *w, uint64_t from, uint64_t to, dfs_error *err)
 			p = &w->pieces[i];
 			char *tail = malloc((size_t)(end - to));
 			if (!tail)
-				return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+				return dfs_error_nomem(err);
 			memcpy(tail, p->data + (to - p->off), (size_t)(end - to));
 			memmove(p + 2, p + 1, (w->npieces - i - 1) * sizeof(*p));
 			p[1] = (struct piece){to, (size_t)(end - to), tail};
@@ -782,7 +780,7 @@ static int add_piece(dfs_write *w, const char *data, size_t len, uint64_t off,
 		return -1;
 	char *copy = malloc(len ? len : 1);
 	if (!copy)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	memcpy(copy, data, len);
 	size_t i = 0;
 	while (i < w->npieces && w->pieces[i].off < off)
@@ -827,7 +825,7 @@ static int place(dfs_write *w, const char *data, size_t len, uint64_t off,
 		/* (a filter's hole, 64 KiB at most, is zeros) */
 		if (off > w->text.len &&
 		    !dfs_buf_add_zeros(&w->text, (size_t)off - w->text.len))
-			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			return dfs_error_nomem(err);
 		/* copied once: over the bytes it replaces, then appended */
 		size_t over = w->text.len - (size_t)off < len ? w->text.len - (size_t)off : len;
 		if (over)
@@ -837,7 +835,7 @@ static int place(dfs_write *w, const char *data, size_t len, uint64_t off,
 		absorb_pieces(w);
 	}
 	if (!dfs_buf_ok(&w->text))
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	if (off + len > w->size)
 		w->size = off + len;
 	if (w->text.len > w->size)
@@ -936,7 +934,7 @@ int dfs_write_truncate(dfs_write *w, uint64_t size, dfs_error *err)
 		w->text.data[size] = '\0';
 	} else if (!w->import && size > w->text.len &&
 	           !dfs_buf_add_zeros(&w->text, (size_t)size - w->text.len)) {
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	/* an import's longer size is a hole, until written (see place) */
 	if (w->import && cut_pieces(w, size, UINT64_MAX, err)) {
@@ -988,16 +986,10 @@ void dfs_write_free(dfs_write *w)
 	free(w);
 }
 
-int dfs_view_truncate(dfs_view *v, const char *path, uint64_t size,
-                      dfs_error *err)
-{
-	return dfs_view_truncate_as(v, path, NULL, size, err);
-}
-
-int dfs_view_truncate_as(dfs_view *v, const char *path, const dfs_caller *who,
+int dfs_view_truncate(dfs_view *v, const char *path, const dfs_caller *who,
                          uint64_t size, dfs_error *err)
 {
-	dfs_write *w = dfs_view_open_write_as(v, path, who, size == 0, err);
+	dfs_write *w = dfs_view_open_write(v, path, who, size == 0, err);
 	if (!w)
 		return -1;
 	int ret = dfs_write_truncate(w, size, err);
@@ -1055,10 +1047,10 @@ dfs_write *dfs_view_open_deferred(dfs_view *v, const char *dir,
 	dfs_buf_printf(&path, "%s/records.csv", strcmp(dir, "/") ? dir : "");
 	if (!dfs_buf_ok(&path)) {
 		dfs_buf_free(&path);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
-	dfs_write *w = dfs_view_open_write_as(v, path.data, who, true, err);
+	dfs_write *w = dfs_view_open_write(v, path.data, who, true, err);
 	dfs_buf_free(&path);
 	if (w && !w->import) {
 		dfs_write_free(w);

@@ -137,7 +137,7 @@ static int inflate_region(struct exporter *ex, dfs_region r, dfs_buf *b,
 {
 	unsigned char *raw = malloc(r.len ? r.len : 1);
 	if (!raw)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	int ret = read_at(ex->fd, r.off, r.len, raw, err);
 	if (ret == 0)
 		ret = dfs_region_inflate(ex->h->comp_type, raw, r.len, ex->limit, 0, b, err);
@@ -366,7 +366,7 @@ static int make_pick(struct exporter *ex, int id, dfs_error *err)
 	/* the header record goes in front of the others */
 	p->owned = malloc((p->count + 1) * sizeof(size_t));
 	if (!p->owned)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	p->owned[0] = 0;
 	memcpy(p->owned + 1, p->index, p->count * sizeof(size_t));
 	p->index = p->owned;
@@ -456,7 +456,7 @@ static int write_names(struct exporter *ex, bool any_filtered, dfs_error *err)
 	if (ret == 0) {
 		keep_names(ex, &table, &kept, &gone, &keep);
 		if (!dfs_buf_ok(&keep))
-			ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			ret = dfs_error_nomem(err);
 	}
 	if (ret == 0 && keep.len > 0)
 		ret = region_begin(ex, err) || region_add(ex, keep.data, keep.len, err) ||
@@ -519,7 +519,7 @@ static int find_spans(struct exporter *ex, int id, const dfs_buf *region,
 		return -1;
 	}
 	if (sp->nomem)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	if (sp->count != decoded(ex, id)->count)
 		return dfs_error_set(err, DFS_ERR_IO, "the log changed since it was read");
 	return 0;
@@ -691,7 +691,7 @@ static int write_rows(struct exporter *ex, int id, dfs_error *err)
 		row_bytes(form, swap, dfs_record_get(rows, i, scratch),
 		          dfs_record_size(rows, i), &conv);
 		ret = dfs_buf_ok(&conv) ? region_add(ex, conv.data, conv.len, err)
-		                        : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		                        : dfs_error_nomem(err);
 	}
 	if (ret == 0)
 		ret = region_end(ex, &ex->mods[id], err);
@@ -754,7 +754,7 @@ static int export_all(struct exporter *ex, dfs_error *err)
 	if (check_source(ex, err))
 		return -1;
 	if (!dfs_buf_add_zeros(ex->out, ex->h->header_size))
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	if (write_job(ex, err) || write_names(ex, any, err))
 		return -1;
 	for (int id = 0; id < DFS_MOD_SLOTS; id++)
@@ -769,7 +769,7 @@ int dfs_log_export(const dfs_log *log, const char *path, const dfs_export *x,
 {
 	struct exporter *ex = calloc(1, sizeof(*ex));
 	if (!ex)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	ex->log = log;
 	ex->h = dfs_log_get_header(log);
 	ex->x = x;

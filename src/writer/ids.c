@@ -1,5 +1,5 @@
 /* ids.c - sets of record ids, and the ids a set of records uses: what
- * decides which name-table entries a written selection keeps (select.c,
+ * decides which name-table entries a written selection keeps (whole_log.c,
  * export.c). */
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +39,7 @@ int dfs_id_set_init(struct dfs_id_set *s, size_t expected, dfs_error *err)
 	s->mask = cap - 1;
 	s->zero = false;
 	if (!s->slot)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	return 0;
 }
 

@@ -850,7 +850,7 @@ static unsigned char *batch_room(struct synth *s, dfs_log_writer *w, size_t len,
 	}
 	unsigned char *p = dfs_buf_add_zeros(&s->batch, len);
 	if (!p)
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 	return p;
 }
 
@@ -977,7 +977,7 @@ static int synth_init(struct synth *s, const dfs_synth_options *o, dfs_error *er
 	s->file_ids = calloc(n, sizeof(*s->file_ids));
 	s->stdio_ids = calloc(n, sizeof(*s->stdio_ids));
 	if (!s->file_ids || !s->stdio_ids)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	return 0;
 }
 

@@ -139,7 +139,7 @@ static dfs_log_writer *writer_new(const dfs_write_options *opt, dfs_error *err)
 	}
 	dfs_log_writer *w = calloc(1, sizeof(*w));
 	if (!w) {
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	w->fd = -1;
@@ -296,7 +296,7 @@ static int job_text(const dfs_job *job, const dfs_mount *mounts, size_t n,
 		dfs_buf_printf(text, "\n%s\t%s", mounts[i].type, mounts[i].path);
 	dfs_buf_addc(text, '\0');
 	if (!dfs_buf_ok(text))
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	return 0;
 }
 
@@ -463,7 +463,7 @@ static int encode_dxt(dfs_log_writer *w, const unsigned char *rec, size_t len,
 	dfs_buf_reset(&w->scratch);
 	unsigned char *d = dfs_buf_add_zeros(&w->scratch, DFS_DXT_FIXED + seg * n);
 	if (!d)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	memcpy(d, rec, DFS_DXT_FIXED);
 	for (size_t k = 0; k < n; k++) {
 		const unsigned char *s = rec + DFS_DXT_FIXED + DFS_DXT_SEG * k;

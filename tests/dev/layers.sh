@@ -103,6 +103,22 @@ if [ -n "$cycle" ]; then
 	echo "FAIL: files of src/view/ call each other in a cycle: $cycle"
 	bad=1
 fi
+# and in the order view_int.h's opening comment lists them: a file calls
+# only files listed below it, and every file that calls or is called is
+# listed
+order=$(dirname "$0")/../../src/view/view_int.h
+if [ -f "$order" ]; then
+	listed=$(awk '/^#/ { exit } match($0, /^ \*   [a-z_]+\.c /) { f = $2; sub(/\.c$/, "", f); print f }' "$order")
+	wrong=$(awk 'NR == FNR { at[$1] = NR; next }
+		!($1 in at) { print "src/view/" $1 ".c is not listed"; next }
+		!($2 in at) { print "src/view/" $2 ".c is not listed"; next }
+		at[$1] > at[$2] && !seen[$1 " " $2]++ { print $1 ".c calls " $2 ".c, listed above it (" $3 ")" }' \
+		<(printf '%s\n' "$listed") <(printf '%s\n' "$vedges") | sort -u)
+	if [ -n "$wrong" ]; then
+		printf 'FAIL: src/view/view_int.h: %s\n' "$wrong"
+		bad=1
+	fi
+fi
 [ "$bad" = 0 ] || exit 1
 echo "ok: $n symbols used across directories, every one downward;" \
 	"$(printf '%s\n' "$vedges" | wc -l) between the files of src/view/, in no cycle"

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "darshanfs/accum.h"
-#include "darshanfs/csv.h"
+#include "csv/csv.h"
 #include "darshanfs/report.h"
 #include "darshanfs/writer.h"
 #include "fuzz_common.h"

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "darshanfs/csv.h"
+#include "csv/csv.h"
 #include "darshanfs/log.h"
 #include "fuzz_common.h"
 

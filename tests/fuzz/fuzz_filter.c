@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "darshanfs/filter.h"
+#include "filter/filter.h"
 #include "darshanfs/log.h"
 #include "fuzz_common.h"
 

@@ -29,6 +29,7 @@
 #include "darshanfs/accum.h"
 #include "darshanfs/log.h"
 #include "darshanfs/report.h"
+#include "module/pack.h"
 
 /* ---- building records by counter name ------------------------------------ */
 

@@ -24,7 +24,7 @@
 #include <zlib.h>
 
 #include "darshanfs/accum.h"
-#include "darshanfs/csv.h"
+#include "csv/csv.h"
 #include "darshanfs/log.h"
 #include "darshanfs/report.h"
 #include "darshanfs/writer.h"

@@ -14,10 +14,11 @@
 #include <cmocka.h>
 
 #include "common/shared.h"
-#include "darshanfs/csv.h"
+#include "csv/csv.h"
 #include "darshanfs/log.h"
-#include "darshanfs/format.h"
+#include "util/format.h"
 #include "darshanfs/writer.h"
+#include "module/pack.h"
 
 /* dfs_parse_double agrees bit for bit with strtod on decimals of every
  * shape: those its fast path takes and those it leaves to strtod. */

@@ -1,5 +1,6 @@
 /* test_filter.c - the filter language: grammar, literals, semantics, every
- * error message, limits, hostile input, threads and speed.
+ * error message, limits, hostile input and threads (its speed:
+ * tests/bench/filter.c).
  *
  * A fake column table stands in for a module: a few columns of each type
  * read from a `struct row`, plus a column that has no values at all
@@ -21,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include "darshanfs/filter.h"
+#include "filter/filter.h"
 
 /* Built with a sanitizer whose regexec wrapper ignores REG_STARTEND and
  * reads the subject up to a NUL (gcc or clang spelling). */
@@ -2142,42 +2143,6 @@ static void test_threads(void **state)
 	dfs_filter_free(f);
 }
 
-static double seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void time_filter(const char *text, const struct row *rows, size_t n)
-{
-	dfs_filter *f = compile(text);
-	size_t hits = 0;
-	double t0 = seconds();
-	for (size_t i = 0; i < 1000000; i++)
-		hits += dfs_filter_match(f, get, (void *)&rows[i % n]);
-	double t = seconds() - t0;
-	printf("[ TIMING   ] 1M rows in %.1f ms (%zu matched): %s\n", t * 1e3,
-	       hits, text);
-	/* generous: sanitizer builds are several times slower */
-	assert_true(t < 30.0);
-	dfs_filter_free(f);
-}
-
-static void test_speed(void **state)
-{
-	(void)state;
-	struct row *rows = make_rows(4096);
-	time_filter("POSIX_BYTES_READ > 1GiB and rank != -1", rows, 4096);
-	time_filter("rank in (0, 1, 2) or id == 0x9d8a6f9a8f3ad1c2", rows, 4096);
-	time_filter("(BYTES_READ + 1) * 2 / 3 > 1e9 and not rank < 0", rows, 4096);
-	time_filter("name ~ '^/lus/grand/' and rank != -1", rows, 4096);
-	time_filter("name like '/lus/grand/%' and rank != -1", rows, 4096);
-	time_filter("name ilike '%/PROJECTS/%.txt' and rank != -1", rows, 4096);
-	time_filter("POSIX_BYTES_READ between 1 MiB and 4 GiB", rows, 4096);
-	free(rows);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2218,7 +2183,6 @@ int main(void)
 		cmocka_unit_test(test_prefix),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_threads),
-		cmocka_unit_test(test_speed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

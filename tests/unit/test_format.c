@@ -42,7 +42,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
-#include "darshanfs/format.h"
+#include "util/format.h"
 #include "util/dtoa.h"
 
 /* ---- helpers --------------------------------------------------------------- */

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "darshanfs/index.h"
+#include "index/index.h"
 #include "darshanfs/module.h"
 
 struct notes {

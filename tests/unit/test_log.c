@@ -15,7 +15,7 @@
 
 #include "common/shared.h"
 #include "darshanfs/buf.h"
-#include "darshanfs/format.h"
+#include "util/format.h"
 #include "darshanfs/hash.h"
 #include "darshanfs/log.h"
 #include "darshanfs/report.h"

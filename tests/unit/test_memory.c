@@ -27,6 +27,7 @@
 #include "darshanfs/view.h"
 #include "util/scratch.h"
 #include "util/slab.h"
+#include "view/probe.h"
 
 static void test_fixed_buffer(void **state)
 {
@@ -233,10 +234,10 @@ static size_t cached(dfs_view *v)
 	return m.cached_bytes;
 }
 
-static dfs_content *open_file(dfs_view *v, const char *path)
+static dfs_snapshot *open_file(dfs_view *v, const char *path)
 {
 	dfs_error err = {0};
-	dfs_content *c = dfs_view_open_file(v, path, &err);
+	dfs_snapshot *c = dfs_view_open_file(v, path, NULL, &err);
 	if (!c)
 		fail_msg("%s: %s", path, err.msg);
 	return c;
@@ -257,27 +258,27 @@ static void test_evicted_when_readers_let_go(void **state)
 	dfs_view_options opt = {.cache_size = 1};
 	dfs_view *v = dfs_view_new(dir, &opt, &err);
 	assert_non_null(v);
-	dfs_content *a = open_file(v, "/a.darshan/POSIX/records.csv");
+	dfs_snapshot *a = open_file(v, "/a.darshan/POSIX/records.csv");
 	size_t one = cached(v);
 	assert_true(one > 0);
-	dfs_content *b = open_file(v, "/b.darshan/POSIX/records.csv");
+	dfs_snapshot *b = open_file(v, "/b.darshan/POSIX/records.csv");
 	dfs_view_memory m;
 	dfs_view_memory_get(v, &m);
 	assert_int_equal(m.logs_cached, 2);   /* a is read: not evicted for b */
 	assert_true(m.cached_bytes > one);
-	dfs_content_release(b);
+	dfs_snapshot_release(b);
 	assert_int_equal(cached(v), one);     /* b went, a is still read */
 	/* a second snapshot of a, released first: a is still read */
-	dfs_content *a2 = open_file(v, "/a.darshan/POSIX/records.csv");
-	dfs_content_release(a2);
+	dfs_snapshot *a2 = open_file(v, "/a.darshan/POSIX/records.csv");
+	dfs_snapshot_release(a2);
 	assert_int_equal(cached(v), one);
-	dfs_content_release(a);
+	dfs_snapshot_release(a);
 	dfs_view_memory_get(v, &m);
 	assert_int_equal(m.cached_bytes, 0);
 	assert_int_equal(m.logs_cached, 0);
 	/* read again: decoded again */
 	uint64_t decodes = dfs_view_decode_count(v);
-	dfs_content_release(open_file(v, "/a.darshan/header.txt"));
+	dfs_snapshot_release(open_file(v, "/a.darshan/header.txt"));
 	assert_int_equal(dfs_view_decode_count(v), decodes + 1);
 	assert_int_equal(cached(v), 0);
 	dfs_view_free(v);
@@ -297,7 +298,7 @@ static void test_stat_only_goes(void **state)
 	dfs_view *v = one_log_view(SMALL_LOG, &opt, dir, sizeof(dir));
 	dfs_error err = {0};
 	dfs_node_stat st;
-	assert_int_equal(dfs_view_stat(v, "/a.darshan/POSIX/records.csv", &st, &err), 0);
+	assert_int_equal(dfs_view_stat(v, "/a.darshan/POSIX/records.csv", NULL, &st, NULL, &err), 0);
 	assert_int_equal(dfs_view_decode_count(v), 1);
 	/* polled, not timed: the eviction comes about a second later */
 	for (int i = 0; i < 200 && cached(v) != 0; i++)
@@ -317,18 +318,18 @@ static void test_selection_counted(void **state)
 	char dir[64];
 	dfs_view *v = one_log_view(BIG_LOG, NULL, dir, sizeof(dir));
 	dfs_error err = {0};
-	dfs_content *c = open_file(v, "/a.darshan/POSIX/records.csv");
+	dfs_snapshot *c = open_file(v, "/a.darshan/POSIX/records.csv");
 	size_t records = 0;
 	char buf[65536];
 	long n;
-	for (uint64_t off = 0; (n = dfs_content_read(c, buf, sizeof(buf), off, &err)) > 0;
+	for (uint64_t off = 0; (n = dfs_snapshot_read(c, buf, sizeof(buf), off, &err)) > 0;
 	     off += (uint64_t)n)
 		for (long i = 0; i < n; i++)
 			records += buf[i] == '\n';
 	records--;   /* the header */
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	assert_true(records > 1000);
-	dfs_write *w = dfs_view_open_write(v, "/a.darshan/POSIX/filter", true, &err);
+	dfs_write *w = dfs_view_open_write(v, "/a.darshan/POSIX/filter", NULL, true, &err);
 	assert_non_null(w);
 	const char *f = "POSIX_BYTES_READ > 0\n";
 	assert_int_equal(dfs_write_data(w, f, strlen(f), 0, &err), 0);
@@ -337,8 +338,8 @@ static void test_selection_counted(void **state)
 	/* the write dropped what was derived from the old selection */
 	size_t before = cached(v);
 	c = open_file(v, "/a.darshan/POSIX/derived_metrics");
-	size_t text = (size_t)dfs_content_size(c);
-	dfs_content_release(c);
+	size_t text = (size_t)dfs_snapshot_size(c);
+	dfs_snapshot_release(c);
 	assert_true(cached(v) >= before + text + records * sizeof(size_t));
 	dfs_view_free(v);
 	remove_source(dir);
@@ -362,10 +363,10 @@ static void test_gone_logs_forgotten(void **state)
 		/* a stat knows the log; a read now and then decodes it */
 		dfs_node_stat st;
 		snprintf(path, sizeof(path), "/log%d.darshan", i);
-		assert_int_equal(dfs_view_stat(v, path, &st, &err), 0);
+		assert_int_equal(dfs_view_stat(v, path, NULL, &st, NULL, &err), 0);
 		if (i % 100 == 0) {
 			snprintf(path, sizeof(path), "/log%d.darshan/header.txt", i);
-			dfs_content_release(open_file(v, path));
+			dfs_snapshot_release(open_file(v, path));
 		}
 		memcpy(from, to, sizeof(from));
 	}
@@ -382,23 +383,23 @@ static void test_gone_logs_forgotten(void **state)
 static size_t count_lines(dfs_view *v, const char *path)
 {
 	dfs_error err = {0};
-	dfs_content *c = open_file(v, path);
+	dfs_snapshot *c = open_file(v, path);
 	size_t lines = 0;
 	char buf[65536];
 	long n;
-	for (uint64_t off = 0; (n = dfs_content_read(c, buf, sizeof(buf), off, &err)) > 0;
+	for (uint64_t off = 0; (n = dfs_snapshot_read(c, buf, sizeof(buf), off, &err)) > 0;
 	     off += (uint64_t)n)
 		for (long i = 0; i < n; i++)
 			lines += buf[i] == '\n';
 	assert_true(n == 0);
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	return lines;
 }
 
 static void write_text(dfs_view *v, const char *path, const char *text)
 {
 	dfs_error err = {0};
-	dfs_write *w = dfs_view_open_write(v, path, true, &err);
+	dfs_write *w = dfs_view_open_write(v, path, NULL, true, &err);
 	if (!w)
 		fail_msg("%s: %s", path, err.msg);
 	assert_int_equal(dfs_write_data(w, text, strlen(text), 0, &err), 0);
@@ -447,7 +448,7 @@ static void test_job_summaries_counted(void **state)
 	/* what one decoded log takes */
 	dfs_view *v = dfs_view_new(dir, NULL, &err);
 	assert_non_null(v);
-	dfs_content_release(open_file(v, "/a.darshan/header.txt"));
+	dfs_snapshot_release(open_file(v, "/a.darshan/header.txt"));
 	size_t one = cached(v);
 	dfs_view_free(v);
 
@@ -494,14 +495,14 @@ static void test_job_summaries_counted(void **state)
 static void read_all(dfs_view *v, const char *path)
 {
 	dfs_error err = {0};
-	dfs_content *c = open_file(v, path);
+	dfs_snapshot *c = open_file(v, path);
 	char buf[65536];
 	long n;
-	for (uint64_t off = 0; (n = dfs_content_read(c, buf, sizeof(buf), off, &err)) > 0;
+	for (uint64_t off = 0; (n = dfs_snapshot_read(c, buf, sizeof(buf), off, &err)) > 0;
 	     off += (uint64_t)n)
 		;
 	assert_true(n == 0);
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 }
 
 /* Log-wide filters written again and again, which make LUSTRE, HEATMAP
@@ -566,12 +567,12 @@ static void test_dxt_cut_counted(void **state)
 	write_text(v, "/a.darshan/DXT_POSIX/filter", "length < 4096\n");
 	size_t before = cached(v);
 	/* filtered.darshan: the cut records, compressed, and read back */
-	dfs_content *c = open_file(v, "/a.darshan/filtered.darshan");
-	size_t size = (size_t)dfs_content_size(c);
+	dfs_snapshot *c = open_file(v, "/a.darshan/filtered.darshan");
+	size_t size = (size_t)dfs_snapshot_size(c);
 	char *data = malloc(size);
 	assert_non_null(data);
-	assert_int_equal(dfs_content_read(c, data, size, 0, &err), (long)size);
-	dfs_content_release(c);
+	assert_int_equal(dfs_snapshot_read(c, data, size, 0, &err), (long)size);
+	dfs_snapshot_release(c);
 	size_t after = cached(v);
 	char path[128];
 	snprintf(path, sizeof(path), "%s/cut.darshan", dir);
@@ -621,9 +622,9 @@ static void test_summary_names_counted(void **state)
 	/* decoded, selections and metrics made: all but the page */
 	count_lines(v, "/a.darshan/derived_metrics");
 	size_t before = cached(v);
-	dfs_content *c = open_file(v, "/a.darshan/summary.html");
-	size_t page = (size_t)dfs_content_size(c);
-	dfs_content_release(c);
+	dfs_snapshot *c = open_file(v, "/a.darshan/summary.html");
+	size_t page = (size_t)dfs_snapshot_size(c);
+	dfs_snapshot_release(c);
 	size_t after = cached(v);
 	print_message("%zu names, page %zu bytes, counted %zu more\n", names, page,
 	              after - before);
@@ -635,7 +636,7 @@ static void test_summary_names_counted(void **state)
 	size_t kept = cached(v);
 	assert_true(kept >= before + 16 * names);
 	c = open_file(v, "/a.darshan/summary.html");
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	size_t again = cached(v) - kept;
 	print_message("the render again: %zu more\n", again);
 	assert_true(again + 16 * names <= after - before + 1024);
@@ -655,12 +656,12 @@ static void test_import_counted(void **state)
 	dfs_view *v = one_log_view(BIG_LOG, NULL, dir, sizeof(dir));
 	dfs_error err = {0};
 	const char *path = "/a.darshan/POSIX/records.csv";
-	dfs_content *c = open_file(v, path);
-	size_t size = (size_t)dfs_content_size(c);
+	dfs_snapshot *c = open_file(v, path);
+	size_t size = (size_t)dfs_snapshot_size(c);
 	char *text = malloc(size + 1);
 	assert_non_null(text);
-	assert_int_equal(dfs_content_read(c, text, size, 0, &err), (long)size);
-	dfs_content_release(c);
+	assert_int_equal(dfs_snapshot_read(c, text, size, 0, &err), (long)size);
+	dfs_snapshot_release(c);
 	/* the header and 500 rows */
 	enum { ROWS = 500 };
 	char *end = text;
@@ -669,7 +670,7 @@ static void test_import_counted(void **state)
 		assert_non_null(end);
 		end++;
 	}
-	dfs_write *w = dfs_view_open_write(v, path, true, &err);
+	dfs_write *w = dfs_view_open_write(v, path, NULL, true, &err);
 	assert_non_null(w);
 	assert_int_equal(dfs_write_data(w, text, (size_t)(end - text), 0, &err), 0);
 	assert_int_equal(dfs_write_flush(w, &err), 0);

@@ -37,22 +37,22 @@ static const struct {
 static char *slurp(dfs_view *v, const char *path)
 {
 	dfs_error err = {0};
-	dfs_content *c = dfs_view_open_file(v, path, &err);
+	dfs_snapshot *c = dfs_view_open_file(v, path, NULL, &err);
 	if (!c)
 		return NULL;
-	size_t size = dfs_content_size(c);
+	size_t size = dfs_snapshot_size(c);
 	char *buf = malloc(size + 1);
-	long n = dfs_content_read(c, buf, size, 0, &err);
+	long n = dfs_snapshot_read(c, buf, size, 0, &err);
 	assert_int_equal((size_t)n, size);
 	buf[size] = '\0';
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	return buf;
 }
 
 static int set_filter(dfs_view *v, const char *path, const char *text)
 {
 	dfs_error err = {0};
-	dfs_write *w = dfs_view_open_write(v, path, true, &err);
+	dfs_write *w = dfs_view_open_write(v, path, NULL, true, &err);
 	if (!w)
 		return -1;
 	int ret = dfs_write_data(w, text, strlen(text), 0, &err);

@@ -23,8 +23,8 @@
 
 #include <cmocka.h>
 
-#include "darshanfs/csv.h"
-#include "darshanfs/filter.h"
+#include "csv/csv.h"
+#include "filter/filter.h"
 #include "darshanfs/log.h"
 
 /* the fuzz targets, with their libFuzzer entry points renamed */

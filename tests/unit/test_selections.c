@@ -3,7 +3,7 @@
  * force for the reader (with when and how many records of the log's each
  * selects), a write of "clear" removes them all (the writer's only) and
  * anything else is refused with the reason in selections.error; every
- * file of a selection tells its filters (dfs_view_selection_as, the
+ * file of a selection tells its filters (dfs_view_selection, the
  * attribute user.darshanfs.selection); "N of M records selected" counts M
  * over the log (also after an import); a module whose records.csv takes
  * no import (DXT, LUSTRE) says so in filter.error. */
@@ -100,18 +100,18 @@ static char *slurp_as(dfs_view *v, const char *path, const dfs_caller *who,
                       size_t *len)
 {
 	dfs_error err = {0};
-	dfs_content *c = dfs_view_open_file_as(v, path, who, &err);
+	dfs_snapshot *c = dfs_view_open_file(v, path, who, &err);
 	if (!c)
 		fail_msg("%s: %s", path, err.msg);
-	size_t size = dfs_content_size(c);
+	size_t size = dfs_snapshot_size(c);
 	char *buf = malloc(size + 1);
 	size_t off = 0;
 	long n;
-	while ((n = dfs_content_read(c, buf + off, 4096, off, &err)) > 0)
+	while ((n = dfs_snapshot_read(c, buf + off, 4096, off, &err)) > 0)
 		off += (size_t)n;
 	assert_int_equal(off, size);
 	buf[off] = '\0';
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	if (len)
 		*len = off;
 	return buf;
@@ -125,7 +125,7 @@ static char *slurp(dfs_view *v, const char *path)
 static int write_as(dfs_view *v, const char *path, const dfs_caller *who,
                     const char *text, dfs_error *err)
 {
-	dfs_write *w = dfs_view_open_write_as(v, path, who, true, err);
+	dfs_write *w = dfs_view_open_write(v, path, who, true, err);
 	if (!w)
 		return -1;
 	int ret = dfs_write_data(w, text, strlen(text), 0, err);
@@ -232,7 +232,7 @@ static void test_no_import_says_why(void **state)
 		snprintf(path, sizeof(path), "%s/records.csv", dir);
 		dfs_node_stat st;
 		dfs_error err = {0};
-		assert_int_equal(dfs_view_stat(v, path, &st, &err), 0);
+		assert_int_equal(dfs_view_stat(v, path, NULL, &st, NULL, &err), 0);
 		assert_true(st.mode & 0200);
 		assert_true(dfs_view_is_writable(v, path));
 		char *before = slurp_as(v, path, &alice, NULL);
@@ -240,7 +240,7 @@ static void test_no_import_says_why(void **state)
 		assert_int_equal(write_as(v, path, &alice, head, &err), -1);
 		assert_int_equal(err.code, DFS_ERR_INVAL);
 		/* the same through a truncation */
-		assert_int_equal(dfs_view_truncate_as(v, path, &alice, 0, &err), -1);
+		assert_int_equal(dfs_view_truncate(v, path, &alice, 0, &err), -1);
 		assert_int_equal(err.code, DFS_ERR_INVAL);
 		char *after = slurp_as(v, path, &alice, NULL);
 		assert_string_equal(before, after);
@@ -312,13 +312,13 @@ static void check_root_sizes(dfs_view *v, const dfs_caller *who)
 	for (size_t i = 0; i < 3; i++) {
 		dfs_node_stat st, again;
 		dfs_error err = {0};
-		assert_int_equal(dfs_view_stat_as(v, files[i], who, &st, NULL, &err), 0);
+		assert_int_equal(dfs_view_stat(v, files[i], who, &st, NULL, &err), 0);
 		size_t len;
 		char *t = slurp_as(v, files[i], who, &len);
 		if (st.size != len)
 			fail_msg("%s: st_size %llu, content %zu", files[i],
 			         (unsigned long long)st.size, len);
-		assert_int_equal(dfs_view_stat_as(v, files[i], who, &again, NULL, &err), 0);
+		assert_int_equal(dfs_view_stat(v, files[i], who, &again, NULL, &err), 0);
 		assert_true(again.serial == st.serial);
 		free(t);
 	}
@@ -459,20 +459,20 @@ static void test_clear(void **state)
 	}
 	/* refused at the write that carries the bad text, in pieces too */
 	dfs_error err = {0};
-	dfs_write *w = dfs_view_open_write(v, "/selections", true, &err);
+	dfs_write *w = dfs_view_open_write(v, "/selections", NULL, true, &err);
 	assert_non_null(w);
 	assert_int_equal(dfs_write_data(w, "cl", 2, 0, &err), 0);
 	assert_int_equal(dfs_write_data(w, "ip\n", 3, 2, &err), -1);
 	dfs_write_free(w);
 	/* a truncation to some size: refused */
-	assert_int_equal(dfs_view_truncate(v, "/selections", 3, &err), -1);
+	assert_int_equal(dfs_view_truncate(v, "/selections", NULL, 3, &err), -1);
 	assert_int_equal(err.code, DFS_ERR_INVAL);
 	char *now = slurp(v, "/selections");
 	assert_string_equal(now, before);
 	free(now);
 	check_root_sizes(v, NULL);
 	/* clear, in two pieces */
-	w = dfs_view_open_write(v, "/selections", true, &err);
+	w = dfs_view_open_write(v, "/selections", NULL, true, &err);
 	assert_non_null(w);
 	assert_int_equal(dfs_write_data(w, "cle", 3, 0, &err), 0);
 	assert_int_equal(dfs_write_data(w, "ar\n", 3, 3, &err), 0);
@@ -503,7 +503,7 @@ static void test_clear(void **state)
 	check_root_sizes(v, NULL);
 	/* `: > selections` (a truncation, nothing written) clears too */
 	select_four(v, NULL);
-	w = dfs_view_open_write(v, "/selections", true, &err);
+	w = dfs_view_open_write(v, "/selections", NULL, true, &err);
 	assert_non_null(w);
 	dfs_write_free(w);
 	now = slurp(v, "/selections");
@@ -582,7 +582,7 @@ static char *attr(dfs_view *v, const char *path, const dfs_caller *who)
 {
 	char *t = NULL;
 	dfs_error err = {0};
-	int r = dfs_view_selection_as(v, path, who, &t, &err);
+	int r = dfs_view_selection(v, path, who, &t, &err);
 	if (r < 0)
 		fail_msg("%s: %s", path, err.msg);
 	assert_true(dfs_view_has_selection(v, path) == (r == 1));
@@ -621,7 +621,7 @@ static void test_selection_attribute(void **state)
 			fail_msg("%s has a selection attribute", plain[i]);
 	char *t = NULL;
 	dfs_error err = {0};
-	assert_int_equal(dfs_view_selection_as(v, "/a/nothing.darshan/POSIX/total", &alice,
+	assert_int_equal(dfs_view_selection(v, "/a/nothing.darshan/POSIX/total", &alice,
 	                                       &t, &err), -1);
 	assert_int_equal(err.code, DFS_ERR_NOENT);
 	select_four(v, &alice);

@@ -19,7 +19,7 @@
 #include "darshanfs/accum.h"
 #include "darshanfs/hash.h"
 #include "darshanfs/log.h"
-#include "darshanfs/tables.h"
+#include "summary/files_ranks.h"
 #include "darshanfs/view.h"
 #include "darshanfs/writer.h"
 #include <fcntl.h>
@@ -719,19 +719,19 @@ static void synth_log(const char *path, uint64_t seed, size_t records)
 
 static char *view_read(dfs_view *v, const char *path, size_t *len, dfs_error *err)
 {
-	dfs_content *c = dfs_view_open_file(v, path, err);
+	dfs_snapshot *c = dfs_view_open_file(v, path, NULL, err);
 	if (!c)
 		return NULL;
-	size_t size = (size_t)dfs_content_size(c);
+	size_t size = (size_t)dfs_snapshot_size(c);
 	char *text = malloc(size + 1);
 	assert_non_null(text);
 	size_t done = 0;
 	long n = 0;
-	while (done < size && (n = dfs_content_read(c, text + done, size - done, done, err)) > 0)
+	while (done < size && (n = dfs_snapshot_read(c, text + done, size - done, done, err)) > 0)
 		done += (size_t)n;
 	assert_int_equal(done, size);
 	text[size] = '\0';
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	*len = size;
 	return text;
 }
@@ -762,7 +762,7 @@ static bool listed(dfs_view *v, const char *dir, const char *name)
 {
 	struct names ns = {.n = 0};
 	dfs_error err = {0};
-	assert_int_equal(dfs_view_readdir(v, dir, collect, &ns, &err), 0);
+	assert_int_equal(dfs_view_readdir(v, dir, NULL, collect, &ns, &err), 0);
 	for (size_t i = 0; i < ns.n; i++)
 		if (strcmp(ns.seen[i], name) == 0)
 			return true;
@@ -787,7 +787,7 @@ static void test_view(void **state)
 	assert_true(listed(v, "/a.darshan/STDIO", "ranks.csv"));
 	/* the size told is the size read */
 	dfs_node_stat st;
-	assert_int_equal(dfs_view_stat(v, "/a.darshan/POSIX/files.csv", &st, &err), 0);
+	assert_int_equal(dfs_view_stat(v, "/a.darshan/POSIX/files.csv", NULL, &st, NULL, &err), 0);
 	size_t len, dlen;
 	char *all = view_read(v, "/a.darshan/POSIX/files.csv", &len, &err);
 	assert_non_null(all);
@@ -795,7 +795,7 @@ static void test_view(void **state)
 	/* a filter: fewer rows, and the directory's table follows */
 	char *dall = view_read(v, "/files.csv", &dlen, &err);
 	assert_non_null(dall);
-	dfs_write *w = dfs_view_open_write(v, "/a.darshan/POSIX/filter", true, &err);
+	dfs_write *w = dfs_view_open_write(v, "/a.darshan/POSIX/filter", NULL, true, &err);
 	assert_non_null(w);
 	assert_int_equal(dfs_write_data(w, "rank == 0", 9, 0, &err), 0);
 	assert_int_equal(dfs_write_flush(w, &err), 0);

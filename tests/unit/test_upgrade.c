@@ -15,9 +15,10 @@
 #include <cmocka.h>
 
 #include "darshanfs/buf.h"
-#include "darshanfs/filter.h"
+#include "filter/filter.h"
 #include "darshanfs/module.h"
 #include "log/region.h"
+#include "module/pack.h"
 
 /* ---- decompression ------------------------------------------------------------- */
 

@@ -22,6 +22,7 @@
 
 #include "common/shared.h"
 #include "darshanfs/view.h"
+#include "view/probe.h"
 
 static const char *const logs[] = {
 	"mpi-io-test-x86_64-3.5.0.darshan",
@@ -110,26 +111,26 @@ static size_t count_lines(const char *s);
 static char *slurp(dfs_view *v, const char *path, size_t *len)
 {
 	dfs_error err = {0};
-	dfs_content *c = dfs_view_open_file(v, path, &err);
+	dfs_snapshot *c = dfs_view_open_file(v, path, NULL, &err);
 	if (!c)
 		return NULL;
-	size_t size = dfs_content_size(c);
+	size_t size = dfs_snapshot_size(c);
 	char *buf = malloc(size + 1);
 	size_t off = 0;
 	long n;
 	/* odd chunk sizes catch offset mistakes */
-	while ((n = dfs_content_read(c, buf + off, off % 2 ? 777 : 4093, off, &err)) > 0)
+	while ((n = dfs_snapshot_read(c, buf + off, off % 2 ? 777 : 4093, off, &err)) > 0)
 		off += (size_t)n;
 	assert_int_equal(off, size);
 	buf[off] = '\0';
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	*len = off;
 	return buf;
 }
 
 static int write_text(dfs_view *v, const char *path, const char *text, dfs_error *err)
 {
-	dfs_write *w = dfs_view_open_write(v, path, true, err);
+	dfs_write *w = dfs_view_open_write(v, path, NULL, true, err);
 	if (!w)
 		return -1;
 	int ret = dfs_write_data(w, text, strlen(text), 0, err);
@@ -175,7 +176,7 @@ static size_t walk(dfs_view *v, const char *path, bool check_sizes)
 {
 	struct names ns = {0};
 	dfs_error err = {0};
-	assert_int_equal(dfs_view_readdir(v, path, collect, &ns, &err), 0);
+	assert_int_equal(dfs_view_readdir(v, path, NULL, collect, &ns, &err), 0);
 	size_t files = 0;
 	for (size_t i = 0; i < ns.n; i++) {
 		char sub[1024];
@@ -188,7 +189,7 @@ static size_t walk(dfs_view *v, const char *path, bool check_sizes)
 		if (!check_sizes)
 			continue;
 		dfs_node_stat st;
-		if (dfs_view_stat(v, sub, &st, &err)) {
+		if (dfs_view_stat(v, sub, NULL, &st, NULL, &err)) {
 			/* only the broken log may fail, with EIO-like codes */
 			assert_non_null(strstr(sub, "broken"));
 			continue;
@@ -217,7 +218,7 @@ static void test_listing_decodes_nothing(void **state)
 		skip();
 	struct names ns = {0};
 	dfs_error err = {0};
-	assert_int_equal(dfs_view_readdir(fx->v, "/c", collect, &ns, &err), 0);
+	assert_int_equal(dfs_view_readdir(fx->v, "/c", NULL, collect, &ns, &err), 0);
 	assert_true(has(&ns, "jobs.csv") && has(&ns, "filter") && has(&ns, "broken.darshan"));
 	assert_false(has(&ns, "notes.txt"));
 	names_free(&ns);
@@ -226,23 +227,23 @@ static void test_listing_decodes_nothing(void **state)
 	       (unsigned long long)dfs_view_decode_count(fx->v));
 	assert_true(files > 50);
 	assert_int_equal(dfs_view_decode_count(fx->v), 0);
-	assert_int_equal(dfs_view_readdir(fx->v, "/a/b/sample.darshan/POSIX", collect,
+	assert_int_equal(dfs_view_readdir(fx->v, "/a/b/sample.darshan/POSIX", NULL, collect,
 	                                  &ns, &err), 0);
 	assert_true(has(&ns, "records.csv") && has(&ns, "derived_metrics.json"));
 	names_free(&ns);
-	assert_int_equal(dfs_view_readdir(fx->v, "/a/b/sample.darshan/LUSTRE", collect,
+	assert_int_equal(dfs_view_readdir(fx->v, "/a/b/sample.darshan/LUSTRE", NULL, collect,
 	                                  &ns, &err), 0);
 	assert_true(has(&ns, "records.csv"));
 	assert_false(has(&ns, "derived_metrics"));
 	names_free(&ns);
-	assert_int_equal(dfs_view_readdir(fx->v, "/c/partial_data_stdio.darshan/STDIO",
+	assert_int_equal(dfs_view_readdir(fx->v, "/c/partial_data_stdio.darshan/STDIO", NULL,
 	                                  collect, &ns, &err), 0);
 	assert_true(has(&ns, "PARTIAL"));
 	names_free(&ns);
 	dfs_node_stat st;
-	assert_int_equal(dfs_view_stat(fx->v, "/a/nothing", &st, &err), -1);
+	assert_int_equal(dfs_view_stat(fx->v, "/a/nothing", NULL, &st, NULL, &err), -1);
 	assert_int_equal(err.code, DFS_ERR_NOENT);
-	assert_int_equal(dfs_view_stat(fx->v, "/a/b/sample.darshan/H5D", &st, &err), -1);
+	assert_int_equal(dfs_view_stat(fx->v, "/a/b/sample.darshan/H5D", NULL, &st, NULL, &err), -1);
 }
 
 static void test_sizes_and_errors(void **state)
@@ -261,7 +262,7 @@ static void test_sizes_and_errors(void **state)
 	assert_true(strncmp(e, "c/broken.darshan: ", 18) == 0);
 	free(e);
 	dfs_error err = {0};
-	assert_null(dfs_view_open_file(fx->v, "/c/broken.darshan/header.txt", &err));
+	assert_null(dfs_view_open_file(fx->v, "/c/broken.darshan/header.txt", NULL, &err));
 	assert_true(err.code == DFS_ERR_FORMAT || err.code == DFS_ERR_IO);
 	/* the other logs are unaffected */
 	char *h = slurp(fx->v, "/c/partial_data_stdio.darshan/header.txt", &len);
@@ -427,18 +428,18 @@ static void test_filter_write(void **state)
 	size_t len;
 	char *all = slurp(fx->v, path, &len);
 	dfs_error err = {0};
-	dfs_content *snapshot = dfs_view_open_file(fx->v, path, &err);
+	dfs_snapshot *snapshot = dfs_view_open_file(fx->v, path, NULL, &err);
 	assert_non_null(snapshot);
 	assert_int_equal(write_text(fx->v, fpath, "STDIO_BYTES_WRITTEN > 20000000\n", &err), 0);
 	char *some = slurp(fx->v, path, &len);
 	assert_string_not_equal(all, some);
 	/* the handle opened before the write still reads the old generation */
-	char *old = malloc(dfs_content_size(snapshot) + 1);
-	long n = dfs_content_read(snapshot, old, dfs_content_size(snapshot) + 10, 0, &err);
+	char *old = malloc(dfs_snapshot_size(snapshot) + 1);
+	long n = dfs_snapshot_read(snapshot, old, dfs_snapshot_size(snapshot) + 10, 0, &err);
 	old[n] = '\0';
 	assert_string_equal(old, all);
 	free(old);
-	dfs_content_release(snapshot);
+	dfs_snapshot_release(snapshot);
 	/* refused writes change nothing and explain why */
 	const char *bad[] = {"rank ==", "STDIO_NOPE > 1", "(rank == 0", "\x01\x02garbage",
 	                     "rank == 'x'"};
@@ -466,12 +467,12 @@ static void test_filter_write(void **state)
 	char *why = slurp(fx->v, epath, &len);
 	assert_int_equal(len, 0);
 	free(why);
-	assert_int_equal(dfs_view_truncate(fx->v, fpath, 0, &err), 0);
+	assert_int_equal(dfs_view_truncate(fx->v, fpath, NULL, 0, &err), 0);
 	char *back = slurp(fx->v, path, &len);
 	assert_string_equal(back, all);
 	free(back);
 	/* a write split in two chunks, the first incomplete */
-	dfs_write *w = dfs_view_open_write(fx->v, fpath, true, &err);
+	dfs_write *w = dfs_view_open_write(fx->v, fpath, NULL, true, &err);
 	assert_int_equal(dfs_write_data(w, "STDIO_BYTES_WRITTEN >", 21, 0, &err), 0);
 	assert_int_equal(dfs_write_data(w, " 20000000\n", 10, 21, &err), 0);
 	assert_int_equal(dfs_write_flush(w, &err), 0);
@@ -479,7 +480,7 @@ static void test_filter_write(void **state)
 	back = slurp(fx->v, path, &len);
 	assert_string_equal(back, some);
 	free(back);
-	assert_int_equal(dfs_view_truncate(fx->v, fpath, 0, &err), 0);
+	assert_int_equal(dfs_view_truncate(fx->v, fpath, NULL, 0, &err), 0);
 	free(all);
 	free(some);
 }
@@ -554,7 +555,7 @@ static void test_import_equals_filter(void **state)
 	size_t len, rlen;
 	char *want = slurp(fx->v, json, &len);
 	char *rows = slurp(fx->v, rec, &rlen);
-	assert_int_equal(dfs_view_truncate(fx->v, fpath, 0, &err), 0);
+	assert_int_equal(dfs_view_truncate(fx->v, fpath, NULL, 0, &err), 0);
 	assert_int_equal(write_text(fx->v, rec, rows, &err), 0);
 	char *got = slurp(fx->v, json, &len);
 	/* the same numbers; the filters member says how each was made */
@@ -573,20 +574,20 @@ static void test_import_equals_filter(void **state)
 	assert_int_equal(err.code, DFS_ERR_INVAL);
 	char *still = slurp(fx->v, json, &len);
 	assert_string_equal(without_filters(still), want);
-	assert_int_equal(dfs_view_truncate(fx->v, fpath, 0, &err), 0);
+	assert_int_equal(dfs_view_truncate(fx->v, fpath, NULL, 0, &err), 0);
 	/* a snapshot of imported rows reads them after the next import
 	 * replaced them (it keeps them alive) */
 	assert_int_equal(write_text(fx->v, fpath, "STDIO_OPENS > 0", &err), 0);
 	char *many = slurp(fx->v, rec, &rlen);
 	assert_true(count_lines(many) > 2);
 	char *selected = slurp(fx->v, json, &len);
-	assert_int_equal(dfs_view_truncate(fx->v, fpath, 0, &err), 0);
+	assert_int_equal(dfs_view_truncate(fx->v, fpath, NULL, 0, &err), 0);
 	/* the rows written out of order: the header and a bit, the end past
 	 * a hole, the hole, then the start again over itself */
 	{
 		size_t a = (size_t)(strchr(many, '\n') + 1 - many) + 5, b = a + (rlen - a) / 2;
 		assert_true(a < b && b < rlen);
-		dfs_write *w = dfs_view_open_write(fx->v, rec, true, &err);
+		dfs_write *w = dfs_view_open_write(fx->v, rec, NULL, true, &err);
 		assert_non_null(w);
 		assert_int_equal(dfs_write_data(w, many, a, 0, &err), 0);
 		assert_int_equal(dfs_write_data(w, many + b, rlen - b, b, &err), 0);
@@ -603,7 +604,7 @@ static void test_import_equals_filter(void **state)
 	}
 	free(selected);
 	assert_int_equal(write_text(fx->v, rec, many, &err), 0);
-	dfs_content *snap = dfs_view_open_file(fx->v, rec, &err);
+	dfs_snapshot *snap = dfs_view_open_file(fx->v, rec, NULL, &err);
 	assert_non_null(snap);
 	/* the header and the last row (twice is refused: one record) */
 	const char *last = many + rlen - 1;
@@ -620,17 +621,17 @@ static void test_import_equals_filter(void **state)
 	assert_int_equal(write_text(fx->v, rec, fewer, &err), 0);
 	char *now = slurp(fx->v, rec, &len);
 	assert_string_equal(now, fewer);
-	size_t slen = (size_t)dfs_content_size(snap);
+	size_t slen = (size_t)dfs_snapshot_size(snap);
 	char *old = malloc(slen + 1);
-	assert_int_equal(dfs_content_read(snap, old, slen, 0, &err), (long)slen);
+	assert_int_equal(dfs_snapshot_read(snap, old, slen, 0, &err), (long)slen);
 	old[slen] = '\0';
 	assert_string_equal(old, many);
-	dfs_content_release(snap);
+	dfs_snapshot_release(snap);
 	free(old);
 	free(now);
 	free(fewer);
 	free(many);
-	assert_int_equal(dfs_view_truncate(fx->v, fpath, 0, &err), 0);
+	assert_int_equal(dfs_view_truncate(fx->v, fpath, NULL, 0, &err), 0);
 	free(want);
 	free(rows);
 	free(got);
@@ -674,9 +675,9 @@ static void test_import_checked_per_line(void **state)
 	strcpy(text + head, odd);
 	strcat(text, nl);
 	size_t tlen = strlen(text);
-	/* in chunks of every size from 1 to 13 bytes: accepted, same result */
+	/* in chunks of 1, 5, 9 and 13 bytes: accepted, same result */
 	for (size_t chunk = 1; chunk <= 13; chunk += 4) {
-		dfs_write *w = dfs_view_open_write(fx->v, rec, true, &err);
+		dfs_write *w = dfs_view_open_write(fx->v, rec, NULL, true, &err);
 		assert_non_null(w);
 		for (size_t off = 0; off < tlen; off += chunk) {
 			size_t n = tlen - off < chunk ? tlen - off : chunk;
@@ -715,7 +716,7 @@ static void test_import_checked_per_line(void **state)
 	char *bad = strdup(text);
 	bad[at] = 'x';
 	char *end = strchr(bad + at, '\n');
-	dfs_write *w = dfs_view_open_write(fx->v, rec, true, &err);
+	dfs_write *w = dfs_view_open_write(fx->v, rec, NULL, true, &err);
 	assert_int_equal(dfs_write_data(w, bad, (size_t)(end - bad), 0, &err), 0);
 	assert_int_equal(dfs_write_data(w, end, 1, (size_t)(end - bad), &err), -1);
 	assert_int_equal(err.code, DFS_ERR_INVAL);
@@ -729,7 +730,7 @@ static void test_import_checked_per_line(void **state)
 	assert_non_null(strstr(e, "line 5, column 1"));
 	free(e);
 	/* the same row written after a hole: judged at close */
-	w = dfs_view_open_write(fx->v, rec, true, &err);
+	w = dfs_view_open_write(fx->v, rec, NULL, true, &err);
 	assert_int_equal(dfs_write_data(w, bad + at, strlen(bad) - at, at, &err), 0);
 	assert_int_equal(dfs_write_data(w, bad, at, 0, &err), 0);
 	assert_int_equal(dfs_write_flush(w, &err), -1);
@@ -742,11 +743,11 @@ static void test_import_checked_per_line(void **state)
 	for (int how = 0; how < 2; how++) {
 		assert_int_equal(write_text(fx->v, fpath, "STDIO_OPENS > 0", &err), 0);
 		if (how == 0) {
-			w = dfs_view_open_write(fx->v, rec, true, &err);
+			w = dfs_view_open_write(fx->v, rec, NULL, true, &err);
 			assert_int_equal(dfs_write_flush(w, &err), 0);
 			dfs_write_free(w);
 		} else {
-			assert_int_equal(dfs_view_truncate(fx->v, rec, 0, &err), 0);
+			assert_int_equal(dfs_view_truncate(fx->v, rec, NULL, 0, &err), 0);
 		}
 		char *f = slurp(fx->v, fpath, &len);
 		assert_string_equal(f, "# imported: 0 rows\n");
@@ -758,7 +759,7 @@ static void test_import_checked_per_line(void **state)
 		assert_non_null(strstr(got, "# darshanfs: 0 of "));
 		free(got);
 	}
-	assert_int_equal(dfs_view_truncate(fx->v, fpath, 0, &err), 0);
+	assert_int_equal(dfs_view_truncate(fx->v, fpath, NULL, 0, &err), 0);
 	free(bad);
 	free(text);
 	free(want);
@@ -768,17 +769,17 @@ static void test_import_checked_per_line(void **state)
 static char *slurp_as(dfs_view *v, const char *path, const dfs_caller *who)
 {
 	dfs_error err = {0};
-	dfs_content *c = dfs_view_open_file_as(v, path, who, &err);
+	dfs_snapshot *c = dfs_view_open_file(v, path, who, &err);
 	if (!c)
 		fail_msg("%s: %s", path, err.msg);
-	size_t size = dfs_content_size(c), off = 0;
+	size_t size = dfs_snapshot_size(c), off = 0;
 	char *buf = malloc(size + 1);
 	long n;
-	while ((n = dfs_content_read(c, buf + off, size - off, off, &err)) > 0)
+	while ((n = dfs_snapshot_read(c, buf + off, size - off, off, &err)) > 0)
 		off += (size_t)n;
 	assert_int_equal(off, size);
 	buf[size] = '\0';
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	return buf;
 }
 
@@ -786,7 +787,7 @@ static int write_as(dfs_view *v, const char *path, const dfs_caller *who,
                     const char *text)
 {
 	dfs_error err = {0};
-	dfs_write *w = dfs_view_open_write_as(v, path, who, true, &err);
+	dfs_write *w = dfs_view_open_write(v, path, who, true, &err);
 	if (!w)
 		return -1;
 	int ret = dfs_write_data(w, text, strlen(text), 0, &err);
@@ -899,8 +900,8 @@ static void test_per_user_filters(void **state)
 	assert_string_equal(r0, all);
 	/* a serial names the same bytes whoever reads */
 	dfs_node_stat sa, s0;
-	assert_int_equal(dfs_view_stat_as(v, rec, &a, &sa, NULL, &err), 0);
-	assert_int_equal(dfs_view_stat_as(v, rec, NULL, &s0, NULL, &err), 0);
+	assert_int_equal(dfs_view_stat(v, rec, &a, &sa, NULL, &err), 0);
+	assert_int_equal(dfs_view_stat(v, rec, NULL, &s0, NULL, &err), 0);
 	assert_true(sa.serial != s0.serial);
 	free(head);
 	free(rc);
@@ -916,10 +917,10 @@ static void test_per_user_filters(void **state)
 }
 
 /* The snapshot `who` gets of path right now (a reference to release). */
-static dfs_content *open_as(dfs_view *v, const char *path, const dfs_caller *who)
+static dfs_snapshot *open_as(dfs_view *v, const char *path, const dfs_caller *who)
 {
 	dfs_error err = {0};
-	dfs_content *c = dfs_view_open_file_as(v, path, who, &err);
+	dfs_snapshot *c = dfs_view_open_file(v, path, who, &err);
 	if (!c)
 		fail_msg("%s: %s", path, err.msg);
 	return c;
@@ -958,13 +959,13 @@ static void test_per_user_generations(void **state)
 	assert_int_equal(write_as(v, lf, &b, "rank >= 0\n"), 0);
 	char *all = slurp_as(v, rec, NULL);
 	char *dm_all = slurp_as(v, dm, NULL);
-	dfs_content *dm0[NOTHERS], *jobs0[NOTHERS];
+	dfs_snapshot *dm0[NOTHERS], *jobs0[NOTHERS];
 	char *dm_text[NOTHERS], *jobs_text[NOTHERS];
 	dfs_node_stat rec0[NOTHERS];
 	for (size_t i = 0; i < NOTHERS; i++) {
 		dm0[i] = open_as(v, dm, others[i]);
 		dm_text[i] = slurp_as(v, dm, others[i]);
-		assert_int_equal(dfs_view_stat_as(v, rec, others[i], &rec0[i], NULL, &err), 0);
+		assert_int_equal(dfs_view_stat(v, rec, others[i], &rec0[i], NULL, &err), 0);
 	}
 	struct timespec made;
 	clock_gettime(CLOCK_MONOTONIC, &made);
@@ -986,11 +987,11 @@ static void test_per_user_generations(void **state)
 		/* a jobs.csv is kept a second: checked first, while it is */
 		bool kept = seconds_since(&made) < 0.5;
 		for (size_t i = 0; i < NOTHERS; i++) {
-			dfs_content *j = open_as(v, jobs, others[i]);
+			dfs_snapshot *j = open_as(v, jobs, others[i]);
 			if (kept && j != jobs0[i])
 				fail_msg("after a's write of %s, %s jobs.csv was rendered again",
 				         writes[w][0], whose[i]);
-			dfs_content_release(j);
+			dfs_snapshot_release(j);
 			char *t = slurp_as(v, jobs, others[i]);
 			assert_string_equal(t, jobs_text[i]);
 			free(t);
@@ -998,16 +999,16 @@ static void test_per_user_generations(void **state)
 		if (!kept)
 			printf("(slow: jobs.csv's second was up, its reuse not checked)\n");
 		for (size_t i = 0; i < NOTHERS; i++) {
-			dfs_content *d = open_as(v, dm, others[i]);
+			dfs_snapshot *d = open_as(v, dm, others[i]);
 			if (d != dm0[i])
 				fail_msg("after a's write of %s, %s derived_metrics was "
 				         "rendered again", writes[w][0], whose[i]);
-			dfs_content_release(d);
+			dfs_snapshot_release(d);
 			char *t = slurp_as(v, dm, others[i]);
 			assert_string_equal(t, dm_text[i]);
 			free(t);
 			dfs_node_stat st;
-			assert_int_equal(dfs_view_stat_as(v, rec, others[i], &st, NULL, &err), 0);
+			assert_int_equal(dfs_view_stat(v, rec, others[i], &st, NULL, &err), 0);
 			assert_int_equal(st.serial, rec0[i].serial);
 			assert_int_equal(st.size, rec0[i].size);
 		}
@@ -1020,7 +1021,7 @@ static void test_per_user_generations(void **state)
 		if (w == 1)
 			assert_non_null(strstr(ja, "424242"));
 		dfs_node_stat sa;
-		assert_int_equal(dfs_view_stat_as(v, rec, &a, &sa, NULL, &err), 0);
+		assert_int_equal(dfs_view_stat(v, rec, &a, &sa, NULL, &err), 0);
 		assert_true(sa.serial != rec0[0].serial && sa.serial != rec0[2].serial);
 		free(ra);
 		free(da);
@@ -1040,13 +1041,13 @@ static void test_per_user_generations(void **state)
 	free(jc);
 	free(rc);
 	/* and b's are still what they were */
-	dfs_content *d = open_as(v, dm, &b);
+	dfs_snapshot *d = open_as(v, dm, &b);
 	assert_ptr_equal(d, dm0[0]);
-	dfs_content_release(d);
+	dfs_snapshot_release(d);
 
 	for (size_t i = 0; i < NOTHERS; i++) {
-		dfs_content_release(dm0[i]);
-		dfs_content_release(jobs0[i]);
+		dfs_snapshot_release(dm0[i]);
+		dfs_snapshot_release(jobs0[i]);
 		free(dm_text[i]);
 		free(jobs_text[i]);
 	}
@@ -1074,7 +1075,7 @@ static void test_per_reader_listings(void **state)
 			fail_msg("%s: %s", log, err.msg);
 		/* a plot of summary/dxt is a file like any other */
 		struct names plots = {0};
-		assert_int_equal(dfs_view_readdir(v, "/summary/dxt", collect, &plots, &err), 0);
+		assert_int_equal(dfs_view_readdir(v, "/summary/dxt", NULL, collect, &plots, &err), 0);
 		assert_true(plots.n > 0);
 		char plot[64];
 		snprintf(plot, sizeof(plot), "/summary/dxt/%s", plots.name[0]);
@@ -1087,7 +1088,7 @@ static void test_per_reader_listings(void **state)
 			bool want = per_user && strcmp(paths[i], "/summary/dxt") == 0;
 			for (size_t k = 0; k < 2; k++) {
 				dfs_node_stat st;
-				if (dfs_view_stat_as(v, paths[i], callers[k], &st, NULL, &err))
+				if (dfs_view_stat(v, paths[i], callers[k], &st, NULL, &err))
 					fail_msg("%s: %s", paths[i], err.msg);
 				if (st.per_reader != want)
 					fail_msg("%s (%s, %s): per_reader is %d", paths[i],
@@ -1134,7 +1135,7 @@ static void test_dir_filter_and_jobs(void **state)
 	char *why = slurp(fx->v, "/a/filter.error", &len);
 	assert_non_null(strstr(why, "unknown column"));
 	free(why);
-	assert_int_equal(dfs_view_truncate(fx->v, "/a/filter", 0, &err), 0);
+	assert_int_equal(dfs_view_truncate(fx->v, "/a/filter", NULL, 0, &err), 0);
 	char *a3 = slurp(fx->v, "/a/jobs.csv", &len);
 	assert_string_equal(a, a3);
 	free(root);
@@ -1215,16 +1216,16 @@ static void check_records_stat(dfs_view *v, const char *dir, const char *what)
 	snprintf(path, sizeof(path), "%s/records.csv", dir);
 	dfs_node_stat st;
 	dfs_error err = {0};
-	assert_int_equal(dfs_view_stat(v, path, &st, &err), 0);
-	dfs_content *c = dfs_view_open_file(v, path, &err);
+	assert_int_equal(dfs_view_stat(v, path, NULL, &st, NULL, &err), 0);
+	dfs_snapshot *c = dfs_view_open_file(v, path, NULL, &err);
 	assert_non_null(c);
-	if (dfs_content_size(c) != st.size || dfs_content_serial(c) != st.serial)
+	if (dfs_snapshot_size(c) != st.size || dfs_snapshot_serial(c) != st.serial)
 		fail_msg("%s %s: stat says %llu bytes (serial %llx), the snapshot has %llu "
 		         "(serial %llx)", dir, what, (unsigned long long)st.size,
 		         (unsigned long long)st.serial,
-		         (unsigned long long)dfs_content_size(c),
-		         (unsigned long long)dfs_content_serial(c));
-	dfs_content_release(c);
+		         (unsigned long long)dfs_snapshot_size(c),
+		         (unsigned long long)dfs_snapshot_serial(c));
+	dfs_snapshot_release(c);
 }
 
 static void test_records_size_without_render(void **state)
@@ -1332,7 +1333,7 @@ static void test_concurrent_readers_and_writer(void **state)
 	assert_int_equal(atomic_load(&r.bad), 0);
 	free(r.expect[0]);
 	free(r.expect[1]);
-	dfs_view_truncate(fx->v, r.filter, 0, &err);
+	dfs_view_truncate(fx->v, r.filter, NULL, 0, &err);
 }
 
 int main(void)

@@ -56,6 +56,7 @@
 #include "darshanfs/log.h"
 #include "darshanfs/report.h"
 #include "darshanfs/writer.h"
+#include "module/pack.h"
 
 #define DXT_FIXED 104
 #define DXT_SEG 40

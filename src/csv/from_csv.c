@@ -1,4 +1,4 @@
-/* parse.c - CSV text back into binary records (the repacker).
+/* from_csv.c - CSV text back into binary records (the repacker).
  *
  * RFC 4180 fields: separated by commas, rows by LF or CRLF, fields may be
  * quoted with '"' (a doubled quote inside stands for one).  Every row is
@@ -10,9 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "darshanfs/csv.h"
-#include "darshanfs/format.h"
+#include "csv/csv.h"
+#include "util/format.h"
 #include "util/bytes.h"
+#include "module/pack.h"
 
 /* ---- tokenizer ----------------------------------------------------------------- */
 
@@ -51,7 +52,7 @@ static int next_field(struct cursor *c, const char **s, size_t *len, bool *last,
 			break;
 		}
 		if (!dfs_buf_ok(&c->field))
-			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			return dfs_error_nomem(err);
 		*s = c->field.data ? c->field.data : "";
 		*len = c->field.len;
 		if (p < c->end && *p == '\r' && p + 1 < c->end && p[1] == '\n')
@@ -137,7 +138,7 @@ static int parse_header(struct cursor *c, const dfs_module *m,
 	memset(cols, 0, sizeof(*cols));
 	cols->present = malloc(m->n_fields * sizeof(int));
 	if (!cols->present)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	for (size_t f = 0; f < m->n_fields; f++)
 		cols->present[f] = -1;
 	if (at_end(c))
@@ -154,7 +155,7 @@ static int parse_header(struct cursor *c, const dfs_module *m,
 			cap = cap ? cap * 2 : 64;
 			int *f = realloc(cols->field, cap * sizeof(int));
 			if (!f)
-				return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+				return dfs_error_nomem(err);
 			cols->field = f;
 		}
 		int idx = COL_IGNORED;
@@ -549,7 +550,7 @@ int dfs_csv_check_unique(const dfs_records *r, dfs_error *err)
 		cap *= 2;
 	ix.slot = calloc(cap, sizeof(size_t));
 	if (!ix.slot)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	ix.mask = cap - 1;
 	int ret = 0;
 	for (size_t i = 0; i < r->count && ret == 0; i++) {
@@ -617,7 +618,7 @@ static int parse_rows(const struct import_ctx *x, struct cursor *c,
 	while (ret == 0 && !at_end(c)) {
 		unsigned char *rec = dfs_records_append(out, m->record_size);
 		if (!rec)
-			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			return dfs_error_nomem(err);
 		size_t col = 0;
 		bool last = false;
 		while (!last && ret == 0) {
@@ -800,7 +801,7 @@ int dfs_csv_import(const dfs_log *log, const dfs_module *m, const char *data,
 	if (ret == 0 && cols.missing) {
 		logrecs = log ? dfs_log_records(log, m->id) : NULL;
 		if (logrecs && index_build(&ix, logrecs))
-			ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			ret = dfs_error_nomem(err);
 	}
 	struct import_ctx x = {m, &cols, logrecs, &ix, false};
 	bool done = false;
@@ -859,7 +860,7 @@ dfs_csv_rows *dfs_csv_rows_start(const dfs_module *m, const char *text,
 	}
 	dfs_csv_rows *k = calloc(1, sizeof(*k));
 	if (!k) {
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	const char *data = text;

@@ -1,4 +1,4 @@
-/* test_views.c - two views in one process keep to themselves.
+/* test_view_isolation.c - two views in one process keep to themselves.
  *
  * A view owns what its work recycles and waits for: the scratch blocks
  * of its selections, accumulators and imports, and the helper threads
@@ -77,7 +77,7 @@ static void remove_source(const char *dir)
 static void set_filter(dfs_view *v, const char *text)
 {
 	dfs_error err = {0};
-	dfs_write *w = dfs_view_open_write(v, "/x.darshan/POSIX/filter", true, &err);
+	dfs_write *w = dfs_view_open_write(v, "/x.darshan/POSIX/filter", NULL, true, &err);
 	if (!w)
 		fail_msg("filter: %s", err.msg);
 	assert_int_equal(dfs_write_data(w, text, strlen(text), 0, &err), 0);
@@ -88,13 +88,13 @@ static void set_filter(dfs_view *v, const char *text)
 
 /* Read the first `len` bytes of a snapshot into buf: they must all be
  * there (a read error or an early end fails the test). */
-static void read_content(dfs_content *c, char *buf, size_t len)
+static void read_content(dfs_snapshot *c, char *buf, size_t len)
 {
 	dfs_error err = {0};
 	size_t done = 0;
 	long n = 0;
 	while (done < len &&
-	       (n = dfs_content_read(c, buf + done, len - done, done, &err)) > 0)
+	       (n = dfs_snapshot_read(c, buf + done, len - done, done, &err)) > 0)
 		done += (size_t)n;
 	if (n < 0)
 		fail_msg("read at %zu of %zu: %s", done, len, err.msg);
@@ -105,15 +105,15 @@ static void read_content(dfs_content *c, char *buf, size_t len)
 static char *read_all(dfs_view *v, const char *path, size_t *len)
 {
 	dfs_error err = {0};
-	dfs_content *c = dfs_view_open_file(v, path, &err);
+	dfs_snapshot *c = dfs_view_open_file(v, path, NULL, &err);
 	if (!c)
 		fail_msg("%s: %s", path, err.msg);
-	size_t size = (size_t)dfs_content_size(c);
+	size_t size = (size_t)dfs_snapshot_size(c);
 	char *text = malloc(size + 1);
 	assert_non_null(text);
 	read_content(c, text, size);
 	text[size] = '\0';
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	*len = size;
 	return text;
 }
@@ -192,10 +192,10 @@ static void test_two_views(void **state)
 	size_t blen;
 	char *btext = read_all(b, "/x.darshan/POSIX/records.csv", &blen);
 	assert_true(blen > (size_t)4 << 20);
-	dfs_content *bc = dfs_view_open_file(b, "/x.darshan/POSIX/records.csv", &err);
+	dfs_snapshot *bc = dfs_view_open_file(b, "/x.darshan/POSIX/records.csv", NULL, &err);
 	assert_non_null(bc);
 	char head[65536];
-	assert_int_equal(dfs_content_read(bc, head, sizeof(head), 0, &err),
+	assert_int_equal(dfs_snapshot_read(bc, head, sizeof(head), 0, &err),
 	                 (long)sizeof(head));
 	assert_memory_equal(head, btext, sizeof(head));
 
@@ -231,7 +231,7 @@ static void test_two_views(void **state)
 	assert_non_null(again);
 	read_content(bc, again, blen);
 	assert_memory_equal(again, btext, blen);
-	dfs_content_release(bc);
+	dfs_snapshot_release(bc);
 	size_t len2;
 	char *fresh = read_all(b, "/x.darshan/POSIX/records.csv", &len2);
 	assert_int_equal(len2, blen);
@@ -272,16 +272,16 @@ static void test_spare_buffers(void **state)
 	assert_non_null(v);
 	const char *path = "/x.darshan/POSIX/records.csv";
 	set_filter(v, "rank < 2\n");
-	dfs_content *c = dfs_view_open_file(v, path, &err);
+	dfs_snapshot *c = dfs_view_open_file(v, path, NULL, &err);
 	assert_non_null(c);
-	size_t len = (size_t)dfs_content_size(c);
+	size_t len = (size_t)dfs_snapshot_size(c);
 	assert_true(len > (size_t)4 << 20);   /* several batches */
 	char *text = malloc(len);
 	assert_non_null(text);
 	read_content(c, text, len);
 	dfs_lazy_wait_idle(&v->helpers);
 	assert_int_equal(spares(v), 0);       /* still the reader's */
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	size_t n = spares(v);
 	assert_true(n > 1);
 	assert_true(n <= DFS_SPARE_BUFS);
@@ -299,23 +299,23 @@ static void test_spare_buffers(void **state)
 
 	/* another selection renders its first batch into one of them */
 	set_filter(v, "rank < 3\n");
-	c = dfs_view_open_file(v, path, &err);
+	c = dfs_view_open_file(v, path, NULL, &err);
 	assert_non_null(c);
 	const char *data;
 	size_t got;
 	void *pin;
-	assert_int_equal(dfs_content_pin(c, 65536, 1, &data, &got, &pin, &err), 1);
+	assert_int_equal(dfs_snapshot_pin(c, 65536, 1, &data, &got, &pin, &err), 1);
 	assert_int_equal(got, 1);
 	bool in_spare = false;
 	for (size_t i = 0; i < n; i++)
 		in_spare |= data >= kept[i].data && data < kept[i].data + kept[i].cap;
 	assert_true(in_spare);
-	dfs_content_unpin(c, pin);
-	size_t len3 = (size_t)dfs_content_size(c);
+	dfs_snapshot_unpin(c, pin);
+	size_t len3 = (size_t)dfs_snapshot_size(c);
 	char *third = malloc(len3);
 	assert_non_null(third);
 	read_content(c, third, len3);
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 
 	/* the same as a view that had no spares renders */
 	dfs_view *w = dfs_view_new(dir, NULL, &err);
@@ -369,7 +369,7 @@ static void test_no_process(void **state)
 	memset(&opt, 0, sizeof(opt));
 	dfs_view *v = dfs_view_new(dir, &opt, &err);
 	assert_non_null(v);
-	assert_null(dfs_view_open_file(v, "/x.darshan/POSIX/derived_metrics", &err));
+	assert_null(dfs_view_open_file(v, "/x.darshan/POSIX/derived_metrics", NULL, &err));
 	assert_non_null(strstr(err.msg, "not positive"));
 	size_t len;
 	char *text = read_all(v, "/x.darshan/POSIX/records.csv", &len);

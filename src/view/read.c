@@ -1,4 +1,4 @@
-/* tree.c - the virtual tree as the front end sees it: the attributes
+/* read.c - the virtual tree as the front end sees it: the attributes
  * (owner, mode, size) of every node, listing directories and opening a
  * generated file, for paths that node.c resolves.  Listing never decodes
  * a log: a log directory is listed from the log's header alone.  The top
@@ -11,8 +11,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "darshanfs/tables.h"
+#include "summary/files_ranks.h"
 #include "view/view_int.h"
+#include "view/schema.h"
+#include "view/access.h"
+#include "view/files.h"
+#include "view/selections.h"
+#include "view/summary.h"
 
 static int not_found(dfs_error *err, const char *path)
 {
@@ -91,7 +96,7 @@ static void node_stat(const dfs_view *v, const struct node *n,
 		st->is_dir = true;
 		st->mode = dir_mode(&n->st);
 		/* summary/dxt lists the plots of the caller's selection (see
-		 * dfs_view_readdir_as): with a selection per user, each
+		 * dfs_view_readdir): with a selection per user, each
 		 * user's listing is their own */
 		st->per_reader = n->kind == N_DXTDIR && v->opt.per_user;
 		break;
@@ -109,18 +114,18 @@ static void node_stat(const dfs_view *v, const struct node *n,
 static int dir_file_stat(dfs_view *v, const struct node *n, const dfs_caller *who,
                          dfs_node_stat *st, dfs_error *err)
 {
-	dfs_content *c = dfs_dir_file_content(v, n, who, err);
+	dfs_snapshot *c = dfs_dir_file_content(v, n, who, err);
 	if (!c)
 		return -1;
 	st->size = c->size;
 	st->serial = c->serial;
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	return 0;
 }
 
 /* A file of the root: selections.c's, or the Parquet twin of
  * selections.csv */
-static dfs_content *root_content(dfs_view *v, const struct node *n,
+static dfs_snapshot *root_content(dfs_view *v, const struct node *n,
                                  const dfs_caller *who, dfs_error *err)
 {
 	int twin = dfs_parquet_source(n->file);
@@ -128,11 +133,11 @@ static dfs_content *root_content(dfs_view *v, const struct node *n,
 		return dfs_selections_content(v, n, who, err);
 	struct node cn = *n;
 	cn.file = (enum file_kind)twin;
-	dfs_content *csv = dfs_selections_content(v, &cn, who, err);
+	dfs_snapshot *csv = dfs_selections_content(v, &cn, who, err);
 	if (!csv)
 		return NULL;
-	dfs_content *c = dfs_parquet_twin(v, csv, cn.file, -1, err);
-	dfs_content_release(csv);
+	dfs_snapshot *c = dfs_parquet_twin(v, csv, cn.file, -1, err);
+	dfs_snapshot_release(csv);
 	return c;
 }
 
@@ -141,12 +146,12 @@ static dfs_content *root_content(dfs_view *v, const struct node *n,
 static int root_file_stat(dfs_view *v, const struct node *n, const dfs_caller *who,
                           dfs_node_stat *st, dfs_error *err)
 {
-	dfs_content *c = root_content(v, n, who, err);
+	dfs_snapshot *c = root_content(v, n, who, err);
 	if (!c)
 		return -1;
 	st->size = c->size;
 	st->serial = c->serial;
-	dfs_content_release(c);
+	dfs_snapshot_release(c);
 	return 0;
 }
 
@@ -189,7 +194,7 @@ static bool file_exists(const struct entry *e, int module, enum file_kind k)
 	if (fd->level == LEVEL_LOG) {
 		if (k == F_ERROR)
 			return e->peek_status != DFS_OK || e->damaged ||
-			       (e->loaded && (!e->loaded->log || e->loaded->module_errors));
+			       (e->decoded && (!e->decoded->log || e->decoded->module_errors));
 		return e->peek_status == DFS_OK;
 	}
 	const dfs_module *m = dfs_module_get(module);
@@ -227,19 +232,7 @@ static void settled_mtime(dfs_node_stat *st)
 	}
 }
 
-int dfs_view_stat(dfs_view *v, const char *path, dfs_node_stat *st,
-                  dfs_error *err)
-{
-	return dfs_view_stat_prefill(v, path, st, NULL, err);
-}
-
-int dfs_view_stat_prefill(dfs_view *v, const char *path, dfs_node_stat *st,
-                          const dfs_view_prefill *pf, dfs_error *err)
-{
-	return dfs_view_stat_as(v, path, NULL, st, pf, err);
-}
-
-int dfs_view_stat_as(dfs_view *v, const char *path, const dfs_caller *who,
+int dfs_view_stat(dfs_view *v, const char *path, const dfs_caller *who,
                      dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err)
 {
 	struct node n;
@@ -283,7 +276,7 @@ int dfs_view_stat_as(dfs_view *v, const char *path, const dfs_caller *who,
 	           ((n.module >= 0 && !dfs_entry_has_module(e, n.module)) ||
 	            !file_exists(e, n.module, n.file))) {
 		/* ERROR appears once decoding found a problem */
-		if (n.file == F_ERROR && !e->loaded)
+		if (n.file == F_ERROR && !e->decoded)
 			dfs_entry_load(v, e, err);
 		if (!file_exists(e, n.module, n.file))
 			ret = not_found(err, path);
@@ -349,7 +342,7 @@ static int list_source_dir(const dfs_view *v, const struct node *n,
 			continue;
 		char *path = dfs_path_join(n->src, de->d_name);
 		if (!path) {
-			ret = dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			ret = dfs_error_nomem(err);
 			break;
 		}
 		struct stat st;
@@ -483,7 +476,7 @@ static int list_dxt_dir(dfs_view *v, const struct node *n, const dfs_caller *who
 	uint64_t *ids = NULL;
 	size_t count = 0;
 	int ret = 0;
-	struct loaded *l = NULL;
+	struct decoded_log *l = NULL;
 	if (dfs_entry_peek(v, e, &n->st, err) || !has_dxt(e)) {
 		ret = -1;
 		if (err->code == DFS_OK)
@@ -509,17 +502,12 @@ static int list_dxt_dir(dfs_view *v, const struct node *n, const dfs_caller *who
 
 /* ---- opening -------------------------------------------------------------- */
 
-dfs_content *dfs_view_open_file(dfs_view *v, const char *path, dfs_error *err)
-{
-	return dfs_view_open_file_as(v, path, NULL, err);
-}
-
-dfs_content *dfs_view_open_file_as(dfs_view *v, const char *path,
+dfs_snapshot *dfs_view_open_file(dfs_view *v, const char *path,
                                    const dfs_caller *who, dfs_error *err)
 {
 	dfs_node_stat st;
 	/* the stat checks existence of the file in this log */
-	if (dfs_view_stat_as(v, path, who, &st, NULL, err))
+	if (dfs_view_stat(v, path, who, &st, NULL, err))
 		return NULL;
 	if (st.is_dir) {
 		dfs_error_set(err, DFS_ERR_INVAL, "%s: is a directory", path);
@@ -533,17 +521,17 @@ dfs_content *dfs_view_open_file_as(dfs_view *v, const char *path,
 		return NULL;
 	}
 	if (n.kind == N_FILE && dfs_file_defs[n.file].level == LEVEL_DIR) {
-		dfs_content *c = dfs_dir_file_content(v, &n, who, err);
+		dfs_snapshot *c = dfs_dir_file_content(v, &n, who, err);
 		dfs_node_free(&n);
 		return c;
 	}
 	if (n.kind == N_FILE && dfs_file_defs[n.file].level == LEVEL_ROOT) {
-		dfs_content *c = root_content(v, &n, who, err);
+		dfs_snapshot *c = root_content(v, &n, who, err);
 		dfs_node_free(&n);
 		return c;
 	}
 	struct entry *e = dfs_entry_for(v, &n, who, err);
-	dfs_content *c = NULL;
+	dfs_snapshot *c = NULL;
 	/* (a file told from the header alone tells of the version the
 	 * caller's check approved too) */
 	if (e && !(dfs_entry_peek(v, e, &n.st, err) && err->code == DFS_ERR_ACCESS))
@@ -554,13 +542,7 @@ dfs_content *dfs_view_open_file_as(dfs_view *v, const char *path,
 	return c;
 }
 
-int dfs_view_readdir(dfs_view *v, const char *path, dfs_view_filler fill,
-                     void *ctx, dfs_error *err)
-{
-	return dfs_view_readdir_as(v, path, NULL, fill, ctx, err);
-}
-
-int dfs_view_readdir_as(dfs_view *v, const char *path, const dfs_caller *who,
+int dfs_view_readdir(dfs_view *v, const char *path, const dfs_caller *who,
                         dfs_view_filler fill, void *ctx, dfs_error *err)
 {
 	struct node n;

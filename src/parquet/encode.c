@@ -1,4 +1,4 @@
-/* writer.c - a table written as one Parquet file (parquet.h).
+/* encode.c - a table written as one Parquet file (parquet.h).
  *
  * Each column keeps the PLAIN encoding of its values for the current row
  * group (nulls are not stored: an optional column keeps a definition

@@ -1,4 +1,4 @@
-/* dxt.c - a plot per traced file, LOG/summary/dxt/<record id>.svg: the
+/* dxt_plot.c - a plot per traced file, LOG/summary/dxt/<record id>.svg: the
  * offsets against time of the file's selected DXT segments (DXT_POSIX and
  * DXT_MPIIO apart, reads and writes), the durations of its requests, and
  * their numbers.  Like every plot it bins (offset x time cells, duration
@@ -55,7 +55,7 @@ int dfs_summary_dxt_files(const dfs_summary_input *in, uint64_t **ids, size_t *n
 		return 0;
 	uint64_t *all = malloc(total * sizeof(*all));
 	if (!all)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	size_t k = 0;
 	unsigned char scratch[DFS_RECORD_MAX];
 	for (int id = DFS_MOD_DXT_POSIX; id <= DFS_MOD_DXT_MPIIO; id++) {
@@ -209,7 +209,7 @@ int dfs_summary_dxt_file_svg(const dfs_summary_input *in, uint64_t id, dfs_buf *
 		df.mod[m].write = calloc(OFF_BINS, sizeof(*df.mod[m].write));
 		if (!df.mod[m].read || !df.mod[m].write) {
 			dxt_file_free(&df);
-			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			return dfs_error_nomem(err);
 		}
 	}
 	gather(in, id, &df, 1);
@@ -290,5 +290,5 @@ int dfs_summary_dxt_file_svg(const dfs_summary_input *in, uint64_t id, dfs_buf *
 	}
 	dfs_buf_adds(out, "</g>\n</svg>\n");
 	dxt_file_free(&df);
-	return dfs_buf_ok(out) ? 0 : dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+	return dfs_buf_ok(out) ? 0 : dfs_error_nomem(err);
 }

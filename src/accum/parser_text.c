@@ -1,4 +1,4 @@
-/* report.c - darshan-parser's text for a log: the job header, region and
+/* parser_text.c - darshan-parser's text for a log: the job header, region and
  * mount tables (header.txt), and the module blocks of --base, --total,
  * --file and --perf (used by the conformance tests and darshanfs-cat).
  *

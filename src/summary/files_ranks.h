@@ -1,4 +1,4 @@
-/* tables.h - which file, which rank: the tables of one module's selection
+/* files_ranks.h - which file, which rank: the tables of one module's selection
  * (MODULE/files.csv: one row per file, MODULE/ranks.csv: one row per
  * rank) and what a directory's files.csv sums over the logs below it (a
  * log's files, merged by module and file name).

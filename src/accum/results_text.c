@@ -1,4 +1,4 @@
-/* render.c - the accumulator's results as text: the --total, --file and
+/* results_text.c - the accumulator's results as text: the --total, --file and
  * --perf blocks exactly as darshan-parser prints them (format doc §7.5,
  * §8.4, §8.5), and the derived metrics as JSON (derived_metrics.json).
  *

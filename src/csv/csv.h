@@ -27,7 +27,7 @@ void dfs_csv_record(const dfs_log *log, const dfs_module *m,
 /* The summation record of a selection (total.csv) as dfs_csv_record
  * writes it, except that the sum of several files (record_id 0) has an
  * empty record_id, file_name, mount_pt and fs_type. */
-void dfs_csv_summary(const dfs_log *log, const dfs_module *m,
+void dfs_csv_summation(const dfs_log *log, const dfs_module *m,
                      const unsigned char *rec, size_t len, dfs_buf *out);
 /* The number of bytes dfs_csv_record would append for the record,
  * computed without rendering it (several times faster). */

@@ -1,4 +1,4 @@
-/* content.c - snapshots (dfs_content): the text of a generated file in
+/* snapshot.c - snapshots (dfs_snapshot): the text of a generated file in
  * chunks (or in a file of its own, for the tables of a big tree),
  * reference-counted, read and pinned by the FUSE front end.
  *
@@ -17,7 +17,7 @@
 
 /* ---- snapshots ------------------------------------------------------------------ */
 
-uint64_t dfs_content_serial(const dfs_content *c)
+uint64_t dfs_snapshot_serial(const dfs_snapshot *c)
 {
 	return c->serial;
 }
@@ -29,7 +29,7 @@ uint64_t dfs_content_serial(const dfs_content *c)
  * apart. */
 #define HASHED_LIMIT (1u << 20)
 
-static uint64_t content_serial(dfs_view *v, const dfs_content *c)
+static uint64_t snapshot_serial(dfs_view *v, const dfs_snapshot *c)
 {
 	/* (0 is a directory's serial: the count starts at 1) */
 	if (c->size > HASHED_LIMIT)
@@ -41,11 +41,11 @@ static uint64_t content_serial(dfs_view *v, const dfs_content *c)
 	return h | (1ULL << 63);
 }
 
-dfs_content *dfs_content_from_bufs(dfs_view *v, dfs_buf *b, size_t n,
+dfs_snapshot *dfs_snapshot_from_bufs(dfs_view *v, dfs_buf *b, size_t n,
                                    dfs_error *err)
 {
-	dfs_content *c = calloc(1, sizeof(*c));
-	struct content_chunk *ch = calloc(n ? n : 1, sizeof(*ch));
+	dfs_snapshot *c = calloc(1, sizeof(*c));
+	struct snapshot_chunk *ch = calloc(n ? n : 1, sizeof(*ch));
 	bool ok = c && ch;
 	for (size_t i = 0; i < n; i++)
 		ok = ok && dfs_buf_ok(&b[i]);
@@ -54,7 +54,7 @@ dfs_content *dfs_content_from_bufs(dfs_view *v, dfs_buf *b, size_t n,
 		free(ch);
 		for (size_t i = 0; i < n; i++)
 			dfs_buf_free(&b[i]);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	atomic_init(&c->refs, 1);
@@ -73,21 +73,21 @@ dfs_content *dfs_content_from_bufs(dfs_view *v, dfs_buf *b, size_t n,
 		c->nchunks++;
 		dfs_buf_init(&b[i]);
 	}
-	c->serial = content_serial(v, c);
+	c->serial = snapshot_serial(v, c);
 	return c;
 }
 
-dfs_content *dfs_content_from_buf(dfs_view *v, dfs_buf *b, dfs_error *err)
+dfs_snapshot *dfs_snapshot_from_buf(dfs_view *v, dfs_buf *b, dfs_error *err)
 {
-	return dfs_content_from_bufs(v, b, 1, err);
+	return dfs_snapshot_from_bufs(v, b, 1, err);
 }
 
-dfs_content *dfs_content_from_file(dfs_view *v, int fd, uint64_t size, dfs_error *err)
+dfs_snapshot *dfs_snapshot_from_file(dfs_view *v, int fd, uint64_t size, dfs_error *err)
 {
-	dfs_content *c = calloc(1, sizeof(*c));
+	dfs_snapshot *c = calloc(1, sizeof(*c));
 	if (!c) {
 		close(fd);
-		dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		dfs_error_nomem(err);
 		return NULL;
 	}
 	atomic_init(&c->refs, 1);
@@ -98,14 +98,14 @@ dfs_content *dfs_content_from_file(dfs_view *v, int fd, uint64_t size, dfs_error
 	return c;
 }
 
-dfs_content *dfs_content_ref(dfs_content *c)
+dfs_snapshot *dfs_snapshot_ref(dfs_snapshot *c)
 {
 	if (c)
 		atomic_fetch_add(&c->refs, 1);
 	return c;
 }
 
-static void content_free(dfs_content *c)
+static void snapshot_free(dfs_snapshot *c)
 {
 	if (c->lazy)
 		c->ops->free(c->lazy);
@@ -117,7 +117,7 @@ static void content_free(dfs_content *c)
 	free(c);
 }
 
-size_t dfs_content_memory(const dfs_content *c)
+size_t dfs_snapshot_memory(const dfs_snapshot *c)
 {
 	if (c->lazy)
 		return c->ops->memory(c);
@@ -132,7 +132,7 @@ size_t dfs_content_memory(const dfs_content *c)
  * now, the log of a lazy one maybe with them.  (Two readers letting go at
  * once may both see the other's reference: a lazy snapshot then keeps
  * its batches until it is freed.) */
-void dfs_content_release(dfs_content *c)
+void dfs_snapshot_release(dfs_snapshot *c)
 {
 	if (!c)
 		return;
@@ -148,30 +148,30 @@ void dfs_content_release(dfs_content *c)
 	if (left == 1 && v && cached) {
 		v->reader_gone(v);
 	} else if (left == 0) {
-		size_t bytes = v ? dfs_content_memory(c) +
+		size_t bytes = v ? dfs_snapshot_memory(c) +
 			       (c->lazy ? c->ops->log_memory(c) : 0) : 0;
-		content_free(c);
+		snapshot_free(c);
 		if (v)
 			v->freed(v, bytes);
 	}
 }
 
-void dfs_content_uncache(dfs_content *c)
+void dfs_snapshot_uncache(dfs_snapshot *c)
 {
 	if (!c)
 		return;
 	atomic_store(&c->cached, false);
 	if (atomic_fetch_sub(&c->refs, 1) == 1)
-		content_free(c);
+		snapshot_free(c);
 }
 
-uint64_t dfs_content_size(const dfs_content *c)
+uint64_t dfs_snapshot_size(const dfs_snapshot *c)
 {
 	return c->size;
 }
 
 /* the chunk holding `off` (< size): binary search on the chunk offsets */
-static size_t chunk_of(const dfs_content *c, uint64_t off)
+static size_t chunk_of(const dfs_snapshot *c, uint64_t off)
 {
 	size_t lo = 0, hi = c->nchunks;
 	while (hi - lo > 1) {
@@ -184,7 +184,7 @@ static size_t chunk_of(const dfs_content *c, uint64_t off)
 	return lo;
 }
 
-long dfs_content_read(dfs_content *c, char *buf, size_t len, uint64_t off,
+long dfs_snapshot_read(dfs_snapshot *c, char *buf, size_t len, uint64_t off,
                       dfs_error *err)
 {
 	if (off >= c->size || len == 0)
@@ -211,7 +211,7 @@ long dfs_content_read(dfs_content *c, char *buf, size_t len, uint64_t off,
 	size_t lo = chunk_of(c, off);
 	size_t done = 0;
 	for (size_t i = lo; i < c->nchunks && done < len; i++) {
-		const struct content_chunk *ch = &c->chunks[i];
+		const struct snapshot_chunk *ch = &c->chunks[i];
 		size_t from = (size_t)(off + done - ch->off);
 		size_t n = ch->len - from;
 		if (n > len - done)
@@ -222,7 +222,7 @@ long dfs_content_read(dfs_content *c, char *buf, size_t len, uint64_t off,
 	return (long)done;
 }
 
-int dfs_content_pin(dfs_content *c, uint64_t off, size_t len, const char **data,
+int dfs_snapshot_pin(dfs_snapshot *c, uint64_t off, size_t len, const char **data,
                     size_t *n, void **pin, dfs_error *err)
 {
 	*pin = NULL;
@@ -237,7 +237,7 @@ int dfs_content_pin(dfs_content *c, uint64_t off, size_t len, const char **data,
 		return c->ops->pin(c, off, len, data, n, pin, err);
 	if (c->in_file)
 		return 0;   /* (read it) */
-	const struct content_chunk *ch = &c->chunks[chunk_of(c, off)];
+	const struct snapshot_chunk *ch = &c->chunks[chunk_of(c, off)];
 	if (off + len > ch->off + ch->len)
 		return 0;
 	*data = ch->data + (off - ch->off);
@@ -245,12 +245,12 @@ int dfs_content_pin(dfs_content *c, uint64_t off, size_t len, const char **data,
 	return 1;
 }
 
-int dfs_content_fd(const dfs_content *c)
+int dfs_snapshot_fd(const dfs_snapshot *c)
 {
 	return c->in_file && !c->lazy ? c->fd : -1;
 }
 
-void dfs_content_unpin(dfs_content *c, void *pin)
+void dfs_snapshot_unpin(dfs_snapshot *c, void *pin)
 {
 	if (c->lazy && pin)
 		c->ops->unpin(c, pin);

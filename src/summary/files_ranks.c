@@ -1,5 +1,5 @@
-/* tables.c - files.csv and ranks.csv of a module's selection, and the
- * per-log and merged rows of a directory's files.csv (tables.h).
+/* files_ranks.c - files.csv and ranks.csv of a module's selection, and the
+ * per-log and merged rows of a directory's files.csv (files_ranks.h).
  *
  * Both tables are one pass over the selected records, reading only the
  * counters their columns need (a packed record gives each word without
@@ -25,12 +25,13 @@
 
 #include "accum/accum_int.h"
 #include "darshanfs/accum.h"
-#include "darshanfs/csv.h"
-#include "darshanfs/format.h"
+#include "csv/csv.h"
+#include "util/format.h"
 #include "darshanfs/hash.h"
-#include "darshanfs/tables.h"
+#include "summary/files_ranks.h"
 #include "log/hints.h"
 #include "util/scratch.h"
+#include "module/pack.h"
 
 /* ---- the counters behind the columns ------------------------------------- */
 
@@ -488,7 +489,7 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		dfs_scratch_free(t->pool, at);
 		map_free(&files);
 		map_free(&pairs);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	/* (both read and written in no order) */
 	dfs_scratch_huge(rows);
@@ -604,7 +605,7 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 	if (ret) {
 		dfs_scratch_free(t->pool, rows);
 		free(pt);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	/* each file's slowest pair: its first pair's time when above 0 (the
 	 * rule's start), then every other pair's weighed in */
@@ -646,7 +647,7 @@ static int group_plain(const dfs_log *log, const dfs_records *r, const size_t *i
 		free(shared);
 		map_free(&files);
 		map_free(&pairs);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	size_t n = 0;
 	int ret = 0;
@@ -687,7 +688,7 @@ static int group_plain(const dfs_log *log, const dfs_records *r, const size_t *i
 	if (ret) {
 		dfs_scratch_free(t->pool, rows);
 		free(shared);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	for (size_t f = 0; f < n; f++) {
 		if (shared[f])
@@ -733,7 +734,7 @@ int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
 	free(key);
 	if (ret) {
 		dfs_file_table_free(out);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	return 0;
 }
@@ -1056,7 +1057,7 @@ int dfs_rank_table_build(const dfs_log *log, const dfs_records *r,
 	dfs_scratch_free(pool, ids);
 	if (ret) {
 		free(rows);
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	}
 	qsort(rows, n, sizeof(*rows), cmp_rank);
 	for (size_t k = 0; k < n; k++)

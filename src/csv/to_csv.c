@@ -1,10 +1,11 @@
-/* render.c - records, mounts and names as CSV text. */
+/* to_csv.c - records, mounts and names as CSV text. */
 #include <string.h>
 
-#include "darshanfs/csv.h"
-#include "darshanfs/format.h"
+#include "csv/csv.h"
+#include "util/format.h"
 #include "log/hints.h"
 #include "util/utf8.h"
+#include "module/pack.h"
 
 #define ZERO_FIELDS 128   /* bytes of zero_fields (below) */
 
@@ -206,7 +207,7 @@ void dfs_csv_record(const dfs_log *log, const dfs_module *m,
 	}
 }
 
-void dfs_csv_summary(const dfs_log *log, const dfs_module *m,
+void dfs_csv_summation(const dfs_log *log, const dfs_module *m,
                      const unsigned char *rec, size_t len, dfs_buf *out)
 {
 	uint64_t id = 0;

@@ -1,4 +1,4 @@
-/* select.c - writing whole logs: a description of every part
+/* whole_log.c - writing whole logs: a description of every part
  * (dfs_log_write), or the selected records of an opened log
  * (dfs_log_write_selection: a selection rewritten as a 3.41 log; the
  * filesystem's filtered.darshan keeps the source's format: export.c).
@@ -184,7 +184,7 @@ static int make_picks(const dfs_write_selection *sel, int id,
 			                     m->name);
 		p->owned = malloc((r->count ? r->count : 1) * sizeof(size_t));
 		if (!p->owned)
-			return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+			return dfs_error_nomem(err);
 		_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 		for (size_t i = 0; i < r->count; i++)
 			if (sel->select(sel->ctx, m, i, dfs_record_get(r, i, scratch),
@@ -203,7 +203,7 @@ static int make_picks(const dfs_write_selection *sel, int id,
 	/* keep the header record in front of the selected ones */
 	size_t *list = malloc((p->count + 1) * sizeof(size_t));
 	if (!list)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	list[0] = 0;
 	memcpy(list + 1, p->index, p->count * sizeof(size_t));
 	free(p->owned);
@@ -218,7 +218,7 @@ static int copy_job(dfs_log_writer *w, const dfs_log *log, dfs_error *err)
 	size_t n = dfs_log_mount_count(log);
 	dfs_mount *mounts = calloc(n ? n : 1, sizeof(*mounts));
 	if (!mounts)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	for (size_t i = 0; i < n; i++)
 		mounts[i] = *dfs_log_mount(log, i);
 	int ret = dfs_log_writer_job(w, dfs_log_job(log), mounts, n, err);
@@ -231,7 +231,7 @@ int dfs_log_write_selection(dfs_log_writer *w, const dfs_log *log,
 {
 	struct picks *picks = calloc(DFS_MOD_SLOTS, sizeof(*picks));
 	if (!picks)
-		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory");
+		return dfs_error_nomem(err);
 	int ret = 0;
 	bool all = true;
 	for (int id = 0; id < DFS_MOD_SLOTS && ret == 0; id++) {

@@ -1,0 +1,14 @@
+/* probe.h - what tests and the mount's root attributes ask of a view
+ * to see how it works, beyond the installed API (view.h). */
+#ifndef DFS_VIEW_PROBE_H
+#define DFS_VIEW_PROBE_H
+
+#include <stdint.h>
+
+#include "darshanfs/view.h"
+
+/* Number of logs fully decoded so far (tests check that listing parses
+ * nothing). */
+uint64_t dfs_view_decode_count(dfs_view *v);
+
+#endif
