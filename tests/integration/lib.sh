@@ -223,18 +223,44 @@ watchdog() {
 	return $st
 }
 
-# dfs_wait_exit MNT: wait (10 s at most) for the daemon of MNT to exit and
-# print its exit status
-# (an exit takes a fraction of a second; 30 s leaves room for a machine
-# whose cores are all busy, where 10 s was seen to pass)
+# dfs_wait_exit MNT: wait for the daemon of MNT to exit and print its
+# exit status.  An exit takes a fraction of a second; on a machine whose
+# cores are all busy it was seen to take more than 30 s: past 30 s the
+# daemon's threads are shown (state, kernel wait, stacks) so a slow exit
+# can be told from a hung one, and only a daemon still there after 120 s
+# fails the test.
 dfs_wait_exit() {
-	local stf=${MNT_STATUS[$1]} i
+	local stf=${MNT_STATUS[$1]} pid=${MNT_PID[$1]} i
 	for i in $(seq 300); do
 		[ -s "$stf" ] && break
 		sleep 0.1
 	done
-	[ -s "$stf" ] || fail "darshanfs (pid ${MNT_PID[$1]}) still runs 30 s after $1 was unmounted"
+	if ! [ -s "$stf" ]; then
+		echo "darshanfs (pid $pid) still runs 30 s after $1 was unmounted; its threads:" >&2
+		dfs_show_threads "$pid" >&2
+		for i in $(seq 900); do
+			[ -s "$stf" ] && break
+			sleep 0.1
+		done
+		[ -s "$stf" ] || fail "darshanfs (pid $pid) still runs 120 s after $1 was unmounted"
+		echo "darshanfs (pid $pid) exited $((30 + i / 10)) s after $1 was unmounted (load: $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+	fi
 	cat "$stf"
+}
+
+# dfs_show_threads PID: each thread's name, state and where it waits in
+# the kernel, then the stacks gdb sees (when gdb is there)
+dfs_show_threads() {
+	local t
+	for t in /proc/"$1"/task/*; do
+		[ -d "$t" ] || continue
+		printf '  %s %s state=%s wchan=%s\n' "${t##*/}" "$(cat "$t/comm" 2>/dev/null)" \
+			"$(awk '{print $3}' "$t/stat" 2>/dev/null)" "$(cat "$t/wchan" 2>/dev/null)"
+	done
+	command -v gdb > /dev/null &&
+		timeout 30 gdb -batch -nx -p "$1" -ex 'thread apply all bt 12' 2>/dev/null |
+		grep -E '^(Thread|#)' | head -150
+	return 0
 }
 
 # dfs_umount MNT: unmount, wait for the daemon; fails unless it exits 0
