@@ -840,12 +840,7 @@ int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
 	} else {
 		c = dfs_file_content(v, e, n, err);
 	}
-	if (!c)
-		return -1;
-	st->size = c->size;
-	st->serial = c->serial;
-	dfs_snapshot_release(c);
-	return 0;
+	return dfs_snapshot_stat(c, st);
 }
 
 /* the tables (jobs.csv, modules.csv, insights.csv, files.csv), schema.json,

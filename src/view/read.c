@@ -114,13 +114,7 @@ static void node_stat(const dfs_view *v, const struct node *n,
 static int dir_file_stat(dfs_view *v, const struct node *n, const dfs_caller *who,
                          dfs_node_stat *st, dfs_error *err)
 {
-	dfs_snapshot *c = dfs_dir_file_content(v, n, who, err);
-	if (!c)
-		return -1;
-	st->size = c->size;
-	st->serial = c->serial;
-	dfs_snapshot_release(c);
-	return 0;
+	return dfs_snapshot_stat(dfs_dir_file_content(v, n, who, err), st);
 }
 
 /* A file of the root: selections.c's, or the Parquet twin of
@@ -146,13 +140,7 @@ static dfs_snapshot *root_content(dfs_view *v, const struct node *n,
 static int root_file_stat(dfs_view *v, const struct node *n, const dfs_caller *who,
                           dfs_node_stat *st, dfs_error *err)
 {
-	dfs_snapshot *c = root_content(v, n, who, err);
-	if (!c)
-		return -1;
-	st->size = c->size;
-	st->serial = c->serial;
-	dfs_snapshot_release(c);
-	return 0;
+	return dfs_snapshot_stat(root_content(v, n, who, err), st);
 }
 
 /* The files of the mount's root (selections.c), for a listing of it */

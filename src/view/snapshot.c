@@ -165,6 +165,16 @@ void dfs_snapshot_uncache(dfs_snapshot *c)
 		snapshot_free(c);
 }
 
+int dfs_snapshot_stat(dfs_snapshot *c, dfs_node_stat *st)
+{
+	if (!c)
+		return -1;
+	st->size = c->size;
+	st->serial = c->serial;
+	dfs_snapshot_release(c);
+	return 0;
+}
+
 uint64_t dfs_snapshot_size(const dfs_snapshot *c)
 {
 	return c->size;

@@ -62,6 +62,9 @@ struct snapshot_ops {
 	size_t (*log_memory)(const dfs_snapshot *c);
 };
 
+/* A stat's size and serial from c, whose reference it takes and gives
+ * back: 0, or -1 when c is NULL (its maker failed and set the error). */
+int dfs_snapshot_stat(dfs_snapshot *c, dfs_node_stat *st);
 /* Bytes a snapshot holds (text, or what a lazy one renders into
  * and indexes; not the log a lazy one refers to). */
 size_t dfs_snapshot_memory(const dfs_snapshot *c);
