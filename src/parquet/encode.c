@@ -496,27 +496,32 @@ void dfs_pq_bulk_str(dfs_pq *w, size_t col, const char *s, size_t len)
 	}
 }
 
-void dfs_pq_bulk_null(dfs_pq *w, size_t col)
+/* A null into column c after `before` values of its row group; false
+ * (the writer failed) when c is required. */
+static bool add_null(dfs_pq *w, struct col *c, size_t before)
 {
-	struct col *c = bulk_col(w, col, true);
-	if (!c)
-		return;
 	if (!c->optional) {
 		dfs_error_set(&w->err, DFS_ERR_INVAL,
 		              "parquet: a null given for column %s, which is required", c->name);
 		w->failed = true;
-		return;
+		return false;
 	}
 	if (c->nulls == 0) {
 		/* the group's rows so far all had a value */
-		size_t rows = (size_t)w->group_rows + c->pending;
-		void *ones = dfs_buf_add_zeros(&c->defs, rows);
+		void *ones = dfs_buf_add_zeros(&c->defs, before);
 		if (ones)
-			memset(ones, 1, rows);
+			memset(ones, 1, before);
 	}
 	dfs_buf_addc(&c->defs, 0);
 	c->nulls++;
-	c->pending++;
+	return true;
+}
+
+void dfs_pq_bulk_null(dfs_pq *w, size_t col)
+{
+	struct col *c = bulk_col(w, col, true);
+	if (c && add_null(w, c, (size_t)w->group_rows + c->pending))
+		c->pending++;
 }
 
 void dfs_pq_bulk_rows(dfs_pq *w, size_t n)
@@ -558,22 +563,8 @@ void dfs_pq_null(dfs_pq *w)
 {
 	if (w->failed)
 		return;
-	struct col *c = &w->cols[w->cur];
-	if (!c->optional) {
-		dfs_error_set(&w->err, DFS_ERR_INVAL,
-		              "parquet: a null given for column %s, which is required", c->name);
-		w->failed = true;
-		return;
-	}
-	if (c->nulls == 0) {
-		/* the group's rows so far all had a value */
-		void *ones = dfs_buf_add_zeros(&c->defs, (size_t)w->group_rows);
-		if (ones)
-			memset(ones, 1, (size_t)w->group_rows);
-	}
-	dfs_buf_addc(&c->defs, 0);
-	c->nulls++;
-	done(w, 0);
+	if (add_null(w, &w->cols[w->cur], (size_t)w->group_rows))
+		done(w, 0);
 }
 
 /* ---- row groups ------------------------------------------------------- */
