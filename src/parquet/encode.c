@@ -10,13 +10,13 @@
  * lists every group's chunks with their offsets, sizes and statistics,
  * then its own length and the magic "PAR1" that also opens the file. */
 #include "parquet/parquet.h"
+#include "util/scratch.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <sys/mman.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -282,19 +282,12 @@ static void done(dfs_pq *w, size_t bytes)
 		flush_group(w);
 }
 
-/* Fault in the pages of a fresh buffer about to be written whole: one
- * call costs several times less than a fault every 4 KiB (most of all
- * on a virtual machine). */
+/* Fault in the free part of a fresh buffer about to be written whole,
+ * when it is more than a MiB (smaller ones fault in fast enough). */
 static void prefault(dfs_buf *b)
 {
-#ifdef MADV_POPULATE_WRITE
-	uintptr_t start = ((uintptr_t)b->data + b->len + 4095) & ~(uintptr_t)4095;
-	uintptr_t end = ((uintptr_t)b->data + b->cap) & ~(uintptr_t)4095;
-	if (b->data && start + ((uintptr_t)1 << 20) < end)
-		madvise((void *)start, end - start, MADV_POPULATE_WRITE);
-#else
-	(void)b;
-#endif
+	if (b->data && b->cap - b->len > ((size_t)1 << 20) + 8192)
+		dfs_pages_populate(b->data + b->len, b->cap - b->len);
 }
 
 /* Room in an 8-byte column for the rows the group will have, when the

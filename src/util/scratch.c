@@ -97,6 +97,19 @@ void *dfs_scratch_alloc(dfs_scratch *pool, size_t size)
 	return payload(h);
 }
 
+void dfs_pages_populate(void *p, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t start = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+	uintptr_t end = ((uintptr_t)p + len) & ~(uintptr_t)4095;
+	if (p && start < end)
+		madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+#else
+	(void)p;
+	(void)len;
+#endif
+}
+
 /* A mapped block grows where it is or moves by its page tables
  * (mremap): neither its bytes are copied nor its pages faulted in again,
  * which for an array grown by doubling costs as much as filling it. */
@@ -111,11 +124,8 @@ static void *grow_mapped(void *p, size_t size)
 	void *m = mremap(h, had, len, MREMAP_MAYMOVE);
 	if (m == MAP_FAILED)
 		return NULL;
-#ifdef MADV_POPULATE_WRITE
-	/* the new pages in one call: one page fault each costs several times
-	 * more (on a virtual machine most of all) */
-	madvise((char *)m + had, len - had, MADV_POPULATE_WRITE);
-#endif
+	/* the new pages in one call */
+	dfs_pages_populate((char *)m + had, len - had);
 	h = m;
 	h->size = len;
 	return payload(h);
@@ -140,7 +150,6 @@ void *dfs_scratch_realloc(dfs_scratch *pool, void *p, size_t old, size_t size)
 
 void dfs_scratch_prefault(void *p, size_t from, size_t size)
 {
-#ifdef MADV_POPULATE_WRITE
 	if (!p || header_of(p)->size == 0)
 		return;
 	header *h = header_of(p);
@@ -149,12 +158,7 @@ void dfs_scratch_prefault(void *p, size_t from, size_t size)
 	if (end > h->size)
 		end = h->size;
 	if (start < end)
-		madvise((char *)h + start, end - start, MADV_POPULATE_WRITE);
-#else
-	(void)p;
-	(void)from;
-	(void)size;
-#endif
+		dfs_pages_populate((char *)h + start, end - start);
 }
 
 void dfs_scratch_huge(void *p)

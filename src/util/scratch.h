@@ -35,6 +35,11 @@ void *dfs_scratch_alloc(dfs_scratch *pool, size_t size);
 /* Same as dfs_scratch_alloc, the first `old` bytes of `p` kept (p, of
  * the same pool, freed). */
 void *dfs_scratch_realloc(dfs_scratch *pool, void *p, size_t old, size_t size);
+/* Fault in, for writing, the whole pages inside [p, p + len) at once:
+ * for a fresh buffer about to be written whole, one call costs several
+ * times less than a page fault every 4 KiB (most of all on a virtual
+ * machine).  Any memory, not only blocks of a pool. */
+void dfs_pages_populate(void *p, size_t len);
 /* Fault in the pages of bytes [from, from + size) of block p at once
  * (a part about to be written: one call costs several times less than a
  * page fault per 4 KiB).  Does nothing to small blocks. */

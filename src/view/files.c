@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "csv/csv.h"
 #include "darshanfs/hash.h"
@@ -464,20 +463,6 @@ static int render_heavy(dfs_view *v, struct entry *e, struct decoded_log *l,
 
 #define TABLE_CHUNK 8192   /* rows rendered by one worker at a time */
 
-/* Fault in the pages of a fresh buffer about to be written at once: a
- * call costs several times less than a fault every 4 KiB. */
-static void prefault(char *p, size_t len)
-{
-#ifdef MADV_POPULATE_WRITE
-	uintptr_t start = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
-	uintptr_t end = ((uintptr_t)p + len) & ~(uintptr_t)4095;
-	if (start < end)
-		madvise((void *)start, end - start, MADV_POPULATE_WRITE);
-#else
-	(void)p;
-	(void)len;
-#endif
-}
 
 struct table_job {
 	const dfs_file_table *files;   /* or */
@@ -500,7 +485,7 @@ static void *table_worker(void *arg)
 		 * copies the text over and over */
 		dfs_buf *out = &j->out[c + 1];
 		if (dfs_buf_reserve(out, (to - from) * (j->files ? 256 : 128)))
-			prefault(out->data, out->cap);
+			dfs_pages_populate(out->data, out->cap);
 		if (j->files)
 			dfs_file_table_render(j->files, from, to, &j->out[c + 1]);
 		else
