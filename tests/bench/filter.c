@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+
 #include "filter/filter.h"
 
 static const char *const exprs[] = {
@@ -83,19 +85,6 @@ static uint64_t next_random(uint64_t *s)
 {
 	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
 	return *s >> 33;
-}
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 static void usage(const char *prog)

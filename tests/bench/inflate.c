@@ -33,6 +33,8 @@
 #include <time.h>
 #include <zlib.h>
 
+#include "bench.h"
+
 #define HEADER_SIZE 1328
 #define NAME_MAP_OFF 32
 #define MOD_MAP_OFF 48
@@ -49,19 +51,6 @@ static uint64_t load_u64(const unsigned char *p)
 	uint64_t v;
 	memcpy(&v, p, sizeof(v));
 	return v;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 /* Read the whole file; NULL with a message on failure. */

@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+
 #include "filter/rx.h"
 
 static const char *const patterns[] = {
@@ -25,19 +27,6 @@ static const char *const patterns[] = {
 	"[[:digit:]]{6,}",
 	"(.?){800}$",
 };
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 int main(int argc, char **argv)
 {
