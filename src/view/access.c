@@ -25,6 +25,7 @@
 #include "darshanfs/hash.h"
 
 #include "view/view_int.h"
+#include "view/cache.h"
 #include "view/access.h"
 
 /* The access ACL as Linux keeps it in system.posix_acl_access: a 4-byte

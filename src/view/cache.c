@@ -39,6 +39,7 @@
 #include "util/scratch.h"
 #include "darshanfs/hash.h"
 #include "view/view_int.h"
+#include "view/cache.h"
 #include "view/dirs.h"
 
 static size_t hash_key(const char *s, uint64_t state)

@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "view/view_int.h"
+#include "view/cache.h"
 #include "view/dirs.h"
 
 static void compiled_unref(struct dir_compiled *c)

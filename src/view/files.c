@@ -19,6 +19,7 @@
 #include "darshanfs/writer.h"
 #include "util/workers.h"
 #include "view/view_int.h"
+#include "view/cache.h"
 #include "view/schema.h"
 #include "view/dirs.h"
 #include "view/files.h"

@@ -44,6 +44,7 @@
 #include "summary/files_ranks.h"
 #include "util/workers.h"
 #include "view/view_int.h"
+#include "view/cache.h"
 #include "view/schema.h"
 #include "view/access.h"
 #include "view/dirs.h"

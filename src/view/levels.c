@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "view/view_int.h"
+#include "view/cache.h"
 #include "view/dirs.h"
 #include "view/levels.h"
 

@@ -13,6 +13,7 @@
 
 #include "summary/files_ranks.h"
 #include "view/view_int.h"
+#include "view/cache.h"
 #include "view/schema.h"
 #include "view/access.h"
 #include "view/files.h"

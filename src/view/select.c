@@ -19,6 +19,7 @@
 #include "log/hints.h"
 #include "util/scratch.h"
 #include "view/view_int.h"
+#include "view/cache.h"
 #include "view/dirs.h"
 #include "view/select.h"
 #include "module/pack.h"

@@ -28,6 +28,7 @@
 
 #include "csv/csv.h"
 #include "view/view_int.h"
+#include "view/cache.h"
 #include "view/dirs.h"
 #include "view/levels.h"
 #include "view/select.h"

@@ -7,6 +7,7 @@
 #include "csv/csv.h"
 #include "darshanfs/summary.h"
 #include "view/view_int.h"
+#include "view/cache.h"
 #include "view/levels.h"
 #include "view/select.h"
 #include "view/summary.h"

@@ -13,6 +13,7 @@
 #include "util/scratch.h"
 #include "view/probe.h"
 #include "view/view_int.h"
+#include "view/cache.h"
 #include "view/access.h"
 #include "view/dirs.h"
 #include "view/jobs.h"

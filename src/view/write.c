@@ -29,6 +29,7 @@
 
 #include "csv/csv.h"
 #include "view/view_int.h"
+#include "view/cache.h"
 #include "view/schema.h"
 #include "view/access.h"
 #include "view/dirs.h"
