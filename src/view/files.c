@@ -5,7 +5,7 @@
  * cached; an open handle keeps a reference to the snapshot it opened, so
  * it reads the same bytes whatever happens to the filters meanwhile.
  * Called by read.c; the files of a directory come from jobs.c, a log's
- * summary files from summary.c, the rows of files.csv and ranks.csv from
+ * summary files from summary_files.c, the rows of files.csv and ranks.csv from
  * the summary layer's tables (summary/files_ranks.h). */
 #include <stdint.h>
 #include <stdio.h>
@@ -26,7 +26,7 @@
 #include "view/jobs.h"
 #include "view/levels.h"
 #include "view/select.h"
-#include "view/summary.h"
+#include "view/summary_files.h"
 
 /* ---- generators --------------------------------------------------------------- */
 

@@ -51,7 +51,7 @@
 #include "view/jobs.h"
 #include "view/levels.h"
 #include "view/select.h"
-#include "view/summary.h"
+#include "view/summary_files.h"
 
 #define COMBINED DFS_FACTS_COMBINED
 #define MAX_ROWS DFS_FACTS_MAX_ROWS

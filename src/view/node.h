@@ -22,7 +22,7 @@ enum file_kind {
 	/* in a module directory */
 	F_RECORDS, F_FILTER, F_FILTER_ERROR, F_DERIVED, F_DERIVED_JSON, F_TOTAL,
 	F_TOTAL_CSV, F_PARTIAL,
-	/* in a log directory: the job at a glance (summary.c) */
+	/* in a log directory: the job at a glance (summary_files.c) */
 	F_SUMMARY, F_INSIGHTS, F_INSIGHTS_CSV,
 	/* in LOG/summary/: one per plot of darshanfs/summary.h */
 	F_PLOT_FIRST, F_PLOT_LAST = F_PLOT_FIRST + 15,

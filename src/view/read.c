@@ -18,7 +18,7 @@
 #include "view/access.h"
 #include "view/files.h"
 #include "view/selections.h"
-#include "view/summary.h"
+#include "view/summary_files.h"
 
 static int not_found(dfs_error *err, const char *path)
 {

@@ -19,7 +19,8 @@
  *   files.c    the content of each generated file of a log
  *   jobs.c     jobs.csv, modules.csv, insights.csv and summary.html of a
  *              directory
- *   summary.c  summary.html, the plots and the insights of a log
+ *   summary_files.c  summary.html, the plots and the insights of a
+ *              log
  *   access.c   may a caller read a source file (ACLs)
  *   levels.c   the filters behind a selection, level by level, as text
  *   select.c   filters -> selection -> accumulator results

@@ -1,6 +1,7 @@
-/* summary.h - summary.html, the plots and the insights of a log (summary.c). */
-#ifndef DFS_VIEW_SUMMARY_H
-#define DFS_VIEW_SUMMARY_H
+/* summary_files.h - summary.html, the plots and the insights of a log
+ * (summary_files.c). */
+#ifndef DFS_VIEW_SUMMARY_FILES_H
+#define DFS_VIEW_SUMMARY_FILES_H
 
 #include "view/view_int.h"
 

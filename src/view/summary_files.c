@@ -1,4 +1,4 @@
-/* summary.c - summary.html, summary/<plot>.svg, insights.txt and
+/* summary_files.c - summary.html, summary/<plot>.svg, insights.txt and
  * insights.csv of a log: the selections of the log's modules handed to
  * the summary renderer (src/summary), which knows nothing of the tree. */
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 #include "view/cache.h"
 #include "view/levels.h"
 #include "view/select.h"
-#include "view/summary.h"
+#include "view/summary_files.h"
 
 /* The plot a file kind shows, -1 when it is no plot. */
 int dfs_plot_of_file(enum file_kind k)
