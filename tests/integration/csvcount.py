@@ -9,6 +9,11 @@
         say.  sum(POSIX_BYTES_READ) of each POSIX/records.csv by sqlite3 and
         by mlr equals total_POSIX_BYTES_READ of POSIX/total.  Prints
         "files rows fixed oracle-checked posix-sums".
+
+    With DFS_TEST_QUICK=1 (the sanitizer build's pass) python csv alone
+    reads the files: the daemon serves the same bytes to every client, and
+    how sqlite3 and mlr parse them is checked by the normal build's pass
+    (the one client reading every file is what the sanitizers need).
 """
 import csv
 import json
@@ -120,8 +125,13 @@ def tree(mount, accum, rels):
     files = csv_files(mount, rels)
     paths = [os.path.join(mount, rel, f) for rel, f in files]
     posix = {k for k, (rel, f) in enumerate(files) if f == "POSIX/records.csv"}
-    sq, sq_sum = sqlite_counts(paths, posix)
-    ml, ml_sum = mlr_counts(paths)
+    quick = os.environ.get("DFS_TEST_QUICK") == "1"
+    if quick:
+        posix = set()
+        sq = ml = sq_sum = ml_sum = None
+    else:
+        sq, sq_sum = sqlite_counts(paths, posix)
+        ml, ml_sum = mlr_counts(paths)
     rows = nfixed = noracle = 0
     for k, (rel, f) in enumerate(files):
         path = paths[k]
@@ -129,9 +139,9 @@ def tree(mount, accum, rels):
             py = count_python(path)
         except (ValueError, csv.Error) as e:
             raise ValueError(f"python csv cannot read {path}: {e}")
-        got_ml = ml.get(path, "0")
-        if str(py) != sq.get(k) or str(py) != got_ml:
-            raise ValueError(f"{path}: rows: python csv {py}, sqlite3 {sq.get(k)}, mlr {got_ml}")
+        if not quick and (str(py) != sq.get(k) or str(py) != ml.get(path, "0")):
+            raise ValueError(f"{path}: rows: python csv {py}, sqlite3 {sq.get(k)}, "
+                             f"mlr {ml.get(path, '0')}")
         want = None
         if os.path.basename(f) == "total.csv":
             want = 1
