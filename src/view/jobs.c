@@ -870,6 +870,10 @@ struct batch {
 	bool running;            /* its workers run (thread) */
 	pthread_t thread;
 	struct pool pool;
+	/* directories walked whose last log is in the batch: their rows
+	 * are sealed in the index once the batch is summarized */
+	char **seal;
+	size_t nseal, capseal;
 };
 
 struct walk {
@@ -881,6 +885,8 @@ struct walk {
 	struct log_item *items;  /* the batch being gathered */
 	size_t n, cap;
 	size_t inited;           /* items whose rows buffer is made */
+	char **seal;             /* (as struct batch's) */
+	size_t nseal, capseal;
 	uint64_t seq;            /* batches handed to the workers so far */
 	struct batch bg;         /* the one before it */
 	bool oom;
@@ -1067,6 +1073,33 @@ static void stored_end(struct stored_dir *sd, char **names, const bool *is_dir, 
 	free(subs);
 }
 
+/* Seal the directory's rows in the index once its logs gathered so far
+ * are summarized (a directory that cannot be noted is left as it is). */
+static void seal_later(struct walk *w, const char *dir)
+{
+	if (w->nseal == w->capseal) {
+		size_t c = w->capseal ? w->capseal * 2 : 16;
+		char **grown = realloc(w->seal, c * sizeof(*grown));
+		if (!grown)
+			return;
+		w->seal = grown;
+		w->capseal = c;
+	}
+	if ((w->seal[w->nseal] = strdup(dir)))
+		w->nseal++;
+}
+
+/* (a walk that ran out of memory seals none: it may have left logs) */
+static void seal_now(struct walk *w, char **dirs, size_t *n)
+{
+	for (size_t i = 0; i < *n; i++) {
+		if (w->ix && !w->oom)
+			dfs_index_seal(w->ix, dirs[i]);
+		free(dirs[i]);
+	}
+	*n = 0;
+}
+
 static void walk_dir(struct walk *w, const char *src, const char *rel,
                      const char *vpath, int depth)
 {
@@ -1217,8 +1250,10 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 			dfs_index_log_clear(stored);
 		free(path);
 	}
-	if (sd && !w->oom)
+	if (sd && !w->oom) {
 		stored_end(sd, names, is_dir, n);
+		seal_later(w, sd->dir);
+	}
 	if (sd) {
 		stored_clear(sd);
 		sd->after[0] = '\0';
@@ -1836,6 +1871,7 @@ static void finish(struct walk *w)
 	if (b->running)
 		pthread_join(b->thread, NULL);
 	b->running = false;
+	seal_now(w, b->seal, &b->nseal);
 	if (!b->n)
 		return;
 	if (w->ix)
@@ -1893,9 +1929,21 @@ static void *run_batch(void *arg)
 static void flush(struct walk *w)
 {
 	finish(w);
-	if (!w->n)
-		return;
 	struct batch *b = &w->bg;
+	if (!w->n) {
+		/* (the logs before are summarized: sealed at once) */
+		seal_now(w, w->seal, &w->nseal);
+		return;
+	}
+	/* (the directories to seal go with the batch) */
+	char **seal = b->seal;
+	size_t capseal = b->capseal;
+	b->seal = w->seal;
+	b->nseal = w->nseal;
+	b->capseal = w->capseal;
+	w->seal = seal;
+	w->nseal = 0;
+	w->capseal = capseal;
 	struct log_item *items = b->items;
 	size_t cap = b->cap, inited = b->inited;
 	b->items = w->items;
@@ -2154,6 +2202,12 @@ dfs_snapshot *dfs_jobs_content(dfs_view *v, const struct node *n,
 		dfs_index_commit(w.ix);
 	for (int i = 0; i <= MAX_DEPTH; i++)
 		free(w.sd[i]);
+	for (size_t i = 0; i < w.nseal; i++)
+		free(w.seal[i]);
+	for (size_t i = 0; i < w.bg.nseal; i++)
+		free(w.bg.seal[i]);
+	free(w.seal);
+	free(w.bg.seal);
 	for (size_t i = 0; i < w.inited; i++)
 		dfs_buf_free(&w.items[i].rows);
 	free(w.items);
