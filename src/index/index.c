@@ -156,6 +156,11 @@ struct dfs_index_sealed {
 	unsigned char *data;   /* its logs (in buf, past the header) */
 	unsigned char *buf;    /* the record as stored */
 	size_t cap;
+	/* where the last log taken of it lies (the next window starts
+	 * there): its offset in data, and its name (NULL: none taken) */
+	size_t hint;
+	const unsigned char *hint_name;
+	size_t hint_len;
 };
 
 /* records let go, kept for the next ones read (their memory warm) */
@@ -651,6 +656,16 @@ enum {
 
 static uint64_t get_le(const unsigned char *p, int bytes)
 {
+	if (bytes == 8) {
+		uint64_t v;
+		memcpy(&v, p, 8);
+		return le64toh(v);
+	}
+	if (bytes == 4) {
+		uint32_t v;
+		memcpy(&v, p, 4);
+		return le32toh(v);
+	}
 	uint64_t v = 0;
 	for (int i = bytes - 1; i >= 0; i--)
 		v = v << 8 | p[i];
@@ -774,6 +789,7 @@ static struct dfs_index_sealed *sealed_get(dfs_index *ix, const char *dir, const
 		return NULL;
 	}
 	atomic_init(&c->refs, 2);   /* the caller's, the index's */
+	c->hint_name = NULL;
 	c->has_prev = c->buf[H_FLAGS] & HAS_PREV;
 	c->prev_len = plen;
 	memcpy(c->prev, c->buf + H_PREV, plen);
@@ -790,6 +806,10 @@ static int sealed_take(struct dfs_index_sealed *c, const void *from, size_t flen
                        dfs_index_log *out, size_t *n, size_t max)
 {
 	const unsigned char *p = c->data, *end = c->data + c->len;
+	/* (the logs before the last one taken are before `from` too, when
+	 * it is not before that one) */
+	if (c->hint_name && key_cmp(c->hint_name, c->hint_len, from, flen) <= 0)
+		p += c->hint;
 	while (p < end && *n < max) {
 		if ((size_t)(end - p) < E_HEAD)
 			return SQLITE_CORRUPT;
@@ -819,6 +839,9 @@ static int sealed_take(struct dfs_index_sealed *c, const void *from, size_t flen
 			l->findings = NULL;
 			atomic_fetch_add(&c->refs, 1);
 			l->hold = c;
+			c->hint = (size_t)(p - c->data);
+			c->hint_name = name;
+			c->hint_len = nl;
 		}
 		p = next;
 	}

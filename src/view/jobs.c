@@ -859,6 +859,11 @@ struct pool {
 	bool no_dirs;
 	/* nor had a log an entry (so none a filter of its own) */
 	bool no_entries;
+	/* the table's text, which the batch's rows go into once summarized
+	 * (not T_FILES), and then its items let go: `released`; `oom` when
+	 * a row could not be made */
+	struct text *out;
+	bool released, oom;
 };
 
 /* A batch of logs: gathered by the walk, then summarized by workers in
@@ -1876,6 +1881,11 @@ static void finish(struct walk *w)
 		return;
 	if (w->ix)
 		dfs_index_commit(w->ix);
+	if (b->pool.released) {
+		w->oom |= b->pool.oom;
+		b->n = 0;
+		return;
+	}
 	/* the rows of the batch, to go into the text at once */
 	struct iovec *rows = w->table == T_FILES ? NULL : malloc(b->n * sizeof(*rows));
 	size_t nrows = 0;
@@ -1917,10 +1927,40 @@ static void finish(struct walk *w)
 	b->n = 0;
 }
 
+/* The rows of a summarized batch into the text in order, and its items
+ * let go (by the batch's thread: the walk goes on meanwhile). */
+static void release_rows(struct pool *p)
+{
+	struct iovec *rows = malloc(p->n * sizeof(*rows));
+	size_t nrows = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		struct log_item *it = &p->items[i];
+		if (it->stored)
+			dfs_index_log_clear(&it->stored_log);
+		if (!dfs_buf_ok(&it->rows)) {
+			p->oom = true;
+		} else if (rows) {
+			rows[nrows].iov_base = it->rows.data;
+			rows[nrows++].iov_len = it->rows.len;
+		} else {
+			text_add(p->out, it->rows.data, it->rows.len);
+		}
+		free(it->paths);
+		dir_ref_put(it->dir);
+		it->dir = NULL;
+	}
+	if (!p->oom)
+		text_add_many(p->out, rows, nrows);
+	free(rows);
+	p->released = true;
+}
+
 static void *run_batch(void *arg)
 {
 	struct pool *p = arg;
 	dfs_workers_run(dfs_workers(DFS_WORKERS_MAX, p->n), worker, p);
+	if (p->table != T_FILES)
+		release_rows(p);
 	return NULL;
 }
 
@@ -1955,10 +1995,12 @@ static void flush(struct walk *w)
 	w->cap = cap;
 	w->inited = inited;
 	w->seq++;
+	b->pool.released = false;
 	if (w->oom)
 		return;
 	b->pool = (struct pool){w->table, w->ix, w->insights_key, w->v, w->who, w->chk,
-	                        &w->gate, b->items, b->n, 0, w->no_dirs, w->no_entries};
+	                        &w->gate, b->items, b->n, 0, w->no_dirs, w->no_entries,
+	                        &w->out, false, false};
 	b->running = pthread_create(&b->thread, NULL, run_batch, &b->pool) == 0;
 	if (!b->running)
 		run_batch(&b->pool);
