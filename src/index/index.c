@@ -30,6 +30,7 @@
 #include "index/index.h"
 #include "darshanfs/buf.h"
 #include "darshanfs/module.h"
+#include "util/scratch.h"
 
 /* "DFSI": what PRAGMA application_id says of our files */
 #define APP_ID 0x44465349
@@ -760,6 +761,7 @@ static struct dfs_index_sealed *sealed_get(dfs_index *ix, const char *dir, const
 			c->cap = len + len / 4;
 			if (!(c->buf = malloc(c->cap)))
 				c->cap = 0;
+			dfs_pages_populate(c->buf, c->cap);
 		}
 		free(c ? c->dir : NULL);
 		if (c && (c->dir = strdup(dir)) && c->buf) {

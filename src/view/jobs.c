@@ -42,6 +42,7 @@
 #include "index/index.h"
 #include "darshanfs/summary.h"
 #include "summary/files_ranks.h"
+#include "util/scratch.h"
 #include "util/workers.h"
 #include "view/view_int.h"
 #include "view/schema.h"
@@ -633,7 +634,10 @@ static dfs_buf *text_room(struct text *t)
 		return b;
 	}
 	dfs_buf_init(b);
-	dfs_buf_reserve(b, CHUNK + 8192);
+	/* (its pages faulted in at once: one by one they cost more than
+	 * the copy into them) */
+	if (dfs_buf_reserve(b, CHUNK + 8192))
+		dfs_pages_populate(b->data, b->cap);
 	return b;
 }
 
@@ -927,6 +931,7 @@ static struct log_item *add_item(struct walk *w)
 			w->oom = true;
 			return NULL;
 		}
+		dfs_pages_populate(it + w->cap, (c - w->cap) * sizeof(*it));
 		w->items = it;
 		w->cap = c;
 	}
