@@ -876,13 +876,28 @@ struct batch {
 	struct log_item *items;
 	size_t n, cap;
 	size_t inited;           /* items whose rows buffer is made */
-	bool running;            /* its workers run (thread) */
-	pthread_t thread;
+	bool running;            /* the crew works on it */
 	struct pool pool;
 	/* directories walked whose last log is in the batch: their rows
 	 * are sealed in the index once the batch is summarized */
 	char **seal;
 	size_t nseal, capseal;
+};
+
+/* The threads that summarize the walk's batches, one after the other:
+ * started with its first batch and kept to its end (a thread started
+ * for each batch cost its creation, and its stack's pages faulted in). */
+struct crew {
+	bool started;            /* (tried: n may be 0) */
+	size_t n;
+	pthread_t tid[DFS_WORKERS_MAX];
+	pthread_mutex_t lock;
+	pthread_cond_t go, done;
+	uint64_t gen;            /* batches handed over */
+	struct pool *job;        /* the last one */
+	size_t busy;             /* threads still summarizing it */
+	bool running;            /* it is not done (rows in the text) */
+	bool quit;
 };
 
 struct walk {
@@ -898,6 +913,7 @@ struct walk {
 	size_t nseal, capseal;
 	uint64_t seq;            /* batches handed to the workers so far */
 	struct batch bg;         /* the one before it */
+	struct crew crew;
 	bool oom;
 	const dfs_caller *who;   /* shows only what it may read (NULL: all) */
 	const struct path_check *chk;   /* its search permission (NULL: all) */
@@ -1878,8 +1894,12 @@ static void *worker(void *arg)
 static void finish(struct walk *w)
 {
 	struct batch *b = &w->bg;
-	if (b->running)
-		pthread_join(b->thread, NULL);
+	if (b->running) {
+		pthread_mutex_lock(&w->crew.lock);
+		while (w->crew.running)
+			pthread_cond_wait(&w->crew.done, &w->crew.lock);
+		pthread_mutex_unlock(&w->crew.lock);
+	}
 	b->running = false;
 	seal_now(w, b->seal, &b->nseal);
 	if (!b->n)
@@ -1960,13 +1980,79 @@ static void release_rows(struct pool *p)
 	p->released = true;
 }
 
-static void *run_batch(void *arg)
+/* A thread of the crew: each batch handed over, its share of it; the
+ * last to be done puts its rows into the text. */
+static void *crew_thread(void *arg)
 {
-	struct pool *p = arg;
-	dfs_workers_run(dfs_workers(DFS_WORKERS_MAX, p->n), worker, p);
-	if (p->table != T_FILES)
-		release_rows(p);
+	struct crew *c = arg;
+	uint64_t seen = 0;
+	pthread_mutex_lock(&c->lock);
+	for (;;) {
+		while (c->gen == seen && !c->quit)
+			pthread_cond_wait(&c->go, &c->lock);
+		if (c->quit)
+			break;
+		seen = c->gen;
+		struct pool *p = c->job;
+		pthread_mutex_unlock(&c->lock);
+		worker(p);
+		pthread_mutex_lock(&c->lock);
+		if (--c->busy == 0) {
+			pthread_mutex_unlock(&c->lock);
+			if (p->table != T_FILES)
+				release_rows(p);
+			pthread_mutex_lock(&c->lock);
+			c->running = false;
+			pthread_cond_broadcast(&c->done);
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
 	return NULL;
+}
+
+/* The batch to the crew (started at the first): true, or false when it
+ * has no thread and the batch was done here. */
+static bool crew_start(struct crew *c, struct pool *p)
+{
+	if (!c->started) {
+		c->started = true;
+		pthread_mutex_init(&c->lock, NULL);
+		pthread_cond_init(&c->go, NULL);
+		pthread_cond_init(&c->done, NULL);
+		size_t want = dfs_workers(DFS_WORKERS_MAX, BATCH);
+		while (c->n < want && pthread_create(&c->tid[c->n], NULL, crew_thread, c) == 0)
+			c->n++;
+	}
+	if (!c->n) {
+		worker(p);
+		if (p->table != T_FILES)
+			release_rows(p);
+		return false;
+	}
+	pthread_mutex_lock(&c->lock);
+	c->job = p;
+	c->busy = c->n;
+	c->running = true;
+	c->gen++;
+	pthread_cond_broadcast(&c->go);
+	pthread_mutex_unlock(&c->lock);
+	return true;
+}
+
+/* The crew's threads ended (no batch running) */
+static void crew_end(struct crew *c)
+{
+	if (!c->started)
+		return;
+	pthread_mutex_lock(&c->lock);
+	c->quit = true;
+	pthread_cond_broadcast(&c->go);
+	pthread_mutex_unlock(&c->lock);
+	for (size_t i = 0; i < c->n; i++)
+		pthread_join(c->tid[i], NULL);
+	pthread_mutex_destroy(&c->lock);
+	pthread_cond_destroy(&c->go);
+	pthread_cond_destroy(&c->done);
 }
 
 /* Hand the gathered batch to workers in the background (the one before
@@ -2006,9 +2092,7 @@ static void flush(struct walk *w)
 	b->pool = (struct pool){w->table, w->ix, w->insights_key, w->v, w->who, w->chk,
 	                        &w->gate, b->items, b->n, 0, w->no_dirs, w->no_entries,
 	                        &w->out, false, false};
-	b->running = pthread_create(&b->thread, NULL, run_batch, &b->pool) == 0;
-	if (!b->running)
-		run_batch(&b->pool);
+	b->running = crew_start(&w->crew, &b->pool);
 }
 
 /* ---- cache of rendered files ----------------------------------------------------- */
@@ -2245,6 +2329,7 @@ dfs_snapshot *dfs_jobs_content(dfs_view *v, const struct node *n,
 	walk_dir(&w, n->src, "", n->dir_vpath, 0);
 	flush(&w);
 	finish(&w);
+	crew_end(&w.crew);
 	if (w.ix)
 		dfs_index_commit(w.ix);
 	for (int i = 0; i <= MAX_DEPTH; i++)
