@@ -8,7 +8,9 @@
  * of a write leaves the last committed transaction whole.  Writes are
  * batched by the caller (dfs_index_commit); one that finds the database
  * busy with another process's write drops its batch (those logs are made
- * again next time).  Whatever fails is told once and the index does less:
+ * again next time).  A directory's jobs.csv rows are also kept packed, a
+ * record per 1,024 logs (dfs_index_seal), dropped with any change to one
+ * of its logs.  Whatever fails is told once and the index does less:
  * a full disk or a file it may not write stops the writes, a damaged file
  * stops everything (the next open moves it aside). */
 #include <endian.h>

@@ -118,8 +118,10 @@ void dfs_index_close(dfs_index *ix);
  * them, into out[]: with their jobs.csv row only when `jobs_only` (the
  * module rows are not read, nor of the job more than its error and the
  * modules present), else with their module rows, and their
- * findings when made with `insights_key` (0: none).  Returns how many
- * (0 on any failure). */
+ * findings when made with `insights_key` (0: none).  With jobs_only
+ * they come from the directory's sealed records when it has them
+ * (dfs_index_seal; their strings then lie there: `hold`).  Returns how
+ * many (0 on any failure). */
 #define DFS_INDEX_WINDOW 256
 size_t dfs_index_dir(dfs_index *ix, const char *dir, const char *from, bool jobs_only,
                      uint64_t insights_key, dfs_index_log *out, size_t max);
