@@ -8,14 +8,19 @@
  * of a write leaves the last committed transaction whole.  Writes are
  * batched by the caller (dfs_index_commit); one that finds the database
  * busy with another process's write drops its batch (those logs are made
- * again next time).  Whatever fails is told once and the index does less:
+ * again next time).  A directory's jobs.csv rows are also kept packed, a
+ * record per 1,024 logs (dfs_index_seal), dropped with any change to one
+ * of its logs.  Whatever fails is told once and the index does less:
  * a full disk or a file it may not write stops the writes, a damaged file
  * stops everything (the next open moves it aside). */
+#include <endian.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,12 +30,14 @@
 #include <unistd.h>
 
 #include "index/index.h"
+#include "darshanfs/buf.h"
 #include "darshanfs/module.h"
+#include "util/scratch.h"
 
 /* "DFSI": what PRAGMA application_id says of our files */
 #define APP_ID 0x44465349
 /* the layout of the tables (PRAGMA user_version): another one is made anew */
-#define SCHEMA 2
+#define SCHEMA 3
 
 static const char schema_sql[] =
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;\n"
@@ -63,6 +70,9 @@ static const char schema_sql[] =
 	"  value REAL NOT NULL, threshold REAL NOT NULL, count REAL NOT NULL, total REAL NOT NULL,\n"
 	"  files TEXT NOT NULL, ranks TEXT NOT NULL, advice TEXT NOT NULL,\n"
 	"  PRIMARY KEY(log, seq)) STRICT, WITHOUT ROWID;\n"
+	"CREATE TABLE sealed(\n"
+	"  dir TEXT NOT NULL, last BLOB NOT NULL, facts INTEGER NOT NULL, rows BLOB NOT NULL,\n"
+	"  PRIMARY KEY(dir, last)) STRICT;\n"
 	"CREATE VIEW jobs AS SELECT id, CASE dir WHEN '' THEN name ELSE dir || '/' || name END AS path,\n"
 	"  error, exe, jobid, uid, nprocs, start_time, end_time, run_time, modules, partial\n"
 	"  FROM logs;\n";
@@ -70,7 +80,9 @@ static const char schema_sql[] =
 enum stmt {
 	S_DIR, S_DIR_JOBS, S_FINDINGS, S_FIND, S_INSERT, S_UPDATE, S_DEL_ROWS, S_DEL_FINDINGS,
 	S_ADD_ROW, S_ADD_FINDING, S_SET_KEY, S_DEL_LOG, S_ADD_DIR, S_SUBDIRS,
-	S_DEL_DIR_ROWS, S_DEL_DIR_FINDINGS, S_DEL_DIR_LOGS, S_DEL_DIRS, S_NEXT_ID, S_COUNT
+	S_DEL_DIR_ROWS, S_DEL_DIR_FINDINGS, S_DEL_DIR_LOGS, S_DEL_DIRS, S_NEXT_ID,
+	S_SEALED_GE, S_SEALED_GT, S_SEALED_ANY, S_SEAL_ROWS, S_SEAL_ADD, S_DEL_SEALED,
+	S_DEL_DIR_SEALED, S_COUNT
 };
 
 static const char *const stmt_sql[S_COUNT] = {
@@ -119,7 +131,43 @@ static const char *const stmt_sql[S_COUNT] = {
 	                       " dir = ?1 OR (dir >= ?1 || '/' AND dir < ?1 || '0'))",
 	[S_DEL_DIR_LOGS] = "DELETE FROM logs WHERE dir = ?1 OR (dir >= ?1 || '/' AND dir < ?1 || '0')",
 	[S_DEL_DIRS] = "DELETE FROM dirs WHERE dir = ?1 OR (dir >= ?1 || '/' AND dir < ?1 || '0')",
+	/* a directory's sealed rows: the record that holds the first log
+	 * at or after a name (its key is the last it holds) */
+	[S_SEALED_GE] = "SELECT last, rowid, length(rows) FROM sealed WHERE dir = ?1 AND last >= ?2 AND facts = ?3"
+	                " ORDER BY last LIMIT 1",
+	[S_SEALED_GT] = "SELECT last, rowid, length(rows) FROM sealed WHERE dir = ?1 AND last > ?2 AND facts = ?3"
+	                " ORDER BY last LIMIT 1",
+	[S_SEALED_ANY] = "SELECT 1 FROM sealed WHERE dir = ?1 AND facts = ?2 LIMIT 1",
+	[S_SEAL_ROWS] = "SELECT name, dev, ino, size, mtime_ns, ctime_ns, error, modules, jobs_row"
+	                " FROM logs WHERE dir = ?1 AND facts = ?2 ORDER BY name",
+	[S_SEAL_ADD] = "INSERT INTO sealed VALUES(?1, ?2, ?3, ?4)",
+	[S_DEL_SEALED] = "DELETE FROM sealed WHERE dir = ?1",
+	[S_DEL_DIR_SEALED] = "DELETE FROM sealed WHERE dir = ?1 OR (dir >= ?1 || '/' AND dir < ?1 || '0')",
 };
+
+/* A directory's sealed record, as read: what its logs point into. */
+struct dfs_index_sealed {
+	atomic_int refs;
+	dfs_index *ix;         /* whose spares it goes to */
+	char *dir;
+	/* the keys of the record before it (none: the first) and its own:
+	 * it is the answer for the names after prev up to last */
+	size_t prev_len, last_len;
+	bool has_prev;
+	unsigned char prev[256], last[256];
+	size_t len;
+	unsigned char *data;   /* its logs (in buf, past the header) */
+	unsigned char *buf;    /* the record as stored */
+	size_t cap;
+	/* where the last log taken of it lies (the next window starts
+	 * there): its offset in data, and its name (NULL: none taken) */
+	size_t hint;
+	const unsigned char *hint_name;
+	size_t hint_len;
+};
+
+/* records let go, kept for the next ones read (their memory warm) */
+#define SPARES 4
 
 struct dfs_index {
 	pthread_mutex_t lock;
@@ -133,6 +181,8 @@ struct dfs_index {
 	bool no_writes;    /* writing failed for good (full disk, read-only) */
 	bool broken;       /* the file is damaged: nothing more */
 	bool told_busy;
+	struct dfs_index_sealed *sealed;   /* the last sealed record read */
+	_Atomic(struct dfs_index_sealed *) spare[SPARES];
 };
 
 static void tell(dfs_index *ix, const char *fmt, ...)
@@ -150,6 +200,9 @@ static void tell(dfs_index *ix, const char *fmt, ...)
 }
 
 static int move_aside(dfs_index *ix, const char *why);
+static void sealed_drop(dfs_index *ix);
+static void sealed_release(struct dfs_index_sealed *c);
+static void sealed_free(struct dfs_index_sealed *c);
 
 /* A failed call: what it means for the index from now on. */
 static void failed(dfs_index *ix, int rc, const char *what)
@@ -356,6 +409,9 @@ void dfs_index_close(dfs_index *ix)
 		return;
 	if (ix->in_tx)
 		dfs_index_commit(ix);
+	sealed_drop(ix);
+	for (int i = 0; i < SPARES; i++)
+		sealed_free(atomic_exchange(&ix->spare[i], NULL));
 	for (int i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(ix->st[i]);
 	sqlite3_close(ix->db);
@@ -376,9 +432,13 @@ static char *col_text(sqlite3_stmt *s, int c)
 
 void dfs_index_log_clear(dfs_index_log *l)
 {
-	free(l->name);
-	free(l->jobs_row);
-	free(l->job.error);
+	if (l->hold) {
+		sealed_release(l->hold);   /* (its strings lie there) */
+	} else {
+		free(l->name);
+		free(l->jobs_row);
+		free(l->job.error);
+	}
 	free(l->job.exe);
 	for (size_t i = 0; i < l->nrows; i++)
 		free(l->rows[i].error);
@@ -398,6 +458,7 @@ void dfs_index_log_clear(dfs_index_log *l)
 	l->has_findings = false;
 	l->nfindings = 0;
 	l->findings = NULL;
+	l->hold = NULL;
 }
 
 void dfs_index_log_move(dfs_index_log *dst, dfs_index_log *src)
@@ -408,11 +469,13 @@ void dfs_index_log_move(dfs_index_log *dst, dfs_index_log *src)
 	dst->has_findings = src->has_findings;
 	dst->nfindings = src->nfindings;
 	dst->findings = src->findings;
+	dst->hold = src->hold;
 	memset(src, 0, offsetof(dfs_index_log, rows));
 	src->jobs_row = NULL;
 	src->has_findings = false;
 	src->nfindings = 0;
 	src->findings = NULL;
+	src->hold = NULL;
 }
 
 /* "POSIX" -> its id, "POSIX+STDIO" -> the combined row; -2 unknown */
@@ -490,29 +553,29 @@ static int read_findings(dfs_index *ix, int64_t id, dfs_index_log *l)
 	return rc == SQLITE_DONE ? 0 : rc;
 }
 
-size_t dfs_index_dir(dfs_index *ix, const char *dir, const char *from, bool jobs_only,
-                     uint64_t insights_key, dfs_index_log *out, size_t max)
+/* The logs' rows of directory `dir` whose names are >= `from` (but
+ * `skip`, when not NULL), at most `max`, into out[]; *bad set on a
+ * failure (their count is then of no meaning). */
+static size_t rows_dir(dfs_index *ix, const char *dir, const char *from, const char *skip,
+                       bool jobs_only, uint64_t insights_key, dfs_index_log *out, size_t max,
+                       int *bad)
 {
 	size_t n = 0;
 	int64_t ids[DFS_INDEX_WINDOW];
 	bool want[DFS_INDEX_WINDOW];
-	if (max > DFS_INDEX_WINDOW)
-		max = DFS_INDEX_WINDOW;
-	pthread_mutex_lock(&ix->lock);
-	if (ix->broken) {
-		pthread_mutex_unlock(&ix->lock);
-		return 0;
-	}
 	/* one statement: each log with its module rows, in order (or its
 	 * jobs.csv row) */
 	sqlite3_stmt *s = ix->st[jobs_only ? S_DIR_JOBS : S_DIR];
 	sqlite3_bind_text(s, 1, dir, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, from, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 3, DFS_INDEX_FACTS);
-	int rc, bad = 0;
-	while (!bad && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	int rc;
+	while (!*bad && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(s, 0);
 		if (n == 0 || ids[n - 1] != id) {
+			if (skip && n == 0 && sqlite3_column_type(s, 1) == SQLITE_TEXT &&
+			    !strcmp((const char *)sqlite3_column_text(s, 1), skip))
+				continue;
 			if (n == max)
 				break;
 			dfs_index_log *l = &out[n];
@@ -521,6 +584,7 @@ size_t dfs_index_dir(dfs_index *ix, const char *dir, const char *from, bool jobs
 			l->has_findings = false;
 			l->nfindings = 0;
 			l->findings = NULL;
+			l->hold = NULL;
 			ids[n] = id;
 			l->name = col_text(s, 1);
 			l->id.dev = (uint64_t)sqlite3_column_int64(s, 2);
@@ -535,7 +599,7 @@ size_t dfs_index_dir(dfs_index *ix, const char *dir, const char *from, bool jobs
 				 * asked for: a call each, for 100,000 logs) */
 				want[n++] = false;
 				if (!l->name) {
-					bad = SQLITE_NOMEM;
+					*bad = SQLITE_NOMEM;
 					break;
 				}
 				l->jobs_row = col_text(s, 18);
@@ -553,19 +617,302 @@ size_t dfs_index_dir(dfs_index *ix, const char *dir, const char *from, bool jobs
 			          (uint64_t)sqlite3_column_int64(s, 17) == insights_key;
 			n++;
 			if (!l->name || (!l->job.error && !l->job.exe)) {
-				bad = SQLITE_NOMEM;
+				*bad = SQLITE_NOMEM;
 				break;
 			}
 		}
-		bad = read_row(s, &out[n - 1]);
+		*bad = read_row(s, &out[n - 1]);
 	}
-	if (!bad && rc != SQLITE_ROW && rc != SQLITE_DONE)
-		bad = rc;
+	if (!*bad && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		*bad = rc;
 	sqlite3_reset(s);
 	/* the findings, when asked (one statement at a time) */
-	for (size_t i = 0; i < n && !bad; i++)
+	for (size_t i = 0; i < n && !*bad; i++)
 		if (want[i])
-			bad = read_findings(ix, ids[i], &out[i]);
+			*bad = read_findings(ix, ids[i], &out[i]);
+	if (*bad) {
+		for (size_t i = 0; i < n; i++)
+			dfs_index_log_clear(&out[i]);
+		n = 0;
+	}
+	return n;
+}
+
+/* ---- sealed rows --------------------------------------------------------------------- */
+
+/* A sealed record: a header (its flags, then the key of the record before
+ * it, the last name that one holds), then its logs one after the other,
+ * each a fixed head (numbers little-endian) and its strings with their
+ * NULs: the name, the error (when it has one), the jobs.csv row (when it
+ * has one).  The last record of a directory has a key past every name
+ * (names are shorter than 256 bytes), each other the name of its last
+ * log. */
+enum {
+	H_FLAGS = 0, H_PREV_LEN = 1 /* u16 */, H_PREV = 3,
+	E_DEV = 0, E_INO = 8, E_SIZE = 16, E_MTIME = 24, E_CTIME = 32, E_PRESENT = 40,
+	E_NAME_LEN = 48 /* u16 */, E_FLAGS = 50, E_ERROR_LEN = 52 /* u32 */,
+	E_ROW_LEN = 56 /* u32 */, E_HEAD = 60,
+	HAS_PREV = 1,
+	HAS_ERROR = 1, HAS_ROW = 2,
+	FINAL_KEY = 256
+};
+
+static uint64_t get_le(const unsigned char *p, int bytes)
+{
+	if (bytes == 8) {
+		uint64_t v;
+		memcpy(&v, p, 8);
+		return le64toh(v);
+	}
+	if (bytes == 4) {
+		uint32_t v;
+		memcpy(&v, p, 4);
+		return le32toh(v);
+	}
+	uint64_t v = 0;
+	for (int i = bytes - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void put_le(dfs_buf *b, uint64_t v, int bytes)
+{
+	unsigned char t[8];
+	for (int i = 0; i < bytes; i++, v >>= 8)
+		t[i] = (unsigned char)v;
+	dfs_buf_add(b, t, (size_t)bytes);
+}
+
+static int key_cmp(const unsigned char *a, size_t al, const void *b, size_t bl)
+{
+	int c = memcmp(a, b, al < bl ? al : bl);
+	return c ? c : (al > bl) - (al < bl);
+}
+
+static void sealed_free(struct dfs_index_sealed *c)
+{
+	if (c) {
+		free(c->dir);
+		free(c->buf);
+		free(c);
+	}
+}
+
+/* (by whichever thread clears the last log that points into it) */
+static void sealed_release(struct dfs_index_sealed *c)
+{
+	if (!c || atomic_fetch_sub(&c->refs, 1) != 1)
+		return;
+	for (int i = 0; i < SPARES; i++) {
+		struct dfs_index_sealed *none = NULL;
+		if (atomic_compare_exchange_strong(&c->ix->spare[i], &none, c))
+			return;
+	}
+	sealed_free(c);
+}
+
+/* Forget the record read last (it may be of rows that change). */
+static void sealed_drop(dfs_index *ix)
+{
+	sealed_release(ix->sealed);
+	ix->sealed = NULL;
+}
+
+/* The sealed record of `dir` that holds the logs after `from` (after or
+ * at it unless gt), with a reference for the caller: the one read last
+ * when it is that one, else read.  NULL with *rc SQLITE_DONE when the
+ * directory has none, else with why. */
+static struct dfs_index_sealed *sealed_get(dfs_index *ix, const char *dir, const void *from,
+                                           size_t flen, bool gt, int *rc)
+{
+	struct dfs_index_sealed *c = ix->sealed;
+	*rc = SQLITE_OK;
+	if (c && !strcmp(c->dir, dir)) {
+		int lo = c->has_prev ? key_cmp(c->prev, c->prev_len, from, flen) : -1;
+		int hi = key_cmp(c->last, c->last_len, from, flen);
+		if (gt ? lo <= 0 && hi > 0 : lo < 0 && hi >= 0) {
+			atomic_fetch_add(&c->refs, 1);
+			return c;
+		}
+	}
+	sqlite3_stmt *s = ix->st[gt ? S_SEALED_GT : S_SEALED_GE];
+	sqlite3_bind_text(s, 1, dir, -1, SQLITE_STATIC);
+	sqlite3_bind_blob(s, 2, flen ? from : "", (int)flen, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 3, DFS_INDEX_FACTS);
+	c = NULL;
+	int step = sqlite3_step(s);
+	if (step != SQLITE_ROW) {
+		*rc = step == SQLITE_DONE ? SQLITE_DONE : step;
+		sqlite3_reset(s);
+		return NULL;
+	}
+	const unsigned char *key = sqlite3_column_blob(s, 0);
+	size_t klen = (size_t)sqlite3_column_bytes(s, 0);
+	sqlite3_int64 rowid = sqlite3_column_int64(s, 1);
+	size_t len = (size_t)sqlite3_column_int64(s, 2);
+	if (!key || klen > FINAL_KEY || len < H_PREV) {
+		*rc = SQLITE_CORRUPT;
+	} else {
+		/* a spare record's memory, or new */
+		for (int i = 0; i < SPARES && !c; i++)
+			c = atomic_exchange(&ix->spare[i], NULL);
+		if (!c && (c = calloc(1, sizeof(*c))))
+			c->ix = ix;
+		if (c && c->cap < len) {
+			free(c->buf);
+			c->cap = len + len / 4;
+			if (!(c->buf = malloc(c->cap)))
+				c->cap = 0;
+			dfs_pages_populate(c->buf, c->cap);
+		}
+		free(c ? c->dir : NULL);
+		if (c && (c->dir = strdup(dir)) && c->buf) {
+			c->last_len = klen;
+			memcpy(c->last, key, klen);
+		} else {
+			sealed_free(c);
+			c = NULL;
+			*rc = SQLITE_NOMEM;
+		}
+	}
+	sqlite3_reset(s);
+	if (!c)
+		return NULL;
+	/* the record read straight into its memory (no copy of it made on
+	 * the way) */
+	sqlite3_blob *b = NULL;
+	if ((*rc = sqlite3_blob_open(ix->db, "main", "sealed", "rows", rowid, 0, &b)) ==
+	         SQLITE_OK)
+		*rc = sqlite3_blob_read(b, c->buf, (int)len, 0);
+	sqlite3_blob_close(b);
+	size_t plen = *rc == SQLITE_OK ? (size_t)get_le(c->buf + H_PREV_LEN, 2) : 0;
+	if (*rc == SQLITE_OK && (plen >= FINAL_KEY || len < H_PREV + plen))
+		*rc = SQLITE_CORRUPT;
+	if (*rc != SQLITE_OK) {
+		sealed_free(c);
+		return NULL;
+	}
+	atomic_init(&c->refs, 2);   /* the caller's, the index's */
+	c->hint_name = NULL;
+	c->has_prev = c->buf[H_FLAGS] & HAS_PREV;
+	c->prev_len = plen;
+	memcpy(c->prev, c->buf + H_PREV, plen);
+	c->data = c->buf + H_PREV + plen;
+	c->len = len - H_PREV - plen;
+	sealed_drop(ix);
+	ix->sealed = c;
+	return c;
+}
+
+/* The logs of record c at or after `from` (after it when gt), up to max
+ * in all, into out[] past *n.  0, or SQLITE_CORRUPT. */
+static int sealed_take(struct dfs_index_sealed *c, const void *from, size_t flen, bool gt,
+                       dfs_index_log *out, size_t *n, size_t max)
+{
+	const unsigned char *p = c->data, *end = c->data + c->len;
+	/* (the logs before the last one taken are before `from` too, when
+	 * it is not before that one) */
+	if (c->hint_name && key_cmp(c->hint_name, c->hint_len, from, flen) <= 0)
+		p += c->hint;
+	while (p < end && *n < max) {
+		if ((size_t)(end - p) < E_HEAD)
+			return SQLITE_CORRUPT;
+		size_t nl = (size_t)get_le(p + E_NAME_LEN, 2);
+		unsigned flags = p[E_FLAGS];
+		size_t el = flags & HAS_ERROR ? (size_t)get_le(p + E_ERROR_LEN, 4) + 1 : 0;
+		size_t rl = flags & HAS_ROW ? (size_t)get_le(p + E_ROW_LEN, 4) + 1 : 0;
+		const unsigned char *name = p + E_HEAD, *next = name + nl + 1 + el + rl;
+		if ((size_t)(end - name) < nl + 1 + el + rl || name[nl] ||
+		    (el && name[nl + el]) || (rl && next[-1]))
+			return SQLITE_CORRUPT;
+		int cmp = key_cmp(name, nl, from, flen);
+		if (gt ? cmp > 0 : cmp >= 0) {
+			dfs_index_log *l = &out[(*n)++];
+			memset(l, 0, offsetof(dfs_index_log, rows));
+			l->name = (char *)name;
+			l->id.dev = get_le(p + E_DEV, 8);
+			l->id.ino = get_le(p + E_INO, 8);
+			l->id.size = (int64_t)get_le(p + E_SIZE, 8);
+			l->id.mtime_ns = (int64_t)get_le(p + E_MTIME, 8);
+			l->id.ctime_ns = (int64_t)get_le(p + E_CTIME, 8);
+			l->job.present = get_le(p + E_PRESENT, 8);
+			l->job.error = el ? (char *)name + nl + 1 : NULL;
+			l->jobs_row = rl ? (char *)next - rl : NULL;
+			l->has_findings = false;
+			l->nfindings = 0;
+			l->findings = NULL;
+			atomic_fetch_add(&c->refs, 1);
+			l->hold = c;
+			c->hint = (size_t)(p - c->data);
+			c->hint_name = name;
+			c->hint_len = nl;
+		}
+		p = next;
+	}
+	return 0;
+}
+
+/* What dfs_index_dir gives with jobs_only, from the directory's sealed
+ * records: *done when they told all (the logs up to max, or every one
+ * there is), else the logs' rows are read for the rest (after *resume,
+ * when *n is not 0). */
+static int sealed_dir(dfs_index *ix, const char *dir, const char *from, dfs_index_log *out,
+                      size_t max, size_t *n, bool *done, char *resume)
+{
+	unsigned char key[FINAL_KEY];
+	size_t klen = strlen(from);
+	bool gt = false;
+	*done = false;
+	if (klen >= sizeof(key))
+		return 0;
+	memcpy(key, from, klen);
+	while (*n < max) {
+		int rc;
+		struct dfs_index_sealed *c = sealed_get(ix, dir, key, klen, gt, &rc);
+		if (!c)
+			return rc == SQLITE_DONE ? 0 : rc;
+		rc = sealed_take(c, key, klen, gt, out, n, max);
+		bool final = c->last_len == FINAL_KEY;
+		if (!final) {
+			klen = c->last_len;
+			memcpy(key, c->last, klen);
+			memcpy(resume, key, klen);
+			resume[klen] = '\0';
+		}
+		sealed_release(c);
+		if (rc)
+			return rc;
+		if (final) {
+			*done = true;
+			return 0;
+		}
+		gt = true;
+	}
+	*done = true;
+	return 0;
+}
+
+size_t dfs_index_dir(dfs_index *ix, const char *dir, const char *from, bool jobs_only,
+                     uint64_t insights_key, dfs_index_log *out, size_t max)
+{
+	size_t n = 0;
+	if (max > DFS_INDEX_WINDOW)
+		max = DFS_INDEX_WINDOW;
+	pthread_mutex_lock(&ix->lock);
+	if (ix->broken) {
+		pthread_mutex_unlock(&ix->lock);
+		return 0;
+	}
+	int bad = 0;
+	bool done = false;
+	char resume[FINAL_KEY];
+	if (jobs_only)
+		bad = sealed_dir(ix, dir, from, out, max, &n, &done, resume);
+	/* (a directory without sealed records, or whose records went while
+	 * it was read: the rest from the logs' rows) */
+	if (!bad && !done)
+		n += rows_dir(ix, dir, n ? resume : from, n ? resume : NULL, jobs_only,
+		              insights_key, out + n, max - n, &bad);
 	if (bad) {
 		if (bad != SQLITE_NOMEM)
 			failed(ix, bad, "reading");
@@ -688,6 +1035,16 @@ static int add_dirs(dfs_index *ix, const char *dir)
 	return rc;
 }
 
+/* The directory's sealed records go with any change to its logs. */
+static int unseal(dfs_index *ix, const char *dir)
+{
+	if (ix->sealed && !strcmp(ix->sealed->dir, dir))
+		sealed_drop(ix);
+	sqlite3_stmt *s = ix->st[S_DEL_SEALED];
+	sqlite3_bind_text(s, 1, dir, -1, SQLITE_STATIC);
+	return step_done(ix, s);
+}
+
 void dfs_index_put(dfs_index *ix, const char *dir, const char *name,
                    const dfs_index_id *id, const dfs_job_facts *job,
                    const char *jobs_row, const dfs_module_facts *rows, size_t nrows,
@@ -771,6 +1128,8 @@ void dfs_index_put(dfs_index *ix, const char *dir, const char *name,
 		rc = add_findings(ix, row, findings, nfindings);
 	if (rc == SQLITE_OK)
 		rc = add_dirs(ix, dir);
+	if (rc == SQLITE_OK)
+		rc = unseal(ix, dir);
 	if (rc != SQLITE_OK) {
 		ix->tx_failed = true;
 		failed(ix, rc, "writing");
@@ -825,6 +1184,8 @@ void dfs_index_forget(dfs_index *ix, const char *dir, const char *name)
 		sqlite3_bind_int64(ix->st[del[i]], 1, row);
 		rc = step_done(ix, ix->st[del[i]]);
 	}
+	if (row >= 0 && rc == SQLITE_OK)
+		rc = unseal(ix, dir);
 	if (rc != SQLITE_OK) {
 		ix->tx_failed = true;
 		failed(ix, rc, "writing");
@@ -841,8 +1202,9 @@ void dfs_index_forget_dir(dfs_index *ix, const char *dir)
 	}
 	int rc = SQLITE_OK;
 	static const enum stmt del[] = {S_DEL_DIR_ROWS, S_DEL_DIR_FINDINGS, S_DEL_DIR_LOGS,
-	                                S_DEL_DIRS};
-	for (size_t i = 0; i < 4 && rc == SQLITE_OK; i++) {
+	                                S_DEL_DIRS, S_DEL_DIR_SEALED};
+	sealed_drop(ix);
+	for (size_t i = 0; i < 5 && rc == SQLITE_OK; i++) {
 		sqlite3_bind_text(ix->st[del[i]], 1, dir, -1, SQLITE_TRANSIENT);
 		rc = step_done(ix, ix->st[del[i]]);
 	}
@@ -883,9 +1245,120 @@ size_t dfs_index_subdirs(dfs_index *ix, const char *dir, char ***names)
 	return n;
 }
 
+void dfs_index_seal(dfs_index *ix, const char *dir)
+{
+	pthread_mutex_lock(&ix->lock);
+	if (ix->broken || ix->no_writes) {
+		pthread_mutex_unlock(&ix->lock);
+		return;
+	}
+	/* (sealed already: nothing changed since) */
+	sqlite3_stmt *s = ix->st[S_SEALED_ANY];
+	sqlite3_bind_text(s, 1, dir, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, DFS_INDEX_FACTS);
+	int rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		if (rc != SQLITE_ROW)
+			failed(ix, rc, "reading");
+		pthread_mutex_unlock(&ix->lock);
+		return;
+	}
+	if (!writing(ix)) {
+		pthread_mutex_unlock(&ix->lock);
+		return;
+	}
+	/* (records of another facts version go) */
+	rc = unseal(ix, dir);
+	dfs_buf b = DFS_BUF_INIT;
+	unsigned char prev[FINAL_KEY], key[FINAL_KEY];
+	size_t plen = 0, klen = 0, count = 0;
+	bool has_prev = false;
+	s = ix->st[S_SEAL_ROWS];
+	sqlite3_bind_text(s, 1, dir, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, DFS_INDEX_FACTS);
+	for (bool last = false; rc == SQLITE_OK && !last;) {
+		int step = sqlite3_step(s);
+		last = step != SQLITE_ROW;
+		if (last && step != SQLITE_DONE) {
+			rc = step;
+			break;
+		}
+		/* a record full (and more to come), or the last one */
+		if (count == DFS_INDEX_SEALED || last) {
+			unsigned char head[H_PREV];
+			head[H_FLAGS] = has_prev ? HAS_PREV : 0;
+			head[H_PREV_LEN] = (unsigned char)plen;
+			head[H_PREV_LEN + 1] = (unsigned char)(plen >> 8);
+			if (!b.len)
+				dfs_buf_add_zeros(&b, H_PREV + plen);
+			if (!dfs_buf_ok(&b) || b.len < H_PREV + plen || b.len > INT_MAX) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			memcpy(b.data, head, H_PREV);
+			memcpy(b.data + H_PREV, prev, plen);
+			if (last) {
+				klen = FINAL_KEY;
+				memset(key, 0xff, klen);
+			}
+			sqlite3_stmt *a = ix->st[S_SEAL_ADD];
+			sqlite3_bind_text(a, 1, dir, -1, SQLITE_STATIC);
+			sqlite3_bind_blob(a, 2, key, (int)klen, SQLITE_STATIC);
+			sqlite3_bind_int64(a, 3, DFS_INDEX_FACTS);
+			sqlite3_bind_blob(a, 4, b.data, (int)b.len, SQLITE_STATIC);
+			rc = step_done(ix, a);
+			memcpy(prev, key, klen);
+			plen = klen;
+			has_prev = true;
+			count = 0;
+			dfs_buf_reset(&b);
+		}
+		if (last || rc != SQLITE_OK)
+			break;
+		if (!b.len)   /* (the header, filled in when the record is) */
+			dfs_buf_add_zeros(&b, H_PREV + plen);
+		const char *name = (const char *)sqlite3_column_text(s, 0);
+		size_t nl = name ? (size_t)sqlite3_column_bytes(s, 0) : 0;
+		const char *error = (const char *)sqlite3_column_text(s, 6);
+		size_t el = error ? (size_t)sqlite3_column_bytes(s, 6) : 0;
+		const char *row = (const char *)sqlite3_column_text(s, 8);
+		size_t rl = row ? (size_t)sqlite3_column_bytes(s, 8) : 0;
+		if (!name || nl >= FINAL_KEY) {
+			rc = name ? SQLITE_OK : SQLITE_NOMEM;
+			continue;   /* (no such name in a directory: left to the rows) */
+		}
+		for (int c = 1; c <= 5; c++)
+			put_le(&b, (uint64_t)sqlite3_column_int64(s, c), 8);
+		put_le(&b, (uint64_t)sqlite3_column_int64(s, 7), 8);
+		put_le(&b, nl, 2);
+		dfs_buf_addc(&b, (char)((error ? HAS_ERROR : 0) | (row ? HAS_ROW : 0)));
+		dfs_buf_addc(&b, 0);
+		put_le(&b, el, 4);
+		put_le(&b, rl, 4);
+		dfs_buf_add(&b, name, nl + 1);
+		if (error)
+			dfs_buf_add(&b, error, el + 1);
+		if (row)
+			dfs_buf_add(&b, row, rl + 1);
+		memcpy(key, name, nl);
+		klen = nl;
+		count++;
+	}
+	sqlite3_reset(s);
+	dfs_buf_free(&b);
+	if (rc != SQLITE_OK) {
+		ix->tx_failed = true;
+		failed(ix, rc, "writing");
+	}
+	pthread_mutex_unlock(&ix->lock);
+}
+
 void dfs_index_commit(dfs_index *ix)
 {
 	pthread_mutex_lock(&ix->lock);
+	if (ix->in_tx && ix->tx_failed)
+		sealed_drop(ix);   /* (it may be of what goes) */
 	if (ix->in_tx) {
 		int rc = exec(ix, ix->tx_failed ? "ROLLBACK" : "COMMIT");
 		if (rc != SQLITE_OK) {

@@ -88,6 +88,10 @@ typedef struct dfs_index_log {
 	                             * the insights key asked) */
 	size_t nfindings;
 	dfs_finding_facts *findings;
+	/* not NULL: name, job.error and jobs_row are not the log's own
+	 * strings but lie in a directory's sealed rows (dfs_index_seal),
+	 * which this holds until the log is cleared */
+	struct dfs_index_sealed *hold;
 } dfs_index_log;
 
 /* Free what l holds and leave it empty (its rows past nrows, never
@@ -114,11 +118,24 @@ void dfs_index_close(dfs_index *ix);
  * them, into out[]: with their jobs.csv row only when `jobs_only` (the
  * module rows are not read, nor of the job more than its error and the
  * modules present), else with their module rows, and their
- * findings when made with `insights_key` (0: none).  Returns how many
- * (0 on any failure). */
+ * findings when made with `insights_key` (0: none).  With jobs_only
+ * they come from the directory's sealed records when it has them
+ * (dfs_index_seal; their strings then lie there: `hold`).  Returns how
+ * many (0 on any failure). */
 #define DFS_INDEX_WINDOW 256
 size_t dfs_index_dir(dfs_index *ix, const char *dir, const char *from, bool jobs_only,
                      uint64_t insights_key, dfs_index_log *out, size_t max);
+
+/* What dfs_index_dir gives with jobs_only, of every log of directory
+ * `dir`, packed into stored records of up to DFS_INDEX_SEALED logs each
+ * (read without decoding a row per log): made anew from the logs' rows
+ * unless the directory has them already.  Every change to a log of the
+ * directory (put, forget) drops them in the same transaction, so they
+ * are never of other rows than the logs'.  Call once the logs of the
+ * directory were put (it opens the write transaction, when it writes,
+ * that dfs_index_commit ends). */
+#define DFS_INDEX_SEALED 1024
+void dfs_index_seal(dfs_index *ix, const char *dir);
 
 /* Writes go into a transaction that dfs_index_commit ends (every put
  * between two commits is kept or lost together).  A put replaces what

@@ -42,6 +42,7 @@
 #include "index/index.h"
 #include "darshanfs/summary.h"
 #include "summary/files_ranks.h"
+#include "util/scratch.h"
 #include "util/workers.h"
 #include "view/view_int.h"
 #include "view/cache.h"
@@ -634,7 +635,10 @@ static dfs_buf *text_room(struct text *t)
 		return b;
 	}
 	dfs_buf_init(b);
-	dfs_buf_reserve(b, CHUNK + 8192);
+	/* (its pages faulted in at once: one by one they cost more than
+	 * the copy into them) */
+	if (dfs_buf_reserve(b, CHUNK + 8192))
+		dfs_pages_populate(b->data, b->cap);
 	return b;
 }
 
@@ -860,6 +864,11 @@ struct pool {
 	bool no_dirs;
 	/* nor had a log an entry (so none a filter of its own) */
 	bool no_entries;
+	/* the table's text, which the batch's rows go into once summarized
+	 * (not T_FILES), and then its items let go: `released`; `oom` when
+	 * a row could not be made */
+	struct text *out;
+	bool released, oom;
 };
 
 /* A batch of logs: gathered by the walk, then summarized by workers in
@@ -868,9 +877,28 @@ struct batch {
 	struct log_item *items;
 	size_t n, cap;
 	size_t inited;           /* items whose rows buffer is made */
-	bool running;            /* its workers run (thread) */
-	pthread_t thread;
+	bool running;            /* the crew works on it */
 	struct pool pool;
+	/* directories walked whose last log is in the batch: their rows
+	 * are sealed in the index once the batch is summarized */
+	char **seal;
+	size_t nseal, capseal;
+};
+
+/* The threads that summarize the walk's batches, one after the other:
+ * started with its first batch and kept to its end (a thread started
+ * for each batch cost its creation, and its stack's pages faulted in). */
+struct crew {
+	bool started;            /* (tried: n may be 0) */
+	size_t n;
+	pthread_t tid[DFS_WORKERS_MAX];
+	pthread_mutex_t lock;
+	pthread_cond_t go, done;
+	uint64_t gen;            /* batches handed over */
+	struct pool *job;        /* the last one */
+	size_t busy;             /* threads still summarizing it */
+	bool running;            /* it is not done (rows in the text) */
+	bool quit;
 };
 
 struct walk {
@@ -882,8 +910,11 @@ struct walk {
 	struct log_item *items;  /* the batch being gathered */
 	size_t n, cap;
 	size_t inited;           /* items whose rows buffer is made */
+	char **seal;             /* (as struct batch's) */
+	size_t nseal, capseal;
 	uint64_t seq;            /* batches handed to the workers so far */
 	struct batch bg;         /* the one before it */
+	struct crew crew;
 	bool oom;
 	const dfs_caller *who;   /* shows only what it may read (NULL: all) */
 	const struct path_check *chk;   /* its search permission (NULL: all) */
@@ -917,6 +948,7 @@ static struct log_item *add_item(struct walk *w)
 			w->oom = true;
 			return NULL;
 		}
+		dfs_pages_populate(it + w->cap, (c - w->cap) * sizeof(*it));
 		w->items = it;
 		w->cap = c;
 	}
@@ -1066,6 +1098,33 @@ static void stored_end(struct stored_dir *sd, char **names, const bool *is_dir, 
 		free(subs[i]);
 	}
 	free(subs);
+}
+
+/* Seal the directory's rows in the index once its logs gathered so far
+ * are summarized (a directory that cannot be noted is left as it is). */
+static void seal_later(struct walk *w, const char *dir)
+{
+	if (w->nseal == w->capseal) {
+		size_t c = w->capseal ? w->capseal * 2 : 16;
+		char **grown = realloc(w->seal, c * sizeof(*grown));
+		if (!grown)
+			return;
+		w->seal = grown;
+		w->capseal = c;
+	}
+	if ((w->seal[w->nseal] = strdup(dir)))
+		w->nseal++;
+}
+
+/* (a walk that ran out of memory seals none: it may have left logs) */
+static void seal_now(struct walk *w, char **dirs, size_t *n)
+{
+	for (size_t i = 0; i < *n; i++) {
+		if (w->ix && !w->oom)
+			dfs_index_seal(w->ix, dirs[i]);
+		free(dirs[i]);
+	}
+	*n = 0;
 }
 
 static void walk_dir(struct walk *w, const char *src, const char *rel,
@@ -1218,8 +1277,10 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 			dfs_index_log_clear(stored);
 		free(path);
 	}
-	if (sd && !w->oom)
+	if (sd && !w->oom) {
 		stored_end(sd, names, is_dir, n);
+		seal_later(w, sd->dir);
+	}
 	if (sd) {
 		stored_clear(sd);
 		sd->after[0] = '\0';
@@ -1834,13 +1895,23 @@ static void *worker(void *arg)
 static void finish(struct walk *w)
 {
 	struct batch *b = &w->bg;
-	if (b->running)
-		pthread_join(b->thread, NULL);
+	if (b->running) {
+		pthread_mutex_lock(&w->crew.lock);
+		while (w->crew.running)
+			pthread_cond_wait(&w->crew.done, &w->crew.lock);
+		pthread_mutex_unlock(&w->crew.lock);
+	}
 	b->running = false;
+	seal_now(w, b->seal, &b->nseal);
 	if (!b->n)
 		return;
 	if (w->ix)
 		dfs_index_commit(w->ix);
+	if (b->pool.released) {
+		w->oom |= b->pool.oom;
+		b->n = 0;
+		return;
+	}
 	/* the rows of the batch, to go into the text at once */
 	struct iovec *rows = w->table == T_FILES ? NULL : malloc(b->n * sizeof(*rows));
 	size_t nrows = 0;
@@ -1882,11 +1953,107 @@ static void finish(struct walk *w)
 	b->n = 0;
 }
 
-static void *run_batch(void *arg)
+/* The rows of a summarized batch into the text in order, and its items
+ * let go (by the batch's thread: the walk goes on meanwhile). */
+static void release_rows(struct pool *p)
 {
-	struct pool *p = arg;
-	dfs_workers_run(dfs_workers(DFS_WORKERS_MAX, p->n), worker, p);
+	struct iovec *rows = malloc(p->n * sizeof(*rows));
+	size_t nrows = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		struct log_item *it = &p->items[i];
+		if (it->stored)
+			dfs_index_log_clear(&it->stored_log);
+		if (!dfs_buf_ok(&it->rows)) {
+			p->oom = true;
+		} else if (rows) {
+			rows[nrows].iov_base = it->rows.data;
+			rows[nrows++].iov_len = it->rows.len;
+		} else {
+			text_add(p->out, it->rows.data, it->rows.len);
+		}
+		free(it->paths);
+		dir_ref_put(it->dir);
+		it->dir = NULL;
+	}
+	if (!p->oom)
+		text_add_many(p->out, rows, nrows);
+	free(rows);
+	p->released = true;
+}
+
+/* A thread of the crew: each batch handed over, its share of it; the
+ * last to be done puts its rows into the text. */
+static void *crew_thread(void *arg)
+{
+	struct crew *c = arg;
+	uint64_t seen = 0;
+	pthread_mutex_lock(&c->lock);
+	for (;;) {
+		while (c->gen == seen && !c->quit)
+			pthread_cond_wait(&c->go, &c->lock);
+		if (c->quit)
+			break;
+		seen = c->gen;
+		struct pool *p = c->job;
+		pthread_mutex_unlock(&c->lock);
+		worker(p);
+		pthread_mutex_lock(&c->lock);
+		if (--c->busy == 0) {
+			pthread_mutex_unlock(&c->lock);
+			if (p->table != T_FILES)
+				release_rows(p);
+			pthread_mutex_lock(&c->lock);
+			c->running = false;
+			pthread_cond_broadcast(&c->done);
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
 	return NULL;
+}
+
+/* The batch to the crew (started at the first): true, or false when it
+ * has no thread and the batch was done here. */
+static bool crew_start(struct crew *c, struct pool *p)
+{
+	if (!c->started) {
+		c->started = true;
+		pthread_mutex_init(&c->lock, NULL);
+		pthread_cond_init(&c->go, NULL);
+		pthread_cond_init(&c->done, NULL);
+		size_t want = dfs_workers(DFS_WORKERS_MAX, BATCH);
+		while (c->n < want && pthread_create(&c->tid[c->n], NULL, crew_thread, c) == 0)
+			c->n++;
+	}
+	if (!c->n) {
+		worker(p);
+		if (p->table != T_FILES)
+			release_rows(p);
+		return false;
+	}
+	pthread_mutex_lock(&c->lock);
+	c->job = p;
+	c->busy = c->n;
+	c->running = true;
+	c->gen++;
+	pthread_cond_broadcast(&c->go);
+	pthread_mutex_unlock(&c->lock);
+	return true;
+}
+
+/* The crew's threads ended (no batch running) */
+static void crew_end(struct crew *c)
+{
+	if (!c->started)
+		return;
+	pthread_mutex_lock(&c->lock);
+	c->quit = true;
+	pthread_cond_broadcast(&c->go);
+	pthread_mutex_unlock(&c->lock);
+	for (size_t i = 0; i < c->n; i++)
+		pthread_join(c->tid[i], NULL);
+	pthread_mutex_destroy(&c->lock);
+	pthread_cond_destroy(&c->go);
+	pthread_cond_destroy(&c->done);
 }
 
 /* Hand the gathered batch to workers in the background (the one before
@@ -1894,9 +2061,21 @@ static void *run_batch(void *arg)
 static void flush(struct walk *w)
 {
 	finish(w);
-	if (!w->n)
-		return;
 	struct batch *b = &w->bg;
+	if (!w->n) {
+		/* (the logs before are summarized: sealed at once) */
+		seal_now(w, w->seal, &w->nseal);
+		return;
+	}
+	/* (the directories to seal go with the batch) */
+	char **seal = b->seal;
+	size_t capseal = b->capseal;
+	b->seal = w->seal;
+	b->nseal = w->nseal;
+	b->capseal = w->capseal;
+	w->seal = seal;
+	w->nseal = 0;
+	w->capseal = capseal;
 	struct log_item *items = b->items;
 	size_t cap = b->cap, inited = b->inited;
 	b->items = w->items;
@@ -1908,13 +2087,13 @@ static void flush(struct walk *w)
 	w->cap = cap;
 	w->inited = inited;
 	w->seq++;
+	b->pool.released = false;
 	if (w->oom)
 		return;
 	b->pool = (struct pool){w->table, w->ix, w->insights_key, w->v, w->who, w->chk,
-	                        &w->gate, b->items, b->n, 0, w->no_dirs, w->no_entries};
-	b->running = pthread_create(&b->thread, NULL, run_batch, &b->pool) == 0;
-	if (!b->running)
-		run_batch(&b->pool);
+	                        &w->gate, b->items, b->n, 0, w->no_dirs, w->no_entries,
+	                        &w->out, false, false};
+	b->running = crew_start(&w->crew, &b->pool);
 }
 
 /* ---- cache of rendered files ----------------------------------------------------- */
@@ -2151,10 +2330,17 @@ dfs_snapshot *dfs_jobs_content(dfs_view *v, const struct node *n,
 	walk_dir(&w, n->src, "", n->dir_vpath, 0);
 	flush(&w);
 	finish(&w);
+	crew_end(&w.crew);
 	if (w.ix)
 		dfs_index_commit(w.ix);
 	for (int i = 0; i <= MAX_DEPTH; i++)
 		free(w.sd[i]);
+	for (size_t i = 0; i < w.nseal; i++)
+		free(w.seal[i]);
+	for (size_t i = 0; i < w.bg.nseal; i++)
+		free(w.bg.seal[i]);
+	free(w.seal);
+	free(w.bg.seal);
 	for (size_t i = 0; i < w.inited; i++)
 		dfs_buf_free(&w.items[i].rows);
 	free(w.items);

@@ -1,7 +1,9 @@
 /* test_index.c - the persistent index (src/index/) through its own
  * interface: what is put comes back in name order, window by window, with
  * its rows and findings; a put replaces; forgetting a log or a directory
- * removes exactly that; a file that is no index is moved aside with one
+ * removes exactly that; a directory's sealed records give back what its
+ * rows hold, and any change to one of its logs drops them (even in the
+ * middle of a read); a file that is no index is moved aside with one
  * notice; a path that cannot be made gives NULL with one notice. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +15,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "index/index.h"
 #include "darshanfs/module.h"
@@ -179,6 +182,173 @@ static void test_put_and_read(void **state)
 	assert_int_equal(nt.n, 0);
 }
 
+/* a log of directory d: its inode `ino`, its error or its row */
+static void put_plain(dfs_index *ix, const char *d, int i, int64_t mtime)
+{
+	char name[32], row[64];
+	snprintf(name, sizeof(name), "s%05d.darshan", i);
+	snprintf(row, sizeof(row), ",%d,%lld,row", i, (long long)mtime);
+	dfs_index_id id = {3, (uint64_t)i, 100 + i, mtime, mtime + 1};
+	dfs_job_facts job = {.exe = (char *)"x", .present = (uint64_t)i << 1};
+	if (i % 100 == 7)
+		job.error = (char *)"truncated";
+	dfs_index_put(ix, d, name, &id, &job, row, NULL, 0, 0, NULL, 0);
+}
+
+/* The sealed records of directory d in the file (sql: what is done to
+ * them first, by another connection) */
+static int sealed_sql(const char *path, const char *d, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *s;
+	int n = -1;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+	    (!sql || sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK) &&
+	    sqlite3_prepare_v2(db, "select count(*) from sealed where dir = ?1", -1, &s,
+	                       NULL) == SQLITE_OK) {
+		sqlite3_bind_text(s, 1, d, -1, SQLITE_STATIC);
+		if (sqlite3_step(s) == SQLITE_ROW)
+			n = sqlite3_column_int(s, 0);
+		sqlite3_finalize(s);
+	}
+	sqlite3_close(db);
+	return n;
+}
+
+static int sealed_count(const char *path, const char *d)
+{
+	return sealed_sql(path, d, NULL);
+}
+
+/* Read directory d's jobs rows window by window, checking each log
+ * against what put_plain gave it (mtime[i]); `sealed`: each must come
+ * from a sealed record (1), none (0), either (-1).  `between` is called
+ * after the first window.  Returns how many. */
+static int read_all(dfs_index *ix, const char *d, int nlogs, const int64_t *mtime, int sealed,
+                    void (*between)(dfs_index *ix))
+{
+	dfs_index_log *win = calloc(DFS_INDEX_WINDOW, sizeof(*win));
+	assert_non_null(win);
+	char after[64] = "";
+	int seen = 0, windows = 0;
+	for (;;) {
+		size_t n = dfs_index_dir(ix, d, after, true, 0, win, DFS_INDEX_WINDOW);
+		size_t k = n && !strcmp(win[0].name, after) ? 1 : 0;
+		for (; k < n; k++) {
+			char want[32], row[64];
+			int i = seen;
+			snprintf(want, sizeof(want), "s%05d.darshan", i);
+			assert_string_equal(win[k].name, want);
+			assert_int_equal(win[k].id.ino, i);
+			assert_int_equal(win[k].id.size, 100 + i);
+			assert_int_equal(win[k].id.mtime_ns, mtime[i]);
+			assert_int_equal(win[k].id.ctime_ns, mtime[i] + 1);
+			/* (a log that cannot be read has nothing but its error) */
+			assert_int_equal(win[k].job.present, i % 100 == 7 ? 0 : (uint64_t)i << 1);
+			if (i % 100 == 7)
+				assert_string_equal(win[k].job.error, "truncated");
+			else
+				assert_null(win[k].job.error);
+			snprintf(row, sizeof(row), ",%d,%lld,row", i, (long long)mtime[i]);
+			assert_string_equal(win[k].jobs_row, row);
+			if (sealed >= 0)
+				assert_int_equal(win[k].hold != NULL, sealed);
+			seen++;
+		}
+		if (n)
+			snprintf(after, sizeof(after), "%s", win[n - 1].name);
+		for (size_t i = 0; i < n; i++)
+			dfs_index_log_clear(&win[i]);
+		if (windows++ == 0 && between)
+			between(ix);
+		if (n < DFS_INDEX_WINDOW)
+			break;
+	}
+	free(win);
+	assert_int_equal(seen, nlogs);
+	return seen;
+}
+
+static int64_t mt[1500];
+
+static void touch_one(dfs_index *ix)
+{
+	mt[1000] = 77;
+	put_plain(ix, "d", 1000, mt[1000]);
+	dfs_index_commit(ix);
+}
+
+static void test_sealed(void **state)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/s.index", (char *)*state);
+	struct notes nt = {0};
+	dfs_index *ix = dfs_index_open(path, note, &nt);
+	assert_non_null(ix);
+	for (int i = 0; i < 1500; i++) {
+		mt[i] = 5;
+		put_plain(ix, "d", i, mt[i]);
+	}
+	put_plain(ix, "d/e", 0, 5);
+	dfs_index_commit(ix);
+	/* not sealed: from the rows */
+	read_all(ix, "d", 1500, mt, 0, NULL);
+	dfs_index_seal(ix, "d");
+	dfs_index_seal(ix, "d/e");
+	dfs_index_seal(ix, "none");   /* (no logs: a record that says so) */
+	dfs_index_commit(ix);
+	assert_int_equal(sealed_count(path, "d"), 2);   /* 1,024 logs a record */
+	read_all(ix, "d", 1500, mt, 1, NULL);
+	read_all(ix, "d/e", 1, mt, 1, NULL);
+	dfs_index_log one;
+	assert_int_equal(dfs_index_dir(ix, "none", "", true, 0, &one, 1), 0);
+
+	/* a log put again: the records go with it (the next read gives its
+	 * new row from the rows), until sealed again */
+	mt[3] = 9;
+	put_plain(ix, "d", 3, mt[3]);
+	dfs_index_commit(ix);
+	assert_int_equal(sealed_count(path, "d"), 0);
+	assert_int_equal(sealed_count(path, "d/e"), 1);
+	read_all(ix, "d", 1500, mt, 0, NULL);
+	dfs_index_seal(ix, "d");
+	dfs_index_commit(ix);
+	read_all(ix, "d", 1500, mt, 1, NULL);
+
+	/* a change in the middle of a read: the rest comes from the rows,
+	 * each log once, the changed one as it is now */
+	read_all(ix, "d", 1500, mt, -1, touch_one);
+	assert_int_equal(sealed_count(path, "d"), 0);
+	dfs_index_seal(ix, "d");
+	dfs_index_commit(ix);
+	/* records that end before the directory's logs do (the last one
+	 * gone in the middle of a call): the rest from the rows, once */
+	assert_int_equal(sealed_sql(path, "d", "delete from sealed where dir = 'd' and"
+	                                       " length(last) = 256"), 1);
+	read_all(ix, "d", 1500, mt, -1, NULL);
+	assert_int_equal(sealed_sql(path, "d", "delete from sealed"), 0);
+	dfs_index_seal(ix, "d");
+	dfs_index_commit(ix);
+
+	/* a log forgotten, then a directory: gone from the records too */
+	dfs_index_forget(ix, "d/e", "s00000.darshan");
+	dfs_index_commit(ix);
+	assert_int_equal(sealed_count(path, "d/e"), 0);
+	assert_int_equal(dfs_index_dir(ix, "d/e", "", true, 0, &one, 1), 0);
+	dfs_index_close(ix);
+
+	/* reopened: sealed still */
+	ix = dfs_index_open(path, note, &nt);
+	assert_non_null(ix);
+	read_all(ix, "d", 1500, mt, 1, NULL);
+	dfs_index_forget_dir(ix, "d");
+	dfs_index_commit(ix);
+	assert_int_equal(sealed_count(path, "d"), 0);
+	assert_int_equal(dfs_index_dir(ix, "d", "", true, 0, &one, 1), 0);
+	dfs_index_close(ix);
+	assert_int_equal(nt.n, 0);
+}
+
 static void test_bad_files(void **state)
 {
 	char path[512], aside[600];
@@ -207,6 +377,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_put_and_read, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sealed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_files, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
