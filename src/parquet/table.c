@@ -150,8 +150,11 @@ done:
 
 int dfs_pq_records(const dfs_log *log, const dfs_module *m, const dfs_records *r,
                    const size_t *index, size_t count,
-                   const struct dfs_pq_options *opt, dfs_buf *out, dfs_error *err)
+                   const struct dfs_pq_options *opt, dfs_buf **parts, size_t *nparts,
+                   dfs_error *err)
 {
+	*parts = NULL;
+	*nparts = 0;
 	size_t ncols = m->n_fields + 3;
 	struct dfs_pq_column *cols = calloc(ncols, sizeof(*cols));
 	dfs_value *v = malloc(sizeof(*v));
@@ -225,7 +228,7 @@ int dfs_pq_records(const dfs_log *log, const dfs_module *m, const dfs_records *r
 		}
 	}
 	dfs_buf_free(&tmp);
-	rc = dfs_pq_finish(w, out, err);
+	rc = dfs_pq_finish_parts(w, parts, nparts, err);
 	if (rc < 0)
 		dfs_error_prefix(err, "%s records as Parquet", m->name);
 done:
