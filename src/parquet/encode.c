@@ -1269,6 +1269,10 @@ static void flush_group(dfs_pq *w)
 
 /* ---- row groups filled in parallel ------------------------------------ */
 
+/* What the threads filling groups at once may hold of their values, at
+ * most (a single thread, whatever its group). */
+#define FILL_MEMORY ((size_t)256 << 20)
+
 /* Rows a group of a table filled by dfs_pq_fill_groups: the options'
  * rows, fewer when that many rows of 8-byte values would pass the
  * options' bytes.  Of the schema and options only, never of the threads,
@@ -1496,6 +1500,11 @@ int dfs_pq_fill_groups(dfs_pq *w, uint64_t rows, dfs_pq_fill_fn fill, void *arg)
 	                         ? dfs_workers(w->opt.threads, (size_t)ngroups) : 1;
 	if (threads > DFS_WORKERS_MAX)
 		threads = DFS_WORKERS_MAX;
+	/* each thread holds a group's values: no more threads than
+	 * FILL_MEMORY of them (the bytes are the same on any number) */
+	size_t values = group * 8 * w->ncols;
+	if (threads > 1 && values && threads > FILL_MEMORY / values)
+		threads = FILL_MEMORY / values > 1 ? FILL_MEMORY / values : 1;
 	if (threads <= 1) {
 		/* the same groups, filled here: their columns encoded on the
 		 * threads of the options */

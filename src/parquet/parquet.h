@@ -106,7 +106,8 @@ void dfs_pq_bulk_null(dfs_pq *w, size_t col);
 void dfs_pq_bulk_rows(dfs_pq *w, size_t n);
 
 /* A table of `rows` rows filled a row group at a time, up to
- * opt.threads groups at once: fill(g, first, n, arg) gives the rows
+ * opt.threads groups at once (fewer when their values would pass 256
+ * MiB): fill(g, first, n, arg) gives the rows
  * [first, first + n) to `g`, a writer of the same columns (one per
  * thread, the caller's `w` among them), through the calls above (the
  * bulk ones too).  The groups are as long as the schema and options make
