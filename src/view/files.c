@@ -693,7 +693,17 @@ static dfs_snapshot *decoded_content(dfs_view *v, struct entry *e, struct decode
 		dfs_snapshot *csv = decoded_content(v, e, l, &cn, err);
 		if (!csv)
 			return NULL;
-		c = dfs_parquet_twin(v, csv, cn.file, n->module, err);
+		dfs_buf sel = DFS_BUF_INIT;
+		if (n->module >= 0)   /* a module's twin names its filters */
+			dfs_filters_line(v, e, n->module, &sel);
+		c = dfs_buf_ok(&sel) ? dfs_parquet_twin_sel(v, csv, cn.file, n->module,
+		                                            n->module >= 0 ? (sel.data ? sel.data : "")
+		                                                           : NULL,
+		                                            err)
+		                     : NULL;
+		if (!dfs_buf_ok(&sel))
+			dfs_error_nomem(err);
+		dfs_buf_free(&sel);
 		dfs_snapshot_release(csv);
 	} else if (n->file == F_RECORDS) {
 		struct selection *s = dfs_selection(v, e, l, n->module);
@@ -731,10 +741,23 @@ static dfs_snapshot *decoded_content(dfs_view *v, struct entry *e, struct decode
 			return NULL;
 		}
 		struct dfs_pq_options o = dfs_parquet_options();
+		/* the footer names the filters in force, as the attribute
+		 * user.darshanfs.selection does */
+		dfs_buf sel = DFS_BUF_INIT;
+		dfs_filters_line(v, e, n->module, &sel);
+		static const char *const key = DFS_PARQUET_SELECTION_KEY;
+		const char *text = sel.data ? sel.data : "";
+		o.kv_keys = &key;
+		o.kv_values = &text;
+		o.nkv = 1;
 		dfs_buf *parts;
 		size_t nparts;
-		if (dfs_pq_records(l->log, dfs_module_get(n->module), s->records, s->index,
-		                   s->count, &o, &parts, &nparts, err))
+		int rc = dfs_buf_ok(&sel) ? dfs_pq_records(l->log, dfs_module_get(n->module),
+		                                           s->records, s->index, s->count, &o,
+		                                           &parts, &nparts, err)
+		                          : dfs_error_nomem(err);
+		dfs_buf_free(&sel);
+		if (rc)
 			return NULL;
 		c = dfs_snapshot_from_bufs(v, parts, nparts, err);
 		free(parts);

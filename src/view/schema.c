@@ -358,6 +358,12 @@ static size_t twin_types(enum file_kind csv, int module, struct table_col *keep,
 dfs_snapshot *dfs_parquet_twin(dfs_view *v, dfs_snapshot *csv, enum file_kind csv_kind,
                               int module, dfs_error *err)
 {
+	return dfs_parquet_twin_sel(v, csv, csv_kind, module, NULL, err);
+}
+
+dfs_snapshot *dfs_parquet_twin_sel(dfs_view *v, dfs_snapshot *csv, enum file_kind csv_kind,
+                                   int module, const char *selection, dfs_error *err)
+{
 	uint64_t size = dfs_snapshot_size(csv);
 	char *text = malloc(size ? (size_t)size : 1);
 	if (!text || size > SIZE_MAX / 2) {
@@ -384,6 +390,12 @@ dfs_snapshot *dfs_parquet_twin(dfs_view *v, dfs_snapshot *csv, enum file_kind cs
 	}
 	size_t nt = twin_types(csv_kind, module, keep, types, DFS_RECORD_MAX);
 	struct dfs_pq_options o = dfs_parquet_options();
+	static const char *const key = DFS_PARQUET_SELECTION_KEY;
+	if (selection) {
+		o.kv_keys = &key;
+		o.kv_values = &selection;
+		o.nkv = 1;
+	}
 	dfs_buf pq = DFS_BUF_INIT;
 	int ret = dfs_pq_from_csv(text, (size_t)size, types, nt, &o, &pq, err);
 	free(text);

@@ -6,7 +6,9 @@
 #   table of the Parquet file's types: the same rows, counted and hashed), with
 #   exact types: record ids UBIGINT (no rounding above 2^53), counters
 #   BIGINT, float counters DOUBLE, text VARCHAR;
-# - a filter changes records.parquet as it changes records.csv;
+# - a filter changes records.parquet as it changes records.csv, and its
+#   footer's key-value metadata names it (darshanfs.selection) as the
+#   attribute user.darshanfs.selection does;
 # - one glob with union_by_name reads the POSIX records of the whole tree;
 # - st_size is the bytes a read gives, reads at any offset agree (dd);
 # - writing a .parquet file is refused (EACCES) and filter.error says why;
@@ -154,6 +156,15 @@ echo 'POSIX_READS > 0' >"$L/POSIX/filter" || fail "cannot write a filter"
 a=$(duckdb -c "SELECT count(*), sum(POSIX_READS) FROM '$L/POSIX/records.parquet'" | tail -1)
 b=$(python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(len(r), sum(int(x["POSIX_READS"]) for x in r), sep=",")' "$L/POSIX/records.csv")
 [ "$a" = "$b" ] || fail "filtered: records.parquet has $a, records.csv $b (rows, reads)"
+# the footer names the filters in force as the attribute does, on
+# records.parquet (written from the records) and files.parquet (from its
+# CSV)
+for t in records files; do
+	kv=$(duckdb -c "SELECT decode(value) FROM parquet_kv_metadata('$L/POSIX/$t.parquet') WHERE decode(key) = 'darshanfs.selection'" | tail -1)
+	attr=$(getfattr --only-values -n user.darshanfs.selection "$L/POSIX/$t.parquet")
+	[ -n "$attr" ] && [ "$kv" = "$attr" ] ||
+		fail "$t.parquet: the footer's darshanfs.selection is '$kv', its attribute '$attr'"
+done
 : >"$L/POSIX/filter"
 
 # st_size and reads at any offset
