@@ -10,6 +10,7 @@
 #   footer's key-value metadata names it (darshanfs.selection) as the
 #   attribute user.darshanfs.selection does;
 # - one glob with union_by_name reads the POSIX records of the whole tree;
+# - schema.json gives the twins' types, as DuckDB reads them;
 # - st_size is the bytes a read gives, reads at any offset agree (dd);
 # - writing a .parquet file is refused (EACCES) and filter.error says why;
 # - a damaged log gives EIO, never a short file.
@@ -87,6 +88,26 @@ out=$(T=900 t duckdb "${sql[@]}" -c "SELECT * FROM bad WHERE nparquet <> ncsv OR
 $(echo "$out" | tail -n +2)"
 say "$i kinds of table ($kinds of the logs: names, mounts, insights, the records, totals, files and ranks of $(echo "$modules" | wc -w) modules; directories' tables; selections) hold their CSV's rows"
 : >"$MNT/2026/filter"
+
+# schema.json names each directory table's twin and its columns' types
+# there, which are those DuckDB reads from the twin
+for tb in jobs modules insights files; do
+	duckdb -c "SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM '$MNT/$tb.parquet')" >"$TMP/describe.csv" ||
+		fail "DuckDB cannot describe $tb.parquet"
+	python3 - "$MNT/schema.json" "$tb" "$TMP/describe.csv" <<'PY' || fail "schema.json and $tb.parquet disagree (above)"
+import csv, json, sys
+t = json.load(open(sys.argv[1]))["tables"][sys.argv[2] + ".csv"]
+assert t["parquet_twin"] == sys.argv[2] + ".parquet", t["parquet_twin"]
+said = {c["name"]: c["parquet"] for c in t["columns"]}
+read = {r["column_name"]: r["column_type"] for r in csv.DictReader(open(sys.argv[3]))}
+duck = {"INT64": "BIGINT", "UINT64": "UBIGINT", "DOUBLE": "DOUBLE", "STRING": "VARCHAR"}
+assert list(said) == list(read), (list(said), list(read))
+for name, ty in said.items():
+    ok = read[name].startswith("TIMESTAMP") if ty == "TIMESTAMP" else duck.get(ty) == read[name]
+    if not ok:
+        sys.exit(f"{sys.argv[2]}.parquet: {name} is {read[name]}, schema.json says {ty}")
+PY
+done
 
 # the same bytes each time: a twin read through the mount is the one
 # darshanfs-cat (another process) writes, for every records.parquet and
