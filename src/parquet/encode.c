@@ -87,6 +87,12 @@ struct dfs_pq {
 	struct group *groups;
 	size_t ngroups, groups_cap;
 	dfs_buf out;
+	/* the file's bytes before `out`, in order, as the groups filled in
+	 * parallel were encoded (a group's buffer becomes one: its bytes are
+	 * never copied); `before`, their length */
+	dfs_buf *segs;
+	size_t nsegs, segs_cap;
+	uint64_t before;
 	/* one per thread encoding a group's columns (the caller's first),
 	 * kept from group to group: made once, not once a group */
 	struct scratch *scratch;
@@ -225,6 +231,9 @@ void dfs_pq_free(dfs_pq *w)
 		free(w->kv);
 	}
 	dfs_buf_free(&w->out);
+	for (size_t i = 0; i < w->nsegs; i++)
+		dfs_buf_free(&w->segs[i]);
+	free(w->segs);
 	scratches_free(w);
 	free(w);
 }
@@ -1260,6 +1269,10 @@ static void flush_group(dfs_pq *w)
 
 /* ---- row groups filled in parallel ------------------------------------ */
 
+/* What the threads filling groups at once may hold of their values, at
+ * most (a single thread, whatever its group). */
+#define FILL_MEMORY ((size_t)256 << 20)
+
 /* Rows a group of a table filled by dfs_pq_fill_groups: the options'
  * rows, fewer when that many rows of 8-byte values would pass the
  * options' bytes.  Of the schema and options only, never of the threads,
@@ -1297,9 +1310,33 @@ struct fill_job {
 	dfs_error err;
 };
 
-/* A group at the end of the file (lock held): its bytes, its chunks'
- * offsets from the file's start; the group's chunks are the file's now. */
-static bool append_group(dfs_pq *w, const dfs_buf *bytes, struct group *grp)
+/* The buffer b (taken: b is left empty) at the end of the file's
+ * segments, after what `out` holds. */
+static bool add_segment(dfs_pq *w, dfs_buf *b)
+{
+	if (w->nsegs + 2 > w->segs_cap) {
+		size_t cap = w->segs_cap ? 2 * w->segs_cap : 16;
+		dfs_buf *s = realloc(w->segs, cap * sizeof(*s));
+		if (!s)
+			return false;
+		w->segs = s;
+		w->segs_cap = cap;
+	}
+	if (w->out.len) {
+		w->before += w->out.len;
+		w->segs[w->nsegs++] = w->out;
+		dfs_buf_init(&w->out);
+	}
+	w->before += b->len;
+	w->segs[w->nsegs++] = *b;
+	dfs_buf_init(b);
+	return true;
+}
+
+/* A group at the end of the file (lock held): its bytes (taken: `bytes`
+ * is left empty), its chunks' offsets from the file's start; the group's
+ * chunks are the file's now. */
+static bool append_group(dfs_pq *w, dfs_buf *bytes, struct group *grp)
 {
 	if (w->ngroups == w->groups_cap) {
 		size_t cap = w->groups_cap ? 2 * w->groups_cap : 8;
@@ -1309,19 +1346,10 @@ static bool append_group(dfs_pq *w, const dfs_buf *bytes, struct group *grp)
 		w->groups = g;
 		w->groups_cap = cap;
 	}
-	if (w->out.len == 0) {
+	if (w->before + w->out.len == 0)
 		dfs_buf_add(&w->out, "PAR1", 4);
-		if (w->opt.rows_hint > (uint64_t)grp->rows) {
-			/* as many bytes a row as this group, and some room */
-			double total = (double)bytes->len / (double)grp->rows *
-			               (double)w->opt.rows_hint;
-			if (total < 1e12 && dfs_buf_reserve(&w->out, (size_t)(total * 1.1) + 65536))
-				prefault(&w->out);
-		}
-	}
-	int64_t base = (int64_t)w->out.len;
-	dfs_buf_add(&w->out, bytes->data, bytes->len);
-	if (!dfs_buf_ok(&w->out))
+	int64_t base = (int64_t)(w->before + w->out.len);
+	if (!dfs_buf_ok(&w->out) || !add_segment(w, bytes))
 		return false;
 	struct group *g = &w->groups[w->ngroups++];
 	*g = *grp;
@@ -1438,7 +1466,7 @@ static void *fill_worker(void *arg)
 				k->here = false;
 				j->done++;
 			}
-			dfs_buf_reset(&p->out);
+			dfs_buf_free(&p->out);   /* (the file's now, unless failed) */
 			pthread_cond_broadcast(&j->moved);
 		} else {
 			struct parked *k = &j->ready[g];
@@ -1472,6 +1500,11 @@ int dfs_pq_fill_groups(dfs_pq *w, uint64_t rows, dfs_pq_fill_fn fill, void *arg)
 	                         ? dfs_workers(w->opt.threads, (size_t)ngroups) : 1;
 	if (threads > DFS_WORKERS_MAX)
 		threads = DFS_WORKERS_MAX;
+	/* each thread holds a group's values: no more threads than
+	 * FILL_MEMORY of them (the bytes are the same on any number) */
+	size_t values = group * 8 * w->ncols;
+	if (threads > 1 && values && threads > FILL_MEMORY / values)
+		threads = FILL_MEMORY / values > 1 ? FILL_MEMORY / values : 1;
 	if (threads <= 1) {
 		/* the same groups, filled here: their columns encoded on the
 		 * threads of the options */
@@ -1656,12 +1689,14 @@ static void footer(dfs_pq *w, dfs_buf *b)
 		fail(w, DFS_ERR_NOMEM, "unable to write the footer");
 }
 
-int dfs_pq_finish(dfs_pq *w, dfs_buf *out, dfs_error *err)
+/* The last group and the footer, at the end of w->out; 0, or -1 with
+ * `err` set. */
+static int finish_file(dfs_pq *w, dfs_error *err)
 {
 	if (!w->failed && w->cur != 0)
 		fail(w, DFS_ERR_INVAL, "the last row is incomplete");
 	flush_group(w);
-	if (!w->failed && w->out.len == 0)
+	if (!w->failed && w->before + w->out.len == 0)
 		dfs_buf_add(&w->out, "PAR1", 4);
 	if (!w->failed) {
 		size_t start = w->out.len;
@@ -1679,8 +1714,54 @@ int dfs_pq_finish(dfs_pq *w, dfs_buf *out, dfs_error *err)
 			*err = w->err;
 		return -1;
 	}
+	return 0;
+}
+
+int dfs_pq_finish(dfs_pq *w, dfs_buf *out, dfs_error *err)
+{
+	if (finish_file(w, err))
+		return -1;
+	if (w->nsegs) {
+		/* one buffer: the segments joined */
+		dfs_buf all = DFS_BUF_INIT;
+		if (w->before + w->out.len < SIZE_MAX / 2)
+			dfs_buf_reserve(&all, (size_t)(w->before + w->out.len));
+		for (size_t i = 0; i < w->nsegs; i++) {
+			dfs_buf_add(&all, w->segs[i].data, w->segs[i].len);
+			dfs_buf_free(&w->segs[i]);
+		}
+		dfs_buf_add(&all, w->out.data, w->out.len);
+		w->nsegs = 0;
+		w->before = 0;
+		dfs_buf_free(&w->out);
+		if (!dfs_buf_ok(&all)) {
+			dfs_buf_free(&all);
+			return dfs_error_set(err, DFS_ERR_NOMEM, "parquet: out of memory");
+		}
+		w->out = all;
+	}
 	dfs_buf_free(out);
 	*out = w->out;
 	dfs_buf_init(&w->out);
+	return 0;
+}
+
+int dfs_pq_finish_parts(dfs_pq *w, dfs_buf **parts, size_t *nparts, dfs_error *err)
+{
+	*parts = NULL;
+	*nparts = 0;
+	if (finish_file(w, err))
+		return -1;
+	dfs_buf last = w->out;
+	dfs_buf_init(&w->out);
+	if (!add_segment(w, &last)) {
+		dfs_buf_free(&last);
+		return dfs_error_set(err, DFS_ERR_NOMEM, "parquet: out of memory");
+	}
+	*parts = w->segs;
+	*nparts = w->nsegs;
+	w->segs = NULL;
+	w->nsegs = w->segs_cap = 0;
+	w->before = 0;
 	return 0;
 }

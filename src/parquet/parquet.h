@@ -106,7 +106,8 @@ void dfs_pq_bulk_null(dfs_pq *w, size_t col);
 void dfs_pq_bulk_rows(dfs_pq *w, size_t n);
 
 /* A table of `rows` rows filled a row group at a time, up to
- * opt.threads groups at once: fill(g, first, n, arg) gives the rows
+ * opt.threads groups at once (fewer when their values would pass 256
+ * MiB): fill(g, first, n, arg) gives the rows
  * [first, first + n) to `g`, a writer of the same columns (one per
  * thread, the caller's `w` among them), through the calls above (the
  * bulk ones too).  The groups are as long as the schema and options make
@@ -124,6 +125,12 @@ uint64_t dfs_pq_rows(const dfs_pq *w);
  * (a row left incomplete, a misuse, out of memory). */
 int dfs_pq_finish(dfs_pq *w, dfs_buf *out, dfs_error *err);
 
+/* The same, the file handed over as `*nparts` buffers to be read one
+ * after the other (an array of them, to be freed with their data): the
+ * groups filled in parallel (dfs_pq_fill_groups) each in the buffer it
+ * was encoded into, never copied into one. */
+int dfs_pq_finish_parts(dfs_pq *w, dfs_buf **parts, size_t *nparts, dfs_error *err);
+
 /* ---- the tables of the tree (table.c) --------------------------------- */
 
 /* Records of module m as records.csv shows them, one Parquet row per CSV
@@ -132,10 +139,12 @@ int dfs_pq_finish(dfs_pq *w, dfs_buf *out, dfs_error *err);
  * file_name, mount_pt, fs_type.  The records `index[0..count)` of `r`
  * (index NULL: the first `count`), placed by `log`'s tables.  Text that
  * is not UTF-8 (a file name in another encoding) is shown with each
- * stray byte as \xNN; every column may be null (an empty CSV cell). */
+ * stray byte as \xNN; every column may be null (an empty CSV cell).
+ * The file comes in parts (dfs_pq_finish_parts). */
 int dfs_pq_records(const dfs_log *log, const dfs_module *m, const dfs_records *r,
                    const size_t *index, size_t count,
-                   const struct dfs_pq_options *opt, dfs_buf *out, dfs_error *err);
+                   const struct dfs_pq_options *opt, dfs_buf **parts, size_t *nparts,
+                   dfs_error *err);
 
 /* A CSV table of the tree (RFC 4180, header first) as Parquet: the same
  * rows and columns, each column of the type `types` gives its name (the

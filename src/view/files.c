@@ -398,16 +398,11 @@ static int render_heavy(dfs_view *v, struct entry *e, struct decoded_log *l,
 	const dfs_log *log = l->log;
 	if (n->module >= 0) {
 		const dfs_module *m = dfs_module_get(n->module);
-		bool records = n->file == F_RECORDS || n->file == F_RECORDS_PARQUET;
+		bool records = n->file == F_RECORDS;
 		struct selection *s = records ? dfs_selection(v, e, l, n->module)
 		                              : dfs_selection_metrics(v, e, l, n->module);
 		if (s->status != DFS_OK)
 			return dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
-		if (n->file == F_RECORDS_PARQUET) {
-			/* straight from the records (the CSV is never made) */
-			struct dfs_pq_options o = dfs_parquet_options();
-			return dfs_pq_records(log, m, s->records, s->index, s->count, &o, out, err);
-		}
 		if (!records && !s->accumulated)
 			return s->accum_error
 			               ? dfs_error_set(err, s->accum_status, "%s", s->accum_error)
@@ -699,7 +694,17 @@ static dfs_snapshot *decoded_content(dfs_view *v, struct entry *e, struct decode
 		dfs_snapshot *csv = decoded_content(v, e, l, &cn, err);
 		if (!csv)
 			return NULL;
-		c = dfs_parquet_twin(v, csv, cn.file, n->module, err);
+		dfs_buf sel = DFS_BUF_INIT;
+		if (n->module >= 0)   /* a module's twin names its filters */
+			dfs_filters_line(v, e, n->module, &sel);
+		c = dfs_buf_ok(&sel) ? dfs_parquet_twin_sel(v, csv, cn.file, n->module,
+		                                            n->module >= 0 ? (sel.data ? sel.data : "")
+		                                                           : NULL,
+		                                            err)
+		                     : NULL;
+		if (!dfs_buf_ok(&sel))
+			dfs_error_nomem(err);
+		dfs_buf_free(&sel);
 		dfs_snapshot_release(csv);
 	} else if (n->file == F_RECORDS) {
 		struct selection *s = dfs_selection(v, e, l, n->module);
@@ -728,6 +733,35 @@ static dfs_snapshot *decoded_content(dfs_view *v, struct entry *e, struct decode
 	} else if (dfs_is_summary_file(n->file)) {
 		/* one pass makes them all: the others go to the cache */
 		c = dfs_summary_contents(v, e, l, cache, n->file, err);
+	} else if (n->file == F_RECORDS_PARQUET) {
+		/* straight from the records (the CSV is never made), in the
+		 * parts the row groups were encoded into */
+		struct selection *s = dfs_selection(v, e, l, n->module);
+		if (s->status != DFS_OK) {
+			dfs_error_set(err, s->status, "%s", s->error ? s->error : "unavailable");
+			return NULL;
+		}
+		struct dfs_pq_options o = dfs_parquet_options();
+		/* the footer names the filters in force, as the attribute
+		 * user.darshanfs.selection does */
+		dfs_buf sel = DFS_BUF_INIT;
+		dfs_filters_line(v, e, n->module, &sel);
+		static const char *const key = DFS_PARQUET_SELECTION_KEY;
+		const char *text = sel.data ? sel.data : "";
+		o.kv_keys = &key;
+		o.kv_values = &text;
+		o.nkv = 1;
+		dfs_buf *parts;
+		size_t nparts;
+		int rc = dfs_buf_ok(&sel) ? dfs_pq_records(l->log, dfs_module_get(n->module),
+		                                           s->records, s->index, s->count, &o,
+		                                           &parts, &nparts, err)
+		                          : dfs_error_nomem(err);
+		dfs_buf_free(&sel);
+		if (rc)
+			return NULL;
+		c = dfs_snapshot_from_bufs(v, parts, nparts, err);
+		free(parts);
 	} else {
 		dfs_buf b = DFS_BUF_INIT;
 		if (render_heavy(v, e, l, n, &b, err)) {

@@ -200,19 +200,46 @@ static const char *const type_sql[] = {"VARCHAR", "BIGINT", "DOUBLE"};
 static const char *const type_pandas[] = {"string", "Int64", "float64"};
 static const char *const type_spark[] = {"string", "bigint", "double"};
 
+static size_t twin_types(enum file_kind csv, int module, struct table_col *keep,
+                         struct dfs_pq_column *t, size_t max);
+
+/* a column's type in the Parquet twin (docs/parquet.md) */
+static const char *pq_type_name(enum dfs_pq_type t)
+{
+	switch (t) {
+	case DFS_PQ_UINT64: return "UINT64";
+	case DFS_PQ_DOUBLE: return "DOUBLE";
+	case DFS_PQ_STRING: return "STRING";
+	case DFS_PQ_TIMESTAMP: return "TIMESTAMP";
+	case DFS_PQ_BOOL: return "BOOLEAN";
+	default: return "INT64";
+	}
+}
+
 static void table_json(dfs_buf *out, const char *file, enum file_kind k, bool last)
 {
-	struct table_col cols[MAX_TABLE_COLS];
+	struct table_col cols[MAX_TABLE_COLS], keep[MAX_TABLE_COLS];
+	struct dfs_pq_column pq[MAX_TABLE_COLS];
 	size_t n = dfs_table_columns(k, cols, MAX_TABLE_COLS);
+	size_t npq = twin_types(k, -1, keep, pq, MAX_TABLE_COLS);
 	dfs_buf_adds(out, "    ");
 	json_str(out, file);
-	dfs_buf_adds(out, ": {\n      \"columns\": [\n");
+	dfs_buf_adds(out, ": {\n      \"parquet_twin\": ");
+	/* (jobs.csv: jobs.parquet) */
+	char twin[64];
+	snprintf(twin, sizeof(twin), "%.*s.parquet", (int)(strlen(file) - 4), file);
+	json_str(out, twin);
+	dfs_buf_adds(out, ",\n      \"columns\": [\n");
 	for (size_t i = 0; i < n; i++) {
+		const char *ptype = "STRING";
+		for (size_t j = 0; j < npq; j++)
+			if (strcmp(pq[j].name, cols[i].name) == 0)
+				ptype = pq_type_name(pq[j].type);
 		dfs_buf_adds(out, "        {\"name\": ");
 		json_str(out, cols[i].name);
 		dfs_buf_printf(out, ", \"type\": \"%s\", \"pandas\": \"%s\", \"spark\": \"%s\", "
-		               "\"description\": ", type_sql[cols[i].type],
-		               type_pandas[cols[i].type], type_spark[cols[i].type]);
+		               "\"parquet\": \"%s\", \"description\": ", type_sql[cols[i].type],
+		               type_pandas[cols[i].type], type_spark[cols[i].type], ptype);
 		json_str(out, cols[i].about);
 		dfs_buf_adds(out, i + 1 < n ? "},\n" : "}\n");
 	}
@@ -358,6 +385,12 @@ static size_t twin_types(enum file_kind csv, int module, struct table_col *keep,
 dfs_snapshot *dfs_parquet_twin(dfs_view *v, dfs_snapshot *csv, enum file_kind csv_kind,
                               int module, dfs_error *err)
 {
+	return dfs_parquet_twin_sel(v, csv, csv_kind, module, NULL, err);
+}
+
+dfs_snapshot *dfs_parquet_twin_sel(dfs_view *v, dfs_snapshot *csv, enum file_kind csv_kind,
+                                   int module, const char *selection, dfs_error *err)
+{
 	uint64_t size = dfs_snapshot_size(csv);
 	char *text = malloc(size ? (size_t)size : 1);
 	if (!text || size > SIZE_MAX / 2) {
@@ -384,6 +417,12 @@ dfs_snapshot *dfs_parquet_twin(dfs_view *v, dfs_snapshot *csv, enum file_kind cs
 	}
 	size_t nt = twin_types(csv_kind, module, keep, types, DFS_RECORD_MAX);
 	struct dfs_pq_options o = dfs_parquet_options();
+	static const char *const key = DFS_PARQUET_SELECTION_KEY;
+	if (selection) {
+		o.kv_keys = &key;
+		o.kv_values = &selection;
+		o.nkv = 1;
+	}
 	dfs_buf pq = DFS_BUF_INIT;
 	int ret = dfs_pq_from_csv(text, (size_t)size, types, nt, &o, &pq, err);
 	free(text);

@@ -31,8 +31,11 @@ bool dfs_module_has_bytes_col(int id);
 dfs_snapshot *dfs_schema_content(dfs_view *v, dfs_error *err);
 /* The CSV table whose Parquet twin file kind k is (-1: k is none). */
 int dfs_parquet_source(enum file_kind k);
-/* How the tree writes Parquet (GZIP pages, on all cores). */
+/* How the tree writes Parquet (ZSTD pages, on all cores). */
 struct dfs_pq_options dfs_parquet_options(void);
+/* The key of the footer's key-value metadata that names the filters in
+ * force on a module's twin, as its attribute user.darshanfs.selection. */
+#define DFS_PARQUET_SELECTION_KEY "darshanfs.selection"
 /* The Parquet twin of `csv`, the content of a CSV table of kind
  * csv_kind (of module `module` for the module's tables): the same rows
  * and columns, typed (counters INT64, record ids UINT64, times DOUBLE, ISO
@@ -41,4 +44,8 @@ struct dfs_pq_options dfs_parquet_options(void);
  * guessed. */
 dfs_snapshot *dfs_parquet_twin(dfs_view *v, dfs_snapshot *csv, enum file_kind csv_kind,
                               int module, dfs_error *err);
+/* The same, with `selection` (not NULL) as the footer's
+ * DFS_PARQUET_SELECTION_KEY. */
+dfs_snapshot *dfs_parquet_twin_sel(dfs_view *v, dfs_snapshot *csv, enum file_kind csv_kind,
+                                   int module, const char *selection, dfs_error *err);
 #endif

@@ -6,8 +6,11 @@
 #   table of the Parquet file's types: the same rows, counted and hashed), with
 #   exact types: record ids UBIGINT (no rounding above 2^53), counters
 #   BIGINT, float counters DOUBLE, text VARCHAR;
-# - a filter changes records.parquet as it changes records.csv;
+# - a filter changes records.parquet as it changes records.csv, and its
+#   footer's key-value metadata names it (darshanfs.selection) as the
+#   attribute user.darshanfs.selection does;
 # - one glob with union_by_name reads the POSIX records of the whole tree;
+# - schema.json gives the twins' types, as DuckDB reads them;
 # - st_size is the bytes a read gives, reads at any offset agree (dd);
 # - writing a .parquet file is refused (EACCES) and filter.error says why;
 # - a damaged log gives EIO, never a short file.
@@ -86,6 +89,26 @@ $(echo "$out" | tail -n +2)"
 say "$i kinds of table ($kinds of the logs: names, mounts, insights, the records, totals, files and ranks of $(echo "$modules" | wc -w) modules; directories' tables; selections) hold their CSV's rows"
 : >"$MNT/2026/filter"
 
+# schema.json names each directory table's twin and its columns' types
+# there, which are those DuckDB reads from the twin
+for tb in jobs modules insights files; do
+	duckdb -c "SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM '$MNT/$tb.parquet')" >"$TMP/describe.csv" ||
+		fail "DuckDB cannot describe $tb.parquet"
+	python3 - "$MNT/schema.json" "$tb" "$TMP/describe.csv" <<'PY' || fail "schema.json and $tb.parquet disagree (above)"
+import csv, json, sys
+t = json.load(open(sys.argv[1]))["tables"][sys.argv[2] + ".csv"]
+assert t["parquet_twin"] == sys.argv[2] + ".parquet", t["parquet_twin"]
+said = {c["name"]: c["parquet"] for c in t["columns"]}
+read = {r["column_name"]: r["column_type"] for r in csv.DictReader(open(sys.argv[3]))}
+duck = {"INT64": "BIGINT", "UINT64": "UBIGINT", "DOUBLE": "DOUBLE", "STRING": "VARCHAR"}
+assert list(said) == list(read), (list(said), list(read))
+for name, ty in said.items():
+    ok = read[name].startswith("TIMESTAMP") if ty == "TIMESTAMP" else duck.get(ty) == read[name]
+    if not ok:
+        sys.exit(f"{sys.argv[2]}.parquet: {name} is {read[name]}, schema.json says {ty}")
+PY
+done
+
 # the same bytes each time: a twin read through the mount is the one
 # darshanfs-cat (another process) writes, for every records.parquet and
 # files.parquet of every log (a table's size is told before it is read,
@@ -154,6 +177,15 @@ echo 'POSIX_READS > 0' >"$L/POSIX/filter" || fail "cannot write a filter"
 a=$(duckdb -c "SELECT count(*), sum(POSIX_READS) FROM '$L/POSIX/records.parquet'" | tail -1)
 b=$(python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(len(r), sum(int(x["POSIX_READS"]) for x in r), sep=",")' "$L/POSIX/records.csv")
 [ "$a" = "$b" ] || fail "filtered: records.parquet has $a, records.csv $b (rows, reads)"
+# the footer names the filters in force as the attribute does, on
+# records.parquet (written from the records) and files.parquet (from its
+# CSV)
+for t in records files; do
+	kv=$(duckdb -c "SELECT decode(value) FROM parquet_kv_metadata('$L/POSIX/$t.parquet') WHERE decode(key) = 'darshanfs.selection'" | tail -1)
+	attr=$(getfattr --only-values -n user.darshanfs.selection "$L/POSIX/$t.parquet")
+	[ -n "$attr" ] && [ "$kv" = "$attr" ] ||
+		fail "$t.parquet: the footer's darshanfs.selection is '$kv', its attribute '$attr'"
+done
 : >"$L/POSIX/filter"
 
 # st_size and reads at any offset

@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -279,6 +280,24 @@ static void test_fill_groups(void **state)
 		dfs_buf out = DFS_BUF_INIT;
 		assert_int_equal(dfs_pq_finish(w, &out, &err), 0);
 		dfs_pq_free(w);
+		assert_int_equal(out.len, want.len);
+		assert_memory_equal(out.data, want.data, want.len);
+		dfs_buf_free(&out);
+
+		/* in parts: each group filled on a thread of its own is a
+		 * buffer of its own, and together they are the same bytes */
+		w = dfs_pq_new(four, 4, &o, &err);
+		assert_int_equal(dfs_pq_fill_groups(w, rows, fill_rows, NULL), 0);
+		dfs_buf *parts;
+		size_t nparts;
+		assert_int_equal(dfs_pq_finish_parts(w, &parts, &nparts, &err), 0);
+		dfs_pq_free(w);
+		assert_true(threads[t] == 1 ? nparts == 1 : nparts >= 6);
+		for (size_t i = 0; i < nparts; i++) {
+			dfs_buf_add(&out, parts[i].data, parts[i].len);
+			dfs_buf_free(&parts[i]);
+		}
+		free(parts);
 		assert_int_equal(out.len, want.len);
 		assert_memory_equal(out.data, want.data, want.len);
 		dfs_buf_free(&out);
