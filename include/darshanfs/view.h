@@ -201,13 +201,13 @@ uint64_t dfs_snapshot_size(const dfs_snapshot *c);
 /* Copy up to `len` bytes at `off`; returns the count (0 at the end) or -1
  * with err set. */
 long dfs_snapshot_read(dfs_snapshot *c, char *buf, size_t len, uint64_t off,
-                      dfs_error *err);
+                       dfs_error *err);
 /* The bytes at `off` where they lie, when the next `len` of them (or all
  * up to the end) lie together: 1 with *data, *n and a pin to give back
  * with dfs_snapshot_unpin (the bytes stay put until then); 0 when they do
  * not (copy them with dfs_snapshot_read); -1 with err set. */
 int dfs_snapshot_pin(dfs_snapshot *c, uint64_t off, size_t len, const char **data,
-                    size_t *n, void **pin, dfs_error *err);
+                     size_t *n, void **pin, dfs_error *err);
 void dfs_snapshot_unpin(dfs_snapshot *c, void *pin);
 /* The file the snapshot's bytes lie in (from offset 0, dfs_snapshot_size
  * of them), for a front end that moves them without a copy (splice): an

@@ -28,7 +28,7 @@ void dfs_csv_record(const dfs_log *log, const dfs_module *m,
  * writes it, except that the sum of several files (record_id 0) has an
  * empty record_id, file_name, mount_pt and fs_type. */
 void dfs_csv_summation(const dfs_log *log, const dfs_module *m,
-                     const unsigned char *rec, size_t len, dfs_buf *out);
+                       const unsigned char *rec, size_t len, dfs_buf *out);
 /* The number of bytes dfs_csv_record would append for the record,
  * computed without rendering it (several times faster). */
 size_t dfs_csv_record_len(const dfs_log *log, const dfs_module *m,

@@ -208,7 +208,7 @@ void dfs_csv_record(const dfs_log *log, const dfs_module *m,
 }
 
 void dfs_csv_summation(const dfs_log *log, const dfs_module *m,
-                     const unsigned char *rec, size_t len, dfs_buf *out)
+                       const unsigned char *rec, size_t len, dfs_buf *out)
 {
 	uint64_t id = 0;
 	if (len >= 8)

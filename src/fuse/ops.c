@@ -235,7 +235,7 @@ static void reply_pinned(fuse_req_t req, struct dfs_fs *fs, const char *path,
 	dfs_error err = {0};
 	struct caller cl;
 	dfs_snapshot *c = dfs_view_open_file(fs->view, path, caller_of(req, path, &cl),
-	                                       &err);
+	                                     &err);
 	if (!c) {
 		fuse_reply_err(req, errno_of(fs, &err));
 		return;
@@ -337,7 +337,7 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	bool pin = dfs_inode_marked(&fs->inodes, path, DFS_MARK_PIN, fuse_req_ctx(req)->pid);
 	struct caller cl;
 	int r = dfs_view_stat(fs->view, path, caller_of(req, path, &cl), &st,
-	                         fs->se && fs->prefill && !pin ? &pf : NULL, &err);
+	                      fs->se && fs->prefill && !pin ? &pf : NULL, &err);
 	if (!x.replied) {
 		if (r)
 			fuse_reply_err(req, errno_of(fs, &err));
@@ -411,7 +411,7 @@ static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	/* a pending file's size: waits while its log decodes */
 	if ((ino == FUSE_ROOT_ID || st.is_dir || pending) &&
 	    dfs_view_stat(fs->view, path, caller_of(req, path, &cl), &st, NULL,
-	                     &err)) {
+	                  &err)) {
 		free(path);
 		fuse_reply_err(req, errno_of(fs, &err));
 		return;
@@ -513,7 +513,7 @@ static void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		int ret = h && h->write
 		                  ? dfs_write_truncate(h->write, size, &err)
 		                  : dfs_view_truncate(fs->view, path,
-		                                         caller_of(req, path, &cl), size, &err);
+		                                      caller_of(req, path, &cl), size, &err);
 		/* the readers' inode keeps its snapshot's size: the change
 		 * makes a new snapshot, which the next lookup finds */
 		if (ret)
@@ -776,7 +776,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 			h->content = dfs_inode_pinned(&fs->inodes, ino);
 		if (!h->content)
 			h->content = dfs_view_open_file(fs->view, path,
-			                                   caller_of(req, path, &cl), &err);
+			                                caller_of(req, path, &cl), &err);
 		if (!h->content) {
 			e = errno_of(fs, &err);
 		} else if (writer) {
@@ -962,7 +962,7 @@ static void getxattr_selection(fuse_req_t req, fuse_ino_t ino, size_t size)
 	struct caller cl;
 	char *text = NULL;
 	int r = dfs_view_selection(fs->view, path, caller_of(req, path, &cl), &text,
-	                              &err);
+	                           &err);
 	free(path);
 	if (r < 0)
 		fuse_reply_err(req, errno_of(fs, &err));

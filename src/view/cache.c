@@ -909,7 +909,7 @@ struct decoded_log *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
 }
 
 struct decoded_log *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
-                                      const dfs_view_prefill *pf, dfs_error *err)
+                                           const dfs_view_prefill *pf, dfs_error *err)
 {
 	struct stat st;
 	int fd = -1;
@@ -1045,7 +1045,7 @@ void dfs_entry_account_kept(dfs_view *v, struct entry *e, long delta)
 }
 
 void dfs_entry_keep_digest(dfs_view *v, struct entry *e, struct job_digest *s,
-                            size_t bytes, void (*free_fn)(struct job_digest *s))
+                           size_t bytes, void (*free_fn)(struct job_digest *s))
 {
 	struct job_digest *old = e->digest;
 	void (*old_free)(struct job_digest *s) = e->digest_free;

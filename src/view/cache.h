@@ -55,7 +55,7 @@ struct decoded_log *dfs_entry_load(dfs_view *v, struct entry *e, dfs_error *err)
 /* The same, rendering records.csv of `module` for pf->store as the log
  * decodes (see dfs_view_prefill). */
 struct decoded_log *dfs_entry_load_prefill(dfs_view *v, struct entry *e, int module,
-                                      const dfs_view_prefill *pf, dfs_error *err);
+                                           const dfs_view_prefill *pf, dfs_error *err);
 /* logs smaller than this are not offered for a prefill */
 #define DFS_PREFILL_MIN_BYTES ((uint64_t)8 << 20)
 /* Memory added to (or freed from) a decoded log's caches. */
@@ -71,7 +71,7 @@ void dfs_entry_account_kept(dfs_view *v, struct entry *e, long delta);
  * count it; free_fn frees it (entry locked).  Over the budget, job
  * digests go after the decoded logs, least recently used first. */
 void dfs_entry_keep_digest(dfs_view *v, struct entry *e, struct job_digest *s,
-                            size_t bytes, void (*free_fn)(struct job_digest *s));
+                           size_t bytes, void (*free_fn)(struct job_digest *s));
 /* e's job digest was used: the last to go (entry locked). */
 void dfs_entry_touch_digest(dfs_view *v, struct entry *e);
 /* Bytes added to (or taken from) e's job digest (entry locked). */

@@ -494,7 +494,7 @@ static void *table_worker(void *arg)
  * every core, each chunk a piece of the snapshot (never copied into
  * one). */
 static dfs_snapshot *render_table(dfs_view *v, const dfs_file_table *ft,
-                                 const dfs_rank_table *rt, dfs_error *err)
+                                  const dfs_rank_table *rt, dfs_error *err)
 {
 	size_t rows = ft ? ft->n : rt->n;
 	struct table_job j = {.files = ft, .ranks = rt, .rows = rows,
@@ -563,7 +563,7 @@ static dfs_snapshot *lazy_ranks(dfs_view *v, dfs_rank_table *t, dfs_error *err)
 /* files.csv or ranks.csv of a module's selection: a module that cannot
  * be read fails (EIO) like its records.csv */
 static dfs_snapshot *table_content(dfs_view *v, struct entry *e, struct decoded_log *l,
-                                  const struct node *n, dfs_error *err)
+                                   const struct node *n, dfs_error *err)
 {
 	struct selection *s = dfs_selection(v, e, l, n->module);
 	if (s->status != DFS_OK) {
@@ -675,7 +675,7 @@ static bool records_size_known(const struct decoded_log *l, int module,
 /* The content of a generated file of a decoded log, from its cache or
  * rendered (and cached). */
 static dfs_snapshot *decoded_content(dfs_view *v, struct entry *e, struct decoded_log *l,
-                                   const struct node *n, dfs_error *err)
+                                     const struct node *n, dfs_error *err)
 {
 	struct decoded_mod *lmod = n->module >= 0 ? dfs_decoded_mod(l, n->module) : NULL;
 	if (n->module >= 0 && !lmod) {
@@ -777,7 +777,7 @@ static dfs_snapshot *decoded_content(dfs_view *v, struct entry *e, struct decode
 }
 
 dfs_snapshot *dfs_file_content(dfs_view *v, struct entry *e,
-                              const struct node *n, dfs_error *err)
+                               const struct node *n, dfs_error *err)
 {
 	dfs_buf b = DFS_BUF_INIT;
 	if (render_light(v, e, n, &b))
@@ -866,7 +866,7 @@ int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
 /* the tables (jobs.csv, modules.csv, insights.csv, files.csv), schema.json,
  * summary.html, filter and filter.error of a source directory */
 dfs_snapshot *dfs_dir_file_content(dfs_view *v, const struct node *n,
-                                  const dfs_caller *who, dfs_error *err)
+                                   const dfs_caller *who, dfs_error *err)
 {
 	if (n->file == F_JOBS || n->file == F_MODULES || n->file == F_DIR_INSIGHTS ||
 	    n->file == F_DIR_FILES || dfs_parquet_source(n->file) >= 0)

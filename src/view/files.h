@@ -7,7 +7,7 @@
 /* Content of a generated file for a node (entry locked, log decoded as
  * needed). */
 dfs_snapshot *dfs_file_content(dfs_view *v, struct entry *e,
-                              const struct node *n, dfs_error *err);
+                               const struct node *n, dfs_error *err);
 /* Size and serial of a generated file (entry locked): what
  * dfs_file_content would give, without rendering records.csv when its
  * rows' lengths are known. */
@@ -16,7 +16,7 @@ int dfs_file_stat(dfs_view *v, struct entry *e, const struct node *n,
 /* Content of jobs.csv, files.csv, filter or filter.error of a source
  * directory. */
 dfs_snapshot *dfs_dir_file_content(dfs_view *v, const struct node *n,
-                                  const dfs_caller *who,
-                                  dfs_error *err);
+                                   const dfs_caller *who,
+                                   dfs_error *err);
 
 #endif

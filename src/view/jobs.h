@@ -15,9 +15,9 @@ void dfs_jobs_cache_free(dfs_view *v);
  * insights.csv, or files.csv (every (module, file name) of the logs
  * below that the caller may read, summed over them) */
 dfs_snapshot *dfs_jobs_content(dfs_view *v, const struct node *n,
-                              const dfs_caller *who, dfs_error *err);
+                               const dfs_caller *who, dfs_error *err);
 /* summary.html of a source directory, from its modules.csv for the caller */
 dfs_snapshot *dfs_dir_summary_content(dfs_view *v, const struct node *n,
-                                     const dfs_caller *who, dfs_error *err);
+                                      const dfs_caller *who, dfs_error *err);
 
 #endif

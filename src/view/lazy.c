@@ -830,10 +830,10 @@ static const struct snapshot_ops lazy_ops = {
 };
 
 dfs_snapshot *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
-                              const dfs_records *r, struct import_set *rows,
-                              const size_t *index, size_t count,
-                              uint32_t *row_len, struct dfs_helpers *helpers,
-                              dfs_error *err)
+                               const dfs_records *r, struct import_set *rows,
+                               const size_t *index, size_t count,
+                               uint32_t *row_len, struct dfs_helpers *helpers,
+                               dfs_error *err)
 {
 	dfs_snapshot *c = calloc(1, sizeof(*c));
 	struct lazy_csv *z = calloc(1, sizeof(*z));
@@ -880,7 +880,7 @@ dfs_snapshot *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
 }
 
 dfs_snapshot *dfs_lazy_table(const struct dfs_lazy_rows *t, const char *head,
-                            struct dfs_helpers *helpers, dfs_error *err)
+                             struct dfs_helpers *helpers, dfs_error *err)
 {
 	dfs_snapshot *c = calloc(1, sizeof(*c));
 	struct lazy_csv *z = calloc(1, sizeof(*z));

@@ -37,10 +37,10 @@ struct dfs_helpers {
  * them otherwise.  `rows` (may be NULL) is the import set r belongs to,
  * which the snapshot then keeps a reference to. */
 dfs_snapshot *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
-                              const dfs_records *r, struct import_set *rows,
-                              const size_t *index, size_t count,
-                              uint32_t *row_len, struct dfs_helpers *helpers,
-                              dfs_error *err);
+                               const dfs_records *r, struct import_set *rows,
+                               const size_t *index, size_t count,
+                               uint32_t *row_len, struct dfs_helpers *helpers,
+                               dfs_error *err);
 /* A table rendered on demand the same way (ranks.csv of many ranks): its
  * rows [from, to) appended by render (from any thread, at once), each
  * batch's length measured by rendering it once first; the snapshot owns
@@ -57,7 +57,7 @@ struct dfs_lazy_rows {
 /* A snapshot of header `head` and the rows of t (which it takes over,
  * freed even when it fails). */
 dfs_snapshot *dfs_lazy_table(const struct dfs_lazy_rows *t, const char *head,
-                            struct dfs_helpers *helpers, dfs_error *err);
+                             struct dfs_helpers *helpers, dfs_error *err);
 /* The helpers of a view: none running yet / all gone (destroyed, with
  * the buffers they kept). */
 void dfs_helpers_init(struct dfs_helpers *h);

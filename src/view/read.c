@@ -121,7 +121,7 @@ static int dir_file_stat(dfs_view *v, const struct node *n, const dfs_caller *wh
 /* A file of the root: selections.c's, or the Parquet twin of
  * selections.csv */
 static dfs_snapshot *root_content(dfs_view *v, const struct node *n,
-                                 const dfs_caller *who, dfs_error *err)
+                                  const dfs_caller *who, dfs_error *err)
 {
 	int twin = dfs_parquet_source(n->file);
 	if (twin < 0)
@@ -222,7 +222,7 @@ static void settled_mtime(dfs_node_stat *st)
 }
 
 int dfs_view_stat(dfs_view *v, const char *path, const dfs_caller *who,
-                     dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err)
+                  dfs_node_stat *st, const dfs_view_prefill *pf, dfs_error *err)
 {
 	struct node n;
 	if (dfs_resolve_as(v, path, who, false, &n, err))
@@ -492,7 +492,7 @@ static int list_dxt_dir(dfs_view *v, const struct node *n, const dfs_caller *who
 /* ---- opening -------------------------------------------------------------- */
 
 dfs_snapshot *dfs_view_open_file(dfs_view *v, const char *path,
-                                   const dfs_caller *who, dfs_error *err)
+                                 const dfs_caller *who, dfs_error *err)
 {
 	dfs_node_stat st;
 	/* the stat checks existence of the file in this log */

@@ -383,7 +383,7 @@ static size_t twin_types(enum file_kind csv, int module, struct table_col *keep,
 }
 
 dfs_snapshot *dfs_parquet_twin(dfs_view *v, dfs_snapshot *csv, enum file_kind csv_kind,
-                              int module, dfs_error *err)
+                               int module, dfs_error *err)
 {
 	return dfs_parquet_twin_sel(v, csv, csv_kind, module, NULL, err);
 }

@@ -43,7 +43,7 @@ struct dfs_pq_options dfs_parquet_options(void);
  * of its column's type fails it (EIO): the types are declared, never
  * guessed. */
 dfs_snapshot *dfs_parquet_twin(dfs_view *v, dfs_snapshot *csv, enum file_kind csv_kind,
-                              int module, dfs_error *err);
+                               int module, dfs_error *err);
 /* The same, with `selection` (not NULL) as the footer's
  * DFS_PARQUET_SELECTION_KEY. */
 dfs_snapshot *dfs_parquet_twin_sel(dfs_view *v, dfs_snapshot *csv, enum file_kind csv_kind,

@@ -386,7 +386,7 @@ static uint64_t root_state(dfs_view *v, const dfs_caller *who)
 }
 
 dfs_snapshot *dfs_selections_content(dfs_view *v, const struct node *n,
-                                    const dfs_caller *who, dfs_error *err)
+                                     const dfs_caller *who, dfs_error *err)
 {
 	uint64_t state = root_state(v, who);
 	dfs_buf b = DFS_BUF_INIT;
@@ -490,7 +490,7 @@ bool dfs_view_has_selection(dfs_view *v, const char *path)
 }
 
 int dfs_view_selection(dfs_view *v, const char *path, const dfs_caller *who,
-                          char **text, dfs_error *err)
+                       char **text, dfs_error *err)
 {
 	*text = NULL;
 	struct node n;

@@ -8,7 +8,7 @@
 /* The content of a root file (selections, selections.csv,
  * selections.error) for the caller. */
 dfs_snapshot *dfs_selections_content(dfs_view *v, const struct node *n,
-                                    const dfs_caller *who, dfs_error *err);
+                                     const dfs_caller *who, dfs_error *err);
 /* Remove every filter and import of a state: directory filters, log and
  * module filters, imported rows.  Returns how many were in force. */
 size_t dfs_selections_clear(dfs_view *v, uint64_t state);

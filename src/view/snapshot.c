@@ -42,7 +42,7 @@ static uint64_t snapshot_serial(dfs_view *v, const dfs_snapshot *c)
 }
 
 dfs_snapshot *dfs_snapshot_from_bufs(dfs_view *v, dfs_buf *b, size_t n,
-                                   dfs_error *err)
+                                     dfs_error *err)
 {
 	dfs_snapshot *c = calloc(1, sizeof(*c));
 	struct snapshot_chunk *ch = calloc(n ? n : 1, sizeof(*ch));
@@ -195,7 +195,7 @@ static size_t chunk_of(const dfs_snapshot *c, uint64_t off)
 }
 
 long dfs_snapshot_read(dfs_snapshot *c, char *buf, size_t len, uint64_t off,
-                      dfs_error *err)
+                       dfs_error *err)
 {
 	if (off >= c->size || len == 0)
 		return 0;
@@ -233,7 +233,7 @@ long dfs_snapshot_read(dfs_snapshot *c, char *buf, size_t len, uint64_t off,
 }
 
 int dfs_snapshot_pin(dfs_snapshot *c, uint64_t off, size_t len, const char **data,
-                    size_t *n, void **pin, dfs_error *err)
+                     size_t *n, void **pin, dfs_error *err)
 {
 	*pin = NULL;
 	if (off >= c->size || len == 0) {

@@ -75,7 +75,7 @@ dfs_snapshot *dfs_snapshot_from_buf(dfs_view *v, dfs_buf *b, dfs_error *err);
 /* Take the text of `n` buffers in order (they are emptied); a big one is
  * numbered by v. */
 dfs_snapshot *dfs_snapshot_from_bufs(dfs_view *v, dfs_buf *b, size_t n,
-                                   dfs_error *err);
+                                     dfs_error *err);
 /* The text of `size` bytes in the (unlinked) file fd, which the snapshot
  * closes when it goes (also on failure). */
 dfs_snapshot *dfs_snapshot_from_file(dfs_view *v, int fd, uint64_t size, dfs_error *err);

@@ -87,8 +87,8 @@ bool dfs_is_summary_file(enum file_kind k)
 }
 
 dfs_snapshot *dfs_summary_contents(dfs_view *v, struct entry *e, struct decoded_log *l,
-                                  struct snapshot_cache *cache, enum file_kind want,
-                                  dfs_error *err)
+                                   struct snapshot_cache *cache, enum file_kind want,
+                                   dfs_error *err)
 {
 	dfs_summary_input in;
 	dfs_buf filters = DFS_BUF_INIT;
@@ -159,7 +159,7 @@ void dfs_insight_rows(dfs_view *v, struct entry *e, const char *rel, dfs_buf *ou
 }
 
 dfs_snapshot *dfs_dxt_file_content(dfs_view *v, struct entry *e, struct decoded_log *l,
-                                  uint64_t id, dfs_error *err)
+                                   uint64_t id, dfs_error *err)
 {
 	dfs_summary_input in;
 	dfs_buf filters = DFS_BUF_INIT, out = DFS_BUF_INIT;

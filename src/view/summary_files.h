@@ -13,8 +13,8 @@ bool dfs_is_summary_file(enum file_kind k);
  * files, rendered in the same pass, are put in `cache` where it has none
  * (and accounted to the entry). */
 dfs_snapshot *dfs_summary_contents(dfs_view *v, struct entry *e, struct decoded_log *l,
-                                  struct snapshot_cache *cache, enum file_kind want,
-                                  dfs_error *err);
+                                   struct snapshot_cache *cache, enum file_kind want,
+                                   dfs_error *err);
 /* The rows of a log's insights.csv, each line led by `rel` (CSV-quoted)
  * and a comma: the log's rows of its directories' insights.csv (entry
  * locked; a log that cannot be read gets a row that says why). */
@@ -24,7 +24,7 @@ void dfs_insight_rows(dfs_view *v, struct entry *e, const char *rel, dfs_buf *ou
  * asked, not cached: there may be a million); NULL with DFS_ERR_NOENT
  * when the selection has no segment of the file. */
 dfs_snapshot *dfs_dxt_file_content(dfs_view *v, struct entry *e, struct decoded_log *l,
-                                  uint64_t id, dfs_error *err);
+                                   uint64_t id, dfs_error *err);
 /* The record ids of the files LOG/summary/dxt/ lists (malloc'd). */
 int dfs_dxt_file_ids(dfs_view *v, struct entry *e, struct decoded_log *l, uint64_t **ids,
                      size_t *n, dfs_error *err);

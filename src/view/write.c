@@ -622,8 +622,8 @@ static int install(dfs_write *w, dfs_error *err)
 /* A session writes the state of its caller (view_int.h): the owner's, or
  * a user's own, made by their first write. */
 dfs_write *dfs_view_open_write(dfs_view *v, const char *path,
-                                  const dfs_caller *who, bool truncate,
-                                  dfs_error *err)
+                               const dfs_caller *who, bool truncate,
+                               dfs_error *err)
 {
 	dfs_write *w = calloc(1, sizeof(*w));
 	if (!w) {
@@ -988,7 +988,7 @@ void dfs_write_free(dfs_write *w)
 }
 
 int dfs_view_truncate(dfs_view *v, const char *path, const dfs_caller *who,
-                         uint64_t size, dfs_error *err)
+                      uint64_t size, dfs_error *err)
 {
 	dfs_write *w = dfs_view_open_write(v, path, who, size == 0, err);
 	if (!w)
