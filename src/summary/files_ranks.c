@@ -31,6 +31,7 @@
 #include "summary/files_ranks.h"
 #include "log/hints.h"
 #include "util/scratch.h"
+#include "util/workers.h"
 #include "module/pack.h"
 
 /* ---- the counters behind the columns ------------------------------------- */
@@ -449,60 +450,85 @@ static int grow_pairs(struct pair_time **pt, size_t *cap)
 	return 0;
 }
 
-/* Rows of a module with an accumulator, in one pass: records grouped by
- * record id (rows in the order first seen), each row's sums and time
- * taken as its records come, in record order.  *t untouched with 0: no
- * accumulator for this job (nprocs < 1, or none for the module). */
-static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *index,
-                       size_t count, const struct words *w, dfs_file_table *t,
-                       dfs_error *err)
+/* The words one record gives a timed table: the columns' and the
+ * accumulator's times. */
+enum { W_SLOWEST = R_ROLES, W_META, W_READ, W_WRITE, W_ALL };
+
+/* A table of many records is grouped on two threads: each takes the
+ * files of one share of the name table (the places below a split, or
+ * from it on; the ids without a name by a bit of their hash), so a
+ * file's records all go to one thread and are summed in record order
+ * there.  Both threads look every record's name up (records mostly
+ * follow the name table: the lookups are a comparison or two) and read
+ * only their own records further.  The first thread's rows fill the
+ * array from its start, the second's from its end (together at most
+ * one row per record). */
+#ifndef PARALLEL_RECORDS   /* (a build for tests may lower it) */
+#define PARALLEL_RECORDS 65536
+#endif
+
+struct timed_part {
+	/* the pass's inputs, the same for both */
+	const dfs_log *log;
+	const dfs_records *r;
+	const size_t *index;
+	size_t count;
+	const struct words *w;
+	const int *wi;
+	const uint16_t *words;
+	size_t nw;
+	int64_t nprocs;
+	const dfs_name *names;
+	size_t nnames;
+	uint32_t *at;
+	dfs_file_row *rows;
+	/* the share: -1 the whole pass; 0 or 1 its half */
+	int half;
+	size_t split;          /* name places below it are the first half's */
+	uint32_t *first_k;     /* two halves: where each row's first record is
+	                        * in the pass (its place as rows'), for the
+	                        * order first seen */
+	/* its results */
+	size_t n;              /* its rows */
+	struct pair_time *pt;
+	size_t npt;
+	uint32_t *order;       /* its rows (their places), most bytes first,
+	                        * then first seen */
+	uint64_t *key;         /* two halves: the sort key of each of them */
+	int ret;
+};
+
+static void timed_part_finish(struct timed_part *p);
+
+/* The place in rows of a half's j-th row. */
+static inline size_t part_row(const struct timed_part *p, size_t j)
 {
-	const dfs_module *m = r->module;
-	int64_t nprocs = dfs_log_job(log)->nprocs;
-	/* the words one record gives: the columns' and the accumulator's times */
-	enum { W_SLOWEST = R_ROLES, W_META, W_READ, W_WRITE, W_ALL };
-	int wi[W_ALL];
-	memcpy(wi, w->w, sizeof(w->w));
-	if (nprocs < 1 || dfs_accum_time_words(m, &wi[W_SLOWEST], &wi[W_META], &wi[W_READ],
-	                                       &wi[W_WRITE]))
-		return 0;
-	uint16_t words[W_ALL + 2];
-	size_t nw = 0;
-	words[nw++] = 0;
-	words[nw++] = 1;
-	for (int k = 0; k < W_ALL; k++)
-		if (wi[k] >= 0)
-			words[nw++] = (uint16_t)wi[k];
-	/* a file's row is found by the place of its id in the log's name
-	 * table (records mostly follow it: the lookups hit the cache), the
-	 * ids without a name in a table of their own */
-	size_t nnames = dfs_log_name_count(log);
-	const dfs_name *names = nnames ? dfs_log_name_at(log, 0) : NULL;
-	uint32_t *at = nnames && nnames < UINT32_MAX ? dfs_scratch_alloc(t->pool, nnames * 4) : NULL;
-	dfs_file_row *rows = dfs_scratch_alloc(t->pool, (count ? count : 1) * sizeof(*rows));
+	return p->half == 1 ? p->count - 1 - j : j;
+}
+
+static void *timed_part_run(void *arg)
+{
+	struct timed_part *p = arg;
+	const dfs_records *r = p->r;
+	const size_t *index = p->index;
+	size_t count = p->count;
+	const int *wi = p->wi;
+	const dfs_name *names = p->names;
+	dfs_file_row *rows = p->rows;
+	int64_t nprocs = p->nprocs;
 	struct map files = {0}, pairs = {0};
 	struct pair_time *pt = NULL;
 	size_t npt = 0, pt_cap = 0;
-	if (!rows || (nnames && !at) || map_init(&files, 64, NULL) ||
-	    map_init(&pairs, 64, NULL)) {
-		dfs_scratch_free(t->pool, rows);
-		dfs_scratch_free(t->pool, at);
+	p->ret = 0;
+	if (map_init(&files, 64, NULL) || map_init(&pairs, 64, NULL)) {
 		map_free(&files);
-		map_free(&pairs);
-		return dfs_error_nomem(err);
+		p->ret = -1;
+		return NULL;
 	}
-	/* (both read and written in no order) */
-	dfs_scratch_huge(rows);
-	dfs_scratch_huge(at);
-	if (at) {
-		dfs_scratch_prefault(at, 0, nnames * 4);
-		memset(at, 0, nnames * 4);
-	}
-	struct rows_fault rf;
-	rows_fault_start(&rf, rows, count * sizeof(*rows));
 	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	memset(scratch, 0, sizeof(scratch));
+	/* rows [0, faulted) of this half are faulted in */
 	size_t n = 0, faulted = 0;
 	int ret = 0;
 	for (size_t k = 0; k < count && !ret; k++) {
@@ -516,18 +542,31 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		for (int stage = 0; stage < 3 && !dfs_name_hint_in_order(&hint); stage++) {
 			size_t d = (size_t)(3 - stage) * 8;
 			if (k + d < count)
-				dfs_log_name_prefetch(log, dfs_record_word(r, index ? index[k + d] : k + d, 0),
+				dfs_log_name_prefetch(p->log,
+				                      dfs_record_word(r, index ? index[k + d] : k + d, 0),
 				                      stage);
 		}
 		/* (and the place of the next new rows, to be written) */
 		if (n + 4 < faulted) {
-			__builtin_prefetch(&rows[n + 4], 1);
-			__builtin_prefetch((char *)&rows[n + 4] + 64, 1);
+			dfs_file_row *ahead = &rows[part_row(p, n + 4)];
+			__builtin_prefetch(ahead, 1);
+			__builtin_prefetch((char *)ahead + 64, 1);
 		}
 		size_t i = index ? index[k] : k;
+		const dfs_name *nm = NULL;
+		if (p->half >= 0) {
+			/* whose record it is, from its id alone */
+			uint64_t id0 = dfs_record_word(r, i, 0);
+			nm = names ? dfs_log_name_near(p->log, id0, &hint) : NULL;
+			bool named = nm && (size_t)(nm - names) < p->nnames;
+			int half = named ? (size_t)(nm - names) >= p->split
+			                 : (int)(mix(id0, 0) >> 63);
+			if (half != p->half)
+				continue;
+		}
 		const unsigned char *rec;
 		if (r->packed) {
-			dfs_record_unpack_words(r, i, words, nw, scratch);
+			dfs_record_unpack_words(r, i, p->words, p->nw, scratch);
 			rec = scratch;
 		} else {
 			rec = dfs_record(r, i);
@@ -536,36 +575,42 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		int64_t rank;
 		memcpy(&id, rec, 8);
 		memcpy(&rank, rec + 8, 8);
-		uint32_t f;
+		if (p->half < 0)
+			nm = names ? dfs_log_name_near(p->log, id, &hint) : NULL;
+		uint32_t j;
 		bool created;
-		const dfs_name *nm = names ? dfs_log_name_near(log, id, &hint) : NULL;
-		if (nm && (size_t)(nm - names) < nnames) {
-			uint32_t *a = &at[nm - names];
+		if (nm && (size_t)(nm - names) < p->nnames) {
+			uint32_t *a = &p->at[nm - names];
 			created = *a == 0;
 			if (created)
 				*a = (uint32_t)n + 1;
-			f = *a - 1;
-		} else if (map_get(&files, id, 0, (uint32_t)n, &f, &created)) {
+			j = *a - 1;
+		} else if (map_get(&files, id, 0, (uint32_t)n, &j, &created)) {
 			ret = -1;
 			break;
 		}
+		size_t f = part_row(p, j);
 		dfs_file_row *row = &rows[f];
-		if (created && f == faulted) {
+		if (created && j == faulted) {
 			/* the next stretch of rows faulted in at once (new rows
 			 * are taken in order) */
 			size_t c = count - faulted < FAULT_ROWS ? count - faulted : FAULT_ROWS;
-			dfs_scratch_prefault(rows, faulted * sizeof(*rows), c * sizeof(*rows));
+			size_t lo = p->half == 1 ? count - faulted - c : faulted;
+			dfs_scratch_prefault(rows, lo * sizeof(*rows), c * sizeof(*rows));
 			faulted += c;
 		}
 		if (created) {
 			memset(row, 0, sizeof(*row));
 			row->id = id;
 			row->first = (uint32_t)i;
-			row->name = nm && (size_t)(nm - names) < nnames ? (uint32_t)(nm - names) + 1 : 0;
+			row->name = nm && (size_t)(nm - names) < p->nnames
+			            ? (uint32_t)(nm - names) + 1 : 0;
+			if (p->first_k)
+				p->first_k[f] = (uint32_t)k;
 			n++;
 		}
 		struct rec_numbers num;
-		rec_numbers_at(rec, w, &num);
+		rec_numbers_at(rec, p->w, &num);
 		add_numbers(row, &num);
 		/* the record's time in its file alone (compute_metrics) */
 		if (rank < 0) {
@@ -585,49 +630,209 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 				CUR_IO(row) += io;
 			continue;
 		}
-		uint32_t p;
-		if (map_get(&pairs, f, (uint64_t)rank, (uint32_t)npt, &p, &created) ||
+		uint32_t q;
+		if (map_get(&pairs, f, (uint64_t)rank, (uint32_t)npt, &q, &created) ||
 		    (created && npt == pt_cap && grow_pairs(&pt, &pt_cap))) {
 			ret = -1;
 			break;
 		}
 		if (created) {
-			pt[npt++] = (struct pair_time){f, rank, 0.0};
+			pt[npt++] = (struct pair_time){(uint32_t)f, rank, 0.0};
 			NRANKS(row)++;
 		}
 		if (rank < nprocs)
-			pt[p].io_total += io;
+			pt[q].io_total += io;
 	}
-	rows_fault_end(&rf);
 	map_free(&files);
 	map_free(&pairs);
-	dfs_scratch_free(t->pool, at);
-	if (ret) {
-		dfs_scratch_free(t->pool, rows);
-		free(pt);
-		return dfs_error_nomem(err);
+	p->n = n;
+	p->pt = pt;
+	p->npt = npt;
+	p->ret = ret;
+	if (ret == 0)
+		timed_part_finish(p);
+	return NULL;
+}
+
+/* A half's rows worked out: each file's slowest pair (its first pair's
+ * time when above 0, the rule's start, then every other pair's weighed
+ * in), then the columns; and their order (p->ret -1 without memory). */
+static void timed_part_finish(struct timed_part *p)
+{
+	dfs_file_row *rows = p->rows;
+	for (size_t j = 0; j < p->n; j++) {
+		dfs_file_row *row = &rows[part_row(p, j)];
+		if (!(CUR_IO(row) > 0.0))
+			CUR_IO(row) = 0.0;
 	}
-	/* each file's slowest pair: its first pair's time when above 0 (the
-	 * rule's start), then every other pair's weighed in */
-	for (size_t f = 0; f < n; f++)
-		if (!(CUR_IO(&rows[f]) > 0.0))
-			CUR_IO(&rows[f]) = 0.0;
-	for (size_t p = 0; p < npt; p++)
-		weigh_pair(&rows[pt[p].row], pt[p].io_total);
-	free(pt);
-	for (size_t f = 0; f < n; f++) {
-		dfs_file_row *row = &rows[f];
+	for (size_t q = 0; q < p->npt; q++)
+		weigh_pair(&rows[p->pt[q].row], p->pt[q].io_total);
+	for (size_t j = 0; j < p->n; j++) {
+		dfs_file_row *row = &rows[part_row(p, j)];
 		double slowest = CUR_IO(row);
 		row->time_by_slowest = slowest + SHARED(row);
-		row->ranks = NRANKS(row) & HAS_SHARED ? nprocs : NRANKS(row);
+		row->ranks = NRANKS(row) & HAS_SHARED ? p->nprocs : NRANKS(row);
 		row->total_bytes = add_i(row->bytes_read, row->bytes_written);
 		row->perf_by_slowest = 0.0;
 		if (row->time_by_slowest != 0)
 			row->perf_by_slowest = ((double)row->total_bytes / 1048576.0) /
 			                       row->time_by_slowest;
 	}
+	free(p->pt);
+	p->pt = NULL;
+	/* most bytes first, equals in the order first seen (its rows' own) */
+	uint64_t *key = malloc((p->n ? p->n : 1) * sizeof(uint64_t));
+	p->order = malloc((p->n ? p->n : 1) * sizeof(uint32_t));
+	int ret = -1;
+	if (key && p->order) {
+		for (size_t j = 0; j < p->n; j++)
+			key[j] = order_key(rows[part_row(p, j)].total_bytes);
+		ret = p->n > 0 ? sort_desc(key, p->order, p->n) : 0;
+	}
+	if (ret) {
+		free(key);
+		free(p->order);
+		p->order = NULL;
+		p->ret = -1;
+		return;
+	}
+	/* (two halves: the keys in that order, for their merge: the bytes,
+	 * then where the first record was) */
+	if (p->first_k) {
+		p->key = malloc((p->n ? p->n : 1) * 2 * sizeof(uint64_t));
+		if (!p->key) {
+			free(key);
+			free(p->order);
+			p->order = NULL;
+			p->ret = -1;
+			return;
+		}
+	}
+	for (size_t k = 0; k < p->n; k++) {
+		size_t f = part_row(p, p->order[k]);
+		if (p->key) {
+			p->key[2 * k] = key[p->order[k]];
+			p->key[2 * k + 1] = p->first_k[f];
+		}
+		p->order[k] = (uint32_t)f;
+	}
+	free(key);
+}
+
+/* Rows of a module with an accumulator, in one pass: records grouped by
+ * record id, each row's sums and time taken as its records come, in
+ * record order.  Sets t->rows, t->n and t->order (most bytes first,
+ * then first seen).  *t untouched with 0: no accumulator for this job
+ * (nprocs < 1, or none for the module). */
+static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *index,
+                       size_t count, const struct words *w, dfs_file_table *t,
+                       dfs_error *err)
+{
+	const dfs_module *m = r->module;
+	int64_t nprocs = dfs_log_job(log)->nprocs;
+	int wi[W_ALL];
+	memcpy(wi, w->w, sizeof(w->w));
+	if (nprocs < 1 || dfs_accum_time_words(m, &wi[W_SLOWEST], &wi[W_META], &wi[W_READ],
+	                                       &wi[W_WRITE]))
+		return 0;
+	uint16_t words[W_ALL + 2];
+	size_t nw = 0;
+	words[nw++] = 0;
+	words[nw++] = 1;
+	for (int k = 0; k < W_ALL; k++)
+		if (wi[k] >= 0)
+			words[nw++] = (uint16_t)wi[k];
+	/* a file's row is found by the place of its id in the log's name
+	 * table (records mostly follow it: the lookups hit the cache), the
+	 * ids without a name in a table of their own */
+	size_t nnames = dfs_log_name_count(log);
+	const dfs_name *names = nnames ? dfs_log_name_at(log, 0) : NULL;
+	uint32_t *at = nnames && nnames < UINT32_MAX ? dfs_scratch_alloc(t->pool, nnames * 4) : NULL;
+	dfs_file_row *rows = dfs_scratch_alloc(t->pool, (count ? count : 1) * sizeof(*rows));
+	if (!rows || (nnames && !at)) {
+		dfs_scratch_free(t->pool, rows);
+		dfs_scratch_free(t->pool, at);
+		return dfs_error_nomem(err);
+	}
+	/* (both read and written in no order) */
+	dfs_scratch_huge(rows);
+	dfs_scratch_huge(at);
+	if (at) {
+		dfs_scratch_prefault(at, 0, nnames * 4);
+		memset(at, 0, nnames * 4);
+	}
+	struct timed_part part[2];
+	part[0] = (struct timed_part){
+		.log = log, .r = r, .index = index, .count = count, .w = w, .wi = wi,
+		.words = words, .nw = nw, .nprocs = nprocs, .names = names,
+		.nnames = at ? nnames : 0, .at = at, .rows = rows, .half = -1};
+	bool two = false;
+	if (count >= PARALLEL_RECORDS && dfs_workers(2, 2) == 2) {
+		/* the split: the place of the middle record's name (records
+		 * mostly follow the name table), so each half has about as
+		 * many records */
+		size_t mi = index ? index[count / 2] : count / 2;
+		const dfs_name *mid = at ? dfs_log_name(log, dfs_record_word(r, mi, 0)) : NULL;
+		part[0].split = mid && (size_t)(mid - names) < nnames ? (size_t)(mid - names)
+		                                                     : nnames / 2;
+		part[0].first_k = malloc(count * sizeof(uint32_t));
+		part[0].half = 0;
+		part[1] = part[0];
+		part[1].half = 1;
+		pthread_t tid;
+		if (part[0].first_k &&
+		    pthread_create(&tid, NULL, timed_part_run, &part[1]) == 0) {
+			two = true;
+			timed_part_run(&part[0]);
+			pthread_join(tid, NULL);
+		} else {
+			free(part[0].first_k);
+			part[0].first_k = NULL;
+			part[0].half = -1;
+		}
+	}
+	if (!two) {
+		/* one pass, a thread faulting the rows in ahead of it */
+		struct rows_fault rf;
+		rows_fault_start(&rf, rows, count * sizeof(*rows));
+		timed_part_run(&part[0]);
+		rows_fault_end(&rf);
+	}
+	dfs_scratch_free(t->pool, at);
+	int nparts = two ? 2 : 1;
+	int ret = 0;
+	for (int h = 0; h < nparts; h++)
+		ret |= part[h].ret;
+	uint32_t *order = ret ? NULL : malloc((count ? count : 1) * sizeof(uint32_t));
+	if (!order) {
+		for (int h = 0; h < nparts; h++) {
+			free(part[h].pt);
+			free(part[h].order);
+			free(part[h].key);
+		}
+		free(part[0].first_k);
+		dfs_scratch_free(t->pool, rows);
+		return dfs_error_nomem(err);
+	}
+	/* the two halves' orders merged: most bytes first, equals in the
+	 * order first seen (of their first records) */
+	size_t a = 0, b = 0, na = part[0].n, nb = two ? part[1].n : 0, n = na + nb;
+	const uint64_t *ka = part[0].key, *kb = two ? part[1].key : NULL;
+	for (size_t k = 0; k < n; k++) {
+		bool from_a = b == nb;
+		if (!from_a && a < na)
+			from_a = ka[2 * a] > kb[2 * b] ||
+			         (ka[2 * a] == kb[2 * b] && ka[2 * a + 1] < kb[2 * b + 1]);
+		order[k] = from_a ? part[0].order[a++] : part[1].order[b++];
+	}
+	for (int h = 0; h < nparts; h++) {
+		free(part[h].order);
+		free(part[h].key);
+	}
+	free(part[0].first_k);
 	t->rows = rows;
 	t->n = n;
+	t->order = order;
 	t->timed = true;
 	return 0;
 }
@@ -721,6 +926,8 @@ int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
 		return -1;
 	if (!out->rows && group_plain(log, r, index, count, &w, out, err))
 		return -1;
+	if (out->order)   /* (in order already) */
+		return 0;
 	/* most bytes first, files of equal bytes in the order first seen */
 	size_t n = out->n;
 	uint64_t *key = malloc((n ? n : 1) * sizeof(uint64_t));

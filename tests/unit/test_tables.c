@@ -459,10 +459,10 @@ static void check_table_alone(size_t n, size_t files, int64_t nprocs, uint64_t s
 	assert_true(t.timed);
 	unsigned char *mine = malloc(n * m->record_size);
 	assert_non_null(mine);
-	size_t total = 0;
+	size_t total = 0, last_first = 0;
 	for (size_t k = 0; k < t.n; k++) {
 		const dfs_file_row *row = dfs_file_table_row(&t, k);
-		size_t c = 0;
+		size_t c = 0, first = n;
 		bool shared = false;
 		int64_t seen[64];
 		size_t nseen = 0;
@@ -472,6 +472,8 @@ static void check_table_alone(size_t n, size_t files, int64_t nprocs, uint64_t s
 			memcpy(&id, rec, 8);
 			if (id != row->id)
 				continue;
+			if (c == 0)
+				first = i;
 			memcpy(mine + c++ * m->record_size, rec, m->record_size);
 			int64_t rank = rank_of(rec);
 			bool dup = rank < 0;
@@ -483,6 +485,13 @@ static void check_table_alone(size_t n, size_t files, int64_t nprocs, uint64_t s
 		}
 		total += c;
 		assert_int_equal(row->records, (int64_t)c);
+		/* most bytes first, equals in the order first seen */
+		if (k > 0) {
+			const dfs_file_row *before = dfs_file_table_row(&t, k - 1);
+			assert_true(before->total_bytes > row->total_bytes ||
+			            (before->total_bytes == row->total_bytes && last_first < first));
+		}
+		last_first = first;
 		dfs_accum *alone = dfs_accum_create(m, nprocs, &err);
 		assert_non_null(alone);
 		assert_int_equal(dfs_accum_inject(alone, m, mine, c, &err), 0);
@@ -509,6 +518,9 @@ static void test_table_alone(void **state)
 	check_table_alone(400, 37, 6, 11, false);
 	check_table_alone(400, 37, 6, 12, true);
 	check_table_alone(50, 3, 2, 13, false);
+	/* enough records for the pass on two threads (each taking the files
+	 * of its half of the name table, the unnamed ones by their hash) */
+	check_table_alone(66000, 64, 8, 14, false);
 }
 
 static void test_untimed(void **state)
