@@ -155,7 +155,8 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_ADD_FILES] = "INSERT INTO files VALUES(?1, ?2, ?3)",
 	[S_SET_FILES_KEY] = "UPDATE logs SET files_key = ?2 WHERE id = ?1",
 	/* a log's files, when of this very file and made with this key */
-	[S_FILES] = "SELECT f.data FROM logs l JOIN files f ON f.log = l.id"
+	[S_FILES] = "SELECT f.data, (SELECT sum(length(data)) FROM files WHERE log = l.id)"
+	            " FROM logs l JOIN files f ON f.log = l.id"
 	            " WHERE l.dir = ?1 AND l.name = ?2 AND l.dev = ?3 AND l.ino = ?4"
 	            " AND l.size = ?5 AND l.mtime_ns = ?6 AND l.ctime_ns = ?7 AND l.facts = ?8"
 	            " AND l.files_key = ?9 ORDER BY f.seq",
@@ -1252,6 +1253,9 @@ int dfs_index_files(dfs_index *ix, const char *dir, const char *name,
 	size_t at = out->len;
 	int rc, pieces = 0;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		/* (room for the whole at the first piece: one allocation) */
+		if (!pieces)
+			dfs_buf_reserve(out, (size_t)sqlite3_column_int64(s, 1));
 		const void *b = sqlite3_column_blob(s, 0);
 		int n = sqlite3_column_bytes(s, 0);
 		if (n > 0)
