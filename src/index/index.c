@@ -10,9 +10,11 @@
  * busy with another process's write drops its batch (those logs are made
  * again next time).  A directory's jobs.csv rows are also kept packed, a
  * record per 1,024 logs (dfs_index_seal), dropped with any change to one
- * of its logs.  Whatever fails is told once and the index does less:
- * a full disk or a file it may not write stops the writes, a damaged file
- * stops everything (the next open moves it aside). */
+ * of its logs.  A log's files (for a directory's files.csv) are one blob
+ * in pieces, kept and dropped with the log's row.  Whatever fails is
+ * told once and the index does less: a full disk or a file it may not
+ * write stops the writes, a damaged file stops everything (the next open
+ * moves it aside). */
 #include <endian.h>
 #include <errno.h>
 #include <limits.h>

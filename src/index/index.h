@@ -4,9 +4,10 @@
  * The facts are those of a log's whole selection (every record): its
  * job, per module with an accumulator (and for POSIX+STDIO) the numbers
  * of its derived metrics that jobs.csv, modules.csv and a directory's
- * summary.html show, and the findings of its insights.csv.  The view
- * makes them from a decoded log; the index stores and returns them,
- * knowing nothing of the tree, the filters or the renderers.
+ * summary.html show, the findings of its insights.csv, and its files
+ * for a directory's files.csv (bytes the view packs: summary/files_pack.h).
+ * The view makes them from a decoded log; the index stores and returns
+ * them, knowing nothing of the tree, the filters or the renderers.
  *
  * The index is an SQLite database (docs/index.md gives its schema: it is
  * also a typed database of the archive, for sqlite3 and Python).  A log

@@ -3,11 +3,12 @@
  * The bytes: the count of modules left out, each as its module id and
  * why (length, text); the count of entries, each as its module id, its
  * flags (timed; mount point and file system those of the entry before),
- * its name, mount point and file system (length, text; the last two only
- * when not the entry before's), its six integers and four doubles.
- * Integers are LEB128 varints (signed ones zigzagged), doubles their 64
- * bits little-endian: a file of a generated log costs about 50 bytes
- * and its name. */
+ * its name as the length of the start it shares with the name before
+ * and the rest (length, text), its mount point and file system (length,
+ * text; only when not the entry before's), its six integers and four
+ * doubles.  Integers are LEB128 varints (signed ones zigzagged), doubles
+ * their 64 bits little-endian: a file of a generated log costs about 50
+ * bytes and what its name does not share with the one before. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,9 +71,15 @@ void dfs_log_files_pack(const dfs_log_files *lf, dfs_buf *out)
 		bool same = i > 0 && f.mount_len == prev.mount_len && f.fs_len == prev.fs_len &&
 		            !memcmp(f.mount_pt, prev.mount_pt, f.mount_len) &&
 		            !memcmp(f.fs_type, prev.fs_type, f.fs_len);
+		size_t common = 0;
+		if (i > 0)
+			while (common < f.name_len && common < prev.name_len &&
+			       f.name[common] == prev.name[common])
+				common++;
 		put_i(out, f.module);
 		put_u(out, (f.timed ? TIMED : 0) | (same ? SAME_MOUNT : 0));
-		put_s(out, f.name, f.name_len);
+		put_u(out, common);
+		put_s(out, f.name + common, f.name_len - common);
 		if (!same) {
 			put_s(out, f.mount_pt, f.mount_len);
 			put_s(out, f.fs_type, f.fs_len);
@@ -172,13 +179,25 @@ dfs_log_files *dfs_log_files_unpack(const void *data, size_t len)
 	}
 	uint64_t n = r.bad ? 0 : get_u(&r);
 	dfs_log_file prev = {0};
+	dfs_buf name = DFS_BUF_INIT;   /* the entry's name, made whole */
 	for (uint64_t i = 0; i < n && !r.bad; i++) {
 		dfs_log_file f = {0};
 		int64_t module = get_i(&r);
 		uint64_t flags = get_u(&r);
 		f.module = (int)module;
 		f.timed = flags & TIMED;
-		f.name = get_s(&r, &f.name_len);
+		uint64_t common = get_u(&r);
+		size_t rest_len;
+		const char *rest = get_s(&r, &rest_len);
+		if (common > name.len)
+			r.bad = true;
+		else
+			name.len = (size_t)common;
+		dfs_buf_add(&name, rest, rest_len);
+		if (!dfs_buf_ok(&name))
+			r.bad = true;
+		f.name = r.bad || !name.data ? "" : name.data;
+		f.name_len = r.bad ? 0 : name.len;
 		if (flags & SAME_MOUNT) {
 			if (i == 0)
 				r.bad = true;
@@ -205,6 +224,7 @@ dfs_log_files *dfs_log_files_unpack(const void *data, size_t len)
 			r.bad = true;
 		prev = f;
 	}
+	dfs_buf_free(&name);
 	if (r.bad || r.p != r.end) {
 		dfs_log_files_free(lf);
 		return NULL;

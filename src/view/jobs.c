@@ -1521,9 +1521,8 @@ static void split_vpath(const char *vpath, char *dir, size_t size, const char **
 	*name = slash + 1;
 }
 
-/* Keep what the tables know of a log in the index, when its selections
- * are every record (no filter of any level can change them) and it was
- * not made of a passing failure (entry locked). */
+/* The digest is of the log's whole selections: no filter of any level
+ * can change them, and none changed since it was made (entry locked). */
 static bool unfiltered(struct pool *p, struct entry *e, const struct job_digest *s)
 {
 	pthread_mutex_lock(&p->v->lock);
@@ -1534,6 +1533,9 @@ static bool unfiltered(struct pool *p, struct entry *e, const struct job_digest 
 	       gen == s->dir_gen && s->gen == e->gen;
 }
 
+/* Keep what the tables know of a log in the index, when its selections
+ * are every record (unfiltered) and it was not made of a passing failure
+ * (entry locked). */
 static bool index_store(struct pool *p, struct entry *e, struct log_item *it)
 {
 	struct job_digest *s = e->digest;
