@@ -10,9 +10,11 @@
  * busy with another process's write drops its batch (those logs are made
  * again next time).  A directory's jobs.csv rows are also kept packed, a
  * record per 1,024 logs (dfs_index_seal), dropped with any change to one
- * of its logs.  Whatever fails is told once and the index does less:
- * a full disk or a file it may not write stops the writes, a damaged file
- * stops everything (the next open moves it aside). */
+ * of its logs.  A log's files (for a directory's files.csv) are one blob
+ * in pieces, kept and dropped with the log's row.  Whatever fails is
+ * told once and the index does less: a full disk or a file it may not
+ * write stops the writes, a damaged file stops everything (the next open
+ * moves it aside). */
 #include <endian.h>
 #include <errno.h>
 #include <limits.h>
@@ -37,7 +39,7 @@
 /* "DFSI": what PRAGMA application_id says of our files */
 #define APP_ID 0x44465349
 /* the layout of the tables (PRAGMA user_version): another one is made anew */
-#define SCHEMA 3
+#define SCHEMA 4
 
 static const char schema_sql[] =
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;\n"
@@ -55,6 +57,7 @@ static const char schema_sql[] =
 	"  modules INTEGER, partial INTEGER,\n"
 	"  insights_key INTEGER,\n"
 	"  jobs_row TEXT,\n"
+	"  files_key INTEGER,\n"
 	"  PRIMARY KEY(dir, name)) STRICT, WITHOUT ROWID;\n"
 	"CREATE TABLE modules(\n"
 	"  log INTEGER NOT NULL REFERENCES logs(id), seq INTEGER NOT NULL,\n"
@@ -73,6 +76,9 @@ static const char schema_sql[] =
 	"CREATE TABLE sealed(\n"
 	"  dir TEXT NOT NULL, last BLOB NOT NULL, facts INTEGER NOT NULL, rows BLOB NOT NULL,\n"
 	"  PRIMARY KEY(dir, last)) STRICT;\n"
+	"CREATE TABLE files(\n"
+	"  log INTEGER NOT NULL REFERENCES logs(id), seq INTEGER NOT NULL, data BLOB NOT NULL,\n"
+	"  PRIMARY KEY(log, seq)) STRICT;\n"
 	"CREATE VIEW jobs AS SELECT id, CASE dir WHEN '' THEN name ELSE dir || '/' || name END AS path,\n"
 	"  error, exe, jobid, uid, nprocs, start_time, end_time, run_time, modules, partial\n"
 	"  FROM logs;\n";
@@ -82,7 +88,8 @@ enum stmt {
 	S_ADD_ROW, S_ADD_FINDING, S_SET_KEY, S_DEL_LOG, S_ADD_DIR, S_SUBDIRS,
 	S_DEL_DIR_ROWS, S_DEL_DIR_FINDINGS, S_DEL_DIR_LOGS, S_DEL_DIRS, S_NEXT_ID,
 	S_SEALED_GE, S_SEALED_GT, S_SEALED_ANY, S_SEAL_ROWS, S_SEAL_ADD, S_DEL_SEALED,
-	S_DEL_DIR_SEALED, S_COUNT
+	S_DEL_DIR_SEALED,
+	S_DEL_FILES, S_DEL_DIR_FILES, S_ADD_FILES, S_SET_FILES_KEY, S_FILES, S_COUNT
 };
 
 static const char *const stmt_sql[S_COUNT] = {
@@ -113,7 +120,8 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_UPDATE] = "UPDATE logs SET dev = ?3, ino = ?4, size = ?5, mtime_ns = ?6, ctime_ns = ?7,"
 	             " facts = ?8, error = ?9, exe = ?10, jobid = ?11, uid = ?12, nprocs = ?13,"
 	             " start_time = ?14, end_time = ?15, run_time = ?16, modules = ?17,"
-	             " partial = ?18, insights_key = ?19, jobs_row = ?21 WHERE id = ?20",
+	             " partial = ?18, insights_key = ?19, jobs_row = ?21, files_key = NULL"
+	             " WHERE id = ?20",
 	[S_DEL_ROWS] = "DELETE FROM modules WHERE log = ?1",
 	[S_DEL_FINDINGS] = "DELETE FROM findings WHERE log = ?1",
 	[S_ADD_ROW] = "INSERT INTO modules VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
@@ -143,6 +151,17 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_SEAL_ADD] = "INSERT INTO sealed VALUES(?1, ?2, ?3, ?4)",
 	[S_DEL_SEALED] = "DELETE FROM sealed WHERE dir = ?1",
 	[S_DEL_DIR_SEALED] = "DELETE FROM sealed WHERE dir = ?1 OR (dir >= ?1 || '/' AND dir < ?1 || '0')",
+	[S_DEL_FILES] = "DELETE FROM files WHERE log = ?1",
+	[S_DEL_DIR_FILES] = "DELETE FROM files WHERE log IN (SELECT id FROM logs WHERE"
+	                    " dir = ?1 OR (dir >= ?1 || '/' AND dir < ?1 || '0'))",
+	[S_ADD_FILES] = "INSERT INTO files VALUES(?1, ?2, ?3)",
+	[S_SET_FILES_KEY] = "UPDATE logs SET files_key = ?2 WHERE id = ?1",
+	/* a log's files, when of this very file and made with this key */
+	[S_FILES] = "SELECT f.data, (SELECT sum(length(data)) FROM files WHERE log = l.id)"
+	            " FROM logs l JOIN files f ON f.log = l.id"
+	            " WHERE l.dir = ?1 AND l.name = ?2 AND l.dev = ?3 AND l.ino = ?4"
+	            " AND l.size = ?5 AND l.mtime_ns = ?6 AND l.ctime_ns = ?7 AND l.facts = ?8"
+	            " AND l.files_key = ?9 ORDER BY f.seq",
 };
 
 /* A directory's sealed record, as read: what its logs point into. */
@@ -1064,6 +1083,9 @@ void dfs_index_put(dfs_index *ix, const char *dir, const char *name,
 		if (rc == SQLITE_OK)
 			rc = step_done(ix, (sqlite3_bind_int64(ix->st[S_DEL_FINDINGS], 1, row),
 			                    ix->st[S_DEL_FINDINGS]));
+		if (rc == SQLITE_OK)
+			rc = step_done(ix, (sqlite3_bind_int64(ix->st[S_DEL_FILES], 1, row),
+			                    ix->st[S_DEL_FILES]));
 	}
 	sqlite3_stmt *s = ix->st[row >= 0 ? S_UPDATE : S_INSERT];
 	if (rc == SQLITE_OK && row < 0) {
@@ -1168,6 +1190,93 @@ void dfs_index_put_findings(dfs_index *ix, const char *dir, const char *name,
 	pthread_mutex_unlock(&ix->lock);
 }
 
+void dfs_index_put_files(dfs_index *ix, const char *dir, const char *name,
+                         const dfs_index_id *id, uint64_t files_key, const void *data,
+                         size_t len)
+{
+	pthread_mutex_lock(&ix->lock);
+	if (!writing(ix)) {
+		pthread_mutex_unlock(&ix->lock);
+		return;
+	}
+	bool same;
+	int64_t row = find(ix, dir, name, id, &same);
+	int rc = SQLITE_OK;
+	if (row >= 0 && same) {
+		rc = step_done(ix, (sqlite3_bind_int64(ix->st[S_DEL_FILES], 1, row),
+		                    ix->st[S_DEL_FILES]));
+		/* (in pieces: a blob of SQLite is at most 1 GB, and a piece is
+		 * written and read without a copy of the whole) */
+		sqlite3_stmt *a = ix->st[S_ADD_FILES];
+		const unsigned char *p = data;
+		size_t off = 0;
+		for (int64_t seq = 0; rc == SQLITE_OK && (off < len || seq == 0); seq++) {
+			size_t piece = len - off < DFS_INDEX_FILES_PIECE ? len - off
+			                                                 : DFS_INDEX_FILES_PIECE;
+			sqlite3_bind_int64(a, 1, row);
+			sqlite3_bind_int64(a, 2, seq);
+			sqlite3_bind_blob(a, 3, piece ? (const void *)(p + off) : (const void *)"", (int)piece,
+			                  SQLITE_STATIC);
+			rc = step_done(ix, a);
+			off += piece;
+		}
+		if (rc == SQLITE_OK) {
+			sqlite3_stmt *s = ix->st[S_SET_FILES_KEY];
+			sqlite3_bind_int64(s, 1, row);
+			sqlite3_bind_int64(s, 2, (sqlite3_int64)files_key);
+			rc = step_done(ix, s);
+		}
+	}
+	if (rc != SQLITE_OK) {
+		ix->tx_failed = true;
+		failed(ix, rc, "writing");
+	}
+	pthread_mutex_unlock(&ix->lock);
+}
+
+int dfs_index_files(dfs_index *ix, const char *dir, const char *name,
+                    const dfs_index_id *id, uint64_t files_key, dfs_buf *out)
+{
+	pthread_mutex_lock(&ix->lock);
+	if (ix->broken) {
+		pthread_mutex_unlock(&ix->lock);
+		return 0;
+	}
+	sqlite3_stmt *s = ix->st[S_FILES];
+	sqlite3_bind_text(s, 1, dir, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 3, (sqlite3_int64)id->dev);
+	sqlite3_bind_int64(s, 4, (sqlite3_int64)id->ino);
+	sqlite3_bind_int64(s, 5, id->size);
+	sqlite3_bind_int64(s, 6, id->mtime_ns);
+	sqlite3_bind_int64(s, 7, id->ctime_ns);
+	sqlite3_bind_int64(s, 8, DFS_INDEX_FACTS);
+	sqlite3_bind_int64(s, 9, (sqlite3_int64)files_key);
+	size_t at = out->len;
+	int rc, pieces = 0;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		/* (room for the whole at the first piece: one allocation) */
+		if (!pieces)
+			dfs_buf_reserve(out, (size_t)sqlite3_column_int64(s, 1));
+		const void *b = sqlite3_column_blob(s, 0);
+		int n = sqlite3_column_bytes(s, 0);
+		if (n > 0)
+			dfs_buf_add(out, b, (size_t)n);
+		pieces++;
+	}
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	if (rc != SQLITE_DONE)
+		failed(ix, rc, "reading");
+	pthread_mutex_unlock(&ix->lock);
+	if (rc != SQLITE_DONE || !pieces || !dfs_buf_ok(out)) {
+		if (dfs_buf_ok(out))
+			out->len = at;
+		return 0;
+	}
+	return 1;
+}
+
 void dfs_index_forget(dfs_index *ix, const char *dir, const char *name)
 {
 	pthread_mutex_lock(&ix->lock);
@@ -1179,8 +1288,8 @@ void dfs_index_forget(dfs_index *ix, const char *dir, const char *name)
 	bool same;
 	int64_t row = find(ix, dir, name, &none, &same);
 	int rc = SQLITE_OK;
-	static const enum stmt del[] = {S_DEL_ROWS, S_DEL_FINDINGS, S_DEL_LOG};
-	for (size_t i = 0; row >= 0 && i < 3 && rc == SQLITE_OK; i++) {
+	static const enum stmt del[] = {S_DEL_ROWS, S_DEL_FINDINGS, S_DEL_FILES, S_DEL_LOG};
+	for (size_t i = 0; row >= 0 && i < 4 && rc == SQLITE_OK; i++) {
 		sqlite3_bind_int64(ix->st[del[i]], 1, row);
 		rc = step_done(ix, ix->st[del[i]]);
 	}
@@ -1201,10 +1310,10 @@ void dfs_index_forget_dir(dfs_index *ix, const char *dir)
 		return;
 	}
 	int rc = SQLITE_OK;
-	static const enum stmt del[] = {S_DEL_DIR_ROWS, S_DEL_DIR_FINDINGS, S_DEL_DIR_LOGS,
-	                                S_DEL_DIRS, S_DEL_DIR_SEALED};
+	static const enum stmt del[] = {S_DEL_DIR_ROWS, S_DEL_DIR_FINDINGS, S_DEL_DIR_FILES,
+	                                S_DEL_DIR_LOGS, S_DEL_DIRS, S_DEL_DIR_SEALED};
 	sealed_drop(ix);
-	for (size_t i = 0; i < 5 && rc == SQLITE_OK; i++) {
+	for (size_t i = 0; i < 6 && rc == SQLITE_OK; i++) {
 		sqlite3_bind_text(ix->st[del[i]], 1, dir, -1, SQLITE_TRANSIENT);
 		rc = step_done(ix, ix->st[del[i]]);
 	}

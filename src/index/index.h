@@ -4,9 +4,10 @@
  * The facts are those of a log's whole selection (every record): its
  * job, per module with an accumulator (and for POSIX+STDIO) the numbers
  * of its derived metrics that jobs.csv, modules.csv and a directory's
- * summary.html show, and the findings of its insights.csv.  The view
- * makes them from a decoded log; the index stores and returns them,
- * knowing nothing of the tree, the filters or the renderers.
+ * summary.html show, the findings of its insights.csv, and its files
+ * for a directory's files.csv (bytes the view packs: summary/files_pack.h).
+ * The view makes them from a decoded log; the index stores and returns
+ * them, knowing nothing of the tree, the filters or the renderers.
  *
  * The index is an SQLite database (docs/index.md gives its schema: it is
  * also a typed database of the archive, for sqlite3 and Python).  A log
@@ -151,6 +152,22 @@ void dfs_index_put(dfs_index *ix, const char *dir, const char *name,
 void dfs_index_put_findings(dfs_index *ix, const char *dir, const char *name,
                             const dfs_index_id *id, uint64_t insights_key,
                             const dfs_finding_facts *findings, size_t nfindings);
+/* A log's files for a directory's files.csv: bytes the index keeps
+ * without reading them (the view packs and unpacks them), made with
+ * `files_key` (the version of their packing), added to a log stored with
+ * the same id (else nothing), in the transaction of the writes; a put of
+ * the log, or its forgetting, drops them.  Stored in pieces of
+ * DFS_INDEX_FILES_PIECE bytes. */
+#define DFS_INDEX_FILES_PIECE ((size_t)1 << 20)
+void dfs_index_put_files(dfs_index *ix, const char *dir, const char *name,
+                         const dfs_index_id *id, uint64_t files_key, const void *data,
+                         size_t len);
+/* The files kept of log `dir/name` when its row is of the file `id` with
+ * the current facts version and they were made with `files_key`: their
+ * bytes appended to out, 1; else (none, or a failure) 0, out as it was. */
+struct dfs_buf;
+int dfs_index_files(dfs_index *ix, const char *dir, const char *name,
+                    const dfs_index_id *id, uint64_t files_key, struct dfs_buf *out);
 /* Forget a log (it is gone, or no log any more). */
 void dfs_index_forget(dfs_index *ix, const char *dir, const char *name);
 /* Forget every log below directory `dir` (it is gone). */

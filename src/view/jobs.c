@@ -41,6 +41,7 @@
 #include "darshanfs/hash.h"
 #include "index/index.h"
 #include "darshanfs/summary.h"
+#include "summary/files_pack.h"
 #include "summary/files_ranks.h"
 #include "util/scratch.h"
 #include "util/workers.h"
@@ -1190,7 +1191,9 @@ static void walk_dir(struct walk *w, const char *src, const char *rel,
 		sd->ix = w->ix;
 		sd->dir = vpath + 1;
 		sd->insights_key = w->table == T_INSIGHTS ? w->insights_key : 0;
-		sd->jobs_only = w->table == T_JOBS;
+		/* (files.csv reads of a log its error and modules present;
+		 * its files and start lie in the table of files) */
+		sd->jobs_only = w->table == T_JOBS || w->table == T_FILES;
 	}
 	/* (the lengths of the three paths' directories, and whether a '/'
 	 * goes between each and the name) */
@@ -1518,9 +1521,21 @@ static void split_vpath(const char *vpath, char *dir, size_t size, const char **
 	*name = slash + 1;
 }
 
+/* The digest is of the log's whole selections: no filter of any level
+ * can change them, and none changed since it was made (entry locked). */
+static bool unfiltered(struct pool *p, struct entry *e, const struct job_digest *s)
+{
+	pthread_mutex_lock(&p->v->lock);
+	bool own = e->own_filters;
+	pthread_mutex_unlock(&p->v->lock);
+	uint64_t gen;
+	return !own && !dfs_dir_filters_change(p->v, e->state, e->vpath, s->job.present, &gen) &&
+	       gen == s->dir_gen && s->gen == e->gen;
+}
+
 /* Keep what the tables know of a log in the index, when its selections
- * are every record (no filter of any level can change them) and it was
- * not made of a passing failure (entry locked). */
+ * are every record (unfiltered) and it was not made of a passing failure
+ * (entry locked). */
 static bool index_store(struct pool *p, struct entry *e, struct log_item *it)
 {
 	struct job_digest *s = e->digest;
@@ -1528,12 +1543,7 @@ static bool index_store(struct pool *p, struct entry *e, struct log_item *it)
 	if (!s || s->transient || (it->stored && !insights) ||
 	    (it->stored && it->stored_log.has_findings))
 		return false;
-	pthread_mutex_lock(&p->v->lock);
-	bool own = e->own_filters;
-	pthread_mutex_unlock(&p->v->lock);
-	uint64_t gen;
-	if (own || dfs_dir_filters_change(p->v, e->state, e->vpath, s->job.present, &gen) ||
-	    gen != s->dir_gen || s->gen != e->gen)
+	if (!unfiltered(p, e, s))
 		return false;
 	dfs_finding_facts *f = NULL;
 	size_t nf = 0;
@@ -1743,6 +1753,71 @@ static struct files_ref *log_files(dfs_view *v, struct entry *e, struct decoded_
 	return f;
 }
 
+/* The log's files from the index, when it has them of this very file
+ * and no filter can change its selections for the caller (see
+ * from_index): 0, or -1 to summarize it as any other. */
+static int files_from_index(struct pool *p, struct log_item *it, const struct node *n)
+{
+	dfs_index_log *l = &it->stored_log;
+	if (!p->ix || !it->stored)
+		return -1;
+	dfs_view *v = p->v;
+	if ((!p->no_entries && dfs_entry_own_filters(v, it->src, n->state)) ||
+	    (!p->no_dirs && dfs_dir_filters_change(v, n->state, it->vpath, l->job.present, NULL)))
+		return -1;
+	if (l->job.error)
+		return (it->skip = strdup(l->job.error)) ? 0 : -1;
+	char dir[4096];
+	const char *name;
+	split_vpath(it->vpath, dir, sizeof(dir), &name);
+	dfs_buf b = DFS_BUF_INIT;
+	struct files_ref *f = NULL;
+	if (dfs_index_files(p->ix, dir, name, &l->id, DFS_FILES_PACK_VERSION, &b) &&
+	    b.len >= 8 && (f = malloc(sizeof(*f)))) {
+		uint64_t start = 0;
+		for (int i = 0; i < 8; i++)
+			start |= (uint64_t)(unsigned char)b.data[i] << (8 * i);
+		atomic_init(&f->refs, 1);
+		if ((f->lf = dfs_log_files_unpack(b.data + 8, b.len - 8))) {
+			it->files = f;
+			it->start = (int64_t)start;
+		} else {
+			free(f);
+			f = NULL;
+		}
+	}
+	dfs_buf_free(&b);
+	return f ? 0 : -1;
+}
+
+/* Keep the log's files in the index (with its facts, when the index has
+ * not them yet), under the conditions of index_store (entry locked). */
+static void files_store(struct pool *p, struct entry *e, struct log_item *it)
+{
+	struct job_digest *s = e->digest;
+	if (!s || s->transient)
+		return;
+	if (!it->stored && !index_store(p, e, it))
+		return;
+	if (s->job.error || !s->files || !unfiltered(p, e, s))
+		return;
+	dfs_buf b = DFS_BUF_INIT;
+	unsigned char start[8];
+	for (int i = 0; i < 8; i++)
+		start[i] = (unsigned char)((uint64_t)s->job.start >> (8 * i));
+	dfs_buf_add(&b, start, sizeof(start));
+	dfs_log_files_pack(s->files->lf, &b);
+	if (dfs_buf_ok(&b)) {
+		char dir[4096];
+		const char *name;
+		split_vpath(it->vpath, dir, sizeof(dir), &name);
+		dfs_index_id id;
+		index_id_of(&id, &s->src);
+		dfs_index_put_files(p->ix, dir, name, &id, DFS_FILES_PACK_VERSION, b.data, b.len);
+	}
+	dfs_buf_free(&b);
+}
+
 /* A log of a directory's files.csv: its files (it->files, with its
  * job's start), or why it is left out (it->skip), or neither (no row:
  * what the caller may not read). */
@@ -1758,8 +1833,10 @@ static void files_item(struct pool *p, struct log_item *it)
 	n.module = -1;
 	n.kind = N_LOGDIR;
 	dfs_error err = {0};
-	struct entry *e = dfs_node_state(v, &n, p->who, false, &err) ? NULL
-	                                                             : dfs_entry_get(v, &n, &err);
+	int state = dfs_node_state(v, &n, p->who, false, &err);
+	if (state == 0 && files_from_index(p, it, &n) == 0)
+		return;
+	struct entry *e = state ? NULL : dfs_entry_get(v, &n, &err);
 	if (!e) {
 		it->skip = strdup(err.msg[0] ? err.msg : "unreadable log");
 		return;
@@ -1791,6 +1868,8 @@ static void files_item(struct pool *p, struct log_item *it)
 		it->files = files_ref(s->files);
 		it->start = s->job.start;
 	}
+	if (p->ix && !e->expect_refused && s && (s->job.error || it->files))
+		files_store(p, e, it);
 	dfs_entry_put(v, e);
 }
 
@@ -2291,9 +2370,8 @@ dfs_snapshot *dfs_jobs_content(dfs_view *v, const struct node *n,
 	struct jobs_gens gens = jobs_gens_now(v, dfs_caller_state(v, who));
 	bool no_dirs = v->dirs == NULL, no_entries = v->entries == 0;
 	pthread_mutex_unlock(&v->lock);
-	/* (the index holds no files: files.csv decodes what it sums) */
 	struct walk w = {.table = table, .who = who, .v = v,
-	                 .ix = table == T_FILES ? NULL : dfs_view_index(v), .no_dirs = no_dirs,
+	                 .ix = dfs_view_index(v), .no_dirs = no_dirs,
 	                 .no_entries = no_entries};
 	struct access_check ac;
 	w.chk = dfs_access_check(v, who, &ac);

@@ -4,7 +4,8 @@
 # logs and a truncated one:
 #  - a daemon killed (-9) while it indexes leaves an index that is whole
 #    (integrity_check) and the next mount serves the bytes of a mount
-#    without an index (jobs.csv, modules.csv, insights.csv, summary.html);
+#    without an index (jobs.csv, modules.csv, insights.csv, summary.html,
+#    files.csv);
 #    through a small cache the tables go to a file beside the index; the
 #    mount after that opens no log (decode counter 0), and sqlite3 and
 #    Python read the index, typed, while it runs (mode 0600, WAL);
@@ -12,7 +13,8 @@
 #    tables equal those of a mount without the index under the same
 #    filter; cleared, nothing decodes; a log's own filter decodes that
 #    log only, and its row names the filter;
-#  - a log touched is read again; one removed, or a directory removed,
+#  - a log touched is read again (for jobs.csv and for files.csv, whose
+#    files the index keeps too); one removed, or a directory removed,
 #    leaves the index;
 #  - a second mount of the same SOURCE shares the index;
 #  - a file that is no index (text, another SQLite database) is moved
@@ -40,19 +42,21 @@ if ls "$LOGS"/*.darshan >/dev/null 2>&1; then
 	head -c 3000 "$LOGS/dxt.darshan" >"$SRC/real/truncated.darshan" && NLOGS=$((NLOGS + 1))
 fi
 say "$NLOGS logs made ($((SECONDS - T0)) s)"
-TABLES="jobs.csv modules.csv insights.csv summary.html 2025/10/jobs.csv"
+TABLES="jobs.csv modules.csv insights.csv summary.html 2025/10/jobs.csv files.csv 2025/10/files.csv"
+# (files.csv merges within cache_size: not through cache_size=1M)
+SMALL_TABLES="jobs.csv modules.csv insights.csv summary.html 2025/10/jobs.csv"
 
-# read_tables MNT DIR: the tables into DIR
+# read_tables MNT DIR: the tables (${LIST:-$TABLES}) into DIR
 read_tables() {
 	local f
 	mkdir -p "$2/2025/10"
-	for f in $TABLES; do
+	for f in ${LIST:-$TABLES}; do
 		T=300 t cat "$1/$f" >"$2/$f" || fail "cat $1/$f failed"
 	done
 }
 same_tables() {
 	local f
-	for f in $TABLES; do
+	for f in ${LIST:-$TABLES}; do
 		cmp -s "$REF/$1/$f" "$2/$f" || fail "$3: $f differs from a mount without the index ($(cmp "$REF/$1/$f" "$2/$f"))"
 	done
 }
@@ -99,10 +103,10 @@ say "ok: the mount after kill -9 serves the same bytes (decoding $d logs)"
 # ---- a small cache: the tables past an eighth of it go to a file beside
 # the index
 dfs_mount "$SRC" "$MNT" -o "index=$IX,cache_size=1M"
-read_tables "$MNT" "$TMP/small-cache"
+LIST=$SMALL_TABLES read_tables "$MNT" "$TMP/small-cache"
 ls -l "/proc/${MNT_PID[$MNT]}/fd" 2>/dev/null | grep -q "$TMP/ix/.*(deleted)" ||
 	fail "no table went to a file beside the index ($(ls -l "/proc/${MNT_PID[$MNT]}/fd" | tail -3))"
-same_tables plain "$TMP/small-cache" "cache_size=1M"
+LIST=$SMALL_TABLES same_tables plain "$TMP/small-cache" "cache_size=1M"
 dfs_umount "$MNT"
 say "ok: through cache_size=1M the tables go to a file beside the index, the same bytes"
 
@@ -111,6 +115,8 @@ dfs_mount "$SRC" "$MNT" -o "index=$IX"
 read_tables "$MNT" "$TMP/remount"
 same_tables plain "$TMP/remount" "remount"
 [ "$(decodes "$MNT")" = 0 ] || fail "a remount decoded $(decodes "$MNT") logs for the tables"
+files=$(sqlite3 -readonly "$IX" "select count(*) from logs where files_key is not null")
+[ "$files" = $((NLOGS - 1)) ] || fail "the index keeps the files of $files logs, not $((NLOGS - 1))"
 [ "$(stat -c %a "$IX")" = 600 ] || fail "the index has mode $(stat -c %a "$IX")"
 [ "$(sqlite3 -readonly "$IX" 'pragma journal_mode')" = wal ] || fail "the index is not in WAL mode"
 got=$(sqlite3 -readonly "$IX" "select count(*), typeof(jobid), typeof(run_time), typeof(exe) from jobs
@@ -175,6 +181,11 @@ d0=$(decodes "$MNT")
 t cat "$MNT/jobs.csv" >"$TMP/j.csv" || fail "jobs.csv after a touch"
 [ $(($(decodes "$MNT") - d0)) = 1 ] || fail "a touched log made $(($(decodes "$MNT") - d0)) decodes, not 1"
 cmp -s "$TMP/j.csv" "$REF/plain/jobs.csv" || fail "jobs.csv after a touch differs"
+touch "$one"
+d0=$(decodes "$MNT")
+t cat "$MNT/files.csv" >"$TMP/f.csv" || fail "files.csv after a touch"
+[ $(($(decodes "$MNT") - d0)) = 1 ] || fail "a touched log made $(($(decodes "$MNT") - d0)) decodes for files.csv, not 1"
+cmp -s "$TMP/f.csv" "$REF/plain/files.csv" || fail "files.csv after a touch differs"
 before=$(rows)
 rm "$one"
 gone=$(find "$SRC/2025/12" -name '*.darshan' | wc -l)
@@ -185,7 +196,9 @@ t cat "$MNT/jobs.csv" >/dev/null || fail "jobs.csv after removals"
 	fail "the index holds $(rows) logs after 1 log and a directory of $gone were removed (was $before)"
 [ "$(sqlite3 -readonly "$IX" "select count(*) from logs where dir like '2025/12%'")" = 0 ] ||
 	fail "the index keeps logs of the removed 2025/12"
-say "ok: a touched log is read again; a removed log and directory leave the index"
+[ "$(sqlite3 -readonly "$IX" "select count(*) from files where log not in (select id from logs)")" = 0 ] ||
+	fail "the index keeps files of logs it forgot"
+say "ok: a touched log is read again (jobs.csv, files.csv); a removed log and directory leave the index"
 NLOGS=$((NLOGS - 1 - gone))
 
 # ---- a second mount of the same SOURCE shares the index

@@ -3,7 +3,9 @@
  * its rows and findings; a put replaces; forgetting a log or a directory
  * removes exactly that; a directory's sealed records give back what its
  * rows hold, and any change to one of its logs drops them (even in the
- * middle of a read); a file that is no index is moved aside with one
+ * middle of a read); a log's files come back whole (in pieces past
+ * DFS_INDEX_FILES_PIECE) only for the file they were made of and their
+ * key, and go with the log; a file that is no index is moved aside with one
  * notice; a path that cannot be made gives NULL with one notice. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +20,7 @@
 #include <sqlite3.h>
 
 #include "index/index.h"
+#include "darshanfs/buf.h"
 #include "darshanfs/module.h"
 
 struct notes {
@@ -349,6 +352,89 @@ static void test_sealed(void **state)
 	assert_int_equal(nt.n, 0);
 }
 
+static size_t count_files(const char *path)
+{
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	sqlite3_stmt *s;
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM files", -1, &s, NULL),
+	                 SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	size_t n = (size_t)sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return n;
+}
+
+static void test_files(void **state)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/f.index", (char *)*state);
+	dfs_index *ix = dfs_index_open(path, NULL, NULL);
+	assert_non_null(ix);
+	put_log(ix, "d", "a.darshan", 1, 5);
+	put_log(ix, "d", "b.darshan", 2, 5);
+	put_log(ix, "e/f", "c.darshan", 3, 5);
+	/* b's files span three pieces, a's are empty */
+	size_t big = 2 * DFS_INDEX_FILES_PIECE + 17;
+	unsigned char *bytes = malloc(big);
+	assert_non_null(bytes);
+	for (size_t i = 0; i < big; i++)
+		bytes[i] = (unsigned char)(i * 7 + i / 251);
+	dfs_index_id ida = {1, 1, 1000, 5, 5}, idb = {1, 2, 1000, 5, 5}, idc = {1, 3, 1000, 5, 5};
+	dfs_index_put_files(ix, "d", "a.darshan", &ida, 9, "", 0);
+	dfs_index_put_files(ix, "d", "b.darshan", &idb, 9, bytes, big);
+	dfs_index_put_files(ix, "e/f", "c.darshan", &idc, 9, "ccc", 3);
+	/* (of another file than the log's row: not kept) */
+	dfs_index_id other = {1, 3, 1001, 5, 5};
+	dfs_index_put_files(ix, "e/f", "c.darshan", &other, 9, "xxxx", 4);
+	dfs_index_commit(ix);
+	assert_int_equal(count_files(path), 1 + 3 + 1);
+
+	dfs_buf b = DFS_BUF_INIT;
+	dfs_buf_adds(&b, "kept");
+	assert_int_equal(dfs_index_files(ix, "d", "b.darshan", &idb, 9, &b), 1);
+	assert_int_equal(b.len, 4 + big);
+	assert_memory_equal(b.data, "kept", 4);
+	assert_memory_equal(b.data + 4, bytes, big);
+	dfs_buf_reset(&b);
+	assert_int_equal(dfs_index_files(ix, "d", "a.darshan", &ida, 9, &b), 1);
+	assert_int_equal(b.len, 0);
+	assert_int_equal(dfs_index_files(ix, "e/f", "c.darshan", &idc, 9, &b), 1);
+	assert_int_equal(b.len, 3);
+	assert_memory_equal(b.data, "ccc", 3);
+	dfs_buf_reset(&b);
+	/* another key, another file, another name: none (out as it was) */
+	assert_int_equal(dfs_index_files(ix, "d", "b.darshan", &idb, 10, &b), 0);
+	assert_int_equal(dfs_index_files(ix, "e/f", "c.darshan", &other, 9, &b), 0);
+	assert_int_equal(dfs_index_files(ix, "d", "c.darshan", &idc, 9, &b), 0);
+	assert_int_equal(b.len, 0);
+
+	/* a put of the log drops its files; forgetting it, or its directory */
+	put_log(ix, "d", "b.darshan", 2, 5);
+	dfs_index_commit(ix);
+	assert_int_equal(dfs_index_files(ix, "d", "b.darshan", &idb, 9, &b), 0);
+	assert_int_equal(count_files(path), 2);
+	dfs_index_forget(ix, "d", "a.darshan");
+	dfs_index_commit(ix);
+	assert_int_equal(dfs_index_files(ix, "d", "a.darshan", &ida, 9, &b), 0);
+	assert_int_equal(count_files(path), 1);
+	dfs_index_forget_dir(ix, "e");
+	dfs_index_commit(ix);
+	assert_int_equal(dfs_index_files(ix, "e/f", "c.darshan", &idc, 9, &b), 0);
+	assert_int_equal(count_files(path), 0);
+	/* kept across a reopen */
+	dfs_index_put_files(ix, "d", "b.darshan", &idb, 9, "bb", 2);
+	dfs_index_close(ix);
+	ix = dfs_index_open(path, NULL, NULL);
+	assert_non_null(ix);
+	assert_int_equal(dfs_index_files(ix, "d", "b.darshan", &idb, 9, &b), 1);
+	assert_int_equal(b.len, 2);
+	dfs_index_close(ix);
+	dfs_buf_free(&b);
+	free(bytes);
+}
+
 static void test_bad_files(void **state)
 {
 	char path[512], aside[600];
@@ -379,6 +465,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_put_and_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sealed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_files, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

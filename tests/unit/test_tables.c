@@ -19,6 +19,7 @@
 #include "darshanfs/accum.h"
 #include "darshanfs/hash.h"
 #include "darshanfs/log.h"
+#include "summary/files_pack.h"
 #include "summary/files_ranks.h"
 #include "darshanfs/view.h"
 #include "darshanfs/writer.h"
@@ -711,6 +712,70 @@ static void test_merge(void **state)
 	dfs_log_free(late);
 }
 
+/* a log's files packed as the index keeps them: read back, they merge
+ * into the same bytes; cut or damaged bytes are refused */
+static void test_files_pack(void **state)
+{
+	(void)state;
+	struct wrec w[NONE];
+	fill_ids(w, one, one_file, NONE);
+	dfs_log *log = write_log(4, 1000, DFS_MOD_POSIX, w, NONE);
+	dfs_log_files *a = files_of(log, DFS_MOD_POSIX);
+	assert_int_equal(dfs_log_files_error(a, DFS_MOD_STDIO, "STDIO: unable to inflate"), 0);
+	dfs_buf packed = DFS_BUF_INIT;
+	dfs_log_files_pack(a, &packed);
+	assert_true(dfs_buf_ok(&packed));
+	dfs_log_files *b = dfs_log_files_unpack(packed.data, packed.len);
+	assert_non_null(b);
+	assert_int_equal(dfs_log_files_count(b), dfs_log_files_count(a));
+	assert_int_equal(dfs_log_files_errors(b), 1);
+	for (size_t i = 0; i < dfs_log_files_count(a); i++) {
+		dfs_log_file x, y;
+		dfs_log_files_get(a, i, &x);
+		dfs_log_files_get(b, i, &y);
+		assert_int_equal(x.module, y.module);
+		assert_int_equal(x.timed, y.timed);
+		assert_int_equal(x.name_len, y.name_len);
+		assert_memory_equal(x.name, y.name, x.name_len);
+		assert_int_equal(x.mount_len, y.mount_len);
+		assert_memory_equal(x.mount_pt, y.mount_pt, x.mount_len);
+		assert_int_equal(x.fs_len, y.fs_len);
+		assert_memory_equal(x.fs_type, y.fs_type, x.fs_len);
+		assert_int_equal(x.bytes_read, y.bytes_read);
+		assert_int_equal(x.bytes_written, y.bytes_written);
+		assert_int_equal(x.reads, y.reads);
+		assert_int_equal(x.writes, y.writes);
+		assert_int_equal(x.total_bytes, y.total_bytes);
+		assert_int_equal(x.left_out, y.left_out);
+		assert_memory_equal(&x.time_by_slowest, &y.time_by_slowest, sizeof(double));
+		assert_memory_equal(&x.read_time, &y.read_time, sizeof(double));
+		assert_memory_equal(&x.write_time, &y.write_time, sizeof(double));
+		assert_memory_equal(&x.meta_time, &y.meta_time, sizeof(double));
+	}
+	dfs_buf out[2] = {DFS_BUF_INIT, DFS_BUF_INIT};
+	dfs_log_files *lf[2] = {a, b};
+	for (int k = 0; k < 2; k++) {
+		dfs_error err = {0};
+		dfs_files_merge *fm = dfs_files_merge_new(0);
+		assert_int_equal(dfs_files_merge_add(fm, "x/a.darshan", 1000, lf[k], &err), 0);
+		assert_int_equal(dfs_files_merge_render(fm, &out[k], &err), 0);
+		dfs_files_merge_free(fm);
+	}
+	assert_string_equal(out[0].data, out[1].data);
+	assert_non_null(strstr(out[1].data, "STDIO: unable to inflate"));
+	/* every cut of the bytes is refused, and so are bytes past the end */
+	for (size_t cut = 0; cut < packed.len; cut++)
+		assert_null(dfs_log_files_unpack(packed.data, cut));
+	dfs_buf_addc(&packed, 0);
+	assert_null(dfs_log_files_unpack(packed.data, packed.len));
+	dfs_buf_free(&out[0]);
+	dfs_buf_free(&out[1]);
+	dfs_buf_free(&packed);
+	dfs_log_files_free(a);
+	dfs_log_files_free(b);
+	dfs_log_free(log);
+}
+
 /* ---- through a view ------------------------------------------------------ */
 
 static void synth_log(const char *path, uint64_t seed, size_t records)
@@ -856,6 +921,7 @@ int main(void)
 		cmocka_unit_test(test_rank_table),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_merge_implausible),
+		cmocka_unit_test(test_files_pack),
 		cmocka_unit_test(test_view),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
