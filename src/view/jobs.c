@@ -179,7 +179,7 @@ static char *filters_of(dfs_buf *b)
 /* ---- one log ------------------------------------------------------------------ */
 
 static struct job_digest *summarize(dfs_view *v, struct entry *e,
-                                     uint64_t dir_gen)
+                                    uint64_t dir_gen)
 {
 	struct job_digest *s = calloc(1, sizeof(*s) + MAX_ROWS * sizeof(s->rows[0]));
 	if (!s)
@@ -2332,7 +2332,7 @@ static bool spill_place(const dfs_view *v, char *dir, size_t size)
 }
 
 dfs_snapshot *dfs_jobs_content(dfs_view *v, const struct node *n,
-                              const dfs_caller *who, dfs_error *err)
+                               const dfs_caller *who, dfs_error *err)
 {
 	int twin = dfs_parquet_source(n->file);
 	if (twin >= 0) {
@@ -2456,7 +2456,7 @@ dfs_snapshot *dfs_jobs_content(dfs_view *v, const struct node *n,
 /* summary.html of a source directory: the summary renderer's page of
  * its modules.csv (the caller's) */
 dfs_snapshot *dfs_dir_summary_content(dfs_view *v, const struct node *n,
-                                     const dfs_caller *who, dfs_error *err)
+                                      const dfs_caller *who, dfs_error *err)
 {
 	struct node jobs = *n;
 	jobs.file = F_MODULES;
