@@ -16,8 +16,10 @@ and bytes checked; exits 1 at the first difference.
 the mount holds the same files as the directory REFERENCE (what
 darshanfs-cat --extract wrote): the same paths, each file with st_size and
 bytes of its reference, read whole as the first read of a fresh open and
-then, on the same descriptor, every way of the list mode above.  Prints
-"FILES BYTES MAPS" (MAPS: records.csv files mapped).
+then, on the same descriptor, every way of the list mode above (with
+DFS_TEST_QUICK=1, the sanitizer build's pass, every way for one file in
+four: the later reads of a file are the kernel's page cache more than the
+daemon).  Prints "FILES BYTES MAPS" (MAPS: records.csv files mapped).
 
     python3 readers.py --at-once FILE REFERENCE SIZE... [cat]
 reads FILE on one thread per SIZE at once, each in chunks of SIZE bytes
@@ -140,7 +142,8 @@ def tree(mount, ref):
         fail(f"the mount lists other files than darshanfs-cat --extract wrote: "
              f"only in the mount {extra[:5]}, missing {missing[:5]}")
     nbytes = nmaps = 0
-    for rel in want:
+    every = 4 if os.environ.get("DFS_TEST_QUICK") == "1" else 1
+    for k, rel in enumerate(want):
         m, r = os.path.join(mount, rel), os.path.join(ref, rel)
         with open(r, "rb") as f:
             data = f.read()
@@ -155,7 +158,8 @@ def tree(mount, ref):
             if got_data != data:
                 fail(f"{rel}: reading it gives {len(got_data)} bytes that differ from "
                      f"darshanfs-cat's {len(data)}")
-            nmaps += check_every_way(m, data, f.fileno())
+            if k % every == 0:
+                nmaps += check_every_way(m, data, f.fileno())
         nbytes += len(data)
     print(len(want), nbytes, nmaps)
 
