@@ -874,6 +874,12 @@ struct pool {
 
 /* A batch of logs: gathered by the walk, then summarized by workers in
  * the background while the walk gathers the next */
+/* Directories noted by their source path (malloc'd), in the order met. */
+struct dir_list {
+	char **v;
+	size_t n, cap;
+};
+
 struct batch {
 	struct log_item *items;
 	size_t n, cap;
@@ -882,8 +888,7 @@ struct batch {
 	struct pool pool;
 	/* directories walked whose last log is in the batch: their rows
 	 * are sealed in the index once the batch is summarized */
-	char **seal;
-	size_t nseal, capseal;
+	struct dir_list seal;
 };
 
 /* The threads that summarize the walk's batches, one after the other:
@@ -911,8 +916,7 @@ struct walk {
 	struct log_item *items;  /* the batch being gathered */
 	size_t n, cap;
 	size_t inited;           /* items whose rows buffer is made */
-	char **seal;             /* (as struct batch's) */
-	size_t nseal, capseal;
+	struct dir_list seal;    /* (as struct batch's) */
 	uint64_t seq;            /* batches handed to the workers so far */
 	struct batch bg;         /* the one before it */
 	struct crew crew;
@@ -1105,27 +1109,36 @@ static void stored_end(struct stored_dir *sd, char **names, const bool *is_dir, 
  * are summarized (a directory that cannot be noted is left as it is). */
 static void seal_later(struct walk *w, const char *dir)
 {
-	if (w->nseal == w->capseal) {
-		size_t c = w->capseal ? w->capseal * 2 : 16;
-		char **grown = realloc(w->seal, c * sizeof(*grown));
+	struct dir_list *l = &w->seal;
+	if (l->n == l->cap) {
+		size_t c = l->cap ? l->cap * 2 : 16;
+		char **grown = realloc(l->v, c * sizeof(*grown));
 		if (!grown)
 			return;
-		w->seal = grown;
-		w->capseal = c;
+		l->v = grown;
+		l->cap = c;
 	}
-	if ((w->seal[w->nseal] = strdup(dir)))
-		w->nseal++;
+	if ((l->v[l->n] = strdup(dir)))
+		l->n++;
 }
 
 /* (a walk that ran out of memory seals none: it may have left logs) */
-static void seal_now(struct walk *w, char **dirs, size_t *n)
+static void seal_now(struct walk *w, struct dir_list *l)
 {
-	for (size_t i = 0; i < *n; i++) {
+	for (size_t i = 0; i < l->n; i++) {
 		if (w->ix && !w->oom)
-			dfs_index_seal(w->ix, dirs[i]);
-		free(dirs[i]);
+			dfs_index_seal(w->ix, l->v[i]);
+		free(l->v[i]);
 	}
-	*n = 0;
+	l->n = 0;
+}
+
+/* (what a walk ends with unsealed: it stopped early) */
+static void seal_drop(struct dir_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
 }
 
 static void walk_dir(struct walk *w, const char *src, const char *rel,
@@ -1981,7 +1994,7 @@ static void finish(struct walk *w)
 		pthread_mutex_unlock(&w->crew.lock);
 	}
 	b->running = false;
-	seal_now(w, b->seal, &b->nseal);
+	seal_now(w, &b->seal);
 	if (!b->n)
 		return;
 	if (w->ix)
@@ -2143,18 +2156,14 @@ static void flush(struct walk *w)
 	struct batch *b = &w->bg;
 	if (!w->n) {
 		/* (the logs before are summarized: sealed at once) */
-		seal_now(w, w->seal, &w->nseal);
+		seal_now(w, &w->seal);
 		return;
 	}
 	/* (the directories to seal go with the batch) */
-	char **seal = b->seal;
-	size_t capseal = b->capseal;
+	struct dir_list seal = b->seal;
 	b->seal = w->seal;
-	b->nseal = w->nseal;
-	b->capseal = w->capseal;
 	w->seal = seal;
-	w->nseal = 0;
-	w->capseal = capseal;
+	w->seal.n = 0;
 	struct log_item *items = b->items;
 	size_t cap = b->cap, inited = b->inited;
 	b->items = w->items;
@@ -2413,12 +2422,8 @@ dfs_snapshot *dfs_jobs_content(dfs_view *v, const struct node *n,
 		dfs_index_commit(w.ix);
 	for (int i = 0; i <= MAX_DEPTH; i++)
 		free(w.sd[i]);
-	for (size_t i = 0; i < w.nseal; i++)
-		free(w.seal[i]);
-	for (size_t i = 0; i < w.bg.nseal; i++)
-		free(w.bg.seal[i]);
-	free(w.seal);
-	free(w.bg.seal);
+	seal_drop(&w.seal);
+	seal_drop(&w.bg.seal);
 	for (size_t i = 0; i < w.inited; i++)
 		dfs_buf_free(&w.items[i].rows);
 	free(w.items);
