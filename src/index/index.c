@@ -970,6 +970,21 @@ static int step_done(dfs_index *ix, sqlite3_stmt *s)
 	return rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc;
 }
 
+/* Statement `st` of the log whose id is `row` (?1), with `key` as ?2
+ * when it takes one. */
+static int step_row(dfs_index *ix, int st, int64_t row)
+{
+	sqlite3_stmt *s = ix->st[st];
+	sqlite3_bind_int64(s, 1, row);
+	return step_done(ix, s);
+}
+
+static int step_row_key(dfs_index *ix, int st, int64_t row, uint64_t key)
+{
+	sqlite3_bind_int64(ix->st[st], 2, (sqlite3_int64)key);
+	return step_row(ix, st, row);
+}
+
 static void bind_text(sqlite3_stmt *s, int i, const char *t)
 {
 	if (t)
@@ -1079,13 +1094,11 @@ void dfs_index_put(dfs_index *ix, const char *dir, const char *name,
 	int64_t row = find(ix, dir, name, id, &same);
 	int rc = SQLITE_OK;
 	if (row >= 0) {
-		rc = step_done(ix, (sqlite3_bind_int64(ix->st[S_DEL_ROWS], 1, row), ix->st[S_DEL_ROWS]));
+		rc = step_row(ix, S_DEL_ROWS, row);
 		if (rc == SQLITE_OK)
-			rc = step_done(ix, (sqlite3_bind_int64(ix->st[S_DEL_FINDINGS], 1, row),
-			                    ix->st[S_DEL_FINDINGS]));
+			rc = step_row(ix, S_DEL_FINDINGS, row);
 		if (rc == SQLITE_OK)
-			rc = step_done(ix, (sqlite3_bind_int64(ix->st[S_DEL_FILES], 1, row),
-			                    ix->st[S_DEL_FILES]));
+			rc = step_row(ix, S_DEL_FILES, row);
 	}
 	sqlite3_stmt *s = ix->st[row >= 0 ? S_UPDATE : S_INSERT];
 	if (rc == SQLITE_OK && row < 0) {
@@ -1159,9 +1172,33 @@ void dfs_index_put(dfs_index *ix, const char *dir, const char *name,
 	pthread_mutex_unlock(&ix->lock);
 }
 
-void dfs_index_put_findings(dfs_index *ix, const char *dir, const char *name,
-                            const dfs_index_id *id, uint64_t insights_key,
-                            const dfs_finding_facts *findings, size_t nfindings)
+/* A log's files blob, in pieces (a blob of SQLite is at most 1 GB, and a
+ * piece is written and read without a copy of the whole). */
+static int add_files(dfs_index *ix, int64_t row, const void *data, size_t len)
+{
+	sqlite3_stmt *a = ix->st[S_ADD_FILES];
+	const unsigned char *p = data;
+	size_t off = 0;
+	int rc = SQLITE_OK;
+	for (int64_t seq = 0; rc == SQLITE_OK && (off < len || seq == 0); seq++) {
+		size_t piece = len - off < DFS_INDEX_FILES_PIECE ? len - off
+		                                                 : DFS_INDEX_FILES_PIECE;
+		sqlite3_bind_int64(a, 1, row);
+		sqlite3_bind_int64(a, 2, seq);
+		sqlite3_bind_blob(a, 3, piece ? (const void *)(p + off) : (const void *)"", (int)piece,
+		                  SQLITE_STATIC);
+		rc = step_done(ix, a);
+		off += piece;
+	}
+	return rc;
+}
+
+/* A part of a log's row made after the row (its findings, its files) put
+ * in place of the one it had, with the key it was made with, when the
+ * index holds the row of that very file. */
+static void put_part(dfs_index *ix, const char *dir, const char *name,
+                     const dfs_index_id *id, bool files, uint64_t key,
+                     const void *data, size_t n)
 {
 	pthread_mutex_lock(&ix->lock);
 	if (!writing(ix)) {
@@ -1172,16 +1209,11 @@ void dfs_index_put_findings(dfs_index *ix, const char *dir, const char *name,
 	int64_t row = find(ix, dir, name, id, &same);
 	int rc = SQLITE_OK;
 	if (row >= 0 && same) {
-		rc = step_done(ix, (sqlite3_bind_int64(ix->st[S_DEL_FINDINGS], 1, row),
-		                    ix->st[S_DEL_FINDINGS]));
+		rc = step_row(ix, files ? S_DEL_FILES : S_DEL_FINDINGS, row);
 		if (rc == SQLITE_OK)
-			rc = add_findings(ix, row, findings, nfindings);
-		if (rc == SQLITE_OK) {
-			sqlite3_stmt *s = ix->st[S_SET_KEY];
-			sqlite3_bind_int64(s, 1, row);
-			sqlite3_bind_int64(s, 2, (sqlite3_int64)insights_key);
-			rc = step_done(ix, s);
-		}
+			rc = files ? add_files(ix, row, data, n) : add_findings(ix, row, data, n);
+		if (rc == SQLITE_OK)
+			rc = step_row_key(ix, files ? S_SET_FILES_KEY : S_SET_KEY, row, key);
 	}
 	if (rc != SQLITE_OK) {
 		ix->tx_failed = true;
@@ -1190,48 +1222,18 @@ void dfs_index_put_findings(dfs_index *ix, const char *dir, const char *name,
 	pthread_mutex_unlock(&ix->lock);
 }
 
+void dfs_index_put_findings(dfs_index *ix, const char *dir, const char *name,
+                            const dfs_index_id *id, uint64_t insights_key,
+                            const dfs_finding_facts *findings, size_t nfindings)
+{
+	put_part(ix, dir, name, id, false, insights_key, findings, nfindings);
+}
+
 void dfs_index_put_files(dfs_index *ix, const char *dir, const char *name,
                          const dfs_index_id *id, uint64_t files_key, const void *data,
                          size_t len)
 {
-	pthread_mutex_lock(&ix->lock);
-	if (!writing(ix)) {
-		pthread_mutex_unlock(&ix->lock);
-		return;
-	}
-	bool same;
-	int64_t row = find(ix, dir, name, id, &same);
-	int rc = SQLITE_OK;
-	if (row >= 0 && same) {
-		rc = step_done(ix, (sqlite3_bind_int64(ix->st[S_DEL_FILES], 1, row),
-		                    ix->st[S_DEL_FILES]));
-		/* (in pieces: a blob of SQLite is at most 1 GB, and a piece is
-		 * written and read without a copy of the whole) */
-		sqlite3_stmt *a = ix->st[S_ADD_FILES];
-		const unsigned char *p = data;
-		size_t off = 0;
-		for (int64_t seq = 0; rc == SQLITE_OK && (off < len || seq == 0); seq++) {
-			size_t piece = len - off < DFS_INDEX_FILES_PIECE ? len - off
-			                                                 : DFS_INDEX_FILES_PIECE;
-			sqlite3_bind_int64(a, 1, row);
-			sqlite3_bind_int64(a, 2, seq);
-			sqlite3_bind_blob(a, 3, piece ? (const void *)(p + off) : (const void *)"", (int)piece,
-			                  SQLITE_STATIC);
-			rc = step_done(ix, a);
-			off += piece;
-		}
-		if (rc == SQLITE_OK) {
-			sqlite3_stmt *s = ix->st[S_SET_FILES_KEY];
-			sqlite3_bind_int64(s, 1, row);
-			sqlite3_bind_int64(s, 2, (sqlite3_int64)files_key);
-			rc = step_done(ix, s);
-		}
-	}
-	if (rc != SQLITE_OK) {
-		ix->tx_failed = true;
-		failed(ix, rc, "writing");
-	}
-	pthread_mutex_unlock(&ix->lock);
+	put_part(ix, dir, name, id, true, files_key, data, len);
 }
 
 int dfs_index_files(dfs_index *ix, const char *dir, const char *name,
