@@ -13,8 +13,12 @@ records (the oracle's base.txt has LUSTRE lines):
   that text: STRIPE_PATTERN == 'raid0', a flag by regular expression,
   POOL_NAME == 'N/A'.
 
-It runs darshanfs-cat (the view code the mount runs) three times per log.
-Exit 77 without the shared logs.
+It runs darshanfs-cat (the view code the mount runs) three times per log;
+with DFS_TEST_QUICK=1 (the sanitizer build's pass) on every other log
+only: each darshanfs-cat start costs the sanitizers about 0.1 s, and the
+values are the normal pass's to check (integration-read still renders
+every log's LUSTRE/records.csv under them, through the mount).  Exit 77
+without the shared logs.
 """
 import csv, glob, gzip, io, os, re, subprocess, sys
 
@@ -123,9 +127,14 @@ FILTERS = [
 def main():
     checked = 0
     texts = set()
+    quick = os.environ.get("DFS_TEST_QUICK") == "1"
+    seen = 0
     for log in LOGS:
         want = oracle_lines(log)
         if not want:
+            continue
+        seen += 1
+        if quick and seen % 2 == 0:
             continue
         name = os.path.basename(log)
         col, groups = records(cat(log, "LUSTRE/records.csv"))
