@@ -100,6 +100,7 @@ struct dfs_pq {
 	size_t nscratch;
 	bool part;                 /* one row group of a table filled in
 	                            * parallel: no magic, no footer */
+	void *arena;               /* a part's 8-byte columns (arena_columns) */
 	bool failed;
 	dfs_error err;
 };
@@ -231,6 +232,7 @@ void dfs_pq_free(dfs_pq *w)
 			free(w->kv[i]);
 		free(w->kv);
 	}
+	dfs_scratch_free(NULL, w->arena);
 	dfs_buf_free(&w->out);
 	for (size_t i = 0; i < w->nsegs; i++)
 		dfs_buf_free(&w->segs[i]);
@@ -1497,6 +1499,30 @@ static void fill_fail(struct fill_job *j, const dfs_error *err)
 	pthread_cond_broadcast(&j->moved);
 }
 
+/* The 8-byte columns of part p, of groups of up to `group` rows, in one
+ * block of transparent huge pages, each column a fixed slice of it: the
+ * part's values are fresh memory when its first group is filled (see
+ * reserve_huge).  Without the block (no memory for it), the columns grow
+ * as usual. */
+static void arena_columns(dfs_pq *p, size_t group)
+{
+	size_t each = 8 * group + 64, n = 0;
+	for (size_t i = 0; i < p->ncols; i++)
+		n += p->cols[i].type != DFS_PQ_STRING && p->cols[i].type != DFS_PQ_BOOL;
+	if (n == 0 || group > SIZE_MAX / 16 / n ||
+	    !(p->arena = dfs_scratch_alloc(NULL, n * each)))
+		return;
+	dfs_scratch_huge(p->arena);
+	char *at = p->arena;
+	for (size_t i = 0; i < p->ncols; i++) {
+		struct col *c = &p->cols[i];
+		if (c->type == DFS_PQ_STRING || c->type == DFS_PQ_BOOL)
+			continue;
+		dfs_buf_init_fixed(&c->vals, at, each);
+		at += each;
+	}
+}
+
 /* A writer of the columns of `w` that holds one group at a time. */
 static dfs_pq *new_part(const dfs_pq *w, size_t group, dfs_error *err)
 {
@@ -1517,6 +1543,7 @@ static dfs_pq *new_part(const dfs_pq *w, size_t group, dfs_error *err)
 	if (p) {
 		p->part = true;
 		p->opt.group_bytes = SIZE_MAX;
+		arena_columns(p, group);
 	}
 	return p;
 }
