@@ -694,12 +694,18 @@ static dfs_snapshot *decoded_content(dfs_view *v, struct entry *e, struct decode
 		dfs_snapshot *csv = decoded_content(v, e, l, &cn, err);
 		if (!csv)
 			return NULL;
+		/* a twin made from a selection names its filters, as its
+		 * attribute user.darshanfs.selection does: a module's, or
+		 * the whole log's (names and mounts follow none) */
 		dfs_buf sel = DFS_BUF_INIT;
-		if (n->module >= 0)   /* a module's twin names its filters */
+		bool named = dfs_file_defs[n->file].selection;
+		if (n->module >= 0)
 			dfs_filters_line(v, e, n->module, &sel);
+		else if (named)
+			v->selection_line(v, e->state, e->vpath, e, &sel);
 		c = dfs_buf_ok(&sel) ? dfs_parquet_twin_sel(v, csv, cn.file, n->module,
-		                                            n->module >= 0 ? (sel.data ? sel.data : "")
-		                                                           : NULL,
+		                                            named ? (sel.data ? sel.data : "")
+		                                                  : NULL,
 		                                            err)
 		                     : NULL;
 		if (!dfs_buf_ok(&sel))

@@ -2358,7 +2358,15 @@ dfs_snapshot *dfs_jobs_content(dfs_view *v, const struct node *n,
 		dfs_snapshot *csv = dfs_jobs_content(v, &cn, who, err);
 		if (!csv)
 			return NULL;
-		c = dfs_parquet_twin(v, csv, cn.file, -1, err);
+		/* its footer names the filters in force on it, as its
+		 * attribute user.darshanfs.selection does */
+		dfs_buf sel = DFS_BUF_INIT;
+		v->selection_line(v, dfs_caller_state(v, who), n->dir_vpath, NULL, &sel);
+		if (dfs_buf_ok(&sel))
+			c = dfs_parquet_twin_sel(v, csv, cn.file, -1, sel.data ? sel.data : "", err);
+		else
+			dfs_error_nomem(err);
+		dfs_buf_free(&sel);
 		dfs_snapshot_release(csv);
 		if (c)
 			cache_store(v, n->dir_vpath, key, gens, c);

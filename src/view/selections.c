@@ -489,6 +489,39 @@ bool dfs_view_has_selection(dfs_view *v, const char *path)
 	return has;
 }
 
+/* The filters of a collected list on one line, as the attribute says
+ * them: "FILE: TEXT; FILE: N rows imported" (sorted) */
+static void list_line(struct sel_list *l, dfs_buf *out)
+{
+	sort_items(l);
+	for (size_t i = 0; i < l->n; i++) {
+		if (i)
+			dfs_buf_adds(out, "; ");
+		item_line(&l->item[i], out);
+	}
+	if (l->oom)
+		out->oom = true;
+}
+
+void dfs_selection_line(dfs_view *v, uint64_t state, const char *scope, struct entry *e,
+                        dfs_buf *out)
+{
+	struct sel_list l = {0};
+	if (e) {
+		/* a file of the whole log: the filters above it and those of
+		 * the log and of each module */
+		collect_dirs(v, e->state, e->vpath, &l);
+		collect_entry(v, e, &l, false);
+	} else {
+		/* every filter that touches a log below (the root: all) */
+		collect_dirs(v, state, scope, &l);
+		if (collect_logs(v, state, scope, &l, false))
+			l.oom = true;
+	}
+	list_line(&l, out);
+	list_free(&l);
+}
+
 int dfs_view_selection(dfs_view *v, const char *path, const dfs_caller *who,
                        char **text, dfs_error *err)
 {
@@ -501,43 +534,26 @@ int dfs_view_selection(dfs_view *v, const char *path, const dfs_caller *who,
 		return 0;
 	}
 	dfs_buf b = DFS_BUF_INIT;
-	struct sel_list l = {0};
 	int ret = 0;
 	enum file_level level = dfs_file_defs[n.file].level;
 	if (level == LEVEL_ROOT || level == LEVEL_DIR) {
-		/* every filter that touches a log below (the root: all) */
-		uint64_t state = root_state(v, who);
-		const char *scope = level == LEVEL_ROOT ? "/" : n.dir_vpath;
-		collect_dirs(v, state, scope, &l);
-		if (collect_logs(v, state, scope, &l, false))
-			l.oom = true;
+		dfs_selection_line(v, root_state(v, who), level == LEVEL_ROOT ? "/" : n.dir_vpath,
+		                   NULL, &b);
 	} else if (dfs_node_state(v, &n, who, false, err)) {
 		ret = -1;
 	} else {
 		struct entry *e = dfs_entry_get(v, &n, err);
-		if (!e) {
+		if (!e)
 			ret = -1;
-		} else if (n.module >= 0) {
-			/* as the file's own filter lines say them */
+		else if (n.module >= 0)   /* as the file's own filter lines say them */
 			dfs_filters_line(v, e, n.module, &b);
-		} else {
-			/* a file of the whole log: the filters above it and
-			 * those of the log and of each module */
-			collect_dirs(v, e->state, e->vpath, &l);
-			collect_entry(v, e, &l, false);
-		}
+		else
+			dfs_selection_line(v, e->state, e->vpath, e, &b);
 		if (e)
 			dfs_entry_put(v, e);
 	}
-	sort_items(&l);
-	for (size_t i = 0; i < l.n; i++) {
-		if (i)
-			dfs_buf_adds(&b, "; ");
-		item_line(&l.item[i], &b);
-	}
-	if (ret == 0 && (l.oom || !(*text = dfs_buf_detach(&b, NULL))))
+	if (ret == 0 && !(*text = dfs_buf_detach(&b, NULL)))
 		ret = dfs_error_nomem(err);
-	list_free(&l);
 	dfs_node_free(&n);
 	dfs_buf_free(&b);
 	return ret ? -1 : 1;

@@ -220,5 +220,50 @@ for f in "$TMP"/cut/*/records.parquet; do
 done
 [ "$n" -gt 0 ] || fail "the cut log shows no records.parquet"
 dfs_alive "$TMP/cut"
+
+# The twins of a directory, of the root and of a whole log name in their
+# footer (darshanfs.selection) the filters in force on them, as their
+# attribute user.darshanfs.selection does: with a directory filter above
+# the log, a log filter and a module filter, each names them all; names
+# and mounts follow no filter and have neither.
+D=${L%/*}
+echo 'rank >= -1' >"$D/filter" || fail "cannot write the filter of ${D#"$MNT"/}"
+echo 'rank >= -2' >"$L/filter" || fail "cannot write the filter of ${L#"$MNT"/}"
+echo 'POSIX_READS >= 0' >"$L/POSIX/filter" || fail "cannot write a module filter"
+named=("$L/insights.parquet" "$D/jobs.parquet" "$D/modules.parquet" "$D/insights.parquet"
+       "$D/files.parquet" "$MNT/selections.parquet")
+unnamed=("$L/names.parquet" "$L/mounts.parquet")
+all=("${named[@]}" "${unnamed[@]}") vals= list=
+for ((k = 0; k < ${#all[@]}; k++)); do
+	f=${all[k]//\'/\'\'}
+	vals+="${vals:+, }($k, '$f')" list+="${list:+, }'$f'"
+done
+duckdb -c "WITH f(i, p) AS (VALUES $vals)
+           SELECT coalesce(replace(decode(k.value), chr(10), ' '), '(none)') FROM f
+           LEFT JOIN parquet_kv_metadata([$list]) k
+                  ON k.file_name = f.p AND decode(k.key) = 'darshanfs.selection'
+           ORDER BY f.i" >"$TMP/kv" || fail "DuckDB cannot read the footers: $(cat "$TMP/kv")"
+mapfile -t kv < <(tail -n +2 "$TMP/kv")
+[ "${#kv[@]}" = "${#all[@]}" ] || fail "DuckDB gave ${#kv[@]} footers for ${#all[@]} files"
+for ((k = 0; k < ${#named[@]}; k++)); do
+	f=${named[k]}
+	attr=$(getfattr --only-values -n user.darshanfs.selection "$f") ||
+		fail "${f#"$MNT"/} has no attribute user.darshanfs.selection"
+	case $attr in
+	*"${D#"$MNT"/}/filter: rank >= -1"*"POSIX/filter: POSIX_READS >= 0"*) ;;
+	*) fail "${f#"$MNT"/}: the attribute names the wrong filters: '$attr'" ;;
+	esac
+	[ "${kv[k]}" = "$attr" ] ||
+		fail "${f#"$MNT"/}: the footer's darshanfs.selection is '${kv[k]}', its attribute '$attr'"
+done
+for ((k = ${#named[@]}; k < ${#all[@]}; k++)); do
+	[ "${kv[k]}" = "(none)" ] || fail "${all[k]#"$MNT"/}: a footer names filters: '${kv[k]}'"
+	if getfattr -n user.darshanfs.selection "${all[k]}" >/dev/null 2>&1; then
+		fail "${all[k]#"$MNT"/} has an attribute user.darshanfs.selection"
+	fi
+done
+: >"$D/filter"
+: >"$L/filter"
+: >"$L/POSIX/filter"
 dfs_alive "$MNT"
 say "PASS"
