@@ -482,6 +482,7 @@ struct timed_part {
 	size_t nnames;
 	uint32_t *at;
 	dfs_file_row *rows;
+	uint32_t *len;         /* each row's text, at its place (or NULL) */
 	/* the share: -1 the whole pass; 0 or 1 its half */
 	int half;
 	size_t split;          /* name places below it are the first half's */
@@ -499,6 +500,8 @@ struct timed_part {
 };
 
 static void timed_part_finish(struct timed_part *p);
+static size_t row_len(const dfs_file_table *t, const dfs_file_row *row,
+                      dfs_name_hint *hint);
 
 /* The place in rows of a half's j-th row. */
 static inline size_t part_row(const struct timed_part *p, size_t j)
@@ -667,8 +670,13 @@ static void timed_part_finish(struct timed_part *p)
 	}
 	for (size_t q = 0; q < p->npt; q++)
 		weigh_pair(&rows[p->pt[q].row], p->pt[q].io_total);
+	/* (the text's length while the row is at hand: its rows follow the
+	 * name table, whose names then hit the cache) */
+	const dfs_file_table tv = {.log = p->log, .records = p->r, .timed = true};
+	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	for (size_t j = 0; j < p->n; j++) {
-		dfs_file_row *row = &rows[part_row(p, j)];
+		size_t f = part_row(p, j);
+		dfs_file_row *row = &rows[f];
 		double slowest = CUR_IO(row);
 		row->time_by_slowest = slowest + SHARED(row);
 		row->ranks = NRANKS(row) & HAS_SHARED ? p->nprocs : NRANKS(row);
@@ -677,6 +685,8 @@ static void timed_part_finish(struct timed_part *p)
 		if (row->time_by_slowest != 0)
 			row->perf_by_slowest = ((double)row->total_bytes / 1048576.0) /
 			                       row->time_by_slowest;
+		if (p->len)
+			p->len[f] = (uint32_t)row_len(&tv, row, &hint);
 	}
 	free(p->pt);
 	p->pt = NULL;
@@ -765,7 +775,7 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 	part[0] = (struct timed_part){
 		.log = log, .r = r, .index = index, .count = count, .w = w, .wi = wi,
 		.words = words, .nw = nw, .nprocs = nprocs, .names = names,
-		.nnames = at ? nnames : 0, .at = at, .rows = rows, .half = -1};
+		.nnames = at ? nnames : 0, .at = at, .rows = rows, .len = t->len, .half = -1};
 	bool two = false;
 	if (count >= PARALLEL_RECORDS && dfs_workers(2, 2) == 2) {
 		/* the split: the place of the middle record's name (records
@@ -903,6 +913,9 @@ static int group_plain(const dfs_log *log, const dfs_records *r, const size_t *i
 	free(shared);
 	t->rows = rows;
 	t->n = n;
+	dfs_name_hint hint = DFS_NAME_HINT_INIT;
+	for (size_t f = 0; f < n && t->len; f++)
+		t->len[f] = (uint32_t)row_len(t, &rows[f], &hint);
 	return 0;
 }
 
@@ -922,10 +935,18 @@ int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
 	out->log = log;
 	out->records = r;
 	out->pool = pool;
-	if (r->module->accumulator && group_timed(log, r, index, count, &w, out, err))
+	/* each row's text length, measured with its numbers */
+	out->len = malloc((count ? count : 1) * sizeof(uint32_t));
+	if (!out->len)
+		return dfs_error_nomem(err);
+	if (r->module->accumulator && group_timed(log, r, index, count, &w, out, err)) {
+		dfs_file_table_free(out);
 		return -1;
-	if (!out->rows && group_plain(log, r, index, count, &w, out, err))
+	}
+	if (!out->rows && group_plain(log, r, index, count, &w, out, err)) {
+		dfs_file_table_free(out);
 		return -1;
+	}
 	if (out->order)   /* (in order already) */
 		return 0;
 	/* most bytes first, files of equal bytes in the order first seen */
@@ -952,8 +973,10 @@ void dfs_file_table_free(dfs_file_table *t)
 		return;
 	dfs_scratch_free(t->pool, t->rows);
 	free(t->order);
+	free(t->len);
 	t->rows = NULL;
 	t->order = NULL;
+	t->len = NULL;
 	t->n = 0;
 }
 
@@ -1117,6 +1140,61 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
 		*p = '\0';
 		out->len += (size_t)(p - start);
 	}
+}
+
+/* The bytes dfs_file_table_render writes for a row, without writing
+ * them (the same arithmetic field by field). */
+static size_t row_len(const dfs_file_table *t, const dfs_file_row *row,
+                      dfs_name_hint *hint)
+{
+	dfs_record_place pl;
+	row_place(t, row, hint, &pl);
+	/* 19 commas and the newline */
+	size_t n = 20 + dfs_fmt_u64_len(row->id) + dfs_csv_field_len(pl.name, pl.name_len) +
+	           dfs_csv_field_len(pl.mount, pl.mount_len) +
+	           dfs_csv_field_len(pl.fs_type, pl.fs_type_len);
+	n += dfs_fmt_i64_len(row->ranks) + dfs_fmt_i64_len(row->records) +
+	     dfs_fmt_i64_len(row->bytes_read) + dfs_fmt_i64_len(row->bytes_written) +
+	     dfs_fmt_i64_len(row->reads) + dfs_fmt_i64_len(row->writes) +
+	     dfs_fmt_i64_len(row->total_bytes);
+	if (t->timed)
+		n += dfs_fmt_double_len(row->time_by_slowest) +
+		     dfs_fmt_double_len(row->perf_by_slowest);
+	n += dfs_fmt_double_len(row->read_time) + dfs_fmt_double_len(row->write_time) +
+	     dfs_fmt_double_len(row->meta_time) + dfs_fmt_double_len(row->first_open) +
+	     dfs_fmt_double_len(row->last_close);
+	/* (the stripe cells: rare, short, rendered to be counted) */
+	char cells[64];
+	return n + (size_t)(put_stripes(t->log, row->id, cells) - cells) - 2;
+}
+
+uint64_t dfs_file_table_measure(const dfs_file_table *t, size_t from, size_t to)
+{
+	if (to > t->n)
+		to = t->n;
+	uint64_t total = 0;
+	if (t->len) {
+		for (size_t k = from; k < to; k++)
+			total += t->len[t->order[k]];
+		return total;
+	}
+	dfs_name_hint hint = DFS_NAME_HINT_INIT;
+	for (size_t k = from; k < to; k++) {
+		prefetch_names(t, k, to);
+		total += row_len(t, dfs_file_table_row(t, k), &hint);
+	}
+	return total;
+}
+
+size_t dfs_file_table_row_room(const dfs_file_table *t)
+{
+	/* (a row asks for room for its numbers and twice its strings, which
+	 * its length bounds) */
+	size_t most = 0;
+	for (size_t k = 0; k < t->n; k++)
+		if (t->len[t->order[k]] > most)
+			most = t->len[t->order[k]];
+	return NUMBERS_ROOM + 8 + 2 * most;
 }
 
 /* ---- ranks.csv ------------------------------------------------------------ */
