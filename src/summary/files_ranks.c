@@ -499,9 +499,14 @@ struct timed_part {
 	int ret;
 };
 
+/* A row's length (dfs_file_table.len) with a bit that tells its name
+ * is quoted */
+#define LEN_QUOTED 0x80000000u
+#define LEN_MAX 0x7fffffffu
+
 static void timed_part_finish(struct timed_part *p);
-static size_t row_len(const dfs_file_table *t, const dfs_file_row *row,
-                      dfs_name_hint *hint);
+static uint32_t row_len(const dfs_file_table *t, const dfs_file_row *row,
+                        dfs_name_hint *hint);
 
 /* The place in rows of a half's j-th row. */
 static inline size_t part_row(const struct timed_part *p, size_t j)
@@ -686,7 +691,7 @@ static void timed_part_finish(struct timed_part *p)
 			row->perf_by_slowest = ((double)row->total_bytes / 1048576.0) /
 			                       row->time_by_slowest;
 		if (p->len)
-			p->len[f] = (uint32_t)row_len(&tv, row, &hint);
+			p->len[f] = row_len(&tv, row, &hint);
 	}
 	free(p->pt);
 	p->pt = NULL;
@@ -915,7 +920,7 @@ static int group_plain(const dfs_log *log, const dfs_records *r, const size_t *i
 	t->n = n;
 	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	for (size_t f = 0; f < n && t->len; f++)
-		t->len[f] = (uint32_t)row_len(t, &rows[f], &hint);
+		t->len[f] = row_len(t, &rows[f], &hint);
 	return 0;
 }
 
@@ -1036,9 +1041,13 @@ static inline void prefetch_names(const dfs_file_table *t, size_t k, size_t to)
 	if (!t->records->module->place && k + 16 < to && dfs_file_table_row(t, k + 16)->name) {
 		/* (rows that know their name: its entry, then its text) */
 		__builtin_prefetch(dfs_log_name_at(t->log, dfs_file_table_row(t, k + 16)->name - 1));
-		if (k + 8 < to && dfs_file_table_row(t, k + 8)->name)
-			__builtin_prefetch(
-				dfs_log_name_at(t->log, dfs_file_table_row(t, k + 8)->name - 1)->str);
+		if (k + 8 < to && dfs_file_table_row(t, k + 8)->name) {
+			/* (its first and last bytes: names are often two lines) */
+			const dfs_name *nm = dfs_log_name_at(t->log,
+			                                     dfs_file_table_row(t, k + 8)->name - 1);
+			__builtin_prefetch(nm->str);
+			__builtin_prefetch(nm->str + (nm->len ? nm->len - 1 : 0));
+		}
 		return;
 	}
 	for (int stage = 0; stage < 3; stage++) {
@@ -1113,7 +1122,14 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
 			return;
 		char *start = out->data + out->len, *p = start;
 		p += dfs_fmt_u64(p, row->id);
-		p = put_field(p, pl.name, pl.name_len);
+		if (t->len && t->len[t->order[k]] && !(t->len[t->order[k]] & LEN_QUOTED)) {
+			/* (measured: a name that needs no quotes) */
+			*p++ = ',';
+			memcpy(p, pl.name, pl.name_len);
+			p += pl.name_len;
+		} else {
+			p = put_field(p, pl.name, pl.name_len);
+		}
 		p = put_i(p, row->ranks);
 		p = put_i(p, row->records);
 		p = put_i(p, row->bytes_read);
@@ -1143,14 +1159,16 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
 }
 
 /* The bytes dfs_file_table_render writes for a row, without writing
- * them (the same arithmetic field by field). */
-static size_t row_len(const dfs_file_table *t, const dfs_file_row *row,
-                      dfs_name_hint *hint)
+ * them (the same arithmetic field by field), LEN_QUOTED set when its
+ * name is quoted; 0 when past LEN_MAX. */
+static uint32_t row_len(const dfs_file_table *t, const dfs_file_row *row,
+                        dfs_name_hint *hint)
 {
 	dfs_record_place pl;
 	row_place(t, row, hint, &pl);
+	size_t name = dfs_csv_field_len(pl.name, pl.name_len);
 	/* 19 commas and the newline */
-	size_t n = 20 + dfs_fmt_u64_len(row->id) + dfs_csv_field_len(pl.name, pl.name_len) +
+	size_t n = 20 + dfs_fmt_u64_len(row->id) + name +
 	           dfs_csv_field_len(pl.mount, pl.mount_len) +
 	           dfs_csv_field_len(pl.fs_type, pl.fs_type_len);
 	n += dfs_fmt_i64_len(row->ranks) + dfs_fmt_i64_len(row->records) +
@@ -1165,7 +1183,10 @@ static size_t row_len(const dfs_file_table *t, const dfs_file_row *row,
 	     dfs_fmt_double_len(row->last_close);
 	/* (the stripe cells: rare, short, rendered to be counted) */
 	char cells[64];
-	return n + (size_t)(put_stripes(t->log, row->id, cells) - cells) - 2;
+	n += (size_t)(put_stripes(t->log, row->id, cells) - cells) - 2;
+	if (n > LEN_MAX)
+		return 0;
+	return (uint32_t)n | (name != pl.name_len ? LEN_QUOTED : 0);
 }
 
 uint64_t dfs_file_table_measure(const dfs_file_table *t, size_t from, size_t to)
@@ -1175,7 +1196,7 @@ uint64_t dfs_file_table_measure(const dfs_file_table *t, size_t from, size_t to)
 	uint64_t total = 0;
 	if (t->len) {
 		for (size_t k = from; k < to; k++)
-			total += t->len[t->order[k]];
+			total += t->len[t->order[k]] & LEN_MAX;
 		return total;
 	}
 	dfs_name_hint hint = DFS_NAME_HINT_INIT;
@@ -1192,8 +1213,8 @@ size_t dfs_file_table_row_room(const dfs_file_table *t)
 	 * its length bounds) */
 	size_t most = 0;
 	for (size_t k = 0; k < t->n; k++)
-		if (t->len[t->order[k]] > most)
-			most = t->len[t->order[k]];
+		if ((t->len[t->order[k]] & LEN_MAX) > most)
+			most = t->len[t->order[k]] & LEN_MAX;
 	return NUMBERS_ROOM + 8 + 2 * most;
 }
 

@@ -50,7 +50,8 @@ typedef struct dfs_file_table {
 	uint32_t *order;             /* rows[order[k]]: most bytes first, then
 	                              * first seen */
 	uint32_t *len;               /* len[order[k]]: the bytes of row k's text,
-	                              * measured as the rows were made */
+	                              * measured as the rows were made (the top
+	                              * bit: its name is quoted; 0: too long) */
 	struct dfs_scratch *pool;
 } dfs_file_table;
 
