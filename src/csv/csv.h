@@ -58,6 +58,8 @@ void dfs_csv_field(dfs_buf *out, const char *s, size_t len);
 /* The same written at `out`, which has room for 2 * len + 2 bytes; the
  * bytes written. */
 size_t dfs_csv_field_at(char *out, const char *s, size_t len);
+/* The bytes either of them writes for the field, without writing it. */
+size_t dfs_csv_field_len(const char *s, size_t len);
 
 /* One value as it appears in a CSV cell (empty for DFS_T_NONE). */
 void dfs_csv_value(dfs_buf *out, const dfs_value *v);

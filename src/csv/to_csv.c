@@ -305,6 +305,11 @@ static size_t field_len(const char *s, size_t len)
 	return n;
 }
 
+size_t dfs_csv_field_len(const char *s, size_t len)
+{
+	return field_len(s, len);
+}
+
 static size_t value_len(const dfs_value *v)
 {
 	switch (v->type) {

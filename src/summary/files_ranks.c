@@ -482,6 +482,7 @@ struct timed_part {
 	size_t nnames;
 	uint32_t *at;
 	dfs_file_row *rows;
+	uint32_t *len;         /* each row's text, at its place (or NULL) */
 	/* the share: -1 the whole pass; 0 or 1 its half */
 	int half;
 	size_t split;          /* name places below it are the first half's */
@@ -498,7 +499,14 @@ struct timed_part {
 	int ret;
 };
 
+/* A row's length (dfs_file_table.len) with a bit that tells its name
+ * is quoted */
+#define LEN_QUOTED 0x80000000u
+#define LEN_MAX 0x7fffffffu
+
 static void timed_part_finish(struct timed_part *p);
+static uint32_t row_len(const dfs_file_table *t, const dfs_file_row *row,
+                        dfs_name_hint *hint);
 
 /* The place in rows of a half's j-th row. */
 static inline size_t part_row(const struct timed_part *p, size_t j)
@@ -667,8 +675,13 @@ static void timed_part_finish(struct timed_part *p)
 	}
 	for (size_t q = 0; q < p->npt; q++)
 		weigh_pair(&rows[p->pt[q].row], p->pt[q].io_total);
+	/* (the text's length while the row is at hand: its rows follow the
+	 * name table, whose names then hit the cache) */
+	const dfs_file_table tv = {.log = p->log, .records = p->r, .timed = true};
+	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	for (size_t j = 0; j < p->n; j++) {
-		dfs_file_row *row = &rows[part_row(p, j)];
+		size_t f = part_row(p, j);
+		dfs_file_row *row = &rows[f];
 		double slowest = CUR_IO(row);
 		row->time_by_slowest = slowest + SHARED(row);
 		row->ranks = NRANKS(row) & HAS_SHARED ? p->nprocs : NRANKS(row);
@@ -677,6 +690,8 @@ static void timed_part_finish(struct timed_part *p)
 		if (row->time_by_slowest != 0)
 			row->perf_by_slowest = ((double)row->total_bytes / 1048576.0) /
 			                       row->time_by_slowest;
+		if (p->len)
+			p->len[f] = row_len(&tv, row, &hint);
 	}
 	free(p->pt);
 	p->pt = NULL;
@@ -765,7 +780,7 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 	part[0] = (struct timed_part){
 		.log = log, .r = r, .index = index, .count = count, .w = w, .wi = wi,
 		.words = words, .nw = nw, .nprocs = nprocs, .names = names,
-		.nnames = at ? nnames : 0, .at = at, .rows = rows, .half = -1};
+		.nnames = at ? nnames : 0, .at = at, .rows = rows, .len = t->len, .half = -1};
 	bool two = false;
 	if (count >= PARALLEL_RECORDS && dfs_workers(2, 2) == 2) {
 		/* the split: the place of the middle record's name (records
@@ -903,6 +918,9 @@ static int group_plain(const dfs_log *log, const dfs_records *r, const size_t *i
 	free(shared);
 	t->rows = rows;
 	t->n = n;
+	dfs_name_hint hint = DFS_NAME_HINT_INIT;
+	for (size_t f = 0; f < n && t->len; f++)
+		t->len[f] = row_len(t, &rows[f], &hint);
 	return 0;
 }
 
@@ -922,10 +940,18 @@ int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
 	out->log = log;
 	out->records = r;
 	out->pool = pool;
-	if (r->module->accumulator && group_timed(log, r, index, count, &w, out, err))
+	/* each row's text length, measured with its numbers */
+	out->len = malloc((count ? count : 1) * sizeof(uint32_t));
+	if (!out->len)
+		return dfs_error_nomem(err);
+	if (r->module->accumulator && group_timed(log, r, index, count, &w, out, err)) {
+		dfs_file_table_free(out);
 		return -1;
-	if (!out->rows && group_plain(log, r, index, count, &w, out, err))
+	}
+	if (!out->rows && group_plain(log, r, index, count, &w, out, err)) {
+		dfs_file_table_free(out);
 		return -1;
+	}
 	if (out->order)   /* (in order already) */
 		return 0;
 	/* most bytes first, files of equal bytes in the order first seen */
@@ -952,8 +978,10 @@ void dfs_file_table_free(dfs_file_table *t)
 		return;
 	dfs_scratch_free(t->pool, t->rows);
 	free(t->order);
+	free(t->len);
 	t->rows = NULL;
 	t->order = NULL;
+	t->len = NULL;
 	t->n = 0;
 }
 
@@ -1013,15 +1041,50 @@ static inline void prefetch_names(const dfs_file_table *t, size_t k, size_t to)
 	if (!t->records->module->place && k + 16 < to && dfs_file_table_row(t, k + 16)->name) {
 		/* (rows that know their name: its entry, then its text) */
 		__builtin_prefetch(dfs_log_name_at(t->log, dfs_file_table_row(t, k + 16)->name - 1));
-		if (k + 8 < to && dfs_file_table_row(t, k + 8)->name)
-			__builtin_prefetch(
-				dfs_log_name_at(t->log, dfs_file_table_row(t, k + 8)->name - 1)->str);
+		if (k + 8 < to && dfs_file_table_row(t, k + 8)->name) {
+			/* (its first and last bytes: names are often two lines) */
+			const dfs_name *nm = dfs_log_name_at(t->log,
+			                                     dfs_file_table_row(t, k + 8)->name - 1);
+			__builtin_prefetch(nm->str);
+			__builtin_prefetch(nm->str + (nm->len ? nm->len - 1 : 0));
+		}
 		return;
 	}
 	for (int stage = 0; stage < 3; stage++) {
 		size_t d = (size_t)(3 - stage) * 8;
 		if (k + d < to)
 			dfs_log_name_prefetch(t->log, dfs_file_table_row(t, k + d)->id, stage);
+	}
+}
+
+/* Rows rendered in the order of their bytes are read in no order, and so
+ * are their names: a block of GATHER rows at a time, the rows are read,
+ * then their name entries, then their names fetched, each step loads
+ * that wait for none of the others, so that the core overlaps their
+ * misses (a row at a time, each waited for the one before: prefetches
+ * ahead of the loop lost most of their gain on this virtual machine). */
+#define GATHER 64
+
+static void gather_names(const dfs_file_table *t, size_t from, size_t count,
+                         const dfs_file_row **rw)
+{
+	uint32_t ni[GATHER];
+	const dfs_name *nm[GATHER];
+	for (size_t i = 0; i < count; i++) {
+		rw[i] = dfs_file_table_row(t, from + i);
+		__builtin_prefetch((const char *)rw[i] + 64);
+	}
+	for (size_t i = 0; i < count; i++)
+		ni[i] = rw[i]->name;
+	for (size_t i = 0; i < count; i++)
+		nm[i] = ni[i] ? dfs_log_name_at(t->log, ni[i] - 1) : NULL;
+	for (size_t i = 0; i < count; i++) {
+		if (!nm[i])
+			continue;
+		const char *str = nm[i]->str;
+		uint32_t len = nm[i]->len;
+		__builtin_prefetch(str);
+		__builtin_prefetch(str + (len ? len - 1 : 0));
 	}
 }
 
@@ -1080,43 +1143,119 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
 	if (to > t->n)
 		to = t->n;
 	dfs_name_hint hint = DFS_NAME_HINT_INIT;
-	for (size_t k = from; k < to; k++) {
-		const dfs_file_row *row = dfs_file_table_row(t, k);
-		dfs_record_place pl;
-		prefetch_names(t, k, to);
-		row_place(t, row, &hint, &pl);
-		size_t room = NUMBERS_ROOM + 2 * (pl.name_len + pl.mount_len + pl.fs_type_len) + 8;
-		if (!dfs_buf_grow(out, room))
-			return;
-		char *start = out->data + out->len, *p = start;
-		p += dfs_fmt_u64(p, row->id);
-		p = put_field(p, pl.name, pl.name_len);
-		p = put_i(p, row->ranks);
-		p = put_i(p, row->records);
-		p = put_i(p, row->bytes_read);
-		p = put_i(p, row->bytes_written);
-		p = put_i(p, row->reads);
-		p = put_i(p, row->writes);
-		p = put_i(p, row->total_bytes);
-		if (t->timed) {
-			p = put_d(p, row->time_by_slowest);
-			p = put_d(p, row->perf_by_slowest);
-		} else {
-			*p++ = ',';
-			*p++ = ',';
+	bool by_name = !t->records->module->place;
+	const dfs_file_row *rw[GATHER];
+	for (size_t b = from; b < to; b += GATHER) {
+		size_t c = to - b < GATHER ? to - b : GATHER;
+		if (by_name)
+			gather_names(t, b, c, rw);
+		for (size_t i = 0; i < c; i++) {
+			size_t k = b + i;
+			const dfs_file_row *row = by_name ? rw[i] : dfs_file_table_row(t, k);
+			dfs_record_place pl;
+			if (!by_name)
+				prefetch_names(t, k, to);
+			row_place(t, row, &hint, &pl);
+			size_t room = NUMBERS_ROOM + 2 * (pl.name_len + pl.mount_len + pl.fs_type_len) + 8;
+			if (!dfs_buf_grow(out, room))
+				return;
+			char *start = out->data + out->len, *p = start;
+			p += dfs_fmt_u64(p, row->id);
+			if (t->len && t->len[t->order[k]] && !(t->len[t->order[k]] & LEN_QUOTED)) {
+				/* (measured: a name that needs no quotes) */
+				*p++ = ',';
+				memcpy(p, pl.name, pl.name_len);
+				p += pl.name_len;
+			} else {
+				p = put_field(p, pl.name, pl.name_len);
+			}
+			p = put_i(p, row->ranks);
+			p = put_i(p, row->records);
+			p = put_i(p, row->bytes_read);
+			p = put_i(p, row->bytes_written);
+			p = put_i(p, row->reads);
+			p = put_i(p, row->writes);
+			p = put_i(p, row->total_bytes);
+			if (t->timed) {
+				p = put_d(p, row->time_by_slowest);
+				p = put_d(p, row->perf_by_slowest);
+			} else {
+				*p++ = ',';
+				*p++ = ',';
+			}
+			p = put_d(p, row->read_time);
+			p = put_d(p, row->write_time);
+			p = put_d(p, row->meta_time);
+			p = put_d(p, row->first_open);
+			p = put_d(p, row->last_close);
+			p = put_field(p, pl.mount, pl.mount_len);
+			p = put_field(p, pl.fs_type, pl.fs_type_len);
+			p = put_stripes(t->log, row->id, p);
+			*p++ = '\n';
+			*p = '\0';
+			out->len += (size_t)(p - start);
 		}
-		p = put_d(p, row->read_time);
-		p = put_d(p, row->write_time);
-		p = put_d(p, row->meta_time);
-		p = put_d(p, row->first_open);
-		p = put_d(p, row->last_close);
-		p = put_field(p, pl.mount, pl.mount_len);
-		p = put_field(p, pl.fs_type, pl.fs_type_len);
-		p = put_stripes(t->log, row->id, p);
-		*p++ = '\n';
-		*p = '\0';
-		out->len += (size_t)(p - start);
 	}
+}
+
+/* The bytes dfs_file_table_render writes for a row, without writing
+ * them (the same arithmetic field by field), LEN_QUOTED set when its
+ * name is quoted; 0 when past LEN_MAX. */
+static uint32_t row_len(const dfs_file_table *t, const dfs_file_row *row,
+                        dfs_name_hint *hint)
+{
+	dfs_record_place pl;
+	row_place(t, row, hint, &pl);
+	size_t name = dfs_csv_field_len(pl.name, pl.name_len);
+	/* 19 commas and the newline */
+	size_t n = 20 + dfs_fmt_u64_len(row->id) + name +
+	           dfs_csv_field_len(pl.mount, pl.mount_len) +
+	           dfs_csv_field_len(pl.fs_type, pl.fs_type_len);
+	n += dfs_fmt_i64_len(row->ranks) + dfs_fmt_i64_len(row->records) +
+	     dfs_fmt_i64_len(row->bytes_read) + dfs_fmt_i64_len(row->bytes_written) +
+	     dfs_fmt_i64_len(row->reads) + dfs_fmt_i64_len(row->writes) +
+	     dfs_fmt_i64_len(row->total_bytes);
+	if (t->timed)
+		n += dfs_fmt_double_len(row->time_by_slowest) +
+		     dfs_fmt_double_len(row->perf_by_slowest);
+	n += dfs_fmt_double_len(row->read_time) + dfs_fmt_double_len(row->write_time) +
+	     dfs_fmt_double_len(row->meta_time) + dfs_fmt_double_len(row->first_open) +
+	     dfs_fmt_double_len(row->last_close);
+	/* (the stripe cells: rare, short, rendered to be counted) */
+	char cells[64];
+	n += (size_t)(put_stripes(t->log, row->id, cells) - cells) - 2;
+	if (n > LEN_MAX)
+		return 0;
+	return (uint32_t)n | (name != pl.name_len ? LEN_QUOTED : 0);
+}
+
+uint64_t dfs_file_table_measure(const dfs_file_table *t, size_t from, size_t to)
+{
+	if (to > t->n)
+		to = t->n;
+	uint64_t total = 0;
+	if (t->len) {
+		for (size_t k = from; k < to; k++)
+			total += t->len[t->order[k]] & LEN_MAX;
+		return total;
+	}
+	dfs_name_hint hint = DFS_NAME_HINT_INIT;
+	for (size_t k = from; k < to; k++) {
+		prefetch_names(t, k, to);
+		total += row_len(t, dfs_file_table_row(t, k), &hint);
+	}
+	return total;
+}
+
+size_t dfs_file_table_row_room(const dfs_file_table *t)
+{
+	/* (a row asks for room for its numbers and twice its strings, which
+	 * its length bounds) */
+	size_t most = 0;
+	for (size_t k = 0; k < t->n; k++)
+		if ((t->len[t->order[k]] & LEN_MAX) > most)
+			most = t->len[t->order[k]] & LEN_MAX;
+	return NUMBERS_ROOM + 8 + 2 * most;
 }
 
 /* ---- ranks.csv ------------------------------------------------------------ */

@@ -49,6 +49,9 @@ typedef struct dfs_file_table {
 	dfs_file_row *rows;          /* in the order first seen */
 	uint32_t *order;             /* rows[order[k]]: most bytes first, then
 	                              * first seen */
+	uint32_t *len;               /* len[order[k]]: the bytes of row k's text,
+	                              * measured as the rows were made (the top
+	                              * bit: its name is quoted; 0: too long) */
 	struct dfs_scratch *pool;
 } dfs_file_table;
 
@@ -71,6 +74,12 @@ void dfs_file_table_free(dfs_file_table *t);
 void dfs_file_table_header(dfs_buf *out);
 void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
                            dfs_buf *out);
+
+/* The bytes dfs_file_table_render writes for rows [from, to), without
+ * rendering them (a sum of the lengths the build measured). */
+uint64_t dfs_file_table_measure(const dfs_file_table *t, size_t from, size_t to);
+/* The most room rendering a row asks of its buffer past the text. */
+size_t dfs_file_table_row_room(const dfs_file_table *t);
 
 /* ---- ranks.csv ------------------------------------------------------------ */
 

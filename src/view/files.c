@@ -524,8 +524,9 @@ static dfs_snapshot *render_table(dfs_view *v, const dfs_file_table *ft,
 	return content;
 }
 
-/* ranks.csv of more ranks than this is rendered on demand, a batch of
- * rows at a time, like records.csv (lazy.c) */
+/* files.csv of more files and ranks.csv of more ranks than this are
+ * rendered on demand, a batch of rows at a time, like records.csv
+ * (lazy.c) */
 #define LAZY_TABLE_ROWS 16384
 
 static void rank_rows(const void *ctx, size_t from, size_t to, dfs_buf *out)
@@ -554,8 +555,67 @@ static dfs_snapshot *lazy_ranks(dfs_view *v, dfs_rank_table *t, dfs_error *err)
 	}
 	*own = *t;
 	struct dfs_lazy_rows rows = {own, own->n, rank_rows, rank_table_gone,
-	                             sizeof(*own) + own->n * sizeof(own->rows[0]), 1024};
+	                             sizeof(*own) + own->n * sizeof(own->rows[0]), 1024, NULL};
 	dfs_snapshot *c = dfs_lazy_table(&rows, head.data, &v->helpers, err);
+	dfs_buf_free(&head);
+	return c;
+}
+
+/* files.csv of many files, rendered on demand the same way: the table
+ * (its rows' lengths measured as it was made) with references to what
+ * its rows name (the log, the imported rows). */
+struct lazy_files {
+	dfs_file_table t;
+	const dfs_log *log;
+	struct import_set *rows;
+};
+
+static void file_rows(const void *ctx, size_t from, size_t to, dfs_buf *out)
+{
+	const struct lazy_files *f = ctx;
+	dfs_file_table_render(&f->t, from, to, out);
+}
+
+static uint64_t file_rows_len(const void *ctx, size_t from, size_t to)
+{
+	const struct lazy_files *f = ctx;
+	return dfs_file_table_measure(&f->t, from, to);
+}
+
+static void file_table_gone(void *ctx)
+{
+	struct lazy_files *f = ctx;
+	dfs_file_table_free(&f->t);
+	dfs_import_release(f->rows);
+	dfs_log_free(f->log);
+	free(f);
+}
+
+/* files.csv of t (taken over), made from `records` of `count` records
+ * of the log or of the import set `rows` (may be NULL), rendered on
+ * demand */
+static dfs_snapshot *lazy_files(dfs_view *v, dfs_file_table *t, size_t count,
+                                struct import_set *rows, dfs_error *err)
+{
+	struct lazy_files *own = malloc(sizeof(*own));
+	dfs_buf head = DFS_BUF_INIT;
+	dfs_file_table_header(&head);
+	if (!own || !dfs_buf_ok(&head)) {
+		free(own);
+		dfs_file_table_free(t);
+		dfs_buf_free(&head);
+		dfs_error_nomem(err);
+		return NULL;
+	}
+	own->t = *t;
+	own->log = dfs_log_ref(t->log);
+	own->rows = dfs_import_ref(rows);
+	/* (the rows' block has a row for each record, the lengths too) */
+	struct dfs_lazy_rows lr = {own, own->t.n, file_rows, file_table_gone,
+	                           sizeof(*own) + count * (sizeof(dfs_file_row) + 4) +
+	                                   own->t.n * 4,
+	                           dfs_file_table_row_room(&own->t), file_rows_len};
+	dfs_snapshot *c = dfs_lazy_table(&lr, head.data, &v->helpers, err);
 	dfs_buf_free(&head);
 	return c;
 }
@@ -575,6 +635,13 @@ static dfs_snapshot *table_content(dfs_view *v, struct entry *e, struct decoded_
 		dfs_file_table t;
 		if (dfs_file_table_build(l->log, s->records, s->index, s->count, &v->scratch,
 		                         &t, err) == 0) {
+			if (t.n > LAZY_TABLE_ROWS) {
+				const struct module_state *ms = dfs_entry_mod_find(e, n->module);
+				struct import_set *rows = ms && ms->imported &&
+				                          s->records == &ms->imported->recs
+				                          ? ms->imported : s->trimmed;
+				return lazy_files(v, &t, s->count, rows, err);
+			}
 			c = render_table(v, &t, NULL, err);
 			dfs_file_table_free(&t);
 		}

@@ -385,6 +385,10 @@ static void *measure_worker(void *arg)
 		/* a length until summed; a table's rows are measured by
 		 * rendering them (a failure leaves the batch's length 0,
 		 * which its rendering then cannot match: EIO, not torn text) */
+		if (z->is_table && z->table.measure) {
+			z->batch_off[batch + 1] = z->table.measure(z->table.ctx, from, to);
+			continue;
+		}
 		if (z->is_table) {
 			dfs_buf_reset(&text);
 			z->table.render(z->table.ctx, from, to, &text);

@@ -41,11 +41,13 @@ dfs_snapshot *dfs_lazy_records(const dfs_log *log, const dfs_module *m,
                                const size_t *index, size_t count,
                                uint32_t *row_len, struct dfs_helpers *helpers,
                                dfs_error *err);
-/* A table rendered on demand the same way (ranks.csv of many ranks): its
- * rows [from, to) appended by render (from any thread, at once), each
- * batch's length measured by rendering it once first; the snapshot owns
- * ctx (free, may be NULL) and counts `memory` bytes for it.  row_room:
- * the most a row asks of its buffer past the text (dfs_csv_row_room). */
+/* A table rendered on demand the same way (files.csv of many files,
+ * ranks.csv of many ranks): its rows [from, to) appended by render (from
+ * any thread, at once), each batch's length told by measure without
+ * rendering it, or (measure NULL) measured by rendering it once first;
+ * the snapshot owns ctx (free, may be NULL) and counts `memory` bytes
+ * for it.  row_room: the most a row asks of its buffer past the text
+ * (dfs_csv_row_room). */
 struct dfs_lazy_rows {
 	void *ctx;
 	size_t rows;
@@ -53,6 +55,7 @@ struct dfs_lazy_rows {
 	void (*free)(void *ctx);
 	size_t memory;
 	size_t row_room;
+	uint64_t (*measure)(const void *ctx, size_t from, size_t to);
 };
 /* A snapshot of header `head` and the rows of t (which it takes over,
  * freed even when it fails). */

@@ -3,8 +3,10 @@
  *   dfs-bench-files [-r RUNS] [-m MODULE] [-t THREADS] LOG
  *
  * Opens LOG once, then RUNS times (default 3) builds the files.csv table
- * of MODULE (default POSIX) from every record and renders its rows in
- * chunks of 8,192, as the view does, on THREADS threads (default 1);
+ * of MODULE (default POSIX) from every record (the rows' lengths
+ * measured with it) and renders its rows in chunks of 8,192 on THREADS
+ * threads (default 1), as the view renders a table of up to 16,384 files
+ * (a bigger one it renders in batches of 4,096 as they are read);
  * prints the medians of each step's wall time and of the process's CPU
  * time (and the least CPU time; for the build, the calling thread's
  * alone too: the pass's critical path), and the table's size and FNV-1a

@@ -350,8 +350,36 @@ static void fill_ids(struct wrec *w, const struct wrec *from, const int *file, s
 	}
 }
 
+/* Each row's length, told without rendering it, is what rendering it
+ * writes, and the room it asks past that is enough: a buffer of that
+ * much never moves. */
+static void check_measure(const dfs_file_table *t)
+{
+	size_t room = dfs_file_table_row_room(t);
+	uint64_t total = 0;
+	for (size_t k = 0; k < t->n; k++) {
+		uint64_t want = dfs_file_table_measure(t, k, k + 1);
+		dfs_buf b = DFS_BUF_INIT;
+		assert_true(dfs_buf_reserve(&b, (size_t)want + room));
+		const char *data = b.data;
+		dfs_file_table_render(t, k, k + 1, &b);
+		assert_true(dfs_buf_ok(&b));
+		assert_int_equal(b.len, want);
+		assert_ptr_equal(b.data, data);
+		dfs_buf_free(&b);
+		total += want;
+	}
+	assert_int_equal(dfs_file_table_measure(t, 0, t->n), total);
+	assert_int_equal(dfs_file_table_measure(t, 0, t->n + 9), total);
+	dfs_buf all = DFS_BUF_INIT;
+	dfs_file_table_render(t, 0, t->n, &all);
+	assert_int_equal(all.len, total);
+	dfs_buf_free(&all);
+}
+
 static char *render_files(const dfs_file_table *t)
 {
+	check_measure(t);
 	dfs_buf b = DFS_BUF_INIT;
 	dfs_file_table_header(&b);
 	dfs_file_table_render(t, 0, t->n, &b);
@@ -507,6 +535,7 @@ static void check_table_alone(size_t n, size_t files, int64_t nprocs, uint64_t s
 		assert_int_equal(row->ranks, shared ? nprocs : (int64_t)nseen);
 	}
 	assert_int_equal(total, n);
+	check_measure(&t);
 	dfs_file_table_free(&t);
 	dfs_log_free(log);
 	free(mine);
@@ -910,6 +939,97 @@ static void test_view(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* files.csv of more files than the view renders at once (rendered on
+ * demand, batch by batch, from the lengths measured with the table): its
+ * size, its text read whole and read backwards in odd pieces are the
+ * table's own text. */
+static void test_view_many_files(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/dfs-test-tables-XXXXXX", a[96];
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a.darshan", dir);
+	synth_log(a, 5, 60000);
+	dfs_error err = {0};
+	/* the table made and rendered whole, from the log itself */
+	dfs_log *log = dfs_log_open(a, 0, &err);
+	assert_non_null(log);
+	const dfs_records *r = dfs_log_records(log, DFS_MOD_POSIX);
+	dfs_file_table t;
+	assert_int_equal(dfs_file_table_build(log, r, NULL, r->count, NULL, &t, &err), 0);
+	assert_true(t.n > 16384);
+	char *want = render_files(&t);
+	dfs_file_table_free(&t);
+	dfs_log_free(log);
+	dfs_view *v = dfs_view_new(dir, NULL, &err);
+	assert_non_null(v);
+	dfs_node_stat st;
+	assert_int_equal(dfs_view_stat(v, "/a.darshan/POSIX/files.csv", NULL, &st, NULL, &err), 0);
+	assert_int_equal(st.size, strlen(want));
+	size_t len;
+	char *all = view_read(v, "/a.darshan/POSIX/files.csv", &len, &err);
+	assert_non_null(all);
+	assert_int_equal(len, strlen(want));
+	assert_memory_equal(all, want, len);
+	dfs_snapshot *c = dfs_view_open_file(v, "/a.darshan/POSIX/files.csv", NULL, &err);
+	assert_non_null(c);
+	char *back = malloc(len);
+	assert_non_null(back);
+	for (size_t end = len; end > 0;) {
+		size_t n = end < 77777 ? end : 77777;
+		size_t done = 0;
+		while (done < n) {
+			long got = dfs_snapshot_read(c, back + end - n + done, n - done,
+			                             end - n + done, &err);
+			assert_true(got > 0);
+			done += (size_t)got;
+		}
+		end -= n;
+	}
+	assert_memory_equal(back, want, len);
+	dfs_snapshot_release(c);
+	/* made from imported rows (every record, written back into
+	 * records.csv): the same text; a reader of it keeps those rows when
+	 * the next import replaces them */
+	size_t rlen;
+	char *records = view_read(v, "/a.darshan/POSIX/records.csv", &rlen, &err);
+	assert_non_null(records);
+	dfs_write *w = dfs_view_open_write(v, "/a.darshan/POSIX/records.csv", NULL, true, &err);
+	assert_non_null(w);
+	assert_int_equal(dfs_write_data(w, records, rlen, 0, &err), 0);
+	assert_int_equal(dfs_write_flush(w, &err), 0);
+	dfs_write_free(w);
+	c = dfs_view_open_file(v, "/a.darshan/POSIX/files.csv", NULL, &err);
+	assert_non_null(c);
+	assert_int_equal(dfs_snapshot_size(c), len);
+	/* the header and two rows imported instead */
+	char *third = strchr(strchr(strchr(records, '\n') + 1, '\n') + 1, '\n') + 1;
+	w = dfs_view_open_write(v, "/a.darshan/POSIX/records.csv", NULL, true, &err);
+	assert_non_null(w);
+	assert_int_equal(dfs_write_data(w, records, (size_t)(third - records), 0, &err), 0);
+	assert_int_equal(dfs_write_flush(w, &err), 0);
+	dfs_write_free(w);
+	memset(back, 0, len);
+	for (size_t done = 0; done < len;) {
+		long got = dfs_snapshot_read(c, back + done, len - done, done, &err);
+		assert_true(got > 0);
+		done += (size_t)got;
+	}
+	assert_memory_equal(back, want, len);
+	dfs_snapshot_release(c);
+	char *two = view_read(v, "/a.darshan/POSIX/files.csv", &rlen, &err);
+	assert_non_null(two);
+	assert_true(lines(two) >= 2 && lines(two) <= 3);
+	free(two);
+	free(records);
+	free(back);
+	free(all);
+	free(want);
+	dfs_view_free(v);
+	assert_int_equal(unlink(a), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -923,6 +1043,7 @@ int main(void)
 		cmocka_unit_test(test_merge_implausible),
 		cmocka_unit_test(test_files_pack),
 		cmocka_unit_test(test_view),
+		cmocka_unit_test(test_view_many_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
