@@ -158,9 +158,13 @@ PY
 ) || fail "comparing record ids"
 [ "$miss" = 0 ] || fail "$miss record ids differ between names.csv and names.parquet"
 
-# one glob over the tree, union_by_name
-g=$(duckdb -c "SELECT count(*), count(DISTINCT filename) FROM read_parquet('$MNT/**/POSIX/records.parquet', union_by_name = true, filename = true)" | tail -1)
-want=$(python3 - "$MNT" <<'PY'
+# one glob over the tree, union_by_name (with DFS_TEST_QUICK=1 over 2025/,
+# a quarter of the logs in many directories: the sanitizers are on every
+# twin in integration-read)
+top=$MNT
+[ "${DFS_TEST_QUICK:-0}" = 1 ] && top=$MNT/2025
+g=$(duckdb -c "SELECT count(*), count(DISTINCT filename) FROM read_parquet('$top/**/POSIX/records.parquet', union_by_name = true, filename = true)" | tail -1)
+want=$(python3 - "$top" <<'PY'
 import csv, os, sys
 n = 0
 for d, dirs, files in os.walk(sys.argv[1]):
