@@ -1066,7 +1066,7 @@ static inline void prefetch_names(const dfs_file_table *t, size_t k, size_t to)
 #define GATHER 64
 
 static void gather_names(const dfs_file_table *t, size_t from, size_t count,
-                         const dfs_file_row **rw)
+                         const dfs_file_row **rw, uint32_t *lens)
 {
 	uint32_t ni[GATHER];
 	const dfs_name *nm[GATHER];
@@ -1074,6 +1074,9 @@ static void gather_names(const dfs_file_table *t, size_t from, size_t count,
 		rw[i] = dfs_file_table_row(t, from + i);
 		__builtin_prefetch((const char *)rw[i] + 64);
 	}
+	/* (each row's measured length, as far away as the row) */
+	for (size_t i = 0; i < count; i++)
+		lens[i] = t->len ? t->len[t->order[from + i]] : 0;
 	for (size_t i = 0; i < count; i++)
 		ni[i] = rw[i]->name;
 	for (size_t i = 0; i < count; i++)
@@ -1145,10 +1148,11 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
 	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	bool by_name = !t->records->module->place;
 	const dfs_file_row *rw[GATHER];
+	uint32_t lens[GATHER];
 	for (size_t b = from; b < to; b += GATHER) {
 		size_t c = to - b < GATHER ? to - b : GATHER;
 		if (by_name)
-			gather_names(t, b, c, rw);
+			gather_names(t, b, c, rw, lens);
 		for (size_t i = 0; i < c; i++) {
 			size_t k = b + i;
 			const dfs_file_row *row = by_name ? rw[i] : dfs_file_table_row(t, k);
@@ -1161,7 +1165,8 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
 				return;
 			char *start = out->data + out->len, *p = start;
 			p += dfs_fmt_u64(p, row->id);
-			if (t->len && t->len[t->order[k]] && !(t->len[t->order[k]] & LEN_QUOTED)) {
+			uint32_t len = by_name ? lens[i] : t->len ? t->len[t->order[k]] : 0;
+			if (len && !(len & LEN_QUOTED)) {
 				/* (measured: a name that needs no quotes) */
 				*p++ = ',';
 				memcpy(p, pl.name, pl.name_len);
