@@ -770,10 +770,10 @@ static dfs_snapshot *decoded_content(dfs_view *v, struct entry *e, struct decode
 			dfs_filters_line(v, e, n->module, &sel);
 		else if (named)
 			v->selection_line(v, e->state, e->vpath, e, &sel);
-		c = dfs_buf_ok(&sel) ? dfs_parquet_twin_sel(v, csv, cn.file, n->module,
-		                                            named ? (sel.data ? sel.data : "")
-		                                                  : NULL,
-		                                            err)
+		c = dfs_buf_ok(&sel) ? dfs_parquet_twin(v, csv, cn.file, n->module,
+		                                        named ? (sel.data ? sel.data : "")
+		                                              : NULL,
+		                                        err)
 		                     : NULL;
 		if (!dfs_buf_ok(&sel))
 			dfs_error_nomem(err);

@@ -2363,7 +2363,7 @@ dfs_snapshot *dfs_jobs_content(dfs_view *v, const struct node *n,
 		dfs_buf sel = DFS_BUF_INIT;
 		v->selection_line(v, dfs_caller_state(v, who), n->dir_vpath, NULL, &sel);
 		if (dfs_buf_ok(&sel))
-			c = dfs_parquet_twin_sel(v, csv, cn.file, -1, sel.data ? sel.data : "", err);
+			c = dfs_parquet_twin(v, csv, cn.file, -1, sel.data ? sel.data : "", err);
 		else
 			dfs_error_nomem(err);
 		dfs_buf_free(&sel);

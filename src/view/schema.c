@@ -383,13 +383,7 @@ static size_t twin_types(enum file_kind csv, int module, struct table_col *keep,
 }
 
 dfs_snapshot *dfs_parquet_twin(dfs_view *v, dfs_snapshot *csv, enum file_kind csv_kind,
-                               int module, dfs_error *err)
-{
-	return dfs_parquet_twin_sel(v, csv, csv_kind, module, NULL, err);
-}
-
-dfs_snapshot *dfs_parquet_twin_sel(dfs_view *v, dfs_snapshot *csv, enum file_kind csv_kind,
-                                   int module, const char *selection, dfs_error *err)
+                               int module, const char *selection, dfs_error *err)
 {
 	uint64_t size = dfs_snapshot_size(csv);
 	char *text = malloc(size ? (size_t)size : 1);
