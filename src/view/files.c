@@ -770,13 +770,7 @@ static dfs_snapshot *decoded_content(dfs_view *v, struct entry *e, struct decode
 			dfs_filters_line(v, e, n->module, &sel);
 		else if (named)
 			v->selection_line(v, e->state, e->vpath, e, &sel);
-		c = dfs_buf_ok(&sel) ? dfs_parquet_twin(v, csv, cn.file, n->module,
-		                                        named ? (sel.data ? sel.data : "")
-		                                              : NULL,
-		                                        err)
-		                     : NULL;
-		if (!dfs_buf_ok(&sel))
-			dfs_error_nomem(err);
+		c = dfs_parquet_twin(v, csv, cn.file, n->module, named ? &sel : NULL, err);
 		dfs_buf_free(&sel);
 		dfs_snapshot_release(csv);
 	} else if (n->file == F_RECORDS) {

@@ -2362,10 +2362,7 @@ dfs_snapshot *dfs_jobs_content(dfs_view *v, const struct node *n,
 		 * attribute user.darshanfs.selection does */
 		dfs_buf sel = DFS_BUF_INIT;
 		v->selection_line(v, dfs_caller_state(v, who), n->dir_vpath, NULL, &sel);
-		if (dfs_buf_ok(&sel))
-			c = dfs_parquet_twin(v, csv, cn.file, -1, sel.data ? sel.data : "", err);
-		else
-			dfs_error_nomem(err);
+		c = dfs_parquet_twin(v, csv, cn.file, -1, &sel, err);
 		dfs_buf_free(&sel);
 		dfs_snapshot_release(csv);
 		if (c)

@@ -135,11 +135,7 @@ static dfs_snapshot *root_content(dfs_view *v, const struct node *n,
 	 * user.darshanfs.selection does */
 	dfs_buf sel = DFS_BUF_INIT;
 	dfs_selection_line(v, dfs_caller_state(v, who), "/", NULL, &sel);
-	dfs_snapshot *c = NULL;
-	if (dfs_buf_ok(&sel))
-		c = dfs_parquet_twin(v, csv, cn.file, -1, sel.data ? sel.data : "", err);
-	else
-		dfs_error_nomem(err);
+	dfs_snapshot *c = dfs_parquet_twin(v, csv, cn.file, -1, &sel, err);
 	dfs_buf_free(&sel);
 	dfs_snapshot_release(csv);
 	return c;

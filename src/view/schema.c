@@ -383,8 +383,13 @@ static size_t twin_types(enum file_kind csv, int module, struct table_col *keep,
 }
 
 dfs_snapshot *dfs_parquet_twin(dfs_view *v, dfs_snapshot *csv, enum file_kind csv_kind,
-                               int module, const char *selection, dfs_error *err)
+                               int module, const dfs_buf *selection, dfs_error *err)
 {
+	if (selection && !dfs_buf_ok(selection)) {
+		dfs_error_nomem(err);
+		return NULL;
+	}
+	const char *line = !selection ? NULL : selection->data ? selection->data : "";
 	uint64_t size = dfs_snapshot_size(csv);
 	char *text = malloc(size ? (size_t)size : 1);
 	if (!text || size > SIZE_MAX / 2) {
@@ -412,9 +417,9 @@ dfs_snapshot *dfs_parquet_twin(dfs_view *v, dfs_snapshot *csv, enum file_kind cs
 	size_t nt = twin_types(csv_kind, module, keep, types, DFS_RECORD_MAX);
 	struct dfs_pq_options o = dfs_parquet_options();
 	static const char *const key = DFS_PARQUET_SELECTION_KEY;
-	if (selection) {
+	if (line) {
 		o.kv_keys = &key;
-		o.kv_values = &selection;
+		o.kv_values = &line;
 		o.nkv = 1;
 	}
 	dfs_buf pq = DFS_BUF_INIT;

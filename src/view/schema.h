@@ -39,10 +39,12 @@ struct dfs_pq_options dfs_parquet_options(void);
 /* The Parquet twin of `csv`, the content of a CSV table of kind
  * csv_kind (of module `module` for the module's tables): the same rows
  * and columns, typed (counters INT64, record ids UINT64, times DOUBLE, ISO
- * 8601 times TIMESTAMP, text STRING; an empty cell a null), with
- * `selection` as the footer's DFS_PARQUET_SELECTION_KEY (NULL: no such
- * key, for the tables no filter governs).  A cell not of its column's
- * type fails it (EIO): the types are declared, never guessed. */
+ * 8601 times TIMESTAMP, text STRING; an empty cell a null), with the
+ * line in `selection` (the buffer it was written into: one that ran out
+ * of memory fails the twin) as the footer's DFS_PARQUET_SELECTION_KEY;
+ * NULL: no such key, for the tables no filter governs.  A cell not of
+ * its column's type fails it (EIO): the types are declared, never
+ * guessed. */
 dfs_snapshot *dfs_parquet_twin(dfs_view *v, dfs_snapshot *csv, enum file_kind csv_kind,
-                               int module, const char *selection, dfs_error *err);
+                               int module, const dfs_buf *selection, dfs_error *err);
 #endif
