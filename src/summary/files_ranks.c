@@ -1239,16 +1239,8 @@ uint64_t dfs_file_table_measure(const dfs_file_table *t, size_t from, size_t to)
 	if (to > t->n)
 		to = t->n;
 	uint64_t total = 0;
-	if (t->len) {
-		for (size_t k = from; k < to; k++)
-			total += t->len[t->order[k]] & LEN_MAX;
-		return total;
-	}
-	dfs_name_hint hint = DFS_NAME_HINT_INIT;
-	for (size_t k = from; k < to; k++) {
-		prefetch_names(t, k, to);
-		total += row_len(t, dfs_file_table_row(t, k), &hint);
-	}
+	for (size_t k = from; k < to; k++)
+		total += t->len[t->order[k]] & LEN_MAX;
 	return total;
 }
 
