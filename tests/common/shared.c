@@ -68,10 +68,15 @@ void shared_free_list(char **list)
 	free(list);
 }
 
-bool shared_quick_skip(const char *path)
+bool shared_quick(void)
 {
 	const char *q = getenv("DFS_TEST_QUICK");
-	if (!q || strcmp(q, "1") != 0)
+	return q && strcmp(q, "1") == 0;
+}
+
+bool shared_quick_skip(const char *path)
+{
+	if (!shared_quick())
 		return false;
 	size_t len = strlen(path);
 	const char *ext = ".darshan";

@@ -19,6 +19,10 @@ const char *shared_dir(void);
 char **shared_logs(size_t *count);
 void shared_free_list(char **list);
 
+/* DFS_TEST_QUICK=1: the sanitizer pass, which cuts what the normal pass
+ * checks whole. */
+bool shared_quick(void);
+
 /* With DFS_TEST_QUICK=1 (the sanitizer pass; the normal pass checks every
  * log): true for a log at PATH that is one more rank of a job already in
  * the set, so that loops over the shared logs may leave it out: a log of

@@ -386,8 +386,7 @@ static void test_record_len_every_record(void **state)
 {
 	(void)state;
 	size_t logs, records;
-	const char *q = getenv("DFS_TEST_QUICK");
-	size_t every = q && strcmp(q, "1") == 0 ? 8 : 1;
+	size_t every = shared_quick() ? 8 : 1;
 	int ret = shared_each_record(check_record_len, &every, &logs, &records);
 	if (ret == 0)
 		skip();

@@ -725,8 +725,7 @@ static void test_many_ranks(void **state)
 	(void)state;
 	dfs_error err = {0};
 	dfs_buf out = DFS_BUF_INIT;
-	const char *q = getenv("DFS_TEST_QUICK");
-	const int64_t nranks = q && strcmp(q, "1") == 0 ? 50000 : 200000;
+	const int64_t nranks = shared_quick() ? 50000 : 200000;
 	dfs_log_writer *w = start_job(&out, nranks, 1000, "/bin/big", (dfs_mount){"/lus", "lustre", 4});
 	char name[64];
 	for (int k = 0; k < 1000; k++) {
