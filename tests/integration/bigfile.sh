@@ -9,7 +9,6 @@
 NO_SHARED_LOGS=1
 . "$(dirname "$0")/lib.sh"
 
-GEN=$(dirname "$DFS_CAT")/darshanfs-gen
 [ -x "$GEN" ] || skip "$GEN is not built"
 SRC=$TMP/src MNT=$TMP/mnt
 mkdir -p "$SRC"
@@ -17,9 +16,9 @@ t "$GEN" -n 40000 -o "$SRC/big.darshan" >/dev/null || fail "darshanfs-gen failed
 L=$MNT/big.darshan
 FILTER='POSIX_BYTES_READ > 0 and rank != 0'
 
-t "$DFS_CAT" "$SRC/big.darshan" POSIX/records.csv >"$TMP/all.csv" ||
+t "$REF_CAT" "$SRC/big.darshan" POSIX/records.csv >"$TMP/all.csv" ||
 	fail "darshanfs-cat records.csv failed"
-t "$DFS_CAT" -w "POSIX/filter=$FILTER" "$SRC/big.darshan" POSIX/records.csv >"$TMP/sel.csv" ||
+t "$REF_CAT" -w "POSIX/filter=$FILTER" "$SRC/big.darshan" POSIX/records.csv >"$TMP/sel.csv" ||
 	fail "darshanfs-cat of the filtered records.csv failed"
 rows=$(($(wc -l <"$TMP/all.csv") - 1)) sel=$(($(wc -l <"$TMP/sel.csv") - 1))
 [ "$rows" -ge 40000 ] || fail "the generated log has $rows POSIX rows"

@@ -213,7 +213,6 @@ regex-dirs)
 	;;
 regex-match)
 	need_users
-	GEN=$(dirname "$DFS_CAT")/darshanfs-gen
 	for i in 1 2 3 4; do
 		mkdir -p "$SRC/d$i"
 		t "$GEN" -n 20000 -m POSIX -s "$i" -o "$SRC/d$i/a.darshan" >/dev/null || fail "darshanfs-gen failed"

@@ -15,7 +15,6 @@
 # python3-dask and python3-distributed; DuckDB as duckdb.sh finds it).
 NO_SHARED_LOGS=1
 . "$(dirname "$0")/lib.sh"
-GEN=$(dirname "$DFS_CAT")/darshanfs-gen
 [ -x "$GEN" ] || skip "$GEN is not built"
 
 DASKPY=""

@@ -23,7 +23,6 @@
 NO_SHARED_LOGS=1
 . "$(dirname "$0")/lib.sh"
 command -v sqlite3 >/dev/null || skip "sqlite3 is not installed"
-GEN=$(dirname "$DFS_CAT")/darshanfs-gen
 [ -x "$GEN" ] || skip "$GEN is not built"
 
 SRC=$TMP/src MNT=$TMP/mnt REF=$TMP/ref IX=$TMP/ix/archive.index

@@ -28,6 +28,16 @@ abspath() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s/%s\n' "$PWD" "$1"
 DARSHANFS=$(abspath "$1")
 DFS_CAT=$(abspath "$2")
 shift 2
+# The tools that make the references and the generated logs: by default
+# the build under test's.  The sanitizer pass of tests/run points
+# DFS_REF_BIN at the normal build's tools (the same sources, already
+# tested there): a sanitized darshanfs-cat rendering every file again, or
+# a sanitized darshanfs-gen writing a million records, only costs time,
+# while the daemon under test still renders every file under the
+# sanitizers.
+REF_CAT=${DFS_REF_BIN:+$DFS_REF_BIN/darshanfs-cat}
+REF_CAT=${REF_CAT:-$DFS_CAT}
+GEN=${DFS_REF_BIN:-$(dirname "$DFS_CAT")}/darshanfs-gen
 # meson gives every test MALLOC_PERTURB_: glibc then fills each block it
 # hands out and takes back, so that code reading memory it never wrote
 # fails.  That is a check of the daemon; the clients that drive it
@@ -339,7 +349,7 @@ make_tree() {
 }
 
 # the reference for a file: darshanfs-cat SOURCE PATH
-ref() { "$DFS_CAT" "$@"; }
+ref() { "$REF_CAT" "$@"; }
 
 # oracle directory name of a log path
 oracle_name() { basename "$1"; }

@@ -16,7 +16,6 @@
 NO_SHARED_LOGS=1
 . "$(dirname "$0")/lib.sh"
 
-GEN=$(dirname "$DFS_CAT")/darshanfs-gen
 [ -x "$GEN" ] || skip "$GEN is not built"
 command -v fincore >/dev/null || skip "fincore (util-linux) is not installed"
 SRC=$TMP/src MNT=$TMP/mnt
@@ -35,7 +34,7 @@ unfilled() {
 	[ "$res" -eq 0 ] || fail "$3: a stat put $res bytes in the page cache before a read"
 	cmp -s "$1" "$2" || fail "$3 differs from darshanfs-cat's"
 }
-t "$DFS_CAT" "$SRC/big.darshan" POSIX/records.csv >"$TMP/all.csv" ||
+t "$REF_CAT" "$SRC/big.darshan" POSIX/records.csv >"$TMP/all.csv" ||
 	fail "darshanfs-cat records.csv failed"
 size=$(stat -c %s "$TMP/all.csv")
 
@@ -77,7 +76,7 @@ say "ok: cat and three readers at once on a fresh mount read the same bytes"
 
 # ---- a directory filter: the file shows a selection, nothing is prefilled ----
 EXPR='POSIX_READS > 2'
-t "$DFS_CAT" -w "filter=$EXPR" "$SRC" big.darshan/POSIX/records.csv >"$TMP/sel.csv" ||
+t "$REF_CAT" -w "filter=$EXPR" "$SRC" big.darshan/POSIX/records.csv >"$TMP/sel.csv" ||
 	fail "darshanfs-cat of the filtered records.csv failed"
 [ "$(stat -c %s "$TMP/sel.csv")" -lt "$size" ] || fail "the directory filter selects every row"
 dfs_mount "$SRC" "$MNT"
@@ -89,7 +88,7 @@ say "ok: with a directory filter, the selected rows and no prefill"
 
 # ---- a damaged POSIX region: EIO, no text of it left ----
 # where the POSIX region lies, from the sizes header.txt tells
-read -r table posix < <(t "$DFS_CAT" "$SRC/big.darshan" header.txt | awk '
+read -r table posix < <(t "$REF_CAT" "$SRC/big.darshan" header.txt | awk '
 	/^# header:/ { h = $3 } /^# job data:/ { j = $4 } /^# record table:/ { r = $4 }
 	/^# POSIX module:/ { p = $4 } END { print h + j + r, p }')
 [ -n "$posix" ] && [ "$posix" -gt 1000000 ] || fail "no POSIX region in header.txt"

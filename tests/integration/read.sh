@@ -29,7 +29,7 @@ every=${DFS_IT_CLIENT_LOGS:-10}
 REF=$TMP/ref
 
 start=$(now)
-t "$DFS_CAT" --extract "$REF" "$SRC" || fail "darshanfs-cat --extract of the tree failed"
+t "$REF_CAT" --extract "$REF" "$SRC" || fail "darshanfs-cat --extract of the tree failed"
 # a good log has no ERROR file
 for rel in "${LOGREL[@]}"; do
 	[ -e "$REF/$rel/ERROR" ] && fail "$rel: a good log has an ERROR file: $(cat "$REF/$rel/ERROR")"

@@ -25,7 +25,6 @@ make_tree "$SRC" "$LOGS"/dxt.darshan "$LOGS"/e3sm_io_heatmap_only.darshan \
 # and a generated job of 100,000 ranks and 100,000 POSIX records (beside,
 # not in LOGREL: its directory's page counts it), whose timeline has a
 # lane per 781.25 ranks
-GEN=$(dirname "$DFS_CAT")/darshanfs-gen
 mkdir -p "$SRC/generated"
 t "$GEN" -n 100000 -p 100000 -m POSIX -o "$SRC/generated/ranks.darshan" >/dev/null ||
 	fail "darshanfs-gen failed"
@@ -51,7 +50,7 @@ for rel in "${LOGREL[@]}"; do
 			[ "$size" -lt $((1 << 20)) ] || fail "$rel/$f: $size bytes" ;;
 		esac
 	done
-	t "$DFS_CAT" "$SRC/$rel" summary.html >"$TMP/cat.html" || fail "darshanfs-cat $rel"
+	t "$REF_CAT" "$SRC/$rel" summary.html >"$TMP/cat.html" || fail "darshanfs-cat $rel"
 	t cmp -s "$TMP/cat.html" "$d/summary.html" || fail "$rel: darshanfs-cat and the mount differ"
 	ls "$d/summary" | grep -qx io_cost.svg || fail "$rel/summary lists no io_cost.svg"
 	# (summary/dxt/ is entered by name only: ls -R decodes no log)

@@ -37,7 +37,6 @@ PY
 	fail "cannot make the damaged log"
 # generated logs (not in ../shared): one only root may read, one of
 # 100,000 (its ranks.csv, of 19,000 ranks, rendered on demand)
-GEN=$(dirname "$DFS_CAT")/darshanfs-gen
 t "$GEN" -n 20 --seed 77 -o "$SRC/private/secret.darshan" >/dev/null || fail "darshanfs-gen failed"
 chmod 600 "$SRC/private/secret.darshan"
 mkdir -p "$SRC/gen"
