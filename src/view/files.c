@@ -23,6 +23,7 @@
 #include "view/schema.h"
 #include "view/dirs.h"
 #include "view/files.h"
+#include "view/inforce.h"
 #include "view/jobs.h"
 #include "view/levels.h"
 #include "view/select.h"
@@ -769,7 +770,7 @@ static dfs_snapshot *decoded_content(dfs_view *v, struct entry *e, struct decode
 		if (n->module >= 0)
 			dfs_filters_line(v, e, n->module, &sel);
 		else if (named)
-			v->selection_line(v, e->state, e->vpath, e, &sel);
+			dfs_selection_line(v, e->state, e->vpath, e, &sel);
 		c = dfs_parquet_twin(v, csv, cn.file, n->module, named ? &sel : NULL, err);
 		dfs_buf_free(&sel);
 		dfs_snapshot_release(csv);

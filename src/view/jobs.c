@@ -50,6 +50,7 @@
 #include "view/schema.h"
 #include "view/access.h"
 #include "view/dirs.h"
+#include "view/inforce.h"
 #include "view/jobs.h"
 #include "view/levels.h"
 #include "view/select.h"
@@ -2361,7 +2362,7 @@ dfs_snapshot *dfs_jobs_content(dfs_view *v, const struct node *n,
 		/* its footer names the filters in force on it, as its
 		 * attribute user.darshanfs.selection does */
 		dfs_buf sel = DFS_BUF_INIT;
-		v->selection_line(v, dfs_caller_state(v, who), n->dir_vpath, NULL, &sel);
+		dfs_selection_line(v, dfs_caller_state(v, who), n->dir_vpath, NULL, &sel);
 		c = dfs_parquet_twin(v, csv, cn.file, -1, &sel, err);
 		dfs_buf_free(&sel);
 		dfs_snapshot_release(csv);

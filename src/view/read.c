@@ -17,6 +17,7 @@
 #include "view/schema.h"
 #include "view/access.h"
 #include "view/files.h"
+#include "view/inforce.h"
 #include "view/selections.h"
 #include "view/summary_files.h"
 

@@ -17,7 +17,6 @@
 #include "view/access.h"
 #include "view/dirs.h"
 #include "view/jobs.h"
-#include "view/selections.h"
 
 dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
                        dfs_error *err)
@@ -69,7 +68,6 @@ dfs_view *dfs_view_new(const char *source, const dfs_view_options *opt,
 	v->reader_gone = dfs_cache_reader_gone;
 	v->freed = dfs_cache_freed;
 	v->jobs_expire = dfs_jobs_cache_expire;
-	v->selection_line = dfs_selection_line;
 	pthread_mutex_init(&v->index_lock, NULL);
 	if (v->opt.index_path && !v->single) {
 		/* tried now, so that what is wrong with it is told before a

@@ -21,6 +21,8 @@
  *              directory
  *   summary_files.c  summary.html, the plots and the insights of a
  *              log
+ *   inforce.c  the filters and imports in force on a place, collected
+ *              and said on one line (the attribute, the twins' footers)
  *   access.c   may a caller read a source file (ACLs)
  *   levels.c   the filters behind a selection, level by level, as text
  *   select.c   filters -> selection -> accumulator results
@@ -308,12 +310,6 @@ struct dfs_view {
 	 * bytes of those left (cache.c calls it, view->lock held; view.c
 	 * sets it to jobs.c's dfs_jobs_cache_expire) */
 	size_t (*jobs_expire)(struct dfs_view *v);
-	/* the filters in force on a file of a directory, of the root or of
-	 * a whole log, on one line, for the footer of its Parquet twin
-	 * (files.c and jobs.c call it; view.c sets it to selections.c's
-	 * dfs_selection_line) */
-	void (*selection_line)(struct dfs_view *v, uint64_t state, const char *scope,
-	                       struct entry *e, dfs_buf *out);
 	size_t jobs_bytes;            /* of cached_bytes, theirs */
 	/* the generations of the owner's state (STATE_BASE) and of each user
 	 * with a state of their own, a user's made with it (view->lock) */
