@@ -952,23 +952,34 @@ int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
 		dfs_file_table_free(out);
 		return -1;
 	}
-	if (out->order)   /* (in order already) */
-		return 0;
-	/* most bytes first, files of equal bytes in the order first seen */
 	size_t n = out->n;
-	uint64_t *key = malloc((n ? n : 1) * sizeof(uint64_t));
-	out->order = malloc((n ? n : 1) * sizeof(uint32_t));
-	int ret = -1;
-	if (key && out->order) {
-		for (size_t f = 0; f < n; f++)
-			key[f] = order_key(out->rows[f].total_bytes);
-		ret = n > 0 ? sort_desc(key, out->order, n) : 0;
+	if (!out->order) {
+		/* most bytes first, files of equal bytes in the order first seen */
+		uint64_t *key = malloc((n ? n : 1) * sizeof(uint64_t));
+		out->order = malloc((n ? n : 1) * sizeof(uint32_t));
+		int ret = -1;
+		if (key && out->order) {
+			for (size_t f = 0; f < n; f++)
+				key[f] = order_key(out->rows[f].total_bytes);
+			ret = n > 0 ? sort_desc(key, out->order, n) : 0;
+		}
+		free(key);
+		if (ret) {
+			dfs_file_table_free(out);
+			return dfs_error_nomem(err);
+		}
 	}
-	free(key);
-	if (ret) {
+	/* the lengths in the order of the text, once (measuring a batch and
+	 * rendering it then read them in turn, not each a miss) */
+	uint32_t *len = malloc((n ? n : 1) * sizeof(uint32_t));
+	if (!len) {
 		dfs_file_table_free(out);
 		return dfs_error_nomem(err);
 	}
+	for (size_t k = 0; k < n; k++)
+		len[k] = out->len[out->order[k]];
+	free(out->len);
+	out->len = len;
 	return 0;
 }
 
@@ -1074,9 +1085,8 @@ static void gather_names(const dfs_file_table *t, size_t from, size_t count,
 		rw[i] = dfs_file_table_row(t, from + i);
 		__builtin_prefetch((const char *)rw[i] + 64);
 	}
-	/* (each row's measured length, as far away as the row) */
 	for (size_t i = 0; i < count; i++)
-		lens[i] = t->len ? t->len[t->order[from + i]] : 0;
+		lens[i] = t->len ? t->len[from + i] : 0;
 	for (size_t i = 0; i < count; i++)
 		ni[i] = rw[i]->name;
 	for (size_t i = 0; i < count; i++)
@@ -1165,7 +1175,7 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
 				return;
 			char *start = out->data + out->len, *p = start;
 			p += dfs_fmt_u64(p, row->id);
-			uint32_t len = by_name ? lens[i] : t->len ? t->len[t->order[k]] : 0;
+			uint32_t len = by_name ? lens[i] : t->len ? t->len[k] : 0;
 			if (len && !(len & LEN_QUOTED)) {
 				/* (measured: a name that needs no quotes) */
 				*p++ = ',';
@@ -1240,7 +1250,7 @@ uint64_t dfs_file_table_measure(const dfs_file_table *t, size_t from, size_t to)
 		to = t->n;
 	uint64_t total = 0;
 	for (size_t k = from; k < to; k++)
-		total += t->len[t->order[k]] & LEN_MAX;
+		total += t->len[k] & LEN_MAX;
 	return total;
 }
 
@@ -1250,8 +1260,8 @@ size_t dfs_file_table_row_room(const dfs_file_table *t)
 	 * its length bounds) */
 	size_t most = 0;
 	for (size_t k = 0; k < t->n; k++)
-		if ((t->len[t->order[k]] & LEN_MAX) > most)
-			most = t->len[t->order[k]] & LEN_MAX;
+		if ((t->len[k] & LEN_MAX) > most)
+			most = t->len[k] & LEN_MAX;
 	return NUMBERS_ROOM + 8 + 2 * most;
 }
 
