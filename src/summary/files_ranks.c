@@ -344,6 +344,47 @@ static int sort_desc(const uint64_t *key, uint32_t *order, size_t n)
 	return 0;
 }
 
+/* A row of a half with its sort key and where its first record was
+ * (the merge of the halves' orders compares both) */
+struct sort_item {
+	uint64_t key;
+	uint32_t j;          /* the half's row */
+	uint32_t first;      /* first_k of that row */
+};
+
+/* The n items sorted by key, largest first, ties in their order, as
+ * sort_desc, moving the items themselves: every pass reads and writes
+ * them in turn (sort_desc reads each key at its row's place: in no
+ * order).  Returns the array holding the result (items or tmp, both of
+ * n items). */
+static struct sort_item *sort_items_desc(struct sort_item *items, struct sort_item *tmp,
+                                         size_t n)
+{
+	for (int byte = 0; byte < 8; byte++) {
+		size_t count[256] = {0};
+		int shift = 8 * byte;
+		for (size_t i = 0; i < n; i++)
+			count[255 - ((items[i].key >> shift) & 0xff)]++;
+		bool one = false;
+		for (size_t d = 0; d < 256 && !one; d++)
+			one = count[d] == n;
+		if (one)
+			continue;
+		size_t at = 0;
+		for (size_t d = 0; d < 256; d++) {
+			size_t c = count[d];
+			count[d] = at;
+			at += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[count[255 - ((items[i].key >> shift) & 0xff)]++] = items[i];
+		struct sort_item *x = items;
+		items = tmp;
+		tmp = x;
+	}
+	return items;
+}
+
 /* an int64 as an unsigned key of the same order */
 static inline uint64_t order_key(int64_t v)
 {
@@ -427,10 +468,18 @@ static void rows_fault_end(struct rows_fault *rf)
 #define NRANKS(row) ((row)->ranks)             /* pairs | HAS_SHARED */
 #define HAS_SHARED ((int64_t)1 << 62)
 
+/* The first pair's time where it is above 0, else 0 (the rule's start) */
+static inline double first_io(const dfs_file_row *row)
+{
+	return CUR_IO(row) > 0.0 ? CUR_IO(row) : 0.0;
+}
+
+/* (its first pair's time made the start as it comes: the same for every
+ * pair after, >= 0 from the first) */
 static inline void weigh_pair(dfs_file_row *row, double io_total)
 {
-	if (io_total > CUR_IO(row))
-		CUR_IO(row) = io_total;
+	double cur = first_io(row);
+	CUR_IO(row) = io_total > cur ? io_total : cur;
 }
 
 struct pair_time {
@@ -495,7 +544,8 @@ struct timed_part {
 	size_t npt;
 	uint32_t *order;       /* its rows (their places), most bytes first,
 	                        * then first seen */
-	uint64_t *key;         /* two halves: the sort key of each of them */
+	struct sort_item *key; /* two halves: the sort key of each of them
+	                        * and where its first record was */
 	int ret;
 };
 
@@ -664,25 +714,27 @@ static void *timed_part_run(void *arg)
 
 /* A half's rows worked out: each file's slowest pair (its first pair's
  * time when above 0, the rule's start, then every other pair's weighed
- * in), then the columns; and their order (p->ret -1 without memory). */
+ * in), then the columns and the sort keys in one pass over the rows; and
+ * their order (p->ret -1 without memory). */
 static void timed_part_finish(struct timed_part *p)
 {
 	dfs_file_row *rows = p->rows;
-	for (size_t j = 0; j < p->n; j++) {
-		dfs_file_row *row = &rows[part_row(p, j)];
-		if (!(CUR_IO(row) > 0.0))
-			CUR_IO(row) = 0.0;
-	}
 	for (size_t q = 0; q < p->npt; q++)
 		weigh_pair(&rows[p->pt[q].row], p->pt[q].io_total);
+	/* most bytes first, equals in the order first seen (its rows' own,
+	 * whose first records come in the same order) */
+	size_t nk = p->n ? p->n : 1;
+	struct sort_item *key = malloc(nk * sizeof(*key));
+	struct sort_item *tmp = malloc(nk * sizeof(*tmp));
+	p->order = malloc(nk * sizeof(uint32_t));
 	/* (the text's length while the row is at hand: its rows follow the
 	 * name table, whose names then hit the cache) */
 	const dfs_file_table tv = {.log = p->log, .records = p->r, .timed = true};
 	dfs_name_hint hint = DFS_NAME_HINT_INIT;
-	for (size_t j = 0; j < p->n; j++) {
+	for (size_t j = 0; j < p->n && key && tmp; j++) {
 		size_t f = part_row(p, j);
 		dfs_file_row *row = &rows[f];
-		double slowest = CUR_IO(row);
+		double slowest = first_io(row);
 		row->time_by_slowest = slowest + SHARED(row);
 		row->ranks = NRANKS(row) & HAS_SHARED ? p->nprocs : NRANKS(row);
 		row->total_bytes = add_i(row->bytes_read, row->bytes_written);
@@ -692,46 +744,28 @@ static void timed_part_finish(struct timed_part *p)
 			                       row->time_by_slowest;
 		if (p->len)
 			p->len[f] = row_len(&tv, row, &hint);
+		key[j] = (struct sort_item){order_key(row->total_bytes), (uint32_t)j,
+		                            p->first_k ? p->first_k[f] : 0};
 	}
 	free(p->pt);
 	p->pt = NULL;
-	/* most bytes first, equals in the order first seen (its rows' own) */
-	uint64_t *key = malloc((p->n ? p->n : 1) * sizeof(uint64_t));
-	p->order = malloc((p->n ? p->n : 1) * sizeof(uint32_t));
-	int ret = -1;
-	if (key && p->order) {
-		for (size_t j = 0; j < p->n; j++)
-			key[j] = order_key(rows[part_row(p, j)].total_bytes);
-		ret = p->n > 0 ? sort_desc(key, p->order, p->n) : 0;
-	}
-	if (ret) {
+	if (!key || !tmp || !p->order) {
 		free(key);
+		free(tmp);
 		free(p->order);
 		p->order = NULL;
 		p->ret = -1;
 		return;
 	}
-	/* (two halves: the keys in that order, for their merge: the bytes,
-	 * then where the first record was) */
-	if (p->first_k) {
-		p->key = malloc((p->n ? p->n : 1) * 2 * sizeof(uint64_t));
-		if (!p->key) {
-			free(key);
-			free(p->order);
-			p->order = NULL;
-			p->ret = -1;
-			return;
-		}
-	}
-	for (size_t k = 0; k < p->n; k++) {
-		size_t f = part_row(p, p->order[k]);
-		if (p->key) {
-			p->key[2 * k] = key[p->order[k]];
-			p->key[2 * k + 1] = p->first_k[f];
-		}
-		p->order[k] = (uint32_t)f;
-	}
-	free(key);
+	struct sort_item *sorted = sort_items_desc(key, tmp, p->n);
+	free(sorted == key ? tmp : key);
+	for (size_t k = 0; k < p->n; k++)
+		p->order[k] = (uint32_t)part_row(p, sorted[k].j);
+	/* (two halves: the keys in that order, for their merge) */
+	if (p->first_k)
+		p->key = sorted;
+	else
+		free(sorted);
 }
 
 /* Rows of a module with an accumulator, in one pass: records grouped by
@@ -832,12 +866,12 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 	/* the two halves' orders merged: most bytes first, equals in the
 	 * order first seen (of their first records) */
 	size_t a = 0, b = 0, na = part[0].n, nb = two ? part[1].n : 0, n = na + nb;
-	const uint64_t *ka = part[0].key, *kb = two ? part[1].key : NULL;
+	const struct sort_item *ka = part[0].key, *kb = two ? part[1].key : NULL;
 	for (size_t k = 0; k < n; k++) {
 		bool from_a = b == nb;
 		if (!from_a && a < na)
-			from_a = ka[2 * a] > kb[2 * b] ||
-			         (ka[2 * a] == kb[2 * b] && ka[2 * a + 1] < kb[2 * b + 1]);
+			from_a = ka[a].key > kb[b].key ||
+			         (ka[a].key == kb[b].key && ka[a].first < kb[b].first);
 		order[k] = from_a ? part[0].order[a++] : part[1].order[b++];
 	}
 	for (int h = 0; h < nparts; h++) {
