@@ -385,6 +385,16 @@ static struct sort_item *sort_items_desc(struct sort_item *items, struct sort_it
 	return items;
 }
 
+/* `bytes` of the pool (a block kept warm when it has one), its pages
+ * faulted in at once: the arrays below are written whole, and a fault
+ * every 4 KiB costs more than the work on them */
+static void *warm_alloc(dfs_scratch *pool, size_t bytes)
+{
+	void *p = dfs_scratch_alloc(pool, bytes ? bytes : 1);
+	dfs_scratch_prefault(p, 0, bytes);
+	return p;
+}
+
 /* an int64 as an unsigned key of the same order */
 static inline uint64_t order_key(int64_t v)
 {
@@ -532,6 +542,7 @@ struct timed_part {
 	uint32_t *at;
 	dfs_file_row *rows;
 	uint32_t *len;         /* each row's text, at its place (or NULL) */
+	dfs_scratch *pool;     /* where its arrays come from */
 	/* the share: -1 the whole pass; 0 or 1 its half */
 	int half;
 	size_t split;          /* name places below it are the first half's */
@@ -724,9 +735,9 @@ static void timed_part_finish(struct timed_part *p)
 	/* most bytes first, equals in the order first seen (its rows' own,
 	 * whose first records come in the same order) */
 	size_t nk = p->n ? p->n : 1;
-	struct sort_item *key = malloc(nk * sizeof(*key));
-	struct sort_item *tmp = malloc(nk * sizeof(*tmp));
-	p->order = malloc(nk * sizeof(uint32_t));
+	struct sort_item *key = warm_alloc(p->pool, nk * sizeof(*key));
+	struct sort_item *tmp = warm_alloc(p->pool, nk * sizeof(*tmp));
+	p->order = warm_alloc(p->pool, nk * sizeof(uint32_t));
 	/* (the text's length while the row is at hand: its rows follow the
 	 * name table, whose names then hit the cache) */
 	const dfs_file_table tv = {.log = p->log, .records = p->r, .timed = true};
@@ -750,22 +761,22 @@ static void timed_part_finish(struct timed_part *p)
 	free(p->pt);
 	p->pt = NULL;
 	if (!key || !tmp || !p->order) {
-		free(key);
-		free(tmp);
-		free(p->order);
+		dfs_scratch_free(p->pool, key);
+		dfs_scratch_free(p->pool, tmp);
+		dfs_scratch_free(p->pool, p->order);
 		p->order = NULL;
 		p->ret = -1;
 		return;
 	}
 	struct sort_item *sorted = sort_items_desc(key, tmp, p->n);
-	free(sorted == key ? tmp : key);
+	dfs_scratch_free(p->pool, sorted == key ? tmp : key);
 	for (size_t k = 0; k < p->n; k++)
 		p->order[k] = (uint32_t)part_row(p, sorted[k].j);
 	/* (two halves: the keys in that order, for their merge) */
 	if (p->first_k)
 		p->key = sorted;
 	else
-		free(sorted);
+		dfs_scratch_free(p->pool, sorted);
 }
 
 /* Rows of a module with an accumulator, in one pass: records grouped by
@@ -814,7 +825,8 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 	part[0] = (struct timed_part){
 		.log = log, .r = r, .index = index, .count = count, .w = w, .wi = wi,
 		.words = words, .nw = nw, .nprocs = nprocs, .names = names,
-		.nnames = at ? nnames : 0, .at = at, .rows = rows, .len = t->len, .half = -1};
+		.nnames = at ? nnames : 0, .at = at, .rows = rows, .len = t->len,
+		.pool = t->pool, .half = -1};
 	bool two = false;
 	if (count >= PARALLEL_RECORDS && dfs_workers(2, 2) == 2) {
 		/* the split: the place of the middle record's name (records
@@ -824,7 +836,7 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		const dfs_name *mid = at ? dfs_log_name(log, dfs_record_word(r, mi, 0)) : NULL;
 		part[0].split = mid && (size_t)(mid - names) < nnames ? (size_t)(mid - names)
 		                                                     : nnames / 2;
-		part[0].first_k = malloc(count * sizeof(uint32_t));
+		part[0].first_k = warm_alloc(t->pool, count * sizeof(uint32_t));
 		part[0].half = 0;
 		part[1] = part[0];
 		part[1].half = 1;
@@ -835,7 +847,7 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 			timed_part_run(&part[0]);
 			pthread_join(tid, NULL);
 		} else {
-			free(part[0].first_k);
+			dfs_scratch_free(t->pool, part[0].first_k);
 			part[0].first_k = NULL;
 			part[0].half = -1;
 		}
@@ -852,14 +864,14 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 	int ret = 0;
 	for (int h = 0; h < nparts; h++)
 		ret |= part[h].ret;
-	uint32_t *order = ret ? NULL : malloc((count ? count : 1) * sizeof(uint32_t));
+	uint32_t *order = ret ? NULL : warm_alloc(t->pool, count * sizeof(uint32_t));
 	if (!order) {
 		for (int h = 0; h < nparts; h++) {
 			free(part[h].pt);
-			free(part[h].order);
-			free(part[h].key);
+			dfs_scratch_free(t->pool, part[h].order);
+			dfs_scratch_free(t->pool, part[h].key);
 		}
-		free(part[0].first_k);
+		dfs_scratch_free(t->pool, part[0].first_k);
 		dfs_scratch_free(t->pool, rows);
 		return dfs_error_nomem(err);
 	}
@@ -875,10 +887,10 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		order[k] = from_a ? part[0].order[a++] : part[1].order[b++];
 	}
 	for (int h = 0; h < nparts; h++) {
-		free(part[h].order);
-		free(part[h].key);
+		dfs_scratch_free(t->pool, part[h].order);
+		dfs_scratch_free(t->pool, part[h].key);
 	}
-	free(part[0].first_k);
+	dfs_scratch_free(t->pool, part[0].first_k);
 	t->rows = rows;
 	t->n = n;
 	t->order = order;
@@ -975,7 +987,7 @@ int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
 	out->records = r;
 	out->pool = pool;
 	/* each row's text length, measured with its numbers */
-	out->len = malloc((count ? count : 1) * sizeof(uint32_t));
+	out->len = warm_alloc(pool, count * sizeof(uint32_t));
 	if (!out->len)
 		return dfs_error_nomem(err);
 	if (r->module->accumulator && group_timed(log, r, index, count, &w, out, err)) {
@@ -990,7 +1002,7 @@ int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
 	if (!out->order) {
 		/* most bytes first, files of equal bytes in the order first seen */
 		uint64_t *key = malloc((n ? n : 1) * sizeof(uint64_t));
-		out->order = malloc((n ? n : 1) * sizeof(uint32_t));
+		out->order = warm_alloc(pool, n * sizeof(uint32_t));
 		int ret = -1;
 		if (key && out->order) {
 			for (size_t f = 0; f < n; f++)
@@ -1005,14 +1017,14 @@ int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
 	}
 	/* the lengths in the order of the text, once (measuring a batch and
 	 * rendering it then read them in turn, not each a miss) */
-	uint32_t *len = malloc((n ? n : 1) * sizeof(uint32_t));
+	uint32_t *len = warm_alloc(pool, n * sizeof(uint32_t));
 	if (!len) {
 		dfs_file_table_free(out);
 		return dfs_error_nomem(err);
 	}
 	for (size_t k = 0; k < n; k++)
 		len[k] = out->len[out->order[k]];
-	free(out->len);
+	dfs_scratch_free(pool, out->len);
 	out->len = len;
 	return 0;
 }
@@ -1022,8 +1034,8 @@ void dfs_file_table_free(dfs_file_table *t)
 	if (!t)
 		return;
 	dfs_scratch_free(t->pool, t->rows);
-	free(t->order);
-	free(t->len);
+	dfs_scratch_free(t->pool, t->order);
+	dfs_scratch_free(t->pool, t->len);
 	t->rows = NULL;
 	t->order = NULL;
 	t->len = NULL;
