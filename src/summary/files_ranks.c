@@ -344,12 +344,14 @@ static int sort_desc(const uint64_t *key, uint32_t *order, size_t n)
 	return 0;
 }
 
-/* A row of a half with its sort key and where its first record was
- * (the merge of the halves' orders compares both) */
+/* A row of a half with its sort key, where its first record was (the
+ * merge of the halves' orders compares both) and its text's length (the
+ * table keeps them in that order) */
 struct sort_item {
 	uint64_t key;
 	uint32_t j;          /* the half's row */
 	uint32_t first;      /* first_k of that row */
+	uint32_t len;        /* as dfs_file_table.len */
 };
 
 /* The n items sorted by key, largest first, ties in their order, as
@@ -541,7 +543,6 @@ struct timed_part {
 	size_t nnames;
 	uint32_t *at;
 	dfs_file_row *rows;
-	uint32_t *len;         /* each row's text, at its place (or NULL) */
 	dfs_scratch *pool;     /* where its arrays come from */
 	/* the share: -1 the whole pass; 0 or 1 its half */
 	int half;
@@ -553,10 +554,7 @@ struct timed_part {
 	size_t n;              /* its rows */
 	struct pair_time *pt;
 	size_t npt;
-	uint32_t *order;       /* its rows (their places), most bytes first,
-	                        * then first seen */
-	struct sort_item *key; /* two halves: the sort key of each of them
-	                        * and where its first record was */
+	struct sort_item *key; /* its rows, most bytes first, then first seen */
 	int ret;
 };
 
@@ -725,8 +723,8 @@ static void *timed_part_run(void *arg)
 
 /* A half's rows worked out: each file's slowest pair (its first pair's
  * time when above 0, the rule's start, then every other pair's weighed
- * in), then the columns and the sort keys in one pass over the rows; and
- * their order (p->ret -1 without memory). */
+ * in), then the columns, the text's length and the sort keys in one pass
+ * over the rows; and their order (p->ret -1 without memory). */
 static void timed_part_finish(struct timed_part *p)
 {
 	dfs_file_row *rows = p->rows;
@@ -737,7 +735,6 @@ static void timed_part_finish(struct timed_part *p)
 	size_t nk = p->n ? p->n : 1;
 	struct sort_item *key = warm_alloc(p->pool, nk * sizeof(*key));
 	struct sort_item *tmp = warm_alloc(p->pool, nk * sizeof(*tmp));
-	p->order = warm_alloc(p->pool, nk * sizeof(uint32_t));
 	/* (the text's length while the row is at hand: its rows follow the
 	 * name table, whose names then hit the cache) */
 	const dfs_file_table tv = {.log = p->log, .records = p->r, .timed = true};
@@ -753,37 +750,28 @@ static void timed_part_finish(struct timed_part *p)
 		if (row->time_by_slowest != 0)
 			row->perf_by_slowest = ((double)row->total_bytes / 1048576.0) /
 			                       row->time_by_slowest;
-		if (p->len)
-			p->len[f] = row_len(&tv, row, &hint);
 		key[j] = (struct sort_item){order_key(row->total_bytes), (uint32_t)j,
-		                            p->first_k ? p->first_k[f] : 0};
+		                            p->first_k ? p->first_k[f] : 0,
+		                            row_len(&tv, row, &hint)};
 	}
 	free(p->pt);
 	p->pt = NULL;
-	if (!key || !tmp || !p->order) {
+	if (!key || !tmp) {
 		dfs_scratch_free(p->pool, key);
 		dfs_scratch_free(p->pool, tmp);
-		dfs_scratch_free(p->pool, p->order);
-		p->order = NULL;
 		p->ret = -1;
 		return;
 	}
 	struct sort_item *sorted = sort_items_desc(key, tmp, p->n);
 	dfs_scratch_free(p->pool, sorted == key ? tmp : key);
-	for (size_t k = 0; k < p->n; k++)
-		p->order[k] = (uint32_t)part_row(p, sorted[k].j);
-	/* (two halves: the keys in that order, for their merge) */
-	if (p->first_k)
-		p->key = sorted;
-	else
-		dfs_scratch_free(p->pool, sorted);
+	p->key = sorted;
 }
 
 /* Rows of a module with an accumulator, in one pass: records grouped by
  * record id, each row's sums and time taken as its records come, in
- * record order.  Sets t->rows, t->n and t->order (most bytes first,
- * then first seen).  *t untouched with 0: no accumulator for this job
- * (nprocs < 1, or none for the module). */
+ * record order.  Sets t->rows, t->n, t->order (most bytes first, then
+ * first seen) and t->len.  *t untouched with 0: no accumulator for this
+ * job (nprocs < 1, or none for the module). */
 static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *index,
                        size_t count, const struct words *w, dfs_file_table *t,
                        dfs_error *err)
@@ -825,8 +813,8 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 	part[0] = (struct timed_part){
 		.log = log, .r = r, .index = index, .count = count, .w = w, .wi = wi,
 		.words = words, .nw = nw, .nprocs = nprocs, .names = names,
-		.nnames = at ? nnames : 0, .at = at, .rows = rows, .len = t->len,
-		.pool = t->pool, .half = -1};
+		.nnames = at ? nnames : 0, .at = at, .rows = rows, .pool = t->pool,
+		.half = -1};
 	bool two = false;
 	if (count >= PARALLEL_RECORDS && dfs_workers(2, 2) == 2) {
 		/* the split: the place of the middle record's name (records
@@ -864,36 +852,39 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 	int ret = 0;
 	for (int h = 0; h < nparts; h++)
 		ret |= part[h].ret;
-	uint32_t *order = ret ? NULL : warm_alloc(t->pool, count * sizeof(uint32_t));
-	if (!order) {
+	size_t a = 0, b = 0, na = part[0].n, nb = two ? part[1].n : 0, n = na + nb;
+	uint32_t *order = ret ? NULL : warm_alloc(t->pool, n * sizeof(uint32_t));
+	uint32_t *len = ret ? NULL : warm_alloc(t->pool, n * sizeof(uint32_t));
+	if (!order || !len) {
 		for (int h = 0; h < nparts; h++) {
 			free(part[h].pt);
-			dfs_scratch_free(t->pool, part[h].order);
 			dfs_scratch_free(t->pool, part[h].key);
 		}
 		dfs_scratch_free(t->pool, part[0].first_k);
 		dfs_scratch_free(t->pool, rows);
+		dfs_scratch_free(t->pool, order);
+		dfs_scratch_free(t->pool, len);
 		return dfs_error_nomem(err);
 	}
 	/* the two halves' orders merged: most bytes first, equals in the
 	 * order first seen (of their first records) */
-	size_t a = 0, b = 0, na = part[0].n, nb = two ? part[1].n : 0, n = na + nb;
 	const struct sort_item *ka = part[0].key, *kb = two ? part[1].key : NULL;
 	for (size_t k = 0; k < n; k++) {
 		bool from_a = b == nb;
 		if (!from_a && a < na)
 			from_a = ka[a].key > kb[b].key ||
 			         (ka[a].key == kb[b].key && ka[a].first < kb[b].first);
-		order[k] = from_a ? part[0].order[a++] : part[1].order[b++];
+		const struct sort_item *it = from_a ? &ka[a++] : &kb[b++];
+		order[k] = (uint32_t)part_row(&part[from_a ? 0 : 1], it->j);
+		len[k] = it->len;
 	}
-	for (int h = 0; h < nparts; h++) {
-		dfs_scratch_free(t->pool, part[h].order);
+	for (int h = 0; h < nparts; h++)
 		dfs_scratch_free(t->pool, part[h].key);
-	}
 	dfs_scratch_free(t->pool, part[0].first_k);
 	t->rows = rows;
 	t->n = n;
 	t->order = order;
+	t->len = len;
 	t->timed = true;
 	return 0;
 }
@@ -904,6 +895,11 @@ static int group_plain(const dfs_log *log, const dfs_records *r, const size_t *i
                        dfs_error *err)
 {
 	int64_t nprocs = dfs_log_job(log)->nprocs;
+	/* each row's text length, at its place (in the order of the text
+	 * once it is known: dfs_file_table_build) */
+	t->len = warm_alloc(t->pool, count * sizeof(uint32_t));
+	if (!t->len)
+		return dfs_error_nomem(err);
 	dfs_file_row *rows = dfs_scratch_alloc(t->pool, (count ? count : 1) * sizeof(*rows));
 	/* (file row, rank) pairs seen, for the ranks column */
 	struct map files = {0}, pairs = {0};
@@ -986,10 +982,6 @@ int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
 	out->log = log;
 	out->records = r;
 	out->pool = pool;
-	/* each row's text length, measured with its numbers */
-	out->len = warm_alloc(pool, count * sizeof(uint32_t));
-	if (!out->len)
-		return dfs_error_nomem(err);
 	if (r->module->accumulator && group_timed(log, r, index, count, &w, out, err)) {
 		dfs_file_table_free(out);
 		return -1;
@@ -998,22 +990,22 @@ int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
 		dfs_file_table_free(out);
 		return -1;
 	}
+	if (out->order)   /* (in order already, the lengths too) */
+		return 0;
+	/* most bytes first, files of equal bytes in the order first seen */
 	size_t n = out->n;
-	if (!out->order) {
-		/* most bytes first, files of equal bytes in the order first seen */
-		uint64_t *key = malloc((n ? n : 1) * sizeof(uint64_t));
-		out->order = warm_alloc(pool, n * sizeof(uint32_t));
-		int ret = -1;
-		if (key && out->order) {
-			for (size_t f = 0; f < n; f++)
-				key[f] = order_key(out->rows[f].total_bytes);
-			ret = n > 0 ? sort_desc(key, out->order, n) : 0;
-		}
-		free(key);
-		if (ret) {
-			dfs_file_table_free(out);
-			return dfs_error_nomem(err);
-		}
+	uint64_t *key = malloc((n ? n : 1) * sizeof(uint64_t));
+	out->order = warm_alloc(pool, n * sizeof(uint32_t));
+	int ret = -1;
+	if (key && out->order) {
+		for (size_t f = 0; f < n; f++)
+			key[f] = order_key(out->rows[f].total_bytes);
+		ret = n > 0 ? sort_desc(key, out->order, n) : 0;
+	}
+	free(key);
+	if (ret) {
+		dfs_file_table_free(out);
+		return dfs_error_nomem(err);
 	}
 	/* the lengths in the order of the text, once (measuring a batch and
 	 * rendering it then read them in turn, not each a miss) */
