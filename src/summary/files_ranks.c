@@ -236,17 +236,20 @@ static inline size_t mix(uint64_t key, uint64_t key2)
 	return (size_t)key;
 }
 
-/* (the pool's blocks are warm: written at once, not calloc'd) */
+/* (the pool's blocks are warm: written at once, not calloc'd; fresh
+ * ones are zero already) */
 static int map_init(struct map *m, size_t n, dfs_scratch *pool)
 {
 	size_t cap = 64;
 	while (cap * 3 < n * 4)
 		cap *= 2;
 	m->pool = pool;
-	m->slots = dfs_scratch_alloc(pool, cap * sizeof(struct slot));
+	bool zero;
+	m->slots = dfs_scratch_alloc_fresh(pool, cap * sizeof(struct slot), &zero);
 	if (m->slots) {
 		dfs_scratch_prefault(m->slots, 0, cap * sizeof(struct slot));
-		memset(m->slots, 0, cap * sizeof(struct slot));
+		if (!zero)
+			memset(m->slots, 0, cap * sizeof(struct slot));
 	}
 	m->cap = cap;
 	m->used = 0;
@@ -357,16 +360,21 @@ struct sort_item {
 /* The n items sorted by key, largest first, ties in their order, as
  * sort_desc, moving the items themselves: every pass reads and writes
  * them in turn (sort_desc reads each key at its row's place: in no
- * order).  Returns the array holding the result (items or tmp, both of
- * n items). */
+ * order); the counts of every byte are taken in one pass first.
+ * Returns the array holding the result (items or tmp, both of n
+ * items). */
 static struct sort_item *sort_items_desc(struct sort_item *items, struct sort_item *tmp,
                                          size_t n)
 {
+	size_t counts[8][256] = {{0}};
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = items[i].key;
+		for (int byte = 0; byte < 8; byte++)
+			counts[byte][255 - ((k >> (8 * byte)) & 0xff)]++;
+	}
 	for (int byte = 0; byte < 8; byte++) {
-		size_t count[256] = {0};
+		size_t *count = counts[byte];
 		int shift = 8 * byte;
-		for (size_t i = 0; i < n; i++)
-			count[255 - ((items[i].key >> shift) & 0xff)]++;
 		bool one = false;
 		for (size_t d = 0; d < 256 && !one; d++)
 			one = count[d] == n;
@@ -543,6 +551,7 @@ struct timed_part {
 	size_t nnames;
 	uint32_t *at;
 	dfs_file_row *rows;
+	bool rows_zero;        /* rows fresh from the system: all zero */
 	dfs_scratch *pool;     /* where its arrays come from */
 	/* the share: -1 the whole pass; 0 or 1 its half */
 	int half;
@@ -667,7 +676,8 @@ static void *timed_part_run(void *arg)
 			faulted += c;
 		}
 		if (created) {
-			memset(row, 0, sizeof(*row));
+			if (!p->rows_zero)
+				memset(row, 0, sizeof(*row));
 			row->id = id;
 			row->first = (uint32_t)i;
 			row->name = nm && (size_t)(nm - names) < p->nnames
@@ -795,8 +805,12 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 	 * ids without a name in a table of their own */
 	size_t nnames = dfs_log_name_count(log);
 	const dfs_name *names = nnames ? dfs_log_name_at(log, 0) : NULL;
-	uint32_t *at = nnames && nnames < UINT32_MAX ? dfs_scratch_alloc(t->pool, nnames * 4) : NULL;
-	dfs_file_row *rows = dfs_scratch_alloc(t->pool, (count ? count : 1) * sizeof(*rows));
+	bool at_zero = false;
+	uint32_t *at = nnames && nnames < UINT32_MAX
+	               ? dfs_scratch_alloc_fresh(t->pool, nnames * 4, &at_zero) : NULL;
+	bool rows_zero;
+	dfs_file_row *rows = dfs_scratch_alloc_fresh(t->pool, (count ? count : 1) * sizeof(*rows),
+	                                             &rows_zero);
 	if (!rows || (nnames && !at)) {
 		dfs_scratch_free(t->pool, rows);
 		dfs_scratch_free(t->pool, at);
@@ -807,14 +821,15 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 	dfs_scratch_huge(at);
 	if (at) {
 		dfs_scratch_prefault(at, 0, nnames * 4);
-		memset(at, 0, nnames * 4);
+		if (!at_zero)
+			memset(at, 0, nnames * 4);
 	}
 	struct timed_part part[2];
 	part[0] = (struct timed_part){
 		.log = log, .r = r, .index = index, .count = count, .w = w, .wi = wi,
 		.words = words, .nw = nw, .nprocs = nprocs, .names = names,
-		.nnames = at ? nnames : 0, .at = at, .rows = rows, .pool = t->pool,
-		.half = -1};
+		.nnames = at ? nnames : 0, .at = at, .rows = rows, .rows_zero = rows_zero,
+		.pool = t->pool, .half = -1};
 	bool two = false;
 	if (count >= PARALLEL_RECORDS && dfs_workers(2, 2) == 2) {
 		/* the split: the place of the middle record's name (records
