@@ -573,8 +573,19 @@ struct timed_part {
 #define LEN_MAX 0x7fffffffu
 
 static void timed_part_finish(struct timed_part *p);
+/* ",mount_pt,fs_type" of a row as put_field writes them: the rows of a
+ * table lie on a few mounts, whose text is made once each (and copied
+ * whole, its length known) instead of scanned for quotes at every row. */
+#define MOUNT_TEXTS 8
+#define MOUNT_TEXT_MAX 96
+struct mount_text {
+	const char *mount, *fs;      /* what it is the text of (NULL: none yet) */
+	size_t mount_len, fs_len;
+	uint32_t len;
+	char text[MOUNT_TEXT_MAX];
+};
 static uint32_t row_len(const dfs_file_table *t, const dfs_file_row *row,
-                        dfs_name_hint *hint);
+                        dfs_name_hint *hint, struct mount_text *mts);
 
 /* The place in rows of a half's j-th row. */
 static inline size_t part_row(const struct timed_part *p, size_t j)
@@ -749,6 +760,7 @@ static void timed_part_finish(struct timed_part *p)
 	 * name table, whose names then hit the cache) */
 	const dfs_file_table tv = {.log = p->log, .records = p->r, .timed = true};
 	dfs_name_hint hint = DFS_NAME_HINT_INIT;
+	struct mount_text mts[MOUNT_TEXTS] = {{0}};
 	for (size_t j = 0; j < p->n && key && tmp; j++) {
 		size_t f = part_row(p, j);
 		dfs_file_row *row = &rows[f];
@@ -762,7 +774,7 @@ static void timed_part_finish(struct timed_part *p)
 			                       row->time_by_slowest;
 		key[j] = (struct sort_item){order_key(row->total_bytes), (uint32_t)j,
 		                            p->first_k ? p->first_k[f] : 0,
-		                            row_len(&tv, row, &hint)};
+		                            row_len(&tv, row, &hint, mts)};
 	}
 	free(p->pt);
 	p->pt = NULL;
@@ -976,8 +988,9 @@ static int group_plain(const dfs_log *log, const dfs_records *r, const size_t *i
 	t->rows = rows;
 	t->n = n;
 	dfs_name_hint hint = DFS_NAME_HINT_INIT;
+	struct mount_text mts[MOUNT_TEXTS] = {{0}};
 	for (size_t f = 0; f < n && t->len; f++)
-		t->len[f] = row_len(t, &rows[f], &hint);
+		t->len[f] = row_len(t, &rows[f], &hint, mts);
 	return 0;
 }
 
@@ -1200,8 +1213,34 @@ static inline char *put_field(char *p, const char *s, size_t len)
 	return p + dfs_csv_field_at(p, s, len);
 }
 
-/* the most bytes a row's numbers and separators take (20 fields) */
-#define NUMBERS_ROOM (20 * (DFS_FMT_DOUBLE_MAX + 1) + 64)
+
+/* The text of pl's mount and file system, made when new; NULL when it is
+ * not kept (a substitute written in pl itself, a long one). */
+static const struct mount_text *mount_text(struct mount_text *mts,
+                                           const dfs_record_place *pl)
+{
+	uintptr_t lo = (uintptr_t)pl->scratch, hi = lo + sizeof(pl->scratch);
+	uintptr_t m = (uintptr_t)pl->mount, f = (uintptr_t)pl->fs_type;
+	if ((m >= lo && m < hi) || (f >= lo && f < hi) ||
+	    2 * (pl->mount_len + pl->fs_type_len) + 6 > MOUNT_TEXT_MAX)
+		return NULL;
+	struct mount_text *e = &mts[(m >> 3) % MOUNT_TEXTS];
+	if (e->mount != pl->mount || e->fs != pl->fs_type || e->mount_len != pl->mount_len ||
+	    e->fs_len != pl->fs_type_len) {
+		char *p = put_field(e->text, pl->mount, pl->mount_len);
+		p = put_field(p, pl->fs_type, pl->fs_type_len);
+		e->len = (uint32_t)(p - e->text);
+		e->mount = pl->mount;
+		e->fs = pl->fs_type;
+		e->mount_len = pl->mount_len;
+		e->fs_len = pl->fs_type_len;
+	}
+	return e;
+}
+
+/* the most bytes a row's numbers and separators take (20 fields), and
+ * the whole of a mount's text copied at once */
+#define NUMBERS_ROOM (20 * (DFS_FMT_DOUBLE_MAX + 1) + 64 + MOUNT_TEXT_MAX)
 
 void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
                            dfs_buf *out)
@@ -1212,6 +1251,7 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
 	bool by_name = !t->records->module->place;
 	const dfs_file_row *rw[GATHER];
 	uint32_t lens[GATHER];
+	struct mount_text mts[MOUNT_TEXTS] = {{0}};
 	for (size_t b = from; b < to; b += GATHER) {
 		size_t c = to - b < GATHER ? to - b : GATHER;
 		if (by_name)
@@ -1224,8 +1264,9 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
 				prefetch_names(t, k, to);
 			row_place(t, row, &hint, &pl);
 			size_t room = NUMBERS_ROOM + 2 * (pl.name_len + pl.mount_len + pl.fs_type_len) + 8;
-			if (!dfs_buf_grow(out, room))
-				return;
+			if (!dfs_buf_grow(out, room)) {
+							return;
+			}
 			char *start = out->data + out->len, *p = start;
 			p += dfs_fmt_u64(p, row->id);
 			uint32_t len = by_name ? lens[i] : t->len ? t->len[k] : 0;
@@ -1256,8 +1297,14 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
 			p = put_d(p, row->meta_time);
 			p = put_d(p, row->first_open);
 			p = put_d(p, row->last_close);
-			p = put_field(p, pl.mount, pl.mount_len);
-			p = put_field(p, pl.fs_type, pl.fs_type_len);
+			const struct mount_text *mt = mount_text(mts, &pl);
+			if (mt) {
+				memcpy(p, mt->text, MOUNT_TEXT_MAX);
+				p += mt->len;
+			} else {
+				p = put_field(p, pl.mount, pl.mount_len);
+				p = put_field(p, pl.fs_type, pl.fs_type_len);
+			}
 			p = put_stripes(t->log, row->id, p);
 			*p++ = '\n';
 			*p = '\0';
@@ -1270,15 +1317,16 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
  * them (the same arithmetic field by field), LEN_QUOTED set when its
  * name is quoted; 0 when past LEN_MAX. */
 static uint32_t row_len(const dfs_file_table *t, const dfs_file_row *row,
-                        dfs_name_hint *hint)
+                        dfs_name_hint *hint, struct mount_text *mts)
 {
 	dfs_record_place pl;
 	row_place(t, row, hint, &pl);
 	size_t name = dfs_csv_field_len(pl.name, pl.name_len);
 	/* 19 commas and the newline */
+	const struct mount_text *mt = mount_text(mts, &pl);
 	size_t n = 20 + dfs_fmt_u64_len(row->id) + name +
-	           dfs_csv_field_len(pl.mount, pl.mount_len) +
-	           dfs_csv_field_len(pl.fs_type, pl.fs_type_len);
+	           (mt ? mt->len - 2 : dfs_csv_field_len(pl.mount, pl.mount_len) +
+	                               dfs_csv_field_len(pl.fs_type, pl.fs_type_len));
 	n += dfs_fmt_i64_len(row->ranks) + dfs_fmt_i64_len(row->records) +
 	     dfs_fmt_i64_len(row->bytes_read) + dfs_fmt_i64_len(row->bytes_written) +
 	     dfs_fmt_i64_len(row->reads) + dfs_fmt_i64_len(row->writes) +
