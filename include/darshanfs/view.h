@@ -209,6 +209,13 @@ long dfs_snapshot_read(dfs_snapshot *c, char *buf, size_t len, uint64_t off,
 int dfs_snapshot_pin(dfs_snapshot *c, uint64_t off, size_t len, const char **data,
                      size_t *n, void **pin, dfs_error *err);
 void dfs_snapshot_unpin(dfs_snapshot *c, void *pin);
+/* The bytes at `off` as far as they lie together, up to `len` (a read
+ * that spans two pieces, sent as two without a copy): 1 with *data, *n
+ * (1 to len; 0 at the end) and a pin as above; 0 when they lie in no
+ * memory, or (wait false) would first have to be rendered or waited
+ * for; -1 with err set. */
+int dfs_snapshot_pin_part(dfs_snapshot *c, uint64_t off, size_t len, bool wait,
+                          const char **data, size_t *n, void **pin, dfs_error *err);
 /* The file the snapshot's bytes lie in (from offset 0, dfs_snapshot_size
  * of them), for a front end that moves them without a copy (splice): an
  * open descriptor valid while a reference is held, or -1 when they lie

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
+#include <sys/uio.h>
 
 #include "darshanfs.h"
 #include "fuse/fs.h"
@@ -844,15 +845,34 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	const char *data;
 	size_t len;
 	void *pin;
-	int r = dfs_snapshot_pin(c, (uint64_t)off, size, &data, &len, &pin, &err);
-	if (r != 0) {
-		if (r < 0)
-			fuse_reply_err(req, errno_of(fs_of(req), &err));
-		else
-			fuse_reply_buf(req, data, len);
-		dfs_snapshot_unpin(c, pin);
+	int r = dfs_snapshot_pin_part(c, (uint64_t)off, size, true, &data, &len, &pin, &err);
+	if (r < 0) {
+		fuse_reply_err(req, errno_of(fs_of(req), &err));
 		dfs_snapshot_release(c);
 		return;
+	}
+	if (r > 0) {
+		/* the rest (a read across the end of a piece, where the next
+		 * batch or chunk starts) from the next piece, when it lies
+		 * ready: two pieces sent as they are, else copied below */
+		struct iovec iov[2] = {{(void *)data, len}, {NULL, 0}};
+		void *pin2 = NULL;
+		uint64_t total = dfs_snapshot_size(c);
+		bool whole = len == size || (uint64_t)off + len >= total;
+		if (!whole && dfs_snapshot_pin_part(c, (uint64_t)off + len, size - len, false,
+		                                    &data, &iov[1].iov_len, &pin2, &err) > 0) {
+			iov[1].iov_base = (void *)data;
+			whole = len + iov[1].iov_len == size ||
+			        (uint64_t)off + len + iov[1].iov_len >= total;
+		}
+		if (whole)
+			fuse_reply_iov(req, iov, iov[1].iov_len ? 2 : 1);
+		dfs_snapshot_unpin(c, pin2);
+		dfs_snapshot_unpin(c, pin);
+		if (whole) {
+			dfs_snapshot_release(c);
+			return;
+		}
 	}
 	int fd = dfs_snapshot_fd(c);
 	if (fd >= 0) {

@@ -236,17 +236,20 @@ static inline size_t mix(uint64_t key, uint64_t key2)
 	return (size_t)key;
 }
 
-/* (the pool's blocks are warm: written at once, not calloc'd) */
+/* (the pool's blocks are warm: written at once, not calloc'd; fresh
+ * ones are zero already) */
 static int map_init(struct map *m, size_t n, dfs_scratch *pool)
 {
 	size_t cap = 64;
 	while (cap * 3 < n * 4)
 		cap *= 2;
 	m->pool = pool;
-	m->slots = dfs_scratch_alloc(pool, cap * sizeof(struct slot));
+	bool zero;
+	m->slots = dfs_scratch_alloc_fresh(pool, cap * sizeof(struct slot), &zero);
 	if (m->slots) {
 		dfs_scratch_prefault(m->slots, 0, cap * sizeof(struct slot));
-		memset(m->slots, 0, cap * sizeof(struct slot));
+		if (!zero)
+			memset(m->slots, 0, cap * sizeof(struct slot));
 	}
 	m->cap = cap;
 	m->used = 0;
@@ -344,6 +347,64 @@ static int sort_desc(const uint64_t *key, uint32_t *order, size_t n)
 	return 0;
 }
 
+/* A row of a half with its sort key, where its first record was (the
+ * merge of the halves' orders compares both) and its text's length (the
+ * table keeps them in that order) */
+struct sort_item {
+	uint64_t key;
+	uint32_t j;          /* the half's row */
+	uint32_t first;      /* first_k of that row */
+	uint32_t len;        /* as dfs_file_table.len */
+};
+
+/* The n items sorted by key, largest first, ties in their order, as
+ * sort_desc, moving the items themselves: every pass reads and writes
+ * them in turn (sort_desc reads each key at its row's place: in no
+ * order); the counts of every byte are taken in one pass first.
+ * Returns the array holding the result (items or tmp, both of n
+ * items). */
+static struct sort_item *sort_items_desc(struct sort_item *items, struct sort_item *tmp,
+                                         size_t n)
+{
+	size_t counts[8][256] = {{0}};
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = items[i].key;
+		for (int byte = 0; byte < 8; byte++)
+			counts[byte][255 - ((k >> (8 * byte)) & 0xff)]++;
+	}
+	for (int byte = 0; byte < 8; byte++) {
+		size_t *count = counts[byte];
+		int shift = 8 * byte;
+		bool one = false;
+		for (size_t d = 0; d < 256 && !one; d++)
+			one = count[d] == n;
+		if (one)
+			continue;
+		size_t at = 0;
+		for (size_t d = 0; d < 256; d++) {
+			size_t c = count[d];
+			count[d] = at;
+			at += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[count[255 - ((items[i].key >> shift) & 0xff)]++] = items[i];
+		struct sort_item *x = items;
+		items = tmp;
+		tmp = x;
+	}
+	return items;
+}
+
+/* `bytes` of the pool (a block kept warm when it has one), its pages
+ * faulted in at once: the arrays below are written whole, and a fault
+ * every 4 KiB costs more than the work on them */
+static void *warm_alloc(dfs_scratch *pool, size_t bytes)
+{
+	void *p = dfs_scratch_alloc(pool, bytes ? bytes : 1);
+	dfs_scratch_prefault(p, 0, bytes);
+	return p;
+}
+
 /* an int64 as an unsigned key of the same order */
 static inline uint64_t order_key(int64_t v)
 {
@@ -427,10 +488,18 @@ static void rows_fault_end(struct rows_fault *rf)
 #define NRANKS(row) ((row)->ranks)             /* pairs | HAS_SHARED */
 #define HAS_SHARED ((int64_t)1 << 62)
 
+/* The first pair's time where it is above 0, else 0 (the rule's start) */
+static inline double first_io(const dfs_file_row *row)
+{
+	return CUR_IO(row) > 0.0 ? CUR_IO(row) : 0.0;
+}
+
+/* (its first pair's time made the start as it comes: the same for every
+ * pair after, >= 0 from the first) */
 static inline void weigh_pair(dfs_file_row *row, double io_total)
 {
-	if (io_total > CUR_IO(row))
-		CUR_IO(row) = io_total;
+	double cur = first_io(row);
+	CUR_IO(row) = io_total > cur ? io_total : cur;
 }
 
 struct pair_time {
@@ -482,7 +551,8 @@ struct timed_part {
 	size_t nnames;
 	uint32_t *at;
 	dfs_file_row *rows;
-	uint32_t *len;         /* each row's text, at its place (or NULL) */
+	bool rows_zero;        /* rows fresh from the system: all zero */
+	dfs_scratch *pool;     /* where its arrays come from */
 	/* the share: -1 the whole pass; 0 or 1 its half */
 	int half;
 	size_t split;          /* name places below it are the first half's */
@@ -493,9 +563,7 @@ struct timed_part {
 	size_t n;              /* its rows */
 	struct pair_time *pt;
 	size_t npt;
-	uint32_t *order;       /* its rows (their places), most bytes first,
-	                        * then first seen */
-	uint64_t *key;         /* two halves: the sort key of each of them */
+	struct sort_item *key; /* its rows, most bytes first, then first seen */
 	int ret;
 };
 
@@ -505,8 +573,19 @@ struct timed_part {
 #define LEN_MAX 0x7fffffffu
 
 static void timed_part_finish(struct timed_part *p);
+/* ",mount_pt,fs_type" of a row as put_field writes them: the rows of a
+ * table lie on a few mounts, whose text is made once each (and copied
+ * whole, its length known) instead of scanned for quotes at every row. */
+#define MOUNT_TEXTS 8
+#define MOUNT_TEXT_MAX 96
+struct mount_text {
+	const char *mount, *fs;      /* what it is the text of (NULL: none yet) */
+	size_t mount_len, fs_len;
+	uint32_t len;
+	char text[MOUNT_TEXT_MAX];
+};
 static uint32_t row_len(const dfs_file_table *t, const dfs_file_row *row,
-                        dfs_name_hint *hint);
+                        dfs_name_hint *hint, struct mount_text *mts);
 
 /* The place in rows of a half's j-th row. */
 static inline size_t part_row(const struct timed_part *p, size_t j)
@@ -608,7 +687,8 @@ static void *timed_part_run(void *arg)
 			faulted += c;
 		}
 		if (created) {
-			memset(row, 0, sizeof(*row));
+			if (!p->rows_zero)
+				memset(row, 0, sizeof(*row));
 			row->id = id;
 			row->first = (uint32_t)i;
 			row->name = nm && (size_t)(nm - names) < p->nnames
@@ -664,25 +744,27 @@ static void *timed_part_run(void *arg)
 
 /* A half's rows worked out: each file's slowest pair (its first pair's
  * time when above 0, the rule's start, then every other pair's weighed
- * in), then the columns; and their order (p->ret -1 without memory). */
+ * in), then the columns, the text's length and the sort keys in one pass
+ * over the rows; and their order (p->ret -1 without memory). */
 static void timed_part_finish(struct timed_part *p)
 {
 	dfs_file_row *rows = p->rows;
-	for (size_t j = 0; j < p->n; j++) {
-		dfs_file_row *row = &rows[part_row(p, j)];
-		if (!(CUR_IO(row) > 0.0))
-			CUR_IO(row) = 0.0;
-	}
 	for (size_t q = 0; q < p->npt; q++)
 		weigh_pair(&rows[p->pt[q].row], p->pt[q].io_total);
+	/* most bytes first, equals in the order first seen (its rows' own,
+	 * whose first records come in the same order) */
+	size_t nk = p->n ? p->n : 1;
+	struct sort_item *key = warm_alloc(p->pool, nk * sizeof(*key));
+	struct sort_item *tmp = warm_alloc(p->pool, nk * sizeof(*tmp));
 	/* (the text's length while the row is at hand: its rows follow the
 	 * name table, whose names then hit the cache) */
 	const dfs_file_table tv = {.log = p->log, .records = p->r, .timed = true};
 	dfs_name_hint hint = DFS_NAME_HINT_INIT;
-	for (size_t j = 0; j < p->n; j++) {
+	struct mount_text mts[MOUNT_TEXTS] = {{0}};
+	for (size_t j = 0; j < p->n && key && tmp; j++) {
 		size_t f = part_row(p, j);
 		dfs_file_row *row = &rows[f];
-		double slowest = CUR_IO(row);
+		double slowest = first_io(row);
 		row->time_by_slowest = slowest + SHARED(row);
 		row->ranks = NRANKS(row) & HAS_SHARED ? p->nprocs : NRANKS(row);
 		row->total_bytes = add_i(row->bytes_read, row->bytes_written);
@@ -690,55 +772,28 @@ static void timed_part_finish(struct timed_part *p)
 		if (row->time_by_slowest != 0)
 			row->perf_by_slowest = ((double)row->total_bytes / 1048576.0) /
 			                       row->time_by_slowest;
-		if (p->len)
-			p->len[f] = row_len(&tv, row, &hint);
+		key[j] = (struct sort_item){order_key(row->total_bytes), (uint32_t)j,
+		                            p->first_k ? p->first_k[f] : 0,
+		                            row_len(&tv, row, &hint, mts)};
 	}
 	free(p->pt);
 	p->pt = NULL;
-	/* most bytes first, equals in the order first seen (its rows' own) */
-	uint64_t *key = malloc((p->n ? p->n : 1) * sizeof(uint64_t));
-	p->order = malloc((p->n ? p->n : 1) * sizeof(uint32_t));
-	int ret = -1;
-	if (key && p->order) {
-		for (size_t j = 0; j < p->n; j++)
-			key[j] = order_key(rows[part_row(p, j)].total_bytes);
-		ret = p->n > 0 ? sort_desc(key, p->order, p->n) : 0;
-	}
-	if (ret) {
-		free(key);
-		free(p->order);
-		p->order = NULL;
+	if (!key || !tmp) {
+		dfs_scratch_free(p->pool, key);
+		dfs_scratch_free(p->pool, tmp);
 		p->ret = -1;
 		return;
 	}
-	/* (two halves: the keys in that order, for their merge: the bytes,
-	 * then where the first record was) */
-	if (p->first_k) {
-		p->key = malloc((p->n ? p->n : 1) * 2 * sizeof(uint64_t));
-		if (!p->key) {
-			free(key);
-			free(p->order);
-			p->order = NULL;
-			p->ret = -1;
-			return;
-		}
-	}
-	for (size_t k = 0; k < p->n; k++) {
-		size_t f = part_row(p, p->order[k]);
-		if (p->key) {
-			p->key[2 * k] = key[p->order[k]];
-			p->key[2 * k + 1] = p->first_k[f];
-		}
-		p->order[k] = (uint32_t)f;
-	}
-	free(key);
+	struct sort_item *sorted = sort_items_desc(key, tmp, p->n);
+	dfs_scratch_free(p->pool, sorted == key ? tmp : key);
+	p->key = sorted;
 }
 
 /* Rows of a module with an accumulator, in one pass: records grouped by
  * record id, each row's sums and time taken as its records come, in
- * record order.  Sets t->rows, t->n and t->order (most bytes first,
- * then first seen).  *t untouched with 0: no accumulator for this job
- * (nprocs < 1, or none for the module). */
+ * record order.  Sets t->rows, t->n, t->order (most bytes first, then
+ * first seen) and t->len.  *t untouched with 0: no accumulator for this
+ * job (nprocs < 1, or none for the module). */
 static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *index,
                        size_t count, const struct words *w, dfs_file_table *t,
                        dfs_error *err)
@@ -762,8 +817,12 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 	 * ids without a name in a table of their own */
 	size_t nnames = dfs_log_name_count(log);
 	const dfs_name *names = nnames ? dfs_log_name_at(log, 0) : NULL;
-	uint32_t *at = nnames && nnames < UINT32_MAX ? dfs_scratch_alloc(t->pool, nnames * 4) : NULL;
-	dfs_file_row *rows = dfs_scratch_alloc(t->pool, (count ? count : 1) * sizeof(*rows));
+	bool at_zero = false;
+	uint32_t *at = nnames && nnames < UINT32_MAX
+	               ? dfs_scratch_alloc_fresh(t->pool, nnames * 4, &at_zero) : NULL;
+	bool rows_zero;
+	dfs_file_row *rows = dfs_scratch_alloc_fresh(t->pool, (count ? count : 1) * sizeof(*rows),
+	                                             &rows_zero);
 	if (!rows || (nnames && !at)) {
 		dfs_scratch_free(t->pool, rows);
 		dfs_scratch_free(t->pool, at);
@@ -774,13 +833,15 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 	dfs_scratch_huge(at);
 	if (at) {
 		dfs_scratch_prefault(at, 0, nnames * 4);
-		memset(at, 0, nnames * 4);
+		if (!at_zero)
+			memset(at, 0, nnames * 4);
 	}
 	struct timed_part part[2];
 	part[0] = (struct timed_part){
 		.log = log, .r = r, .index = index, .count = count, .w = w, .wi = wi,
 		.words = words, .nw = nw, .nprocs = nprocs, .names = names,
-		.nnames = at ? nnames : 0, .at = at, .rows = rows, .len = t->len, .half = -1};
+		.nnames = at ? nnames : 0, .at = at, .rows = rows, .rows_zero = rows_zero,
+		.pool = t->pool, .half = -1};
 	bool two = false;
 	if (count >= PARALLEL_RECORDS && dfs_workers(2, 2) == 2) {
 		/* the split: the place of the middle record's name (records
@@ -790,7 +851,7 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		const dfs_name *mid = at ? dfs_log_name(log, dfs_record_word(r, mi, 0)) : NULL;
 		part[0].split = mid && (size_t)(mid - names) < nnames ? (size_t)(mid - names)
 		                                                     : nnames / 2;
-		part[0].first_k = malloc(count * sizeof(uint32_t));
+		part[0].first_k = warm_alloc(t->pool, count * sizeof(uint32_t));
 		part[0].half = 0;
 		part[1] = part[0];
 		part[1].half = 1;
@@ -801,7 +862,7 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 			timed_part_run(&part[0]);
 			pthread_join(tid, NULL);
 		} else {
-			free(part[0].first_k);
+			dfs_scratch_free(t->pool, part[0].first_k);
 			part[0].first_k = NULL;
 			part[0].half = -1;
 		}
@@ -818,36 +879,39 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 	int ret = 0;
 	for (int h = 0; h < nparts; h++)
 		ret |= part[h].ret;
-	uint32_t *order = ret ? NULL : malloc((count ? count : 1) * sizeof(uint32_t));
-	if (!order) {
+	size_t a = 0, b = 0, na = part[0].n, nb = two ? part[1].n : 0, n = na + nb;
+	uint32_t *order = ret ? NULL : warm_alloc(t->pool, n * sizeof(uint32_t));
+	uint32_t *len = ret ? NULL : warm_alloc(t->pool, n * sizeof(uint32_t));
+	if (!order || !len) {
 		for (int h = 0; h < nparts; h++) {
 			free(part[h].pt);
-			free(part[h].order);
-			free(part[h].key);
+			dfs_scratch_free(t->pool, part[h].key);
 		}
-		free(part[0].first_k);
+		dfs_scratch_free(t->pool, part[0].first_k);
 		dfs_scratch_free(t->pool, rows);
+		dfs_scratch_free(t->pool, order);
+		dfs_scratch_free(t->pool, len);
 		return dfs_error_nomem(err);
 	}
 	/* the two halves' orders merged: most bytes first, equals in the
 	 * order first seen (of their first records) */
-	size_t a = 0, b = 0, na = part[0].n, nb = two ? part[1].n : 0, n = na + nb;
-	const uint64_t *ka = part[0].key, *kb = two ? part[1].key : NULL;
+	const struct sort_item *ka = part[0].key, *kb = two ? part[1].key : NULL;
 	for (size_t k = 0; k < n; k++) {
 		bool from_a = b == nb;
 		if (!from_a && a < na)
-			from_a = ka[2 * a] > kb[2 * b] ||
-			         (ka[2 * a] == kb[2 * b] && ka[2 * a + 1] < kb[2 * b + 1]);
-		order[k] = from_a ? part[0].order[a++] : part[1].order[b++];
+			from_a = ka[a].key > kb[b].key ||
+			         (ka[a].key == kb[b].key && ka[a].first < kb[b].first);
+		const struct sort_item *it = from_a ? &ka[a++] : &kb[b++];
+		order[k] = (uint32_t)part_row(&part[from_a ? 0 : 1], it->j);
+		len[k] = it->len;
 	}
-	for (int h = 0; h < nparts; h++) {
-		free(part[h].order);
-		free(part[h].key);
-	}
-	free(part[0].first_k);
+	for (int h = 0; h < nparts; h++)
+		dfs_scratch_free(t->pool, part[h].key);
+	dfs_scratch_free(t->pool, part[0].first_k);
 	t->rows = rows;
 	t->n = n;
 	t->order = order;
+	t->len = len;
 	t->timed = true;
 	return 0;
 }
@@ -858,6 +922,11 @@ static int group_plain(const dfs_log *log, const dfs_records *r, const size_t *i
                        dfs_error *err)
 {
 	int64_t nprocs = dfs_log_job(log)->nprocs;
+	/* each row's text length, at its place (in the order of the text
+	 * once it is known: dfs_file_table_build) */
+	t->len = warm_alloc(t->pool, count * sizeof(uint32_t));
+	if (!t->len)
+		return dfs_error_nomem(err);
 	dfs_file_row *rows = dfs_scratch_alloc(t->pool, (count ? count : 1) * sizeof(*rows));
 	/* (file row, rank) pairs seen, for the ranks column */
 	struct map files = {0}, pairs = {0};
@@ -919,8 +988,9 @@ static int group_plain(const dfs_log *log, const dfs_records *r, const size_t *i
 	t->rows = rows;
 	t->n = n;
 	dfs_name_hint hint = DFS_NAME_HINT_INIT;
+	struct mount_text mts[MOUNT_TEXTS] = {{0}};
 	for (size_t f = 0; f < n && t->len; f++)
-		t->len[f] = row_len(t, &rows[f], &hint);
+		t->len[f] = row_len(t, &rows[f], &hint, mts);
 	return 0;
 }
 
@@ -940,10 +1010,6 @@ int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
 	out->log = log;
 	out->records = r;
 	out->pool = pool;
-	/* each row's text length, measured with its numbers */
-	out->len = malloc((count ? count : 1) * sizeof(uint32_t));
-	if (!out->len)
-		return dfs_error_nomem(err);
 	if (r->module->accumulator && group_timed(log, r, index, count, &w, out, err)) {
 		dfs_file_table_free(out);
 		return -1;
@@ -952,12 +1018,12 @@ int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
 		dfs_file_table_free(out);
 		return -1;
 	}
-	if (out->order)   /* (in order already) */
+	if (out->order)   /* (in order already, the lengths too) */
 		return 0;
 	/* most bytes first, files of equal bytes in the order first seen */
 	size_t n = out->n;
 	uint64_t *key = malloc((n ? n : 1) * sizeof(uint64_t));
-	out->order = malloc((n ? n : 1) * sizeof(uint32_t));
+	out->order = warm_alloc(pool, n * sizeof(uint32_t));
 	int ret = -1;
 	if (key && out->order) {
 		for (size_t f = 0; f < n; f++)
@@ -969,6 +1035,17 @@ int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
 		dfs_file_table_free(out);
 		return dfs_error_nomem(err);
 	}
+	/* the lengths in the order of the text, once (measuring a batch and
+	 * rendering it then read them in turn, not each a miss) */
+	uint32_t *len = warm_alloc(pool, n * sizeof(uint32_t));
+	if (!len) {
+		dfs_file_table_free(out);
+		return dfs_error_nomem(err);
+	}
+	for (size_t k = 0; k < n; k++)
+		len[k] = out->len[out->order[k]];
+	dfs_scratch_free(pool, out->len);
+	out->len = len;
 	return 0;
 }
 
@@ -977,8 +1054,8 @@ void dfs_file_table_free(dfs_file_table *t)
 	if (!t)
 		return;
 	dfs_scratch_free(t->pool, t->rows);
-	free(t->order);
-	free(t->len);
+	dfs_scratch_free(t->pool, t->order);
+	dfs_scratch_free(t->pool, t->len);
 	t->rows = NULL;
 	t->order = NULL;
 	t->len = NULL;
@@ -1074,9 +1151,8 @@ static void gather_names(const dfs_file_table *t, size_t from, size_t count,
 		rw[i] = dfs_file_table_row(t, from + i);
 		__builtin_prefetch((const char *)rw[i] + 64);
 	}
-	/* (each row's measured length, as far away as the row) */
 	for (size_t i = 0; i < count; i++)
-		lens[i] = t->len ? t->len[t->order[from + i]] : 0;
+		lens[i] = t->len ? t->len[from + i] : 0;
 	for (size_t i = 0; i < count; i++)
 		ni[i] = rw[i]->name;
 	for (size_t i = 0; i < count; i++)
@@ -1137,8 +1213,34 @@ static inline char *put_field(char *p, const char *s, size_t len)
 	return p + dfs_csv_field_at(p, s, len);
 }
 
-/* the most bytes a row's numbers and separators take (20 fields) */
-#define NUMBERS_ROOM (20 * (DFS_FMT_DOUBLE_MAX + 1) + 64)
+
+/* The text of pl's mount and file system, made when new; NULL when it is
+ * not kept (a substitute written in pl itself, a long one). */
+static const struct mount_text *mount_text(struct mount_text *mts,
+                                           const dfs_record_place *pl)
+{
+	uintptr_t lo = (uintptr_t)pl->scratch, hi = lo + sizeof(pl->scratch);
+	uintptr_t m = (uintptr_t)pl->mount, f = (uintptr_t)pl->fs_type;
+	if ((m >= lo && m < hi) || (f >= lo && f < hi) ||
+	    2 * (pl->mount_len + pl->fs_type_len) + 6 > MOUNT_TEXT_MAX)
+		return NULL;
+	struct mount_text *e = &mts[(m >> 3) % MOUNT_TEXTS];
+	if (e->mount != pl->mount || e->fs != pl->fs_type || e->mount_len != pl->mount_len ||
+	    e->fs_len != pl->fs_type_len) {
+		char *p = put_field(e->text, pl->mount, pl->mount_len);
+		p = put_field(p, pl->fs_type, pl->fs_type_len);
+		e->len = (uint32_t)(p - e->text);
+		e->mount = pl->mount;
+		e->fs = pl->fs_type;
+		e->mount_len = pl->mount_len;
+		e->fs_len = pl->fs_type_len;
+	}
+	return e;
+}
+
+/* the most bytes a row's numbers and separators take (20 fields), and
+ * the whole of a mount's text copied at once */
+#define NUMBERS_ROOM (20 * (DFS_FMT_DOUBLE_MAX + 1) + 64 + MOUNT_TEXT_MAX)
 
 void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
                            dfs_buf *out)
@@ -1149,6 +1251,7 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
 	bool by_name = !t->records->module->place;
 	const dfs_file_row *rw[GATHER];
 	uint32_t lens[GATHER];
+	struct mount_text mts[MOUNT_TEXTS] = {{0}};
 	for (size_t b = from; b < to; b += GATHER) {
 		size_t c = to - b < GATHER ? to - b : GATHER;
 		if (by_name)
@@ -1161,11 +1264,12 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
 				prefetch_names(t, k, to);
 			row_place(t, row, &hint, &pl);
 			size_t room = NUMBERS_ROOM + 2 * (pl.name_len + pl.mount_len + pl.fs_type_len) + 8;
-			if (!dfs_buf_grow(out, room))
-				return;
+			if (!dfs_buf_grow(out, room)) {
+							return;
+			}
 			char *start = out->data + out->len, *p = start;
 			p += dfs_fmt_u64(p, row->id);
-			uint32_t len = by_name ? lens[i] : t->len ? t->len[t->order[k]] : 0;
+			uint32_t len = by_name ? lens[i] : t->len ? t->len[k] : 0;
 			if (len && !(len & LEN_QUOTED)) {
 				/* (measured: a name that needs no quotes) */
 				*p++ = ',';
@@ -1193,8 +1297,14 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
 			p = put_d(p, row->meta_time);
 			p = put_d(p, row->first_open);
 			p = put_d(p, row->last_close);
-			p = put_field(p, pl.mount, pl.mount_len);
-			p = put_field(p, pl.fs_type, pl.fs_type_len);
+			const struct mount_text *mt = mount_text(mts, &pl);
+			if (mt) {
+				memcpy(p, mt->text, MOUNT_TEXT_MAX);
+				p += mt->len;
+			} else {
+				p = put_field(p, pl.mount, pl.mount_len);
+				p = put_field(p, pl.fs_type, pl.fs_type_len);
+			}
 			p = put_stripes(t->log, row->id, p);
 			*p++ = '\n';
 			*p = '\0';
@@ -1207,15 +1317,16 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
  * them (the same arithmetic field by field), LEN_QUOTED set when its
  * name is quoted; 0 when past LEN_MAX. */
 static uint32_t row_len(const dfs_file_table *t, const dfs_file_row *row,
-                        dfs_name_hint *hint)
+                        dfs_name_hint *hint, struct mount_text *mts)
 {
 	dfs_record_place pl;
 	row_place(t, row, hint, &pl);
 	size_t name = dfs_csv_field_len(pl.name, pl.name_len);
 	/* 19 commas and the newline */
+	const struct mount_text *mt = mount_text(mts, &pl);
 	size_t n = 20 + dfs_fmt_u64_len(row->id) + name +
-	           dfs_csv_field_len(pl.mount, pl.mount_len) +
-	           dfs_csv_field_len(pl.fs_type, pl.fs_type_len);
+	           (mt ? mt->len - 2 : dfs_csv_field_len(pl.mount, pl.mount_len) +
+	                               dfs_csv_field_len(pl.fs_type, pl.fs_type_len));
 	n += dfs_fmt_i64_len(row->ranks) + dfs_fmt_i64_len(row->records) +
 	     dfs_fmt_i64_len(row->bytes_read) + dfs_fmt_i64_len(row->bytes_written) +
 	     dfs_fmt_i64_len(row->reads) + dfs_fmt_i64_len(row->writes) +
@@ -1240,7 +1351,7 @@ uint64_t dfs_file_table_measure(const dfs_file_table *t, size_t from, size_t to)
 		to = t->n;
 	uint64_t total = 0;
 	for (size_t k = from; k < to; k++)
-		total += t->len[t->order[k]] & LEN_MAX;
+		total += t->len[k] & LEN_MAX;
 	return total;
 }
 
@@ -1250,8 +1361,8 @@ size_t dfs_file_table_row_room(const dfs_file_table *t)
 	 * its length bounds) */
 	size_t most = 0;
 	for (size_t k = 0; k < t->n; k++)
-		if ((t->len[t->order[k]] & LEN_MAX) > most)
-			most = t->len[t->order[k]] & LEN_MAX;
+		if ((t->len[k] & LEN_MAX) > most)
+			most = t->len[k] & LEN_MAX;
 	return NUMBERS_ROOM + 8 + 2 * most;
 }
 

@@ -49,9 +49,10 @@ typedef struct dfs_file_table {
 	dfs_file_row *rows;          /* in the order first seen */
 	uint32_t *order;             /* rows[order[k]]: most bytes first, then
 	                              * first seen */
-	uint32_t *len;               /* len[order[k]]: the bytes of row k's text,
-	                              * measured as the rows were made (the top
-	                              * bit: its name is quoted; 0: too long) */
+	uint32_t *len;               /* len[k]: the bytes of row k's text (most
+	                              * bytes first, as order), measured as the
+	                              * rows were made (the top bit: its name is
+	                              * quoted; 0: too long) */
 	struct dfs_scratch *pool;
 } dfs_file_table;
 

@@ -74,6 +74,13 @@ static header *take_kept(dfs_scratch *pool, size_t need)
 
 void *dfs_scratch_alloc(dfs_scratch *pool, size_t size)
 {
+	bool zero;
+	return dfs_scratch_alloc_fresh(pool, size, &zero);
+}
+
+void *dfs_scratch_alloc_fresh(dfs_scratch *pool, size_t size, bool *zero)
+{
+	*zero = false;
 	if (size > SIZE_MAX - HEADER - GRAIN)
 		return NULL;
 	if (size + HEADER < SMALL) {
@@ -94,6 +101,7 @@ void *dfs_scratch_alloc(dfs_scratch *pool, size_t size)
 		return NULL;
 	h = m;
 	h->size = len;
+	*zero = true;
 	return payload(h);
 }
 

@@ -15,6 +15,7 @@
 #define DFS_UTIL_SCRATCH_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #define DFS_SCRATCH_KEEP 8   /* blocks a pool keeps at most */
@@ -32,6 +33,10 @@ void dfs_scratch_destroy(dfs_scratch *pool);
 
 /* At least `size` bytes of undefined content, or NULL. */
 void *dfs_scratch_alloc(dfs_scratch *pool, size_t size);
+/* The same, and whether its bytes are all zero (*zero: a block fresh
+ * from the system, whose pages the kernel zeroes as they are faulted
+ * in: zeroing them again costs a pass over them for nothing). */
+void *dfs_scratch_alloc_fresh(dfs_scratch *pool, size_t size, bool *zero);
 /* Same as dfs_scratch_alloc, the first `old` bytes of `p` kept (p, of
  * the same pool, freed). */
 void *dfs_scratch_realloc(dfs_scratch *pool, void *p, size_t old, size_t size);

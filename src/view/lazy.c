@@ -652,8 +652,8 @@ static void render_ahead(dfs_snapshot *c, size_t b)
 }
 
 /* The slot holding batch `b`, rendered and pinned; NULL when it could not
- * be rendered. */
-static struct slot *acquire(dfs_snapshot *c, size_t b)
+ * be rendered, or (wait false) is not ready yet. */
+static struct slot *acquire(dfs_snapshot *c, size_t b, bool wait)
 {
 	struct lazy_csv *z = c->lazy;
 	pthread_mutex_lock(&z->lock);
@@ -662,6 +662,10 @@ static struct slot *acquire(dfs_snapshot *c, size_t b)
 		s = find_slot(z, b);
 		if (s && s->state == SLOT_READY)
 			break;
+		if (!wait) {
+			s = NULL;
+			break;
+		}
 		if (s) {   /* being rendered */
 			pthread_cond_wait(&z->cond, &z->lock);
 			continue;
@@ -728,9 +732,31 @@ static int lazy_pin(dfs_snapshot *c, uint64_t off, size_t len,
 	size_t b = batch_of(z, off);
 	if (off + len > z->batch_off[b + 1])
 		return 0;
-	struct slot *s = acquire(c, b);
+	struct slot *s = acquire(c, b, true);
 	if (!s)
 		return dfs_error_set(err, DFS_ERR_NOMEM, "out of memory rendering records.csv");
+	*data = s->text.data + (off - z->batch_off[b]);
+	*n = len;
+	*pin = s;
+	return 1;
+}
+
+/* (a reader holding a batch's pin asks for the next one without waiting:
+ * readers that each held one and waited for another could wait for each
+ * other) */
+static int lazy_pin_part(dfs_snapshot *c, uint64_t off, size_t len, bool wait,
+                         const char **data, size_t *n, void **pin, dfs_error *err)
+{
+	struct lazy_csv *z = c->lazy;
+	uint64_t end = off < z->head_len ? z->head_len : z->batch_off[batch_of(z, off) + 1];
+	if (end - off < len)
+		len = (size_t)(end - off);
+	if (off < z->head_len || wait)
+		return lazy_pin(c, off, len, data, n, pin, err);
+	size_t b = batch_of(z, off);
+	struct slot *s = acquire(c, b, false);
+	if (!s)
+		return 0;
 	*data = s->text.data + (off - z->batch_off[b]);
 	*n = len;
 	*pin = s;
@@ -826,6 +852,7 @@ static size_t lazy_log_memory(const dfs_snapshot *c)
 static const struct snapshot_ops lazy_ops = {
 	.read = lazy_read,
 	.pin = lazy_pin,
+	.pin_part = lazy_pin_part,
 	.unpin = lazy_unpin,
 	.free = lazy_free,
 	.idle = lazy_idle,

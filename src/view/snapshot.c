@@ -255,6 +255,27 @@ int dfs_snapshot_pin(dfs_snapshot *c, uint64_t off, size_t len, const char **dat
 	return 1;
 }
 
+int dfs_snapshot_pin_part(dfs_snapshot *c, uint64_t off, size_t len, bool wait,
+                          const char **data, size_t *n, void **pin, dfs_error *err)
+{
+	*pin = NULL;
+	if (off >= c->size || len == 0) {
+		*data = "";
+		*n = 0;
+		return 1;
+	}
+	if (len > c->size - off)
+		len = (size_t)(c->size - off);
+	if (c->lazy)
+		return c->ops->pin_part(c, off, len, wait, data, n, pin, err);
+	if (c->in_file)
+		return 0;   /* (read it) */
+	const struct snapshot_chunk *ch = &c->chunks[chunk_of(c, off)];
+	*data = ch->data + (off - ch->off);
+	*n = ch->off + ch->len - off < len ? (size_t)(ch->off + ch->len - off) : len;
+	return 1;
+}
+
 int dfs_snapshot_fd(const dfs_snapshot *c)
 {
 	return c->in_file && !c->lazy ? c->fd : -1;

@@ -51,6 +51,9 @@ struct snapshot_ops {
 	             dfs_error *err);
 	int (*pin)(dfs_snapshot *c, uint64_t off, size_t len, const char **data,
 	           size_t *n, void **pin, dfs_error *err);
+	/* (dfs_snapshot_pin_part) */
+	int (*pin_part)(dfs_snapshot *c, uint64_t off, size_t len, bool wait,
+	                const char **data, size_t *n, void **pin, dfs_error *err);
 	void (*unpin)(dfs_snapshot *c, void *pin);
 	void (*free)(struct lazy_csv *z);
 	/* only the cache holds the snapshot now: what it keeps only for

@@ -333,6 +333,76 @@ static void test_spare_buffers(void **state)
 	remove_source(dir);
 }
 
+/* A file read the way the FUSE front end reads it: 128 KiB at a time,
+ * each the piece its bytes lie in as far as it goes, then the next
+ * piece's (pinned too, without waiting: or else copied); the bytes are
+ * those dfs_snapshot_read gives, and some reads span two pieces. */
+static void read_by_parts(dfs_view *v, const char *path)
+{
+	size_t len;
+	char *text = read_all(v, path, &len);
+	dfs_error err = {0};
+	dfs_snapshot *c = dfs_view_open_file(v, path, NULL, &err);
+	assert_non_null(c);
+	assert_int_equal(dfs_snapshot_size(c), len);
+	char *got = malloc(len + 1);
+	assert_non_null(got);
+	size_t off = 0, spans = 0, ask = 128 << 10;
+	while (off < len) {
+		const char *data;
+		size_t n;
+		void *pin;
+		assert_int_equal(dfs_snapshot_pin_part(c, off, ask, true, &data, &n, &pin, &err), 1);
+		assert_true(n > 0 && n <= ask && off + n <= len);
+		memcpy(got + off, data, n);
+		if (n < ask && off + n < len) {
+			/* (the first stays pinned: where it lies stays put) */
+			const char *data2;
+			size_t n2;
+			void *pin2;
+			int r = dfs_snapshot_pin_part(c, off + n, ask - n, false, &data2, &n2, &pin2,
+			                              &err);
+			assert_true(r >= 0);
+			if (r > 0) {
+				assert_true(n2 > 0 && n2 <= ask - n);
+				memcpy(got + off + n, data2, n2);
+				dfs_snapshot_unpin(c, pin2);
+				n += n2;
+				spans++;
+			}
+		}
+		dfs_snapshot_unpin(c, pin);
+		off += n;
+	}
+	assert_memory_equal(got, text, len);
+	assert_true(spans > 0);
+	/* at the end: nothing */
+	const char *data;
+	size_t n;
+	void *pin;
+	assert_int_equal(dfs_snapshot_pin_part(c, len, ask, true, &data, &n, &pin, &err), 1);
+	assert_int_equal(n, 0);
+	dfs_snapshot_release(c);
+	free(got);
+	free(text);
+}
+
+static void test_pin_parts(void **state)
+{
+	(void)state;
+	char dir[64];
+	make_source(dir, sizeof(dir), 11);
+	dfs_error err = {0};
+	dfs_view *v = dfs_view_new(dir, NULL, &err);
+	assert_non_null(v);
+	read_by_parts(v, "/x.darshan/POSIX/records.csv");   /* batches */
+	read_by_parts(v, "/x.darshan/POSIX/files.csv");     /* a table's batches */
+	set_filter(v, "rank < 1\n");
+	read_by_parts(v, "/x.darshan/POSIX/files.csv");     /* rendered whole, in chunks */
+	dfs_view_free(v);
+	remove_source(dir);
+}
+
 /* A log of a job with no process: the accumulator refuses it (derived
  * metrics, jobs.csv tell why), and its records stay readable whatever was
  * read before them (the refusal does not make the selection unusable) */
@@ -410,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_two_views),
 		cmocka_unit_test(test_no_process),
 		cmocka_unit_test(test_spare_buffers),
+		cmocka_unit_test(test_pin_parts),
 		cmocka_unit_test(test_file_defs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
