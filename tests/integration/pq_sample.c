@@ -64,8 +64,8 @@ struct spec {
 	size_t rows, group_rows, threads;
 	enum dfs_pq_codec codec;
 	int mode;   /* 0: mixed values, 1: few distinct values, 2: all distinct,
-	               3: as 0, but `n` a dictionary of 16 and 15 bits an
-	               index */
+	               3: as 0, but `n` and `x` dictionaries of 16 and 15
+	               bits an index */
 };
 
 static int write_case(const char *dir, const struct spec *sp)
@@ -132,7 +132,9 @@ static int write_case(const char *dir, const struct spec *sp)
 		static const double specials[] = {0.0, -0.0, 5e-324, 1e308, 0.1, -2.5};
 		double x;
 		k = rnd() % 100;
-		if (k < 2)
+		if (sp->mode == 3)   /* (a dictionary page of 264,008 bytes) */
+			x = r % 3 ? 0.0 : (double)(r / 3 % 33000) + 0.25;
+		else if (k < 2)
 			x = NAN;
 		else if (k < 4)
 			x = k == 2 ? INFINITY : -INFINITY;
