@@ -306,32 +306,37 @@ static void prefault(dfs_buf *b)
 
 #define HUGE_PAGE ((size_t)2 << 20)
 
-/* Room for `bytes` in the empty buffer b, faulted in at once, in whole
- * transparent huge pages when it holds one or more: a group's encoded
- * bytes become part of the file, fresh memory each time, and on a
- * virtual machine a fresh 4 KiB page is dear (a fault, and the host's
- * work behind it): a huge page is one of those for 512 of them.  On the
- * 1M-record benchmark log's records.parquet, faulting in and writing its
- * groups took 0.17 to 0.23 s of CPU instead of 0.26 to 0.27.  The file
- * keeps only the bytes it holds (dfs_snapshot_from_bufs shrinks each part
- * to its length). */
-static void reserve_huge(dfs_buf *b, size_t bytes)
+/* Room for `bytes` in the empty buffer b, about `expect` of them to be
+ * written (`expect` <= `bytes`): those faulted in at once, in
+ * transparent huge pages as far as they fill whole ones, the rest of them
+ * in 4 KiB pages.  A group's encoded bytes become part of the file, fresh
+ * memory each time, and on a virtual machine a fresh 4 KiB page is dear
+ * (a fault, and the host's work behind it): a huge page is one of those
+ * for 512 of them.  On the 1M-record benchmark log's records.parquet,
+ * faulting in and writing its groups took 0.17 to 0.23 s of CPU instead
+ * of 0.26 to 0.27.  But a huge page is zeroed whole however little of it
+ * is written: the tail of a group (2.7 MB there) that would take one
+ * more, mostly left unused, takes 4 KiB pages instead, and what passes
+ * `expect` is faulted in as it is written.  The file keeps only the bytes
+ * it holds (dfs_snapshot_from_bufs shrinks each part to its length). */
+static void reserve_huge(dfs_buf *b, size_t bytes, size_t expect)
 {
 	size_t cap = (bytes + 1 + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+	size_t huge = expect / HUGE_PAGE * HUGE_PAGE;
 	void *d;
-	if (b->len || bytes < HUGE_PAGE || cap < bytes || posix_memalign(&d, HUGE_PAGE, cap)) {
+	if (b->len || huge == 0 || cap < bytes || posix_memalign(&d, HUGE_PAGE, cap)) {
 		if (dfs_buf_reserve(b, bytes))
 			prefault(b);
 		return;
 	}
 #ifdef MADV_HUGEPAGE
-	madvise(d, cap, MADV_HUGEPAGE);
+	madvise(d, huge, MADV_HUGEPAGE);
 #endif
 	free(b->data);
 	b->data = d;
 	b->cap = cap;
 	b->data[0] = '\0';
-	prefault(b);
+	dfs_pages_populate(d, expect);
 }
 
 /* Room in an 8-byte column for the rows the group will have, when the
@@ -1724,7 +1729,7 @@ static void *fill_worker(void *arg)
 		/* room for the group's bytes at once, as many as the last */
 		size_t want = atomic_load(&j->group_bytes);
 		if (p->out.cap < want + want / 8)
-			reserve_huge(&p->out, want + want / 8);
+			reserve_huge(&p->out, want + want / 8, want);
 		j->fill(p, first, n, j->arg);
 		if (!p->failed && (p->ngroups != 1 || p->cur != 0 || p->group_rows != 0))
 			fail(p, DFS_ERR_INVAL, "a row group not filled with its rows");
