@@ -66,6 +66,7 @@ struct col {
 	size_t bits;               /* BOOL: values packed into vals so far */
 	size_t ones;               /* BOOL: how many of them are true */
 	size_t pending;            /* bulk values since the last bulk rows */
+	size_t dict_hint;          /* entries of the last group's dictionary */
 	int64_t nulls;
 	bool minmax, str_stats;    /* STRING: min/max seen; short enough */
 	size_t smin, smax;         /* offsets of the string min/max in vals */
@@ -306,32 +307,37 @@ static void prefault(dfs_buf *b)
 
 #define HUGE_PAGE ((size_t)2 << 20)
 
-/* Room for `bytes` in the empty buffer b, faulted in at once, in whole
- * transparent huge pages when it holds one or more: a group's encoded
- * bytes become part of the file, fresh memory each time, and on a
- * virtual machine a fresh 4 KiB page is dear (a fault, and the host's
- * work behind it): a huge page is one of those for 512 of them.  On the
- * 1M-record benchmark log's records.parquet, faulting in and writing its
- * groups took 0.17 to 0.23 s of CPU instead of 0.26 to 0.27.  The file
- * keeps only the bytes it holds (dfs_snapshot_from_bufs shrinks each part
- * to its length). */
-static void reserve_huge(dfs_buf *b, size_t bytes)
+/* Room for `bytes` in the empty buffer b, about `expect` of them to be
+ * written (`expect` <= `bytes`): those faulted in at once, in
+ * transparent huge pages as far as they fill whole ones, the rest of them
+ * in 4 KiB pages.  A group's encoded bytes become part of the file, fresh
+ * memory each time, and on a virtual machine a fresh 4 KiB page is dear
+ * (a fault, and the host's work behind it): a huge page is one of those
+ * for 512 of them.  On the 1M-record benchmark log's records.parquet,
+ * faulting in and writing its groups took 0.17 to 0.23 s of CPU instead
+ * of 0.26 to 0.27.  But a huge page is zeroed whole however little of it
+ * is written: the tail of a group (2.7 MB there) that would take one
+ * more, mostly left unused, takes 4 KiB pages instead, and what passes
+ * `expect` is faulted in as it is written.  The file keeps only the bytes
+ * it holds (dfs_snapshot_from_bufs shrinks each part to its length). */
+static void reserve_huge(dfs_buf *b, size_t bytes, size_t expect)
 {
 	size_t cap = (bytes + 1 + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+	size_t huge = expect / HUGE_PAGE * HUGE_PAGE;
 	void *d;
-	if (b->len || bytes < HUGE_PAGE || cap < bytes || posix_memalign(&d, HUGE_PAGE, cap)) {
+	if (b->len || huge == 0 || cap < bytes || posix_memalign(&d, HUGE_PAGE, cap)) {
 		if (dfs_buf_reserve(b, bytes))
 			prefault(b);
 		return;
 	}
 #ifdef MADV_HUGEPAGE
-	madvise(d, cap, MADV_HUGEPAGE);
+	madvise(d, huge, MADV_HUGEPAGE);
 #endif
 	free(b->data);
 	b->data = d;
 	b->cap = cap;
 	b->data[0] = '\0';
-	prefault(b);
+	dfs_pages_populate(d, expect);
 }
 
 /* Room in an 8-byte column for the rows the group will have, when the
@@ -664,6 +670,18 @@ static size_t run_at(const uint32_t *v, size_t i, size_t n, size_t cap)
 	return r;
 }
 
+/* Whether the 8 values from `i` are equal (all of them there): without a
+ * branch on each, mispredicted where values change every few rows. */
+static inline bool run8(const uint32_t *v, size_t i, size_t n)
+{
+	if (n - i < 8)
+		return false;
+	uint32_t d = 0;
+	for (int k = 1; k < 8; k++)
+		d |= v[i + k] ^ v[i];
+	return d == 0;
+}
+
 /* Values of `width` bits (1..32) in the RLE / bit-packing hybrid: a run
  * of 8 or more equal values as one RLE run (header `count << 1`, then the
  * value in (width + 7) / 8 bytes), the rest bit-packed in groups of 8
@@ -680,18 +698,92 @@ static unsigned char *put_varint(unsigned char *p, uint64_t v)
 	return p;
 }
 
+/* 8 values of `w` bits (1..16) packed at p, least significant bit
+ * first, in w bytes; as many as 16 bytes written (the caller leaves the
+ * room). */
+static inline __attribute__((always_inline)) unsigned char *
+pack8(unsigned char *p, const uint32_t *g, int w)
+{
+	if (w <= 8) {
+		uint64_t a = 0;
+		for (int k = 0; k < 8; k++)
+			a |= (uint64_t)g[k] << (k * w);
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+		a = __builtin_bswap64(a);
+#endif
+		memcpy(p, &a, 8);
+	} else {
+		uint64_t lo = 0, hi = 0;
+		for (int k = 0; k < 8; k++) {
+			int at = k * w;
+			if (at < 64)
+				lo |= (uint64_t)g[k] << at;
+			if (at + w > 64)
+				hi |= at >= 64 ? (uint64_t)g[k] << (at - 64)
+				                : (uint64_t)g[k] >> (64 - at);
+		}
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+		lo = __builtin_bswap64(lo);
+		hi = __builtin_bswap64(hi);
+#endif
+		memcpy(p, &lo, 8);
+		memcpy(p + 8, &hi, 8);
+	}
+	return p + w;
+}
+
+/* The `n` values v[0..n) bit-packed at p in groups of 8, the last one
+ * padded with zeros; where the packing ends.  Each width has its own
+ * loop, its shifts constants: a tenth to a half of the time of packing
+ * value by value, byte by byte (the indices of dictionaries are at most
+ * 16 bits wide: DICT_MAX_VALUES). */
+static unsigned char *pack_groups(unsigned char *p, const uint32_t *v, size_t n, int width)
+{
+	size_t whole = n / 8 * 8;
+	uint32_t last[8] = {0};
+	memcpy(last, v + whole, (n - whole) * sizeof(*v));
+	switch (width) {
+#define PACK_CASE(W)                                                \
+	case W:                                                     \
+		for (size_t at = 0; at < whole; at += 8)            \
+			p = pack8(p, v + at, W);                    \
+		if (whole < n)                                      \
+			p = pack8(p, last, W);                      \
+		return p;
+	PACK_CASE(1) PACK_CASE(2) PACK_CASE(3) PACK_CASE(4)
+	PACK_CASE(5) PACK_CASE(6) PACK_CASE(7) PACK_CASE(8)
+	PACK_CASE(9) PACK_CASE(10) PACK_CASE(11) PACK_CASE(12)
+	PACK_CASE(13) PACK_CASE(14) PACK_CASE(15) PACK_CASE(16)
+#undef PACK_CASE
+	default:
+		break;
+	}
+	uint64_t acc = 0;
+	int bits = 0;
+	for (size_t at = 0; at < (n + 7) / 8 * 8; at++) {
+		acc |= (uint64_t)(at < n ? v[at] : 0) << bits;
+		bits += width;
+		while (bits >= 8) {
+			*p++ = (unsigned char)acc;
+			acc >>= 8;
+			bits -= 8;
+		}
+	}
+	return p;
+}
+
 static void encode_hybrid(dfs_buf *b, const uint32_t *v, size_t n, int width)
 {
 	size_t vbytes = ((size_t)width + 7) / 8;
 	/* at most: a bit-packed run's header per 8 values (as long as their
 	 * bits), or an RLE run's header and value per 8 or more */
-	if (!dfs_buf_reserve(b, n * (vbytes + 2) + 32))
+	if (!dfs_buf_reserve(b, n * (vbytes + 2) + 48))
 		return;
 	unsigned char *p = (unsigned char *)b->data + b->len;
 	size_t i = 0;
 	while (i < n) {
-		size_t r = run_at(v, i, n, SIZE_MAX);
-		if (r >= 8) {
+		if (run8(v, i, n)) {
+			size_t r = run_at(v, i, n, SIZE_MAX);
 			p = put_varint(p, (uint64_t)r << 1);
 			for (size_t k = 0; k < vbytes; k++)
 				*p++ = (unsigned char)(v[i] >> (8 * k));
@@ -701,21 +793,11 @@ static void encode_hybrid(dfs_buf *b, const uint32_t *v, size_t n, int width)
 		size_t j = i;
 		do
 			j += 8;
-		while (j < n && run_at(v, j, n, 8) < 8);
+		while (j < n && !run8(v, j, n));
 		size_t end = j < n ? j : n;
 		size_t groups = (end - i + 7) / 8;
 		p = put_varint(p, (uint64_t)groups << 1 | 1);
-		uint64_t acc = 0;
-		int bits = 0;
-		for (size_t at = i; at < i + groups * 8; at++) {
-			acc |= (uint64_t)(at < end ? v[at] : 0) << bits;
-			bits += width;
-			while (bits >= 8) {
-				*p++ = (unsigned char)acc;
-				acc >>= 8;
-				bits -= 8;
-			}
-		}
+		p = pack_groups(p, v + i, end - i, width);
 		i = end;
 	}
 	b->len = (size_t)((char *)p - b->data);
@@ -760,6 +842,14 @@ static dfs_status gzip(struct scratch *s, const dfs_buf *in, dfs_buf *out, int l
  * quarter more bytes at -1, for no gain). */
 #define ZSTD_FAST_LEVEL (-2)
 
+/* The hash table of libzstd's match finder for those pages: 2^11 entries
+ * (8 KiB), not the level's 2^14 for pages of their size (64 KiB), so that
+ * it stays in the first-level cache.  On the 1M-record benchmark log:
+ * libzstd's time on PLAIN pages of numbers 20% less (0.136 s instead of
+ * 0.161 s a rendering), for 0.1% more bytes in the file; text, at level
+ * 1, gains nothing from it. */
+#define ZSTD_FAST_HASH_LOG 11
+
 /* The level of ZSTD for the dictionary pages of 8-byte numbers and the
  * indices into them, with its literals Huffman-coded all the same (a
  * level below 1 leaves them raw unless told): what shrinks those pages is
@@ -776,7 +866,7 @@ static dfs_status gzip(struct scratch *s, const dfs_buf *in, dfs_buf *out, int l
  * used again is reset, and its tables sized by the page alone): what a
  * twin told by its size before it is rendered again needs. */
 static dfs_status zstd_pack(struct scratch *s, const dfs_buf *in, dfs_buf *out, int level,
-                            bool huffman)
+                            bool huffman, int hash_log)
 {
 	dfs_buf_reset(out);
 	size_t bound = ZSTD_compressBound(in->len);
@@ -786,7 +876,8 @@ static dfs_status zstd_pack(struct scratch *s, const dfs_buf *in, dfs_buf *out, 
 		return DFS_ERR_NOMEM;
 	if (ZSTD_isError(ZSTD_CCtx_setParameter(s->zc, ZSTD_c_compressionLevel, level)) ||
 	    ZSTD_isError(ZSTD_CCtx_setParameter(s->zc, ZSTD_c_literalCompressionMode,
-	                                        huffman ? ZSTD_ps_enable : ZSTD_ps_auto)))
+	                                        huffman ? ZSTD_ps_enable : ZSTD_ps_auto)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(s->zc, ZSTD_c_hashLog, hash_log)))
 		return DFS_ERR_IO;
 	size_t n = ZSTD_compress2(s->zc, out->data, bound, in->data, in->len);
 	if (ZSTD_isError(n))
@@ -795,9 +886,49 @@ static dfs_status zstd_pack(struct scratch *s, const dfs_buf *in, dfs_buf *out, 
 	return DFS_OK;
 }
 
+/* `in` as one Zstandard frame of raw blocks (RFC 8878: stored, not
+ * compressed) into `out`: what libzstd makes of bytes it cannot shrink,
+ * without the search.  For a page of a chunk that is compressed
+ * (the codec is the chunk's) that compression would hardly shrink: the
+ * dictionary of a column of doubles, one entry per distinct value, whose
+ * only redundancy is the few top bits of the exponent (on the 1M-record
+ * benchmark log, 19.1 MB of them shrank by 5% at level -100, for 0.02 s
+ * of CPU in each rendering). */
+#define ZSTD_RAW_BLOCK ((size_t)128 << 10)
+static dfs_status zstd_raw(const dfs_buf *in, dfs_buf *out)
+{
+	dfs_buf_reset(out);
+	size_t n = in->len;
+	if (n > UINT32_MAX)
+		return DFS_ERR_TOOBIG;
+	if (!dfs_buf_reserve(out, n + 9 + 3 * (n / ZSTD_RAW_BLOCK + 1)))
+		return DFS_ERR_NOMEM;
+	unsigned char *p = (unsigned char *)out->data;
+	/* the magic number; a single segment whose size takes 4 bytes */
+	static const unsigned char head[5] = {0x28, 0xb5, 0x2f, 0xfd, 0xa0};
+	memcpy(p, head, 5);
+	for (int i = 0; i < 4; i++)
+		p[5 + i] = (unsigned char)(n >> (8 * i));
+	p += 9;
+	size_t at = 0;
+	do {
+		size_t len = n - at < ZSTD_RAW_BLOCK ? n - at : ZSTD_RAW_BLOCK;
+		uint32_t bh = (uint32_t)len << 3 | (at + len == n);   /* raw, last? */
+		p[0] = (unsigned char)bh;
+		p[1] = (unsigned char)(bh >> 8);
+		p[2] = (unsigned char)(bh >> 16);
+		memcpy(p + 3, in->data + at, len);
+		p += 3 + len;
+		at += len;
+	} while (at < n);
+	out->len = (size_t)((char *)p - out->data);
+	out->data[out->len] = '\0';
+	return DFS_OK;
+}
+
 static dfs_status zstd(struct scratch *s, const dfs_buf *in, dfs_buf *out, int level)
 {
-	return zstd_pack(s, in, out, level, false);
+	return zstd_pack(s, in, out, level, false, 0);
 }
 
 /* A page behind its header at the end of `enc`: `raw` (its uncompressed
@@ -907,29 +1038,38 @@ static bool rehash_num(struct scratch *s, size_t count, size_t nslots)
 }
 
 /* make_dict's part for 8-byte values: the entries in the order they
- * first come, `count` of them; false when they would be too many. */
-static bool dict_numbers(const char *p, struct scratch *s, size_t n, size_t *ndict)
+ * first come, `count` of them; false when they would be too many.  Every
+ * value is looked up, a run of one value too: skipping the lookup when a
+ * value equals the one before (as strings do) costs more than it saves
+ * where values change every few rows, the branch mispredicted a third of
+ * the time or more (on the 1M-record benchmark log, 22% less time in
+ * making dictionaries of integers without it, where the lookups of a
+ * run find their slot in the cache). */
+static bool dict_numbers(const char *p, struct scratch *s, size_t n, size_t hint,
+                         size_t *ndict)
 {
 	/* at most one entry a value, DICT_MAX_VALUES in all: their room at
 	 * once */
 	size_t most = n < DICT_MAX_VALUES ? n : DICT_MAX_VALUES;
+	/* the table starts as big as the column's last dictionary needed
+	 * (the same entries come out whatever its size): a dictionary of
+	 * thousands of entries, made in a table that doubles from 64 slots,
+	 * was put into it again and again as it grew */
 	size_t nslots = 64, count = 0;
+	while (nslots < 2 * hint && nslots < 2 * (size_t)DICT_MAX_VALUES)
+		nslots *= 2;
 	if (!dfs_buf_reserve(&s->dict, 8 * most) || !rehash_num(s, 0, nslots))
 		return false;
 	size_t mask = nslots - 1;
 	unsigned char *d = (unsigned char *)s->dict.data;
-	uint64_t prev = 0;
-	uint32_t prev_k = 0;
+	struct nslot *ns = s->ns;
+	uint32_t *idx = s->idx;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t v;
 		memcpy(&v, p + 8 * i, 8);
-		if (i > 0 && v == prev) {   /* runs of one value: no lookup */
-			s->idx[i] = prev_k;
-			continue;
-		}
 		size_t h = hash64(v) & mask;
 		for (;;) {
-			struct nslot *sl = &s->ns[h];
+			struct nslot *sl = &ns[h];
 			if (sl->k == 0) {
 				/* past the first values, a dictionary of more
 				 * entries than half the values seen would not
@@ -941,6 +1081,7 @@ static bool dict_numbers(const char *p, struct scratch *s, size_t n, size_t *ndi
 					s->dict.len = 8 * count;
 					if (!rehash_num(s, count, 2 * nslots))
 						return false;
+					ns = s->ns;
 					nslots *= 2;
 					mask = nslots - 1;
 					h = hash64(v) & mask;
@@ -954,9 +1095,7 @@ static bool dict_numbers(const char *p, struct scratch *s, size_t n, size_t *ndi
 				break;
 			h = (h + 1) & mask;
 		}
-		prev = v;
-		prev_k = s->ns[h].k - 1;
-		s->idx[i] = prev_k;
+		idx[i] = ns[h].k - 1;
 	}
 	s->dict.len = 8 * count;
 	*ndict = count;
@@ -1033,7 +1172,7 @@ static bool make_dict(struct col *c, struct scratch *s, size_t n, size_t *ndict)
 				h = (h + 1) & mask;
 			}
 		}
-	} else if (!dict_numbers(p, s, n, &count)) {
+	} else if (!dict_numbers(p, s, n, c->dict_hint, &count)) {
 		return false;
 	}
 	if (!dfs_buf_ok(&s->dict))
@@ -1168,6 +1307,7 @@ static dfs_status encode_col(const dfs_pq *w, struct col *c, struct scratch *s,
 	size_t nvals = (size_t)rows - (size_t)c->nulls;
 	size_t ndict = 0;
 	k->dict = make_dict(c, s, nvals, &ndict);
+	c->dict_hint = k->dict ? ndict : 0;
 	dfs_buf_reset(&s->page);
 	if (c->optional) {
 		dfs_buf_add_zeros(&s->page, 4);
@@ -1217,12 +1357,16 @@ static dfs_status encode_col(const dfs_pq *w, struct col *c, struct scratch *s,
 		bool numbers = c->type != DFS_PQ_STRING && c->type != DFS_PQ_BOOL;
 		dfs_status st;
 		if (tuned && numbers && k->dict) {
-			st = zstd_pack(s, &s->page, &s->comp, ZSTD_SKEW_LEVEL, true);
+			st = zstd_pack(s, &s->page, &s->comp, ZSTD_SKEW_LEVEL, true, 0);
 			if (st == DFS_OK)
-				st = zstd_pack(s, &s->dict, &s->dcomp, ZSTD_SKEW_LEVEL, true);
+				st = c->type == DFS_PQ_DOUBLE
+				             ? zstd_raw(&s->dict, &s->dcomp)
+				             : zstd_pack(s, &s->dict, &s->dcomp, ZSTD_SKEW_LEVEL, true, 0);
 		} else {
-			st = pack(s, &s->page, &s->comp,
-			          tuned && numbers ? ZSTD_FAST_LEVEL : w->opt.level);
+			st = tuned && numbers
+			     ? zstd_pack(s, &s->page, &s->comp, ZSTD_FAST_LEVEL, false,
+			                 ZSTD_FAST_HASH_LOG)
+			     : pack(s, &s->page, &s->comp, w->opt.level);
 			if (st == DFS_OK && k->dict)
 				st = pack(s, &s->dict, &s->dcomp, w->opt.level);
 		}
@@ -1605,7 +1749,7 @@ static void *fill_worker(void *arg)
 		/* room for the group's bytes at once, as many as the last */
 		size_t want = atomic_load(&j->group_bytes);
 		if (p->out.cap < want + want / 8)
-			reserve_huge(&p->out, want + want / 8);
+			reserve_huge(&p->out, want + want / 8, want);
 		j->fill(p, first, n, j->arg);
 		if (!p->failed && (p->ngroups != 1 || p->cur != 0 || p->group_rows != 0))
 			fail(p, DFS_ERR_INVAL, "a row group not filled with its rows");

@@ -63,7 +63,9 @@ struct spec {
 	const char *name;
 	size_t rows, group_rows, threads;
 	enum dfs_pq_codec codec;
-	int mode;   /* 0: mixed values, 1: few distinct values, 2: all distinct */
+	int mode;   /* 0: mixed values, 1: few distinct values, 2: all distinct,
+	               3: as 0, but `n` and `x` dictionaries of 16 and 15
+	               bits an index */
 };
 
 static int write_case(const char *dir, const struct spec *sp)
@@ -110,7 +112,14 @@ static int write_case(const char *dir, const struct spec *sp)
 		fprintf(csv, "%" PRIu64 ",", id);
 
 		uint64_t k = rnd() % 100;
-		if (k < 10 || (r / 50) % 7 == 3) {
+		if (sp->mode == 3) {
+			/* a third of the rows a value of their own, the others
+			 * zero: the dictionary of the first group holds 33,001
+			 * entries (16-bit indices), the second's 16,501 */
+			int64_t n = r % 3 ? 0 : (int64_t)(r / 3 % (r < sp->group_rows ? 33000 : 16500)) + 1;
+			dfs_pq_i64(w, n);
+			fprintf(csv, "%" PRId64 ",", n);
+		} else if (k < 10 || (r / 50) % 7 == 3) {
 			dfs_pq_null(w);
 			fputs("NULL,", csv);
 		} else {
@@ -123,7 +132,9 @@ static int write_case(const char *dir, const struct spec *sp)
 		static const double specials[] = {0.0, -0.0, 5e-324, 1e308, 0.1, -2.5};
 		double x;
 		k = rnd() % 100;
-		if (k < 2)
+		if (sp->mode == 3)   /* (a dictionary page of 264,008 bytes) */
+			x = r % 3 ? 0.0 : (double)(r / 3 % 33000) + 0.25;
+		else if (k < 2)
 			x = NAN;
 		else if (k < 4)
 			x = k == 2 ? INFINITY : -INFINITY;
@@ -213,6 +224,7 @@ int main(int argc, char **argv)
 		{"threads", 70000, 16384, 4, DFS_PQ_UNCOMPRESSED, 1},
 		{"zstd_few_values", 50000, 0, 2, DFS_PQ_ZSTD, 1},
 		{"zstd_distinct_groups", 60000, 30000, 2, DFS_PQ_ZSTD, 2},
+		{"wide_dict", 200000, 100000, 2, DFS_PQ_ZSTD, 3},
 	};
 	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++)
 		if (write_case(argv[1], &specs[i]))
