@@ -29,19 +29,6 @@ void dfs_inforce_free(struct sel_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* A filter's text on one line, as the other files name filters */
-static char *one_line(const char *text)
-{
-	char *t = strdup(text);
-	for (char *p = t; p && *p; p++)
-		if (*p == '\n' || *p == '\r' || *p == '\t')
-			*p = ' ';
-	size_t n = t ? strlen(t) : 0;
-	while (n > 0 && t[n - 1] == ' ')
-		t[--n] = '\0';
-	return t;
-}
-
 /* Add an item (text NULL: an import); NULL without memory (then the
  * list says so). */
 static struct sel_item *add(struct sel_list *l, enum sel_level level,
@@ -65,7 +52,7 @@ static struct sel_item *add(struct sel_list *l, enum sel_level level,
 	it->rows = rows;
 	it->written = *written;
 	it->where = strdup(where);
-	it->text = text ? one_line(text) : NULL;
+	it->text = text ? dfs_level_one_line(text) : NULL;
 	if (!it->where || (text && !it->text)) {
 		free(it->where);
 		free(it->text);

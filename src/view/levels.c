@@ -12,7 +12,7 @@
 #include "view/dirs.h"
 #include "view/levels.h"
 
-static char *one_line(const char *text)
+char *dfs_level_one_line(const char *text)
 {
 	char *t = strdup(text);
 	for (char *p = t; p && *p; p++)
@@ -32,7 +32,7 @@ void dfs_level_add(struct level *lv, size_t *n, const char *vpath,
 {
 	struct level *l = &lv[*n];
 	l->file = strcmp(vpath, "/") ? dfs_path_join(vpath + 1, name) : strdup(name);
-	l->text = one_line(text ? text : "");
+	l->text = dfs_level_one_line(text ? text : "");
 	l->imported = !text;
 	l->rows = rows;
 	if (l->file && l->text) {

@@ -19,6 +19,10 @@ size_t dfs_filter_levels(dfs_view *v, const struct entry *e, int module,
                          struct level *lv);
 size_t dfs_dir_levels_above(dfs_view *v, uint64_t state, const char *vpath,
                             struct level *lv);
+/* A filter's text on one line, as generated files name filters: line
+ * breaks and tabs made spaces, trailing spaces dropped (a copy; NULL
+ * without memory). */
+char *dfs_level_one_line(const char *text);
 void dfs_level_add(struct level *lv, size_t *n, const char *vpath,
                    const char *name, const char *text, size_t rows);
 void dfs_levels_free(struct level *lv, size_t n);
