@@ -311,6 +311,23 @@ static inline void map_prefetch(const struct map *m, uint64_t key, uint64_t key2
 
 /* ---- a stable order, by a 64-bit key, largest first ----------------------- */
 
+/* A pass of the radix sorts below on one byte: false when every one of
+ * the n keys has the same digit there (the pass would move nothing),
+ * else the digits' counts turned into where each digit's items start. */
+static bool radix_offsets(size_t count[256], size_t n)
+{
+	for (size_t d = 0; d < 256; d++)
+		if (count[d] == n)
+			return false;
+	size_t at = 0;
+	for (size_t d = 0; d < 256; d++) {
+		size_t c = count[d];
+		count[d] = at;
+		at += c;
+	}
+	return true;
+}
+
 /* The permutation `order` (n entries) sorted by key[] descending, ties in
  * their order: least significant digit first, a byte at a time, passes
  * on bytes where every key agrees skipped. */
@@ -326,17 +343,8 @@ static int sort_desc(const uint64_t *key, uint32_t *order, size_t n)
 		int shift = 8 * byte;
 		for (size_t i = 0; i < n; i++)
 			count[255 - ((key[i] >> shift) & 0xff)]++;
-		bool one = false;
-		for (size_t d = 0; d < 256 && !one; d++)
-			one = count[d] == n;
-		if (one)
+		if (!radix_offsets(count, n))
 			continue;
-		size_t at = 0;
-		for (size_t d = 0; d < 256; d++) {
-			size_t c = count[d];
-			count[d] = at;
-			at += c;
-		}
 		for (size_t i = 0; i < n; i++) {
 			uint32_t o = order[i];
 			tmp[count[255 - ((key[o] >> shift) & 0xff)]++] = o;
@@ -375,17 +383,8 @@ static struct sort_item *sort_items_desc(struct sort_item *items, struct sort_it
 	for (int byte = 0; byte < 8; byte++) {
 		size_t *count = counts[byte];
 		int shift = 8 * byte;
-		bool one = false;
-		for (size_t d = 0; d < 256 && !one; d++)
-			one = count[d] == n;
-		if (one)
+		if (!radix_offsets(count, n))
 			continue;
-		size_t at = 0;
-		for (size_t d = 0; d < 256; d++) {
-			size_t c = count[d];
-			count[d] = at;
-			at += c;
-		}
 		for (size_t i = 0; i < n; i++)
 			tmp[count[255 - ((items[i].key >> shift) & 0xff)]++] = items[i];
 		struct sort_item *x = items;
