@@ -1,4 +1,4 @@
-/* bench.h - what the benchmark programs share: a clock, and the order
+/* bench.h - what the benchmark programs share: clocks, and the order
  * qsort sorts run times in (for their medians). */
 #ifndef DFS_BENCH_H
 #define DFS_BENCH_H
@@ -10,6 +10,14 @@ static inline double now(void)
 {
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* seconds of CPU of the whole process, every thread */
+static inline double cpu(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 

@@ -34,13 +34,6 @@
 
 #define CHUNK 8192
 
-static double cpu(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* the calling thread's alone */
 static double cpu_own(void)
 {

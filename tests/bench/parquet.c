@@ -26,13 +26,6 @@
 #include "darshanfs/module.h"
 #include "parquet/parquet.h"
 
-static double cpu(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* the kernel's part of it (faulting in fresh memory, above all) */
 static double sys_cpu(void)
 {
