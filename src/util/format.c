@@ -14,6 +14,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "util/format.h"
 #include "util/dtoa.h"
@@ -46,32 +49,11 @@ static int count_digits(uint64_t v)
 #endif
 }
 
-/* Exactly four / eight digits of x < 10^4 / 10^8 into d */
-static void put4(char *d, uint32_t x)
-{
-	memcpy(d, digits2 + x / 100 * 2, 2);
-	memcpy(d + 2, digits2 + x % 100 * 2, 2);
-}
-
-static void put8(char *d, uint32_t x)
-{
-	put4(d, x / 10000);
-	put4(d + 4, x % 10000);
-}
-
-/* The n decimal digits of v into p[0..n).  Eight digits at a time in
- * 32-bit pieces: independent short chains instead of one long chain of
- * 64-bit divisions by 100. */
-static void put_digits(char *p, uint64_t v, int n)
+/* The n decimal digits of x < 10^8 into p[0..n): two at a time from
+ * the right. */
+static void put_digits_short(char *p, uint32_t x, int n)
 {
 	char *q = p + n;
-	while (v >= 100000000) {
-		uint64_t hi = v / 100000000;
-		q -= 8;
-		put8(q, (uint32_t)(v - hi * 100000000));
-		v = hi;
-	}
-	uint32_t x = (uint32_t)v;
 	while (x >= 100) {
 		q -= 2;
 		memcpy(q, digits2 + x % 100 * 2, 2);
@@ -82,6 +64,81 @@ static void put_digits(char *p, uint64_t v, int n)
 		memcpy(q, digits2 + x * 2, 2);
 	} else {
 		*--q = (char)('0' + x);
+	}
+}
+
+#if defined(__SSE2__)
+/* The digits of two groups g < 10^4 as eight 16-bit lanes, g's first:
+ * lane k of a group holds floor(g / 10^(3-k)) (the group taken times 4,
+ * so that every reciprocal fits 16 bits; a multiply keeping the high half
+ * by the rounded-up reciprocal, then one by a power of two that shifts
+ * each lane right by its own amount: exact for every g < 10^4, which the
+ * unit test goes through), and digit k is that less ten times lane k-1. */
+static inline __m128i group_digits(uint16_t g, uint16_t h)
+{
+	const __m128i recip = _mm_set_epi16(-32768, 6554, 5243, 8389, -32768, 6554, 5243, 8389);
+	const __m128i shift = _mm_set_epi16(-32768, 16384, 2048, 128, -32768, 16384, 2048, 128);
+	short a = (short)g, b = (short)h;
+	__m128i x = _mm_slli_epi16(_mm_set_epi16(b, b, b, b, a, a, a, a), 2);
+	x = _mm_mulhi_epu16(_mm_mulhi_epu16(x, recip), shift);
+	return _mm_sub_epi16(x, _mm_slli_epi64(_mm_mullo_epi16(x, _mm_set1_epi16(10)), 16));
+}
+
+/* The 16 digits of v < 10^16 (leading zeros included) as text */
+static inline __m128i digits16(uint64_t v)
+{
+	uint32_t hi = (uint32_t)(v / 100000000), lo = (uint32_t)(v - (uint64_t)hi * 100000000);
+	__m128i x = group_digits((uint16_t)(hi / 10000), (uint16_t)(hi % 10000));
+	__m128i y = group_digits((uint16_t)(lo / 10000), (uint16_t)(lo % 10000));
+	return _mm_add_epi8(_mm_packus_epi16(x, y), _mm_set1_epi8('0'));
+}
+
+/* Exactly eight / sixteen digits of x < 10^8 / v < 10^16 into d */
+static inline void put8(char *d, uint32_t x)
+{
+	__m128i t = group_digits((uint16_t)(x / 10000), (uint16_t)(x % 10000));
+	_mm_storel_epi64((__m128i *)d, _mm_add_epi8(_mm_packus_epi16(t, t), _mm_set1_epi8('0')));
+}
+
+static inline void put16(char *d, uint64_t v)
+{
+	_mm_storeu_si128((__m128i *)d, digits16(v));
+}
+#else
+static void put4(char *d, uint32_t x)
+{
+	memcpy(d, digits2 + x / 100 * 2, 2);
+	memcpy(d + 2, digits2 + x % 100 * 2, 2);
+}
+
+static inline void put8(char *d, uint32_t x)
+{
+	put4(d, x / 10000);
+	put4(d + 4, x % 10000);
+}
+
+static inline void put16(char *d, uint64_t v)
+{
+	uint32_t hi = (uint32_t)(v / 100000000);
+	put8(d, hi);
+	put8(d + 8, (uint32_t)(v - (uint64_t)hi * 100000000));
+}
+#endif
+
+/* The n decimal digits of v into p[0..n), nothing else written: the last
+ * eight or sixteen in one piece, the few before them two at a time. */
+static void put_digits(char *p, uint64_t v, int n)
+{
+	if (n <= 8) {
+		put_digits_short(p, (uint32_t)v, n);
+	} else if (n <= 16) {
+		uint64_t hi = v / 100000000;
+		put_digits_short(p, (uint32_t)hi, n - 8);
+		put8(p + n - 8, (uint32_t)(v - hi * 100000000));
+	} else {
+		uint64_t hi = v / 10000000000000000u;
+		put_digits_short(p, (uint32_t)hi, n - 16);
+		put16(p + n - 16, v - hi * 10000000000000000u);
 	}
 }
 
@@ -128,11 +185,55 @@ static size_t fmt_exponential(char *out, uint64_t digits, int n, int x)
 	return len;
 }
 
+#if defined(__SSE2__)
+static const uint64_t pow10_u64[18] = {
+	1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u,
+	1000000000u, 10000000000u, 100000000000u, 1000000000000u, 10000000000000u,
+	100000000000000u, 1000000000000000u, 10000000000000000u, 100000000000000000u,
+};
+
+/* The plain layouts of n <= 17 digits whose first digit has exponent
+ * -4 <= x <= n - 2 ("0.000ddd", "dd.ddd"), with no branch on the digits:
+ * they are made as 17 with trailing zeros (the first apart, the sixteen
+ * others in one register), and the point put among them in the register.
+ * Writes up to 22 bytes at out, past the text too. */
+static size_t fmt_plain(char *out, uint64_t digits, int n, int x)
+{
+	uint64_t w = digits * pow10_u64[17 - n];
+	uint64_t d0 = w / 10000000000000000u;
+	__m128i rest = digits16(w - d0 * 10000000000000000u);
+	if (x < 0) {
+		size_t zeros = (size_t)(-x - 1);
+		memcpy(out, "0.000000", 8);
+		out[2 + zeros] = (char)('0' + d0);
+		_mm_storeu_si128((__m128i *)(out + 3 + zeros), rest);
+		return 2 + zeros + (size_t)n;
+	}
+	/* out[1 + j]: digit j + 1 before the point (j < x), the point (j == x),
+	 * digit j after it */
+	const __m128i at = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+	__m128i xs = _mm_set1_epi8((char)x);
+	__m128i after = _mm_cmpgt_epi8(at, xs), point = _mm_cmpeq_epi8(at, xs);
+	__m128i text = _mm_or_si128(
+		_mm_andnot_si128(_mm_or_si128(after, point), rest),
+		_mm_or_si128(_mm_and_si128(after, _mm_slli_si128(rest, 1)),
+		             _mm_and_si128(point, _mm_set1_epi8('.'))));
+	out[0] = (char)('0' + d0);
+	_mm_storeu_si128((__m128i *)(out + 1), text);
+	out[17] = (char)(_mm_extract_epi16(rest, 7) >> 8);
+	return (size_t)n + 1;
+}
+#endif
+
 /* digits * 10^exp10 in %g layout for precision n = number of digits */
 static size_t fmt_decimal(char *out, dfs_decimal d)
 {
 	int n = count_digits(d.digits);
 	int x = n - 1 + d.exp10; /* decimal exponent of the first digit */
+#if defined(__SSE2__)
+	if (x >= -4 && x <= n - 2)
+		return fmt_plain(out, d.digits, n, x);
+#endif
 	if (x < -4 || x >= n)
 		return fmt_exponential(out, d.digits, n, x);
 	if (x < 0) {

@@ -13,7 +13,10 @@
 #define DFS_FMT_INT_MAX 21    /* "-9223372036854775808" + NUL */
 #define DFS_FMT_DOUBLE_MAX 32
 
-/* Write the value to `out` (no NUL); return the number of bytes. */
+/* Write the value to `out` (no NUL); return the number of bytes.  The
+ * integer writers write those bytes alone; dfs_fmt_double may write up
+ * to DFS_FMT_DOUBLE_MAX bytes at out (past its text too), so out must
+ * have that room. */
 size_t dfs_fmt_u64(char *out, uint64_t v);
 size_t dfs_fmt_i64(char *out, int64_t v);
 size_t dfs_fmt_double(char *out, double v);

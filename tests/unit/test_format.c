@@ -597,6 +597,42 @@ static void test_integers(void **state)
 	}
 }
 
+/* Digits are made four at a time by fixed-point reciprocals: every
+ * group 0000..9999 at every place of 8-, 16- and 20-digit numbers, and
+ * each number's text exactly where it belongs (nothing written past an
+ * integer; at most DFS_FMT_DOUBLE_MAX bytes for a double) */
+static void test_digit_groups(void **state)
+{
+	(void)state;
+	char out[64], ref[32];
+	const uint64_t base[] = { 10000000u, 1000000000000000u, 10000000000000000000u };
+	for (uint64_t g = 0; g < 10000; g++) {
+		for (size_t b = 0; b < sizeof(base) / sizeof(base[0]); b++) {
+			for (uint64_t place = 1; place <= base[b] / 1000; place *= 10000) {
+				uint64_t v = base[b] + g * place;
+				memset(out, '#', sizeof(out));
+				size_t n = dfs_fmt_u64(out, v);
+				assert_int_equal(out[n], '#');
+				out[n] = '\0';
+				snprintf(ref, sizeof(ref), "%" PRIu64, v);
+				if (strcmp(out, ref) != 0)
+					fail_msg("%s printed as %s", ref, out);
+			}
+		}
+		/* a double with the group among its digits, before and after
+		 * the point */
+		for (int e = -22; e <= 2; e += 4) {
+			double d = ((double)(1000000000000u + g * 10000u + 7u)) * pow(10.0, e);
+			memset(out, '#', sizeof(out));
+			size_t n = dfs_fmt_double(out, d);
+			for (size_t k = DFS_FMT_DOUBLE_MAX; k < sizeof(out); k++)
+				assert_int_equal(out[k], '#');
+			(void)n;
+			assert_true(check_double(d));
+		}
+	}
+}
+
 /* The scanners stop where the number ends and refuse what the whole-field
  * parsers refuse; the parsers agree with them. */
 static void test_scanners(void **state)
@@ -740,6 +776,7 @@ int main(void)
 		cmocka_unit_test(test_fast_paths),
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_integers),
+		cmocka_unit_test(test_digit_groups),
 		cmocka_unit_test(test_scanners),
 		cmocka_unit_test(test_floor_logs),
 		cmocka_unit_test(test_pow10_table),
