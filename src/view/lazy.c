@@ -603,6 +603,14 @@ void dfs_helpers_trim(struct dfs_helpers *h)
 	pthread_mutex_unlock(&h->lock);
 }
 
+size_t dfs_helpers_threads(struct dfs_helpers *h)
+{
+	pthread_mutex_lock(&h->lock);
+	size_t n = h->threads;
+	pthread_mutex_unlock(&h->lock);
+	return n;
+}
+
 /* (no batch is queued: the view's teardown waited for them) */
 void dfs_helpers_destroy(struct dfs_helpers *h)
 {

@@ -75,6 +75,8 @@ dfs_snapshot *dfs_lazy_table(const struct dfs_lazy_rows *t, const char *head,
 /* The helpers of a view: none running yet / all gone (destroyed, with
  * the buffers they kept). */
 void dfs_helpers_init(struct dfs_helpers *h);
+/* The threads started and not ended */
+size_t dfs_helpers_threads(struct dfs_helpers *h);
 void dfs_helpers_destroy(struct dfs_helpers *h);
 /* Free the spare buffers (memory goes back to the system). */
 void dfs_helpers_trim(struct dfs_helpers *h);
