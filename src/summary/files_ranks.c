@@ -583,8 +583,21 @@ struct mount_text {
 	uint32_t len;
 	char text[MOUNT_TEXT_MAX];
 };
+/* The same text by the mount's index in the log (-1: none), for rows
+ * whose name was found when the table was made: made once a rendering,
+ * without a row's place looked up (NULL when too long, or the index past
+ * the table: the row's place then). */
+#define MOUNTS_BY_INDEX 32
+struct mounts_by_index {
+	uint8_t made[MOUNTS_BY_INDEX + 1];   /* 0 not yet, 1 made, 2 too long */
+	struct mount_text e[MOUNTS_BY_INDEX + 1];
+};
+
+static const struct mount_text *mount_by_index(const dfs_file_table *t, int32_t mount,
+                                               struct mounts_by_index *mi);
 static uint32_t row_len(const dfs_file_table *t, const dfs_file_row *row,
-                        dfs_name_hint *hint, struct mount_text *mts);
+                        dfs_name_hint *hint, struct mount_text *mts,
+                        struct mounts_by_index *mi);
 
 /* The place in rows of a half's j-th row. */
 static inline size_t part_row(const struct timed_part *p, size_t j)
@@ -760,6 +773,8 @@ static void timed_part_finish(struct timed_part *p)
 	const dfs_file_table tv = {.log = p->log, .records = p->r, .timed = true};
 	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	struct mount_text mts[MOUNT_TEXTS] = {{0}};
+	struct mounts_by_index mi;
+	memset(mi.made, 0, sizeof(mi.made));
 	for (size_t j = 0; j < p->n && key && tmp; j++) {
 		size_t f = part_row(p, j);
 		dfs_file_row *row = &rows[f];
@@ -773,7 +788,7 @@ static void timed_part_finish(struct timed_part *p)
 			                       row->time_by_slowest;
 		key[j] = (struct sort_item){order_key(row->total_bytes), (uint32_t)j,
 		                            p->first_k ? p->first_k[f] : 0,
-		                            row_len(&tv, row, &hint, mts)};
+		                            row_len(&tv, row, &hint, mts, &mi)};
 	}
 	free(p->pt);
 	p->pt = NULL;
@@ -988,8 +1003,10 @@ static int group_plain(const dfs_log *log, const dfs_records *r, const size_t *i
 	t->n = n;
 	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	struct mount_text mts[MOUNT_TEXTS] = {{0}};
+	struct mounts_by_index mi;
+	memset(mi.made, 0, sizeof(mi.made));
 	for (size_t f = 0; f < n && t->len; f++)
-		t->len[f] = row_len(t, &rows[f], &hint, mts);
+		t->len[f] = row_len(t, &rows[f], &hint, mts, &mi);
 	return 0;
 }
 
@@ -1237,6 +1254,30 @@ static const struct mount_text *mount_text(struct mount_text *mts,
 	return e;
 }
 
+static const struct mount_text *mount_by_index(const dfs_file_table *t, int32_t mount,
+                                               struct mounts_by_index *mi)
+{
+	if (mount < -1 || mount >= MOUNTS_BY_INDEX)
+		return NULL;
+	size_t i = (size_t)(mount + 1);
+	if (!mi->made[i]) {
+		const dfs_mount *mt = mount >= 0 ? dfs_log_mount(t->log, (size_t)mount) : NULL;
+		const char *path = mt ? mt->path : "UNKNOWN", *type = mt ? mt->type : "UNKNOWN";
+		size_t path_len = mt ? mt->path_len : 7, type_len = mt ? strlen(mt->type) : 7;
+		struct mount_text *e = &mi->e[i];
+		mi->made[i] = 2;
+		if (2 * (path_len + type_len) + 6 <= MOUNT_TEXT_MAX) {
+			/* (copied whole: no byte of it left unset) */
+			memset(e->text, 0, sizeof(e->text));
+			char *p = put_field(e->text, path, path_len);
+			p = put_field(p, type, type_len);
+			e->len = (uint32_t)(p - e->text);
+			mi->made[i] = 1;
+		}
+	}
+	return mi->made[i] == 1 ? &mi->e[i] : NULL;
+}
+
 /* the most bytes a row's numbers and separators take (20 fields), and
  * the whole of a mount's text copied at once */
 #define NUMBERS_ROOM (20 * (DFS_FMT_DOUBLE_MAX + 1) + 64 + MOUNT_TEXT_MAX)
@@ -1251,6 +1292,8 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
 	const dfs_file_row *rw[GATHER];
 	uint32_t lens[GATHER];
 	struct mount_text mts[MOUNT_TEXTS] = {{0}};
+	struct mounts_by_index mi;
+	memset(mi.made, 0, sizeof(mi.made));
 	for (size_t b = from; b < to; b += GATHER) {
 		size_t c = to - b < GATHER ? to - b : GATHER;
 		if (by_name)
@@ -1259,9 +1302,20 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
 			size_t k = b + i;
 			const dfs_file_row *row = by_name ? rw[i] : dfs_file_table_row(t, k);
 			dfs_record_place pl;
-			if (!by_name)
-				prefetch_names(t, k, to);
-			row_place(t, row, &hint, &pl);
+			const struct mount_text *mt = NULL;
+			if (by_name && row->name) {
+				/* (row_place's name, its mount's text by index) */
+				const dfs_name *nm = dfs_log_name_at(t->log, row->name - 1);
+				mt = mount_by_index(t, nm->mount, &mi);
+				pl.name = nm->str;
+				pl.name_len = nm->len;
+				pl.mount_len = pl.fs_type_len = 0;
+			}
+			if (!mt) {
+				if (!by_name)
+					prefetch_names(t, k, to);
+				row_place(t, row, &hint, &pl);
+			}
 			size_t room = NUMBERS_ROOM + 2 * (pl.name_len + pl.mount_len + pl.fs_type_len) + 8;
 			if (!dfs_buf_grow(out, room)) {
 							return;
@@ -1296,7 +1350,8 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
 			p = put_d(p, row->meta_time);
 			p = put_d(p, row->first_open);
 			p = put_d(p, row->last_close);
-			const struct mount_text *mt = mount_text(mts, &pl);
+			if (!mt)
+				mt = mount_text(mts, &pl);
 			if (mt) {
 				memcpy(p, mt->text, MOUNT_TEXT_MAX);
 				p += mt->len;
@@ -1316,13 +1371,24 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
  * them (the same arithmetic field by field), LEN_QUOTED set when its
  * name is quoted; 0 when past LEN_MAX. */
 static uint32_t row_len(const dfs_file_table *t, const dfs_file_row *row,
-                        dfs_name_hint *hint, struct mount_text *mts)
+                        dfs_name_hint *hint, struct mount_text *mts,
+                        struct mounts_by_index *mi)
 {
 	dfs_record_place pl;
-	row_place(t, row, hint, &pl);
+	const struct mount_text *mt = NULL;
+	if (!t->records->module->place && row->name) {
+		/* (row_place's name, its mount's text by index) */
+		const dfs_name *nm = dfs_log_name_at(t->log, row->name - 1);
+		mt = mount_by_index(t, nm->mount, mi);
+		pl.name = nm->str;
+		pl.name_len = nm->len;
+	}
+	if (!mt) {
+		row_place(t, row, hint, &pl);
+		mt = mount_text(mts, &pl);
+	}
 	size_t name = dfs_csv_field_len(pl.name, pl.name_len);
 	/* 19 commas and the newline */
-	const struct mount_text *mt = mount_text(mts, &pl);
 	size_t n = 20 + dfs_fmt_u64_len(row->id) + name +
 	           (mt ? mt->len - 2 : dfs_csv_field_len(pl.mount, pl.mount_len) +
 	                               dfs_csv_field_len(pl.fs_type, pl.fs_type_len));

@@ -20,8 +20,10 @@
  * from changes (the log is immutable, the selection is its own copy).
  * snapshot.c reads and frees it through the operations set here
  * (lazy_ops): lazy.c is above snapshot.c and below the cache. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "csv/csv.h"
@@ -558,17 +560,36 @@ static struct slot *victim(struct lazy_csv *z, size_t keep)
 	return best;
 }
 
-struct ahead_arg {
+/* A batch to render ahead, queued for the view's helper threads; it
+ * holds a reference to its snapshot until rendered. */
+struct dfs_ahead_job {
 	dfs_snapshot *c;
 	struct slot *s;
 	size_t batch;
+	struct dfs_ahead_job *next;
 };
+
+/* how long a helper thread with nothing to render stays */
+#define HELPER_IDLE_NS 500000000L
 
 void dfs_helpers_init(struct dfs_helpers *h)
 {
 	pthread_mutex_init(&h->lock, NULL);
 	pthread_cond_init(&h->done, NULL);
+	pthread_condattr_t attr;
+	bool mono = pthread_condattr_init(&attr) == 0;
+	if (mono && pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0)
+		pthread_cond_init(&h->work, &attr);
+	else
+		pthread_cond_init(&h->work, NULL);
+	if (mono)
+		pthread_condattr_destroy(&attr);
 	h->running = 0;
+	h->queue = h->queue_tail = NULL;
+	for (size_t i = 0; i < DFS_HELPER_THREADS; i++)
+		h->state[i] = DFS_HELPER_NONE;
+	h->threads = h->idle = 0;
+	h->stop = false;
 	h->nspare = 0;
 	h->spare_bytes = 0;
 }
@@ -582,26 +603,119 @@ void dfs_helpers_trim(struct dfs_helpers *h)
 	pthread_mutex_unlock(&h->lock);
 }
 
+size_t dfs_helpers_threads(struct dfs_helpers *h)
+{
+	pthread_mutex_lock(&h->lock);
+	size_t n = h->threads;
+	pthread_mutex_unlock(&h->lock);
+	return n;
+}
+
+/* (no batch is queued: the view's teardown waited for them) */
 void dfs_helpers_destroy(struct dfs_helpers *h)
 {
+	bool started[DFS_HELPER_THREADS];
+	pthread_mutex_lock(&h->lock);
+	h->stop = true;   /* (no thread starts after this) */
+	for (size_t i = 0; i < DFS_HELPER_THREADS; i++)
+		started[i] = h->state[i] != DFS_HELPER_NONE;
+	pthread_cond_broadcast(&h->work);
+	pthread_mutex_unlock(&h->lock);
+	for (size_t i = 0; i < DFS_HELPER_THREADS; i++)
+		if (started[i])
+			pthread_join(h->thread[i], NULL);
 	dfs_helpers_trim(h);
+	pthread_cond_destroy(&h->work);
 	pthread_cond_destroy(&h->done);
 	pthread_mutex_destroy(&h->lock);
 }
 
-static void *ahead_worker(void *arg)
+struct helper_start {
+	struct dfs_helpers *h;
+	size_t id;
+};
+
+/* A helper thread: renders queued batches until it has waited
+ * HELPER_IDLE_NS for one, or the view goes. */
+static void *helper_main(void *arg)
 {
-	struct ahead_arg *a = arg;
-	/* (the snapshot may go with the release: its group first) */
-	struct dfs_helpers *h = a->c->lazy->helpers;
-	render_slot(a->c->lazy, a->s, a->batch);
-	dfs_snapshot_release(a->c);
-	free(a);
+	struct dfs_helpers *h = ((struct helper_start *)arg)->h;
+	size_t id = ((struct helper_start *)arg)->id;
+	free(arg);
 	pthread_mutex_lock(&h->lock);
-	if (--h->running == 0)
-		pthread_cond_broadcast(&h->done);
+	for (;;) {
+		struct dfs_ahead_job *a = h->queue;
+		if (a) {
+			h->queue = a->next;
+			if (!h->queue)
+				h->queue_tail = NULL;
+			pthread_mutex_unlock(&h->lock);
+			render_slot(a->c->lazy, a->s, a->batch);
+			/* (no lock held: the release may reach view->lock) */
+			dfs_snapshot_release(a->c);
+			free(a);
+			pthread_mutex_lock(&h->lock);
+			if (--h->running == 0)
+				pthread_cond_broadcast(&h->done);
+			continue;
+		}
+		if (h->stop)
+			break;
+		struct timespec until;
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += HELPER_IDLE_NS;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		h->idle++;
+		int rc = pthread_cond_timedwait(&h->work, &h->lock, &until);
+		h->idle--;
+		if (rc == ETIMEDOUT && !h->queue)
+			break;
+	}
+	/* joined by the next start or the teardown */
+	h->state[id] = DFS_HELPER_ENDED;
+	h->threads--;
 	pthread_mutex_unlock(&h->lock);
 	return NULL;
+}
+
+/* Queue a (helpers lock held): false when no thread can render it (none
+ * runs and none starts). */
+static bool helpers_queue(struct dfs_helpers *h, struct dfs_ahead_job *a)
+{
+	if (h->idle == 0 && h->threads < DFS_HELPER_THREADS && !h->stop) {
+		size_t id = 0;
+		while (h->state[id] == DFS_HELPER_RUNNING)
+			id++;
+		if (h->state[id] == DFS_HELPER_ENDED) {
+			/* it has given back the lock for good: ends at once */
+			pthread_join(h->thread[id], NULL);
+			h->state[id] = DFS_HELPER_NONE;
+		}
+		struct helper_start *st = malloc(sizeof(*st));
+		if (st) {
+			*st = (struct helper_start){h, id};
+			if (pthread_create(&h->thread[id], NULL, helper_main, st) == 0) {
+				h->state[id] = DFS_HELPER_RUNNING;
+				h->threads++;
+			} else {
+				free(st);
+			}
+		}
+	}
+	if (h->threads == 0)
+		return false;
+	a->next = NULL;
+	if (h->queue_tail)
+		h->queue_tail->next = a;
+	else
+		h->queue = a;
+	h->queue_tail = a;
+	h->running++;
+	pthread_cond_signal(&h->work);
+	return true;
 }
 
 void dfs_lazy_wait_idle(struct dfs_helpers *h)
@@ -612,7 +726,7 @@ void dfs_lazy_wait_idle(struct dfs_helpers *h)
 	pthread_mutex_unlock(&h->lock);
 }
 
-/* Start rendering the batches after `b` on helper threads (lock held). */
+/* Queue the batches after `b` for the helper threads (lock held). */
 static void render_ahead(dfs_snapshot *c, size_t b)
 {
 	struct lazy_csv *z = c->lazy;
@@ -620,28 +734,16 @@ static void render_ahead(dfs_snapshot *c, size_t b)
 		if (find_slot(z, b + d))
 			continue;
 		struct slot *s = victim(z, b);
-		struct ahead_arg *a = s ? malloc(sizeof(*a)) : NULL;
+		struct dfs_ahead_job *a = s ? malloc(sizeof(*a)) : NULL;
 		if (!a)
 			return;
-		*a = (struct ahead_arg){dfs_snapshot_ref(c), s, b + d};
+		*a = (struct dfs_ahead_job){dfs_snapshot_ref(c), s, b + d, NULL};
 		s->state = SLOT_RENDERING;
 		s->batch = b + d;
-		pthread_attr_t attr;
-		pthread_t tid;
 		pthread_mutex_lock(&z->helpers->lock);
-		z->helpers->running++;
+		bool queued = helpers_queue(z->helpers, a);
 		pthread_mutex_unlock(&z->helpers->lock);
-		bool started = pthread_attr_init(&attr) == 0;
-		if (started) {
-			pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-			started = pthread_create(&tid, &attr, ahead_worker, a) == 0;
-			pthread_attr_destroy(&attr);
-		}
-		if (!started) {
-			pthread_mutex_lock(&z->helpers->lock);
-			if (--z->helpers->running == 0)
-				pthread_cond_broadcast(&z->helpers->done);
-			pthread_mutex_unlock(&z->helpers->lock);
+		if (!queued) {
 			s->state = SLOT_EMPTY;
 			/* c has more references than this one: not the last */
 			atomic_fetch_sub(&c->refs, 1);

@@ -23,10 +23,21 @@
  * file then renders into the same warm memory instead of faulting in
  * megabytes of fresh pages for each file. */
 #define DFS_SPARE_BUFS 8
+/* The threads are few and kept: started when a batch is queued and none
+ * is free, each waits for the next batch, and ends when it has had none
+ * for a while (joined by the next start or the view's teardown). */
+#define DFS_HELPER_THREADS 4
+enum dfs_helper_state { DFS_HELPER_NONE, DFS_HELPER_RUNNING, DFS_HELPER_ENDED };
 struct dfs_helpers {
-	pthread_mutex_t lock;         /* with `done` (docs/locks.md) */
-	pthread_cond_t done;
-	size_t running;
+	pthread_mutex_t lock;         /* with `done`, `work` (docs/locks.md) */
+	pthread_cond_t done;          /* running fell to 0 / a thread ended */
+	pthread_cond_t work;          /* a batch was queued, or stop */
+	size_t running;               /* batches queued or being rendered */
+	struct dfs_ahead_job *queue, *queue_tail;
+	pthread_t thread[DFS_HELPER_THREADS];
+	enum dfs_helper_state state[DFS_HELPER_THREADS];
+	size_t threads, idle;         /* started and not ended; waiting */
+	bool stop;                    /* teardown: every thread ends */
 	dfs_buf spare[DFS_SPARE_BUFS];
 	size_t nspare, spare_bytes;
 };
@@ -64,11 +75,14 @@ dfs_snapshot *dfs_lazy_table(const struct dfs_lazy_rows *t, const char *head,
 /* The helpers of a view: none running yet / all gone (destroyed, with
  * the buffers they kept). */
 void dfs_helpers_init(struct dfs_helpers *h);
+/* The threads started and not ended */
+size_t dfs_helpers_threads(struct dfs_helpers *h);
 void dfs_helpers_destroy(struct dfs_helpers *h);
 /* Free the spare buffers (memory goes back to the system). */
 void dfs_helpers_trim(struct dfs_helpers *h);
-/* Wait until no helper thread of the snapshots made with `h` runs (view
- * teardown: each holds a snapshot, and through it a log). */
+/* Wait until no batch of the snapshots made with `h` is queued or being
+ * rendered (view teardown: each holds a snapshot, and through it a log;
+ * the idle threads are joined by dfs_helpers_destroy). */
 void dfs_lazy_wait_idle(struct dfs_helpers *h);
 /* The records.csv row lengths of a log's records, measured while
  * the log decodes (dfs_log_open_observed with the observer init gives),

@@ -141,6 +141,11 @@ uint64_t dfs_view_decode_count(dfs_view *v)
 	return atomic_load(&v->decodes);
 }
 
+size_t dfs_view_render_threads(dfs_view *v)
+{
+	return dfs_helpers_threads(&v->helpers);
+}
+
 void dfs_view_memory_get(dfs_view *v, dfs_view_memory *m)
 {
 	pthread_mutex_lock(&v->lock);

@@ -24,6 +24,8 @@
 #include "util/scratch.h"
 #include "darshanfs/view.h"
 #include "darshanfs/writer.h"
+#include "view/lazy.h"
+#include "view/probe.h"
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -1062,6 +1064,47 @@ static void test_view_many_files(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* The batches of a big records.csv are rendered ahead of its reader by
+ * the view's own threads: they stay while reads come, end after half a
+ * second without work, start again for the next reader, and the view's
+ * end joins the ones still there; every read gives the same text. */
+static void test_view_render_helpers(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/dfs-test-helpers-XXXXXX", a[96];
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a.darshan", dir);
+	synth_log(a, 7, 20000);   /* five batches of POSIX rows */
+	dfs_error err = {0};
+	dfs_view *v = dfs_view_new(dir, NULL, &err);
+	assert_non_null(v);
+	assert_int_equal(dfs_view_render_threads(v), 0);
+	size_t len, len2;
+	char *first = view_read(v, "/a.darshan/POSIX/records.csv", &len, &err);
+	assert_non_null(first);
+	size_t started = dfs_view_render_threads(v);
+	assert_true(started >= 1 && started <= DFS_HELPER_THREADS);
+	/* nothing to render: they end (within two seconds, not at once) */
+	for (int i = 0; i < 40 && dfs_view_render_threads(v) > 0; i++)
+		usleep(50000);
+	assert_int_equal(dfs_view_render_threads(v), 0);
+	/* a new reader (the same snapshot's text rendered again) starts them
+	 * again, the ended threads joined */
+	for (int round = 0; round < 2; round++) {
+		char *again = view_read(v, "/a.darshan/POSIX/records.csv", &len2, &err);
+		assert_non_null(again);
+		assert_int_equal(len2, len);
+		assert_memory_equal(again, first, len);
+		free(again);
+		assert_true(dfs_view_render_threads(v) >= 1);
+	}
+	/* the view ends with its threads waiting for work: joined */
+	dfs_view_free(v);
+	free(first);
+	assert_int_equal(unlink(a), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1076,6 +1119,7 @@ int main(void)
 		cmocka_unit_test(test_files_pack),
 		cmocka_unit_test(test_view),
 		cmocka_unit_test(test_view_many_files),
+		cmocka_unit_test(test_view_render_helpers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
