@@ -1413,7 +1413,10 @@ static uint32_t row_len(const dfs_file_table *t, const dfs_file_row *row,
 		row_place(t, row, hint, &pl);
 		mt = mount_text(mts, &pl);
 	}
-	size_t name = dfs_csv_field_len(pl.name, pl.name_len);
+	/* (a name of the log's table: whether it needs quotes is known) */
+	size_t name = !t->records->module->place && row->name &&
+	              dfs_log_name_plain(t->log, row->name - 1)
+	              ? pl.name_len : dfs_csv_field_len(pl.name, pl.name_len);
 	/* 19 commas and the newline */
 	size_t n = 20 + dfs_fmt_u64_len(row->id) + name +
 	           (mt ? mt->len - 2 : dfs_csv_field_len(pl.mount, pl.mount_len) +
