@@ -864,8 +864,14 @@ static void timed_part_finish(struct timed_part *p)
 	/* most bytes first, equals in the order first seen (its rows' own,
 	 * whose first records come in the same order) */
 	size_t nk = p->n ? p->n : 1;
-	struct sort_item *key = warm_alloc(p->pool, nk * sizeof(*key));
-	struct sort_item *tmp = warm_alloc(p->pool, nk * sizeof(*tmp));
+	struct sort_item *key = dfs_scratch_alloc(p->pool, nk * sizeof(*key));
+	struct sort_item *tmp = dfs_scratch_alloc(p->pool, nk * sizeof(*tmp));
+	/* (each pass writes its items to a thousand places at once: on 4 KiB
+	 * pages nearly every write missed the TLB) */
+	dfs_scratch_huge(key);
+	dfs_scratch_huge(tmp);
+	dfs_scratch_prefault(key, 0, nk * sizeof(*key));
+	dfs_scratch_prefault(tmp, 0, nk * sizeof(*tmp));
 	/* (the text's length while the row is at hand: its rows follow the
 	 * name table, whose names then hit the cache) */
 	const dfs_file_table tv = {.log = p->log, .records = p->r, .timed = true};
