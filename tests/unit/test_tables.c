@@ -456,7 +456,7 @@ static void check_dirty_pool(const dfs_log *log, const dfs_records *r, const dfs
 {
 	dfs_scratch pool;
 	dfs_scratch_init(&pool);
-	size_t sizes[] = {r->count * sizeof(dfs_file_row), r->count * 16, r->count * 16,
+	size_t sizes[] = {r->count * sizeof(dfs_file_row), r->count * 32, r->count * 16,
 	                  r->count * 4, r->count * 4, dfs_log_name_count(log) * 4};
 	void *b[sizeof(sizes) / sizeof(sizes[0])];
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
