@@ -516,13 +516,21 @@ static dfs_log *posix_log(const unsigned char *recs, size_t n, size_t files, int
 	return log;
 }
 
+/* (wide: ranks from 2 on made r * 2^40, far outside the job and apart
+ * in their high bits alone) */
 static void check_table_alone(size_t n, size_t files, int64_t nprocs, uint64_t seed,
-                              bool grouped)
+                              bool grouped, bool wide)
 {
 	const dfs_module *m = dfs_module_get(DFS_MOD_POSIX);
 	unsigned char *recs = random_posix(n, files, nprocs, seed);
 	if (grouped)
 		group_by_rank(recs, n, m->record_size);
+	for (size_t i = 0; wide && i < n; i++) {
+		int64_t rank = rank_of(recs + i * m->record_size);
+		if (rank >= 2)
+			rank *= (int64_t)1 << 40;
+		memcpy(recs + i * m->record_size + 8, &rank, 8);
+	}
 	dfs_error err = {0};
 	dfs_log *log = posix_log(recs, n, files, nprocs);
 	const dfs_records *r = dfs_log_records(log, DFS_MOD_POSIX);
@@ -589,12 +597,13 @@ static void check_table_alone(size_t n, size_t files, int64_t nprocs, uint64_t s
 static void test_table_alone(void **state)
 {
 	(void)state;
-	check_table_alone(400, 37, 6, 11, false);
-	check_table_alone(400, 37, 6, 12, true);
-	check_table_alone(50, 3, 2, 13, false);
+	check_table_alone(400, 37, 6, 11, false, false);
+	check_table_alone(400, 37, 6, 12, true, false);
+	check_table_alone(50, 3, 2, 13, false, false);
+	check_table_alone(400, 37, 6, 15, false, true);
 	/* enough records for the pass on two threads (each taking the files
 	 * of its half of the name table, the unnamed ones by their hash) */
-	check_table_alone(66000, 64, 8, 14, false);
+	check_table_alone(66000, 64, 8, 14, false, false);
 }
 
 /* Many files of equal bytes on both threads' halves (a few byte counts
