@@ -10,43 +10,10 @@
 #define ZERO_FIELDS 128   /* bytes of zero_fields (below) */
 
 /* A field is quoted when it holds a comma, a quote, a control character
- * (line breaks among them) or bytes that are not UTF-8, so that every
- * reader finds the same fields. */
-/* eight bytes at once: none of them a control character, ',', '"' or
- * past ASCII (each byte below 0x80 once the high bits are known clear) */
-#define ONES 0x0101010101010101ULL
-#define HIGHS 0x8080808080808080ULL
-#define HAS_ZERO(x) (((x) - ONES) & ~(x) & HIGHS)
-static bool plain8(const unsigned char *u)
+ * (line breaks among them) or bytes that are not UTF-8 (dfs_csv_plain). */
+static inline bool needs_quotes(const char *s, size_t len)
 {
-	uint64_t x;
-	memcpy(&x, u, 8);
-	return !(x & HIGHS) && !(((x) - ONES * 0x20) & ~(x) & HIGHS) &&
-	       !HAS_ZERO(x ^ (ONES * ',')) && !HAS_ZERO(x ^ (ONES * '"')) &&
-	       !HAS_ZERO(x ^ (ONES * 0x7f));
-}
-
-static bool needs_quotes(const char *s, size_t len)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	for (size_t i = 0; i < len;) {
-		if (len - i >= 8 && plain8(u + i)) {
-			i += 8;
-			continue;
-		}
-		unsigned char c = u[i];
-		if (c < 0x80) {
-			if (c < 0x20 || c == 0x7f || c == ',' || c == '"')
-				return true;
-			i++;
-			continue;
-		}
-		size_t n = dfs_utf8_char(u + i, len - i);
-		if (n == 0)
-			return true;
-		i += n;
-	}
-	return false;
+	return !dfs_csv_plain(s, len);
 }
 
 size_t dfs_csv_field_at(char *out, const char *s, size_t len)

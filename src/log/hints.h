@@ -1,6 +1,7 @@
 /* hints.h - inside the core: hints for loops that look names up by
  * record id (lazy.c renders records.csv so, a filter scan reads file
- * names so).  Not part of the API. */
+ * names so), and what a CSV table needs to know of a name.  Not part of
+ * the API. */
 #ifndef DFS_LOG_HINTS_H
 #define DFS_LOG_HINTS_H
 
@@ -37,5 +38,11 @@ void dfs_log_record_place_near(const dfs_log *log, const dfs_module *m,
  * one before (records in the order of the name table): the prefetches
  * would then only cost time. */
 bool dfs_name_hint_in_order(const dfs_name_hint *h);
+
+/* Is name i of the table (dfs_log_name_at) written in a CSV field as it
+ * is, without quotes (dfs_csv_plain)?  Known since the table was read:
+ * a table of every file's name (files.csv) measures its rows without
+ * scanning each name again. */
+bool dfs_log_name_plain(const dfs_log *log, size_t i);
 
 #endif

@@ -23,6 +23,7 @@
 #include "log/relay.h"
 #include "module/tables.h"
 #include "util/bytes.h"
+#include "util/utf8.h"
 #include "module/pack.h"
 
 #define MAGIC_NR 6567223ULL
@@ -56,6 +57,7 @@ struct dfs_log {
 	char *name_arena;       /* NUL-terminated names back to back */
 	dfs_name *names;
 	size_t nnames;
+	uint64_t *name_plain;   /* bit i: name i needs no CSV quotes */
 	uint32_t *name_index;   /* open addressing: names index + 1, 0 empty */
 	size_t name_mask;
 	/* the state of the module slots the log has data for or flags as
@@ -648,10 +650,12 @@ static int build_names(dfs_log *log, dfs_buf *table, size_t *memory,
 		cap *= 2;
 	log->names = calloc(n ? n : 1, sizeof(*log->names));
 	log->name_index = calloc(cap, sizeof(*log->name_index));
+	log->name_plain = calloc(n / 64 + 1, sizeof(uint64_t));
 	/* names of format >= 3.10 are NUL-terminated where they lie: the
 	 * inflated region itself is the arena; 3.00 names are copied */
 	log->name_arena = counted ? malloc(b.len + n + 1) : NULL;
-	if (!log->names || !log->name_index || (counted && !log->name_arena)) {
+	if (!log->names || !log->name_index || !log->name_plain ||
+	    (counted && !log->name_arena)) {
 		dfs_buf_free(&b);
 		return dfs_error_nomem(err);
 	}
@@ -702,10 +706,17 @@ static int build_names(dfs_log *log, dfs_buf *table, size_t *memory,
 		dfs_buf_free(&b);
 	else
 		log->name_arena = dfs_buf_detach(&b, NULL);
-	for (size_t i = 0; i < log->nnames; i++)
+	/* (and whether each needs CSV quotes: in this pass over the names in
+	 * their order, not in the one above, whose lookups of the index miss
+	 * the cache and overlap only when little work lies between them) */
+	for (size_t i = 0; i < log->nnames; i++) {
 		log->names[i].mount = dfs_log_mount_for(log, log->names[i].str,
 		                                        log->names[i].len);
-	*memory += region_bytes + n + 1 + n * sizeof(dfs_name) + cap * sizeof(uint32_t);
+		if (dfs_csv_plain(log->names[i].str, log->names[i].len))
+			log->name_plain[i / 64] |= (uint64_t)1 << (i % 64);
+	}
+	*memory += region_bytes + n + 1 + n * sizeof(dfs_name) + cap * sizeof(uint32_t) +
+	           (n / 64 + 1) * sizeof(uint64_t);
 	return 0;
 }
 
@@ -1136,6 +1147,7 @@ void dfs_log_free(const dfs_log *shared)
 	free(log->mount_text);
 	free(log->names);
 	free(log->name_index);
+	free(log->name_plain);
 	free(log->name_arena);
 	free(log->label);
 	free(atomic_load(&log->lustre_ix));
@@ -1150,6 +1162,10 @@ size_t dfs_log_mount_count(const dfs_log *log) { return log->nmounts; }
 const dfs_mount *dfs_log_mount(const dfs_log *log, size_t i) { return &log->mounts[i]; }
 size_t dfs_log_name_count(const dfs_log *log) { return log->nnames; }
 const dfs_name *dfs_log_name_at(const dfs_log *log, size_t i) { return &log->names[i]; }
+bool dfs_log_name_plain(const dfs_log *log, size_t i)
+{
+	return (log->name_plain[i / 64] >> (i % 64)) & 1;
+}
 /* (the index of LUSTRE records counts once built: it lives as long) */
 size_t dfs_log_memory(const dfs_log *log)
 {

@@ -355,38 +355,83 @@ static int sort_desc(const uint64_t *key, uint32_t *order, size_t n)
 	return 0;
 }
 
-/* A row of a half with its sort key, where its first record was (the
- * merge of the halves' orders compares both) and its text's length (the
- * table keeps them in that order) */
+/* A row of a half with its sort key and its text's length (the table
+ * keeps them in that order); where its first record was (the merge of
+ * the halves' orders compares it on equal keys) is first_k at the row's
+ * place. */
 struct sort_item {
 	uint64_t key;
 	uint32_t j;          /* the half's row */
-	uint32_t first;      /* first_k of that row */
 	uint32_t len;        /* as dfs_file_table.len */
 };
+
+#define DIGIT_BITS_MAX 11   /* 2,048 counts of a digit: in the L1 cache */
+#define DIGITS_MAX ((64 + DIGIT_BITS_MAX - 1) / DIGIT_BITS_MAX)
+
+/* The digits of an LSD radix sort on the bits where keys differ (`vary`,
+ * not 0): as few digits of up to DIGIT_BITS_MAX bits as cover them. */
+struct digits {
+	int n, lo, width;    /* digit d: bits lo + width * d on */
+	uint64_t mask;
+};
+
+static struct digits digits_of(uint64_t vary)
+{
+	struct digits dg;
+	dg.lo = __builtin_ctzll(vary);
+	int bits = 64 - __builtin_clzll(vary) - dg.lo;
+	dg.n = (bits + DIGIT_BITS_MAX - 1) / DIGIT_BITS_MAX;
+	dg.width = (bits + dg.n - 1) / dg.n;
+	dg.mask = ((uint64_t)1 << dg.width) - 1;
+	return dg;
+}
+
+/* A digit's counts made the places where each digit's items start;
+ * false when one digit has all n (the pass would move nothing). */
+static bool digit_offsets(uint32_t *count, size_t buckets, size_t n)
+{
+	size_t at = 0;
+	for (size_t b = 0; b < buckets; b++) {
+		uint32_t c = count[b];
+		if (c == n)
+			return false;
+		count[b] = (uint32_t)at;
+		at += c;
+	}
+	return true;
+}
 
 /* The n items sorted by key, largest first, ties in their order, as
  * sort_desc, moving the items themselves: every pass reads and writes
  * them in turn (sort_desc reads each key at its row's place: in no
- * order); the counts of every byte are taken in one pass first.
- * Returns the array holding the result (items or tmp, both of n
- * items). */
+ * order).  Only the bits where keys differ (`vary`: the OR of every
+ * key's bits that differ from the first key's) are sorted on, in digits
+ * of up to DIGIT_BITS_MAX bits: byte sizes of a table lie in some 40
+ * bits, four passes of 10 bits instead of five of 8; the counts of
+ * every digit are taken in one pass first.  Returns the array holding
+ * the result (items or tmp, both of n items). */
 static struct sort_item *sort_items_desc(struct sort_item *items, struct sort_item *tmp,
-                                         size_t n)
+                                         size_t n, uint64_t vary)
 {
-	size_t counts[8][256] = {{0}};
+	if (n < 2 || vary == 0)
+		return items;
+	struct digits dg = digits_of(vary);
+	uint64_t mask = dg.mask;
+	uint32_t counts[DIGITS_MAX][(size_t)1 << DIGIT_BITS_MAX];
+	memset(counts, 0, (size_t)dg.n * sizeof(counts[0]));
+	/* (largest first: the digits of the key's complement, in rising order) */
 	for (size_t i = 0; i < n; i++) {
-		uint64_t k = items[i].key;
-		for (int byte = 0; byte < 8; byte++)
-			counts[byte][255 - ((k >> (8 * byte)) & 0xff)]++;
+		uint64_t k = ~items[i].key >> dg.lo;
+		for (int d = 0; d < dg.n; d++)
+			counts[d][(k >> (dg.width * d)) & mask]++;
 	}
-	for (int byte = 0; byte < 8; byte++) {
-		size_t *count = counts[byte];
-		int shift = 8 * byte;
-		if (!radix_offsets(count, n))
+	for (int d = 0; d < dg.n; d++) {
+		uint32_t *count = counts[d];
+		int shift = dg.lo + dg.width * d;
+		if (!digit_offsets(count, (size_t)1 << dg.width, n))
 			continue;
 		for (size_t i = 0; i < n; i++)
-			tmp[count[255 - ((items[i].key >> shift) & 0xff)]++] = items[i];
+			tmp[count[(~items[i].key >> shift) & mask]++] = items[i];
 		struct sort_item *x = items;
 		items = tmp;
 		tmp = x;
@@ -473,8 +518,9 @@ static void rows_fault_end(struct rows_fault *rf)
 /* What the accumulator would say of one file fed only its records
  * (dfs_accum_track_files, §8.2-8.3 of the format document), worked out
  * as the records come: the time of its shared records, of each (file,
- * rank) pair (its first kept in the row, the others in a table), and the
- * time of the slowest pair.  Only that time is a column, not the rank it
+ * rank) pair (its first kept in the row; the records of the others
+ * listed as they come, and grouped by pair at the end), and the time of
+ * the slowest pair.  Only that time is a column, not the rank it
  * belongs to: §8.3 step 4 (the largest, the lowest rank of equals) comes
  * down to the largest time above 0, whatever order the pairs are weighed
  * in.
@@ -501,11 +547,53 @@ static inline void weigh_pair(dfs_file_row *row, double io_total)
 	CUR_IO(row) = io_total > cur ? io_total : cur;
 }
 
+/* A record of a pair other than its file's first: its row, rank and
+ * time (0 for a rank outside the job) */
 struct pair_time {
 	uint32_t row;
 	int64_t rank;
-	double io_total;
+	double io;
 };
+
+/* The n records of pairs grouped by pair (row and rank), each pair's in
+ * their order (the sums of its time are taken in record order): a
+ * stable LSD radix sort on the bits where ranks differ, then where rows
+ * do.  Returns the array holding the result (pt or tmp, both of n). */
+static struct pair_time *group_pairs(struct pair_time *pt, struct pair_time *tmp, size_t n)
+{
+	if (n < 2)
+		return pt;
+	uint64_t vary[2] = {0, 0};
+	for (size_t i = 0; i < n; i++) {
+		vary[0] |= (uint64_t)(pt[i].rank ^ pt[0].rank);
+		vary[1] |= pt[i].row ^ pt[0].row;
+	}
+	uint32_t count[(size_t)1 << DIGIT_BITS_MAX];
+	for (int field = 0; field < 2; field++) {
+		if (!vary[field])
+			continue;
+		struct digits dg = digits_of(vary[field]);
+		for (int d = 0; d < dg.n; d++) {
+			int shift = dg.lo + dg.width * d;
+			size_t buckets = (size_t)1 << dg.width;
+			memset(count, 0, buckets * sizeof(count[0]));
+			for (size_t i = 0; i < n; i++) {
+				uint64_t k = field ? pt[i].row : (uint64_t)pt[i].rank;
+				count[(k >> shift) & dg.mask]++;
+			}
+			if (!digit_offsets(count, buckets, n))
+				continue;
+			for (size_t i = 0; i < n; i++) {
+				uint64_t k = field ? pt[i].row : (uint64_t)pt[i].rank;
+				tmp[count[(k >> shift) & dg.mask]++] = pt[i];
+			}
+			struct pair_time *x = pt;
+			pt = tmp;
+			tmp = x;
+		}
+	}
+	return pt;
+}
 
 static int grow_pairs(struct pair_time **pt, size_t *cap)
 {
@@ -563,6 +651,7 @@ struct timed_part {
 	struct pair_time *pt;
 	size_t npt;
 	struct sort_item *key; /* its rows, most bytes first, then first seen */
+	struct sort_item *key_block;   /* the block key lies in */
 	int ret;
 };
 
@@ -615,12 +704,11 @@ static void *timed_part_run(void *arg)
 	const dfs_name *names = p->names;
 	dfs_file_row *rows = p->rows;
 	int64_t nprocs = p->nprocs;
-	struct map files = {0}, pairs = {0};
+	struct map files = {0};
 	struct pair_time *pt = NULL;
 	size_t npt = 0, pt_cap = 0;
 	p->ret = 0;
-	if (map_init(&files, 64, NULL) || map_init(&pairs, 64, NULL)) {
-		map_free(&files);
+	if (map_init(&files, 64, NULL)) {
 		p->ret = -1;
 		return NULL;
 	}
@@ -730,21 +818,14 @@ static void *timed_part_run(void *arg)
 				CUR_IO(row) += io;
 			continue;
 		}
-		uint32_t q;
-		if (map_get(&pairs, f, (uint64_t)rank, (uint32_t)npt, &q, &created) ||
-		    (created && npt == pt_cap && grow_pairs(&pt, &pt_cap))) {
+		/* (another pair's: is it new? known once they are grouped) */
+		if (npt == pt_cap && grow_pairs(&pt, &pt_cap)) {
 			ret = -1;
 			break;
 		}
-		if (created) {
-			pt[npt++] = (struct pair_time){(uint32_t)f, rank, 0.0};
-			NRANKS(row)++;
-		}
-		if (rank < nprocs)
-			pt[q].io_total += io;
+		pt[npt++] = (struct pair_time){(uint32_t)f, rank, rank < nprocs ? io : 0.0};
 	}
 	map_free(&files);
-	map_free(&pairs);
 	p->n = n;
 	p->pt = pt;
 	p->npt = npt;
@@ -761,13 +842,38 @@ static void *timed_part_run(void *arg)
 static void timed_part_finish(struct timed_part *p)
 {
 	dfs_file_row *rows = p->rows;
-	for (size_t q = 0; q < p->npt; q++)
-		weigh_pair(&rows[p->pt[q].row], p->pt[q].io_total);
+	struct pair_time *tmp_pt = p->npt > 1 ? malloc(p->npt * sizeof(*tmp_pt)) : NULL;
+	if (p->npt > 1 && !tmp_pt) {
+		free(p->pt);
+		p->pt = NULL;
+		p->ret = -1;
+		return;
+	}
+	/* each pair's time, its records' summed in their order */
+	const struct pair_time *g = group_pairs(p->pt, tmp_pt, p->npt);
+	for (size_t q = 0; q < p->npt;) {
+		double io_total = 0.0;
+		size_t e = q;
+		for (; e < p->npt && g[e].row == g[q].row && g[e].rank == g[q].rank; e++)
+			io_total += g[e].io;
+		dfs_file_row *row = &rows[g[q].row];
+		NRANKS(row)++;
+		weigh_pair(row, io_total);
+		q = e;
+	}
+	free(tmp_pt);
 	/* most bytes first, equals in the order first seen (its rows' own,
 	 * whose first records come in the same order) */
 	size_t nk = p->n ? p->n : 1;
-	struct sort_item *key = warm_alloc(p->pool, nk * sizeof(*key));
-	struct sort_item *tmp = warm_alloc(p->pool, nk * sizeof(*tmp));
+	/* (the items and the sort's copy in one block: the pool lends a
+	 * kept block, warm, to a request of at least a quarter of it, which
+	 * the two make more often than each alone) */
+	struct sort_item *key = dfs_scratch_alloc(p->pool, 2 * nk * sizeof(*key));
+	struct sort_item *tmp = key ? key + nk : NULL;
+	/* (each pass writes its items to a thousand places at once: on 4 KiB
+	 * pages nearly every write missed the TLB) */
+	dfs_scratch_huge(key);
+	dfs_scratch_prefault(key, 0, 2 * nk * sizeof(*key));
 	/* (the text's length while the row is at hand: its rows follow the
 	 * name table, whose names then hit the cache) */
 	const dfs_file_table tv = {.log = p->log, .records = p->r, .timed = true};
@@ -775,7 +881,8 @@ static void timed_part_finish(struct timed_part *p)
 	struct mount_text mts[MOUNT_TEXTS] = {{0}};
 	struct mounts_by_index mi;
 	memset(mi.made, 0, sizeof(mi.made));
-	for (size_t j = 0; j < p->n && key && tmp; j++) {
+	uint64_t key0 = 0, vary = 0;   /* the first key; bits where a key differs */
+	for (size_t j = 0; j < p->n && key; j++) {
 		size_t f = part_row(p, j);
 		dfs_file_row *row = &rows[f];
 		double slowest = first_io(row);
@@ -786,21 +893,20 @@ static void timed_part_finish(struct timed_part *p)
 		if (row->time_by_slowest != 0)
 			row->perf_by_slowest = ((double)row->total_bytes / 1048576.0) /
 			                       row->time_by_slowest;
-		key[j] = (struct sort_item){order_key(row->total_bytes), (uint32_t)j,
-		                            p->first_k ? p->first_k[f] : 0,
-		                            row_len(&tv, row, &hint, mts, &mi)};
+		uint64_t k = order_key(row->total_bytes);
+		if (j == 0)
+			key0 = k;
+		vary |= k ^ key0;
+		key[j] = (struct sort_item){k, (uint32_t)j, row_len(&tv, row, &hint, mts, &mi)};
 	}
 	free(p->pt);
 	p->pt = NULL;
-	if (!key || !tmp) {
-		dfs_scratch_free(p->pool, key);
-		dfs_scratch_free(p->pool, tmp);
+	if (!key) {
 		p->ret = -1;
 		return;
 	}
-	struct sort_item *sorted = sort_items_desc(key, tmp, p->n);
-	dfs_scratch_free(p->pool, sorted == key ? tmp : key);
-	p->key = sorted;
+	p->key = sort_items_desc(key, tmp, p->n, vary);
+	p->key_block = key;
 }
 
 /* Rows of a module with an accumulator, in one pass: records grouped by
@@ -899,7 +1005,7 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 	if (!order || !len) {
 		for (int h = 0; h < nparts; h++) {
 			free(part[h].pt);
-			dfs_scratch_free(t->pool, part[h].key);
+			dfs_scratch_free(t->pool, part[h].key_block);
 		}
 		dfs_scratch_free(t->pool, part[0].first_k);
 		dfs_scratch_free(t->pool, rows);
@@ -914,13 +1020,15 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		bool from_a = b == nb;
 		if (!from_a && a < na)
 			from_a = ka[a].key > kb[b].key ||
-			         (ka[a].key == kb[b].key && ka[a].first < kb[b].first);
+			         (ka[a].key == kb[b].key &&
+			          part[0].first_k[part_row(&part[0], ka[a].j)] <
+			          part[0].first_k[part_row(&part[1], kb[b].j)]);
 		const struct sort_item *it = from_a ? &ka[a++] : &kb[b++];
 		order[k] = (uint32_t)part_row(&part[from_a ? 0 : 1], it->j);
 		len[k] = it->len;
 	}
 	for (int h = 0; h < nparts; h++)
-		dfs_scratch_free(t->pool, part[h].key);
+		dfs_scratch_free(t->pool, part[h].key_block);
 	dfs_scratch_free(t->pool, part[0].first_k);
 	t->rows = rows;
 	t->n = n;
@@ -1387,7 +1495,10 @@ static uint32_t row_len(const dfs_file_table *t, const dfs_file_row *row,
 		row_place(t, row, hint, &pl);
 		mt = mount_text(mts, &pl);
 	}
-	size_t name = dfs_csv_field_len(pl.name, pl.name_len);
+	/* (a name of the log's table: whether it needs quotes is known) */
+	size_t name = !t->records->module->place && row->name &&
+	              dfs_log_name_plain(t->log, row->name - 1)
+	              ? pl.name_len : dfs_csv_field_len(pl.name, pl.name_len);
 	/* 19 commas and the newline */
 	size_t n = 20 + dfs_fmt_u64_len(row->id) + name +
 	           (mt ? mt->len - 2 : dfs_csv_field_len(pl.mount, pl.mount_len) +

@@ -60,4 +60,44 @@ static inline bool dfs_utf8_valid(const char *s, size_t len)
 	return true;
 }
 
+/* Is s[0..len) written in a CSV field as it is?  A field is quoted when
+ * it holds a comma, a quote, a control character (line breaks among
+ * them), DEL or bytes that are not UTF-8, so that every reader finds the
+ * same fields (csv/csv.h; the log keeps this of each name). */
+static inline bool dfs_csv_plain(const char *s, size_t len)
+{
+	/* eight bytes at once: none of them a control character, ',', '"'
+	 * or past ASCII (each byte below 0x80 once the high bits are known
+	 * clear) */
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0; i < len;) {
+		if (len - i >= 8) {
+			uint64_t x, c, q, d;
+			__builtin_memcpy(&x, u + i, 8);
+			c = x ^ (ones * ',');
+			q = x ^ (ones * '"');
+			d = x ^ (ones * 0x7f);
+			if (!(x & highs) && !((x - ones * 0x20) & ~x & highs) &&
+			    !((c - ones) & ~c & highs) && !((q - ones) & ~q & highs) &&
+			    !((d - ones) & ~d & highs)) {
+				i += 8;
+				continue;
+			}
+		}
+		unsigned char c = u[i];
+		if (c < 0x80) {
+			if (c < 0x20 || c == 0x7f || c == ',' || c == '"')
+				return false;
+			i++;
+			continue;
+		}
+		size_t n = dfs_utf8_char(u + i, len - i);
+		if (n == 0)
+			return false;
+		i += n;
+	}
+	return true;
+}
+
 #endif

@@ -456,7 +456,7 @@ static void check_dirty_pool(const dfs_log *log, const dfs_records *r, const dfs
 {
 	dfs_scratch pool;
 	dfs_scratch_init(&pool);
-	size_t sizes[] = {r->count * sizeof(dfs_file_row), r->count * 24, r->count * 24,
+	size_t sizes[] = {r->count * sizeof(dfs_file_row), r->count * 32, r->count * 16,
 	                  r->count * 4, r->count * 4, dfs_log_name_count(log) * 4};
 	void *b[sizeof(sizes) / sizeof(sizes[0])];
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
@@ -479,13 +479,11 @@ static void check_dirty_pool(const dfs_log *log, const dfs_records *r, const dfs
 	dfs_scratch_destroy(&pool);
 }
 
-static void check_table_alone(size_t n, size_t files, int64_t nprocs, uint64_t seed,
-                              bool grouped)
+/* A log of n POSIX records (recs) of ids 1000 + k, k < files, of a job
+ * of nprocs ranks; the even k named. */
+static dfs_log *posix_log(const unsigned char *recs, size_t n, size_t files, int64_t nprocs)
 {
 	const dfs_module *m = dfs_module_get(DFS_MOD_POSIX);
-	unsigned char *recs = random_posix(n, files, nprocs, seed);
-	if (grouped)
-		group_by_rank(recs, n, m->record_size);
 	dfs_error err = {0};
 	dfs_buf out = DFS_BUF_INIT;
 	dfs_write_options opt = {DFS_COMP_ZLIB, 1, 1};
@@ -515,6 +513,26 @@ static void check_table_alone(size_t n, size_t files, int64_t nprocs, uint64_t s
 	dfs_log *log = dfs_log_open_mem(out.data, out.len, "t", 0, &err);
 	assert_non_null(log);
 	dfs_buf_free(&out);
+	return log;
+}
+
+/* (wide: ranks from 2 on made r * 2^40, far outside the job and apart
+ * in their high bits alone) */
+static void check_table_alone(size_t n, size_t files, int64_t nprocs, uint64_t seed,
+                              bool grouped, bool wide)
+{
+	const dfs_module *m = dfs_module_get(DFS_MOD_POSIX);
+	unsigned char *recs = random_posix(n, files, nprocs, seed);
+	if (grouped)
+		group_by_rank(recs, n, m->record_size);
+	for (size_t i = 0; wide && i < n; i++) {
+		int64_t rank = rank_of(recs + i * m->record_size);
+		if (rank >= 2)
+			rank *= (int64_t)1 << 40;
+		memcpy(recs + i * m->record_size + 8, &rank, 8);
+	}
+	dfs_error err = {0};
+	dfs_log *log = posix_log(recs, n, files, nprocs);
 	const dfs_records *r = dfs_log_records(log, DFS_MOD_POSIX);
 	dfs_file_table t;
 	assert_int_equal(dfs_file_table_build(log, r, NULL, r->count, NULL, &t, &err), 0);
@@ -579,12 +597,60 @@ static void check_table_alone(size_t n, size_t files, int64_t nprocs, uint64_t s
 static void test_table_alone(void **state)
 {
 	(void)state;
-	check_table_alone(400, 37, 6, 11, false);
-	check_table_alone(400, 37, 6, 12, true);
-	check_table_alone(50, 3, 2, 13, false);
+	check_table_alone(400, 37, 6, 11, false, false);
+	check_table_alone(400, 37, 6, 12, true, false);
+	check_table_alone(50, 3, 2, 13, false, false);
+	check_table_alone(400, 37, 6, 15, false, true);
 	/* enough records for the pass on two threads (each taking the files
 	 * of its half of the name table, the unnamed ones by their hash) */
-	check_table_alone(66000, 64, 8, 14, false);
+	check_table_alone(66000, 64, 8, 14, false, false);
+}
+
+/* Many files of equal bytes on both threads' halves (a few byte counts
+ * shared by thousands of files): most bytes first, equals in the order
+ * first seen across the halves, every record in one row, the lengths
+ * what rendering writes. */
+static void test_table_ties(void **state)
+{
+	(void)state;
+	const dfs_module *m = dfs_module_get(DFS_MOD_POSIX);
+	size_t n = 66000, files = 20000;
+	unsigned char *recs = random_posix(n, files, 8, 21);
+	uint64_t seed = 5;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char *rec = recs + i * m->record_size;
+		set_i(m, rec, "POSIX_BYTES_READ", (int64_t)(next_rand(&seed) % 3) << 40);
+		set_i(m, rec, "POSIX_BYTES_WRITTEN", 0);
+	}
+	dfs_log *log = posix_log(recs, n, files, 8);
+	const dfs_records *r = dfs_log_records(log, DFS_MOD_POSIX);
+	dfs_error err = {0};
+	dfs_file_table t;
+	assert_int_equal(dfs_file_table_build(log, r, NULL, r->count, NULL, &t, &err), 0);
+	int64_t total = 0;
+	size_t ties = 0;
+	for (size_t k = 0; k < t.n; k++) {
+		const dfs_file_row *row = dfs_file_table_row(&t, k);
+		total += row->records;
+		/* (its first record has its id) */
+		uint64_t id;
+		memcpy(&id, recs + row->first * m->record_size, 8);
+		assert_int_equal(id, row->id);
+		if (k == 0)
+			continue;
+		const dfs_file_row *before = dfs_file_table_row(&t, k - 1);
+		assert_true(before->total_bytes >= row->total_bytes);
+		if (before->total_bytes == row->total_bytes) {
+			assert_true(before->first < row->first);
+			ties++;
+		}
+	}
+	assert_int_equal(total, (int64_t)n);
+	assert_true(ties > t.n / 2);
+	check_measure(&t);
+	dfs_file_table_free(&t);
+	dfs_log_free(log);
+	free(recs);
 }
 
 static void test_untimed(void **state)
@@ -1112,6 +1178,7 @@ int main(void)
 		cmocka_unit_test(test_accum_files_misuse),
 		cmocka_unit_test(test_file_table),
 		cmocka_unit_test(test_table_alone),
+		cmocka_unit_test(test_table_ties),
 		cmocka_unit_test(test_untimed),
 		cmocka_unit_test(test_rank_table),
 		cmocka_unit_test(test_merge),
