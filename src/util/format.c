@@ -26,27 +26,9 @@ static const char digits2[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-/* Number of decimal digits of v > 0 */
 static int count_digits(uint64_t v)
 {
-	static const uint64_t pow10[20] = {
-		1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u,
-		100000000u, 1000000000u, 10000000000u, 100000000000u,
-		1000000000000u, 10000000000000u, 100000000000000u,
-		1000000000000000u, 10000000000000000u, 100000000000000000u,
-		1000000000000000000u, 10000000000000000000u,
-	};
-#if defined(__GNUC__)
-	/* floor(log10(2^bits)) is off by at most one; the table settles it */
-	int bits = 64 - __builtin_clzll(v | 1);
-	int n = (bits * 1233) >> 12;
-	return n + (v >= pow10[n]);
-#else
-	int n = 1;
-	while (n < 20 && v >= pow10[n])
-		n++;
-	return n;
-#endif
+	return dfs_count_digits(v);
 }
 
 /* The n decimal digits of x < 10^8 into p[0..n): two at a time from
@@ -291,18 +273,6 @@ size_t dfs_fmt_double(char *out, double v)
 		return 1 + fmt_decimal(out + 1, dfs_dtoa_shortest(v));
 	}
 	return fmt_decimal(out, dfs_dtoa_shortest(v));
-}
-
-size_t dfs_fmt_u64_len(uint64_t v)
-{
-	return v < 10 ? 1 : (size_t)count_digits(v);
-}
-
-size_t dfs_fmt_i64_len(int64_t v)
-{
-	if (v < 0)
-		return 1 + (size_t)count_digits((uint64_t)0 - (uint64_t)v);
-	return dfs_fmt_u64_len((uint64_t)v);
 }
 
 /* The length fmt_decimal gives d, without writing it */
