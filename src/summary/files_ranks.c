@@ -640,6 +640,7 @@ struct timed_part {
 	dfs_file_row *rows;
 	bool rows_zero;        /* rows fresh from the system: all zero */
 	dfs_scratch *pool;     /* where its arrays come from */
+	bool text_only;        /* the table's (dfs_file_table_build_text) */
 	/* the share: -1 the whole pass; 0 or 1 its half */
 	int half;
 	size_t split;          /* name places below it are the first half's */
@@ -658,7 +659,11 @@ struct timed_part {
 /* A row's length (dfs_file_table.len) with a bit that tells its name
  * is quoted */
 #define LEN_QUOTED 0x80000000u
-#define LEN_MAX 0x7fffffffu
+/* and, in a table made for its text, which of its double columns keep
+ * their digits (column c: bit LEN_KEPT + c; the columns in the order of
+ * the text, time_by_slowest first); the length below */
+#define LEN_KEPT 24
+#define LEN_MAX 0x00ffffffu
 
 static void timed_part_finish(struct timed_part *p);
 /* ",mount_pt,fs_type" of a row as put_field writes them: the rows of a
@@ -684,7 +689,20 @@ struct mounts_by_index {
 
 static const struct mount_text *mount_by_index(const dfs_file_table *t, int32_t mount,
                                                struct mounts_by_index *mi);
-static uint32_t row_len(const dfs_file_table *t, const dfs_file_row *row,
+/* A row's double columns, in the order of the text */
+#define DOUBLE_COLUMNS 7
+static inline void double_columns(dfs_file_row *row, double *col[DOUBLE_COLUMNS])
+{
+	col[0] = &row->time_by_slowest;
+	col[1] = &row->perf_by_slowest;
+	col[2] = &row->read_time;
+	col[3] = &row->write_time;
+	col[4] = &row->meta_time;
+	col[5] = &row->first_open;
+	col[6] = &row->last_close;
+}
+
+static uint32_t row_len(const dfs_file_table *t, dfs_file_row *row,
                         dfs_name_hint *hint, struct mount_text *mts,
                         struct mounts_by_index *mi);
 
@@ -876,7 +894,8 @@ static void timed_part_finish(struct timed_part *p)
 	dfs_scratch_prefault(key, 0, 2 * nk * sizeof(*key));
 	/* (the text's length while the row is at hand: its rows follow the
 	 * name table, whose names then hit the cache) */
-	const dfs_file_table tv = {.log = p->log, .records = p->r, .timed = true};
+	const dfs_file_table tv = {.log = p->log, .records = p->r, .timed = true,
+	                           .text_only = p->text_only};
 	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	struct mount_text mts[MOUNT_TEXTS] = {{0}};
 	struct mounts_by_index mi;
@@ -961,7 +980,7 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		.log = log, .r = r, .index = index, .count = count, .w = w, .wi = wi,
 		.words = words, .nw = nw, .nprocs = nprocs, .names = names,
 		.nnames = at ? nnames : 0, .at = at, .rows = rows, .rows_zero = rows_zero,
-		.pool = t->pool, .half = -1};
+		.pool = t->pool, .text_only = t->text_only, .half = -1};
 	bool two = false;
 	if (count >= PARALLEL_RECORDS && dfs_workers(2, 2) == 2) {
 		/* the split: the place of the middle record's name (records
@@ -1118,12 +1137,12 @@ static int group_plain(const dfs_log *log, const dfs_records *r, const size_t *i
 	return 0;
 }
 
-int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
-                         const size_t *index, size_t count,
-                         struct dfs_scratch *pool, dfs_file_table *out,
-                         dfs_error *err)
+static int build(const dfs_log *log, const dfs_records *r, const size_t *index,
+                 size_t count, struct dfs_scratch *pool, bool text_only,
+                 dfs_file_table *out, dfs_error *err)
 {
 	memset(out, 0, sizeof(*out));
+	out->text_only = text_only;
 	struct words w;
 	if (!r || !words_of(r->module, &w))
 		return dfs_error_set(err, DFS_ERR_UNSUPPORTED, "no per-file table for %s",
@@ -1171,6 +1190,22 @@ int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
 	dfs_scratch_free(pool, out->len);
 	out->len = len;
 	return 0;
+}
+
+int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
+                         const size_t *index, size_t count,
+                         struct dfs_scratch *pool, dfs_file_table *out,
+                         dfs_error *err)
+{
+	return build(log, r, index, count, pool, false, out, err);
+}
+
+int dfs_file_table_build_text(const dfs_log *log, const dfs_records *r,
+                              const size_t *index, size_t count,
+                              struct dfs_scratch *pool, dfs_file_table *out,
+                              dfs_error *err)
+{
+	return build(log, r, index, count, pool, true, out, err);
 }
 
 void dfs_file_table_free(dfs_file_table *t)
@@ -1325,10 +1360,23 @@ static inline char *put_i(char *p, int64_t v)
 	return p + dfs_fmt_i64(p, v);
 }
 
+/* A double column, its value or (bit LEN_KEPT + c of the row's length)
+ * the digits kept when it was measured */
 static inline char *put_d(char *p, double v)
 {
 	*p++ = ',';
 	return p + dfs_fmt_double(p, v);
+}
+
+static inline char *put_col(char *p, const double *v, uint32_t len, int c)
+{
+	*p++ = ',';
+	if (len & (1u << (LEN_KEPT + c))) {
+		uint64_t kept;
+		memcpy(&kept, v, sizeof(kept));
+		return p + dfs_fmt_double_kept(p, kept);
+	}
+	return p + dfs_fmt_double(p, *v);
 }
 
 static inline char *put_field(char *p, const char *s, size_t len)
@@ -1447,17 +1495,17 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
 			p = put_i(p, row->writes);
 			p = put_i(p, row->total_bytes);
 			if (t->timed) {
-				p = put_d(p, row->time_by_slowest);
-				p = put_d(p, row->perf_by_slowest);
+				p = put_col(p, &row->time_by_slowest, len, 0);
+				p = put_col(p, &row->perf_by_slowest, len, 1);
 			} else {
 				*p++ = ',';
 				*p++ = ',';
 			}
-			p = put_d(p, row->read_time);
-			p = put_d(p, row->write_time);
-			p = put_d(p, row->meta_time);
-			p = put_d(p, row->first_open);
-			p = put_d(p, row->last_close);
+			p = put_col(p, &row->read_time, len, 2);
+			p = put_col(p, &row->write_time, len, 3);
+			p = put_col(p, &row->meta_time, len, 4);
+			p = put_col(p, &row->first_open, len, 5);
+			p = put_col(p, &row->last_close, len, 6);
 			if (!mt)
 				mt = mount_text(mts, &pl);
 			if (mt) {
@@ -1478,7 +1526,7 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
 /* The bytes dfs_file_table_render writes for a row, without writing
  * them (the same arithmetic field by field), LEN_QUOTED set when its
  * name is quoted; 0 when past LEN_MAX. */
-static uint32_t row_len(const dfs_file_table *t, const dfs_file_row *row,
+static uint32_t row_len(const dfs_file_table *t, dfs_file_row *row,
                         dfs_name_hint *hint, struct mount_text *mts,
                         struct mounts_by_index *mi)
 {
@@ -1507,18 +1555,25 @@ static uint32_t row_len(const dfs_file_table *t, const dfs_file_row *row,
 	     dfs_fmt_i64_len(row->bytes_read) + dfs_fmt_i64_len(row->bytes_written) +
 	     dfs_fmt_i64_len(row->reads) + dfs_fmt_i64_len(row->writes) +
 	     dfs_fmt_i64_len(row->total_bytes);
-	if (t->timed)
-		n += dfs_fmt_double_len(row->time_by_slowest) +
-		     dfs_fmt_double_len(row->perf_by_slowest);
-	n += dfs_fmt_double_len(row->read_time) + dfs_fmt_double_len(row->write_time) +
-	     dfs_fmt_double_len(row->meta_time) + dfs_fmt_double_len(row->first_open) +
-	     dfs_fmt_double_len(row->last_close);
+	double *col[DOUBLE_COLUMNS];
+	double_columns(row, col);
+	uint64_t kept[DOUBLE_COLUMNS] = {0};
+	for (int c = t->timed ? 0 : 2; c < DOUBLE_COLUMNS; c++)
+		n += t->text_only ? dfs_fmt_double_len_keep(*col[c], &kept[c])
+		                  : dfs_fmt_double_len(*col[c]);
 	/* (the stripe cells: rare, short, rendered to be counted) */
 	char cells[64];
 	n += (size_t)(put_stripes(t->log, row->id, cells) - cells) - 2;
 	if (n > LEN_MAX)
-		return 0;
-	return (uint32_t)n | (name != pl.name_len ? LEN_QUOTED : 0);
+		return 0;   /* (nothing kept: the values stay) */
+	uint32_t bits = name != pl.name_len ? LEN_QUOTED : 0;
+	for (int c = 0; c < DOUBLE_COLUMNS; c++) {
+		if (kept[c]) {
+			memcpy(col[c], &kept[c], sizeof(kept[c]));
+			bits |= 1u << (LEN_KEPT + c);
+		}
+	}
+	return (uint32_t)n | bits;
 }
 
 uint64_t dfs_file_table_measure(const dfs_file_table *t, size_t from, size_t to)

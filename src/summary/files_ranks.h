@@ -45,6 +45,8 @@ typedef struct dfs_file_table {
 	const dfs_log *log;          /* borrowed, with the records */
 	const dfs_records *records;
 	bool timed;                  /* the module has an accumulator */
+	bool text_only;              /* made for its text alone
+	                              * (dfs_file_table_build_text) */
 	size_t n;
 	dfs_file_row *rows;          /* in the order first seen */
 	uint32_t *order;             /* rows[order[k]]: most bytes first, then
@@ -70,6 +72,15 @@ int dfs_file_table_build(const dfs_log *log, const dfs_records *r,
                          const size_t *index, size_t count,
                          struct dfs_scratch *pool, dfs_file_table *out,
                          dfs_error *err);
+/* The same table made to be rendered and nothing else (files.csv): a
+ * row's double columns, once its length is measured, hold the digits
+ * their text was measured from (dfs_fmt_double_len_keep) instead of their
+ * values, so that rendering does not find them again; read them only by
+ * rendering the table. */
+int dfs_file_table_build_text(const dfs_log *log, const dfs_records *r,
+                              const size_t *index, size_t count,
+                              struct dfs_scratch *pool, dfs_file_table *out,
+                              dfs_error *err);
 void dfs_file_table_free(dfs_file_table *t);
 /* The header line of files.csv and rows [from, to) of a table. */
 void dfs_file_table_header(dfs_buf *out);

@@ -302,6 +302,28 @@ size_t dfs_fmt_double_len(double v)
 	return (signbit(v) ? 1 : 0) + decimal_len(dfs_dtoa_shortest(v));
 }
 
+/* kept: the exponent + 64 in the top 7 bits, the digits (< 10^17 < 2^57)
+ * below */
+#define KEPT_DIGITS 57
+
+size_t dfs_fmt_double_len_keep(double v, uint64_t *kept)
+{
+	*kept = 0;
+	if (!(v > 0) || isinf(v) || (v < 9007199254740992.0 && v == (double)(int64_t)v))
+		return dfs_fmt_double_len(v);
+	dfs_decimal d = dfs_dtoa_shortest(v);
+	if (d.exp10 >= -64 && d.exp10 <= 63)
+		*kept = (uint64_t)(d.exp10 + 64) << KEPT_DIGITS | d.digits;
+	return decimal_len(d);
+}
+
+size_t dfs_fmt_double_kept(char *out, uint64_t kept)
+{
+	dfs_decimal d = {kept & (((uint64_t)1 << KEPT_DIGITS) - 1),
+	                 (int)(kept >> KEPT_DIGITS) - 64};
+	return fmt_decimal(out, d);
+}
+
 const char *dfs_scan_u64(const char *s, const char *end, uint64_t *out)
 {
 	const char *p = s;

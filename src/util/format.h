@@ -26,6 +26,17 @@ static inline size_t dfs_fmt_u64_len(uint64_t v);
 static inline size_t dfs_fmt_i64_len(int64_t v);
 size_t dfs_fmt_double_len(double v);
 
+/* A double's digits kept between measuring its text and writing it (a
+ * text measured at once and written later need not find them twice):
+ * dfs_fmt_double_len_keep tells the length as dfs_fmt_double_len does
+ * and sets *kept to the shortest digits and their exponent in 64 bits
+ * when the text is made of them (v finite, positive, not an integer
+ * below 2^53, its exponent within [-64, 63]), else to 0 (the others are
+ * written quickly from v itself).  dfs_fmt_double_kept writes the text
+ * of a nonzero kept value as dfs_fmt_double writes v (with its room). */
+size_t dfs_fmt_double_len_keep(double v, uint64_t *kept);
+size_t dfs_fmt_double_kept(char *out, uint64_t kept);
+
 /* Strict parsers for one whole field: no leading/trailing junk.  They
  * return false on syntax errors and on overflow. */
 bool dfs_parse_i64(const char *s, size_t len, int64_t *out);

@@ -634,8 +634,8 @@ static dfs_snapshot *table_content(dfs_view *v, struct entry *e, struct decoded_
 	dfs_snapshot *c = NULL;
 	if (n->file == F_FILES_CSV) {
 		dfs_file_table t;
-		if (dfs_file_table_build(l->log, s->records, s->index, s->count, &v->scratch,
-		                         &t, err) == 0) {
+		if (dfs_file_table_build_text(l->log, s->records, s->index, s->count,
+		                              &v->scratch, &t, err) == 0) {
 			if (t.n > LAZY_TABLE_ROWS) {
 				const struct module_state *ms = dfs_entry_mod_find(e, n->module);
 				struct import_set *rows = ms && ms->imported &&

@@ -103,7 +103,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < runs; i++) {
 		dfs_file_table t;
 		double w0 = now(), c0 = cpu(), o0 = cpu_own();
-		if (dfs_file_table_build(log, r, NULL, r->count, &pool, &t, &err)) {
+		if (dfs_file_table_build_text(log, r, NULL, r->count, &pool, &t, &err)) {
 			fprintf(stderr, "%s\n", err.msg);
 			return 1;
 		}

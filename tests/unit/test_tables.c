@@ -594,6 +594,72 @@ static void check_table_alone(size_t n, size_t files, int64_t nprocs, uint64_t s
 	free(recs);
 }
 
+/* A table made for its text keeps its double columns' digits from the
+ * measuring: the same text as the table that keeps their values, for
+ * every kind of double (plain decimals, integers below and above 2^53,
+ * zero, negatives, NaN, infinities, exponents past what is kept), and
+ * each row's length is still what rendering it writes. */
+static void test_text_table(void **state)
+{
+	(void)state;
+	static const struct wrec odd[] = {
+		{0, 0, 100, 0, 1, 0, 72.85906808518985, 0.0128, 0.1344, 774.3057316976735,
+		 787.565890078715, 0},
+		{0, 1, 0, 5, 0, 1, 1e-300, 1e300, 0.0009000000000000001, 3.0, 1152921504606846976.0,
+		 0},
+		{0, 0, 7, 7, 1, 1, -0.25, -1.5e-7, 0, 0.30000000000000004, 1e-5, 0},
+		{0, 2, 3, 0, 1, 0, NAN, INFINITY, -INFINITY, 1e16, 123456789012.5, 0},
+		{0, -1, 9, 9, 2, 2, 0.5, 2.5, 1e-64, 1e-65, 9.999999999999999e62, 4.25},
+		{0, 3, 1, 1, 1, 1, 5e-324, 1.7976931348623157e308, -0.0, 1e63, 1e64, 0},
+	};
+	static const int odd_file[] = {0, 0, 1, 1, 2, 3};
+	struct wrec w[6];
+	fill_ids(w, odd, odd_file, 6);
+	dfs_log *log = write_log(4, 1000, DFS_MOD_POSIX, w, 6);
+	const dfs_records *r = dfs_log_records(log, DFS_MOD_POSIX);
+	dfs_error err = {0};
+	dfs_file_table values, text;
+	assert_int_equal(dfs_file_table_build(log, r, NULL, r->count, NULL, &values, &err), 0);
+	assert_int_equal(dfs_file_table_build_text(log, r, NULL, r->count, NULL, &text, &err), 0);
+	assert_false(values.text_only);
+	assert_true(text.text_only);
+	char *want = render_files(&values), *got = render_files(&text);
+	assert_string_equal(got, want);
+	/* (some digits were kept, and some values stayed) */
+	assert_non_null(strstr(want, ",72.85906808518985,"));
+	assert_non_null(strstr(want, ",1e-64,1e-65,9.999999999999999e+62,"));
+	assert_non_null(strstr(want, ",5e-324,1.7976931348623157e+308,0,1e+63,1e+64,"));
+	assert_non_null(strstr(want, ",nan,inf,-inf,"));
+	free(want);
+	free(got);
+	/* a selection of them, and untimed (STDIO-like: no accumulator) */
+	size_t index[] = {1, 3, 5};
+	dfs_file_table_free(&values);
+	dfs_file_table_free(&text);
+	assert_int_equal(dfs_file_table_build(log, r, index, 3, NULL, &values, &err), 0);
+	assert_int_equal(dfs_file_table_build_text(log, r, index, 3, NULL, &text, &err), 0);
+	want = render_files(&values);
+	got = render_files(&text);
+	assert_string_equal(got, want);
+	free(want);
+	free(got);
+	dfs_file_table_free(&values);
+	dfs_file_table_free(&text);
+	dfs_log_free(log);
+	log = write_log(4, 1000, DFS_MOD_STDIO, w, 6);
+	r = dfs_log_records(log, DFS_MOD_STDIO);
+	assert_int_equal(dfs_file_table_build(log, r, NULL, r->count, NULL, &values, &err), 0);
+	assert_int_equal(dfs_file_table_build_text(log, r, NULL, r->count, NULL, &text, &err), 0);
+	want = render_files(&values);
+	got = render_files(&text);
+	assert_string_equal(got, want);
+	free(want);
+	free(got);
+	dfs_file_table_free(&values);
+	dfs_file_table_free(&text);
+	dfs_log_free(log);
+}
+
 static void test_table_alone(void **state)
 {
 	(void)state;
@@ -1178,6 +1244,7 @@ int main(void)
 		cmocka_unit_test(test_accum_files_misuse),
 		cmocka_unit_test(test_file_table),
 		cmocka_unit_test(test_table_alone),
+		cmocka_unit_test(test_text_table),
 		cmocka_unit_test(test_table_ties),
 		cmocka_unit_test(test_untimed),
 		cmocka_unit_test(test_rank_table),
