@@ -26,11 +26,6 @@ static const char digits2[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-static int count_digits(uint64_t v)
-{
-	return dfs_count_digits(v);
-}
-
 /* The n decimal digits of x < 10^8 into p[0..n): two at a time from
  * the right. */
 static void put_digits_short(char *p, uint32_t x, int n)
@@ -131,7 +126,7 @@ size_t dfs_fmt_u64(char *out, uint64_t v)
 		*out = (char)('0' + v);
 		return 1;
 	}
-	int n = count_digits(v);
+	int n = dfs_count_digits(v);
 	put_digits(out, v, n);
 	return (size_t)n;
 }
@@ -168,12 +163,6 @@ static size_t fmt_exponential(char *out, uint64_t digits, int n, int x)
 }
 
 #if defined(__SSE2__)
-static const uint64_t pow10_u64[18] = {
-	1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u,
-	1000000000u, 10000000000u, 100000000000u, 1000000000000u, 10000000000000u,
-	100000000000000u, 1000000000000000u, 10000000000000000u, 100000000000000000u,
-};
-
 /* The plain layouts of n <= 17 digits whose first digit has exponent
  * -4 <= x <= n - 2 ("0.000ddd", "dd.ddd"), with no branch on the digits:
  * they are made as 17 with trailing zeros (the first apart, the sixteen
@@ -181,7 +170,7 @@ static const uint64_t pow10_u64[18] = {
  * Writes up to 22 bytes at out, past the text too. */
 static size_t fmt_plain(char *out, uint64_t digits, int n, int x)
 {
-	uint64_t w = digits * pow10_u64[17 - n];
+	uint64_t w = digits * dfs_pow10(17 - n);
 	uint64_t d0 = w / 10000000000000000u;
 	__m128i rest = digits16(w - d0 * 10000000000000000u);
 	if (x < 0) {
@@ -210,7 +199,7 @@ static size_t fmt_plain(char *out, uint64_t digits, int n, int x)
 /* digits * 10^exp10 in %g layout for precision n = number of digits */
 static size_t fmt_decimal(char *out, dfs_decimal d)
 {
-	int n = count_digits(d.digits);
+	int n = dfs_count_digits(d.digits);
 	int x = n - 1 + d.exp10; /* decimal exponent of the first digit */
 #if defined(__SSE2__)
 	if (x >= -4 && x <= n - 2)
@@ -278,7 +267,7 @@ size_t dfs_fmt_double(char *out, double v)
 /* The length fmt_decimal gives d, without writing it */
 static size_t decimal_len(dfs_decimal d)
 {
-	int n = count_digits(d.digits);
+	int n = dfs_count_digits(d.digits);
 	int x = n - 1 + d.exp10;
 	if (x < -4 || x >= n) {
 		unsigned ax = x < 0 ? (unsigned)-x : (unsigned)x;
@@ -289,8 +278,13 @@ static size_t decimal_len(dfs_decimal d)
 	return (size_t)n + (x + 1 == n ? 0 : 1);
 }
 
-size_t dfs_fmt_double_len(double v)
+/* kept: the exponent + 64 in the top 7 bits, the digits (< 10^17 < 2^57)
+ * below */
+#define KEPT_DIGITS 57
+
+size_t dfs_fmt_double_len_keep(double v, uint64_t *kept)
 {
+	*kept = 0;
 	if (v == 0)
 		return signbit(v) ? 2 : 1;
 	if (isnan(v))
@@ -299,22 +293,18 @@ size_t dfs_fmt_double_len(double v)
 		return v < 0 ? 4 : 3;
 	if (fabs(v) < 9007199254740992.0 && v == (double)(int64_t)v)
 		return dfs_fmt_i64_len((int64_t)v);
-	return (signbit(v) ? 1 : 0) + decimal_len(dfs_dtoa_shortest(v));
-}
-
-/* kept: the exponent + 64 in the top 7 bits, the digits (< 10^17 < 2^57)
- * below */
-#define KEPT_DIGITS 57
-
-size_t dfs_fmt_double_len_keep(double v, uint64_t *kept)
-{
-	*kept = 0;
-	if (!(v > 0) || isinf(v) || (v < 9007199254740992.0 && v == (double)(int64_t)v))
-		return dfs_fmt_double_len(v);
 	dfs_decimal d = dfs_dtoa_shortest(v);
+	if (signbit(v))
+		return 1 + decimal_len(d);
 	if (d.exp10 >= -64 && d.exp10 <= 63)
 		*kept = (uint64_t)(d.exp10 + 64) << KEPT_DIGITS | d.digits;
 	return decimal_len(d);
+}
+
+size_t dfs_fmt_double_len(double v)
+{
+	uint64_t kept;
+	return dfs_fmt_double_len_keep(v, &kept);
 }
 
 size_t dfs_fmt_double_kept(char *out, uint64_t kept)

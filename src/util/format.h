@@ -51,10 +51,8 @@ const char *dfs_scan_u64(const char *s, const char *end, uint64_t *out);
 const char *dfs_scan_i64(const char *s, const char *end, int64_t *out);
 const char *dfs_scan_double(const char *s, const char *end, double *out);
 
-/* Number of decimal digits of v > 0.  (The lengths of integers are
- * asked for seven times a row of files.csv while its size is measured:
- * inline, not a call each.) */
-static inline int dfs_count_digits(uint64_t v)
+/* 10^n, 0 <= n <= 19 */
+static inline uint64_t dfs_pow10(int n)
 {
 	static const uint64_t pow10[20] = {
 		1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u,
@@ -63,14 +61,22 @@ static inline int dfs_count_digits(uint64_t v)
 		1000000000000000u, 10000000000000000u, 100000000000000000u,
 		1000000000000000000u, 10000000000000000000u,
 	};
+	return pow10[n];
+}
+
+/* Number of decimal digits of v > 0.  (The lengths of integers are
+ * asked for seven times a row of files.csv while its size is measured:
+ * inline, not a call each.) */
+static inline int dfs_count_digits(uint64_t v)
+{
 #if defined(__GNUC__)
 	/* floor(log10(2^bits)) is off by at most one; the table settles it */
 	int bits = 64 - __builtin_clzll(v | 1);
 	int n = (bits * 1233) >> 12;
-	return n + (v >= pow10[n]);
+	return n + (v >= dfs_pow10(n));
 #else
 	int n = 1;
-	while (n < 20 && v >= pow10[n])
+	while (n < 20 && v >= dfs_pow10(n))
 		n++;
 	return n;
 #endif
