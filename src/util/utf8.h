@@ -35,20 +35,36 @@ static inline size_t dfs_utf8_char(const unsigned char *s, size_t avail)
 	return n;
 }
 
-/* Is all of s[0..len) well-formed UTF-8? */
-static inline bool dfs_utf8_valid(const char *s, size_t len)
+/* The walk of dfs_utf8_valid and dfs_csv_plain: s[0..len) well-formed
+ * UTF-8 and, when `plain`, none of its ASCII bytes a control character,
+ * DEL, ',' or '"' (`plain` is a constant at each call: the compiler
+ * keeps one loop for each). */
+static inline bool dfs_utf8_walk(const char *s, size_t len, bool plain)
 {
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
 	const unsigned char *u = (const unsigned char *)s;
 	for (size_t i = 0; i < len;) {
-		if (len - i >= 8) {   /* ASCII eight bytes at a time */
-			uint64_t w;
-			__builtin_memcpy(&w, u + i, 8);
-			if (!(w & 0x8080808080808080ULL)) {
+		if (len - i >= 8) {
+			/* eight ASCII bytes at once (and, for plain, none of the
+			 * bytes above: each below 0x80 once the high bits are
+			 * known clear) */
+			uint64_t x;
+			__builtin_memcpy(&x, u + i, 8);
+			bool ok = !(x & highs);
+			if (ok && plain) {
+				uint64_t c = x ^ (ones * ','), q = x ^ (ones * '"'), d = x ^ (ones * 0x7f);
+				ok = !((x - ones * 0x20) & ~x & highs) && !((c - ones) & ~c & highs) &&
+				     !((q - ones) & ~q & highs) && !((d - ones) & ~d & highs);
+			}
+			if (ok) {
 				i += 8;
 				continue;
 			}
 		}
-		if (u[i] < 0x80) {
+		unsigned char c = u[i];
+		if (c < 0x80) {
+			if (plain && (c < 0x20 || c == 0x7f || c == ',' || c == '"'))
+				return false;
 			i++;
 			continue;
 		}
@@ -60,44 +76,19 @@ static inline bool dfs_utf8_valid(const char *s, size_t len)
 	return true;
 }
 
+/* Is all of s[0..len) well-formed UTF-8? */
+static inline bool dfs_utf8_valid(const char *s, size_t len)
+{
+	return dfs_utf8_walk(s, len, false);
+}
+
 /* Is s[0..len) written in a CSV field as it is?  A field is quoted when
  * it holds a comma, a quote, a control character (line breaks among
  * them), DEL or bytes that are not UTF-8, so that every reader finds the
  * same fields (csv/csv.h; the log keeps this of each name). */
 static inline bool dfs_csv_plain(const char *s, size_t len)
 {
-	/* eight bytes at once: none of them a control character, ',', '"'
-	 * or past ASCII (each byte below 0x80 once the high bits are known
-	 * clear) */
-	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-	const unsigned char *u = (const unsigned char *)s;
-	for (size_t i = 0; i < len;) {
-		if (len - i >= 8) {
-			uint64_t x, c, q, d;
-			__builtin_memcpy(&x, u + i, 8);
-			c = x ^ (ones * ',');
-			q = x ^ (ones * '"');
-			d = x ^ (ones * 0x7f);
-			if (!(x & highs) && !((x - ones * 0x20) & ~x & highs) &&
-			    !((c - ones) & ~c & highs) && !((q - ones) & ~q & highs) &&
-			    !((d - ones) & ~d & highs)) {
-				i += 8;
-				continue;
-			}
-		}
-		unsigned char c = u[i];
-		if (c < 0x80) {
-			if (c < 0x20 || c == 0x7f || c == ',' || c == '"')
-				return false;
-			i++;
-			continue;
-		}
-		size_t n = dfs_utf8_char(u + i, len - i);
-		if (n == 0)
-			return false;
-		i += n;
-	}
-	return true;
+	return dfs_utf8_walk(s, len, true);
 }
 
 #endif
