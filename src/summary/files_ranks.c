@@ -311,18 +311,16 @@ static inline void map_prefetch(const struct map *m, uint64_t key, uint64_t key2
 
 /* ---- a stable order, by a 64-bit key, largest first ----------------------- */
 
-/* A pass of the radix sorts below on one byte: false when every one of
- * the n keys has the same digit there (the pass would move nothing),
- * else the digits' counts turned into where each digit's items start. */
-static bool radix_offsets(size_t count[256], size_t n)
+/* A digit's counts made the places where each digit's items start;
+ * false when one digit has all n (the pass would move nothing). */
+static bool digit_offsets(uint32_t *count, size_t buckets, size_t n)
 {
-	for (size_t d = 0; d < 256; d++)
-		if (count[d] == n)
-			return false;
 	size_t at = 0;
-	for (size_t d = 0; d < 256; d++) {
-		size_t c = count[d];
-		count[d] = at;
+	for (size_t b = 0; b < buckets; b++) {
+		uint32_t c = count[b];
+		if (c == n)
+			return false;
+		count[b] = (uint32_t)at;
 		at += c;
 	}
 	return true;
@@ -339,11 +337,11 @@ static int sort_desc(const uint64_t *key, uint32_t *order, size_t n)
 	for (size_t i = 0; i < n; i++)
 		order[i] = (uint32_t)i;
 	for (int byte = 0; byte < 8; byte++) {
-		size_t count[256] = {0};
+		uint32_t count[256] = {0};   /* (n < 2^32: dfs_file_table_build) */
 		int shift = 8 * byte;
 		for (size_t i = 0; i < n; i++)
 			count[255 - ((key[i] >> shift) & 0xff)]++;
-		if (!radix_offsets(count, n))
+		if (!digit_offsets(count, 256, n))
 			continue;
 		for (size_t i = 0; i < n; i++) {
 			uint32_t o = order[i];
@@ -384,21 +382,6 @@ static struct digits digits_of(uint64_t vary)
 	dg.width = (bits + dg.n - 1) / dg.n;
 	dg.mask = ((uint64_t)1 << dg.width) - 1;
 	return dg;
-}
-
-/* A digit's counts made the places where each digit's items start;
- * false when one digit has all n (the pass would move nothing). */
-static bool digit_offsets(uint32_t *count, size_t buckets, size_t n)
-{
-	size_t at = 0;
-	for (size_t b = 0; b < buckets; b++) {
-		uint32_t c = count[b];
-		if (c == n)
-			return false;
-		count[b] = (uint32_t)at;
-		at += c;
-	}
-	return true;
 }
 
 /* The n items sorted by key, largest first, ties in their order, as
@@ -1360,14 +1343,14 @@ static inline char *put_i(char *p, int64_t v)
 	return p + dfs_fmt_i64(p, v);
 }
 
-/* A double column, its value or (bit LEN_KEPT + c of the row's length)
- * the digits kept when it was measured */
 static inline char *put_d(char *p, double v)
 {
 	*p++ = ',';
 	return p + dfs_fmt_double(p, v);
 }
 
+/* A double column, its value or (bit LEN_KEPT + c of the row's length)
+ * the digits kept when it was measured */
 static inline char *put_col(char *p, const double *v, uint32_t len, int c)
 {
 	*p++ = ',';
@@ -1434,6 +1417,22 @@ static const struct mount_text *mount_by_index(const dfs_file_table *t, int32_t 
 	return mi->made[i] == 1 ? &mi->e[i] : NULL;
 }
 
+/* A row whose name was found when the table was made (a module without
+ * a place of its own): its name into pl, and its mount's text by index,
+ * without its place looked up; NULL when the row has no such name or
+ * that text is not kept (row_place then). */
+static const struct mount_text *known_name(const dfs_file_table *t, const dfs_file_row *row,
+                                           struct mounts_by_index *mi, dfs_record_place *pl)
+{
+	if (t->records->module->place || !row->name)
+		return NULL;
+	const dfs_name *nm = dfs_log_name_at(t->log, row->name - 1);
+	pl->name = nm->str;
+	pl->name_len = nm->len;
+	pl->mount_len = pl->fs_type_len = 0;
+	return mount_by_index(t, nm->mount, mi);
+}
+
 /* the most bytes a row's numbers and separators take (20 fields), and
  * the whole of a mount's text copied at once */
 #define NUMBERS_ROOM (20 * (DFS_FMT_DOUBLE_MAX + 1) + 64 + MOUNT_TEXT_MAX)
@@ -1458,24 +1457,15 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
 			size_t k = b + i;
 			const dfs_file_row *row = by_name ? rw[i] : dfs_file_table_row(t, k);
 			dfs_record_place pl;
-			const struct mount_text *mt = NULL;
-			if (by_name && row->name) {
-				/* (row_place's name, its mount's text by index) */
-				const dfs_name *nm = dfs_log_name_at(t->log, row->name - 1);
-				mt = mount_by_index(t, nm->mount, &mi);
-				pl.name = nm->str;
-				pl.name_len = nm->len;
-				pl.mount_len = pl.fs_type_len = 0;
-			}
+			const struct mount_text *mt = known_name(t, row, &mi, &pl);
 			if (!mt) {
 				if (!by_name)
 					prefetch_names(t, k, to);
 				row_place(t, row, &hint, &pl);
 			}
 			size_t room = NUMBERS_ROOM + 2 * (pl.name_len + pl.mount_len + pl.fs_type_len) + 8;
-			if (!dfs_buf_grow(out, room)) {
-							return;
-			}
+			if (!dfs_buf_grow(out, room))
+				return;
 			char *start = out->data + out->len, *p = start;
 			p += dfs_fmt_u64(p, row->id);
 			uint32_t len = by_name ? lens[i] : t->len ? t->len[k] : 0;
@@ -1525,20 +1515,15 @@ void dfs_file_table_render(const dfs_file_table *t, size_t from, size_t to,
 
 /* The bytes dfs_file_table_render writes for a row, without writing
  * them (the same arithmetic field by field), LEN_QUOTED set when its
- * name is quoted; 0 when past LEN_MAX. */
+ * name is quoted; 0 when past LEN_MAX.  In a table made for its text,
+ * the double columns whose digits were found keep them in the row from
+ * then on (their LEN_KEPT bits set). */
 static uint32_t row_len(const dfs_file_table *t, dfs_file_row *row,
                         dfs_name_hint *hint, struct mount_text *mts,
                         struct mounts_by_index *mi)
 {
 	dfs_record_place pl;
-	const struct mount_text *mt = NULL;
-	if (!t->records->module->place && row->name) {
-		/* (row_place's name, its mount's text by index) */
-		const dfs_name *nm = dfs_log_name_at(t->log, row->name - 1);
-		mt = mount_by_index(t, nm->mount, mi);
-		pl.name = nm->str;
-		pl.name_len = nm->len;
-	}
+	const struct mount_text *mt = known_name(t, row, mi, &pl);
 	if (!mt) {
 		row_place(t, row, hint, &pl);
 		mt = mount_text(mts, &pl);
