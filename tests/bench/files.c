@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_log.h"
 
 #include "darshanfs/hash.h"
 #include "darshanfs/log.h"
@@ -67,43 +68,20 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-	int runs = 3, threads = 1, opt;
-	const char *mod = "POSIX";
-	while ((opt = getopt(argc, argv, "r:m:t:")) != -1) {
-		switch (opt) {
-		case 'r': runs = atoi(optarg); break;
-		case 'm': mod = optarg; break;
-		case 't': threads = atoi(optarg); break;
-		default:
-			fprintf(stderr, "usage: %s [-r RUNS] [-m MODULE] [-t THREADS] LOG\n", argv[0]);
-			return 2;
-		}
-	}
-	if (optind + 1 != argc || runs < 1 || runs > 99 || threads < 1 || threads > 16) {
-		fprintf(stderr, "usage: %s [-r RUNS] [-m MODULE] [-t THREADS] LOG\n", argv[0]);
-		return 2;
-	}
+	struct bench_log bl;
+	int status = bench_log_open(argc, argv, 1, &bl);
+	if (status)
+		return status;
 	dfs_error err;
-	dfs_log *log = dfs_log_open(argv[optind], 0, &err);
-	if (!log) {
-		fprintf(stderr, "%s\n", err.msg);
-		return 1;
-	}
-	const dfs_module *m = dfs_module_by_name(mod);
-	const dfs_records *r = m ? dfs_log_records(log, m->id) : NULL;
-	if (!r) {
-		fprintf(stderr, "%s: no module %s\n", argv[optind], mod);
-		return 1;
-	}
 	dfs_scratch pool;
 	dfs_scratch_init(&pool);
 	double bw[99], bc[99], bo[99], rw[99], rc[99];
 	uint64_t hash0 = 0;
 	size_t rows = 0, bytes = 0;
-	for (int i = 0; i < runs; i++) {
+	for (int i = 0; i < bl.runs; i++) {
 		dfs_file_table t;
 		double w0 = now(), c0 = cpu(), o0 = cpu_own();
-		if (dfs_file_table_build_text(log, r, NULL, r->count, &pool, &t, &err)) {
+		if (dfs_file_table_build_text(bl.log, bl.r, NULL, bl.r->count, &pool, &t, &err)) {
 			fprintf(stderr, "%s\n", err.msg);
 			return 1;
 		}
@@ -113,10 +91,10 @@ int main(int argc, char **argv)
 		atomic_init(&j.next, 0);
 		j.out = calloc(j.chunks + 1, sizeof(dfs_buf));
 		pthread_t tid[16];
-		for (int k = 1; k < threads; k++)
+		for (int k = 1; k < bl.threads; k++)
 			pthread_create(&tid[k], NULL, worker, &j);
 		worker(&j);
-		for (int k = 1; k < threads; k++)
+		for (int k = 1; k < bl.threads; k++)
 			pthread_join(tid[k], NULL);
 		double w2 = now(), c2 = cpu();
 		dfs_buf head = DFS_BUF_INIT;
@@ -144,16 +122,17 @@ int main(int argc, char **argv)
 		rw[i] = w2 - w1;
 		rc[i] = c2 - c1;
 	}
-	qsort(bw, (size_t)runs, sizeof(double), cmp_double);
-	qsort(bc, (size_t)runs, sizeof(double), cmp_double);
-	qsort(bo, (size_t)runs, sizeof(double), cmp_double);
-	qsort(rw, (size_t)runs, sizeof(double), cmp_double);
-	qsort(rc, (size_t)runs, sizeof(double), cmp_double);
+	qsort(bw, (size_t)bl.runs, sizeof(double), cmp_double);
+	qsort(bc, (size_t)bl.runs, sizeof(double), cmp_double);
+	qsort(bo, (size_t)bl.runs, sizeof(double), cmp_double);
+	qsort(rw, (size_t)bl.runs, sizeof(double), cmp_double);
+	qsort(rc, (size_t)bl.runs, sizeof(double), cmp_double);
 	printf("build: wall %.3f s, cpu %.3f s (least %.3f s), the calling thread's %.3f s\n",
-	       bw[runs / 2], bc[runs / 2], bc[0], bo[runs / 2]);
-	printf("render: wall %.3f s, cpu %.3f s (least %.3f s)\n", rw[runs / 2], rc[runs / 2], rc[0]);
+	       bw[bl.runs / 2], bc[bl.runs / 2], bc[0], bo[bl.runs / 2]);
+	printf("render: wall %.3f s, cpu %.3f s (least %.3f s)\n", rw[bl.runs / 2],
+	       rc[bl.runs / 2], rc[0]);
 	printf("rows %zu, bytes %zu, fnv1a %016llx\n", rows, bytes, (unsigned long long)hash0);
 	dfs_scratch_destroy(&pool);
-	dfs_log_free(log);
+	dfs_log_free(bl.log);
 	return 0;
 }

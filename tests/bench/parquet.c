@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_log.h"
 
 #include "darshanfs/hash.h"
 #include "darshanfs/log.h"
@@ -34,48 +35,23 @@ static double sys_cpu(void)
 	return (double)u.ru_stime.tv_sec + (double)u.ru_stime.tv_usec / 1e6;
 }
 
-static int usage(const char *argv0)
-{
-	fprintf(stderr, "usage: %s [-r RUNS] [-m MODULE] [-t THREADS] LOG\n", argv0);
-	return 2;
-}
-
 int main(int argc, char **argv)
 {
-	int runs = 3, threads = 2, opt;
-	const char *mod = "POSIX";
-	while ((opt = getopt(argc, argv, "r:m:t:")) != -1) {
-		switch (opt) {
-		case 'r': runs = atoi(optarg); break;
-		case 'm': mod = optarg; break;
-		case 't': threads = atoi(optarg); break;
-		default: return usage(argv[0]);
-		}
-	}
-	if (optind + 1 != argc || runs < 1 || runs > 99 || threads < 1 || threads > 16)
-		return usage(argv[0]);
+	struct bench_log bl;
+	int status = bench_log_open(argc, argv, 2, &bl);
+	if (status)
+		return status;
 	dfs_error err;
-	dfs_log *log = dfs_log_open(argv[optind], 0, &err);
-	if (!log) {
-		fprintf(stderr, "%s\n", err.msg);
-		return 1;
-	}
-	const dfs_module *m = dfs_module_by_name(mod);
-	const dfs_records *r = m ? dfs_log_records(log, m->id) : NULL;
-	if (!r) {
-		fprintf(stderr, "%s: no module %s\n", argv[optind], mod);
-		return 1;
-	}
 	double rw[99], rc[99], rs[99];
 	uint64_t hash0 = 0;
 	size_t bytes = 0;
-	for (int i = 0; i < runs; i++) {
+	for (int i = 0; i < bl.runs; i++) {
 		struct dfs_pq_options o = {.codec = DFS_PQ_ZSTD, .level = 1,
-		                           .threads = (size_t)threads};
+		                           .threads = (size_t)bl.threads};
 		dfs_buf *parts;
 		size_t nparts;
 		double w0 = now(), c0 = cpu(), s0 = sys_cpu();
-		if (dfs_pq_records(log, m, r, NULL, r->count, &o, &parts, &nparts, &err)) {
+		if (dfs_pq_records(bl.log, bl.r->module, bl.r, NULL, bl.r->count, &o, &parts, &nparts, &err)) {
 			fprintf(stderr, "%s\n", err.msg);
 			return 1;
 		}
@@ -98,12 +74,12 @@ int main(int argc, char **argv)
 		rc[i] = c1 - c0;
 		rs[i] = s1 - s0;
 	}
-	qsort(rw, (size_t)runs, sizeof(double), cmp_double);
-	qsort(rc, (size_t)runs, sizeof(double), cmp_double);
-	qsort(rs, (size_t)runs, sizeof(double), cmp_double);
-	printf("render: wall %.3f s, cpu %.3f s (least %.3f s), the kernel's %.3f s\n", rw[runs / 2],
-	       rc[runs / 2], rc[0], rs[runs / 2]);
+	qsort(rw, (size_t)bl.runs, sizeof(double), cmp_double);
+	qsort(rc, (size_t)bl.runs, sizeof(double), cmp_double);
+	qsort(rs, (size_t)bl.runs, sizeof(double), cmp_double);
+	printf("render: wall %.3f s, cpu %.3f s (least %.3f s), the kernel's %.3f s\n", rw[bl.runs / 2],
+	       rc[bl.runs / 2], rc[0], rs[bl.runs / 2]);
 	printf("bytes %zu, fnv1a %016llx\n", bytes, (unsigned long long)hash0);
-	dfs_log_free(log);
+	dfs_log_free(bl.log);
 	return 0;
 }
