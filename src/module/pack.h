@@ -117,4 +117,17 @@ static inline void dfs_record_prefetch(const dfs_records *r, size_t i)
 		__builtin_prefetch((const void *)a);
 }
 
+/* The same for a loop that reads only the record's id (word 0): the
+ * line of its bitmap and the line of the word. */
+static inline void dfs_record_prefetch_id(const dfs_records *r, size_t i)
+{
+	if (r->packed) {
+		const unsigned char *p = r->data + (size_t)r->pk_off[i] * 8;
+		__builtin_prefetch(p);
+		__builtin_prefetch(p + 8 * dfs_pack_bitmap_words(r->module));
+	} else {
+		__builtin_prefetch(dfs_record(r, i));
+	}
+}
+
 #endif

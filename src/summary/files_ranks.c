@@ -353,13 +353,11 @@ static int sort_desc(const uint64_t *key, uint32_t *order, size_t n)
 	return 0;
 }
 
-/* A row of a half with its sort key and its text's length (the table
- * keeps them in that order); where its first record was (the merge of
- * the halves' orders compares it on equal keys) is first_k at the row's
- * place. */
+/* A row with its sort key and its text's length (the table keeps them
+ * in that order). */
 struct sort_item {
 	uint64_t key;
-	uint32_t j;          /* the half's row */
+	uint32_t j;          /* the row's place in rows */
 	uint32_t len;        /* as dfs_file_table.len */
 };
 
@@ -593,51 +591,17 @@ static int grow_pairs(struct pair_time **pt, size_t *cap)
  * accumulator's times. */
 enum { W_SLOWEST = R_ROLES, W_META, W_READ, W_WRITE, W_ALL };
 
-/* A table of many records is grouped on two threads: each takes the
- * files of one share of the name table (the places below a split, or
- * from it on; the ids without a name by a bit of their hash), so a
- * file's records all go to one thread and are summed in record order
- * there.  Both threads look every record's name up (records mostly
- * follow the name table: the lookups are a comparison or two) and read
- * only their own records further.  The first thread's rows fill the
- * array from its start, the second's from its end (together at most
- * one row per record). */
+/* A table of few records is grouped on one thread, in record order.  One
+ * of many records is grouped on two (group_chunks), sharing the work out
+ * as it goes rather than in halves fixed beforehand: a thread on a slower
+ * core, or one whose fresh pages cost more to fault in (on a virtual
+ * machine, pages the host has not backed yet), takes less of it.  The
+ * name table is cut into CHUNKS shares of places (the ids without a name
+ * go to a share by their hash), so a file's records all lie in one share
+ * and are summed in record order by whichever thread takes it. */
 #ifndef PARALLEL_RECORDS   /* (a build for tests may lower it) */
 #define PARALLEL_RECORDS 65536
 #endif
-
-struct timed_part {
-	/* the pass's inputs, the same for both */
-	const dfs_log *log;
-	const dfs_records *r;
-	const size_t *index;
-	size_t count;
-	const struct words *w;
-	const int *wi;
-	const uint16_t *words;
-	size_t nw;
-	int64_t nprocs;
-	const dfs_name *names;
-	size_t nnames;
-	uint32_t *at;
-	dfs_file_row *rows;
-	bool rows_zero;        /* rows fresh from the system: all zero */
-	dfs_scratch *pool;     /* where its arrays come from */
-	bool text_only;        /* the table's (dfs_file_table_build_text) */
-	/* the share: -1 the whole pass; 0 or 1 its half */
-	int half;
-	size_t split;          /* name places below it are the first half's */
-	uint32_t *first_k;     /* two halves: where each row's first record is
-	                        * in the pass (its place as rows'), for the
-	                        * order first seen */
-	/* its results */
-	size_t n;              /* its rows */
-	struct pair_time *pt;
-	size_t npt;
-	struct sort_item *key; /* its rows, most bytes first, then first seen */
-	struct sort_item *key_block;   /* the block key lies in */
-	int ret;
-};
 
 /* A row's length (dfs_file_table.len) with a bit that tells its name
  * is quoted */
@@ -648,7 +612,6 @@ struct timed_part {
 #define LEN_KEPT 24
 #define LEN_MAX 0x00ffffffu
 
-static void timed_part_finish(struct timed_part *p);
 /* ",mount_pt,fs_type" of a row as put_field writes them: the rows of a
  * table lie on a few mounts, whose text is made once each (and copied
  * whole, its length known) instead of scanned for quotes at every row. */
@@ -689,35 +652,248 @@ static uint32_t row_len(const dfs_file_table *t, dfs_file_row *row,
                         dfs_name_hint *hint, struct mount_text *mts,
                         struct mounts_by_index *mi);
 
-/* The place in rows of a half's j-th row. */
-static inline size_t part_row(const struct timed_part *p, size_t j)
+/* What a pass making rows reads, the same for every thread */
+struct timed_in {
+	const dfs_log *log;
+	const dfs_records *r;
+	const size_t *index;
+	size_t count;
+	const struct words *w;
+	const int *wi;
+	const uint16_t *words;
+	size_t nw;
+	int64_t nprocs;
+	const dfs_name *names;
+	size_t nnames;
+	uint32_t *at;          /* at a name's place: 1 + its row's place, 0 none */
+	dfs_file_row *rows;
+	bool rows_zero;        /* rows fresh from the system: all zero */
+	dfs_scratch *pool;
+	bool text_only;        /* the table's (dfs_file_table_build_text) */
+};
+
+#define NO_PLACE UINT32_MAX   /* a record whose id has no name */
+
+/* The rows one thread makes: from the front of the array (side 0) or
+ * from its end (side 1), so the two never meet (together at most one row
+ * per record). */
+struct rows_side {
+	const struct timed_in *in;
+	int side;
+	size_t n;              /* its rows */
+	size_t faulted;        /* its rows [0, faulted) are faulted in */
+	struct map files;      /* its ids without a name: their rows' places */
+	struct pair_time *pt, *pt_tmp;   /* the records of pairs not first */
+	size_t npt, pt_cap, tmp_cap;
+	dfs_name_hint find;    /* its records' name lookups */
+	dfs_name_hint hint;    /* the lengths' name lookups */
+	struct mount_text mts[MOUNT_TEXTS];
+	struct mounts_by_index mi;
+	uint64_t key0, vary;   /* its first sort key; bits where keys differ */
+	bool have_key;
+	int ret;
+};
+
+static int side_init(struct rows_side *s, const struct timed_in *in, int side)
 {
-	return p->half == 1 ? p->count - 1 - j : j;
+	memset(s, 0, sizeof(*s));
+	s->in = in;
+	s->side = side;
+	s->find = (dfs_name_hint)DFS_NAME_HINT_INIT;
+	s->hint = (dfs_name_hint)DFS_NAME_HINT_INIT;
+	memset(s->mi.made, 0, sizeof(s->mi.made));
+	return map_init(&s->files, 64, NULL);
 }
 
-static void *timed_part_run(void *arg)
+static void side_free(struct rows_side *s)
 {
-	struct timed_part *p = arg;
-	const dfs_records *r = p->r;
-	const size_t *index = p->index;
-	size_t count = p->count;
-	const int *wi = p->wi;
-	const dfs_name *names = p->names;
-	dfs_file_row *rows = p->rows;
-	int64_t nprocs = p->nprocs;
-	struct map files = {0};
-	struct pair_time *pt = NULL;
-	size_t npt = 0, pt_cap = 0;
-	p->ret = 0;
-	if (map_init(&files, 64, NULL)) {
-		p->ret = -1;
-		return NULL;
+	map_free(&s->files);
+	free(s->pt);
+	free(s->pt_tmp);
+	s->pt = s->pt_tmp = NULL;
+}
+
+/* The place in rows of the side's j-th row. */
+static inline size_t side_row(const struct rows_side *s, size_t j)
+{
+	return s->side == 1 ? s->in->count - 1 - j : j;
+}
+
+/* (the place of the side's next new rows, about to be written) */
+static inline void side_prefetch_row(const struct rows_side *s)
+{
+	if (s->n + 4 < s->faulted) {
+		const dfs_file_row *ahead = &s->in->rows[side_row(s, s->n + 4)];
+		__builtin_prefetch(ahead, 1);
+		__builtin_prefetch((const char *)ahead + 64, 1);
 	}
+}
+
+/* Record i (k-th of the pass; `place`: its name's, or NO_PLACE) added to
+ * its file's row, made when new (first_k: where its first record is, at
+ * the row's place, when not NULL).  -1 without memory. */
+static inline int add_record(struct rows_side *s, size_t k, size_t i, uint32_t place,
+                             const unsigned char *rec, uint32_t *first_k)
+{
+	const struct timed_in *in = s->in;
+	uint64_t id;
+	int64_t rank;
+	memcpy(&id, rec, 8);
+	memcpy(&rank, rec + 8, 8);
+	size_t next = side_row(s, s->n);
+	uint32_t f;
+	bool created;
+	if (place != NO_PLACE) {
+		uint32_t *a = &in->at[place];
+		created = *a == 0;
+		if (created)
+			*a = (uint32_t)next + 1;
+		f = *a - 1;
+	} else if (map_get(&s->files, id, 0, (uint32_t)next, &f, &created)) {
+		return -1;
+	}
+	dfs_file_row *row = &in->rows[f];
+	if (created) {
+		if (s->n == s->faulted) {
+			/* the next stretch of the side's rows faulted in at once
+			 * (new rows are taken in order) */
+			size_t c = in->count - s->faulted < FAULT_ROWS ? in->count - s->faulted
+			                                               : FAULT_ROWS;
+			size_t lo = s->side == 1 ? in->count - s->faulted - c : s->faulted;
+			dfs_scratch_prefault(in->rows, lo * sizeof(*row), c * sizeof(*row));
+			s->faulted += c;
+		}
+		if (!in->rows_zero)
+			memset(row, 0, sizeof(*row));
+		row->id = id;
+		row->first = (uint32_t)i;
+		row->name = place != NO_PLACE ? place + 1 : 0;
+		if (first_k)
+			first_k[f] = (uint32_t)k;
+		s->n++;
+	}
+	const int *wi = in->wi;
+	struct rec_numbers num;
+	rec_numbers_at(rec, in->w, &num);
+	add_numbers(row, &num);
+	/* the record's time in its file alone (compute_metrics) */
+	if (rank < 0) {
+		SHARED(row) += word_at_f(rec, wi[W_SLOWEST]);
+		NRANKS(row) |= HAS_SHARED;
+		return 0;
+	}
+	double io = word_at_f(rec, wi[W_META]) + word_at_f(rec, wi[W_READ]) +
+	            word_at_f(rec, wi[W_WRITE]);
+	if ((NRANKS(row) & ~HAS_SHARED) == 0) {
+		/* (its first pair: CUR_IO is 0.0 from the memset) */
+		CUR_RANK(row) = rank;
+		NRANKS(row)++;
+	}
+	if (CUR_RANK(row) == rank) {
+		if (rank < in->nprocs)
+			CUR_IO(row) += io;
+		return 0;
+	}
+	/* (another pair's: is it new? known once they are grouped) */
+	if (s->npt == s->pt_cap && grow_pairs(&s->pt, &s->pt_cap))
+		return -1;
+	s->pt[s->npt++] = (struct pair_time){f, rank, rank < in->nprocs ? io : 0.0};
+	return 0;
+}
+
+/* The side's rows from its j0-th on, every record of their files added:
+ * each file's slowest pair (its first pair's time when above 0, the
+ * rule's start, then every other pair's weighed in), then the columns,
+ * the text's length and the sort key, items[j - j0] for its j-th row.
+ * The pairs listed so far are used up.  -1 without memory. */
+static int finish_rows(struct rows_side *s, size_t j0, struct sort_item *items)
+{
+	const struct timed_in *in = s->in;
+	dfs_file_row *rows = in->rows;
+	if (s->npt > 1 && s->tmp_cap < s->npt) {
+		free(s->pt_tmp);
+		s->tmp_cap = s->pt_cap;
+		s->pt_tmp = malloc(s->tmp_cap * sizeof(*s->pt_tmp));
+		if (!s->pt_tmp) {
+			s->tmp_cap = 0;
+			return -1;
+		}
+	}
+	/* each pair's time, its records' summed in their order */
+	const struct pair_time *g = group_pairs(s->pt, s->pt_tmp, s->npt);
+	for (size_t q = 0; q < s->npt;) {
+		double io_total = 0.0;
+		size_t e = q;
+		for (; e < s->npt && g[e].row == g[q].row && g[e].rank == g[q].rank; e++)
+			io_total += g[e].io;
+		dfs_file_row *row = &rows[g[q].row];
+		NRANKS(row)++;
+		weigh_pair(row, io_total);
+		q = e;
+	}
+	s->npt = 0;
+	/* (the text's length while the row is at hand: its rows follow the
+	 * name table, whose names then hit the cache) */
+	const dfs_file_table tv = {.log = in->log, .records = in->r, .timed = true,
+	                           .text_only = in->text_only};
+	for (size_t j = j0; j < s->n; j++) {
+		size_t f = side_row(s, j);
+		dfs_file_row *row = &rows[f];
+		double slowest = first_io(row);
+		row->time_by_slowest = slowest + SHARED(row);
+		row->ranks = NRANKS(row) & HAS_SHARED ? in->nprocs : NRANKS(row);
+		row->total_bytes = add_i(row->bytes_read, row->bytes_written);
+		row->perf_by_slowest = 0.0;
+		if (row->time_by_slowest != 0)
+			row->perf_by_slowest = ((double)row->total_bytes / 1048576.0) /
+			                       row->time_by_slowest;
+		uint64_t k = order_key(row->total_bytes);
+		if (!s->have_key) {
+			s->key0 = k;
+			s->have_key = true;
+		}
+		s->vary |= k ^ s->key0;
+		items[j - j0] = (struct sort_item){k, (uint32_t)f,
+		                                   row_len(&tv, row, &s->hint, s->mts, &s->mi)};
+	}
+	return 0;
+}
+
+/* The table's order and lengths from its n items sorted */
+static int take_order(dfs_file_table *t, const struct sort_item *items, size_t n)
+{
+	uint32_t *order = warm_alloc(t->pool, n * sizeof(uint32_t));
+	uint32_t *len = warm_alloc(t->pool, n * sizeof(uint32_t));
+	if (!order || !len) {
+		dfs_scratch_free(t->pool, order);
+		dfs_scratch_free(t->pool, len);
+		return -1;
+	}
+	for (size_t k = 0; k < n; k++) {
+		order[k] = items[k].j;
+		len[k] = items[k].len;
+	}
+	t->order = order;
+	t->len = len;
+	return 0;
+}
+
+/* One thread: the records in their order, then the rows; 0 or -1
+ * without memory (t's rows, order and lengths set with 0). */
+static int group_one(const struct timed_in *in, dfs_file_table *t)
+{
+	const dfs_records *r = in->r;
+	const size_t *index = in->index;
+	size_t count = in->count;
+	struct rows_side s;
+	if (side_init(&s, in, 0))
+		return -1;
 	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	memset(scratch, 0, sizeof(scratch));
-	/* rows [0, faulted) of this half are faulted in */
-	size_t n = 0, faulted = 0;
+	/* a thread faulting the rows in ahead of the pass */
+	struct rows_fault rf;
+	rows_fault_start(&rf, in->rows, count * sizeof(dfs_file_row));
 	int ret = 0;
 	for (size_t k = 0; k < count && !ret; k++) {
 		/* the record twice as far ahead as the slot of its id (read from
@@ -730,185 +906,514 @@ static void *timed_part_run(void *arg)
 		for (int stage = 0; stage < 3 && !dfs_name_hint_in_order(&hint); stage++) {
 			size_t d = (size_t)(3 - stage) * 8;
 			if (k + d < count)
-				dfs_log_name_prefetch(p->log,
+				dfs_log_name_prefetch(in->log,
 				                      dfs_record_word(r, index ? index[k + d] : k + d, 0),
 				                      stage);
 		}
-		/* (and the place of the next new rows, to be written) */
-		if (n + 4 < faulted) {
-			dfs_file_row *ahead = &rows[part_row(p, n + 4)];
-			__builtin_prefetch(ahead, 1);
-			__builtin_prefetch((char *)ahead + 64, 1);
-		}
+		side_prefetch_row(&s);
 		size_t i = index ? index[k] : k;
-		const dfs_name *nm = NULL;
-		if (p->half >= 0) {
-			/* whose record it is, from its id alone */
-			uint64_t id0 = dfs_record_word(r, i, 0);
-			nm = names ? dfs_log_name_near(p->log, id0, &hint) : NULL;
-			bool named = nm && (size_t)(nm - names) < p->nnames;
-			int half = named ? (size_t)(nm - names) >= p->split
-			                 : (int)(mix(id0, 0) >> 63);
-			if (half != p->half)
-				continue;
-		}
 		const unsigned char *rec;
 		if (r->packed) {
-			dfs_record_unpack_words(r, i, p->words, p->nw, scratch);
+			dfs_record_unpack_words(r, i, in->words, in->nw, scratch);
 			rec = scratch;
 		} else {
 			rec = dfs_record(r, i);
 		}
 		uint64_t id;
-		int64_t rank;
 		memcpy(&id, rec, 8);
-		memcpy(&rank, rec + 8, 8);
-		if (p->half < 0)
-			nm = names ? dfs_log_name_near(p->log, id, &hint) : NULL;
-		uint32_t j;
-		bool created;
-		if (nm && (size_t)(nm - names) < p->nnames) {
-			uint32_t *a = &p->at[nm - names];
-			created = *a == 0;
-			if (created)
-				*a = (uint32_t)n + 1;
-			j = *a - 1;
-		} else if (map_get(&files, id, 0, (uint32_t)n, &j, &created)) {
-			ret = -1;
-			break;
-		}
-		size_t f = part_row(p, j);
-		dfs_file_row *row = &rows[f];
-		if (created && j == faulted) {
-			/* the next stretch of rows faulted in at once (new rows
-			 * are taken in order) */
-			size_t c = count - faulted < FAULT_ROWS ? count - faulted : FAULT_ROWS;
-			size_t lo = p->half == 1 ? count - faulted - c : faulted;
-			dfs_scratch_prefault(rows, lo * sizeof(*rows), c * sizeof(*rows));
-			faulted += c;
-		}
-		if (created) {
-			if (!p->rows_zero)
-				memset(row, 0, sizeof(*row));
-			row->id = id;
-			row->first = (uint32_t)i;
-			row->name = nm && (size_t)(nm - names) < p->nnames
-			            ? (uint32_t)(nm - names) + 1 : 0;
-			if (p->first_k)
-				p->first_k[f] = (uint32_t)k;
-			n++;
-		}
-		struct rec_numbers num;
-		rec_numbers_at(rec, p->w, &num);
-		add_numbers(row, &num);
-		/* the record's time in its file alone (compute_metrics) */
-		if (rank < 0) {
-			SHARED(row) += word_at_f(rec, wi[W_SLOWEST]);
-			NRANKS(row) |= HAS_SHARED;
-			continue;
-		}
-		double io = word_at_f(rec, wi[W_META]) + word_at_f(rec, wi[W_READ]) +
-		            word_at_f(rec, wi[W_WRITE]);
-		if ((NRANKS(row) & ~HAS_SHARED) == 0) {
-			/* (its first pair: CUR_IO is 0.0 from the memset) */
-			CUR_RANK(row) = rank;
-			NRANKS(row)++;
-		}
-		if (CUR_RANK(row) == rank) {
-			if (rank < nprocs)
-				CUR_IO(row) += io;
-			continue;
-		}
-		/* (another pair's: is it new? known once they are grouped) */
-		if (npt == pt_cap && grow_pairs(&pt, &pt_cap)) {
-			ret = -1;
-			break;
-		}
-		pt[npt++] = (struct pair_time){(uint32_t)f, rank, rank < nprocs ? io : 0.0};
+		const dfs_name *nm = in->names ? dfs_log_name_near(in->log, id, &hint) : NULL;
+		uint32_t place = nm && (size_t)(nm - in->names) < in->nnames
+		                 ? (uint32_t)(nm - in->names) : NO_PLACE;
+		ret = add_record(&s, k, i, place, rec, NULL);
 	}
-	map_free(&files);
-	p->n = n;
-	p->pt = pt;
-	p->npt = npt;
-	p->ret = ret;
-	if (ret == 0)
-		timed_part_finish(p);
+	rows_fault_end(&rf);
+	/* most bytes first, equals in the order first seen (the rows' own):
+	 * the items and the sort's copy in one block (the pool lends a kept
+	 * block, warm, to a request of at least a quarter of it, which the
+	 * two make more often than each alone) */
+	size_t n = s.n, nk = n ? n : 1;
+	struct sort_item *items = ret ? NULL : dfs_scratch_alloc(in->pool, 2 * nk * sizeof(*items));
+	if (items) {
+		/* (each pass writes its items to a thousand places at once: on
+		 * 4 KiB pages nearly every write missed the TLB) */
+		dfs_scratch_huge(items);
+		dfs_scratch_prefault(items, 0, 2 * nk * sizeof(*items));
+		ret = finish_rows(&s, 0, items);
+	}
+	side_free(&s);
+	if (!items || ret ||
+	    take_order(t, sort_items_desc(items, items + nk, n, s.vary), n)) {
+		dfs_scratch_free(in->pool, items);
+		return -1;
+	}
+	dfs_scratch_free(in->pool, items);
+	t->n = n;
+	return 0;
+}
+
+/* ---- many records: shares of the name table, taken as they come --------- */
+
+#define CHUNKS 256            /* shares of the name table (a byte each) */
+#define CHUNK_BLOCK 16384     /* records a thread takes at a time, before */
+
+/* The work the threads share: passes of pieces, each piece taken by
+ * whichever thread is free, the last piece of a pass done letting the
+ * next pass start (a thread that finds no piece left waits for it).
+ * P_PLACE (a piece: a block of records): each record's name place and
+ * share, counted; P_LIST (a block): the records listed by share, in their
+ * order (a counting sort: where each block's records of each share go is
+ * known once every block is counted); P_ROWS (a share): its rows, every
+ * record of its files added, and their items (sort key, row, length) at
+ * the share's place in items; P_SORT (a half of the shares): its items
+ * side by side, sorted; P_MERGE (a half of the text): the two halves'
+ * items merged into the table's order and lengths. */
+enum { P_PLACE, P_LIST, P_ROWS, P_SORT, P_MERGE, PASSES };
+
+struct chunked {
+	struct timed_in in;
+	dfs_file_table *t;
+	size_t nchunks, nblocks;
+	uint8_t *chunk;           /* at record k of the pass: its share */
+	uint8_t *block_ends;      /* [block][2]: the shares of its first and
+	                           * last records */
+	atomic_bool mixed;        /* a block's shares not in rising order */
+	bool listed;              /* the shares' records are listed, not each
+	                           * a stretch of the pass (records following
+	                           * the name table) */
+	uint32_t *counts;         /* [block][share]: its records, then where
+	                           * they go in list */
+	uint32_t *list;           /* k of the records by share, in their order
+	                           * (when listed) */
+	uint32_t *first_k;        /* at a row's place: k of its first record
+	                           * (when listed: else where its first record
+	                           * is orders the rows as well as that) */
+	struct sort_item *items;  /* 2 x count: the shares' items (share s:
+	                           * from start[s]), then the sort's copy */
+	uint32_t start[CHUNKS + 1];       /* share s: list[start[s], start[s + 1]),
+	                                   * or those records of the pass */
+	uint32_t rows_of[CHUNKS];         /* its rows */
+	uint32_t first_seen[CHUNKS], last_seen[CHUNKS];   /* first_k of its
+	                                                    * first and last row */
+	size_t n;                 /* every row */
+	size_t mid;               /* the first share of the second half */
+	uint64_t vary;            /* bits where any two keys differ */
+	struct sort_item *half[2];        /* each half's items, sorted */
+	size_t half_n[2];
+	struct rows_side side[2];
+	atomic_size_t next_side;
+	atomic_size_t next[PASSES];       /* each pass's next piece */
+	atomic_bool failed;
+	pthread_mutex_t lock;     /* (a leaf: docs/locks.md) */
+	pthread_cond_t cond;
+	size_t done[PASSES];      /* pieces done (under lock) */
+	bool ready[PASSES];       /* every piece done, and what follows the
+	                           * last made (under lock) */
+};
+
+/* P_PLACE of block b */
+static void place_block(struct chunked *c, size_t b, dfs_name_hint *hint)
+{
+	const struct timed_in *in = &c->in;
+	const dfs_records *r = in->r;
+	const size_t *index = in->index;
+	size_t lo = b * CHUNK_BLOCK;
+	size_t hi = in->count - lo < CHUNK_BLOCK ? in->count : lo + CHUNK_BLOCK;
+	/* (the block's share of the arrays of the passes faulted in here, on
+	 * both threads, rather than at their first write) */
+	dfs_scratch_prefault(c->chunk, lo, hi - lo);
+	dfs_scratch_prefault(c->items, lo * sizeof(struct sort_item),
+	                     (hi - lo) * sizeof(struct sort_item));
+	dfs_scratch_prefault(c->items, (in->count + lo) * sizeof(struct sort_item),
+	                     (hi - lo) * sizeof(struct sort_item));
+	uint32_t *cnt = c->counts + b * c->nchunks;
+	size_t before = 0;
+	bool mixed = false;
+	for (size_t k = lo; k < hi; k++) {
+		/* (only the record's id is read here) */
+		if (k + 2 * AHEAD < hi)
+			dfs_record_prefetch_id(r, index ? index[k + 2 * AHEAD] : k + 2 * AHEAD);
+		for (int stage = 0; stage < 3 && !dfs_name_hint_in_order(hint); stage++) {
+			size_t d = (size_t)(3 - stage) * 8;
+			if (k + d < hi)
+				dfs_log_name_prefetch(in->log,
+				                      dfs_record_word(r, index ? index[k + d] : k + d, 0),
+				                      stage);
+		}
+		uint64_t id = dfs_record_word(r, index ? index[k] : k, 0);
+		const dfs_name *nm = in->names ? dfs_log_name_near(in->log, id, hint) : NULL;
+		size_t share = nm && (size_t)(nm - in->names) < in->nnames
+		               ? (size_t)((uint64_t)(nm - in->names) * c->nchunks / in->nnames)
+		               : (mix(id, 0) >> 32) % c->nchunks;
+		mixed |= share < before;
+		before = share;
+		c->chunk[k] = (uint8_t)share;
+		cnt[share]++;
+	}
+	c->block_ends[2 * b] = c->chunk[lo];
+	c->block_ends[2 * b + 1] = (uint8_t)before;
+	if (mixed)
+		atomic_store(&c->mixed, true);
+}
+
+/* After P_PLACE: where each block's records of each share go; whether
+ * they need listing. */
+static void place_counts(struct chunked *c)
+{
+	bool mixed = atomic_load(&c->mixed);
+	for (size_t b = 1; b < c->nblocks && !mixed; b++)
+		mixed = c->block_ends[2 * b] < c->block_ends[2 * b - 1];
+	c->listed = mixed;
+	size_t at = 0;
+	for (size_t s = 0; s < c->nchunks; s++) {
+		c->start[s] = (uint32_t)at;
+		for (size_t b = 0; b < c->nblocks; b++) {
+			uint32_t *x = &c->counts[b * c->nchunks + s];
+			uint32_t v = *x;
+			*x = (uint32_t)at;
+			at += v;
+		}
+	}
+	c->start[c->nchunks] = (uint32_t)at;
+}
+
+/* P_LIST of block b */
+static void list_block(struct chunked *c, size_t b)
+{
+	size_t lo = b * CHUNK_BLOCK;
+	size_t hi = c->in.count - lo < CHUNK_BLOCK ? c->in.count : lo + CHUNK_BLOCK;
+	uint32_t *at = c->counts + b * c->nchunks;
+	dfs_scratch_prefault(c->list, lo * sizeof(uint32_t), (hi - lo) * sizeof(uint32_t));
+	dfs_scratch_prefault(c->first_k, lo * sizeof(uint32_t), (hi - lo) * sizeof(uint32_t));
+	for (size_t k = lo; k < hi; k++)
+		c->list[at[c->chunk[k]]++] = (uint32_t)k;
+}
+
+/* P_ROWS of share ch, by side s: 0 or -1 without memory. */
+static int rows_chunk(struct chunked *c, struct rows_side *s, size_t ch,
+                      unsigned char *scratch)
+{
+	const struct timed_in *in = &c->in;
+	const dfs_records *r = in->r;
+	const size_t *index = in->index;
+	size_t from = c->start[ch], m = c->start[ch + 1] - from, j0 = s->n;
+	const uint32_t *l = c->listed ? c->list + from : NULL;
+	uint32_t *first_k = c->listed ? c->first_k : NULL;
+	for (size_t q = 0; q < m; q++) {
+		if (q + 2 * AHEAD < m) {
+			size_t ahead = l ? l[q + 2 * AHEAD] : from + q + 2 * AHEAD;
+			dfs_record_prefetch(r, index ? index[ahead] : ahead);
+		}
+		for (int stage = 0; stage < 3 && !dfs_name_hint_in_order(&s->find); stage++) {
+			size_t d = (size_t)(3 - stage) * 8;
+			if (q + d < m) {
+				size_t ahead = l ? l[q + d] : from + q + d;
+				dfs_log_name_prefetch(in->log,
+				                      dfs_record_word(r, index ? index[ahead] : ahead, 0),
+				                      stage);
+			}
+		}
+		side_prefetch_row(s);
+		size_t k = l ? l[q] : from + q, i = index ? index[k] : k;
+		const unsigned char *rec;
+		if (r->packed) {
+			dfs_record_unpack_words(r, i, in->words, in->nw, scratch);
+			rec = scratch;
+		} else {
+			rec = dfs_record(r, i);
+		}
+		uint64_t id;
+		memcpy(&id, rec, 8);
+		const dfs_name *nm = in->names ? dfs_log_name_near(in->log, id, &s->find) : NULL;
+		uint32_t place = nm && (size_t)(nm - in->names) < in->nnames
+		                 ? (uint32_t)(nm - in->names) : NO_PLACE;
+		if (add_record(s, k, i, place, rec, first_k))
+			return -1;
+	}
+	if (finish_rows(s, j0, c->items + c->start[ch]))
+		return -1;
+	c->rows_of[ch] = (uint32_t)(s->n - j0);
+	if (first_k && s->n > j0) {
+		c->first_seen[ch] = c->first_k[side_row(s, j0)];
+		c->last_seen[ch] = c->first_k[side_row(s, s->n - 1)];
+	}
+	return 0;
+}
+
+/* After P_ROWS: the halves (about as many rows each), the bits where
+ * keys differ, the table's arrays. */
+static void rows_counted(struct chunked *c)
+{
+	size_t n = 0;
+	for (size_t s = 0; s < c->nchunks; s++)
+		n += c->rows_of[s];
+	size_t below = 0, mid = 0;
+	while (mid < c->nchunks && below < n / 2)
+		below += c->rows_of[mid++];
+	c->n = n;
+	c->mid = mid;
+	const struct rows_side *a = &c->side[0], *b = &c->side[1];
+	c->vary = a->vary | b->vary | (a->have_key && b->have_key ? a->key0 ^ b->key0 : 0);
+	c->t->order = dfs_scratch_alloc(c->in.pool, n * sizeof(uint32_t));
+	c->t->len = dfs_scratch_alloc(c->in.pool, n * sizeof(uint32_t));
+	if (!c->t->order || !c->t->len)
+		atomic_store(&c->failed, true);
+}
+
+/* The n items sorted by the place of their rows' first records (ties: in
+ * their order), as sort_items_desc does by key.  Returns the array
+ * holding the result (items or tmp). */
+static struct sort_item *sort_items_first(struct sort_item *items, struct sort_item *tmp,
+                                          size_t n, const uint32_t *first_k)
+{
+	if (n < 2)
+		return items;
+	uint64_t vary = 0, k0 = first_k[items[0].j];
+	for (size_t i = 0; i < n; i++)
+		vary |= first_k[items[i].j] ^ k0;
+	if (!vary)
+		return items;
+	struct digits dg = digits_of(vary);
+	uint32_t count[(size_t)1 << DIGIT_BITS_MAX];
+	for (int d = 0; d < dg.n; d++) {
+		int shift = dg.lo + dg.width * d;
+		size_t buckets = (size_t)1 << dg.width;
+		memset(count, 0, buckets * sizeof(count[0]));
+		for (size_t i = 0; i < n; i++)
+			count[(first_k[items[i].j] >> shift) & dg.mask]++;
+		if (!digit_offsets(count, buckets, n))
+			continue;
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(first_k[items[i].j] >> shift) & dg.mask]++] = items[i];
+		struct sort_item *x = items;
+		items = tmp;
+		tmp = x;
+	}
+	return items;
+}
+
+/* P_SORT of half h: its shares' items side by side (in the order of the
+ * shares: most often the order first seen already, records following the
+ * name table; else sorted so first), then most bytes first. */
+static void sort_half(struct chunked *c, int h)
+{
+	size_t c0 = h ? c->mid : 0, c1 = h ? c->nchunks : c->mid;
+	size_t base = c->start[c0], n = 0;
+	struct sort_item *items = c->items + base, *tmp = c->items + c->in.count + base;
+	bool in_order = true, any = false;
+	uint32_t last = 0;
+	for (size_t s = c0; s < c1; s++) {
+		size_t rows = c->rows_of[s];
+		if (!rows)
+			continue;
+		if (c->listed && any && c->first_seen[s] <= last)
+			in_order = false;
+		last = c->last_seen[s];
+		any = true;
+		if (c->start[s] != base + n)
+			memmove(items + n, c->items + c->start[s], rows * sizeof(*items));
+		n += rows;
+	}
+	if (!in_order) {
+		struct sort_item *by_first = sort_items_first(items, tmp, n, c->first_k);
+		tmp = by_first == items ? tmp : items;
+		items = by_first;
+	}
+	c->half[h] = sort_items_desc(items, tmp, n, c->vary);
+	c->half_n[h] = n;
+}
+
+/* Does item a of the first half come before b of the second in the
+ * table (most bytes first, then first seen)?  (Two rows never have the
+ * same first record; records not listed, every record of the first half
+ * comes before the second's.) */
+static inline bool item_before(const struct chunked *c, const struct sort_item *a,
+                               const struct sort_item *b)
+{
+	return a->key > b->key ||
+	       (a->key == b->key && (!c->listed || c->first_k[a->j] < c->first_k[b->j]));
+}
+
+/* How many of the table's first p rows come from the first half */
+static size_t merge_split(const struct chunked *c, size_t p)
+{
+	const struct sort_item *a = c->half[0], *b = c->half[1];
+	size_t lo = p > c->half_n[1] ? p - c->half_n[1] : 0;
+	size_t hi = p < c->half_n[0] ? p : c->half_n[0];
+	while (lo < hi) {
+		size_t i = lo + (hi - lo) / 2;
+		if (item_before(c, &a[i], &b[p - i - 1]))
+			lo = i + 1;
+		else
+			hi = i;
+	}
+	return lo;
+}
+
+/* P_MERGE of part h: the table's rows [n h / 2, n (h + 1) / 2) */
+static void merge_part(struct chunked *c, int h)
+{
+	size_t from = h ? c->n / 2 : 0, to = h ? c->n : c->n / 2;
+	size_t i = merge_split(c, from), i_end = merge_split(c, to);
+	size_t j = from - i, j_end = to - i_end;
+	const struct sort_item *a = c->half[0], *b = c->half[1];
+	uint32_t *order = c->t->order, *len = c->t->len;
+	dfs_scratch_prefault(order, from * sizeof(uint32_t), (to - from) * sizeof(uint32_t));
+	dfs_scratch_prefault(len, from * sizeof(uint32_t), (to - from) * sizeof(uint32_t));
+	for (size_t k = from; k < to; k++) {
+		const struct sort_item *it = j == j_end || (i < i_end && item_before(c, &a[i], &b[j]))
+		                             ? &a[i++] : &b[j++];
+		order[k] = it->j;
+		len[k] = it->len;
+	}
+}
+
+/* One more piece of pass p done: true when it was the last of `of`. */
+static bool piece_done(struct chunked *c, int p, size_t of)
+{
+	pthread_mutex_lock(&c->lock);
+	bool last = ++c->done[p] == of;
+	pthread_mutex_unlock(&c->lock);
+	return last;
+}
+
+static void set_ready(struct chunked *c, int p)
+{
+	pthread_mutex_lock(&c->lock);
+	c->ready[p] = true;
+	pthread_cond_broadcast(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+}
+
+static void wait_ready(struct chunked *c, int p)
+{
+	pthread_mutex_lock(&c->lock);
+	while (!c->ready[p])
+		pthread_cond_wait(&c->cond, &c->lock);
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* The next piece of pass p (of `of`), or false when none is left */
+static inline bool take_piece(struct chunked *c, int p, size_t of, size_t *piece)
+{
+	*piece = atomic_fetch_add(&c->next[p], 1);
+	return *piece < of;
+}
+
+static void *chunked_run(void *arg)
+{
+	struct chunked *c = arg;
+	size_t me = atomic_fetch_add(&c->next_side, 1);
+	if (me > 1)
+		return NULL;
+	struct rows_side *s = &c->side[me];
+	dfs_name_hint hint = DFS_NAME_HINT_INIT;
+	size_t x;
+	while (take_piece(c, P_PLACE, c->nblocks, &x)) {
+		place_block(c, x, &hint);
+		if (piece_done(c, P_PLACE, c->nblocks)) {
+			place_counts(c);
+			set_ready(c, P_PLACE);
+		}
+	}
+	wait_ready(c, P_PLACE);
+	while (c->listed && take_piece(c, P_LIST, c->nblocks, &x)) {
+		list_block(c, x);
+		if (piece_done(c, P_LIST, c->nblocks))
+			set_ready(c, P_LIST);
+	}
+	if (c->listed)
+		wait_ready(c, P_LIST);
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	memset(scratch, 0, sizeof(scratch));
+	while (take_piece(c, P_ROWS, c->nchunks, &x)) {
+		/* (after a failure the pieces are only counted) */
+		if (!atomic_load(&c->failed) && rows_chunk(c, s, x, scratch)) {
+			s->ret = -1;
+			atomic_store(&c->failed, true);
+		}
+		if (piece_done(c, P_ROWS, c->nchunks)) {
+			if (!atomic_load(&c->failed))
+				rows_counted(c);
+			set_ready(c, P_ROWS);
+		}
+	}
+	wait_ready(c, P_ROWS);
+	if (atomic_load(&c->failed))
+		return NULL;
+	while (take_piece(c, P_SORT, 2, &x)) {
+		sort_half(c, (int)x);
+		if (piece_done(c, P_SORT, 2))
+			set_ready(c, P_SORT);
+	}
+	wait_ready(c, P_SORT);
+	while (take_piece(c, P_MERGE, 2, &x))
+		merge_part(c, (int)x);
 	return NULL;
 }
 
-/* A half's rows worked out: each file's slowest pair (its first pair's
- * time when above 0, the rule's start, then every other pair's weighed
- * in), then the columns, the text's length and the sort keys in one pass
- * over the rows; and their order (p->ret -1 without memory). */
-static void timed_part_finish(struct timed_part *p)
+/* Two threads (one when the other cannot start): 0, or -1 without memory
+ * (t's rows, order and lengths set with 0). */
+static int group_chunks(const struct timed_in *in, dfs_file_table *t)
 {
-	dfs_file_row *rows = p->rows;
-	struct pair_time *tmp_pt = p->npt > 1 ? malloc(p->npt * sizeof(*tmp_pt)) : NULL;
-	if (p->npt > 1 && !tmp_pt) {
-		free(p->pt);
-		p->pt = NULL;
-		p->ret = -1;
-		return;
+	size_t count = in->count;
+	struct chunked *c = calloc(1, sizeof(*c));
+	if (!c)
+		return -1;
+	c->in = *in;
+	c->t = t;
+	c->nchunks = CHUNKS;
+	c->nblocks = (count + CHUNK_BLOCK - 1) / CHUNK_BLOCK;
+	c->chunk = dfs_scratch_alloc(in->pool, count);
+	c->block_ends = malloc(2 * c->nblocks);
+	c->list = dfs_scratch_alloc(in->pool, count * sizeof(uint32_t));
+	c->first_k = dfs_scratch_alloc(in->pool, count * sizeof(uint32_t));
+	c->items = dfs_scratch_alloc(in->pool, 2 * count * sizeof(struct sort_item));
+	c->counts = calloc(c->nblocks * c->nchunks, sizeof(uint32_t));
+	int ret = -1;
+	bool sides = false;
+	if (!c->chunk || !c->block_ends || !c->list || !c->first_k || !c->items || !c->counts)
+		goto out;
+	/* (written at a thousand places at once: on 4 KiB pages nearly every
+	 * write missed the TLB) */
+	dfs_scratch_huge(c->items);
+	if (side_init(&c->side[0], &c->in, 0) || side_init(&c->side[1], &c->in, 1)) {
+		side_free(&c->side[0]);
+		goto out;
 	}
-	/* each pair's time, its records' summed in their order */
-	const struct pair_time *g = group_pairs(p->pt, tmp_pt, p->npt);
-	for (size_t q = 0; q < p->npt;) {
-		double io_total = 0.0;
-		size_t e = q;
-		for (; e < p->npt && g[e].row == g[q].row && g[e].rank == g[q].rank; e++)
-			io_total += g[e].io;
-		dfs_file_row *row = &rows[g[q].row];
-		NRANKS(row)++;
-		weigh_pair(row, io_total);
-		q = e;
+	sides = true;
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->cond, NULL);
+	atomic_init(&c->next_side, 0);
+	for (int p = 0; p < PASSES; p++)
+		atomic_init(&c->next[p], 0);
+	atomic_init(&c->failed, false);
+	atomic_init(&c->mixed, false);
+	dfs_workers_run(2, chunked_run, c);
+	pthread_cond_destroy(&c->cond);
+	pthread_mutex_destroy(&c->lock);
+	if (!atomic_load(&c->failed)) {
+		t->n = c->n;
+		ret = 0;
 	}
-	free(tmp_pt);
-	/* most bytes first, equals in the order first seen (its rows' own,
-	 * whose first records come in the same order) */
-	size_t nk = p->n ? p->n : 1;
-	/* (the items and the sort's copy in one block: the pool lends a
-	 * kept block, warm, to a request of at least a quarter of it, which
-	 * the two make more often than each alone) */
-	struct sort_item *key = dfs_scratch_alloc(p->pool, 2 * nk * sizeof(*key));
-	struct sort_item *tmp = key ? key + nk : NULL;
-	/* (each pass writes its items to a thousand places at once: on 4 KiB
-	 * pages nearly every write missed the TLB) */
-	dfs_scratch_huge(key);
-	dfs_scratch_prefault(key, 0, 2 * nk * sizeof(*key));
-	/* (the text's length while the row is at hand: its rows follow the
-	 * name table, whose names then hit the cache) */
-	const dfs_file_table tv = {.log = p->log, .records = p->r, .timed = true,
-	                           .text_only = p->text_only};
-	dfs_name_hint hint = DFS_NAME_HINT_INIT;
-	struct mount_text mts[MOUNT_TEXTS] = {{0}};
-	struct mounts_by_index mi;
-	memset(mi.made, 0, sizeof(mi.made));
-	uint64_t key0 = 0, vary = 0;   /* the first key; bits where a key differs */
-	for (size_t j = 0; j < p->n && key; j++) {
-		size_t f = part_row(p, j);
-		dfs_file_row *row = &rows[f];
-		double slowest = first_io(row);
-		row->time_by_slowest = slowest + SHARED(row);
-		row->ranks = NRANKS(row) & HAS_SHARED ? p->nprocs : NRANKS(row);
-		row->total_bytes = add_i(row->bytes_read, row->bytes_written);
-		row->perf_by_slowest = 0.0;
-		if (row->time_by_slowest != 0)
-			row->perf_by_slowest = ((double)row->total_bytes / 1048576.0) /
-			                       row->time_by_slowest;
-		uint64_t k = order_key(row->total_bytes);
-		if (j == 0)
-			key0 = k;
-		vary |= k ^ key0;
-		key[j] = (struct sort_item){k, (uint32_t)j, row_len(&tv, row, &hint, mts, &mi)};
+out:
+	if (ret) {
+		dfs_scratch_free(in->pool, t->order);
+		dfs_scratch_free(in->pool, t->len);
+		t->order = NULL;
+		t->len = NULL;
 	}
-	free(p->pt);
-	p->pt = NULL;
-	if (!key) {
-		p->ret = -1;
-		return;
+	if (sides) {
+		side_free(&c->side[0]);
+		side_free(&c->side[1]);
 	}
-	p->key = sort_items_desc(key, tmp, p->n, vary);
-	p->key_block = key;
+	dfs_scratch_free(in->pool, c->chunk);
+	free(c->block_ends);
+	dfs_scratch_free(in->pool, c->list);
+	dfs_scratch_free(in->pool, c->first_k);
+	dfs_scratch_free(in->pool, c->items);
+	free(c->counts);
+	free(c);
+	return ret;
 }
 
 /* Rows of a module with an accumulator, in one pass: records grouped by
@@ -958,84 +1463,19 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		if (!at_zero)
 			memset(at, 0, nnames * 4);
 	}
-	struct timed_part part[2];
-	part[0] = (struct timed_part){
+	const struct timed_in in = {
 		.log = log, .r = r, .index = index, .count = count, .w = w, .wi = wi,
 		.words = words, .nw = nw, .nprocs = nprocs, .names = names,
 		.nnames = at ? nnames : 0, .at = at, .rows = rows, .rows_zero = rows_zero,
-		.pool = t->pool, .text_only = t->text_only, .half = -1};
-	bool two = false;
-	if (count >= PARALLEL_RECORDS && dfs_workers(2, 2) == 2) {
-		/* the split: the place of the middle record's name (records
-		 * mostly follow the name table), so each half has about as
-		 * many records */
-		size_t mi = index ? index[count / 2] : count / 2;
-		const dfs_name *mid = at ? dfs_log_name(log, dfs_record_word(r, mi, 0)) : NULL;
-		part[0].split = mid && (size_t)(mid - names) < nnames ? (size_t)(mid - names)
-		                                                     : nnames / 2;
-		part[0].first_k = warm_alloc(t->pool, count * sizeof(uint32_t));
-		part[0].half = 0;
-		part[1] = part[0];
-		part[1].half = 1;
-		pthread_t tid;
-		if (part[0].first_k &&
-		    pthread_create(&tid, NULL, timed_part_run, &part[1]) == 0) {
-			two = true;
-			timed_part_run(&part[0]);
-			pthread_join(tid, NULL);
-		} else {
-			dfs_scratch_free(t->pool, part[0].first_k);
-			part[0].first_k = NULL;
-			part[0].half = -1;
-		}
-	}
-	if (!two) {
-		/* one pass, a thread faulting the rows in ahead of it */
-		struct rows_fault rf;
-		rows_fault_start(&rf, rows, count * sizeof(*rows));
-		timed_part_run(&part[0]);
-		rows_fault_end(&rf);
-	}
+		.pool = t->pool, .text_only = t->text_only};
+	int ret = count >= PARALLEL_RECORDS && dfs_workers(2, 2) == 2 ? group_chunks(&in, t)
+	                                                              : group_one(&in, t);
 	dfs_scratch_free(t->pool, at);
-	int nparts = two ? 2 : 1;
-	int ret = 0;
-	for (int h = 0; h < nparts; h++)
-		ret |= part[h].ret;
-	size_t a = 0, b = 0, na = part[0].n, nb = two ? part[1].n : 0, n = na + nb;
-	uint32_t *order = ret ? NULL : warm_alloc(t->pool, n * sizeof(uint32_t));
-	uint32_t *len = ret ? NULL : warm_alloc(t->pool, n * sizeof(uint32_t));
-	if (!order || !len) {
-		for (int h = 0; h < nparts; h++) {
-			free(part[h].pt);
-			dfs_scratch_free(t->pool, part[h].key_block);
-		}
-		dfs_scratch_free(t->pool, part[0].first_k);
+	if (ret) {
 		dfs_scratch_free(t->pool, rows);
-		dfs_scratch_free(t->pool, order);
-		dfs_scratch_free(t->pool, len);
 		return dfs_error_nomem(err);
 	}
-	/* the two halves' orders merged: most bytes first, equals in the
-	 * order first seen (of their first records) */
-	const struct sort_item *ka = part[0].key, *kb = two ? part[1].key : NULL;
-	for (size_t k = 0; k < n; k++) {
-		bool from_a = b == nb;
-		if (!from_a && a < na)
-			from_a = ka[a].key > kb[b].key ||
-			         (ka[a].key == kb[b].key &&
-			          part[0].first_k[part_row(&part[0], ka[a].j)] <
-			          part[0].first_k[part_row(&part[1], kb[b].j)]);
-		const struct sort_item *it = from_a ? &ka[a++] : &kb[b++];
-		order[k] = (uint32_t)part_row(&part[from_a ? 0 : 1], it->j);
-		len[k] = it->len;
-	}
-	for (int h = 0; h < nparts; h++)
-		dfs_scratch_free(t->pool, part[h].key_block);
-	dfs_scratch_free(t->pool, part[0].first_k);
 	t->rows = rows;
-	t->n = n;
-	t->order = order;
-	t->len = len;
 	t->timed = true;
 	return 0;
 }

@@ -498,7 +498,10 @@ static void check_dirty_pool(const dfs_log *log, const dfs_records *r, const dfs
 
 /* A log of n POSIX records (recs) of ids 1000 + k, k < files, of a job
  * of nprocs ranks; the even k named. */
-static dfs_log *posix_log(const unsigned char *recs, size_t n, size_t files, int64_t nprocs)
+/* A log of the n records; files: every other one named (ids 1000 +
+ * even), or (all_named) every id, 999 first, in the order of the ids */
+static dfs_log *posix_log_named(const unsigned char *recs, size_t n, size_t files,
+                                int64_t nprocs, bool all_named)
 {
 	const dfs_module *m = dfs_module_get(DFS_MOD_POSIX);
 	dfs_error err = {0};
@@ -515,7 +518,9 @@ static dfs_log *posix_log(const unsigned char *recs, size_t n, size_t files, int
 	job.metadata = (char *)"";
 	dfs_mount mounts[] = {{"/lus/a", "lustre", 6}};
 	assert_int_equal(dfs_log_writer_job(lw, &job, mounts, 1, &err), 0);
-	for (size_t k = 0; k < files; k += 2) {
+	if (all_named)
+		assert_int_equal(dfs_log_writer_name(lw, 999, "/lus/a/tie", 10, &err), 0);
+	for (size_t k = 0; k < files; k += all_named ? 1 : 2) {
 		char name[32];
 		int len = snprintf(name, sizeof(name), "/lus/a/f%zu", k);
 		assert_int_equal(dfs_log_writer_name(lw, 1000 + k, name, (size_t)len, &err), 0);
@@ -533,15 +538,53 @@ static dfs_log *posix_log(const unsigned char *recs, size_t n, size_t files, int
 	return log;
 }
 
+static dfs_log *posix_log(const unsigned char *recs, size_t n, size_t files, int64_t nprocs)
+{
+	return posix_log_named(recs, n, files, nprocs, false);
+}
+
+static const unsigned char *by_id_recs;
+static size_t by_id_size;
+
+static int by_id(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	uint64_t x, y;
+	memcpy(&x, by_id_recs + i * by_id_size, 8);
+	memcpy(&y, by_id_recs + j * by_id_size, 8);
+	return x < y ? -1 : x > y ? 1 : i < j ? -1 : i > j;
+}
+
+/* The records in the order of their ids (each id's in their order) */
+static void sort_by_id(unsigned char *recs, size_t n, size_t size)
+{
+	size_t *at = malloc(n * sizeof(size_t));
+	unsigned char *copy = malloc(n * size);
+	assert_non_null(at);
+	assert_non_null(copy);
+	for (size_t i = 0; i < n; i++)
+		at[i] = i;
+	by_id_recs = recs;
+	by_id_size = size;
+	qsort(at, n, sizeof(size_t), by_id);
+	for (size_t i = 0; i < n; i++)
+		memcpy(copy + i * size, recs + at[i] * size, size);
+	memcpy(recs, copy, n * size);
+	free(copy);
+	free(at);
+}
+
 /* (wide: ranks from 2 on made r * 2^40, far outside the job and apart
  * in their high bits alone) */
 static void check_table_alone(size_t n, size_t files, int64_t nprocs, uint64_t seed,
-                              bool grouped, bool wide)
+                              bool grouped, bool wide, bool by_name)
 {
 	const dfs_module *m = dfs_module_get(DFS_MOD_POSIX);
 	unsigned char *recs = random_posix(n, files, nprocs, seed);
 	if (grouped)
 		group_by_rank(recs, n, m->record_size);
+	if (by_name)
+		sort_by_id(recs, n, m->record_size);
 	for (size_t i = 0; wide && i < n; i++) {
 		int64_t rank = rank_of(recs + i * m->record_size);
 		if (rank >= 2)
@@ -549,7 +592,7 @@ static void check_table_alone(size_t n, size_t files, int64_t nprocs, uint64_t s
 		memcpy(recs + i * m->record_size + 8, &rank, 8);
 	}
 	dfs_error err = {0};
-	dfs_log *log = posix_log(recs, n, files, nprocs);
+	dfs_log *log = posix_log_named(recs, n, files, nprocs, by_name);
 	const dfs_records *r = dfs_log_records(log, DFS_MOD_POSIX);
 	dfs_file_table t;
 	assert_int_equal(dfs_file_table_build(log, r, NULL, r->count, NULL, &t, &err), 0);
@@ -664,13 +707,19 @@ static void test_text_table(void **state)
 static void test_table_alone(void **state)
 {
 	(void)state;
-	check_table_alone(400, 37, 6, 11, false, false);
-	check_table_alone(400, 37, 6, 12, true, false);
-	check_table_alone(50, 3, 2, 13, false, false);
-	check_table_alone(400, 37, 6, 15, false, true);
-	/* enough records for the pass on two threads (each taking the files
-	 * of its half of the name table, the unnamed ones by their hash) */
-	check_table_alone(66000, 64, 8, 14, false, false);
+	check_table_alone(400, 37, 6, 11, false, false, false);
+	check_table_alone(400, 37, 6, 12, true, false, false);
+	check_table_alone(50, 3, 2, 13, false, false, false);
+	check_table_alone(400, 37, 6, 15, false, true, false);
+	check_table_alone(400, 37, 6, 16, false, false, true);
+	/* enough records for the pass on two threads (the files of shares of
+	 * the name table taken as they come, the unnamed ones by their hash;
+	 * records in no order listed by share), then records following the
+	 * name table (each share a stretch of them), with many files of few
+	 * records, and with a few files of many */
+	check_table_alone(66000, 64, 8, 14, false, false, false);
+	check_table_alone(66000, 5000, 8, 17, false, false, true);
+	check_table_alone(70000, 40, 8, 18, false, false, true);
 }
 
 /* Many files of equal bytes on both threads' halves (a few byte counts
