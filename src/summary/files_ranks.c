@@ -973,6 +973,7 @@ struct chunked {
 	struct timed_in in;
 	dfs_file_table *t;
 	size_t nchunks, nblocks;
+	uint64_t scale;           /* a name's share: its place x scale >> 32 */
 	uint8_t *chunk;           /* at record k of the pass: its share */
 	uint8_t *block_ends;      /* [block][2]: the shares of its first and
 	                           * last records */
@@ -1042,8 +1043,8 @@ static void place_block(struct chunked *c, size_t b, dfs_name_hint *hint)
 		uint64_t id = dfs_record_word(r, index ? index[k] : k, 0);
 		const dfs_name *nm = in->names ? dfs_log_name_near(in->log, id, hint) : NULL;
 		size_t share = nm && (size_t)(nm - in->names) < in->nnames
-		               ? (size_t)((uint64_t)(nm - in->names) * c->nchunks / in->nnames)
-		               : (mix(id, 0) >> 32) % c->nchunks;
+		               ? (size_t)((uint64_t)(nm - in->names) * c->scale >> 32)
+		               : (mix(id, 0) >> 32) % CHUNKS;
 		mixed |= share < before;
 		before = share;
 		c->chunk[k] = (uint8_t)share;
@@ -1362,6 +1363,9 @@ static int group_chunks(const struct timed_in *in, dfs_file_table *t)
 	c->in = *in;
 	c->t = t;
 	c->nchunks = CHUNKS;
+	/* (places below nnames < 2^32 give shares below CHUNKS, in rising
+	 * order; no division at each record) */
+	c->scale = in->nnames ? ((uint64_t)CHUNKS << 32) / in->nnames : 0;
 	c->nblocks = (count + CHUNK_BLOCK - 1) / CHUNK_BLOCK;
 	c->chunk = dfs_scratch_alloc(in->pool, count);
 	c->block_ends = malloc(2 * c->nblocks);
