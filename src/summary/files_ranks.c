@@ -959,8 +959,8 @@ static int group_one(const struct timed_in *in, dfs_file_table *t)
 /* The work the threads share: passes of pieces, each piece taken by
  * whichever thread is free, the last piece of a pass done letting the
  * next pass start (a thread that finds no piece left waits for it).
- * P_PLACE (a piece: a block of records): each record's name place and
- * share, counted; P_LIST (a block): the records listed by share, in their
+ * P_PLACE (a piece: a block of records): each record's share (by its
+ * name's place), counted; P_LIST (a block): the records listed by share, in their
  * order (a counting sort: where each block's records of each share go is
  * known once every block is counted); P_ROWS (a share): its rows, every
  * record of its files added, and their items (sort key, row, length) at
@@ -986,8 +986,8 @@ struct chunked {
 	uint32_t *list;           /* k of the records by share, in their order
 	                           * (when listed) */
 	uint32_t *first_k;        /* at a row's place: k of its first record
-	                           * (when listed: else where its first record
-	                           * is orders the rows as well as that) */
+	                           * (when listed; records in stretches, the
+	                           * order of the shares is that order) */
 	struct sort_item *items;  /* 2 x count: the shares' items (share s:
 	                           * from start[s]), then the sort's copy */
 	uint32_t start[CHUNKS + 1];       /* share s: list[start[s], start[s + 1]),
