@@ -117,6 +117,15 @@ static inline void dfs_record_prefetch(const dfs_records *r, size_t i)
 		__builtin_prefetch((const void *)a);
 }
 
+/* Ask for where record i lies (its entry of the packed records' word
+ * offsets), a stage before dfs_record_prefetch: a loop over records in
+ * no order whose prefetch would otherwise wait for that entry. */
+static inline void dfs_record_prefetch_place(const dfs_records *r, size_t i)
+{
+	if (r->packed)
+		__builtin_prefetch(&r->pk_off[i]);
+}
+
 /* The same for a loop that reads only the record's id (word 0): the
  * line of its bitmap and the line of the word. */
 static inline void dfs_record_prefetch_id(const dfs_records *r, size_t i)

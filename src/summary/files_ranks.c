@@ -1100,6 +1100,12 @@ static int rows_chunk(struct chunked *c, struct rows_side *s, size_t ch,
 	const uint32_t *l = c->listed ? c->list + from : NULL;
 	uint32_t *first_k = c->listed ? c->first_k : NULL;
 	for (size_t q = 0; q < m; q++) {
+		/* (records listed lie in no order: where the record four times
+		 * as far ahead lies, before the record itself is asked for) */
+		if (l && q + 4 * AHEAD < m) {
+			size_t ahead = l[q + 4 * AHEAD];
+			dfs_record_prefetch_place(r, index ? index[ahead] : ahead);
+		}
 		if (q + 2 * AHEAD < m) {
 			size_t ahead = l ? l[q + 2 * AHEAD] : from + q + 2 * AHEAD;
 			dfs_record_prefetch(r, index ? index[ahead] : ahead);
