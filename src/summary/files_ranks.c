@@ -966,8 +966,15 @@ static int group_one(const struct timed_in *in, dfs_file_table *t)
  * record of its files added, and their items (sort key, row, length) at
  * the share's place in items; P_SORT (a half of the shares): its items
  * side by side, sorted; P_MERGE (a half of the text): the two halves'
- * items merged into the table's order and lengths. */
-enum { P_PLACE, P_LIST, P_ROWS, P_SORT, P_MERGE, PASSES };
+ * items merged into the table's order and lengths.
+ *
+ * When a sample of the records follows the name table, P_TRY (a share)
+ * comes first instead of P_PLACE, P_LIST and P_ROWS: each share taken
+ * as the stretch of records a binary search gives it, and made into rows
+ * as P_ROWS does, each record checked to be of that share.  A record of
+ * another share (or without a name) ends the attempt: the rows made are
+ * dropped and the three passes follow. */
+enum { P_TRY, P_PLACE, P_LIST, P_ROWS, P_SORT, P_MERGE, PASSES };
 
 struct chunked {
 	struct timed_in in;
@@ -981,6 +988,10 @@ struct chunked {
 	bool listed;              /* the shares' records are listed, not each
 	                           * a stretch of the pass (records following
 	                           * the name table) */
+	bool trying;              /* P_TRY first: each share the stretch of
+	                           * start[] */
+	atomic_bool strays;       /* P_TRY met a record outside its stretch */
+	bool stretched;           /* P_TRY made the rows */
 	uint32_t *counts;         /* [block][share]: its records, then where
 	                           * they go in list */
 	uint32_t *list;           /* k of the records by share, in their order
@@ -1010,6 +1021,78 @@ struct chunked {
 	bool ready[PASSES];       /* every piece done, and what follows the
 	                           * last made (under lock) */
 };
+
+/* The share of a name's place */
+static inline size_t share_of(const struct chunked *c, uint32_t place)
+{
+	return (size_t)((uint64_t)place * c->scale >> 32);
+}
+
+/* The share of record k of the pass by its name, CHUNKS for a record
+ * without a name (P_TRY's order: after every share) */
+static size_t record_share(const struct chunked *c, size_t k)
+{
+	const struct timed_in *in = &c->in;
+	uint64_t id = dfs_record_word(in->r, in->index ? in->index[k] : k, 0);
+	const dfs_name *nm = in->names ? dfs_log_name(in->log, id) : NULL;
+	return nm && (size_t)(nm - in->names) < in->nnames ? share_of(c, (uint32_t)(nm - in->names))
+	                                                   : CHUNKS;
+}
+
+/* Whether to try the records as stretches: a sample of them (every
+ * count / TRY_SAMPLES-th and the last) in rising shares; then each
+ * share's stretch, the records from the first of a share at least its
+ * own (a binary search: shares rise along them if the records do). */
+#define TRY_SAMPLES 1024
+static bool try_stretches(struct chunked *c)
+{
+	size_t count = c->in.count, step = count / TRY_SAMPLES ? count / TRY_SAMPLES : 1;
+	size_t before = 0;
+	for (size_t k = 0; k < count; k += step) {
+		size_t sh = record_share(c, k);
+		if (sh == CHUNKS || sh < before)
+			return false;
+		before = sh;
+	}
+	size_t last = record_share(c, count - 1);
+	if (last == CHUNKS || last < before)
+		return false;
+	c->start[0] = 0;
+	for (size_t sh = 1; sh < c->nchunks; sh++) {
+		size_t lo = c->start[sh - 1], hi = count;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (record_share(c, mid) < sh)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		c->start[sh] = (uint32_t)lo;
+	}
+	c->start[c->nchunks] = (uint32_t)count;
+	return true;
+}
+
+/* P_TRY met a record outside its stretch: the rows made are dropped (the
+ * rows' memory now written: made anew with zeros), for P_PLACE. */
+static void untry(struct chunked *c)
+{
+	for (int h = 0; h < 2; h++) {
+		struct rows_side *s = &c->side[h];
+		for (size_t j = 0; j < s->n; j++) {
+			const dfs_file_row *row = &c->in.rows[side_row(s, j)];
+			if (row->name)
+				c->in.at[row->name - 1] = 0;
+		}
+		s->n = 0;
+		s->npt = 0;
+		s->have_key = false;
+		s->vary = 0;
+		s->find = (dfs_name_hint)DFS_NAME_HINT_INIT;
+		s->hint = (dfs_name_hint)DFS_NAME_HINT_INIT;
+	}
+	c->in.rows_zero = false;
+}
 
 /* P_PLACE of block b */
 static void place_block(struct chunked *c, size_t b, dfs_name_hint *hint)
@@ -1043,7 +1126,7 @@ static void place_block(struct chunked *c, size_t b, dfs_name_hint *hint)
 		uint64_t id = dfs_record_word(r, index ? index[k] : k, 0);
 		const dfs_name *nm = in->names ? dfs_log_name_near(in->log, id, hint) : NULL;
 		size_t share = nm && (size_t)(nm - in->names) < in->nnames
-		               ? (size_t)((uint64_t)(nm - in->names) * c->scale >> 32)
+		               ? share_of(c, (uint32_t)(nm - in->names))
 		               : (mix(id, 0) >> 32) % CHUNKS;
 		mixed |= share < before;
 		before = share;
@@ -1090,13 +1173,26 @@ static void list_block(struct chunked *c, size_t b)
 }
 
 /* P_ROWS of share ch, by side s: 0 or -1 without memory. */
+/* (P_TRY: the stretch's items and their copy faulted in here, no P_PLACE
+ * having done it) */
+static void fault_items(struct chunked *c, size_t from, size_t m)
+{
+	size_t bytes = m * sizeof(struct sort_item);
+	dfs_scratch_prefault(c->items, from * sizeof(struct sort_item), bytes);
+	dfs_scratch_prefault(c->items, (c->in.count + from) * sizeof(struct sort_item), bytes);
+}
+
+/* P_ROWS (or, `check`, P_TRY) of share ch, by side s: 0, 1 when P_TRY met
+ * a record outside the share, or -1 without memory. */
 static int rows_chunk(struct chunked *c, struct rows_side *s, size_t ch,
-                      unsigned char *scratch)
+                      unsigned char *scratch, bool check)
 {
 	const struct timed_in *in = &c->in;
 	const dfs_records *r = in->r;
 	const size_t *index = in->index;
 	size_t from = c->start[ch], m = c->start[ch + 1] - from, j0 = s->n;
+	if (check)
+		fault_items(c, from, m);
 	const uint32_t *l = c->listed ? c->list + from : NULL;
 	uint32_t *first_k = c->listed ? c->first_k : NULL;
 	for (size_t q = 0; q < m; q++) {
@@ -1133,6 +1229,8 @@ static int rows_chunk(struct chunked *c, struct rows_side *s, size_t ch,
 		const dfs_name *nm = in->names ? dfs_log_name_near(in->log, id, &s->find) : NULL;
 		uint32_t place = nm && (size_t)(nm - in->names) < in->nnames
 		                 ? (uint32_t)(nm - in->names) : NO_PLACE;
+		if (check && (place == NO_PLACE || share_of(c, place) != ch))
+			return 1;
 		if (add_record(s, k, i, place, rec, first_k))
 			return -1;
 	}
@@ -1315,6 +1413,37 @@ static void *chunked_run(void *arg)
 	struct rows_side *s = &c->side[me];
 	dfs_name_hint hint = DFS_NAME_HINT_INIT;
 	size_t x;
+	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
+	memset(scratch, 0, sizeof(scratch));
+	while (c->trying && take_piece(c, P_TRY, c->nchunks, &x)) {
+		/* (once the attempt failed, the pieces are only counted) */
+		if (!atomic_load(&c->failed) && !atomic_load(&c->strays)) {
+			int r = rows_chunk(c, s, x, scratch, true);
+			if (r < 0) {
+				s->ret = -1;
+				atomic_store(&c->failed, true);
+			} else if (r > 0) {
+				atomic_store(&c->strays, true);
+			}
+		}
+		if (piece_done(c, P_TRY, c->nchunks)) {
+			if (atomic_load(&c->failed)) {
+				/* (nothing follows) */
+			} else if (atomic_load(&c->strays)) {
+				untry(c);
+			} else {
+				rows_counted(c);
+				c->stretched = true;
+			}
+			set_ready(c, P_TRY);
+		}
+	}
+	if (c->trying)
+		wait_ready(c, P_TRY);
+	if (atomic_load(&c->failed))
+		return NULL;
+	if (c->stretched)
+		goto sort;
 	while (take_piece(c, P_PLACE, c->nblocks, &x)) {
 		place_block(c, x, &hint);
 		if (piece_done(c, P_PLACE, c->nblocks)) {
@@ -1330,11 +1459,9 @@ static void *chunked_run(void *arg)
 	}
 	if (c->listed)
 		wait_ready(c, P_LIST);
-	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
-	memset(scratch, 0, sizeof(scratch));
 	while (take_piece(c, P_ROWS, c->nchunks, &x)) {
 		/* (after a failure the pieces are only counted) */
-		if (!atomic_load(&c->failed) && rows_chunk(c, s, x, scratch)) {
+		if (!atomic_load(&c->failed) && rows_chunk(c, s, x, scratch, false)) {
 			s->ret = -1;
 			atomic_store(&c->failed, true);
 		}
@@ -1347,6 +1474,7 @@ static void *chunked_run(void *arg)
 	wait_ready(c, P_ROWS);
 	if (atomic_load(&c->failed))
 		return NULL;
+sort:
 	while (take_piece(c, P_SORT, 2, &x)) {
 		sort_half(c, (int)x);
 		if (piece_done(c, P_SORT, 2))
@@ -1398,6 +1526,8 @@ static int group_chunks(const struct timed_in *in, dfs_file_table *t)
 		atomic_init(&c->next[p], 0);
 	atomic_init(&c->failed, false);
 	atomic_init(&c->mixed, false);
+	atomic_init(&c->strays, false);
+	c->trying = try_stretches(c);
 	dfs_workers_run(2, chunked_run, c);
 	pthread_cond_destroy(&c->cond);
 	pthread_mutex_destroy(&c->lock);

@@ -576,15 +576,36 @@ static void sort_by_id(unsigned char *recs, size_t n, size_t size)
 
 /* (wide: ranks from 2 on made r * 2^40, far outside the job and apart
  * in their high bits alone) */
+/* How check_table_alone orders the records: in no order (every other
+ * id named), or every id named and the records in the order of the name
+ * table, all of them, or but one moved far ahead of its place (left out
+ * of a sample of every 64th), or with one id without a name among them */
+enum { NO_ORDER, BY_NAME, BY_NAME_BUT_ONE, BY_NAME_AND_UNNAMED };
+
 static void check_table_alone(size_t n, size_t files, int64_t nprocs, uint64_t seed,
-                              bool grouped, bool wide, bool by_name)
+                              bool grouped, bool wide, int order)
 {
 	const dfs_module *m = dfs_module_get(DFS_MOD_POSIX);
 	unsigned char *recs = random_posix(n, files, nprocs, seed);
+	size_t size = m->record_size;
 	if (grouped)
-		group_by_rank(recs, n, m->record_size);
+		group_by_rank(recs, n, size);
+	bool by_name = order != NO_ORDER;
 	if (by_name)
-		sort_by_id(recs, n, m->record_size);
+		sort_by_id(recs, n, size);
+	if (order == BY_NAME_BUT_ONE && n > 2000) {
+		/* the record before the last to place 1001 */
+		unsigned char *tmp = malloc(size);
+		assert_non_null(tmp);
+		memcpy(tmp, recs + (n - 2) * size, size);
+		memmove(recs + 1002 * size, recs + 1001 * size, (n - 2 - 1001) * size);
+		memcpy(recs + 1001 * size, tmp, size);
+		free(tmp);
+	}
+	if (order == BY_NAME_AND_UNNAMED && n > 2000) {
+		uint64_t unnamed = 5;
+		memcpy(recs + 2001 * size, &unnamed, 8);
+	}
 	for (size_t i = 0; wide && i < n; i++) {
 		int64_t rank = rank_of(recs + i * m->record_size);
 		if (rank >= 2)
@@ -707,19 +728,23 @@ static void test_text_table(void **state)
 static void test_table_alone(void **state)
 {
 	(void)state;
-	check_table_alone(400, 37, 6, 11, false, false, false);
-	check_table_alone(400, 37, 6, 12, true, false, false);
-	check_table_alone(50, 3, 2, 13, false, false, false);
-	check_table_alone(400, 37, 6, 15, false, true, false);
-	check_table_alone(400, 37, 6, 16, false, false, true);
+	check_table_alone(400, 37, 6, 11, false, false, NO_ORDER);
+	check_table_alone(400, 37, 6, 12, true, false, NO_ORDER);
+	check_table_alone(50, 3, 2, 13, false, false, NO_ORDER);
+	check_table_alone(400, 37, 6, 15, false, true, NO_ORDER);
+	check_table_alone(400, 37, 6, 16, false, false, BY_NAME);
 	/* enough records for the pass on two threads (the files of shares of
 	 * the name table taken as they come, the unnamed ones by their hash;
 	 * records in no order listed by share), then records following the
 	 * name table (each share a stretch of them), with many files of few
-	 * records, and with a few files of many */
-	check_table_alone(66000, 64, 8, 14, false, false, false);
-	check_table_alone(66000, 5000, 8, 17, false, false, true);
-	check_table_alone(70000, 40, 8, 18, false, false, true);
+	 * records, and with a few files of many; then records the sample
+	 * finds in order but one, whose stretches are tried first, then
+	 * listed */
+	check_table_alone(66000, 64, 8, 14, false, false, NO_ORDER);
+	check_table_alone(66000, 5000, 8, 17, false, false, BY_NAME);
+	check_table_alone(70000, 40, 8, 18, false, false, BY_NAME);
+	check_table_alone(66000, 5000, 8, 19, false, false, BY_NAME_BUT_ONE);
+	check_table_alone(66000, 5000, 8, 20, false, false, BY_NAME_AND_UNNAMED);
 }
 
 /* Many files of equal bytes on both threads' halves (a few byte counts
