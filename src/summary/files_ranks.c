@@ -836,7 +836,15 @@ static int finish_rows(struct rows_side *s, size_t j0, struct sort_item *items)
 	 * name table, whose names then hit the cache) */
 	const dfs_file_table tv = {.log = in->log, .records = in->r, .timed = true,
 	                           .text_only = in->text_only};
-	for (size_t j = j0; j < s->n; j++) {
+	size_t n = s->n;
+	for (size_t j = j0; j < n; j++) {
+		/* (rows some way ahead asked for: the chunk's records have
+		 * pushed them out of the nearest caches since they were made) */
+		if (j + 8 < n) {
+			const dfs_file_row *ahead = &rows[side_row(s, j + 8)];
+			__builtin_prefetch(ahead, 1);
+			__builtin_prefetch((const char *)ahead + 64, 1);
+		}
 		size_t f = side_row(s, j);
 		dfs_file_row *row = &rows[f];
 		double slowest = first_io(row);
