@@ -794,6 +794,66 @@ static void test_table_ties(void **state)
 	free(recs);
 }
 
+/* A selection of many records (an index, as a filter gives) makes the
+ * same table as a log of only those records: the same rows in the same
+ * order, their first records the selected ones; with the records in no
+ * order (listed by share), then following the name table (stretches). */
+static void check_selection_table(bool by_name)
+{
+	const dfs_module *m = dfs_module_get(DFS_MOD_POSIX);
+	size_t size = m->record_size, n = 140000, files = 9000;
+	unsigned char *recs = random_posix(n, files, 8, 23);
+	if (by_name)
+		sort_by_id(recs, n, size);
+	size_t *index = malloc(n * sizeof(size_t));
+	unsigned char *chosen = malloc(n * size);
+	assert_non_null(index);
+	assert_non_null(chosen);
+	size_t count = 0;
+	uint64_t seed = 9;
+	for (size_t i = 0; i < n; i++)
+		if (next_rand(&seed) % 2) {
+			memcpy(chosen + count * size, recs + i * size, size);
+			index[count++] = i;
+		}
+	assert_true(count >= 65536);   /* (the two threads' way) */
+	dfs_log *all = posix_log_named(recs, n, files, 8, by_name);
+	dfs_log *some = posix_log_named(chosen, count, files, 8, by_name);
+	const dfs_records *ra = dfs_log_records(all, DFS_MOD_POSIX);
+	const dfs_records *rs = dfs_log_records(some, DFS_MOD_POSIX);
+	dfs_error err = {0};
+	dfs_file_table ta, ts;
+	assert_int_equal(dfs_file_table_build_text(all, ra, index, count, NULL, &ta, &err), 0);
+	assert_int_equal(dfs_file_table_build_text(some, rs, NULL, rs->count, NULL, &ts, &err), 0);
+	assert_int_equal(ta.n, ts.n);
+	for (size_t k = 0; k < ta.n; k++) {
+		const dfs_file_row *a = dfs_file_table_row(&ta, k), *b = dfs_file_table_row(&ts, k);
+		assert_int_equal(a->id, b->id);
+		assert_int_equal(a->first, index[b->first]);
+		assert_int_equal(a->records, b->records);
+		assert_int_equal(a->ranks, b->ranks);
+		assert_int_equal(a->bytes_read, b->bytes_read);
+		assert_int_equal(a->total_bytes, b->total_bytes);
+		assert_memory_equal(&a->time_by_slowest, &b->time_by_slowest, sizeof(double));
+		assert_memory_equal(&a->read_time, &b->read_time, 5 * sizeof(double));
+		assert_int_equal(ta.len[k], ts.len[k]);
+	}
+	dfs_file_table_free(&ta);
+	dfs_file_table_free(&ts);
+	dfs_log_free(all);
+	dfs_log_free(some);
+	free(chosen);
+	free(index);
+	free(recs);
+}
+
+static void test_selection_table(void **state)
+{
+	(void)state;
+	check_selection_table(false);
+	check_selection_table(true);
+}
+
 static void test_untimed(void **state)
 {
 	(void)state;
@@ -1321,6 +1381,7 @@ int main(void)
 		cmocka_unit_test(test_table_alone),
 		cmocka_unit_test(test_text_table),
 		cmocka_unit_test(test_table_ties),
+		cmocka_unit_test(test_selection_table),
 		cmocka_unit_test(test_untimed),
 		cmocka_unit_test(test_rank_table),
 		cmocka_unit_test(test_merge),
