@@ -729,6 +729,28 @@ static inline void side_prefetch_row(const struct rows_side *s)
 	}
 }
 
+/* Record i laid out whole with the words the pass reads (a packed one
+ * unpacked into `scratch`), and the place of its name (NO_PLACE: none),
+ * looked up from hint h */
+static inline const unsigned char *record_at(const struct timed_in *in, size_t i,
+                                             unsigned char *scratch, dfs_name_hint *h,
+                                             uint32_t *place)
+{
+	const unsigned char *rec;
+	if (in->r->packed) {
+		dfs_record_unpack_words(in->r, i, in->words, in->nw, scratch);
+		rec = scratch;
+	} else {
+		rec = dfs_record(in->r, i);
+	}
+	uint64_t id;
+	memcpy(&id, rec, 8);
+	const dfs_name *nm = in->names ? dfs_log_name_near(in->log, id, h) : NULL;
+	*place = nm && (size_t)(nm - in->names) < in->nnames ? (uint32_t)(nm - in->names)
+	                                                     : NO_PLACE;
+	return rec;
+}
+
 /* Record i (k-th of the pass; `place`: its name's, or NO_PLACE) added to
  * its file's row, made when new (first_k: where its first record is, at
  * the row's place, when not NULL).  -1 without memory. */
@@ -920,18 +942,8 @@ static int group_one(const struct timed_in *in, dfs_file_table *t)
 		}
 		side_prefetch_row(&s);
 		size_t i = index ? index[k] : k;
-		const unsigned char *rec;
-		if (r->packed) {
-			dfs_record_unpack_words(r, i, in->words, in->nw, scratch);
-			rec = scratch;
-		} else {
-			rec = dfs_record(r, i);
-		}
-		uint64_t id;
-		memcpy(&id, rec, 8);
-		const dfs_name *nm = in->names ? dfs_log_name_near(in->log, id, &hint) : NULL;
-		uint32_t place = nm && (size_t)(nm - in->names) < in->nnames
-		                 ? (uint32_t)(nm - in->names) : NO_PLACE;
+		uint32_t place;
+		const unsigned char *rec = record_at(in, i, scratch, &hint, &place);
 		ret = add_record(&s, k, i, place, rec, NULL);
 	}
 	rows_fault_end(&rf);
@@ -1225,18 +1237,8 @@ static int rows_chunk(struct chunked *c, struct rows_side *s, size_t ch,
 		}
 		side_prefetch_row(s);
 		size_t k = l ? l[q] : from + q, i = index ? index[k] : k;
-		const unsigned char *rec;
-		if (r->packed) {
-			dfs_record_unpack_words(r, i, in->words, in->nw, scratch);
-			rec = scratch;
-		} else {
-			rec = dfs_record(r, i);
-		}
-		uint64_t id;
-		memcpy(&id, rec, 8);
-		const dfs_name *nm = in->names ? dfs_log_name_near(in->log, id, &s->find) : NULL;
-		uint32_t place = nm && (size_t)(nm - in->names) < in->nnames
-		                 ? (uint32_t)(nm - in->names) : NO_PLACE;
+		uint32_t place;
+		const unsigned char *rec = record_at(in, i, scratch, &s->find, &place);
 		if (check && (place == NO_PLACE || share_of(c, place) != ch))
 			return 1;
 		if (add_record(s, k, i, place, rec, first_k))
