@@ -691,7 +691,6 @@ struct rows_side {
 	struct mounts_by_index mi;
 	uint64_t key0, vary;   /* its first sort key; bits where keys differ */
 	bool have_key;
-	int ret;
 };
 
 static int side_init(struct rows_side *s, const struct timed_in *in, int side)
@@ -701,7 +700,6 @@ static int side_init(struct rows_side *s, const struct timed_in *in, int side)
 	s->side = side;
 	s->find = (dfs_name_hint)DFS_NAME_HINT_INIT;
 	s->hint = (dfs_name_hint)DFS_NAME_HINT_INIT;
-	memset(s->mi.made, 0, sizeof(s->mi.made));
 	return map_init(&s->files, 64, NULL);
 }
 
@@ -749,6 +747,30 @@ static inline const unsigned char *record_at(const struct timed_in *in, size_t i
 	*place = nm && (size_t)(nm - in->names) < in->nnames ? (uint32_t)(nm - in->names)
 	                                                     : NO_PLACE;
 	return rec;
+}
+
+/* The index in the records of the p-th record of a stretch of the pass:
+ * of list l's, or the pass's from + p-th */
+static inline size_t pass_record(const struct timed_in *in, const uint32_t *l, size_t from,
+                                 size_t p)
+{
+	size_t k = l ? l[p] : from + p;
+	return in->index ? in->index[k] : k;
+}
+
+/* The name lookups of records in no order miss the cache (log/hints.h):
+ * while h finds them out of order, the slot of the record 24 ahead of
+ * the p-th of the stretch (of m), the entry of 16 ahead, the name of 8 */
+static inline void prefetch_names_ahead(const struct timed_in *in, const dfs_name_hint *h,
+                                        const uint32_t *l, size_t from, size_t p, size_t m)
+{
+	for (int stage = 0; stage < 3 && !dfs_name_hint_in_order(h); stage++) {
+		size_t d = (size_t)(3 - stage) * 8;
+		if (p + d < m)
+			dfs_log_name_prefetch(in->log,
+			                      dfs_record_word(in->r, pass_record(in, l, from, p + d), 0),
+			                      stage);
+	}
 }
 
 /* Record i (k-th of the pass; `place`: its name's, or NO_PLACE) added to
@@ -913,7 +935,6 @@ static int take_order(dfs_file_table *t, const struct sort_item *items, size_t n
 static int group_one(const struct timed_in *in, dfs_file_table *t)
 {
 	const dfs_records *r = in->r;
-	const size_t *index = in->index;
 	size_t count = in->count;
 	struct rows_side s;
 	if (side_init(&s, in, 0))
@@ -929,19 +950,10 @@ static int group_one(const struct timed_in *in, dfs_file_table *t)
 		/* the record twice as far ahead as the slot of its id (read from
 		 * the record, in the cache by then) */
 		if (k + 2 * AHEAD < count)
-			dfs_record_prefetch(r, index ? index[k + 2 * AHEAD] : k + 2 * AHEAD);
-		/* the name lookups of records in no order miss the cache: the
-		 * slot of record k + 24, the entry of k + 16, the name of k + 8
-		 * (log/hints.h) */
-		for (int stage = 0; stage < 3 && !dfs_name_hint_in_order(&hint); stage++) {
-			size_t d = (size_t)(3 - stage) * 8;
-			if (k + d < count)
-				dfs_log_name_prefetch(in->log,
-				                      dfs_record_word(r, index ? index[k + d] : k + d, 0),
-				                      stage);
-		}
+			dfs_record_prefetch(r, pass_record(in, NULL, 0, k + 2 * AHEAD));
+		prefetch_names_ahead(in, &hint, NULL, 0, k, count);
 		side_prefetch_row(&s);
-		size_t i = index ? index[k] : k;
+		size_t i = pass_record(in, NULL, 0, k);
 		uint32_t place;
 		const unsigned char *rec = record_at(in, i, scratch, &hint, &place);
 		ret = add_record(&s, k, i, place, rec, NULL);
@@ -999,7 +1011,7 @@ enum { P_TRY, P_PLACE, P_LIST, P_ROWS, P_SORT, P_MERGE, PASSES };
 struct chunked {
 	struct timed_in in;
 	dfs_file_table *t;
-	size_t nchunks, nblocks;
+	size_t nblocks;
 	uint64_t scale;           /* a name's share: its place x scale >> 32 */
 	uint8_t *chunk;           /* at record k of the pass: its share */
 	uint8_t *block_ends;      /* [block][2]: the shares of its first and
@@ -1078,7 +1090,7 @@ static bool try_stretches(struct chunked *c)
 	if (last == CHUNKS || last < before)
 		return false;
 	c->start[0] = 0;
-	for (size_t sh = 1; sh < c->nchunks; sh++) {
+	for (size_t sh = 1; sh < CHUNKS; sh++) {
 		size_t lo = c->start[sh - 1], hi = count;
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
@@ -1089,7 +1101,7 @@ static bool try_stretches(struct chunked *c)
 		}
 		c->start[sh] = (uint32_t)lo;
 	}
-	c->start[c->nchunks] = (uint32_t)count;
+	c->start[CHUNKS] = (uint32_t)count;
 	return true;
 }
 
@@ -1119,7 +1131,6 @@ static void place_block(struct chunked *c, size_t b, dfs_name_hint *hint)
 {
 	const struct timed_in *in = &c->in;
 	const dfs_records *r = in->r;
-	const size_t *index = in->index;
 	size_t lo = b * CHUNK_BLOCK;
 	size_t hi = in->count - lo < CHUNK_BLOCK ? in->count : lo + CHUNK_BLOCK;
 	/* (the block's share of the arrays of the passes faulted in here, on
@@ -1129,21 +1140,15 @@ static void place_block(struct chunked *c, size_t b, dfs_name_hint *hint)
 	                     (hi - lo) * sizeof(struct sort_item));
 	dfs_scratch_prefault(c->items, (in->count + lo) * sizeof(struct sort_item),
 	                     (hi - lo) * sizeof(struct sort_item));
-	uint32_t *cnt = c->counts + b * c->nchunks;
+	uint32_t *cnt = c->counts + b * CHUNKS;
 	size_t before = 0;
 	bool mixed = false;
 	for (size_t k = lo; k < hi; k++) {
 		/* (only the record's id is read here) */
 		if (k + 2 * AHEAD < hi)
-			dfs_record_prefetch_id(r, index ? index[k + 2 * AHEAD] : k + 2 * AHEAD);
-		for (int stage = 0; stage < 3 && !dfs_name_hint_in_order(hint); stage++) {
-			size_t d = (size_t)(3 - stage) * 8;
-			if (k + d < hi)
-				dfs_log_name_prefetch(in->log,
-				                      dfs_record_word(r, index ? index[k + d] : k + d, 0),
-				                      stage);
-		}
-		uint64_t id = dfs_record_word(r, index ? index[k] : k, 0);
+			dfs_record_prefetch_id(r, pass_record(in, NULL, 0, k + 2 * AHEAD));
+		prefetch_names_ahead(in, hint, NULL, 0, k, hi);
+		uint64_t id = dfs_record_word(r, pass_record(in, NULL, 0, k), 0);
 		const dfs_name *nm = in->names ? dfs_log_name_near(in->log, id, hint) : NULL;
 		size_t share = nm && (size_t)(nm - in->names) < in->nnames
 		               ? share_of(c, (uint32_t)(nm - in->names))
@@ -1168,16 +1173,16 @@ static void place_counts(struct chunked *c)
 		mixed = c->block_ends[2 * b] < c->block_ends[2 * b - 1];
 	c->listed = mixed;
 	size_t at = 0;
-	for (size_t s = 0; s < c->nchunks; s++) {
+	for (size_t s = 0; s < CHUNKS; s++) {
 		c->start[s] = (uint32_t)at;
 		for (size_t b = 0; b < c->nblocks; b++) {
-			uint32_t *x = &c->counts[b * c->nchunks + s];
+			uint32_t *x = &c->counts[b * CHUNKS + s];
 			uint32_t v = *x;
 			*x = (uint32_t)at;
 			at += v;
 		}
 	}
-	c->start[c->nchunks] = (uint32_t)at;
+	c->start[CHUNKS] = (uint32_t)at;
 }
 
 /* P_LIST of block b */
@@ -1185,7 +1190,7 @@ static void list_block(struct chunked *c, size_t b)
 {
 	size_t lo = b * CHUNK_BLOCK;
 	size_t hi = c->in.count - lo < CHUNK_BLOCK ? c->in.count : lo + CHUNK_BLOCK;
-	uint32_t *at = c->counts + b * c->nchunks;
+	uint32_t *at = c->counts + b * CHUNKS;
 	dfs_scratch_prefault(c->list, lo * sizeof(uint32_t), (hi - lo) * sizeof(uint32_t));
 	dfs_scratch_prefault(c->first_k, lo * sizeof(uint32_t), (hi - lo) * sizeof(uint32_t));
 	for (size_t k = lo; k < hi; k++)
@@ -1209,7 +1214,6 @@ static int rows_chunk(struct chunked *c, struct rows_side *s, size_t ch,
 {
 	const struct timed_in *in = &c->in;
 	const dfs_records *r = in->r;
-	const size_t *index = in->index;
 	size_t from = c->start[ch], m = c->start[ch + 1] - from, j0 = s->n;
 	if (check)
 		fault_items(c, from, m);
@@ -1218,25 +1222,13 @@ static int rows_chunk(struct chunked *c, struct rows_side *s, size_t ch,
 	for (size_t q = 0; q < m; q++) {
 		/* (records listed lie in no order: where the record four times
 		 * as far ahead lies, before the record itself is asked for) */
-		if (l && q + 4 * AHEAD < m) {
-			size_t ahead = l[q + 4 * AHEAD];
-			dfs_record_prefetch_place(r, index ? index[ahead] : ahead);
-		}
-		if (q + 2 * AHEAD < m) {
-			size_t ahead = l ? l[q + 2 * AHEAD] : from + q + 2 * AHEAD;
-			dfs_record_prefetch(r, index ? index[ahead] : ahead);
-		}
-		for (int stage = 0; stage < 3 && !dfs_name_hint_in_order(&s->find); stage++) {
-			size_t d = (size_t)(3 - stage) * 8;
-			if (q + d < m) {
-				size_t ahead = l ? l[q + d] : from + q + d;
-				dfs_log_name_prefetch(in->log,
-				                      dfs_record_word(r, index ? index[ahead] : ahead, 0),
-				                      stage);
-			}
-		}
+		if (l && q + 4 * AHEAD < m)
+			dfs_record_prefetch_place(r, pass_record(in, l, from, q + 4 * AHEAD));
+		if (q + 2 * AHEAD < m)
+			dfs_record_prefetch(r, pass_record(in, l, from, q + 2 * AHEAD));
+		prefetch_names_ahead(in, &s->find, l, from, q, m);
 		side_prefetch_row(s);
-		size_t k = l ? l[q] : from + q, i = index ? index[k] : k;
+		size_t k = l ? l[q] : from + q, i = pass_record(in, l, from, q);
 		uint32_t place;
 		const unsigned char *rec = record_at(in, i, scratch, &s->find, &place);
 		if (check && (place == NO_PLACE || share_of(c, place) != ch))
@@ -1259,10 +1251,10 @@ static int rows_chunk(struct chunked *c, struct rows_side *s, size_t ch,
 static void rows_counted(struct chunked *c)
 {
 	size_t n = 0;
-	for (size_t s = 0; s < c->nchunks; s++)
+	for (size_t s = 0; s < CHUNKS; s++)
 		n += c->rows_of[s];
 	size_t below = 0, mid = 0;
-	while (mid < c->nchunks && below < n / 2)
+	while (mid < CHUNKS && below < n / 2)
 		below += c->rows_of[mid++];
 	c->n = n;
 	c->mid = mid;
@@ -1311,7 +1303,7 @@ static struct sort_item *sort_items_first(struct sort_item *items, struct sort_i
  * name table; else sorted so first), then most bytes first. */
 static void sort_half(struct chunked *c, int h)
 {
-	size_t c0 = h ? c->mid : 0, c1 = h ? c->nchunks : c->mid;
+	size_t c0 = h ? c->mid : 0, c1 = h ? CHUNKS : c->mid;
 	size_t base = c->start[c0], n = 0;
 	struct sort_item *items = c->items + base, *tmp = c->items + c->in.count + base;
 	bool in_order = true, any = false;
@@ -1425,18 +1417,16 @@ static void *chunked_run(void *arg)
 	size_t x;
 	_Alignas(8) unsigned char scratch[DFS_RECORD_MAX];
 	memset(scratch, 0, sizeof(scratch));
-	while (c->trying && take_piece(c, P_TRY, c->nchunks, &x)) {
+	while (c->trying && take_piece(c, P_TRY, CHUNKS, &x)) {
 		/* (once the attempt failed, the pieces are only counted) */
 		if (!atomic_load(&c->failed) && !atomic_load(&c->strays)) {
 			int r = rows_chunk(c, s, x, scratch, true);
-			if (r < 0) {
-				s->ret = -1;
+			if (r < 0)
 				atomic_store(&c->failed, true);
-			} else if (r > 0) {
+			else if (r > 0)
 				atomic_store(&c->strays, true);
-			}
 		}
-		if (piece_done(c, P_TRY, c->nchunks)) {
+		if (piece_done(c, P_TRY, CHUNKS)) {
 			if (atomic_load(&c->failed)) {
 				/* (nothing follows) */
 			} else if (atomic_load(&c->strays)) {
@@ -1469,13 +1459,11 @@ static void *chunked_run(void *arg)
 	}
 	if (c->listed)
 		wait_ready(c, P_LIST);
-	while (take_piece(c, P_ROWS, c->nchunks, &x)) {
+	while (take_piece(c, P_ROWS, CHUNKS, &x)) {
 		/* (after a failure the pieces are only counted) */
-		if (!atomic_load(&c->failed) && rows_chunk(c, s, x, scratch, false)) {
-			s->ret = -1;
+		if (!atomic_load(&c->failed) && rows_chunk(c, s, x, scratch, false))
 			atomic_store(&c->failed, true);
-		}
-		if (piece_done(c, P_ROWS, c->nchunks)) {
+		if (piece_done(c, P_ROWS, CHUNKS)) {
 			if (!atomic_load(&c->failed))
 				rows_counted(c);
 			set_ready(c, P_ROWS);
@@ -1506,7 +1494,6 @@ static int group_chunks(const struct timed_in *in, dfs_file_table *t)
 		return -1;
 	c->in = *in;
 	c->t = t;
-	c->nchunks = CHUNKS;
 	/* (places below nnames < 2^32 give shares below CHUNKS, in rising
 	 * order; no division at each record) */
 	c->scale = in->nnames ? ((uint64_t)CHUNKS << 32) / in->nnames : 0;
@@ -1516,7 +1503,7 @@ static int group_chunks(const struct timed_in *in, dfs_file_table *t)
 	c->list = dfs_scratch_alloc(in->pool, count * sizeof(uint32_t));
 	c->first_k = dfs_scratch_alloc(in->pool, count * sizeof(uint32_t));
 	c->items = dfs_scratch_alloc(in->pool, 2 * count * sizeof(struct sort_item));
-	c->counts = calloc(c->nblocks * c->nchunks, sizeof(uint32_t));
+	c->counts = calloc(c->nblocks * CHUNKS, sizeof(uint32_t));
 	int ret = -1;
 	bool sides = false;
 	if (!c->chunk || !c->block_ends || !c->list || !c->first_k || !c->items || !c->counts)
