@@ -1682,7 +1682,6 @@ static void arena_columns(dfs_pq *p, size_t group)
 	if (n == 0 || group > SIZE_MAX / 16 / n ||
 	    !(p->arena = dfs_scratch_alloc(NULL, n * each)))
 		return;
-	dfs_scratch_huge(p->arena);
 	char *at = p->arena;
 	for (size_t i = 0; i < p->ncols; i++) {
 		struct col *c = &p->cols[i];

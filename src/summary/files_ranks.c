@@ -966,9 +966,8 @@ static int group_one(const struct timed_in *in, dfs_file_table *t)
 	size_t n = s.n, nk = n ? n : 1;
 	struct sort_item *items = ret ? NULL : dfs_scratch_alloc(in->pool, 2 * nk * sizeof(*items));
 	if (items) {
-		/* (each pass writes its items to a thousand places at once: on
-		 * 4 KiB pages nearly every write missed the TLB) */
-		dfs_scratch_huge(items);
+		/* (each pass writes its items to a thousand places at once:
+		 * scratch blocks are in huge pages, see util/scratch.c) */
 		dfs_scratch_prefault(items, 0, 2 * nk * sizeof(*items));
 		ret = finish_rows(&s, 0, items);
 	}
@@ -1508,9 +1507,6 @@ static int group_chunks(const struct timed_in *in, dfs_file_table *t)
 	bool sides = false;
 	if (!c->chunk || !c->block_ends || !c->list || !c->first_k || !c->items || !c->counts)
 		goto out;
-	/* (written at a thousand places at once: on 4 KiB pages nearly every
-	 * write missed the TLB) */
-	dfs_scratch_huge(c->items);
 	if (side_init(&c->side[0], &c->in, 0) || side_init(&c->side[1], &c->in, 1)) {
 		side_free(&c->side[0]);
 		goto out;
@@ -1592,9 +1588,6 @@ static int group_timed(const dfs_log *log, const dfs_records *r, const size_t *i
 		dfs_scratch_free(t->pool, at);
 		return dfs_error_nomem(err);
 	}
-	/* (both read and written in no order) */
-	dfs_scratch_huge(rows);
-	dfs_scratch_huge(at);
 	if (at) {
 		dfs_scratch_prefault(at, 0, nnames * 4);
 		if (!at_zero)

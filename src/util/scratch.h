@@ -31,7 +31,9 @@ void dfs_scratch_init(dfs_scratch *pool);
 /* Return every kept block and destroy the pool (NULL is ignored). */
 void dfs_scratch_destroy(dfs_scratch *pool);
 
-/* At least `size` bytes of undefined content, or NULL. */
+/* At least `size` bytes of undefined content, or NULL.  A block of
+ * 1 MiB or more is a mapping of its own, in transparent huge pages where
+ * the kernel has them (see scratch.c). */
 void *dfs_scratch_alloc(dfs_scratch *pool, size_t size);
 /* The same, and whether its bytes are all zero (*zero: a block fresh
  * from the system, whose pages the kernel zeroes as they are faulted
@@ -49,13 +51,6 @@ void dfs_pages_populate(void *p, size_t len);
  * (a part about to be written: one call costs several times less than a
  * page fault per 4 KiB).  Does nothing to small blocks. */
 void dfs_scratch_prefault(void *p, size_t from, size_t size);
-/* Ask for transparent huge pages for the big block p (small blocks are
- * left alone), before it is faulted in: for an array read and written
- * in no order, whose 4 KiB pages would miss the TLB at nearly every
- * access (on a virtual machine a miss costs the most).  Fresh huge pages
- * cost about what as many fresh 4 KiB pages do there (measured on the
- * files.csv table of 1M records); kept blocks are then reused warm. */
-void dfs_scratch_huge(void *p);
 /* Give back a block of dfs_scratch_alloc from `pool` (NULL is ignored). */
 void dfs_scratch_free(dfs_scratch *pool, void *p);
 /* Return every kept block to the system. */
