@@ -31,18 +31,39 @@
 
 /* ---- records ------------------------------------------------------------- */
 
-static void set_i(const dfs_module *m, unsigned char *rec, const char *name, int64_t v)
+/* The offset of a counter in m's records, by its name: the last few
+ * lookups are kept (the suite sets hundreds of thousands of records, a
+ * few counters each) */
+static size_t field_offset(const dfs_module *m, const char *name)
 {
+	static struct {
+		const dfs_module *m;
+		char name[48];
+		size_t offset;
+	} seen[32];
+	static size_t nseen;
+	for (size_t i = 0; i < nseen; i++)
+		if (seen[i].m == m && strcmp(seen[i].name, name) == 0)
+			return seen[i].offset;
 	int f = dfs_module_field_index(m, name, strlen(name));
 	assert_true(f >= 0);
-	memcpy(rec + m->fields[f].offset, &v, 8);
+	size_t offset = m->fields[f].offset;
+	if (nseen < 32 && strlen(name) < sizeof(seen[0].name)) {
+		seen[nseen].m = m;
+		strcpy(seen[nseen].name, name);
+		seen[nseen++].offset = offset;
+	}
+	return offset;
+}
+
+static void set_i(const dfs_module *m, unsigned char *rec, const char *name, int64_t v)
+{
+	memcpy(rec + field_offset(m, name), &v, 8);
 }
 
 static void set_f(const dfs_module *m, unsigned char *rec, const char *name, double v)
 {
-	int f = dfs_module_field_index(m, name, strlen(name));
-	assert_true(f >= 0);
-	memcpy(rec + m->fields[f].offset, &v, 8);
+	memcpy(rec + field_offset(m, name), &v, 8);
 }
 
 static uint64_t next_rand(uint64_t *s)
@@ -620,6 +641,15 @@ static void check_table_alone(size_t n, size_t files, int64_t nprocs, uint64_t s
 	assert_true(t.timed);
 	unsigned char *mine = malloc(n * m->record_size);
 	assert_non_null(mine);
+	/* the records' places by id (each id's in their order): a row's
+	 * records are a run of them, found by a binary search */
+	size_t *by = malloc(n * sizeof(size_t));
+	assert_non_null(by);
+	for (size_t i = 0; i < n; i++)
+		by[i] = i;
+	by_id_recs = recs;
+	by_id_size = m->record_size;
+	qsort(by, n, sizeof(size_t), by_id);
 	size_t total = 0, last_first = 0;
 	for (size_t k = 0; k < t.n; k++) {
 		const dfs_file_row *row = dfs_file_table_row(&t, k);
@@ -627,12 +657,23 @@ static void check_table_alone(size_t n, size_t files, int64_t nprocs, uint64_t s
 		bool shared = false;
 		int64_t seen[64];
 		size_t nseen = 0;
-		for (size_t i = 0; i < n; i++) {
+		size_t lo = 0, hi = n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			uint64_t id;
+			memcpy(&id, recs + by[mid] * m->record_size, 8);
+			if (id < row->id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t j = lo; j < n; j++) {
+			size_t i = by[j];
 			const unsigned char *rec = recs + i * m->record_size;
 			uint64_t id;
 			memcpy(&id, rec, 8);
 			if (id != row->id)
-				continue;
+				break;
 			if (c == 0)
 				first = i;
 			memcpy(mine + c++ * m->record_size, rec, m->record_size);
@@ -672,6 +713,7 @@ static void check_table_alone(size_t n, size_t files, int64_t nprocs, uint64_t s
 	check_dirty_pool(log, r, &t);
 	dfs_file_table_free(&t);
 	dfs_log_free(log);
+	free(by);
 	free(mine);
 	free(recs);
 }
