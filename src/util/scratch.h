@@ -33,7 +33,7 @@ void dfs_scratch_destroy(dfs_scratch *pool);
 
 /* At least `size` bytes of undefined content, or NULL.  A block of
  * 1 MiB or more is a mapping of its own, in transparent huge pages where
- * they pay (util/pages.h). */
+ * the kernel has them (see scratch.c). */
 void *dfs_scratch_alloc(dfs_scratch *pool, size_t size);
 /* The same, and whether its bytes are all zero (*zero: a block fresh
  * from the system, whose pages the kernel zeroes as they are faulted

@@ -4,7 +4,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "util/pages.h"
 #include "util/slab.h"
 
 static size_t page_size(void)
@@ -24,14 +23,10 @@ int dfs_slab_reserve(dfs_slab *s, size_t cap)
 	if (cap == 0 || cap > SIZE_MAX / 2)
 		return -1;
 	cap = round_up(cap, page_size());
-	/* (whole huge pages: the kernel then places it on their boundary) */
-	if (cap >= ((size_t)4 << 20))
-		cap = round_up(cap, (size_t)2 << 20);
 	char *p = mmap(NULL, cap, PROT_READ | PROT_WRITE,
 	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
 		return -1;
-	dfs_pages_huge(p, cap);
 	s->base = p;
 	s->cap = cap;
 	return 0;

@@ -5,14 +5,16 @@
  * written), is filled front to back, and is trimmed to what was used: a
  * set of records that grows to hundreds of MiB is never copied to grow.
  *
- * Slabs are in transparent huge pages where they fault in faster than
- * 4 KiB pages (util/pages.h: measured once by the process).  On the
- * paravirtual machine of the benchmarks they do: the 1M-record log loads
- * in 1.19-1.50 s instead of 1.63-1.65 s (2.0-2.2 s of CPU instead of 2.7),
- * the first read of its records.csv in a fresh mount 0.91x-1.00x of a
- * bare inflate instead of 1.21x-1.25x.  On an earlier virtual machine
- * they did not (a fresh 2 MiB page cost about four times as much per byte
- * as fresh 4 KiB pages; that first read was about 20% slower). */
+ * Slabs take ordinary 4 KiB pages.  Transparent huge pages (and a helper
+ * thread faulting them in ahead of the writer) were tried and dropped: on
+ * virtual machines that hand freed memory back to the host, a fresh 2 MiB
+ * page cost about four times as much per byte as fresh 4 KiB pages, and
+ * the first read of a 1M-record records.csv was about 20% slower for it.
+ * Tried again on a paravirtual machine where huge pages fault in faster:
+ * the 1M-record log loaded in 1.19-1.50 s instead of 1.63-1.65 s, but
+ * everything that read the packed records afterwards was slower (the
+ * stat of its files.csv 0.20 s against 0.16 s, records.parquet 0.55 s
+ * against 0.49 s, records.csv 0.53 s against 0.51 s): dropped again. */
 #ifndef DFS_UTIL_SLAB_H
 #define DFS_UTIL_SLAB_H
 

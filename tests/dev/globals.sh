@@ -14,9 +14,7 @@ lib=$1
 command -v objdump >/dev/null || { echo "SKIP: no objdump"; exit 77; }
 [ -f "$lib" ] || { echo "FAIL: no $lib"; exit 1; }
 # "member:symbol" -> why it may be written
-declare -A allowed=(
-	["util_pages.c.o:verdict"]="a fact of the machine measured once, not a view's state: whether huge pages fault in faster here (util/pages.h)"
-)
+declare -A allowed=()
 # "MEMBER SECTION SYMBOL" for every object symbol (objdump -t names the
 # member in a line "NAME:  file format ..."; section symbols, flag 'd',
 # are left out)

@@ -25,7 +25,6 @@
 #include "darshanfs/log.h"
 #include "darshanfs/module.h"
 #include "darshanfs/view.h"
-#include "util/pages.h"
 #include "util/scratch.h"
 #include "util/slab.h"
 #include "view/probe.h"
@@ -103,58 +102,6 @@ static size_t resident(const char *p, size_t len)
 		in += vec[i] & 1;
 	free(vec);
 	return in * pg;
-}
-
-/* The VmFlags of the mapping holding p, from /proc/self/smaps ("" when
- * not found) */
-static void vm_flags(const void *p, char *out, size_t cap)
-{
-	out[0] = '\0';
-	FILE *f = fopen("/proc/self/smaps", "r");
-	assert_non_null(f);
-	char line[512];
-	bool in = false;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long lo, hi;
-		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
-			in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
-			continue;
-		}
-		if (in && strncmp(line, "VmFlags:", 8) == 0) {
-			snprintf(out, cap, "%s", line + 8);
-			break;
-		}
-	}
-	fclose(f);
-}
-
-/* Big mappings ask for huge pages exactly where they were measured to
- * pay, the same answer each time; a slab and a scratch block follow it. */
-static void test_pages_huge(void **state)
-{
-	(void)state;
-	bool pays = dfs_pages_huge_pays();
-	assert_int_equal(dfs_pages_huge_pays(), pays);
-	size_t len = (size_t)8 << 20;
-	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	assert_true(p != MAP_FAILED);
-	dfs_pages_huge(p, len);
-	char flags[512];
-	vm_flags(p, flags, sizeof(flags));
-	assert_true(flags[0] != '\0');
-	assert_int_equal(strstr(flags, " hg") != NULL, pays);
-	munmap(p, len);
-	dfs_slab s;
-	assert_int_equal(dfs_slab_reserve(&s, (size_t)16 << 20), 0);
-	vm_flags(s.base, flags, sizeof(flags));
-	assert_int_equal(strstr(flags, " hg") != NULL, pays);
-	dfs_slab_release(&s);
-	char *b = dfs_scratch_alloc(NULL, (size_t)6 << 20);
-	assert_non_null(b);
-	vm_flags(b, flags, sizeof(flags));
-	assert_int_equal(strstr(flags, " hg") != NULL, pays);
-	dfs_scratch_free(NULL, b);
-	print_message("huge pages pay here: %s\n", pays ? "yes" : "no");
 }
 
 /* A slab costs memory only where it was written, and trimming keeps
@@ -747,7 +694,6 @@ int main(void)
 		cmocka_unit_test(test_fixed_buffer),
 		cmocka_unit_test(test_reserve),
 		cmocka_unit_test(test_slab),
-		cmocka_unit_test(test_pages_huge),
 		cmocka_unit_test(test_scratch_recycles),
 		cmocka_unit_test(test_evicted_when_readers_let_go),
 		cmocka_unit_test(test_stat_only_goes),
