@@ -727,6 +727,13 @@ static inline void side_prefetch_row(const struct rows_side *s)
 	}
 }
 
+/* The place of name nm in the log's name table, NO_PLACE for none (NULL,
+ * or a name past the table the pass has places for) */
+static inline uint32_t name_place(const struct timed_in *in, const dfs_name *nm)
+{
+	return nm && (size_t)(nm - in->names) < in->nnames ? (uint32_t)(nm - in->names) : NO_PLACE;
+}
+
 /* Record i laid out whole with the words the pass reads (a packed one
  * unpacked into `scratch`), and the place of its name (NO_PLACE: none),
  * looked up from hint h */
@@ -743,9 +750,7 @@ static inline const unsigned char *record_at(const struct timed_in *in, size_t i
 	}
 	uint64_t id;
 	memcpy(&id, rec, 8);
-	const dfs_name *nm = in->names ? dfs_log_name_near(in->log, id, h) : NULL;
-	*place = nm && (size_t)(nm - in->names) < in->nnames ? (uint32_t)(nm - in->names)
-	                                                     : NO_PLACE;
+	*place = name_place(in, in->names ? dfs_log_name_near(in->log, id, h) : NULL);
 	return rec;
 }
 
@@ -1065,9 +1070,8 @@ static size_t record_share(const struct chunked *c, size_t k)
 {
 	const struct timed_in *in = &c->in;
 	uint64_t id = dfs_record_word(in->r, in->index ? in->index[k] : k, 0);
-	const dfs_name *nm = in->names ? dfs_log_name(in->log, id) : NULL;
-	return nm && (size_t)(nm - in->names) < in->nnames ? share_of(c, (uint32_t)(nm - in->names))
-	                                                   : CHUNKS;
+	uint32_t place = name_place(in, in->names ? dfs_log_name(in->log, id) : NULL);
+	return place != NO_PLACE ? share_of(c, place) : CHUNKS;
 }
 
 /* Whether to try the records as stretches: a sample of them (every
@@ -1125,6 +1129,16 @@ static void untry(struct chunked *c)
 	c->in.rows_zero = false;
 }
 
+/* The items of records [from, from + m) of the pass and their copy,
+ * faulted in at once (by P_PLACE for its block, by P_TRY for its
+ * stretch) rather than at their first write */
+static void fault_items(struct chunked *c, size_t from, size_t m)
+{
+	size_t bytes = m * sizeof(struct sort_item);
+	dfs_scratch_prefault(c->items, from * sizeof(struct sort_item), bytes);
+	dfs_scratch_prefault(c->items, (c->in.count + from) * sizeof(struct sort_item), bytes);
+}
+
 /* P_PLACE of block b */
 static void place_block(struct chunked *c, size_t b, dfs_name_hint *hint)
 {
@@ -1135,10 +1149,7 @@ static void place_block(struct chunked *c, size_t b, dfs_name_hint *hint)
 	/* (the block's share of the arrays of the passes faulted in here, on
 	 * both threads, rather than at their first write) */
 	dfs_scratch_prefault(c->chunk, lo, hi - lo);
-	dfs_scratch_prefault(c->items, lo * sizeof(struct sort_item),
-	                     (hi - lo) * sizeof(struct sort_item));
-	dfs_scratch_prefault(c->items, (in->count + lo) * sizeof(struct sort_item),
-	                     (hi - lo) * sizeof(struct sort_item));
+	fault_items(c, lo, hi - lo);
 	uint32_t *cnt = c->counts + b * CHUNKS;
 	size_t before = 0;
 	bool mixed = false;
@@ -1148,10 +1159,9 @@ static void place_block(struct chunked *c, size_t b, dfs_name_hint *hint)
 			dfs_record_prefetch_id(r, pass_record(in, NULL, 0, k + 2 * AHEAD));
 		prefetch_names_ahead(in, hint, NULL, 0, k, hi);
 		uint64_t id = dfs_record_word(r, pass_record(in, NULL, 0, k), 0);
-		const dfs_name *nm = in->names ? dfs_log_name_near(in->log, id, hint) : NULL;
-		size_t share = nm && (size_t)(nm - in->names) < in->nnames
-		               ? share_of(c, (uint32_t)(nm - in->names))
-		               : (mix(id, 0) >> 32) % CHUNKS;
+		uint32_t place = name_place(in, in->names ? dfs_log_name_near(in->log, id, hint)
+		                                          : NULL);
+		size_t share = place != NO_PLACE ? share_of(c, place) : (mix(id, 0) >> 32) % CHUNKS;
 		mixed |= share < before;
 		before = share;
 		c->chunk[k] = (uint8_t)share;
@@ -1194,16 +1204,6 @@ static void list_block(struct chunked *c, size_t b)
 	dfs_scratch_prefault(c->first_k, lo * sizeof(uint32_t), (hi - lo) * sizeof(uint32_t));
 	for (size_t k = lo; k < hi; k++)
 		c->list[at[c->chunk[k]]++] = (uint32_t)k;
-}
-
-/* P_ROWS of share ch, by side s: 0 or -1 without memory. */
-/* (P_TRY: the stretch's items and their copy faulted in here, no P_PLACE
- * having done it) */
-static void fault_items(struct chunked *c, size_t from, size_t m)
-{
-	size_t bytes = m * sizeof(struct sort_item);
-	dfs_scratch_prefault(c->items, from * sizeof(struct sort_item), bytes);
-	dfs_scratch_prefault(c->items, (c->in.count + from) * sizeof(struct sort_item), bytes);
 }
 
 /* P_ROWS (or, `check`, P_TRY) of share ch, by side s: 0, 1 when P_TRY met
