@@ -576,18 +576,26 @@ static int by_id(const void *a, const void *b)
 	return x < y ? -1 : x > y ? 1 : i < j ? -1 : i > j;
 }
 
-/* The records in the order of their ids (each id's in their order) */
-static void sort_by_id(unsigned char *recs, size_t n, size_t size)
+/* The places of the records in the order of their ids (each id's in
+ * their order) */
+static size_t *places_by_id(const unsigned char *recs, size_t n, size_t size)
 {
-	size_t *at = malloc(n * sizeof(size_t));
-	unsigned char *copy = malloc(n * size);
+	size_t *at = malloc((n ? n : 1) * sizeof(size_t));
 	assert_non_null(at);
-	assert_non_null(copy);
 	for (size_t i = 0; i < n; i++)
 		at[i] = i;
 	by_id_recs = recs;
 	by_id_size = size;
 	qsort(at, n, sizeof(size_t), by_id);
+	return at;
+}
+
+/* The records in the order of their ids (each id's in their order) */
+static void sort_by_id(unsigned char *recs, size_t n, size_t size)
+{
+	size_t *at = places_by_id(recs, n, size);
+	unsigned char *copy = malloc(n * size);
+	assert_non_null(copy);
 	for (size_t i = 0; i < n; i++)
 		memcpy(copy + i * size, recs + at[i] * size, size);
 	memcpy(recs, copy, n * size);
@@ -643,13 +651,7 @@ static void check_table_alone(size_t n, size_t files, int64_t nprocs, uint64_t s
 	assert_non_null(mine);
 	/* the records' places by id (each id's in their order): a row's
 	 * records are a run of them, found by a binary search */
-	size_t *by = malloc(n * sizeof(size_t));
-	assert_non_null(by);
-	for (size_t i = 0; i < n; i++)
-		by[i] = i;
-	by_id_recs = recs;
-	by_id_size = m->record_size;
-	qsort(by, n, sizeof(size_t), by_id);
+	size_t *by = places_by_id(recs, n, m->record_size);
 	size_t total = 0, last_first = 0;
 	for (size_t k = 0; k < t.n; k++) {
 		const dfs_file_row *row = dfs_file_table_row(&t, k);
