@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -825,6 +827,51 @@ static void read_temp(fuse_req_t req, struct dfs_fs *fs, fuse_ino_t ino,
 	free(buf);
 }
 
+/* The bytes of a read copied together (a read across pieces not ready
+ * yet, or of content without pieces) go into a buffer of the worker
+ * thread's own, kept for its next reads: a buffer allocated for each read
+ * is given back to the system by the thread's malloc arena when freed,
+ * and its page faults come again at every read (with the mount's
+ * readahead raised to 1 MiB, reading the files.csv of a million records
+ * took 1.4 times as long as with this buffer, the daemon 1.5 times the
+ * CPU).  Freed when the thread ends. */
+struct read_buf {
+	size_t cap;
+	char data[];
+};
+static pthread_key_t read_buf_key;
+static pthread_once_t read_buf_once = PTHREAD_ONCE_INIT;
+static bool read_buf_ok;
+
+static void read_buf_make_key(void)
+{
+	read_buf_ok = pthread_key_create(&read_buf_key, free) == 0;
+}
+
+/* The calling thread's buffer with room for `size` bytes, or NULL */
+static char *read_buf(size_t size)
+{
+	pthread_once(&read_buf_once, read_buf_make_key);
+	if (!read_buf_ok)
+		return NULL;
+	struct read_buf *b = pthread_getspecific(read_buf_key);
+	if (b && b->cap >= size)
+		return b->data;
+	/* (the old one goes first: its bytes are not needed) */
+	free(b);
+	pthread_setspecific(read_buf_key, NULL);
+	size_t cap = size < 65536 ? 65536 : size;
+	b = malloc(sizeof(*b) + cap);
+	if (!b)
+		return NULL;
+	b->cap = cap;
+	if (pthread_setspecific(read_buf_key, b) != 0) {
+		free(b);
+		return NULL;
+	}
+	return b->data;
+}
+
 static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
                     struct fuse_file_info *fi)
 {
@@ -891,7 +938,7 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		return;
 	}
 	dfs_snapshot_release(c);
-	char *buf = malloc(size ? size : 1);
+	char *buf = read_buf(size);
 	if (!buf) {
 		fuse_reply_err(req, ENOMEM);
 		return;
@@ -901,7 +948,6 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_err(req, errno_of(fs_of(req), &err));
 	else
 		fuse_reply_buf(req, buf, (size_t)n);
-	free(buf);
 }
 
 static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
