@@ -173,6 +173,37 @@ static void test_scratch_recycles(void **state)
 	d[((size_t)3 << 20) - 1] = 'x';
 	dfs_scratch_free(&pool, d);
 	dfs_scratch_free(&pool, NULL);
+	/* a request bigger than every kept block: the biggest grows into
+	 * it, its pages moved (they keep their bytes) rather than faulted
+	 * in afresh, on the boundary a fresh block has, the rest writable */
+	char *f = dfs_scratch_alloc(&pool, big);
+	assert_non_null(f);
+	uintptr_t boundary = (uintptr_t)f % ((uintptr_t)2 << 20);
+	memset(f, 7, big);
+	dfs_scratch_free(&pool, f);
+	char *s1 = dfs_scratch_alloc(&pool, (size_t)2 << 20);
+	assert_non_null(s1);
+	memset(s1, 5, (size_t)2 << 20);
+	dfs_scratch_free(&pool, s1);
+	bool zero = true;
+	char *g = dfs_scratch_alloc_fresh(&pool, 3 * big, &zero);
+	assert_non_null(g);
+	assert_false(zero);
+	assert_int_equal((uintptr_t)g % ((uintptr_t)2 << 20), boundary);
+	assert_int_equal(g[0], 7);
+	assert_int_equal(g[big - 1], 7);
+	memset(g + big, 9, 2 * big);
+	assert_int_equal(g[3 * big - 1], 9);
+	/* (the smaller kept block stays for a request its size) */
+	assert_true(dfs_scratch_kept(&pool) >= (size_t)2 << 20);
+	assert_true(dfs_scratch_kept(&pool) < big);
+	dfs_scratch_free(&pool, g);
+	assert_true(dfs_scratch_kept(&pool) >= 3 * big);
+	/* a block that fits is still taken before one is grown */
+	char *h = dfs_scratch_alloc_fresh(&pool, 3 * big - 100, &zero);
+	assert_ptr_equal(h, g);
+	dfs_scratch_free(&pool, h);
+	dfs_scratch_trim(&pool);
 	/* without a pool nothing is kept */
 	char *n = dfs_scratch_alloc(NULL, big);
 	assert_non_null(n);
