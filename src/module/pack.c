@@ -72,6 +72,7 @@ static int grow_data(dfs_records *r, size_t bytes)
 		                                           : r->size + bytes;
 		if (dfs_slab_reserve(&bigger, want))
 			return -1;
+		dfs_slab_written(bigger.base, bigger.cap, 0, r->size);
 		memcpy(bigger.base, r->data, r->size);
 		dfs_slab_release(&old);
 		r->data = (unsigned char *)bigger.base;
@@ -165,6 +166,8 @@ int dfs_records_pack_add(dfs_records *r, const unsigned char *rec)
 	size_t end = r->size / 8 + nb + n;
 	if (end > UINT32_MAX)
 		return -1;
+	if (r->mapped)
+		dfs_slab_written((char *)r->data, r->cap, r->size, end * 8);
 	r->size = end * 8;
 	r->pk_off[r->count + 1] = (uint32_t)end;
 	r->count++;

@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "util/scratch.h"
 #include "util/slab.h"
 
 static size_t page_size(void)
@@ -48,4 +49,20 @@ void dfs_slab_release(dfs_slab *s)
 	if (s->base)
 		munmap(s->base, s->cap);
 	memset(s, 0, sizeof(*s));
+}
+
+/* (a stretch: 1 MiB) */
+#define STRETCH_SHIFT 20
+
+void dfs_slab_written(char *base, size_t cap, size_t from, size_t to)
+{
+	size_t was = from >> STRETCH_SHIFT, now = to >> STRETCH_SHIFT;
+	if (from != 0 && was == now)
+		return;
+	size_t start = from == 0 ? 0 : (now + 1) << STRETCH_SHIFT;
+	size_t end = (now + 2) << STRETCH_SHIFT;
+	if (end > cap)
+		end = cap;
+	if (start < end)
+		dfs_pages_populate(base + start, end - start);
 }
