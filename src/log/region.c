@@ -25,6 +25,7 @@
 
 #include "darshanfs/log.h"
 #include "log/region.h"
+#include "util/scratch.h"
 
 #define CHUNK (256 * 1024)
 #define WINDOW ((size_t)1 << 20)
@@ -41,6 +42,7 @@ struct target {
 	size_t stop_after;   /* 0: whole region */
 	/* buffer target */
 	dfs_buf *out;
+	size_t in_len;       /* the input's bytes (to guess what is left) */
 	/* window target */
 	unsigned char *win;
 	size_t win_cap, win_len;
@@ -61,6 +63,25 @@ static bool target_full(const struct target *t)
 
 /* Room for the next output, bounded by the limits: 0, or -1 with err set
  * when out of memory. */
+/* The part of a big room of the buffer target (p, room bytes) that the
+ * rest of the input should fill, at the ratio of the output so far, is
+ * faulted in by one call: written by the inflate, its fresh pages came
+ * a fault each (on a paravirtual machine, an exit to the host each; the
+ * name table of a million records is tens of MiB).  The 1M-record
+ * benchmark log loaded in 1.48 s instead of 1.57 s (medians of 8
+ * alternating rounds). */
+#define POPULATE_MIN ((size_t)1 << 20)
+
+static void populate_room(const struct target *t, size_t in_left, unsigned char *p,
+                          size_t room)
+{
+	size_t used = t->in_len > in_left ? t->in_len - in_left : 0;
+	if (room < POPULATE_MIN || used == 0 || t->produced == 0)
+		return;
+	double left = (double)in_left * ((double)t->produced / (double)used);
+	dfs_pages_populate(p, left < (double)room ? (size_t)left : room);
+}
+
 static int target_room(struct target *t, size_t in_left, unsigned char **p,
                        size_t *n, dfs_error *err)
 {
@@ -99,6 +120,7 @@ static int target_room(struct target *t, size_t in_left, unsigned char **p,
 			return dfs_error_set(err, DFS_ERR_NOMEM,
 			                     "out of memory inflating a region");
 		*p = (unsigned char *)t->out->data + t->out->len;
+		populate_room(t, in_left, *p, room);
 	} else {
 		*p = t->win + t->win_len;
 	}
@@ -453,7 +475,8 @@ int dfs_region_inflate(int comp_type, const unsigned char *data, size_t len,
                        size_t limit, size_t stop_after, dfs_buf *out,
                        dfs_error *err)
 {
-	struct target t = {.limit = limit, .stop_after = stop_after, .out = out};
+	struct target t = {.limit = limit, .stop_after = stop_after, .out = out,
+	                   .in_len = len};
 	struct input in = {.mem = data, .len = len};
 	size_t start = out->len;
 	int ret = run(comp_type, &in, &t, err);
