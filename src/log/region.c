@@ -61,8 +61,6 @@ static bool target_full(const struct target *t)
 	return t->stop_after && t->produced >= t->stop_after;
 }
 
-/* Room for the next output, bounded by the limits: 0, or -1 with err set
- * when out of memory. */
 /* The part of a big room of the buffer target (p, room bytes) that the
  * rest of the input should fill, at the ratio of the output so far, is
  * faulted in by one call: written by the inflate, its fresh pages came
@@ -82,6 +80,8 @@ static void populate_room(const struct target *t, size_t in_left, unsigned char 
 	dfs_pages_populate(p, left < (double)room ? (size_t)left : room);
 }
 
+/* Room for the next output, bounded by the limits: 0, or -1 with err set
+ * when out of memory. */
 static int target_room(struct target *t, size_t in_left, unsigned char **p,
                        size_t *n, dfs_error *err)
 {
