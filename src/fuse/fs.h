@@ -143,6 +143,9 @@ struct dfs_fs {
 	pthread_mutex_t early_lock;
 	struct dfs_early_kept *early;
 	size_t early_bytes, early_count;
+	/* each thread's buffer for the reads it copies together (ops.c) */
+	pthread_key_t read_buf;
+	bool read_buf_ok;
 };
 
 extern const struct fuse_lowlevel_ops dfs_fuse_ops;

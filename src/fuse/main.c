@@ -491,6 +491,7 @@ int main(int argc, char **argv)
 	dfs_temps_init(&fs.temps);
 	pthread_mutex_init(&fs.handles_lock, NULL);
 	pthread_mutex_init(&fs.early_lock, NULL);
+	fs.read_buf_ok = pthread_key_create(&fs.read_buf, free) == 0;
 
 	char *fsname = escape_commas(conf.source);
 	char *fsopt = malloc(strlen(fsname ? fsname : "") + 64);
@@ -563,6 +564,11 @@ out:
 		dfs_temps_free(&fs.temps);
 		dfs_early_free_all(&fs);
 		pthread_mutex_destroy(&fs.early_lock);
+		if (fs.read_buf_ok) {
+			/* (the worker threads' went as they ended) */
+			free(pthread_getspecific(fs.read_buf));
+			pthread_key_delete(fs.read_buf);
+		}
 		dfs_inodes_free(&fs.inodes);
 	}
 	dfs_view_free(fs.view);

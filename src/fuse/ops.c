@@ -4,8 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <pthread.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -829,43 +827,35 @@ static void read_temp(fuse_req_t req, struct dfs_fs *fs, fuse_ino_t ino,
 
 /* The bytes of a read copied together (a read across pieces not ready
  * yet, or of content without pieces) go into a buffer of the worker
- * thread's own, kept for its next reads: a buffer allocated for each read
- * is given back to the system by the thread's malloc arena when freed,
- * and its page faults come again at every read (with the mount's
- * readahead raised to 1 MiB, reading the files.csv of a million records
- * took 1.4 times as long as with this buffer, the daemon 1.5 times the
- * CPU).  Freed when the thread ends. */
+ * thread's own (fs->read_buf), kept for its next reads: a buffer
+ * allocated for each read is given back to the system by the thread's
+ * malloc arena when freed, and its page faults come again at every read
+ * (with the mount's readahead raised to 1 MiB, reading the files.csv of
+ * a million records took 1.4 times as long as with this buffer, the
+ * daemon 1.5 times the CPU).  Freed when the thread ends (the main
+ * thread's, at the unmount).  The calling thread's buffer with room for
+ * `size` bytes, or NULL. */
 struct read_buf {
 	size_t cap;
 	char data[];
 };
-static pthread_key_t read_buf_key;
-static pthread_once_t read_buf_once = PTHREAD_ONCE_INIT;
-static bool read_buf_ok;
 
-static void read_buf_make_key(void)
+static char *read_buf(struct dfs_fs *fs, size_t size)
 {
-	read_buf_ok = pthread_key_create(&read_buf_key, free) == 0;
-}
-
-/* The calling thread's buffer with room for `size` bytes, or NULL */
-static char *read_buf(size_t size)
-{
-	pthread_once(&read_buf_once, read_buf_make_key);
-	if (!read_buf_ok)
+	if (!fs->read_buf_ok)
 		return NULL;
-	struct read_buf *b = pthread_getspecific(read_buf_key);
+	struct read_buf *b = pthread_getspecific(fs->read_buf);
 	if (b && b->cap >= size)
 		return b->data;
 	/* (the old one goes first: its bytes are not needed) */
 	free(b);
-	pthread_setspecific(read_buf_key, NULL);
+	pthread_setspecific(fs->read_buf, NULL);
 	size_t cap = size < 65536 ? 65536 : size;
 	b = malloc(sizeof(*b) + cap);
 	if (!b)
 		return NULL;
 	b->cap = cap;
-	if (pthread_setspecific(read_buf_key, b) != 0) {
+	if (pthread_setspecific(fs->read_buf, b) != 0) {
 		free(b);
 		return NULL;
 	}
@@ -938,7 +928,7 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		return;
 	}
 	dfs_snapshot_release(c);
-	char *buf = read_buf(size);
+	char *buf = read_buf(fs_of(req), size);
 	if (!buf) {
 		fuse_reply_err(req, ENOMEM);
 		return;
