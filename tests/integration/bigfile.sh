@@ -48,10 +48,12 @@ ra=/sys/class/bdi/$(mountpoint -d "$MNT")/read_ahead_kb
 if [ -w "$ra" ]; then
 	echo 4096 >"$ra" || fail "cannot raise the mount's readahead"
 	for i in 1 2 3; do
-		cmp -s "$L/POSIX/records.csv" "$TMP/all.csv" ||
-			fail "records.csv read with a 4 MiB readahead differs (read $i)"
+		# (under a watchdog: this is the path where readers wait for
+		# batches, and a hang there must fail rather than stall the suite)
+		watchdog 60 "$MNT" cmp -s "$L/POSIX/records.csv" "$TMP/all.csv" ||
+			fail "records.csv read with a 4 MiB readahead differs or hung (read $i)"
 		# (the file's pages dropped: each read asks the daemon again)
-		python3 -c 'import os, sys
+		t python3 -c 'import os, sys
 fd = os.open(sys.argv[1], os.O_RDONLY)
 os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$L/POSIX/records.csv" ||
 			fail "cannot drop the pages of records.csv"
