@@ -24,7 +24,7 @@ dfs_packages() {
 	local build="gcc libc6-dev meson ninja-build pkg-config libfuse3-dev fuse3 zlib1g-dev libzstd-dev libbz2-dev libisal-dev libsqlite3-dev python3-docutils"
 	case "${1:-build}" in
 	build) echo "$build" ;;
-	test) echo "$build libcmocka-dev sqlite3 miller python3 python3-pandas util-linux attr valgrind procps chromium libxml2-utils groff-base" ;;
+	test) echo "$build libcmocka-dev sqlite3 miller python3 python3-pandas util-linux attr valgrind procps strace chromium libxml2-utils groff-base" ;;
 	*) echo "deps.sh: unknown set '$1' (build or test)" >&2; return 2 ;;
 	esac
 }

@@ -15,10 +15,10 @@
  * when it is opened with O_TRUNC and moves its size with every write:
  * done to the inode that readers of the snapshot share, their reads
  * would end early.  So an open for writing of a readers' inode is
- * answered ESTALE and the path's next lookups by the same thread (for a
- * second at most, until the writer's open comes) give the snapshot's
- * writer inode: the kernel retries the open once after ESTALE, with a new
- * lookup.
+ * answered ESTALE and the path's next lookups by the same thread (until
+ * the writer's open comes, 30 seconds at most: a busy daemon may read the
+ * retry's lookup late) give the snapshot's writer inode: the kernel
+ * retries the open once after ESTALE, with a new lookup.
  *
  * An open of a readers' inode whose file changed since the lookup is
  * answered ESTALE too (its snapshot may be gone); the retry's lookup
@@ -189,7 +189,8 @@ char *dfs_inode_path(struct dfs_inodes *t, fuse_ino_t ino, uint64_t *serial,
                      dfs_node_stat *st, bool *pending);
 /* Is ino a writer inode? */
 bool dfs_inode_is_writer(struct dfs_inodes *t, fuse_ino_t ino);
-/* Mark the path of inode ino for thread pid, for a second:
+/* Mark the path of inode ino for thread pid (a pin mark for a second, a
+ * writer mark until its open, 30 seconds at most):
  * DFS_MARK_WRITER (a writer is about to open the readers' inode ino: its
  * lookups give the writer inode of the same snapshot) or DFS_MARK_PIN
  * (its lookups pin their snapshots). */

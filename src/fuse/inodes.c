@@ -23,7 +23,14 @@ static size_t hash_key(const char *path, uint64_t serial, bool writer)
 	return (size_t)(h ^ (h >> 31));
 }
 
-#define REDIRECT_NS 1000000000ULL   /* how long a mark or a pin lasts */
+#define REDIRECT_NS 1000000000ULL   /* how long a pin (or a pin mark) lasts */
+/* How long a writer mark waits for the open it is for (which takes it
+ * away): the kernel sends that open's lookup right after our ESTALE, but
+ * a daemon whose threads are all busy (logs decoding) may read it seconds
+ * later, and a mark gone by then fails the writer's open with ESTALE.  A
+ * mark left over (its open failed otherwise) only makes that thread's
+ * lookups of the path give the writer inode, read without the page cache. */
+#define WRITER_MARK_NS 30000000000ULL
 
 static uint64_t now_ns(void)
 {
@@ -290,7 +297,9 @@ void dfs_inode_mark(struct dfs_inodes *t, fuse_ino_t ino, int kind, pid_t pid)
 		r->pid = pid;
 	}
 	if (r && r->path) {
-		r->until_ns = now_ns() + REDIRECT_NS;
+		uint64_t until = now_ns() + (kind & DFS_MARK_WRITER ? WRITER_MARK_NS : REDIRECT_NS);
+		if (!r->kinds || until > r->until_ns)
+			r->until_ns = until;
 		r->kinds |= kind;
 	}
 	pthread_mutex_unlock(&t->lock);
@@ -311,6 +320,11 @@ void dfs_inode_unmark(struct dfs_inodes *t, const char *path, int kind, pid_t pi
 	if (r && !(r->kinds &= ~kind)) {
 		free(r->path);
 		r->path = NULL;
+	} else if (r && (kind & DFS_MARK_WRITER)) {
+		/* (a pin mark left: its second, not the writer's wait) */
+		uint64_t until = now_ns() + REDIRECT_NS;
+		if (until < r->until_ns)
+			r->until_ns = until;
 	}
 	pthread_mutex_unlock(&t->lock);
 }
