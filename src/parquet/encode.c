@@ -235,7 +235,7 @@ void dfs_pq_free(dfs_pq *w)
 			free(w->kv[i]);
 		free(w->kv);
 	}
-	dfs_scratch_free(NULL, w->arena);
+	dfs_scratch_free(w->opt.pool, w->arena);
 	dfs_buf_free(&w->out);
 	for (size_t i = 0; i < w->nsegs; i++)
 		dfs_buf_free(&w->segs[i]);
@@ -1680,7 +1680,7 @@ static void arena_columns(dfs_pq *p, size_t group)
 	for (size_t i = 0; i < p->ncols; i++)
 		n += p->cols[i].type != DFS_PQ_STRING && p->cols[i].type != DFS_PQ_BOOL;
 	if (n == 0 || group > SIZE_MAX / 16 / n ||
-	    !(p->arena = dfs_scratch_alloc(NULL, n * each)))
+	    !(p->arena = dfs_scratch_alloc(p->opt.pool, n * each)))
 		return;
 	char *at = p->arena;
 	for (size_t i = 0; i < p->ncols; i++) {

@@ -34,6 +34,8 @@
 #include "darshanfs/error.h"
 #include "darshanfs/log.h"
 
+struct dfs_scratch;
+
 enum dfs_pq_type {
 	DFS_PQ_INT64,     /* INT64, signed */
 	DFS_PQ_UINT64,    /* INT64 holding INTEGER(64, unsigned): record ids */
@@ -65,6 +67,10 @@ struct dfs_pq_options {
 	                           among them (0: 1) */
 	uint64_t rows_hint;     /* the rows the table will have, when known
 	                           (0: unknown): memory is reserved for them */
+	struct dfs_scratch *pool;   /* where the parts of dfs_pq_fill_groups take
+	                               their groups' values (tens of MiB each,
+	                               warm when the pool kept a block) and give
+	                               them back; NULL: mapped and unmapped */
 	/* key-value metadata of the footer, `nkv` pairs (may be 0) */
 	const char *const *kv_keys;
 	const char *const *kv_values;

@@ -810,6 +810,7 @@ static dfs_snapshot *decoded_content(dfs_view *v, struct entry *e, struct decode
 			return NULL;
 		}
 		struct dfs_pq_options o = dfs_parquet_options();
+		o.pool = &v->scratch;
 		/* the footer names the filters in force, as the attribute
 		 * user.darshanfs.selection does */
 		dfs_buf sel = DFS_BUF_INIT;

@@ -13,6 +13,7 @@
 
 #include "parquet/parquet.h"
 #include "parquet/thrift.h"
+#include "util/scratch.h"
 
 static void expect_bytes(const dfs_buf *b, const unsigned char *want, size_t n)
 {
@@ -313,6 +314,62 @@ static void test_fill_groups(void **state)
 	}
 }
 
+/* Parts whose groups' values come from a pool (blocks of 1 MiB and more,
+ * kept between tables and handed out again with the last table's values
+ * in them): the same bytes as the rows given one value at a time, on the
+ * first table (fresh blocks) and the next ones (the kept blocks). */
+static void test_fill_groups_pooled(void **state)
+{
+	(void)state;
+	/* three 8-byte columns of 65,536 rows: 1.5 MiB a part */
+	const uint64_t rows = 3 * 65536 + 77;
+	dfs_buf want = DFS_BUF_INIT;
+	dfs_error err;
+	struct dfs_pq_options o = {.codec = DFS_PQ_GZIP, .group_rows = 65536};
+	dfs_pq *w = dfs_pq_new(four, 4, &o, &err);
+	assert_non_null(w);
+	for (uint64_t i = 0; i < rows; i++) {
+		dfs_pq_u64(w, i * 0x9e3779b97f4a7c15ULL);
+		dfs_pq_i64(w, (int64_t)(i % 7));
+		dfs_pq_f64(w, (double)i * 0.5);
+		char s[32];
+		row_name(i, s, sizeof(s));
+		if (i % 5 == 0)
+			dfs_pq_null(w);
+		else
+			dfs_pq_str(w, s, strlen(s));
+	}
+	assert_int_equal(dfs_pq_finish(w, &want, &err), 0);
+	dfs_pq_free(w);
+
+	dfs_scratch pool;
+	dfs_scratch_init(&pool);
+	o.pool = &pool;
+	for (int round = 0; round < 3; round++) {
+		o.threads = round == 2 ? 1 : 2;
+		w = dfs_pq_new(four, 4, &o, &err);
+		assert_non_null(w);
+		assert_int_equal(dfs_pq_fill_groups(w, rows, fill_rows, NULL), 0);
+		dfs_buf *parts;
+		size_t nparts;
+		assert_int_equal(dfs_pq_finish_parts(w, &parts, &nparts, &err), 0);
+		dfs_pq_free(w);
+		dfs_buf out = DFS_BUF_INIT;
+		for (size_t i = 0; i < nparts; i++) {
+			dfs_buf_add(&out, parts[i].data, parts[i].len);
+			dfs_buf_free(&parts[i]);
+		}
+		free(parts);
+		assert_int_equal(out.len, want.len);
+		assert_memory_equal(out.data, want.data, want.len);
+		dfs_buf_free(&out);
+		/* the parts gave their blocks back */
+		assert_true(dfs_scratch_kept(&pool) >= ((size_t)1 << 20));
+	}
+	dfs_scratch_destroy(&pool);
+	dfs_buf_free(&want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -322,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_frame),
 		cmocka_unit_test(test_misuse),
 		cmocka_unit_test(test_fill_groups),
+		cmocka_unit_test(test_fill_groups_pooled),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
