@@ -819,7 +819,9 @@ static bool import_room(dfs_write *w, size_t end)
 	dfs_buf *t = &w->text;
 	if (end < TEXT_POOLED && !w->text_pooled)
 		return true;   /* (dfs_buf grows it) */
-	if (end + 1 > t->cap || !t->data) {
+	/* (the first time past TEXT_POOLED, a text dfs_buf grew is moved
+	 * even where it has room: only a pool's block is faulted in below) */
+	if (!w->text_pooled || end + 1 > t->cap) {
 		size_t cap = t->cap * 2 > end + 1 ? t->cap * 2 : end + 1;
 		if (cap < 2 * TEXT_POOLED)
 			cap = 2 * TEXT_POOLED;
