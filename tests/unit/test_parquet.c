@@ -245,16 +245,12 @@ static void fill_short(dfs_pq *g, uint64_t first, size_t n, void *arg)
 	fill_rows(g, first, n - 1, arg);
 }
 
-/* The bytes do not depend on the threads nor on which group is done
- * first, and are those of the same rows given one value at a time. */
-static void test_fill_groups(void **state)
+/* The table of fill_rows's `rows` rows given one value at a time, with
+ * options o: the bytes every way of filling it must give. */
+static void one_at_a_time(const struct dfs_pq_options *o, uint64_t rows, dfs_buf *want)
 {
-	(void)state;
-	const uint64_t rows = 5 * 2048 + 333;
-	dfs_buf want = DFS_BUF_INIT;
 	dfs_error err;
-	struct dfs_pq_options o = {.codec = DFS_PQ_GZIP, .group_rows = 2048};
-	dfs_pq *w = dfs_pq_new(four, 4, &o, &err);
+	dfs_pq *w = dfs_pq_new(four, 4, o, &err);
 	assert_non_null(w);
 	for (uint64_t i = 0; i < rows; i++) {
 		dfs_pq_u64(w, i * 0x9e3779b97f4a7c15ULL);
@@ -267,8 +263,41 @@ static void test_fill_groups(void **state)
 		else
 			dfs_pq_str(w, s, strlen(s));
 	}
-	assert_int_equal(dfs_pq_finish(w, &want, &err), 0);
+	assert_int_equal(dfs_pq_finish(w, want, &err), 0);
 	dfs_pq_free(w);
+}
+
+/* Finish (and free) w in parts, which together must be `want`; their
+ * number. */
+static size_t finish_in_parts(dfs_pq *w, const dfs_buf *want)
+{
+	dfs_error err;
+	dfs_buf *parts, out = DFS_BUF_INIT;
+	size_t nparts;
+	assert_int_equal(dfs_pq_finish_parts(w, &parts, &nparts, &err), 0);
+	dfs_pq_free(w);
+	for (size_t i = 0; i < nparts; i++) {
+		dfs_buf_add(&out, parts[i].data, parts[i].len);
+		dfs_buf_free(&parts[i]);
+	}
+	free(parts);
+	assert_int_equal(out.len, want->len);
+	assert_memory_equal(out.data, want->data, want->len);
+	dfs_buf_free(&out);
+	return nparts;
+}
+
+/* The bytes do not depend on the threads nor on which group is done
+ * first, and are those of the same rows given one value at a time. */
+static void test_fill_groups(void **state)
+{
+	(void)state;
+	const uint64_t rows = 5 * 2048 + 333;
+	dfs_buf want = DFS_BUF_INIT;
+	dfs_error err;
+	struct dfs_pq_options o = {.codec = DFS_PQ_GZIP, .group_rows = 2048};
+	one_at_a_time(&o, rows, &want);
+	dfs_pq *w;
 
 	static const size_t threads[] = {1, 2, 3, 8, 2, 8};
 	for (size_t t = 0; t < sizeof(threads) / sizeof(threads[0]); t++) {
@@ -289,19 +318,8 @@ static void test_fill_groups(void **state)
 		 * buffer of its own, and together they are the same bytes */
 		w = dfs_pq_new(four, 4, &o, &err);
 		assert_int_equal(dfs_pq_fill_groups(w, rows, fill_rows, NULL), 0);
-		dfs_buf *parts;
-		size_t nparts;
-		assert_int_equal(dfs_pq_finish_parts(w, &parts, &nparts, &err), 0);
-		dfs_pq_free(w);
+		size_t nparts = finish_in_parts(w, &want);
 		assert_true(threads[t] == 1 ? nparts == 1 : nparts >= 6);
-		for (size_t i = 0; i < nparts; i++) {
-			dfs_buf_add(&out, parts[i].data, parts[i].len);
-			dfs_buf_free(&parts[i]);
-		}
-		free(parts);
-		assert_int_equal(out.len, want.len);
-		assert_memory_equal(out.data, want.data, want.len);
-		dfs_buf_free(&out);
 	}
 	dfs_buf_free(&want);
 
@@ -326,21 +344,8 @@ static void test_fill_groups_pooled(void **state)
 	dfs_buf want = DFS_BUF_INIT;
 	dfs_error err;
 	struct dfs_pq_options o = {.codec = DFS_PQ_GZIP, .group_rows = 65536};
-	dfs_pq *w = dfs_pq_new(four, 4, &o, &err);
-	assert_non_null(w);
-	for (uint64_t i = 0; i < rows; i++) {
-		dfs_pq_u64(w, i * 0x9e3779b97f4a7c15ULL);
-		dfs_pq_i64(w, (int64_t)(i % 7));
-		dfs_pq_f64(w, (double)i * 0.5);
-		char s[32];
-		row_name(i, s, sizeof(s));
-		if (i % 5 == 0)
-			dfs_pq_null(w);
-		else
-			dfs_pq_str(w, s, strlen(s));
-	}
-	assert_int_equal(dfs_pq_finish(w, &want, &err), 0);
-	dfs_pq_free(w);
+	one_at_a_time(&o, rows, &want);
+	dfs_pq *w;
 
 	dfs_scratch pool;
 	dfs_scratch_init(&pool);
@@ -350,19 +355,7 @@ static void test_fill_groups_pooled(void **state)
 		w = dfs_pq_new(four, 4, &o, &err);
 		assert_non_null(w);
 		assert_int_equal(dfs_pq_fill_groups(w, rows, fill_rows, NULL), 0);
-		dfs_buf *parts;
-		size_t nparts;
-		assert_int_equal(dfs_pq_finish_parts(w, &parts, &nparts, &err), 0);
-		dfs_pq_free(w);
-		dfs_buf out = DFS_BUF_INIT;
-		for (size_t i = 0; i < nparts; i++) {
-			dfs_buf_add(&out, parts[i].data, parts[i].len);
-			dfs_buf_free(&parts[i]);
-		}
-		free(parts);
-		assert_int_equal(out.len, want.len);
-		assert_memory_equal(out.data, want.data, want.len);
-		dfs_buf_free(&out);
+		finish_in_parts(w, &want);
 		/* the parts gave their blocks back */
 		assert_true(dfs_scratch_kept(&pool) >= ((size_t)1 << 20));
 	}
