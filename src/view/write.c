@@ -819,27 +819,32 @@ static bool import_room(dfs_write *w, size_t end)
 	dfs_buf *t = &w->text;
 	if (end < TEXT_POOLED && !w->text_pooled)
 		return true;   /* (dfs_buf grows it) */
-	/* (the first time past TEXT_POOLED, a text dfs_buf grew is moved
-	 * even where it has room: only a pool's block is faulted in below) */
 	if (!w->text_pooled || end + 1 > t->cap) {
 		size_t cap = t->cap * 2 > end + 1 ? t->cap * 2 : end + 1;
 		if (cap < 2 * TEXT_POOLED)
 			cap = 2 * TEXT_POOLED;
-		char *p = dfs_scratch_alloc(&w->v->scratch, cap);
-		if (!p)
-			return false;
-		/* (the bytes copied over faulted in at once too) */
-		dfs_scratch_prefault(p, 0, t->len + 1);
-		if (t->data)
-			memcpy(p, t->data, t->len);
-		p[t->len] = '\0';
-		if (w->text_pooled)
-			dfs_scratch_free(&w->v->scratch, t->data);
-		else
+		char *p;
+		if (w->text_pooled) {
+			/* (grown where it is, or moved by its page tables) */
+			p = dfs_scratch_realloc(&w->v->scratch, t->data, t->len + 1, cap);
+			if (!p)
+				return false;
+		} else {
+			/* the first time past TEXT_POOLED, a text dfs_buf grew is
+			 * moved even where it has room: only a pool's block is
+			 * faulted in below (the bytes copied over at once too) */
+			p = dfs_scratch_alloc(&w->v->scratch, cap);
+			if (!p)
+				return false;
+			dfs_scratch_prefault(p, 0, t->len + 1);
+			if (t->data)
+				memcpy(p, t->data, t->len);
+			p[t->len] = '\0';
 			free(t->data);
+			w->text_pooled = true;
+		}
 		t->data = p;
 		t->cap = cap;
-		w->text_pooled = true;
 		w->text_faulted = t->len + 1;
 	}
 	if (end + 1 > w->text_faulted) {
