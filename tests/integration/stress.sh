@@ -31,8 +31,8 @@ if command -v strace >/dev/null; then
 	spid=$!
 	for i in $(seq 100); do grep -q TracerPid:.[1-9] "/proc/${MNT_PID[$ONE]}/status" && break; sleep 0.05; done
 	if grep -q 'TracerPid:.[1-9]' "/proc/${MNT_PID[$ONE]}/status"; then
-		T=60 t bash -c 'echo "rank >= 0" > "$1"' _ "$ONE/POSIX/filter" ||
-			fail "echo > filter on a busy daemon (retry's lookup over a second late)"
+		watchdog 60 "$ONE" bash -c 'echo "rank >= 0" > "$1"' _ "$ONE/POSIX/filter" ||
+			fail "echo > filter on a busy daemon (retry's lookup over a second late), or it hung"
 		kill "$spid"; wait "$spid" 2>/dev/null
 		[ "$(t head -n 1 "$ONE/POSIX/filter")" = "rank >= 0" ] ||
 			fail "the filter written on a busy daemon is not in force"

@@ -287,6 +287,19 @@ static size_t finish_in_parts(dfs_pq *w, const dfs_buf *want)
 	return nparts;
 }
 
+/* The table of fill_rows's `rows` rows filled a group at a time, with
+ * options o, finished in parts that together must be `want`; their
+ * number. */
+static size_t fill_in_parts(const struct dfs_pq_options *o, uint64_t rows,
+                            const dfs_buf *want)
+{
+	dfs_error err;
+	dfs_pq *w = dfs_pq_new(four, 4, o, &err);
+	assert_non_null(w);
+	assert_int_equal(dfs_pq_fill_groups(w, rows, fill_rows, NULL), 0);
+	return finish_in_parts(w, want);
+}
+
 /* The bytes do not depend on the threads nor on which group is done
  * first, and are those of the same rows given one value at a time. */
 static void test_fill_groups(void **state)
@@ -316,9 +329,7 @@ static void test_fill_groups(void **state)
 
 		/* in parts: each group filled on a thread of its own is a
 		 * buffer of its own, and together they are the same bytes */
-		w = dfs_pq_new(four, 4, &o, &err);
-		assert_int_equal(dfs_pq_fill_groups(w, rows, fill_rows, NULL), 0);
-		size_t nparts = finish_in_parts(w, &want);
+		size_t nparts = fill_in_parts(&o, rows, &want);
 		assert_true(threads[t] == 1 ? nparts == 1 : nparts >= 6);
 	}
 	dfs_buf_free(&want);
@@ -342,20 +353,15 @@ static void test_fill_groups_pooled(void **state)
 	/* three 8-byte columns of 65,536 rows: 1.5 MiB a part */
 	const uint64_t rows = 3 * 65536 + 77;
 	dfs_buf want = DFS_BUF_INIT;
-	dfs_error err;
 	struct dfs_pq_options o = {.codec = DFS_PQ_GZIP, .group_rows = 65536};
 	one_at_a_time(&o, rows, &want);
-	dfs_pq *w;
 
 	dfs_scratch pool;
 	dfs_scratch_init(&pool);
 	o.pool = &pool;
 	for (int round = 0; round < 3; round++) {
 		o.threads = round == 2 ? 1 : 2;
-		w = dfs_pq_new(four, 4, &o, &err);
-		assert_non_null(w);
-		assert_int_equal(dfs_pq_fill_groups(w, rows, fill_rows, NULL), 0);
-		finish_in_parts(w, &want);
+		fill_in_parts(&o, rows, &want);
 		/* the parts gave their blocks back */
 		assert_true(dfs_scratch_kept(&pool) >= ((size_t)1 << 20));
 	}
