@@ -52,9 +52,17 @@ typedef struct dfs_insight_thresholds {
 	double worst_rank_share;         /* worst rank's share of the I/O time */
 	double worst_rank_time;          /* and at least this many seconds */
 	double interface_stdio_absolute; /* STDIO's bytes, at least */
+	double misaligned_requests_absolute;   /* misaligned requests, at least */
+	double imbalance_bytes_absolute; /* bytes of a file judged for imbalance */
+	double imbalance_time_absolute;  /* seconds of a shared file judged for
+	                                  * its ranks' times */
 } dfs_insight_thresholds;
 
 void dfs_insight_thresholds_default(dfs_insight_thresholds *t);
+/* The version of the rules: bump it whenever what a rule finds changes
+ * for the same thresholds (findings kept in an index under another
+ * version are made again). */
+#define DFS_INSIGHT_RULES 2
 /* Read "name = value" lines (# comments, blank lines; names as the fields
  * above; values may carry KiB MiB GiB suffixes) over *t; 0, or -1 with
  * err naming the line. */

@@ -202,12 +202,6 @@ static void advise(struct advising *a)
 		if (a->pnetcdf)
 			say(a, "PnetCDF: `ncmpi_iput_vara_*()` / `ncmpi_iget_vara_*()` then "
 			       "`ncmpi_wait_all()`.");
-	} else if (strcmp(c, "M_CB_NODES") == 0) {
-		say(a, "Set one aggregator per node (cb_nodes = %s): `MPI_Info_set(info, "
-		       "\"cb_nodes\", \"%s\")` when opening the file, or without changing the code "
-		       "`export ROMIO_HINTS=FILE` with a line `cb_nodes %s` (Cray MPICH: "
-		       "`export MPICH_MPIIO_HINTS=\"*:cb_nodes=%s\"`).", a->nodes, a->nodes,
-		    a->nodes, a->nodes);
 	} else if (strcmp(c, "D_PARTIAL") == 0) {
 		say(a, "Give Darshan more room when the job runs again: `export DARSHAN_MODMEM=64` "
 		       "(MiB for the modules' records; `DARSHAN_NAMEMEM` for the file names), and "
@@ -305,7 +299,6 @@ const char *dfs_advice_short(const char *c)
 		{"M_NO_COLLECTIVE_READS", "MPI_File_read_all(); cb_nodes = nodes"},
 		{"M_NO_COLLECTIVE_WRITES", "MPI_File_write_all(); cb_nodes = nodes"},
 		{"M_NO_NONBLOCKING", "non-blocking MPI_File_i*() calls"},
-		{"M_CB_NODES", "cb_nodes = number of nodes"},
 		{"D_PARTIAL", "raise DARSHAN_MODMEM"},
 		{"L_SINGLE_STRIPE", "lfs setstripe -c 16 before creating the file"},
 		{"R_WORST_RANK_SHARE", "spread the I/O over the ranks"},

@@ -191,6 +191,8 @@ void dfs_evidence_begin(struct ev_fields *ef, const struct facts *f, const dfs_m
 	ef->nprocs = f->nprocs;
 	ef->small_bytes = f->thr.small_bytes;
 	ef->stragglers = f->thr.imbalance_stragglers;
+	ef->stragglers_bytes = f->thr.imbalance_bytes_absolute;
+	ef->stragglers_time = f->thr.imbalance_time_absolute;
 	size_t plen = strlen(m->prefix);
 	for (size_t i = 0; i < m->n_fields; i++) {
 		const dfs_field *fd = &m->fields[i];
@@ -535,14 +537,15 @@ void dfs_evidence_record(const struct ev_fields *ef, struct io_facts *io,
 	if (!bad_time)
 		dfs_top_add(&ev->top[T_TIME], id, rank, tr + tw + tm);
 	/* a shared record whose fastest and slowest ranks are far apart in
-	 * bytes or in time (of the inputs that are plausible) */
+	 * bytes or in time (of the inputs that are plausible), of a file
+	 * with bytes or time enough to matter */
 	if (rank == -1 && (ef->fast_bytes >= 0 || ef->fast_time >= 0)) {
 		double share = 0;
 		double br = COUNT(ef->bytes_read), bw = COUNT(ef->bytes_written);
-		if (!bad_size && br + bw > 0)
+		if (!bad_size && br + bw > 0 && br + bw > ef->stragglers_bytes)
 			share = fabs(COUNT(ef->slow_bytes) -
 			             COUNT(ef->fast_bytes)) / (br + bw);
-		if (!bad_time && tr + tw + tm > 0) {
+		if (!bad_time && tr + tw + tm > 0 && tr + tw + tm > ef->stragglers_time) {
 			double ts = fabs(COUNT(ef->slow_time) -
 			                 COUNT(ef->fast_time)) / (tr + tw + tm);
 			if (ts > share)

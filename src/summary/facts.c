@@ -731,11 +731,15 @@ struct file_sums {
 	double *rb;
 	struct rank_range *multi;
 	size_t multi_n, multi_cap;
-	/* with LUSTRE records only: bytes and size of each file, shared
-	 * (a record of every rank) and striped (its layout counted) */
+	/* shared: a record of every rank (rank -1) in POSIX, STDIO or
+	 * MPI-IO (a file MPI-IO shares may have per-rank POSIX records: a
+	 * partial module, or ranks that reached it through other paths) */
+	uint64_t *shared;
+	/* with LUSTRE records only: bytes and size of each file, and striped
+	 * (its layout counted) */
 	bool lustre;
 	double *bytes, *size;
-	uint64_t *shared, *striped;
+	uint64_t *striped;
 	/* the page's sums of each file (bytes, seconds), kept from the first
 	 * record met (the seen bit), and the last record met (1 + its number
 	 * in f->chain: the records of a file are chained there, so that the
@@ -797,7 +801,7 @@ static bool file_sums_room(struct file_sums *fs, size_t no)
 	size_t n = fs->cap * 2 > no + 64 ? fs->cap * 2 : no + 64;
 	dfs_scratch *pool = fs->ix.pool;
 	if (!bits_grow(&fs->seen, fs->cap, n) || !bits_grow(&fs->ranked, fs->cap, n) ||
-	    !doubles_grow(pool, &fs->rb, fs->cap, n))
+	    !bits_grow(&fs->shared, fs->cap, n) || !doubles_grow(pool, &fs->rb, fs->cap, n))
 		return false;
 	if (fs->nn) {
 		void *t = dfs_scratch_realloc(pool, fs->tot, fs->cap * sizeof(*fs->tot),
@@ -813,8 +817,7 @@ static bool file_sums_room(struct file_sums *fs, size_t no)
 			fs->last = l;
 		}
 	}
-	if (fs->lustre && (!bits_grow(&fs->shared, fs->cap, n) ||
-	                   !bits_grow(&fs->striped, fs->cap, n) ||
+	if (fs->lustre && (!bits_grow(&fs->striped, fs->cap, n) ||
 	                   !doubles_grow(pool, &fs->bytes, fs->cap, n) ||
 	                   !doubles_grow(pool, &fs->size, fs->cap, n)))
 		return false;
@@ -979,6 +982,8 @@ static void file_add(struct facts *f, struct file_sums *fs, uint64_t id, size_t 
 	}
 	bool first = !bit_get(fs->seen, no);
 	bit_set(fs->seen, no);
+	if (rank < 0)
+		bit_set(fs->shared, no);
 	if (fs->nn) {
 		file_add_named(f, fs, id, no, first, b, t);
 		if (first) {
@@ -1009,8 +1014,6 @@ static void file_add(struct facts *f, struct file_sums *fs, uint64_t id, size_t 
 		fs->bytes[no] += b;
 		if (size > fs->size[no])
 			fs->size[no] = size;
-		if (rank < 0)
-			bit_set(fs->shared, no);
 	}
 }
 
@@ -1152,7 +1155,9 @@ static void file_sums_finish(struct facts *f, struct file_sums *fs)
 	struct io_facts *io = dfs_facts_io(f, DFS_MOD_POSIX);
 	for (size_t k = 0; io && k < fs->multi_cap; k++) {
 		const struct rank_range *r = &fs->multi[k];
-		if (!r->no || r->n < 2 || !(r->max > 0))
+		/* (a file that every rank opened is the shared files' rule's) */
+		if (!r->no || r->n < 2 || !(r->max > f->thr.imbalance_bytes_absolute) ||
+		    bit_get(fs->shared, r->no - 1))
 			continue;
 		double d = (r->max - r->min) / r->max;
 		if (d > f->thr.imbalance_size) {
@@ -1658,6 +1663,9 @@ static void gather_io(struct facts *f, struct io_facts *io, struct file_sums *fi
 			if (ce > f->tl_end)
 				f->tl_end = ce;
 		}
+		if (!for_files && rank < 0 && io->id == DFS_MOD_MPIIO && no != SIZE_MAX &&
+		    file_sums_room(files, no))
+			bit_set(files->shared, no);
 		if (for_files) {
 			double size = fl.max_read < 0 ? -1 : fmax(CNT(max_read), CNT(max_write)) + 1;
 			/* (the per-file imbalance is POSIX's) */
@@ -2108,6 +2116,7 @@ static void gather_lustre(struct facts *f, struct file_sums *files)
 		if (known)
 			bit_set(files->striped, no);
 		bool met = known && bit_get(files->seen, no);
+		f->lustre_unmet += !met;
 		double size = met ? (files->size[no] > 0 ? files->size[no] : files->bytes[no]) : 0;
 		f->stripe_files[b]++;
 		f->stripe_bytes[b] += size;
@@ -2175,12 +2184,6 @@ static void rank_insert(struct top_rank *top, size_t *n, int64_t r, double bytes
 		(*n)++;
 }
 
-static int64_t hint_cb_nodes(const dfs_job *job)
-{
-	const char *p = job->metadata ? strstr(job->metadata, "cb_nodes=") : NULL;
-	return p ? strtoll(p + 9, NULL, 10) : -1;
-}
-
 /* ---- the whole ---------------------------------------------------------------- */
 
 struct io_facts *dfs_facts_io(struct facts *f, int id)
@@ -2210,7 +2213,6 @@ struct facts *dfs_facts_new(const dfs_summary_input *in, bool page)
 		f->tl_open[b] = f->tl_rs[b] = f->tl_ws[b] = INFINITY;
 		f->tl_close[b] = f->tl_re[b] = f->tl_we[b] = 0;
 	}
-	f->cb_nodes = hint_cb_nodes(f->job);
 	struct scratch_ranks sr;
 	memset(&sr, 0, sizeof(sr));
 	if (f->nprocs <= (1 << 22)) {

@@ -39,6 +39,9 @@ void dfs_insight_thresholds_default(dfs_insight_thresholds *t)
 	t->worst_rank_share = 0.5;
 	t->worst_rank_time = 1;
 	t->interface_stdio_absolute = 1048576;
+	t->misaligned_requests_absolute = 1000;
+	t->imbalance_bytes_absolute = 1048576;
+	t->imbalance_time_absolute = 1;
 }
 
 #define T(name) {#name, offsetof(dfs_insight_thresholds, name)}
@@ -51,7 +54,8 @@ static const struct {
 	T(random_operations), T(random_operations_absolute), T(imbalance_stragglers),
 	T(imbalance_size), T(interface_stdio), T(collective_operations),
 	T(collective_operations_absolute), T(lustre_large_file), T(worst_rank_share),
-	T(worst_rank_time), T(interface_stdio_absolute),
+	T(worst_rank_time), T(interface_stdio_absolute), T(misaligned_requests_absolute),
+	T(imbalance_bytes_absolute), T(imbalance_time_absolute),
 };
 #undef T
 
@@ -326,36 +330,49 @@ static bool times_spoiled(const struct io_facts *io)
 	return io && io->ev->time_over_run;
 }
 
+/* Is the module's data incomplete (the runtime ran out of room for its
+ * records)? */
+static bool partial_module(const struct facts *fa, int id)
+{
+	const dfs_log_module *lm = dfs_log_get_module(fa->in->log, id);
+	return lm->present && (lm->partial || fa->in->mod[id].partial);
+}
+
 static void check_posix(const struct facts *fa, struct io_facts *io, struct findings *fs)
 {
 	const dfs_insight_thresholds *t = &fa->thr;
 	const char *mn = io->m->name;
 	struct finding *f;
 	double ops = io->reads + io->writes;
-	if (ops > 0 && (io->writes - io->reads) / ops > t->imbalance_operations) {
+	/* (descriptions of the job that the missing records of a partial
+	 * module may turn the other way: not made from one) */
+	bool whole = !partial_module(fa, io->id);
+	if (whole && ops > 0 && (io->writes - io->reads) / ops > t->imbalance_operations) {
 		f = add(fs, "P_WRITE_INTENSIVE", "INFO", mn, (io->writes - io->reads) / ops,
 		        t->imbalance_operations, io->writes, ops);
-		SAY(f, "write intensive: %.0f writes against %.0f reads", io->writes, io->reads);
+		SAY(f, "write intensive: %.0f %s against %.0f %s", io->writes,
+		    plural(io->writes, "write", "writes"), io->reads, plural(io->reads, "read", "reads"));
 	}
-	if (ops > 0 && (io->reads - io->writes) / ops > t->imbalance_operations) {
+	if (whole && ops > 0 && (io->reads - io->writes) / ops > t->imbalance_operations) {
 		f = add(fs, "P_READ_INTENSIVE", "INFO", mn, (io->reads - io->writes) / ops,
 		        t->imbalance_operations, io->reads, ops);
-		SAY(f, "read intensive: %.0f reads against %.0f writes", io->reads, io->writes);
+		SAY(f, "read intensive: %.0f %s against %.0f %s", io->reads,
+		    plural(io->reads, "read", "reads"), io->writes, plural(io->writes, "write", "writes"));
 	}
-	double bytes = io->bytes_read + io->bytes_written;
+	double bytes = whole ? io->bytes_read + io->bytes_written : 0;
 	if (bytes > 0 && (io->bytes_written - io->bytes_read) / bytes > t->imbalance_operations) {
 		f = add(fs, "P_WRITE_SIZE_INTENSIVE", "INFO", mn,
 		        (io->bytes_written - io->bytes_read) / bytes, t->imbalance_operations,
 		        io->bytes_written, bytes);
-		SAY(f, "write size intensive: %.0f bytes written against %.0f read",
-		    io->bytes_written, io->bytes_read);
+		SAY(f, "write size intensive: %.0f %s written against %.0f read", io->bytes_written,
+		    plural(io->bytes_written, "byte", "bytes"), io->bytes_read);
 	}
 	if (bytes > 0 && (io->bytes_read - io->bytes_written) / bytes > t->imbalance_operations) {
 		f = add(fs, "P_READ_SIZE_INTENSIVE", "INFO", mn,
 		        (io->bytes_read - io->bytes_written) / bytes, t->imbalance_operations,
 		        io->bytes_read, bytes);
-		SAY(f, "read size intensive: %.0f bytes read against %.0f written",
-		    io->bytes_read, io->bytes_written);
+		SAY(f, "read size intensive: %.0f %s read against %.0f written", io->bytes_read,
+		    plural(io->bytes_read, "byte", "bytes"), io->bytes_written);
 	}
 	const struct evidence *ev = io->ev;
 	if ((f = share(fs, "P_SMALL_READS", "HIGH", mn, io->small_reads, io->reads,
@@ -369,13 +386,13 @@ static void check_posix(const struct facts *fa, struct io_facts *io, struct find
 		name_files(fs, f, io, T_SMALL_W, "writes");
 	}
 	if ((f = share(fs, "P_MISALIGNED_MEMORY", "HIGH", mn, io->mem_not_aligned, ops,
-	               t->misaligned_requests, -INFINITY))) {
+	               t->misaligned_requests, t->misaligned_requests_absolute))) {
 		SAY(f, "%.1f%% of the requests (%.0f of %.0f) use buffers not aligned in memory",
 		    100 * io->mem_not_aligned / ops, io->mem_not_aligned, ops);
 		name_files(fs, f, io, T_MEM_NA, "requests");
 	}
 	if ((f = share(fs, "P_MISALIGNED_FILE", "HIGH", mn, io->file_not_aligned, ops,
-	               t->misaligned_requests, -INFINITY))) {
+	               t->misaligned_requests, t->misaligned_requests_absolute))) {
 		SAY(f, "%.1f%% of the requests (%.0f of %.0f) are not aligned to the file "
 		       "system's blocks", 100 * io->file_not_aligned / ops, io->file_not_aligned, ops);
 		name_files(fs, f, io, T_FILE_NA, "requests");
@@ -459,15 +476,8 @@ static void check_mpiio(const struct facts *fa, struct io_facts *io, struct find
 		SAY(f, "none of the %.0f MPI-IO %s is non-blocking", r + w,
 		    plural(r + w, "request", "requests"));
 	}
-	/* (aggregators on the one node of a job need no network) */
-	size_t nodes = fa->dxt_hosts ? fa->dxt_hosts : fa->apmpi_hosts;
-	if (fa->cb_nodes > 0 && nodes > 1 && (size_t)fa->cb_nodes != nodes) {
-		f = add(fs, "M_CB_NODES", "WARN", io->m->name, (double)fa->cb_nodes,
-		        (double)nodes, (double)fa->cb_nodes, (double)nodes);
-		SAY(f, "the cb_nodes hint (%lld %s) differs from the %zu nodes the job ran on",
-		    (long long)fa->cb_nodes, plural((double)fa->cb_nodes, "aggregator", "aggregators"),
-		    nodes);
-	}
+	/* (no rule on the cb_nodes of the job's metadata: those are the hints
+	 * Darshan wrote its own log with, not the application's) */
 }
 
 /* The small-request rule on a module's access size histograms (HDF5
@@ -626,6 +636,45 @@ static bool quality(const char *code)
 	return code[0] == 'Q' && code[1] == '_';
 }
 
+/* A finding made from a partial module's records says so: its counts
+ * leave out the records the runtime had no room for.  The modules each
+ * finding is made from: its own, and those of the sums it divides by. */
+static void note_partial(const struct facts *fa, struct finding *f)
+{
+	static const struct {
+		const char *code;
+		int ids[4];
+	} wider[] = {
+		{"S_STDIO_HIGH_USAGE", {DFS_MOD_STDIO, DFS_MOD_POSIX, DFS_MOD_DFS, DFS_MOD_DAOS}},
+		{"L_SINGLE_STRIPE", {DFS_MOD_LUSTRE, DFS_MOD_POSIX, DFS_MOD_STDIO, -1}},
+		{"R_WORST_RANK_SHARE", {DFS_MOD_POSIX, DFS_MOD_STDIO, -1, -1}},
+	};
+	if (quality(f->code) || strcmp(f->code, "D_PARTIAL") == 0)
+		return;
+	int ids[4] = {-1, -1, -1, -1};
+	const dfs_module *own = dfs_module_by_name(f->module);
+	ids[0] = own ? own->id : -1;
+	for (size_t k = 0; k < sizeof(wider) / sizeof(*wider); k++)
+		if (strcmp(f->code, wider[k].code) == 0)
+			memcpy(ids, wider[k].ids, sizeof(ids));
+	char names[64] = "";
+	size_t n = 0;
+	for (int k = 0; k < 4; k++) {
+		if (ids[k] < 0 || !partial_module(fa, ids[k]))
+			continue;
+		size_t at = strlen(names);
+		snprintf(names + at, sizeof(names) - at, "%s%s", n ? " and " : "",
+		         dfs_module_slot_name(ids[k]));
+		n++;
+	}
+	if (!n)
+		return;
+	size_t at = strlen(f->message);
+	snprintf(f->message + at, sizeof(f->message) - at,
+	         " (from the records kept: the %s %s partial, its missing records are not "
+	         "counted)", names, n == 1 ? "module is" : "modules are");
+}
+
 static void judge(struct facts *fa)
 {
 	fa->judged = true;
@@ -637,8 +686,7 @@ static void judge(struct facts *fa)
 	for (size_t i = 0; i < fa->nio; i++)
 		check_quality(fa, &fa->io[i], fs);
 	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
-		const dfs_log_module *lm = dfs_log_get_module(fa->in->log, id);
-		if (lm->present && (lm->partial || fa->in->mod[id].partial)) {
+		if (partial_module(fa, id)) {
 			f = add(fs, "D_PARTIAL", "WARN", dfs_module_slot_name(id), 0, 0,
 			        (double)fa->in->mod[id].count, 0);
 			SAY(f, "the %s module's data is incomplete: the job ran out of room "
@@ -650,7 +698,13 @@ static void judge(struct facts *fa)
 	struct io_facts *mp = dfs_facts_io(fa, DFS_MOD_MPIIO);
 	struct io_facts *dfs = dfs_facts_io(fa, DFS_MOD_DFS);
 	struct io_facts *daos = dfs_facts_io(fa, DFS_MOD_DAOS);
-	if (st) {
+	/* POSIX's bytes are unknown when the log has no POSIX module while
+	 * LUSTRE records name files that no module of the log records: the
+	 * runtime makes those at POSIX opens, so it ran without its POSIX
+	 * module, and STDIO's share of the bytes cannot be told */
+	bool posix_unknown = !dfs_log_get_module(fa->in->log, DFS_MOD_POSIX)->present &&
+	                     fa->lustre_unmet > 0;
+	if (st && !posix_unknown) {
 		/* the bytes of the job: POSIX (that MPI-IO, HDF5 and PnetCDF go
 		 * through), STDIO, and DAOS's (DFS goes through DAOS, whose
 		 * module may count it again: the larger of the two, each way) */
@@ -721,6 +775,8 @@ static void judge(struct facts *fa)
 		if (fs->io[k])
 			about_list(&fs->f[k], ABOUT_FILES, &fs->io[k]->ev->top[fs->tally[k]],
 			           fs->f[k].count, fs->f[k].unit);
+	for (size_t k = 0; k < fs->n; k++)
+		note_partial(fa, &fs->f[k]);
 	/* the data problems first (they say which numbers to doubt), then
 	 * the most severe, keeping the order within a level */
 	static const char *const order[] = {"HIGH", "WARN", "INFO"};

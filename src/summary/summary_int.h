@@ -127,6 +127,7 @@ struct ev_fields {
 	size_t ntime, nsize;
 	int64_t nprocs;
 	double small_bytes, stragglers;
+	double stragglers_bytes, stragglers_time;   /* the floors of the rule */
 	/* the tallies a finding may name the module's files by, summed per
 	 * file during the pass (sum[j] is the j-th number of a file's sums) */
 	int sum[EV_SUMS];
@@ -299,6 +300,7 @@ struct facts {
 	/* Lustre */
 	bool has_lustre;
 	size_t lustre_files, osts_used;
+	size_t lustre_unmet;   /* files with a LUSTRE record and none of the page's modules */
 	double stripe_files[9], stripe_bytes[9];   /* stripe count 1,2,4..128,more */
 	size_t single_stripe_large;
 	double single_stripe_largest;
@@ -307,7 +309,6 @@ struct facts {
 	bool has_apmpi;
 	double comm_time[RANK_BINS], comm_time_max[RANK_BINS];
 	size_t apmpi_hosts;
-	int64_t cb_nodes;      /* from the job's hints, -1 when unknown */
 	/* the findings, worked out by the first dfs_findings call */
 	struct finding *findings;
 	size_t nfindings;

@@ -1511,8 +1511,8 @@ static int parse_findings(const char *text, const char *rel, dfs_finding_facts *
 	return *out ? 0 : -1;
 }
 
-/* What thresholds the findings were made with: stored findings of other
- * thresholds are made again */
+/* What rules and thresholds the findings were made with: stored findings
+ * of others are made again */
 static uint64_t insights_key(const dfs_view *v)
 {
 	dfs_insight_thresholds t;
@@ -1520,7 +1520,7 @@ static uint64_t insights_key(const dfs_view *v)
 		t = v->thresholds;
 	else
 		dfs_insight_thresholds_default(&t);
-	return dfs_fnv1a(DFS_FNV1A_INIT, &t, sizeof(t)) | 1;
+	return dfs_fnv1a(DFS_FNV1A_INIT ^ DFS_INSIGHT_RULES, &t, sizeof(t)) | 1;
 }
 
 /* A log's directory below SOURCE and its name, from its vpath */

@@ -19,8 +19,9 @@ computed here from the unfiltered records.csv files:
   one on POSIX, the followers follow what POSIX then shows;
 - summary.html's Lustre section counts the files LUSTRE kept, and the
   L_SINGLE_STRIPE insight counts the shared files larger than 1 GiB on one
-  stripe among them (sizes from the selected POSIX and STDIO records, as
-  the insight is documented); both are first checked without a filter.
+  stripe among them (sizes from the selected POSIX and STDIO records,
+  shared by a selected record of rank -1 of those or of MPI-IO, as the
+  insight is documented); both are first checked without a filter.
 
 With DFS_TEST_QUICK=1 (sanitizer builds) the logs whose LUSTRE, DXT and
 HEATMAP records.csv hold more than 20000 rows are left out.  Exit 77
@@ -206,6 +207,13 @@ class Log:
                 f[0] = max(f[0], max(num(r[c[0]]), num(r[c[1]])) + 1)
                 f[1] += num(r[c[2]]) + num(r[c[3]])
                 f[2] = f[2] or int(r[1]) < 0
+        # (a file MPI-IO shares is shared, whatever POSIX's records say)
+        if "MPI-IO" in self.t and "MPI-IO" in sel:
+            header, rows = self.t["MPI-IO"]
+            for k in sel["MPI-IO"]:
+                r = rows[k]
+                if int(r[1]) < 0 and r[0] in files:
+                    files[r[0]][2] = True
         header, rows = self.t["LUSTRE"]
         count = header.index("LUSTRE_COMP_STRIPE_COUNT")
         seen, large, largest = set(), 0, 0.0

@@ -298,7 +298,7 @@ static const char *const all_codes[] = {
 	"P_RANDOM_READS", "P_RANDOM_WRITES", "P_SHARED_SMALL_READS",
 	"P_SHARED_SMALL_WRITES", "P_METADATA_TIME", "P_SHARED_IMBALANCE",
 	"P_SIZE_IMBALANCE", "M_NO_COLLECTIVE_READS", "M_NO_COLLECTIVE_WRITES",
-	"M_NO_NONBLOCKING", "M_CB_NODES", "D_PARTIAL", "L_SINGLE_STRIPE",
+	"M_NO_NONBLOCKING", "D_PARTIAL", "L_SINGLE_STRIPE",
 	"R_WORST_RANK_SHARE", "Q_TIME_INVALID", "Q_SIZE_INVALID", "Q_RANK_INVALID",
 	"Q_BYTES_EXCEED_REQUESTS", "Q_TIME_EXCEEDS_RUN",
 };
@@ -308,9 +308,12 @@ static void test_healthy_has_no_finding(void **state)
 	(void)state;
 	struct spec s;
 	healthy(&s);
-	s.metadata = "h=romio_cb_write=enable;cb_nodes=2\n";
+	/* (the hints Darshan writes its own log with, by default: not the
+	 * application's, so no rule reads them, whatever the node count) */
+	s.metadata = "h=romio_no_indep_rw=true;cb_nodes=4\n";
 	s.hosts[0] = "nid001";
 	s.hosts[1] = "nid002";
+	s.hosts[2] = "nid003";
 	s.lustre = true;
 	s.stripes = 8;
 	dfs_log *log = build(&s);
@@ -385,16 +388,32 @@ static void small_writes(struct spec *s)
 	}
 }
 
+/* 2000 reads and 2000 writes of each record, sequential, 4 to 10 MiB */
+static void many_requests(struct spec *s)
+{
+	static const char *const names[] = {
+		"POSIX_READS", "POSIX_WRITES", "POSIX_SEQ_READS", "POSIX_SEQ_WRITES",
+		"POSIX_CONSEC_READS", "POSIX_CONSEC_WRITES", "POSIX_SIZE_READ_4M_10M",
+		"POSIX_SIZE_WRITE_4M_10M",
+	};
+	for (size_t i = 0; i < s->nposix; i++)
+		for (size_t k = 0; k < sizeof(names) / sizeof(*names); k++)
+			set(&s->posix[i], names[k], 2000);
+}
+
+/* 2000 of the 16000 requests (12.5%, over the 1000 of the floor) */
 static void misaligned_memory(struct spec *s)
 {
+	many_requests(s);
 	for (size_t i = 0; i < s->nposix; i++)
-		set(&s->posix[i], "POSIX_MEM_NOT_ALIGNED", 50);
+		set(&s->posix[i], "POSIX_MEM_NOT_ALIGNED", 500);
 }
 
 static void misaligned_file(struct spec *s)
 {
+	many_requests(s);
 	for (size_t i = 0; i < s->nposix; i++)
-		set(&s->posix[i], "POSIX_FILE_NOT_ALIGNED", 50);
+		set(&s->posix[i], "POSIX_FILE_NOT_ALIGNED", 500);
 }
 
 static void random_reads(struct spec *s)
@@ -491,9 +510,9 @@ static void straggler(struct spec *s)
 
 static void size_imbalance(struct spec *s)
 {
-	/* ranks 0 and 2 share file 0 without a reduction: 400 MiB against 4 */
-	set(&s->posix[2], "POSIX_BYTES_READ", 4194304);
-	set(&s->posix[2], "POSIX_BYTES_WRITTEN", 0);
+	/* ranks 1 and 3 open file 1 (no module shares it): 800 MiB against 4 */
+	set(&s->posix[3], "POSIX_BYTES_READ", 4194304);
+	set(&s->posix[3], "POSIX_BYTES_WRITTEN", 0);
 }
 
 static void independent_reads(struct spec *s)
@@ -512,13 +531,6 @@ static void blocking_only(struct spec *s)
 {
 	set(&s->mpiio[0], "MPIIO_NB_READS", 0);
 	set(&s->mpiio[0], "MPIIO_NB_WRITES", 0);
-}
-
-static void too_many_aggregators(struct spec *s)
-{
-	s->metadata = "h=romio_cb_write=enable;cb_nodes=8\n";
-	s->hosts[0] = "nid001";
-	s->hosts[1] = "nid002";
 }
 
 static void partial(struct spec *s)
@@ -561,7 +573,6 @@ static const struct problem problems[] = {
 	{"M_NO_COLLECTIVE_READS", independent_reads},
 	{"M_NO_COLLECTIVE_WRITES", independent_writes},
 	{"M_NO_NONBLOCKING", blocking_only},
-	{"M_CB_NODES", too_many_aggregators},
 	{"D_PARTIAL", partial},
 	{"L_SINGLE_STRIPE", single_stripe},
 	{"R_WORST_RANK_SHARE", worst_rank},
@@ -788,9 +799,9 @@ static void test_many_files(void **state)
 			memset(&r, 0, sizeof(r));
 			r.rank = rank;
 			r.id = ids[k];
-			/* even files: 1000 and 3000 bytes (67% apart), odd: 2000 */
+			/* even files: 1 and 3 MiB (67% apart), odd: 2 MiB */
 			set(&r, "POSIX_WRITES", 1);
-			set(&r, "POSIX_BYTES_WRITTEN", k % 2 ? 2000 : rank ? 3000 : 1000);
+			set(&r, "POSIX_BYTES_WRITTEN", (k % 2 ? 2 : rank ? 3 : 1) * 1048576.0);
 			set(&r, "POSIX_F_WRITE_TIME", 0.5);
 			fill(m, &r, buf);
 			assert_int_equal(dfs_log_writer_record(w, buf, m->record_size, &err), 0);
@@ -1592,31 +1603,6 @@ static void test_stdio_share(void **state)
 	free(csv);
 }
 
-/* cb_nodes on a job of one node: no network between its aggregators */
-static void test_cb_nodes_one_node(void **state)
-{
-	(void)state;
-	struct spec s;
-	healthy(&s);
-	s.metadata = "h=romio_cb_write=enable;cb_nodes=4\n";
-	s.hosts[0] = "nid001";
-	char *csv = judged(&s, NULL);
-	assert_false(fires(csv, "M_CB_NODES"));
-	free(csv);
-	s.metadata = "h=cb_nodes=1\n";
-	s.hosts[1] = "nid002";
-	csv = judged(&s, NULL);
-	char *msg = field_of(csv, "M_CB_NODES", COL_MESSAGE);
-	assert_non_null(msg);
-	assert_string_equal(msg, "the cb_nodes hint (1 aggregator) differs from the 2 nodes "
-	                         "the job ran on");
-	free(msg);
-	char *advice = field_of(csv, "M_CB_NODES", COL_ADVICE);
-	assert_string_equal(advice, "cb_nodes = number of nodes");
-	free(advice);
-	free(csv);
-}
-
 /* A shared record whose metadata time is -221.5 s: the data problem is
  * told, the imbalance it would make is not */
 static void test_implausible_inputs(void **state)
@@ -1814,6 +1800,164 @@ static void test_files_and_advice(void **state)
 	free(txt);
 }
 
+/* The imbalance and alignment rules judge files and requests enough to
+ * matter: a 40-byte file 100% apart, half a second of a shared file's
+ * time, 200 misaligned requests are below the floors (which thresholds
+ * can lower) */
+static void test_floors(void **state)
+{
+	(void)state;
+	struct spec s;
+	dfs_insight_thresholds t;
+	/* a shared file of 40 bytes, one rank all of them */
+	healthy(&s);
+	struct rec *p = shared_file(&s);
+	set(p, "POSIX_BYTES_READ", 20);
+	set(p, "POSIX_BYTES_WRITTEN", 20);
+	set(p, "POSIX_FASTEST_RANK_BYTES", 0);
+	set(p, "POSIX_SLOWEST_RANK_BYTES", 40);
+	char *csv = judged(&s, NULL);
+	assert_false(fires(csv, "P_SHARED_IMBALANCE"));
+	free(csv);
+	dfs_insight_thresholds_default(&t);
+	t.imbalance_bytes_absolute = 0;
+	csv = judged(&s, &t);
+	assert_true(fires(csv, "P_SHARED_IMBALANCE"));
+	free(csv);
+	/* a shared file of 0.5 s, its slowest rank 0.4 s and fastest 0.01 */
+	healthy(&s);
+	p = shared_file(&s);
+	set(p, "POSIX_F_READ_TIME", 0.2);
+	set(p, "POSIX_F_WRITE_TIME", 0.2);
+	set(p, "POSIX_F_META_TIME", 0.1);
+	set(p, "POSIX_F_FASTEST_RANK_TIME", 0.01);
+	set(p, "POSIX_F_SLOWEST_RANK_TIME", 0.4);
+	csv = judged(&s, NULL);
+	assert_false(fires(csv, "P_SHARED_IMBALANCE"));
+	free(csv);
+	dfs_insight_thresholds_default(&t);
+	t.imbalance_time_absolute = 0.25;
+	csv = judged(&s, &t);
+	assert_true(fires(csv, "P_SHARED_IMBALANCE"));
+	free(csv);
+	/* ranks 1 and 3 moved 1000 and 10 bytes of file 1 */
+	healthy(&s);
+	set(&s.posix[1], "POSIX_BYTES_READ", 1000);
+	set(&s.posix[1], "POSIX_BYTES_WRITTEN", 0);
+	set(&s.posix[3], "POSIX_BYTES_READ", 10);
+	set(&s.posix[3], "POSIX_BYTES_WRITTEN", 0);
+	csv = judged(&s, NULL);
+	assert_false(fires(csv, "P_SIZE_IMBALANCE"));
+	free(csv);
+	dfs_insight_thresholds_default(&t);
+	t.imbalance_bytes_absolute = 100;
+	csv = judged(&s, &t);
+	assert_true(fires(csv, "P_SIZE_IMBALANCE"));
+	free(csv);
+	/* 200 of the 800 requests misaligned (25%) */
+	healthy(&s);
+	for (size_t i = 0; i < s.nposix; i++)
+		set(&s.posix[i], "POSIX_MEM_NOT_ALIGNED", 50);
+	csv = judged(&s, NULL);
+	assert_false(fires(csv, "P_MISALIGNED_MEMORY"));
+	free(csv);
+	dfs_insight_thresholds_default(&t);
+	t.misaligned_requests_absolute = 199;
+	csv = judged(&s, &t);
+	assert_true(fires(csv, "P_MISALIGNED_MEMORY"));
+	free(csv);
+}
+
+/* A file MPI-IO shares (its record of rank -1) whose POSIX records are
+ * per rank (a partial module, or ranks that reached it otherwise) is
+ * shared: the per-rank imbalance rule is not its, the rule of large
+ * shared files on one stripe is */
+static void test_shared_by_mpiio(void **state)
+{
+	(void)state;
+	struct spec s;
+	healthy(&s);
+	s.mpiio[0].id = file_id(1);
+	size_imbalance(&s);   /* ranks 1 and 3 of file 1: 800 MiB against 4 */
+	set(&s.posix[1], "POSIX_MAX_BYTE_WRITTEN", 2147483647.0);
+	s.lustre = true;
+	s.stripes = 1;
+	char *csv = judged(&s, NULL);
+	assert_false(fires(csv, "P_SIZE_IMBALANCE"));
+	assert_true(fires(csv, "L_SINGLE_STRIPE"));
+	json_value *f = about_of(csv, "L_SINGLE_STRIPE", COL_FILES);
+	assert_int_equal(f->count, 1);
+	assert_string_equal(json_get(json_at(f, 0), "file")->text, file_names[1]);
+	json_free(f);
+	free(csv);
+}
+
+/* A partial module: the descriptions its missing records may turn (read
+ * or write intensive) are not made, the other findings say the records
+ * are incomplete */
+static void test_partial_module(void **state)
+{
+	(void)state;
+	struct spec s;
+	healthy(&s);
+	write_heavy(&s);
+	s.partial = 1ULL << DFS_MOD_POSIX;
+	char *csv = judged(&s, NULL);
+	assert_true(fires(csv, "D_PARTIAL"));
+	assert_false(fires(csv, "P_WRITE_INTENSIVE"));
+	assert_false(fires(csv, "P_WRITE_SIZE_INTENSIVE"));
+	free(csv);
+	healthy(&s);
+	small_reads(&s);
+	s.partial = 1ULL << DFS_MOD_POSIX;
+	csv = judged(&s, NULL);
+	char *msg = field_of(csv, "P_SMALL_READS", COL_MESSAGE);
+	assert_non_null(msg);
+	assert_non_null(strstr(msg, " (from the records kept: the POSIX module is partial, "
+	                            "its missing records are not counted)"));
+	free(msg);
+	/* (a module that is whole: no such words) */
+	msg = field_of(csv, "M_NO_COLLECTIVE_READS", COL_MESSAGE);
+	assert_null(msg);
+	free(csv);
+	healthy(&s);
+	small_reads(&s);
+	csv = judged(&s, NULL);
+	msg = field_of(csv, "P_SMALL_READS", COL_MESSAGE);
+	assert_non_null(msg);
+	assert_null(strstr(msg, "partial"));
+	free(msg);
+	free(csv);
+}
+
+/* No POSIX module, while a LUSTRE record names a file no module records
+ * (the runtime makes those at POSIX opens): POSIX's bytes are unknown and
+ * STDIO's share of them is not told */
+static void test_posix_not_recorded(void **state)
+{
+	(void)state;
+	struct spec s;
+	healthy(&s);
+	stdio_heavy(&s);
+	s.nposix = 0;
+	s.nmpiio = 0;
+	s.lustre = true;   /* file 1, which STDIO does not record */
+	s.stripes = 8;
+	char *csv = judged(&s, NULL);
+	assert_false(fires(csv, "S_STDIO_HIGH_USAGE"));
+	free(csv);
+	/* the same file recorded by STDIO: every file opened is known */
+	struct rec *o = &s.stdio[s.nstdio++];
+	o->rank = 1;
+	o->id = file_id(1);
+	set(o, "STDIO_OPENS", 1);
+	set(o, "STDIO_WRITES", 1);
+	set(o, "STDIO_BYTES_WRITTEN", 100);
+	csv = judged(&s, NULL);
+	assert_true(fires(csv, "S_STDIO_HIGH_USAGE"));
+	free(csv);
+}
+
 /* On the real logs where the findings said false things (each checked
  * when that log is in the shared set) */
 static void test_real_logs(void **state)
@@ -1825,9 +1969,19 @@ static void test_real_logs(void **state)
 		const char *absent;   /* a claim no row may make */
 	} cases[] = {
 		{"mpi-io-test-x86_64-3.4.7.darshan", "R_WORST_RANK_SHARE", false, NULL},
-		{"mpi-io-test-x86_64-3.4.7.darshan", "M_CB_NODES", false, NULL},
-		{"ior_hdf5_example.darshan", "M_CB_NODES", false, NULL},
-		{"e3sm_io_heatmap_only.darshan", "M_CB_NODES", true, NULL},
+		/* (its cb_nodes=4 of 8 nodes was Darshan's own log-writing hint) */
+		{"e3sm_io_heatmap_only.darshan", "M_CB_NODES", false, NULL},
+		/* (POSIX partial; its two large files shared by MPI-IO) */
+		{"imbalanced-io.darshan", "P_SIZE_IMBALANCE", false, NULL},
+		{"imbalanced-io.darshan", "P_READ_INTENSIVE", false, NULL},
+		{"imbalanced-io.darshan", "L_SINGLE_STRIPE", true, "1 shared file larger"},
+		/* (no POSIX module; 518 LUSTRE records of files STDIO does not have) */
+		{"noposix.darshan", "S_STDIO_HIGH_USAGE", false, NULL},
+		/* (a 40-byte file 100% apart; 36 of 41 requests misaligned) */
+		{"pq_app_readAB_writeC_id71326_7-31-5658-2037904274838284930_55623.darshan",
+		 "P_SHARED_IMBALANCE", false, NULL},
+		{"pq_app_readAB_writeC_id71326_7-31-5658-2037904274838284930_55623.darshan",
+		 "P_MISALIGNED_FILE", false, NULL},
 		{"imbalanced-io.darshan", "P_SMALL_WRITES", false, "50832 of 50832 writes"},
 		{"imbalanced-io.darshan", "P_SHARED_SMALL_WRITES", false, NULL},
 		{"imbalanced-io.darshan", "P_SMALL_READS", true, NULL},
@@ -1878,6 +2032,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_healthy_has_no_finding),
+		cmocka_unit_test(test_floors),
+		cmocka_unit_test(test_shared_by_mpiio),
+		cmocka_unit_test(test_partial_module),
+		cmocka_unit_test(test_posix_not_recorded),
 		cmocka_unit_test(test_each_problem_fires),
 		cmocka_unit_test(test_thresholds_file),
 		cmocka_unit_test(test_page_of_generated_log),
@@ -1890,7 +2048,6 @@ int main(void)
 		cmocka_unit_test(test_worst_rank_counts_shared_files),
 		cmocka_unit_test(test_small_requests_exact_sizes),
 		cmocka_unit_test(test_stdio_share),
-		cmocka_unit_test(test_cb_nodes_one_node),
 		cmocka_unit_test(test_implausible_inputs),
 		cmocka_unit_test(test_quality_findings),
 		cmocka_unit_test(test_files_and_advice),
