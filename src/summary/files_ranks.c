@@ -2197,7 +2197,6 @@ int dfs_rank_table_build(const dfs_log *log, const dfs_records *r,
                          struct dfs_scratch *pool, dfs_rank_table *out,
                          dfs_error *err)
 {
-	(void)log;
 	memset(out, 0, sizeof(*out));
 	struct words w;
 	if (!r || !words_of(r->module, &w))
@@ -2300,8 +2299,11 @@ int dfs_rank_table_build(const dfs_log *log, const dfs_records *r,
 		return dfs_error_nomem(err);
 	}
 	qsort(rows, n, sizeof(*rows), cmp_rank);
+	const dfs_job *job = log ? dfs_log_job(log) : NULL;
+	out->nprocs = job && job->nprocs > 0 ? job->nprocs : INT64_MAX;
 	for (size_t k = 0; k < n; k++)
-		if (rows[k].rank >= 0 && rows[k].io_time > out->slowest)
+		if (rows[k].rank >= 0 && rows[k].rank < out->nprocs &&
+		    rows[k].io_time > out->slowest)
 			out->slowest = rows[k].io_time;
 	out->rows = rows;
 	out->n = n;
@@ -2346,8 +2348,9 @@ void dfs_rank_table_render(const dfs_rank_table *t, size_t from, size_t to,
 		p = put_d(p, row->meta_time);
 		p = put_d(p, row->io_time);
 		/* rank -1 holds the shared records, whose times Darshan summed
-		 * over the ranks: no share of one rank's */
-		if (row->rank < 0)
+		 * over the ranks: no share of one rank's; nor has a rank
+		 * outside the job */
+		if (row->rank < 0 || row->rank >= t->nprocs)
 			*p++ = ',';
 		else
 			p = put_d(p, t->slowest > 0 ? row->io_time / t->slowest : 0.0);

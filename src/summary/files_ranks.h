@@ -106,7 +106,10 @@ typedef struct dfs_rank_row {
 typedef struct dfs_rank_table {
 	size_t n;
 	dfs_rank_row *rows;          /* by rank, -1 first */
-	double slowest;              /* the largest io_time of a rank >= 0 */
+	int64_t nprocs;              /* the job's; ranks outside 0 .. nprocs-1 (real
+	                              * logs have them) have no share: their time
+	                              * is no rank's, as in derived_metrics */
+	double slowest;              /* the largest io_time of a rank of the job */
 } dfs_rank_table;
 
 int dfs_rank_table_build(const dfs_log *log, const dfs_records *r,

@@ -189,7 +189,9 @@ def table_of(records, mod, nprocs):
                         last_close=x["last_close"]))
     # most bytes first, ties in the order first seen (a stable sort)
     out.sort(key=lambda d: -d["total_bytes"])
-    slowest = max([y["io_time"] for k, y in ranks.items() if k >= 0] + [0.0])
+    # (a rank outside the job has no share, and is not the slowest)
+    inside = (lambda k: 0 <= k < nprocs) if nprocs > 0 else (lambda k: k >= 0)
+    slowest = max([y["io_time"] for k, y in ranks.items() if inside(k)] + [0.0])
     rk = []
     for rank in sorted(ranks):
         y = ranks[rank]
@@ -197,7 +199,8 @@ def table_of(records, mod, nprocs):
                        bytes_read=wrap(y["bytes_read"]), bytes_written=wrap(y["bytes_written"]),
                        reads=wrap(y["reads"]), writes=wrap(y["writes"]), read_time=y["read_time"],
                        write_time=y["write_time"], meta_time=y["meta_time"], io_time=y["io_time"],
-                       slowest_share=None if rank < 0 else (y["io_time"] / slowest if slowest > 0 else 0.0)))
+                       slowest_share=None if not inside(rank) else
+                       (y["io_time"] / slowest if slowest > 0 else 0.0)))
     return out, rk
 
 
