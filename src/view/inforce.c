@@ -23,6 +23,8 @@ void dfs_inforce_free(struct sel_list *l)
 		free(l->item[i].where);
 		free(l->item[i].text);
 		free(l->item[i].error);
+		for (size_t k = 0; k < l->item[i].ncounts; k++)
+			free(l->item[i].counts[k].error);
 		free(l->item[i].counts);
 	}
 	free(l->item);
@@ -97,7 +99,7 @@ static void count_add(struct sel_item *it, int module, const struct selection *s
 			it->error = strdup(s->error ? s->error : "unavailable");
 		return;
 	}
-	it->counts[it->ncounts++] = (struct sel_count){module, s->count, s->total};
+	it->counts[it->ncounts++] = (struct sel_count){module, s->count, s->total, NULL};
 }
 
 /* How many records each selection the items [first, l->n) of entry e
@@ -131,9 +133,17 @@ static void collect_counts(dfs_view *v, struct entry *e, struct sel_list *l,
 		for (int id = 0; id < DFS_MOD_KNOWN; id++) {
 			const dfs_log_module *lm = dfs_log_get_module(ld->log, id);
 			const struct module_state *ms = dfs_entry_mod_find(e, id);
-			if (!lm->present || !lm->module || lm->status != DFS_OK ||
-			    (ms && ms->imported))
+			if (!lm->present || !lm->module || (ms && ms->imported))
 				continue;
+			if (lm->status != DFS_OK) {
+				/* (a damaged module: said, not left out) */
+				char *why = strdup(lm->error ? lm->error : "the module cannot be read");
+				if (!why)
+					l->oom = true;
+				else
+					it->counts[it->ncounts++] = (struct sel_count){id, 0, 0, why};
+				continue;
+			}
 			count_add(it, id, dfs_selection(v, e, ld, id));
 		}
 	}

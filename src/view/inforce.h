@@ -11,6 +11,7 @@ enum sel_level { SL_DIR, SL_LOG, SL_MODULE, SL_IMPORT };
 struct sel_count {
 	int module;
 	size_t selected, total;
+	char *error;                  /* the module cannot be read: why (no count) */
 };
 
 /* One filter file in force (or records.csv holding imported rows) */

@@ -71,10 +71,15 @@ static void render_text(const struct sel_list *l, dfs_buf *out)
 				dfs_buf_printf(out, ": every log below %s/", it->where + 1);
 		}
 		dfs_buf_addc(out, '\n');
-		for (size_t k = 0; k < it->ncounts; k++)
-			dfs_buf_printf(out, "  %s: %zu of %zu records selected\n",
-			               module_dir(it->counts[k].module), it->counts[k].selected,
-			               it->counts[k].total);
+		for (size_t k = 0; k < it->ncounts; k++) {
+			const struct sel_count *c = &it->counts[k];
+			if (c->error)
+				dfs_buf_printf(out, "  %s: no count: %s\n", module_dir(c->module),
+				               c->error);
+			else
+				dfs_buf_printf(out, "  %s: %zu of %zu records selected\n",
+				               module_dir(c->module), c->selected, c->total);
+		}
 		if (it->error)
 			dfs_buf_printf(out, "  no count: %s\n", it->error);
 	}
@@ -113,11 +118,13 @@ static void csv_row(const struct sel_item *it, const struct sel_count *c,
 		dfs_buf_printf(out, "%zu", it->rows);
 	dfs_buf_addc(out, ',');
 	render_time(&it->written, true, out);
-	if (c)
+	if (c && !c->error)
 		dfs_buf_printf(out, ",%zu,%zu,", c->selected, c->total);
 	else
 		dfs_buf_adds(out, ",,,");
-	if (it->error)
+	if (c && c->error)
+		csv_text(out, c->error);
+	else if (it->error)
 		csv_text(out, it->error);
 	dfs_buf_addc(out, '\n');
 }

@@ -16,7 +16,9 @@
 #    the writer only (the user's records.csv is the log's again, root's
 #    import stays);
 #  - cp into DXT_POSIX/records.csv fails with EINVAL and filter.error says
-#    that DXT takes filters, not imports.
+#    that DXT takes filters, not imports;
+#  - a log filter over a log whose STDIO module is damaged: selections and
+#    selections.csv give that module a row saying why it has no count.
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root (to mount with allow_other and switch users)"
 command -v setpriv >/dev/null || skip "setpriv is not installed"
@@ -207,6 +209,32 @@ why=$(as cat "$MNT/$DXT/DXT_POSIX/filter.error")
 slurp got "$MNT/$DXT/DXT_POSIX/filter.error"
 [ -z "$got" ] || fail "root's DXT_POSIX/filter.error says '$got' after the user's import"
 say "ok: cp into DXT_POSIX/records.csv: EINVAL, filter.error: ${why%%;*}"
+
+# ---- a log filter over a damaged module: its row says why it has no count
+mkdir -p "$SRC/2026/c"
+size=$(stat -c %s "$LOGS/sample.darshan")
+head -c $((size - 1000)) "$LOGS/sample.darshan" >"$SRC/2026/c/cut.darshan"
+chmod 755 "$SRC/2026/c"
+chmod 644 "$SRC/2026/c/cut.darshan"
+CUT=2026/c/cut.darshan
+for i in $(seq 50); do [ -d "$MNT/$CUT" ] && break; sleep 0.1; done
+t cat "$MNT/$CUT/STDIO/records.csv" >/dev/null 2>&1 && fail "$CUT/STDIO/records.csv reads (the module should be damaged)"
+echo 'rank == 0' >"$MNT/$CUT/filter" || fail "a log filter on $CUT failed"
+grep -q "^  POSIX: [0-9]* of [0-9]* records selected$" "$MNT/selections" ||
+	fail "selections has no POSIX count for $CUT: $(cat "$MNT/selections")"
+grep -q "^  STDIO: no count: STDIO module: .*lies outside the file" "$MNT/selections" ||
+	fail "selections does not say why STDIO of $CUT has no count: $(cat "$MNT/selections")"
+t python3 - "$MNT/selections.csv" "$CUT" <<'PY' || fail "selections.csv's row of the damaged module (above)"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["log"] == sys.argv[2]]
+stdio = [r for r in rows if r["module"] == "STDIO"]
+assert len(stdio) == 1, rows
+assert stdio[0]["selected"] == "" and stdio[0]["log_records"] == "", stdio
+assert "lies outside the file" in stdio[0]["error"], stdio
+assert all(r["error"] == "" and r["selected"] != "" for r in rows if r["module"] != "STDIO"), rows
+PY
+: >"$MNT/$CUT/filter"
+say "ok: a log filter over a damaged module: selections and selections.csv say why it has no count"
 
 dfs_alive "$MNT"
 dfs_umount "$MNT"
