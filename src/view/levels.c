@@ -157,8 +157,22 @@ void dfs_filters_line(dfs_view *v, const struct entry *e, int module,
 	dfs_levels_free(lv, n);
 }
 
+/* Where a level of log e comes in the order selections and the selection
+ * attribute give them: the directories' filters (0), the log's filter
+ * (1), then its modules' filters and imports (2). */
+static int level_place(const struct entry *e, const struct level *l)
+{
+	const char *rel = e->vpath + (e->vpath[0] == '/');
+	size_t n = strlen(rel);
+	if (n && (strncmp(l->file, rel, n) != 0 || l->file[n] != '/'))
+		return 0;
+	const char *own = l->file + (n ? n + 1 : 0);
+	return strcmp(own, "filter") == 0 ? 1 : 2;
+}
+
 /* The filters of a job's rows (the modules in the bit mask `modules`),
- * each level once, in the order the modules give them. */
+ * each level once: the directories' (from the top down), the log's, then
+ * the modules' in the order of their ids, as selections orders them. */
 void dfs_filters_line_job(dfs_view *v, const struct entry *e, uint64_t modules,
                           dfs_buf *out)
 {
@@ -182,6 +196,17 @@ void dfs_filters_line_job(dfs_view *v, const struct entry *e, uint64_t modules,
 				all[n++] = lv[i];
 			}
 		}
+	}
+	/* (a stable insertion by place: each module's levels come in that
+	 * order already, the log's filter may follow another module's) */
+	for (size_t i = 1; i < n; i++) {
+		struct level x = all[i];
+		size_t k = i;
+		while (k > 0 && level_place(e, &all[k - 1]) > level_place(e, &x)) {
+			all[k] = all[k - 1];
+			k--;
+		}
+		all[k] = x;
 	}
 	levels_line(all, n, out);
 	dfs_levels_free(all, n);

@@ -17,6 +17,8 @@
 #    import stays);
 #  - cp into DXT_POSIX/records.csv fails with EINVAL and filter.error says
 #    that DXT takes filters, not imports;
+#  - an import and a log filter on one log: jobs.csv's filters cell names
+#    them in the attribute's order;
 #  - a log filter over a log whose STDIO module is damaged: selections and
 #    selections.csv give that module a row saying why it has no count.
 . "$(dirname "$0")/lib.sh"
@@ -209,6 +211,22 @@ why=$(as cat "$MNT/$DXT/DXT_POSIX/filter.error")
 slurp got "$MNT/$DXT/DXT_POSIX/filter.error"
 [ -z "$got" ] || fail "root's DXT_POSIX/filter.error says '$got' after the user's import"
 say "ok: cp into DXT_POSIX/records.csv: EINVAL, filter.error: ${why%%;*}"
+
+# ---- an import and a log filter on one log: jobs.csv's filters cell names
+# them in the order of the attribute (the log's filter, then the modules')
+t cp "$TMP/two.csv" "$MNT/$IMB/POSIX/records.csv" || fail "importing 2 rows again failed"
+echo 'rank >= -1' >"$MNT/$IMB/filter" || fail "a log filter on $IMB failed"
+t python3 - "$MNT" "$IMB" <<'PY' || fail "jobs.csv's filters and the attribute differ (above)"
+import csv, os, sys
+mnt, imb = sys.argv[1:3]
+want = f"{imb}/filter: rank >= -1; {imb}/POSIX/records.csv: 2 rows imported"
+attr = os.getxattr(os.path.join(mnt, imb, "summary.html"), "user.darshanfs.selection").decode()
+row = [r for r in csv.DictReader(open(os.path.join(mnt, "jobs.csv"))) if r["log"] == imb]
+assert attr == want, (attr, want)
+assert len(row) == 1 and row[0]["filters"] == want, (row, want)
+PY
+: >"$MNT/selections" || fail ": > selections failed"
+say "ok: an import and a log filter: jobs.csv's filters cell and the attribute in one order"
 
 # ---- a log filter over a damaged module: its row says why it has no count
 mkdir -p "$SRC/2026/c"
