@@ -1784,7 +1784,14 @@ static void gather_heatmap(struct facts *f)
 	if (!sm || sm->count == 0)
 		return;
 	unsigned char scratch[DFS_RECORD_MAX];
-	double span = 0;
+	/* The columns are whole groups of `group` bins of the widest width
+	 * (the runtime doubles a width as a run goes on, so the others divide
+	 * it): a cell then holds exactly the bins of its time window, where a
+	 * bin put in the column of its centre would claim a window it does
+	 * not match and leave columns empty between full ones. */
+	double span = 0, wide = 0;
+	double group = 1;
+	size_t cols = TIME_BINS;
 	for (int pass = 0; pass < 2; pass++) {
 		FOR_SELECTED(sm, k, i) {
 			const unsigned char *rec = dfs_record_get(sm->records, i, scratch);
@@ -1802,6 +1809,8 @@ static void gather_heatmap(struct facts *f)
 			if (pass == 0) {
 				if (width * (double)nbins > span)
 					span = width * (double)nbins;
+				if (width > wide)
+					wide = width;
 				continue;
 			}
 			int l = heat_layer_of(f->in->log, dfs_facts_rec_id(rec));
@@ -1816,15 +1825,27 @@ static void gather_heatmap(struct facts *f)
 				int64_t w, r;
 				memcpy(&w, rec + HEAT_FIXED + 8 * b, 8);
 				memcpy(&r, rec + HEAT_FIXED + 8 * (nbins + b), 8);
-				size_t c = time_col(((double)b + 0.5) * width, span);
+				/* (the bin's start, a hair in: its column, whatever
+				 * rounding the product has) */
+				double at = ((double)b + 1e-6) * width / (group * wide);
+				size_t c = at < (double)cols ? (size_t)at : cols - 1;
 				h->write[row][c] += (double)w;
 				h->read[row][c] += (double)r;
 				h->bytes_written += (double)w;
 				h->bytes_read += (double)r;
 			}
 		}
+		if (pass == 0 && wide > 0) {
+			double n = ceil(span / wide - 1e-9);
+			group = n > TIME_BINS ? ceil(n / TIME_BINS) : 1;
+			cols = (size_t)ceil(n / group);
+			if (cols < 1)
+				cols = 1;
+			span = (double)cols * group * wide;
+		}
 	}
 	f->heat_span = span;
+	f->heat_cols = cols;
 	f->has_heat = span > 0;
 }
 

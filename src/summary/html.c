@@ -278,7 +278,8 @@ static void plot_heat(const struct facts *f, int l, dfs_buf *out)
 	}
 	struct grid g = {
 		.title = title, .xlabel = "seconds since the job started", .ylabel = "rank",
-		.x0 = 0, .x1 = f->heat_span, .rows = f->rank_bins, .cols = TIME_BINS,
+		.x0 = 0, .x1 = f->heat_span, .rows = f->rank_bins,
+		.cols = f->heat_cols ? f->heat_cols : TIME_BINS, .stride = TIME_BINS,
 		.cells = {&h->read[0][0], &h->write[0][0]}, .color = {HEAT_C, HEAT_C},
 		.name = {"read", "written"}, .sum = true, .ranks = f, .bytes = true,
 		.unit = "B", .scale = "bytes per cell", .tooltips = true,

@@ -271,6 +271,8 @@ struct facts {
 	 * rendered: it stays small) */
 	bool heat_from_dxt, has_heat;
 	double heat_span;
+	size_t heat_cols;      /* columns of the heat maps (<= TIME_BINS): from
+	                        * HEATMAP records, whole groups of their bins */
 	struct heat_layer heat[HEAT_LAYERS];
 	/* DXT */
 	bool has_dxt;
@@ -501,6 +503,7 @@ struct grid {
 	const char *title, *xlabel, *ylabel;
 	double x0, x1;                 /* the columns span [x0, x1] */
 	size_t rows, cols;
+	size_t stride;                 /* cells of a row in the arrays (0: cols) */
 	const double *cells[2];        /* rows x cols, row-major; [1] NULL: one layer */
 	const char *color[2], *name[2];
 	bool sum;                      /* two layers shaded together, one colour */

@@ -348,7 +348,7 @@ static double merged(const struct grid *g, const double *cells, size_t kr, size_
 	size_t c1 = (c + 1) * kc < g->cols ? (c + 1) * kc : g->cols;
 	for (size_t i = r * kr; i < r1; i++)
 		for (size_t j = c * kc; j < c1; j++)
-			v += cells[i * g->cols + j];
+			v += cells[i * (g->stride ? g->stride : g->cols) + j];
 	return v;
 }
 

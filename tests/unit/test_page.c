@@ -130,13 +130,13 @@ static char *plot_of(const dfs_summary_input *in, int plot)
 
 /* ---- heat maps --------------------------------------------------------------- */
 
-/* a HEATMAP record: nbins bins of 1 s, write and read bins given */
-static void heat_record(dfs_log_writer *w, uint64_t id, int64_t rank, int64_t nbins,
-                        const int64_t *wr, const int64_t *rd)
+/* a HEATMAP record: nbins bins of `width` s, write and read bins given */
+static void heat_record_of(dfs_log_writer *w, uint64_t id, int64_t rank, int64_t nbins,
+                           double width, const int64_t *wr, const int64_t *rd)
 {
-	unsigned char buf[48 + 16 * 256];
+	static unsigned char buf[48 + 16 * 512];
+	assert_true(nbins <= 512);
 	memset(buf, 0, sizeof(buf));
-	double width = 1;
 	memcpy(buf, &id, 8);
 	memcpy(buf + 8, &rank, 8);
 	memcpy(buf + 16, &width, 8);
@@ -145,6 +145,12 @@ static void heat_record(dfs_log_writer *w, uint64_t id, int64_t rank, int64_t nb
 	memcpy(buf + 48 + 8 * nbins, rd, 8 * (size_t)nbins);
 	dfs_error err = {0};
 	assert_int_equal(dfs_log_writer_record(w, buf, 48 + 16 * (size_t)nbins, &err), 0);
+}
+
+static void heat_record(dfs_log_writer *w, uint64_t id, int64_t rank, int64_t nbins,
+                        const int64_t *wr, const int64_t *rd)
+{
+	heat_record_of(w, id, rank, nbins, 1, wr, rd);
 }
 
 /* What the tooltips of a heat map say: bytes read and written in all,
@@ -186,6 +192,63 @@ static void heat_cells(const char *svg, struct heat_seen *h)
 			h->written_at[k] = true;
 		h->cells++;
 	}
+}
+
+/* A rank's HEATMAP record of nbins bins of `width` s, bin b holding b + 1
+ * bytes written: each cell of the map is a whole group of bins, its
+ * tooltip's time window theirs exactly and its bytes their sum, and no
+ * cell between two written ones is empty.  (A bin put in the column of
+ * its centre claimed a window it did not match, and left columns empty
+ * when the bins were wider than the columns.) */
+static void heat_windows(int64_t nbins, double width, int64_t group)
+{
+	dfs_buf out = DFS_BUF_INIT;
+	dfs_log_writer *w = start(&out, 1);
+	uint64_t posix = name(w, "heatmap:POSIX");
+	dfs_error err = {0};
+	assert_int_equal(dfs_log_writer_module_begin(w, DFS_MOD_HEATMAP, 0, &err), 0);
+	static int64_t wr[512], rd[512];
+	for (int64_t b = 0; b < nbins; b++) {
+		wr[b] = b + 1;
+		rd[b] = 0;
+	}
+	heat_record_of(w, posix, 0, nbins, width, wr, rd);
+	assert_int_equal(dfs_log_writer_module_end(w, &err), 0);
+	dfs_log *log = finish(w, &out);
+	dfs_summary_input in;
+	every_record(log, &in);
+	char *svg = plot_of(&in, DFS_PLOT_HEATMAP_POSIX);
+	size_t cells = 0;
+	for (const char *p = svg; (p = strstr(p, "<title>rank 0, ")); p++) {
+		double a, b, bytes;
+		assert_int_equal(sscanf(p, "<title>rank 0, %lf-%lf s: %lf B", &a, &b, &bytes), 3);
+		/* the bins [b0, b1) of this window, and their bytes */
+		int64_t b0 = (int64_t)llround(a / width), b1 = (int64_t)llround(b / width);
+		if (b1 > nbins)
+			b1 = nbins;
+		if (fabs(a - (double)b0 * width) > 1e-6 * width || b0 % group != 0 ||
+		    (b1 - b0 != group && b1 != nbins))
+			fail_msg("a cell of %lld bins of %g s is the window %g-%g s", (long long)nbins,
+			         width, a, b);
+		double want = 0;
+		for (int64_t k = b0; k < b1; k++)
+			want += (double)(k + 1);
+		if (bytes != want)
+			fail_msg("the window %g-%g s holds %g B, its bins %g B", a, b, bytes, want);
+		cells++;
+	}
+	assert_int_equal(cells, (size_t)((nbins + group - 1) / group));
+	free(svg);
+	dfs_log_free(log);
+}
+
+static void test_heat_windows(void **state)
+{
+	(void)state;
+	heat_windows(148, 12.8, 1);   /* (worker_0 of ../shared: 148 bins of 12.8 s) */
+	heat_windows(1, 0.1, 1);
+	heat_windows(400, 1, 3);      /* 134 columns of three bins */
+	heat_windows(320, 0.5, 2);
 }
 
 /* Three layers of 64 ranks: POSIX read by every rank, written by 8
@@ -551,6 +614,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_heat_layers),
+		cmocka_unit_test(test_heat_windows),
 		cmocka_unit_test(test_named_files),
 		cmocka_unit_test(test_top_ranks),
 		cmocka_unit_test(test_generated_size),
