@@ -324,20 +324,29 @@ static size_t uuid_at(const char *s, size_t len)
 	return i < len && is_alnum(s[i]) ? 0 : i;
 }
 
-/* A file's pattern: UUIDs become <uuid>, identifiers (runs of 8 or more
- * hex digits with a digit and a letter, or of 16 or more letters and
- * digits with both) <id>, and the other digit runs '*', so that
- * rank-numbered files fall together and a path made of identifiers
- * stays readable. */
-static void collapse(const char *s, size_t len, char *out, size_t cap)
+/* The text of a pattern as it is made, into a buffer with room for all
+ * of it (a pattern is never longer than its name), and its FNV-1a. */
+struct pattern_out {
+	char *out;
+	size_t o;
+	uint64_t h;
+};
+
+static inline void pattern_put(struct pattern_out *p, const char *s, size_t n)
 {
-	size_t o = 0;
-	for (size_t i = 0; i < len && o + 8 < cap;) {
+	p->h = dfs_fnv1a(p->h, s, n);
+	memcpy(p->out + p->o, s, n);
+	p->o += n;
+}
+
+/* The pattern of s into p (room for len bytes) */
+static void collapse_into(const char *s, size_t len, struct pattern_out *p)
+{
+	for (size_t i = 0; i < len;) {
 		bool start = i == 0 || !is_alnum(s[i - 1]);
 		size_t u = start && is_hex(s[i]) ? uuid_at(s + i, len - i) : 0;
 		if (u) {
-			memcpy(out + o, "<uuid>", 6);
-			o += 6;
+			pattern_put(p, "<uuid>", 6);
 			i += u;
 			continue;
 		}
@@ -353,8 +362,7 @@ static void collapse(const char *s, size_t len, char *out, size_t cap)
 				e++;
 			}
 			if (digit && letter && (e - i >= 16 || (hex && e - i >= 8))) {
-				memcpy(out + o, "<id>", 4);
-				o += 4;
+				pattern_put(p, "<id>", 4);
 				i = e;
 				continue;
 			}
@@ -362,13 +370,45 @@ static void collapse(const char *s, size_t len, char *out, size_t cap)
 		if (s[i] >= '0' && s[i] <= '9') {
 			while (i + 1 < len && s[i + 1] >= '0' && s[i + 1] <= '9')
 				i++;
-			out[o++] = '*';
+			pattern_put(p, "*", 1);
 		} else {
-			out[o++] = s[i];
+			pattern_put(p, s + i, 1);
 		}
 		i++;
 	}
-	out[o] = '\0';
+}
+
+/* A file's pattern: UUIDs become <uuid>, identifiers (runs of 8 or more
+ * hex digits with a digit and a letter, or of 16 or more letters and
+ * digits with both) <id>, and the other digit runs '*', so that
+ * rank-numbered files fall together and a path made of identifiers
+ * stays readable.  Its text at out (cap bytes with the NUL: a longer one
+ * as its start, "..." and its end); returns the FNV-1a of the whole
+ * text, so that patterns that differ where the shown text leaves out are
+ * two patterns. */
+static uint64_t collapse(const char *s, size_t len, char *out, size_t cap)
+{
+	char local[4096];
+	char *text = len <= sizeof(local) ? local : malloc(len);
+	if (!text) {   /* (no memory: the start, hashed alone) */
+		len = sizeof(local);
+		text = local;
+	}
+	struct pattern_out p = {text, 0, DFS_FNV1A_INIT};
+	collapse_into(s, len, &p);
+	if (p.o < cap) {
+		memcpy(out, text, p.o);
+		out[p.o] = '\0';
+	} else {
+		size_t head = (cap - 4) / 2, tail = cap - 4 - head;
+		memcpy(out, text, head);
+		memcpy(out + head, "...", 3);
+		memcpy(out + head + 3, text + p.o - tail, tail);
+		out[cap - 1] = '\0';
+	}
+	if (text != local)
+		free(text);
+	return p.h;
 }
 
 static void top_insert(struct top_file *top, size_t *n, const struct top_file *t,
@@ -554,8 +594,7 @@ static void name_file(const dfs_summary_names *nn, const dfs_name *nm,
 	                         ? (uint32_t)nm->mount : (uint32_t)nn->nmounts);
 	fn->top = TOP_PENDING | (uint32_t)top_len(nm);
 	char name[128];
-	collapse(nm->str, nm->len, name, sizeof(name));
-	fn->key = dfs_fnv1a(DFS_FNV1A_INIT, name, strlen(name));
+	fn->key = collapse(nm->str, nm->len, name, sizeof(name));
 }
 
 /* the same of a file without a name, numbered (never kept: there are few) */
@@ -1142,6 +1181,7 @@ static void file_sums_finish(struct facts *f, struct file_sums *fs)
 	for (size_t k = 0; fs->pt && k < fs->pt_cap; k++) {
 		if (!fs->pt[k].used)
 			continue;
+		f->patterns_shared |= fs->pt[k].t.files > 1;
 		top_insert(f->by_bytes, &f->nby_bytes, &fs->pt[k].t, true);
 		top_insert(f->by_time, &f->nby_time, &fs->pt[k].t, false);
 	}

@@ -965,13 +965,9 @@ static void section_files(const struct facts *f, dfs_buf *out)
 	          "file; a shared record (rank -1, reduced by Darshan) counts every process. "
 	          "Time by slowest and perf: what Darshan's accumulator gives when fed that "
 	          "file's records alone (PyDarshan's <code>file_stats</code>).");
-	/* the patterns, when some files share one */
-	bool shared = false;
-	for (size_t i = 0; i < f->nby_bytes; i++)
-		shared |= f->by_bytes[i].files > 1;
-	for (size_t i = 0; i < f->nby_time; i++)
-		shared |= f->by_time[i].files > 1;
-	if (!shared) {
+	/* the patterns, when some files share one (among every pattern: the
+	 * one two files share may have too few bytes to be shown) */
+	if (!f->patterns_shared) {
 		none(out, "No two files share a name pattern.");
 		return;
 	}

@@ -299,6 +299,7 @@ struct facts {
 	/* top files */
 	struct top_file by_bytes[TOP_FILES], by_time[TOP_FILES];
 	size_t nby_bytes, nby_time;
+	bool patterns_shared;  /* some pattern (of all, not only those shown) holds two files */
 	/* Lustre */
 	bool has_lustre;
 	size_t lustre_files, osts_used;

@@ -194,6 +194,67 @@ static void heat_cells(const char *svg, struct heat_seen *h)
 	}
 }
 
+/* Name patterns: two long names alike for their first 150 bytes are two
+ * patterns, each shown as its start, "..." and its own end (a pattern cut
+ * at its start merged them); files that share a pattern are said to,
+ * even when their pattern has too few bytes to be among those shown. */
+static void test_patterns(void **state)
+{
+	(void)state;
+	dfs_buf out = DFS_BUF_INIT;
+	dfs_log_writer *w = start(&out, 4);
+	char stem[200], a[256], b[256], big[64];
+	memset(stem, 'x', 150);
+	stem[0] = '/';
+	stem[150] = '\0';
+	snprintf(a, sizeof(a), "%s/alpha.log", stem);
+	snprintf(b, sizeof(b), "%s/beta.xml", stem);
+	uint64_t ida = name(w, a), idb = name(w, b);
+	uint64_t small[3], bigs[20];
+	for (int k = 0; k < 3; k++) {
+		char n[64];
+		snprintf(n, sizeof(n), "/lus/small/test_%d.h5", k);
+		small[k] = name(w, n);
+	}
+	for (int k = 0; k < 20; k++) {
+		/* (letters only: a pattern each) */
+		snprintf(big, sizeof(big), "/lus/big/file_%c%c.dat", 'a' + k, 'a' + k);
+		bigs[k] = name(w, big);
+	}
+	dfs_error err = {0};
+	assert_int_equal(dfs_log_writer_module_begin(w, DFS_MOD_POSIX, 0, &err), 0);
+	record(w, DFS_MOD_POSIX, ida, 0, (struct field[]){
+		{"POSIX_WRITES", 1}, {"POSIX_BYTES_WRITTEN", 5e9}}, 2);
+	record(w, DFS_MOD_POSIX, idb, 1, (struct field[]){
+		{"POSIX_WRITES", 1}, {"POSIX_BYTES_WRITTEN", 4e9}}, 2);
+	for (int k = 0; k < 3; k++)
+		record(w, DFS_MOD_POSIX, small[k], k, (struct field[]){
+			{"POSIX_WRITES", 1}, {"POSIX_BYTES_WRITTEN", 10}}, 2);
+	for (int k = 0; k < 20; k++)
+		record(w, DFS_MOD_POSIX, bigs[k], k % 4, (struct field[]){
+			{"POSIX_WRITES", 1}, {"POSIX_BYTES_WRITTEN", 1e6 * (k + 1)}}, 2);
+	assert_int_equal(dfs_log_writer_module_end(w, &err), 0);
+	dfs_log *log = finish(w, &out);
+	dfs_summary_input in;
+	every_record(log, &in);
+	char *page = page_of(&in);
+	assert_null(strstr(page, "No two files share a name pattern."));
+	const char *t = strstr(page, "id=\"patterns-bytes\"");
+	assert_non_null(t);
+	const char *alpha = strstr(t, "x/alpha.log</td><td class=\"n\">1<");
+	const char *beta = strstr(t, "x/beta.xml</td><td class=\"n\">1<");
+	if (!alpha || !beta)
+		fail_msg("the two long patterns are not two rows of one file each:\n%.3000s", t);
+	/* (each cut: its start, "...", its end) */
+	const char *row = alpha;
+	while (row > t && strncmp(row, "<td>", 4) != 0)
+		row--;
+	assert_non_null(strstr(row, "/xxxxxxxxxx"));
+	assert_true(strstr(row, "...") && strstr(row, "...") < alpha);
+	free(page);
+	dfs_log_free(log);
+}
+
 /* A rank's HEATMAP record of nbins bins of `width` s, bin b holding b + 1
  * bytes written: each cell of the map is a whole group of bins, its
  * tooltip's time window theirs exactly and its bytes their sum, and no
@@ -615,6 +676,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_heat_layers),
 		cmocka_unit_test(test_heat_windows),
+		cmocka_unit_test(test_patterns),
 		cmocka_unit_test(test_named_files),
 		cmocka_unit_test(test_top_ranks),
 		cmocka_unit_test(test_generated_size),
