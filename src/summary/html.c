@@ -1009,9 +1009,13 @@ static void section_ranks(const struct facts *f, dfs_buf *out)
 	}
 	if (f->nprocs > 1 && f->ranks_seen)
 		figure(f, DFS_PLOT_RANKS, out);
-	double bytes = 0;
-	for (size_t b = 0; b < f->rank_bins; b++)
+	/* (the shares are of the ranks' own records, both of them: the
+	 * shared records' are no rank's here) */
+	double bytes = 0, time = 0;
+	for (size_t b = 0; b < f->rank_bins; b++) {
 		bytes += f->rank_bytes[b];
+		time += f->rank_time[b];
+	}
 	dfs_buf_printf(out, "<p>%zu of %lld ranks did POSIX or STDIO I/O in records of their "
 	               "own", f->ranks_seen, (long long)f->nprocs);
 	if (f->ranks_seen)
@@ -1026,18 +1030,19 @@ static void section_ranks(const struct facts *f, dfs_buf *out)
 	dfs_buf_adds(out, ".</p>\n");
 	if (f->ranks_seen) {
 		ranks_table(out, "ranks-time", "Ranks with the most I/O time", f->rank_by_time,
-		            f->nrank_by_time, f->total_rank_time, bytes);
+		            f->nrank_by_time, time, bytes);
 		if (f->ranks_seen > 1)
 			ranks_table(out, "ranks-bytes", "Ranks with the most bytes", f->rank_by_bytes,
-			            f->nrank_by_bytes, f->total_rank_time, bytes);
+			            f->nrank_by_bytes, time, bytes);
 		note(out, "POSIX and STDIO together: a request through STDIO (fwrite) is not "
 		          "seen by POSIX, so the two add up to the rank's I/O; MPI-IO is not "
 		          "added (it goes through POSIX). Shares are of the records with a rank.");
 	}
 	const struct io_facts *px = dfs_facts_io((struct facts *)f, DFS_MOD_POSIX);
 	if (px && px->shared_files)
-		dfs_buf_printf(out, "<p>Shared files: %zu; %zu of them with ranks more "
-		               "than %.0f%% apart in bytes or time.</p>\n", px->shared_files,
+		dfs_buf_printf(out, "<p>Files with a shared POSIX record (rank -1): %zu; %zu of them "
+		               "with ranks more than %.0f%% apart in bytes or time.</p>\n",
+		               px->shared_files,
 		               px->stragglers, f->thr.imbalance_stragglers * 100);
 }
 

@@ -255,6 +255,42 @@ static void test_patterns(void **state)
 	dfs_log_free(log);
 }
 
+/* The ranks' shares of the time are of their own records, as those of
+ * the bytes: a shared record's 100 s (no rank's) are in neither sum */
+static void test_rank_shares(void **state)
+{
+	(void)state;
+	dfs_buf out = DFS_BUF_INIT;
+	dfs_log_writer *w = start(&out, 2);
+	uint64_t mine = name(w, "/lus/own.0"), yours = name(w, "/lus/own.1");
+	uint64_t shared = name(w, "/lus/shared.dat");
+	dfs_error err = {0};
+	assert_int_equal(dfs_log_writer_module_begin(w, DFS_MOD_POSIX, 0, &err), 0);
+	record(w, DFS_MOD_POSIX, mine, 0, (struct field[]){
+		{"POSIX_WRITES", 1}, {"POSIX_BYTES_WRITTEN", 1e6}, {"POSIX_F_WRITE_TIME", 1}}, 3);
+	record(w, DFS_MOD_POSIX, yours, 1, (struct field[]){
+		{"POSIX_WRITES", 1}, {"POSIX_BYTES_WRITTEN", 3e6}, {"POSIX_F_WRITE_TIME", 3}}, 3);
+	record(w, DFS_MOD_POSIX, shared, -1, (struct field[]){
+		{"POSIX_WRITES", 2}, {"POSIX_BYTES_WRITTEN", 4e9}, {"POSIX_F_WRITE_TIME", 100}}, 3);
+	assert_int_equal(dfs_log_writer_module_end(w, &err), 0);
+	dfs_log *log = finish(w, &out);
+	dfs_summary_input in;
+	every_record(log, &in);
+	char *page = page_of(&in);
+	const char *t = strstr(page, "<table id=\"ranks-time\">");
+	assert_non_null(t);
+	const char *r1 = strstr(t, "<tr class=\"rank\"><td class=\"n\">1</td>");
+	assert_non_null(r1);
+	const char *end = strstr(r1, "</tr>");
+	char row[512];
+	snprintf(row, sizeof(row), "%.*s", (int)(end - r1), r1);
+	if (!strstr(row, "<td class=\"n\">75.0%</td><td class=\"n\">3</td>"
+	                 "<td class=\"n\">75.0%</td>"))
+		fail_msg("rank 1's shares are not 75%% of the bytes and of the time: %s", row);
+	free(page);
+	dfs_log_free(log);
+}
+
 /* A rank's HEATMAP record of nbins bins of `width` s, bin b holding b + 1
  * bytes written: each cell of the map is a whole group of bins, its
  * tooltip's time window theirs exactly and its bytes their sum, and no
@@ -677,6 +713,7 @@ int main(void)
 		cmocka_unit_test(test_heat_layers),
 		cmocka_unit_test(test_heat_windows),
 		cmocka_unit_test(test_patterns),
+		cmocka_unit_test(test_rank_shares),
 		cmocka_unit_test(test_named_files),
 		cmocka_unit_test(test_top_ranks),
 		cmocka_unit_test(test_generated_size),
