@@ -136,7 +136,7 @@ static void job_table(dfs_buf *out, const char *id, const char *title, struct jo
 	                    "<th>I/O time by slowest (s)</th><th>MiB/s</th></tr>\n", title, id);
 	char b[64];
 	for (size_t i = 0, shown = 0; i < n && shown < TOP_FILES; i++) {
-		if (jobs[i]->doubts & doubt)
+		if (!jobs[i]->io.any || jobs[i]->doubts & doubt)
 			continue;
 		shown++;
 		dfs_buf_printf(out, "<tr class=\"job\" data-bytes=\"%.17g\" data-time=\"%.17g\" "
@@ -173,7 +173,9 @@ static void bytes_label(char *buf, size_t n, double b)
 
 /* A histogram of the jobs: by bytes (bins of x8 from 1 B: 1-8 B, 8-64
  * B, ..., 4-32 KiB: binary units like the rest of the pages) or by
- * MiB/s (decades); only the bins with jobs. */
+ * MiB/s (decades); every bin from the first with a job to the last (an
+ * empty one between them is part of the shape).  A job without a module
+ * (an empty log) has no number to count. */
 static void histogram(dfs_buf *out, const char *title, struct job *jobs, size_t n,
                       bool perf)
 {
@@ -183,7 +185,7 @@ static void histogram(dfs_buf *out, const char *title, struct job *jobs, size_t 
 	const char *labels[BINS];
 	double lo = perf ? 1e-3 : 1, step = perf ? 10 : 8;
 	for (size_t i = 0; i < n; i++) {
-		if (jobs[i].doubts & (perf ? DFS_DOUBT_PERF : DFS_DOUBT_BYTES))
+		if (!jobs[i].io.any || jobs[i].doubts & (perf ? DFS_DOUBT_PERF : DFS_DOUBT_BYTES))
 			continue;
 		double v = perf ? jobs[i].perf : jobs[i].bytes;
 		int d = v >= lo ? (int)floor(log(v / lo) / log(step) + 1e-9) + 1 : 0;
@@ -201,8 +203,6 @@ static void histogram(dfs_buf *out, const char *title, struct job *jobs, size_t 
 	if (!count[first])
 		last = first - 1;
 	for (int d = first; d <= last; d++) {
-		if (!count[d] && d != first)
-			continue;
 		double edge = lo * pow(step, d - 1);
 		char a[24], b[24];
 		if (d == 0)

@@ -66,7 +66,7 @@ def expected(path):
                              "nprocs": int(row["nprocs"] or 0),
                              "run": float(row["run_time"] or 0),
                              "bytes": 0.0, "time": 0.0, "perf": 0.0, "combined": False,
-                             "doubts": set(), "module": ""})
+                             "doubts": set(), "module": "", "any": False})
             if not row["module"] or row["error"]:
                 continue
             j = jobs[-1]
@@ -77,7 +77,7 @@ def expected(path):
             d = doubts(j["nprocs"], j["run"], br + bw, t, perf)
             if combined or (not j["combined"] and br + bw >= j["bytes"]):
                 j.update(bytes=br + bw, time=t, perf=perf, combined=combined, doubts=d,
-                         module=row["module"])
+                         module=row["module"], any=True)
             m = mods.setdefault(row["module"], {"jobs": 0, "read": 0.0, "written": 0.0,
                                                 "time": 0.0, "left": 0})
             m["jobs"] += 1
@@ -151,12 +151,18 @@ def main():
     by_bytes, by_perf = plots_after("per-job", 2)
     for name, key, plot in (("bytes", "bytes", by_bytes), ("performance", "perf", by_perf)):
         counts = titles(plot)
-        want = sum(1 for j in jobs if key not in j["doubts"])
+        # (a job without a module, an empty log, has no number to count)
+        want = sum(1 for j in jobs if j["any"] and key not in j["doubts"])
         if sum(counts) != want:
             fail(f"the histogram of {name} counts {sum(counts)} jobs, not {want}")
-        # (its empty ends left out)
+        # (its empty ends left out, none between them)
         if counts and (counts[0] == 0 or counts[-1] == 0):
             fail(f"the histogram of {name} starts or ends with an empty bin: {counts}")
+        ranges = [t.text for t in plot.iter(SVG + "text")
+                  if t.text and "-" in t.text and not t.text.startswith("-")]
+        for a, b in zip(ranges, ranges[1:]):
+            if a.split("-")[-1].strip() != b.split("-")[0].strip():
+                fail(f"the histogram of {name} skips from {a!r} to {b!r}")
     # bytes in binary units only
     labels = [t.text for t in by_bytes.iter(SVG + "text") if t.text and "B" in t.text]
     for label in labels:
@@ -171,7 +177,8 @@ def main():
         if table is None:
             fail(f"no table {tid}")
         rows = table.findall("tr[@class='job']")
-        want = sorted((j[key] for j in jobs if key not in j["doubts"]), reverse=True)[:15]
+        want = sorted((j[key] for j in jobs if j["any"] and key not in j["doubts"]),
+                      reverse=True)[:15]
         got = [float(r.get("data-" + key)) for r in rows]
         if len(got) != len(want) or not all(close(a, b) for a, b in zip(got, want)):
             fail(f"{tid}: {got} but modules.csv gives {want}")
