@@ -1233,13 +1233,23 @@ static void file_sums_free(struct file_sums *fs)
 
 /* ---- I/O modules -------------------------------------------------------------- */
 
+/* the operation counters of every module, by the end of their names
+ * (a module has those it has; the plot shows those not zero) */
 static const char *const op_suffixes[] = {
 	"OPENS", "FDOPENS", "FILENOS", "DUPS", "READS", "WRITES", "SEEKS", "STATS",
-	"MMAPS", "FSYNCS", "FDSYNCS", "FLUSHES", "RENAME_SOURCES",
+	"MMAPS", "FSYNCS", "FDSYNCS", "FLUSHES", "RENAME_SOURCES", "RENAME_TARGETS",
 	"INDEP_OPENS", "COLL_OPENS", "INDEP_READS", "INDEP_WRITES", "COLL_READS",
 	"COLL_WRITES", "SPLIT_READS", "SPLIT_WRITES", "NB_READS", "NB_WRITES",
-	"SYNCS", "VIEWS", "HINTS", "FLUSHES", "PUNCHES", "REMOVES", "GETSIZES",
+	"SYNCS", "VIEWS", "HINTS", "PUNCHES", "REMOVES", "GETSIZES",
 	"DATASPACE_SELECTS",
+	/* DFS */
+	"GLOBAL_OPENS", "LOOKUPS", "READXS", "WRITEXS", "GET_SIZES",
+	/* DAOS */
+	"OBJ_OPENS", "OBJ_FETCHES", "OBJ_UPDATES", "OBJ_PUNCHES", "OBJ_DKEY_PUNCHES",
+	"OBJ_AKEY_PUNCHES", "OBJ_DKEY_LISTS", "OBJ_AKEY_LISTS", "OBJ_RECX_LISTS",
+	"ARRAY_OPENS", "ARRAY_READS", "ARRAY_WRITES", "ARRAY_GET_SIZES", "ARRAY_SET_SIZES",
+	"ARRAY_STATS", "ARRAY_PUNCHES", "ARRAY_DESTROYS", "KV_OPENS", "KV_GETS", "KV_PUTS",
+	"KV_REMOVES", "KV_LISTS", "KV_DESTROYS", "NB_OPS",
 };
 
 static const char *const size_suffixes[SIZE_BINS] = {

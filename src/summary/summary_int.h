@@ -15,7 +15,7 @@
 #define DUR_BINS 24        /* request duration bins (log scale) */
 #define TOP_FILES 15
 #define SIZE_BINS 10
-#define MAX_OPS 20
+#define MAX_OPS 32
 #define TRACED_FILES 4     /* files of the DXT plot shown on their own */
 #define FILE_OFF_BINS 24
 

@@ -255,6 +255,66 @@ static void test_patterns(void **state)
 	dfs_log_free(log);
 }
 
+/* operations.svg: every operation counter that is not zero, each once,
+ * POSIX's renames and DAOS's array and key-value calls among them */
+static void test_operations(void **state)
+{
+	(void)state;
+	dfs_buf out = DFS_BUF_INIT;
+	dfs_log_writer *w = start(&out, 2);
+	uint64_t a = name(w, "/lus/a.dat"), b = name(w, "/lus/b.dat");
+	dfs_error err = {0};
+	assert_int_equal(dfs_log_writer_module_begin(w, DFS_MOD_POSIX, 0, &err), 0);
+	record(w, DFS_MOD_POSIX, a, 0, (struct field[]){
+		{"POSIX_OPENS", 2}, {"POSIX_RENAME_SOURCES", 8}, {"POSIX_RENAME_TARGETS", 7}}, 3);
+	assert_int_equal(dfs_log_writer_module_end(w, &err), 0);
+	assert_int_equal(dfs_log_writer_module_begin(w, DFS_MOD_STDIO, 0, &err), 0);
+	record(w, DFS_MOD_STDIO, b, 1, (struct field[]){
+		{"STDIO_OPENS", 1}, {"STDIO_FLUSHES", 5}}, 2);
+	assert_int_equal(dfs_log_writer_module_end(w, &err), 0);
+	assert_int_equal(dfs_log_writer_module_begin(w, DFS_MOD_DAOS, 0, &err), 0);
+	record(w, DFS_MOD_DAOS, b, 1, (struct field[]){
+		{"DAOS_ARRAY_OPENS", 1}, {"DAOS_ARRAY_READS", 64}, {"DAOS_KV_PUTS", 3},
+		{"DAOS_OBJ_FETCHES", 9}}, 4);
+	assert_int_equal(dfs_log_writer_module_end(w, &err), 0);
+	dfs_log *log = finish(w, &out);
+	dfs_summary_input in;
+	every_record(log, &in);
+	char *svg = plot_of(&in, DFS_PLOT_OPERATIONS);
+	static const struct {
+		const char *name;
+		double v;
+	} want[] = {
+		{"POSIX_OPENS", 2}, {"POSIX_RENAME_SOURCES", 8}, {"POSIX_RENAME_TARGETS", 7},
+		{"STDIO_OPENS", 1}, {"STDIO_FLUSHES", 5}, {"DAOS_ARRAY_OPENS", 1},
+		{"DAOS_ARRAY_READS", 64}, {"DAOS_KV_PUTS", 3}, {"DAOS_OBJ_FETCHES", 9},
+	};
+	size_t labels = 0;
+	for (size_t k = 0; k < sizeof(want) / sizeof(*want); k++) {
+		char label[64];
+		snprintf(label, sizeof(label), ">%s</text>", want[k].name);
+		const char *at = strstr(svg, label);
+		if (!at)
+			fail_msg("operations.svg lacks %s:\n%s", want[k].name, svg);
+		if (strstr(at + 1, label))
+			fail_msg("operations.svg shows %s twice", want[k].name);
+		labels++;
+	}
+	/* (and no other bar: the counters left at 0 have none) */
+	size_t bars = 0;
+	for (const char *p = svg; (p = strstr(p, "</text>")); p++) {
+		const char *q = p;
+		while (q > svg && q[-1] != '>')
+			q--;
+		if (strncmp(q, "POSIX_", 6) == 0 || strncmp(q, "STDIO_", 6) == 0 ||
+		    strncmp(q, "DAOS_", 5) == 0)
+			bars++;
+	}
+	assert_int_equal(bars, labels);
+	free(svg);
+	dfs_log_free(log);
+}
+
 /* The ranks' shares of the time are of their own records, as those of
  * the bytes: a shared record's 100 s (no rank's) are in neither sum */
 static void test_rank_shares(void **state)
@@ -714,6 +774,7 @@ int main(void)
 		cmocka_unit_test(test_heat_windows),
 		cmocka_unit_test(test_patterns),
 		cmocka_unit_test(test_rank_shares),
+		cmocka_unit_test(test_operations),
 		cmocka_unit_test(test_named_files),
 		cmocka_unit_test(test_top_ranks),
 		cmocka_unit_test(test_generated_size),
