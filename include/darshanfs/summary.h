@@ -62,7 +62,7 @@ void dfs_insight_thresholds_default(dfs_insight_thresholds *t);
 /* The version of the rules: bump it whenever what a rule finds changes
  * for the same thresholds (findings kept in an index under another
  * version are made again). */
-#define DFS_INSIGHT_RULES 2
+#define DFS_INSIGHT_RULES 3
 /* Read "name = value" lines (# comments, blank lines; names as the fields
  * above; values may carry KiB MiB GiB suffixes) over *t; 0, or -1 with
  * err naming the line. */

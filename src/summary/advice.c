@@ -256,6 +256,9 @@ static void advise(struct advising *a)
 		       "metrics keep them (they are what Darshan's tools compute), the directory "
 		       "summaries leave implausible totals out; a newer Darshan runtime may not "
 		       "write them.");
+	} else if (strcmp(c, "Q_RUNTIME_3_2_0") == 0) {
+		say(a, "Run the job again with a Darshan runtime other than 3.2.0 for numbers "
+		       "to trust; read these as hints at most.");
 	} else if (strcmp(c, "Q_TIME_EXCEEDS_RUN") == 0) {
 		say(a, "Read the module's times as the sum over threads (if the program does "
 		       "I/O from several threads) rather than as time a process waited; compare "
@@ -316,6 +319,7 @@ const char *dfs_advice_short(const char *c)
 		{"Q_RANK_INVALID", "distrust these records"},
 		{"Q_BYTES_EXCEED_REQUESTS", "distrust these counters"},
 		{"Q_TIME_EXCEEDS_RUN", "read the times as summed over threads"},
+		{"Q_RUNTIME_3_2_0", "a runtime other than 3.2.0"},
 	};
 	for (size_t k = 0; k < sizeof(t) / sizeof(*t); k++)
 		if (strcmp(t[k].code, c) == 0)

@@ -683,6 +683,14 @@ static void judge(struct facts *fa)
 		return;
 	const dfs_insight_thresholds *t = &fa->thr;
 	struct finding *f;
+	/* (format 3.20 marks the logs of runtime 3.2.0, whose counters are
+	 * known to be corrupted: darshan-parser warns of it first thing) */
+	if (strcmp(dfs_log_get_header(fa->in->log)->version, "3.20") == 0) {
+		f = add(fs, "Q_RUNTIME_3_2_0", "WARN", "log", 0, 0, 0, 0);
+		SAY(f, "the log was written by Darshan 3.2.0, whose counters are known to be "
+		       "corrupted (bogus COMMON_ACCESS values of POSIX, MPI-IO and HDF5, other "
+		       "values maybe): every finding below rests on them");
+	}
 	for (size_t i = 0; i < fa->nio; i++)
 		check_quality(fa, &fa->io[i], fs);
 	for (int id = 0; id < DFS_MOD_SLOTS; id++) {

@@ -300,7 +300,7 @@ static const char *const all_codes[] = {
 	"P_SIZE_IMBALANCE", "M_NO_COLLECTIVE_READS", "M_NO_COLLECTIVE_WRITES",
 	"M_NO_NONBLOCKING", "D_PARTIAL", "L_SINGLE_STRIPE",
 	"R_WORST_RANK_SHARE", "Q_TIME_INVALID", "Q_SIZE_INVALID", "Q_RANK_INVALID",
-	"Q_BYTES_EXCEED_REQUESTS", "Q_TIME_EXCEEDS_RUN",
+	"Q_BYTES_EXCEED_REQUESTS", "Q_TIME_EXCEEDS_RUN", "Q_RUNTIME_3_2_0",
 };
 
 static void test_healthy_has_no_finding(void **state)
@@ -1969,6 +1969,9 @@ static void test_real_logs(void **state)
 		const char *absent;   /* a claim no row may make */
 	} cases[] = {
 		{"mpi-io-test-x86_64-3.4.7.darshan", "R_WORST_RANK_SHARE", false, NULL},
+		/* (format 3.20: runtime 3.2.0, counters known to be corrupted) */
+		{"mpi-io-test-x86_64-3.2.0.darshan", "Q_RUNTIME_3_2_0", true, NULL},
+		{"mpi-io-test-x86_64-3.2.1.darshan", "Q_RUNTIME_3_2_0", false, NULL},
 		/* (its cb_nodes=4 of 8 nodes was Darshan's own log-writing hint) */
 		{"e3sm_io_heatmap_only.darshan", "M_CB_NODES", false, NULL},
 		/* (POSIX partial; its two large files shared by MPI-IO) */
