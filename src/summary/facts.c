@@ -2190,6 +2190,7 @@ static void gather_lustre(struct facts *f, struct file_sums *files)
 		f->lustre_unmet += !met;
 		double size = met ? (files->size[no] > 0 ? files->size[no] : files->bytes[no]) : 0;
 		f->stripe_files[b]++;
+		f->stripe_sized[b] += met;
 		f->stripe_bytes[b] += size;
 		f->lustre_files++;
 		if (stripes <= 1 && met && bit_get(files->shared, no) &&

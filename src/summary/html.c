@@ -1097,22 +1097,35 @@ static void section_lustre(const struct facts *f, dfs_buf *out)
 		none(out, "No LUSTRE records in the selection.");
 		return;
 	}
-	dfs_buf_printf(out, "<p>%zu files on Lustre, %zu OSTs used.</p>\n",
-	               f->lustre_files, f->osts_used);
+	dfs_buf_printf(out, "<p>%zu %s on Lustre, %zu %s used.</p>\n", f->lustre_files,
+	               f->lustre_files == 1 ? "file" : "files", f->osts_used,
+	               f->osts_used == 1 ? "OST" : "OSTs");
 	static const char *const bins[] = {"1", "2", "3-4", "5-8", "9-16", "17-32",
 	                                   "33-64", "65-128", "more"};
 	dfs_buf_adds(out, "<table>\n<tr><th>stripes</th><th>files</th>"
 	                  "<th>total size</th><th>average size</th></tr>\n");
+	double unsized = 0;
 	for (int b = 0; b < 9; b++) {
 		if (!f->stripe_files[b])
 			continue;
 		dfs_buf_printf(out, "<tr><td>%s</td>", bins[b]);
 		cell_num(out, f->stripe_files[b], false);
 		cell_num(out, f->stripe_bytes[b], true);
-		cell_num(out, f->stripe_bytes[b] / f->stripe_files[b], true);
+		/* (of the files whose size is known: one with a LUSTRE record
+		 * alone has none, not a size of 0) */
+		if (f->stripe_sized[b] > 0)
+			cell_num(out, f->stripe_bytes[b] / f->stripe_sized[b], true);
+		else
+			dfs_buf_adds(out, "<td class=\"n\">-</td>");
+		unsized += f->stripe_files[b] - f->stripe_sized[b];
 		dfs_buf_adds(out, "</tr>\n");
 	}
 	dfs_buf_adds(out, "</table>\n");
+	if (unsized > 0)
+		dfs_buf_printf(out, "<p class=\"note\">Sizes are those of the files' POSIX, STDIO "
+		               "and DFS records: %.0f %s only a LUSTRE record and no size, and %s "
+		               "in no average.</p>\n", unsized, unsized == 1 ? "file has" : "files have",
+		               unsized == 1 ? "is" : "are");
 	figure(f, DFS_PLOT_LUSTRE, out);
 }
 

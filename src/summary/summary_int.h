@@ -305,6 +305,7 @@ struct facts {
 	size_t lustre_files, osts_used;
 	size_t lustre_unmet;   /* files with a LUSTRE record and none of the page's modules */
 	double stripe_files[9], stripe_bytes[9];   /* stripe count 1,2,4..128,more */
+	double stripe_sized[9];   /* of those files, the ones whose size is known */
 	size_t single_stripe_large;
 	double single_stripe_largest;
 	struct top_list single_stripe_top;

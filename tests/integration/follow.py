@@ -232,7 +232,7 @@ class Log:
 
 def summary_facts(d):
     html = read(os.path.join(d, "summary.html"))
-    m = re.search(r"<p>(\d+) files on Lustre", html)
+    m = re.search(r"<p>(\d+) files? on Lustre", html)
     ins = [r for r in csv.reader(io.StringIO(read(os.path.join(d, "insights.csv"))))
            if r and r[0] == "L_SINGLE_STRIPE"]
     return (int(m.group(1)) if m else 0,

@@ -283,6 +283,27 @@ static char *insights(const dfs_log *log, const dfs_insight_thresholds *t, bool 
 	return out.data;
 }
 
+/* the page of every record of the log */
+static char *page_html(const dfs_log *log)
+{
+	dfs_summary_input in;
+	memset(&in, 0, sizeof(in));
+	in.log = log;
+	in.title = "generated.darshan";
+	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
+		const dfs_log_module *lm = dfs_log_get_module(log, id);
+		if (!lm->present)
+			continue;
+		in.mod[id].records = &lm->records;
+		in.mod[id].count = in.mod[id].total = lm->records.count;
+	}
+	dfs_buf out = DFS_BUF_INIT;
+	dfs_error err = {0};
+	assert_int_equal(dfs_summary_html(&in, &out, &err), 0);
+	dfs_buf_addc(&out, '\0');
+	return out.data;
+}
+
 /* does the CSV hold a row of this code? */
 static bool fires(const char *csv, const char *code)
 {
@@ -725,6 +746,35 @@ static void test_page_of_generated_log(void **state)
 	assert_true(len > 1000);
 	size_t one = 0;
 	render_all(log, &one, 1, &len);
+	dfs_log_free(log);
+}
+
+/* The Lustre section's average size is of the files whose size is known:
+ * a file with a LUSTRE record alone (no module of the page records it)
+ * has no size, not one of 0 (noposix.darshan: 518 of 519 files) */
+static void test_lustre_sizes(void **state)
+{
+	(void)state;
+	struct spec s;
+	healthy(&s);
+	s.lustre = true;   /* file 1: ranks 1 and 3, 400 MiB its largest offset + 1 */
+	s.stripes = 1;
+	dfs_log *log = build(&s);
+	char *page = page_html(log);
+	assert_non_null(strstr(page, "<p>1 file on Lustre, 1 OST used.</p>"));
+	assert_non_null(strstr(page, "<tr><td>1</td><td class=\"n\">1</td><td class=\"n\">"
+	                             "400.00 MiB</td><td class=\"n\">400.00 MiB</td></tr>"));
+	assert_null(strstr(page, "only a LUSTRE record"));
+	free(page);
+	dfs_log_free(log);
+	s.nposix = 0;
+	s.nmpiio = 0;
+	log = build(&s);
+	page = page_html(log);
+	assert_non_null(strstr(page, "<tr><td>1</td><td class=\"n\">1</td><td class=\"n\">"
+	                             "0 B</td><td class=\"n\">-</td></tr>"));
+	assert_non_null(strstr(page, "1 file has only a LUSTRE record and no size"));
+	free(page);
 	dfs_log_free(log);
 }
 
@@ -2036,6 +2086,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_healthy_has_no_finding),
 		cmocka_unit_test(test_floors),
+		cmocka_unit_test(test_lustre_sizes),
 		cmocka_unit_test(test_shared_by_mpiio),
 		cmocka_unit_test(test_partial_module),
 		cmocka_unit_test(test_posix_not_recorded),
