@@ -418,7 +418,9 @@ int dfs_summary_dir_html(const char *title, const char *jobs_csv, size_t len,
 	                  "its module with the most bytes; MPI-IO is never added to POSIX, which "
 	                  "it goes through. Time and performance by the slowest rank are those of "
 	                  "Darshan's accumulator: the slowest rank's own time plus each shared "
-	                  "file's slowest rank. Sizes in binary units (1 KiB = 1024 B), rates in "
+	                  "file's slowest rank. The <code>POSIX+STDIO</code> row sums the jobs "
+	                  "that have both modules (its jobs column), so it can hold less than "
+	                  "the POSIX row. Sizes in binary units (1 KiB = 1024 B), rates in "
 	                  "MiB/s.</p>\n</body>\n</html>\n");
 	if (!dfs_buf_ok(out))
 		ret = dfs_error_nomem(err);
