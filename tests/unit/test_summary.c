@@ -261,21 +261,27 @@ static void healthy(struct spec *s)
 
 /* ---- running the insights ---------------------------------------------------- */
 
-static char *insights(const dfs_log *log, const dfs_insight_thresholds *t, bool partial)
+/* every record of the log (POSIX said partial when asked) */
+static void whole_input(const dfs_log *log, bool partial, dfs_summary_input *in)
 {
-	dfs_summary_input in;
-	memset(&in, 0, sizeof(in));
-	in.log = log;
-	in.title = "generated.darshan";
-	in.thresholds = t;
+	memset(in, 0, sizeof(*in));
+	in->log = log;
+	in->title = "generated.darshan";
 	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
 		const dfs_log_module *lm = dfs_log_get_module(log, id);
 		if (!lm->present)
 			continue;
-		in.mod[id].records = &lm->records;
-		in.mod[id].count = in.mod[id].total = lm->records.count;
-		in.mod[id].partial = partial && id == DFS_MOD_POSIX;
+		in->mod[id].records = &lm->records;
+		in->mod[id].count = in->mod[id].total = lm->records.count;
+		in->mod[id].partial = partial && id == DFS_MOD_POSIX;
 	}
+}
+
+static char *insights(const dfs_log *log, const dfs_insight_thresholds *t, bool partial)
+{
+	dfs_summary_input in;
+	whole_input(log, partial, &in);
+	in.thresholds = t;
 	dfs_buf out = DFS_BUF_INIT;
 	dfs_error err = {0};
 	assert_int_equal(dfs_insights_csv(&in, "x/generated.darshan", true, &out, &err), 0);
@@ -287,16 +293,7 @@ static char *insights(const dfs_log *log, const dfs_insight_thresholds *t, bool 
 static char *page_html(const dfs_log *log)
 {
 	dfs_summary_input in;
-	memset(&in, 0, sizeof(in));
-	in.log = log;
-	in.title = "generated.darshan";
-	for (int id = 0; id < DFS_MOD_SLOTS; id++) {
-		const dfs_log_module *lm = dfs_log_get_module(log, id);
-		if (!lm->present)
-			continue;
-		in.mod[id].records = &lm->records;
-		in.mod[id].count = in.mod[id].total = lm->records.count;
-	}
+	whole_input(log, false, &in);
 	dfs_buf out = DFS_BUF_INIT;
 	dfs_error err = {0};
 	assert_int_equal(dfs_summary_html(&in, &out, &err), 0);
@@ -1850,6 +1847,21 @@ static void test_files_and_advice(void **state)
 	free(txt);
 }
 
+/* Does `code` fire on s, with the default thresholds and one line of
+ * thresholds over them (NULL: none)? */
+static bool fires_with(const struct spec *s, const char *code, const char *line)
+{
+	dfs_insight_thresholds t;
+	dfs_insight_thresholds_default(&t);
+	dfs_error err = {0};
+	if (line)
+		assert_int_equal(dfs_insight_thresholds_parse(&t, line, &err), 0);
+	char *csv = judged(s, &t);
+	bool f = fires(csv, code);
+	free(csv);
+	return f;
+}
+
 /* The imbalance and alignment rules judge files and requests enough to
  * matter: a 40-byte file 100% apart, half a second of a shared file's
  * time, 200 misaligned requests are below the floors (which thresholds
@@ -1858,7 +1870,6 @@ static void test_floors(void **state)
 {
 	(void)state;
 	struct spec s;
-	dfs_insight_thresholds t;
 	/* a shared file of 40 bytes, one rank all of them */
 	healthy(&s);
 	struct rec *p = shared_file(&s);
@@ -1866,14 +1877,8 @@ static void test_floors(void **state)
 	set(p, "POSIX_BYTES_WRITTEN", 20);
 	set(p, "POSIX_FASTEST_RANK_BYTES", 0);
 	set(p, "POSIX_SLOWEST_RANK_BYTES", 40);
-	char *csv = judged(&s, NULL);
-	assert_false(fires(csv, "P_SHARED_IMBALANCE"));
-	free(csv);
-	dfs_insight_thresholds_default(&t);
-	t.imbalance_bytes_absolute = 0;
-	csv = judged(&s, &t);
-	assert_true(fires(csv, "P_SHARED_IMBALANCE"));
-	free(csv);
+	assert_false(fires_with(&s, "P_SHARED_IMBALANCE", NULL));
+	assert_true(fires_with(&s, "P_SHARED_IMBALANCE", "imbalance_bytes_absolute = 0"));
 	/* a shared file of 0.5 s, its slowest rank 0.4 s and fastest 0.01 */
 	healthy(&s);
 	p = shared_file(&s);
@@ -1882,40 +1887,22 @@ static void test_floors(void **state)
 	set(p, "POSIX_F_META_TIME", 0.1);
 	set(p, "POSIX_F_FASTEST_RANK_TIME", 0.01);
 	set(p, "POSIX_F_SLOWEST_RANK_TIME", 0.4);
-	csv = judged(&s, NULL);
-	assert_false(fires(csv, "P_SHARED_IMBALANCE"));
-	free(csv);
-	dfs_insight_thresholds_default(&t);
-	t.imbalance_time_absolute = 0.25;
-	csv = judged(&s, &t);
-	assert_true(fires(csv, "P_SHARED_IMBALANCE"));
-	free(csv);
+	assert_false(fires_with(&s, "P_SHARED_IMBALANCE", NULL));
+	assert_true(fires_with(&s, "P_SHARED_IMBALANCE", "imbalance_time_absolute = 0.25"));
 	/* ranks 1 and 3 moved 1000 and 10 bytes of file 1 */
 	healthy(&s);
 	set(&s.posix[1], "POSIX_BYTES_READ", 1000);
 	set(&s.posix[1], "POSIX_BYTES_WRITTEN", 0);
 	set(&s.posix[3], "POSIX_BYTES_READ", 10);
 	set(&s.posix[3], "POSIX_BYTES_WRITTEN", 0);
-	csv = judged(&s, NULL);
-	assert_false(fires(csv, "P_SIZE_IMBALANCE"));
-	free(csv);
-	dfs_insight_thresholds_default(&t);
-	t.imbalance_bytes_absolute = 100;
-	csv = judged(&s, &t);
-	assert_true(fires(csv, "P_SIZE_IMBALANCE"));
-	free(csv);
+	assert_false(fires_with(&s, "P_SIZE_IMBALANCE", NULL));
+	assert_true(fires_with(&s, "P_SIZE_IMBALANCE", "imbalance_bytes_absolute = 100"));
 	/* 200 of the 800 requests misaligned (25%) */
 	healthy(&s);
 	for (size_t i = 0; i < s.nposix; i++)
 		set(&s.posix[i], "POSIX_MEM_NOT_ALIGNED", 50);
-	csv = judged(&s, NULL);
-	assert_false(fires(csv, "P_MISALIGNED_MEMORY"));
-	free(csv);
-	dfs_insight_thresholds_default(&t);
-	t.misaligned_requests_absolute = 199;
-	csv = judged(&s, &t);
-	assert_true(fires(csv, "P_MISALIGNED_MEMORY"));
-	free(csv);
+	assert_false(fires_with(&s, "P_MISALIGNED_MEMORY", NULL));
+	assert_true(fires_with(&s, "P_MISALIGNED_MEMORY", "misaligned_requests_absolute = 199"));
 }
 
 /* A file MPI-IO shares (its record of rank -1) whose POSIX records are
