@@ -1489,6 +1489,21 @@ static char *judged(const struct spec *s, const dfs_insight_thresholds *t)
 	return csv;
 }
 
+/* Does `code` fire on s, with the default thresholds and one line of
+ * thresholds over them (NULL: none)? */
+static bool fires_with(const struct spec *s, const char *code, const char *line)
+{
+	dfs_insight_thresholds t;
+	dfs_insight_thresholds_default(&t);
+	dfs_error err = {0};
+	if (line)
+		assert_int_equal(dfs_insight_thresholds_parse(&t, line, &err), 0);
+	char *csv = judged(s, &t);
+	bool f = fires(csv, code);
+	free(csv);
+	return f;
+}
+
 /* All the I/O in a file every rank shares: rank 0 alone also wrote a few
  * bytes to <STDOUT> (15 us).  The worst rank is not rank 0 at 100%: each
  * rank takes an even part of the shared file's time. */
@@ -1529,16 +1544,8 @@ static void test_worst_rank_counts_shared_files(void **state)
 		set(&s.posix[i], "POSIX_F_WRITE_TIME", i == 1 ? 0.9 : 0);
 		set(&s.posix[i], "POSIX_F_META_TIME", 0);
 	}
-	csv = judged(&s, NULL);
-	assert_false(fires(csv, "R_WORST_RANK_SHARE"));
-	free(csv);
-	dfs_insight_thresholds t;
-	dfs_insight_thresholds_default(&t);
-	dfs_error err = {0};
-	assert_int_equal(dfs_insight_thresholds_parse(&t, "worst_rank_time = 0.5\n", &err), 0);
-	csv = judged(&s, &t);
-	assert_true(fires(csv, "R_WORST_RANK_SHARE"));
-	free(csv);
+	assert_false(fires_with(&s, "R_WORST_RANK_SHARE", NULL));
+	assert_true(fires_with(&s, "R_WORST_RANK_SHARE", "worst_rank_time = 0.5\n"));
 }
 
 /* Writes of exactly 1 MiB fall in Darshan's 100K_1M bin: with the access
@@ -1845,21 +1852,6 @@ static void test_files_and_advice(void **state)
 	assert_non_null(strstr(txt, "Consider MPI-IO"));
 	dfs_log_free(log);
 	free(txt);
-}
-
-/* Does `code` fire on s, with the default thresholds and one line of
- * thresholds over them (NULL: none)? */
-static bool fires_with(const struct spec *s, const char *code, const char *line)
-{
-	dfs_insight_thresholds t;
-	dfs_insight_thresholds_default(&t);
-	dfs_error err = {0};
-	if (line)
-		assert_int_equal(dfs_insight_thresholds_parse(&t, line, &err), 0);
-	char *csv = judged(s, &t);
-	bool f = fires(csv, code);
-	free(csv);
-	return f;
 }
 
 /* The imbalance and alignment rules judge files and requests enough to
