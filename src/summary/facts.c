@@ -2280,6 +2280,7 @@ struct facts *dfs_facts_new(const dfs_summary_input *in, bool page)
 	else
 		dfs_insight_thresholds_default(&f->thr);
 	f->rank_bins = f->nprocs < RANK_BINS ? (size_t)f->nprocs : RANK_BINS;
+	f->heat_cols = TIME_BINS;
 	f->rank_step = (double)f->nprocs / (double)f->rank_bins;
 	for (size_t b = 0; b <= RANK_BINS; b++) {
 		f->tl_open[b] = f->tl_rs[b] = f->tl_ws[b] = INFINITY;

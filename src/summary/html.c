@@ -279,7 +279,7 @@ static void plot_heat(const struct facts *f, int l, dfs_buf *out)
 	struct grid g = {
 		.title = title, .xlabel = "seconds since the job started", .ylabel = "rank",
 		.x0 = 0, .x1 = f->heat_span, .rows = f->rank_bins,
-		.cols = f->heat_cols ? f->heat_cols : TIME_BINS, .stride = TIME_BINS,
+		.cols = f->heat_cols, .stride = TIME_BINS,
 		.cells = {&h->read[0][0], &h->write[0][0]}, .color = {HEAT_C, HEAT_C},
 		.name = {"read", "written"}, .sum = true, .ranks = f, .bytes = true,
 		.unit = "B", .scale = "bytes per cell", .tooltips = true,
@@ -1104,7 +1104,6 @@ static void section_lustre(const struct facts *f, dfs_buf *out)
 	                                   "33-64", "65-128", "more"};
 	dfs_buf_adds(out, "<table>\n<tr><th>stripes</th><th>files</th>"
 	                  "<th>total size</th><th>average size</th></tr>\n");
-	double unsized = 0;
 	for (int b = 0; b < 9; b++) {
 		if (!f->stripe_files[b])
 			continue;
@@ -1117,15 +1116,15 @@ static void section_lustre(const struct facts *f, dfs_buf *out)
 			cell_num(out, f->stripe_bytes[b] / f->stripe_sized[b], true);
 		else
 			dfs_buf_adds(out, "<td class=\"n\">-</td>");
-		unsized += f->stripe_files[b] - f->stripe_sized[b];
 		dfs_buf_adds(out, "</tr>\n");
 	}
 	dfs_buf_adds(out, "</table>\n");
-	if (unsized > 0)
+	if (f->lustre_unmet)
 		dfs_buf_printf(out, "<p class=\"note\">Sizes are those of the files' POSIX, STDIO "
-		               "and DFS records: %.0f %s only a LUSTRE record and no size, and %s "
-		               "in no average.</p>\n", unsized, unsized == 1 ? "file has" : "files have",
-		               unsized == 1 ? "is" : "are");
+		               "and DFS records: %zu %s only a LUSTRE record and no size, and %s "
+		               "in no average.</p>\n", f->lustre_unmet,
+		               f->lustre_unmet == 1 ? "file has" : "files have",
+		               f->lustre_unmet == 1 ? "is" : "are");
 	figure(f, DFS_PLOT_LUSTRE, out);
 }
 

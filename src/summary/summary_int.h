@@ -272,7 +272,8 @@ struct facts {
 	bool heat_from_dxt, has_heat;
 	double heat_span;
 	size_t heat_cols;      /* columns of the heat maps (<= TIME_BINS): from
-	                        * HEATMAP records, whole groups of their bins */
+	                        * HEATMAP records, whole groups of their bins;
+	                        * TIME_BINS from DXT */
 	struct heat_layer heat[HEAT_LAYERS];
 	/* DXT */
 	bool has_dxt;
@@ -303,7 +304,8 @@ struct facts {
 	/* Lustre */
 	bool has_lustre;
 	size_t lustre_files, osts_used;
-	size_t lustre_unmet;   /* files with a LUSTRE record and none of the page's modules */
+	size_t lustre_unmet;   /* files with a LUSTRE record and none of the page's
+	                        * modules: no size (the sum of files - sized) */
 	double stripe_files[9], stripe_bytes[9];   /* stripe count 1,2,4..128,more */
 	double stripe_sized[9];   /* of those files, the ones whose size is known */
 	size_t single_stripe_large;
